@@ -1,0 +1,114 @@
+/* colfs: the public interface of the format core.
+ *
+ * This is the only header fs/ (the FUSE daemon) and tools/ (colfs-tool)
+ * include from formats/.  It opens a columnar file as a tree of nodes and
+ * reads their bytes.  Nothing here knows about FUSE.
+ *
+ * A tree is safe to use from many threads at once.  Nodes live as long as
+ * the tree; a node pointer never dangles and its inode number never changes.
+ */
+#ifndef COLFS_H
+#define COLFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/status.h"
+
+#define COLFS_VERSION "0.1.0"
+
+typedef struct colfs_tree colfs_tree;
+typedef struct colfs_node colfs_node;
+typedef struct colfs_handle colfs_handle;
+
+/* What a file node's content is. */
+typedef enum colfs_content {
+	COLFS_CONTENT_DIR = 0,  /* a directory */
+	COLFS_CONTENT_RANGE,    /* a byte range of the source file, exact size */
+	COLFS_CONTENT_DOC,      /* a generated document, exact size */
+	COLFS_CONTENT_STREAM,   /* decoded piece by piece; size exact once known */
+} colfs_content;
+
+/* Options a user can set (-o key=value on the daemon, --key=value on the
+ * tool).  Zeroed fields take the defaults. */
+typedef struct colfs_options {
+	const char *null_token;     /* how NULL renders; default "\\N" */
+	uint64_t cache_bytes;       /* decoded-piece cache; default 256 MiB */
+	uint64_t max_alloc;         /* cap on one declared size; default 1 GiB */
+	bool checksums_ignore;      /* serve data whose checksum fails */
+	const char *schema_from;    /* healthy sibling file for salvage */
+} colfs_options;
+
+/* Parse one "key=value" (or "key") option into `opts`.  Returns
+ * COLFS_ENOENT for a key colfs does not know, COLFS_ECORRUPT for a bad
+ * value.  The string must outlive `opts`. */
+colfs_status colfs_options_set(colfs_options *opts, const char *kv);
+/* One line per option, for --help. */
+const char *colfs_options_help(void);
+
+/* Open `path`, find its format by magic bytes and read its metadata.
+ * Files that are damaged still open (the problems show in `errors`); a
+ * file that is not a supported format, is empty, or cannot be opened fails
+ * with a one-line reason in `why`. */
+colfs_status colfs_tree_open(const char *path, const colfs_options *opts,
+			     colfs_tree **out, char *why, size_t why_len);
+/* The same over an already-open descriptor (the tree owns it). */
+colfs_status colfs_tree_open_fd(int fd, const char *display_name,
+				const colfs_options *opts, colfs_tree **out,
+				char *why, size_t why_len);
+void colfs_tree_destroy(colfs_tree *t);
+
+/* "parquet", "orc" or "cfile". */
+const char *colfs_tree_format(const colfs_tree *t);
+/* The source file's descriptor (for zero-copy reads of range nodes). */
+int colfs_tree_fd(const colfs_tree *t);
+colfs_node *colfs_tree_root(colfs_tree *t);
+/* The node with inode number `ino` (root is 1), or NULL. */
+colfs_node *colfs_tree_node(colfs_tree *t, uint64_t ino);
+/* Walk a '/'-separated path from the root (leading '/' optional). */
+colfs_status colfs_tree_resolve(colfs_tree *t, const char *path,
+				colfs_node **out);
+/* Number of problems reported so far. */
+size_t colfs_tree_error_count(colfs_tree *t);
+
+uint64_t colfs_node_ino(const colfs_node *n);
+const char *colfs_node_name(const colfs_node *n);  /* escaped, one component */
+colfs_node *colfs_node_parent(const colfs_node *n); /* root's parent is root */
+colfs_content colfs_node_content(const colfs_node *n);
+static inline bool colfs_node_is_dir(const colfs_node *n)
+{
+	return colfs_node_content(n) == COLFS_CONTENT_DIR;
+}
+/* Documents whose content changes during the mount (`errors`): never cache. */
+bool colfs_node_is_volatile(const colfs_node *n);
+/* The node's path from the root ("/row_groups/0/meta.json"). */
+void colfs_node_path(const colfs_node *n, char *buf, size_t len);
+
+/* The children of a directory, produced on first call.  The array is
+ * borrowed and stays valid and unchanged for the life of the tree. */
+colfs_status colfs_dir_list(colfs_tree *t, colfs_node *dir,
+			    colfs_node *const **kids, size_t *n);
+/* Find a child by name; some directories also answer names they do not
+ * list (bloom_filter/might_contain/<value>). */
+colfs_status colfs_dir_lookup(colfs_tree *t, colfs_node *dir, const char *name,
+			      colfs_node **out);
+
+/* Size of a file node.  `*exact` is false for a stream whose length is not
+ * known yet; `*size` is then 0 and the file must be served with direct I/O. */
+colfs_status colfs_node_size(colfs_tree *t, colfs_node *n, uint64_t *size,
+			     bool *exact);
+/* For a range node: where its bytes are in the source file. */
+bool colfs_node_range(const colfs_node *n, uint64_t *offset, uint64_t *len);
+
+/* Open a file node for reading.  A document is generated (or taken from
+ * the cache) here, so a node that cannot be produced fails at open. */
+colfs_status colfs_node_open(colfs_tree *t, colfs_node *n, colfs_handle **out);
+/* Read up to `len` bytes at `offset`; `*got` < len only at the end. */
+colfs_status colfs_handle_read(colfs_handle *h, uint64_t offset, size_t len,
+			       void *buf, size_t *got);
+void colfs_handle_close(colfs_handle *h);
+
+/* The last problem that made a node fail, as "path: offset N (0xN): msg". */
+
+#endif

@@ -1,0 +1,99 @@
+#include "buf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void colfs_buf_free(colfs_buf *b)
+{
+	if (!b)
+		return;
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+	b->failed = false;
+}
+
+bool colfs_buf_reserve(colfs_buf *b, size_t extra)
+{
+	if (b->failed)
+		return false;
+	if (extra <= b->cap - b->len)
+		return true;
+	if (extra > SIZE_MAX / 2 - b->len) {
+		b->failed = true;
+		return false;
+	}
+	size_t want = b->len + extra;
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap < want)
+		cap *= 2;
+	char *p = realloc(b->data, cap);
+	if (!p) {
+		b->failed = true;
+		return false;
+	}
+	b->data = p;
+	b->cap = cap;
+	return true;
+}
+
+void colfs_buf_append(colfs_buf *b, const void *data, size_t len)
+{
+	if (len == 0 || !colfs_buf_reserve(b, len))
+		return;
+	memcpy(b->data + b->len, data, len);
+	b->len += len;
+}
+
+void colfs_buf_puts(colfs_buf *b, const char *s)
+{
+	colfs_buf_append(b, s, strlen(s));
+}
+
+void colfs_buf_putc(colfs_buf *b, char c)
+{
+	if (!colfs_buf_reserve(b, 1))
+		return;
+	b->data[b->len++] = c;
+}
+
+void colfs_buf_vprintf(colfs_buf *b, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	char small[256];
+	int n = vsnprintf(small, sizeof small, fmt, ap);
+	if (n < 0) {
+		b->failed = true;
+	} else if ((size_t)n < sizeof small) {
+		colfs_buf_append(b, small, (size_t)n);
+	} else if (colfs_buf_reserve(b, (size_t)n + 1)) {
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
+		b->len += (size_t)n;
+	}
+	va_end(ap2);
+}
+
+void colfs_buf_printf(colfs_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	colfs_buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+colfs_status colfs_buf_status(const colfs_buf *b)
+{
+	return b->failed ? COLFS_ENOMEM : COLFS_OK;
+}
+
+char *colfs_buf_take(colfs_buf *b, size_t *len)
+{
+	char *p = b->data;
+	if (len)
+		*len = b->len;
+	b->data = NULL;
+	b->len = b->cap = 0;
+	return p;
+}

@@ -1,0 +1,37 @@
+/* colfs: a growable byte buffer for generated documents and rendered
+ * pieces.  Allocation failure is sticky: after one failed append every
+ * later append is a no-op and colfs_buf_status() answers COLFS_ENOMEM, so
+ * renderers can append freely and check once at the end. */
+#ifndef COLFS_BUF_H
+#define COLFS_BUF_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "status.h"
+
+typedef struct colfs_buf {
+	char *data;
+	size_t len;
+	size_t cap;
+	bool failed;
+} colfs_buf;
+
+#define COLFS_BUF_INIT {0}
+
+void colfs_buf_free(colfs_buf *b);
+/* Make room for `extra` more bytes; returns false (and marks failure) if
+ * it cannot. */
+bool colfs_buf_reserve(colfs_buf *b, size_t extra);
+void colfs_buf_append(colfs_buf *b, const void *data, size_t len);
+void colfs_buf_puts(colfs_buf *b, const char *s);
+void colfs_buf_putc(colfs_buf *b, char c);
+void colfs_buf_printf(colfs_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void colfs_buf_vprintf(colfs_buf *b, const char *fmt, va_list ap);
+colfs_status colfs_buf_status(const colfs_buf *b);
+/* Hand the bytes over to the caller (who frees them); the buffer is reset. */
+char *colfs_buf_take(colfs_buf *b, size_t *len);
+
+#endif

@@ -1,0 +1,37 @@
+/* colfs: where file bytes come from.  All I/O of the core goes through a
+ * source's read_at; tests back a source with memory. */
+#ifndef COLFS_SOURCE_H
+#define COLFS_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "status.h"
+
+typedef struct colfs_source colfs_source;
+
+/* A source over an open file descriptor (pread).  The source does not own
+ * the descriptor unless `own_fd` is set. */
+colfs_status colfs_source_create_fd(int fd, int own_fd, colfs_source **out);
+/* A source over `len` bytes of memory, copied. */
+colfs_status colfs_source_create_memory(const void *data, size_t len,
+					colfs_source **out);
+void colfs_source_destroy(colfs_source *src);
+
+uint64_t colfs_source_size(const colfs_source *src);
+/* The descriptor behind the source, or -1 for a memory source. */
+int colfs_source_fd(const colfs_source *src);
+
+/* Read exactly `len` bytes at `offset`.  A range that is not wholly inside
+ * the source fails with COLFS_ETRUNCATED (offset = where the range starts);
+ * an operating-system error gives COLFS_EIO. */
+colfs_status colfs_source_read_at(const colfs_source *src, uint64_t offset,
+				  size_t len, void *buf, colfs_err *err);
+
+/* Read at most `len` bytes at `offset`, stopping at the end of the source;
+ * `*got` is how many were read. */
+colfs_status colfs_source_pread(const colfs_source *src, uint64_t offset,
+				size_t len, void *buf, size_t *got,
+				colfs_err *err);
+
+#endif

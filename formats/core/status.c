@@ -1,0 +1,35 @@
+#include "status.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+const char *colfs_status_name(colfs_status st)
+{
+	switch (st) {
+	case COLFS_OK: return "ok";
+	case COLFS_ECORRUPT: return "corrupt";
+	case COLFS_ETRUNCATED: return "truncated";
+	case COLFS_EBOUNDS: return "out of bounds";
+	case COLFS_EOVERFLOW: return "overflow";
+	case COLFS_EUNSUPPORTED: return "unsupported";
+	case COLFS_ENOMEM: return "out of memory";
+	case COLFS_EIO: return "I/O error";
+	case COLFS_ENOENT: return "not found";
+	case COLFS_END: return "end";
+	}
+	return "unknown status";
+}
+
+colfs_status colfs_fail(colfs_err *err, colfs_status st, uint64_t offset,
+			const char *fmt, ...)
+{
+	if (err) {
+		va_list ap;
+		err->status = st;
+		err->offset = offset;
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+		va_end(ap);
+	}
+	return st;
+}

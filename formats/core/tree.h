@@ -1,0 +1,136 @@
+/* colfs: the tree model as format modules see it.
+ *
+ * A format builds its tree lazily: each directory node carries ops whose
+ * `populate` adds the children the first time the directory is listed or
+ * looked into.  A file node is one of
+ *   - a range of the source file (colfs_dir_add_range),
+ *   - a generated document (colfs_dir_add_doc: `generate` renders it whole,
+ *     small; the tree caches its size and its bytes in the piece cache),
+ *   - a stream (colfs_dir_add_stream: `piece` renders piece i of the view;
+ *     the tree maps byte offsets to pieces, caches rendered pieces in a
+ *     bounded LRU, and learns the exact size once `piece` answers
+ *     COLFS_END).
+ *
+ * Node state for formats: `ctx` (a borrowed pointer, e.g. the parsed file)
+ * and three integers a, b, c (e.g. row group, column, page index).  Memory
+ * that must live as long as the tree comes from colfs_tree_alloc.
+ *
+ * Populate and generate run under the tree's (recursive) lock; `piece`
+ * runs under the stream's own lock, so decoding different views proceeds
+ * in parallel.  A format must make its shared state safe for that.
+ */
+#ifndef COLFS_TREE_H
+#define COLFS_TREE_H
+
+#include "../colfs.h"
+#include "buf.h"
+#include "source.h"
+
+typedef struct colfs_node_ops {
+	/* Directories: add the children. */
+	colfs_status (*populate)(colfs_tree *t, colfs_node *dir);
+	/* Directories, optional: produce a child for a name not listed.
+	 * Answer COLFS_ENOENT when there is none. */
+	colfs_status (*lookup)(colfs_tree *t, colfs_node *dir, const char *name,
+			       colfs_node **out);
+	/* Documents: render the whole content into `out`. */
+	colfs_status (*generate)(colfs_tree *t, colfs_node *file, colfs_buf *out);
+	/* Streams: render piece `index` into `out`; COLFS_END past the last.
+	 * Pieces must be rendered the same way every time. */
+	colfs_status (*piece)(colfs_tree *t, colfs_node *file, uint64_t index,
+			      colfs_buf *out);
+} colfs_node_ops;
+
+/* A format module: one const table each, listed in registry.c. */
+typedef struct colfs_format {
+	const char *name;
+	/* Does this look like ours?  `head` and `tail` are up to 16 bytes of
+	 * each end of the file (fewer for small files). */
+	bool (*probe)(const uint8_t *head, size_t head_len, const uint8_t *tail,
+		      size_t tail_len, uint64_t size);
+	/* Read the metadata, fill the root directory (via colfs_tree_set_root_ops
+	 * or by adding children directly) and keep state with
+	 * colfs_tree_set_format_state.  Damage goes to colfs_tree_report and the
+	 * open still succeeds; fail only when nothing at all can be shown. */
+	colfs_status (*open)(colfs_tree *t, colfs_err *err);
+	/* Free the format state. */
+	void (*close)(void *state);
+} colfs_format;
+
+/* registry.c */
+extern const colfs_format *const colfs_formats[];
+
+/* --- tree-wide ---------------------------------------------------------- */
+const colfs_options *colfs_tree_options(const colfs_tree *t);
+colfs_source *colfs_tree_source(colfs_tree *t);
+const char *colfs_tree_display_name(const colfs_tree *t);
+void colfs_tree_set_format_state(colfs_tree *t, void *state);
+void *colfs_tree_format_state(colfs_tree *t);
+/* Zeroed memory that lives as long as the tree (NULL when out of memory). */
+void *colfs_tree_alloc(colfs_tree *t, size_t size);
+char *colfs_tree_strdup(colfs_tree *t, const char *s);
+
+/* Record a problem: tree path of the node it concerns (NULL = root), the
+ * absolute byte offset, and a message.  Duplicates are dropped. */
+void colfs_tree_report(colfs_tree *t, const colfs_node *where, uint64_t offset,
+		       colfs_status st, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void colfs_tree_report_err(colfs_tree *t, const colfs_node *where,
+			   const colfs_err *err);
+/* All problems so far as text, one per line:
+ * "<path>: offset <dec> (0x<hex>): <status>: <message>".  With `under`,
+ * only those whose path is `under` or below it. */
+void colfs_tree_errors_render(colfs_tree *t, const colfs_node *under,
+			      colfs_buf *out);
+
+/* --- building ----------------------------------------------------------- */
+/* The root directory: a format sets its ops (populate) at open. */
+void colfs_node_set_ops(colfs_node *n, const colfs_node_ops *ops, void *ctx);
+
+/* Each add_* escapes `raw_name` into one safe path component (see
+ * colfs_name_escape) and makes it unique in the directory.  They return
+ * NULL only when out of memory. */
+colfs_node *colfs_dir_add_dir(colfs_tree *t, colfs_node *dir,
+			      const char *raw_name, const colfs_node_ops *ops,
+			      void *ctx);
+colfs_node *colfs_dir_add_range(colfs_tree *t, colfs_node *dir,
+				const char *raw_name, uint64_t offset,
+				uint64_t len);
+colfs_node *colfs_dir_add_doc(colfs_tree *t, colfs_node *dir,
+			      const char *raw_name, const colfs_node_ops *ops,
+			      void *ctx);
+/* A document with fixed text (copied). */
+colfs_node *colfs_dir_add_text(colfs_tree *t, colfs_node *dir,
+			       const char *raw_name, const char *text,
+			       size_t len);
+colfs_node *colfs_dir_add_stream(colfs_tree *t, colfs_node *dir,
+				 const char *raw_name,
+				 const colfs_node_ops *ops, void *ctx);
+/* The `errors` document of a directory (volatile: problems so far in the
+ * subtree of `dir`). */
+colfs_node *colfs_dir_add_errors(colfs_tree *t, colfs_node *dir);
+/* A node made by a lookup callback: not listed, but kept and stable. */
+colfs_node *colfs_dir_make_hidden(colfs_tree *t, colfs_node *dir,
+				  const char *raw_name, colfs_content kind,
+				  const colfs_node_ops *ops, void *ctx);
+
+void *colfs_node_ctx(const colfs_node *n);
+void colfs_node_set_args(colfs_node *n, uint64_t a, uint64_t b, uint64_t c);
+uint64_t colfs_node_a(const colfs_node *n);
+uint64_t colfs_node_b(const colfs_node *n);
+uint64_t colfs_node_c(const colfs_node *n);
+
+/* --- names ---------------------------------------------------------------- */
+/* Escape a name from the file into one safe path component:
+ *   '%' -> %25, '/' -> %2F, bytes < 0x20 and 0x7f -> %XX,
+ *   "." -> %2E, ".." -> %2E%2E, "" -> %00 ... see docs/tree.md.
+ * Names longer than 200 bytes are cut and end in "%~" plus 8 hex digits of
+ * a hash of the whole name.  Returns a malloc'd string. */
+char *colfs_name_escape(const char *raw);
+
+/* --- JSON ---------------------------------------------------------------- */
+/* Render a jansson value (stolen reference) as indented JSON plus '\n'. */
+struct json_t;
+colfs_status colfs_buf_json(colfs_buf *out, struct json_t *value);
+
+#endif
