@@ -57,6 +57,14 @@ typedef struct colfs_format {
 	void (*close)(void *state);
 } colfs_format;
 
+/* Open `fd` (owned) as `format` without probing: for tests and for
+ * salvage, where the magic bytes are gone. */
+colfs_status colfs_tree_open_format(int fd, const char *display_name,
+				    const colfs_format *format,
+				    const colfs_options *opts,
+				    colfs_tree **out, char *why,
+				    size_t why_len);
+
 /* registry.c */
 extern const colfs_format *const colfs_formats[];
 

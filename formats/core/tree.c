@@ -1,0 +1,1495 @@
+/* colfs: the tree model.
+ *
+ * Nodes are created lazily (a directory's children on first listing) and
+ * then live until the tree is destroyed, so a node pointer never dangles
+ * and an inode number (its index in the node table, root = 1) never
+ * changes.  A directory's child array is never modified once populated, so
+ * readdir offsets (index + 1) stay stable for the life of the mount.
+ *
+ * Locking: one recursive tree lock guards the node table, population,
+ * document generation, the arena and the error list.  Streams have their
+ * own lock each, so decoding different views runs in parallel.  The piece
+ * cache has its own lock.
+ */
+#include "tree.h"
+#include "cursor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define COLFS_DEFAULT_CACHE (256ull << 20)
+#define COLFS_DEFAULT_MAX_ALLOC (1ull << 30)
+#define COLFS_MAX_ERRORS 10000
+#define DOC_PIECE UINT64_MAX
+
+/* ------------------------------------------------------------------------
+ * Cached blobs: rendered pieces and documents, refcounted.
+ */
+typedef struct blob {
+	uint64_t ino, piece;        /* cache key */
+	char *data;
+	size_t len;
+	unsigned refs;              /* guarded by the cache lock */
+	bool cached;                /* in the hash and LRU */
+	struct blob *hnext;         /* hash chain */
+	struct blob *prev, *next;   /* LRU, most recent at head */
+} blob;
+
+typedef struct piece_cache {
+	pthread_mutex_t lock;
+	blob **buckets;
+	size_t nbuckets;
+	blob *head, *tail;
+	uint64_t bytes, cap;
+} piece_cache;
+
+typedef struct stream_state {
+	pthread_mutex_t lock;
+	uint64_t *ends;      /* ends[i] = offset just past piece i */
+	size_t known, cap;   /* pieces whose length is known */
+	bool complete;       /* piece `known` answered COLFS_END */
+} stream_state;
+
+struct colfs_node {
+	uint64_t ino;
+	char *name;
+	colfs_node *parent;
+	colfs_content kind;
+	bool is_volatile;
+	int populated;                /* atomic: children are final */
+	colfs_status populate_st;     /* why an empty directory failed */
+	const colfs_node_ops *ops;
+	void *ctx;
+	uint64_t a, b, c;
+	/* directories */
+	colfs_node **kids;
+	size_t nkids, capkids;
+	uint32_t *hidx;               /* open-addressing index of kids by name */
+	size_t hcap;
+	colfs_node **hidden;          /* made by lookup, not listed */
+	size_t nhidden, caphidden;
+	/* ranges */
+	uint64_t off, len;
+	/* documents: -1 until generated once */
+	int64_t doc_size;
+	char *text;                   /* fixed text documents */
+	/* streams */
+	stream_state *stream;
+};
+
+typedef struct error_entry {
+	char *path;
+	uint64_t offset;
+	colfs_status status;
+	char *msg;
+} error_entry;
+
+struct colfs_tree {
+	pthread_mutex_t lock;         /* recursive */
+	colfs_options opts;
+	char *display_name;
+	colfs_source *src;
+	const colfs_format *format;
+	void *format_state;
+	colfs_node **nodes;           /* nodes[ino - 1] */
+	size_t nnodes, capnodes;
+	void **arena;
+	size_t narena, caparena;
+	error_entry *errors;
+	size_t nerrors, caperrors, dropped_errors;
+	piece_cache cache;
+};
+
+struct colfs_handle {
+	colfs_tree *t;
+	colfs_node *n;
+	blob *doc;
+};
+
+/* ------------------------------------------------------------------------
+ * Options
+ */
+static colfs_status parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return COLFS_ECORRUPT;
+	uint64_t mul = 1;
+	switch (*end) {
+	case 'k': case 'K': mul = 1ull << 10; end++; break;
+	case 'm': case 'M': mul = 1ull << 20; end++; break;
+	case 'g': case 'G': mul = 1ull << 30; end++; break;
+	case '\0': break;
+	default: return COLFS_ECORRUPT;
+	}
+	if (*end == 'i' || *end == 'B')
+		end++;
+	if (*end == 'B')
+		end++;
+	if (*end)
+		return COLFS_ECORRUPT;
+	if (colfs_mul_overflows(v, mul, out))
+		return COLFS_ECORRUPT;
+	return COLFS_OK;
+}
+
+colfs_status colfs_options_set(colfs_options *o, const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	size_t klen = eq ? (size_t)(eq - kv) : strlen(kv);
+	const char *v = eq ? eq + 1 : NULL;
+#define KEY(s) (klen == sizeof(s) - 1 && memcmp(kv, s, klen) == 0)
+	if (KEY("null")) {
+		if (!v)
+			return COLFS_ECORRUPT;
+		o->null_token = v;
+	} else if (KEY("cache_size")) {
+		if (!v)
+			return COLFS_ECORRUPT;
+		COLFS_TRY(parse_size(v, &o->cache_bytes));
+	} else if (KEY("max_alloc")) {
+		if (!v)
+			return COLFS_ECORRUPT;
+		COLFS_TRY(parse_size(v, &o->max_alloc));
+		if (o->max_alloc < 4096)
+			return COLFS_ECORRUPT;
+	} else if (KEY("checksums")) {
+		if (v && strcmp(v, "ignore") == 0)
+			o->checksums_ignore = true;
+		else if (v && strcmp(v, "verify") == 0)
+			o->checksums_ignore = false;
+		else
+			return COLFS_ECORRUPT;
+	} else if (KEY("schema_from")) {
+		if (!v || !*v)
+			return COLFS_ECORRUPT;
+		o->schema_from = v;
+	} else {
+		return COLFS_ENOENT;
+	}
+#undef KEY
+	return COLFS_OK;
+}
+
+const char *colfs_options_help(void)
+{
+	return "    -o null=STRING         how NULL values are shown (default \\N)\n"
+	       "    -o cache_size=SIZE     decoded-data cache, e.g. 64M (default 256M)\n"
+	       "    -o max_alloc=SIZE      largest single buffer a file may ask for (default 1G)\n"
+	       "    -o checksums=verify|ignore  serve data whose checksum fails (default verify)\n"
+	       "    -o schema_from=FILE    healthy file of the same dataset, for salvage\n";
+}
+
+/* ------------------------------------------------------------------------
+ * Names
+ */
+static uint32_t hash_str(const char *s)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
+
+char *colfs_name_escape(const char *raw)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	if (!raw)
+		raw = "";
+	if (raw[0] == '\0')
+		return strdup("%00");
+	if (strcmp(raw, ".") == 0)
+		return strdup("%2E");
+	if (strcmp(raw, "..") == 0)
+		return strdup("%2E%2E");
+	size_t n = strlen(raw);
+	char *out = malloc(n * 3 + 1);
+	if (!out)
+		return NULL;
+	size_t j = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)raw[i];
+		if (c == '%' || c == '/' || c < 0x20 || c == 0x7f) {
+			out[j++] = '%';
+			out[j++] = hex[c >> 4];
+			out[j++] = hex[c & 15];
+		} else {
+			out[j++] = (char)c;
+		}
+	}
+	out[j] = '\0';
+	if (j > 200) {
+		/* Cut at 200 bytes, not inside an escape or a UTF-8 sequence. */
+		size_t cut = 200;
+		while (cut > 0 && ((out[cut] & 0xc0) == 0x80))
+			cut--;
+		for (size_t k = cut >= 2 ? cut - 2 : 0; k < cut; k++)
+			if (out[k] == '%')
+				cut = k;
+		snprintf(out + cut, 12, "%%~%08x", hash_str(raw));
+	}
+	return out;
+}
+
+/* ------------------------------------------------------------------------
+ * Tree basics
+ */
+static void tree_lock(colfs_tree *t)
+{
+	pthread_mutex_lock(&t->lock);
+}
+
+static void tree_unlock(colfs_tree *t)
+{
+	pthread_mutex_unlock(&t->lock);
+}
+
+const colfs_options *colfs_tree_options(const colfs_tree *t)
+{
+	return &t->opts;
+}
+
+colfs_source *colfs_tree_source(colfs_tree *t)
+{
+	return t->src;
+}
+
+const char *colfs_tree_display_name(const colfs_tree *t)
+{
+	return t->display_name;
+}
+
+void colfs_tree_set_format_state(colfs_tree *t, void *state)
+{
+	t->format_state = state;
+}
+
+void *colfs_tree_format_state(colfs_tree *t)
+{
+	return t->format_state;
+}
+
+const char *colfs_tree_format(const colfs_tree *t)
+{
+	return t->format ? t->format->name : "none";
+}
+
+int colfs_tree_fd(const colfs_tree *t)
+{
+	return colfs_source_fd(t->src);
+}
+
+static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return true;
+	size_t nc = *cap ? *cap * 2 : 16;
+	while (nc < need)
+		nc *= 2;
+	void *p = realloc(*arr, nc * elem);
+	if (!p)
+		return false;
+	*arr = p;
+	*cap = nc;
+	return true;
+}
+
+void *colfs_tree_alloc(colfs_tree *t, size_t size)
+{
+	void *p = calloc(1, size ? size : 1);
+	if (!p)
+		return NULL;
+	tree_lock(t);
+	if (!grow((void **)&t->arena, &t->caparena, t->narena + 1,
+		  sizeof *t->arena)) {
+		tree_unlock(t);
+		free(p);
+		return NULL;
+	}
+	t->arena[t->narena++] = p;
+	tree_unlock(t);
+	return p;
+}
+
+char *colfs_tree_strdup(colfs_tree *t, const char *s)
+{
+	size_t n = strlen(s);
+	char *p = colfs_tree_alloc(t, n + 1);
+	if (p)
+		memcpy(p, s, n + 1);
+	return p;
+}
+
+colfs_node *colfs_tree_root(colfs_tree *t)
+{
+	return t->nodes[0];
+}
+
+colfs_node *colfs_tree_node(colfs_tree *t, uint64_t ino)
+{
+	colfs_node *n = NULL;
+	tree_lock(t);
+	if (ino >= 1 && ino <= t->nnodes)
+		n = t->nodes[ino - 1];
+	tree_unlock(t);
+	return n;
+}
+
+static colfs_node *node_new(colfs_tree *t, colfs_node *parent, char *name,
+			    colfs_content kind)
+{
+	colfs_node *n = calloc(1, sizeof *n);
+	if (!n)
+		return NULL;
+	tree_lock(t);
+	if (!grow((void **)&t->nodes, &t->capnodes, t->nnodes + 1,
+		  sizeof *t->nodes)) {
+		tree_unlock(t);
+		free(n);
+		return NULL;
+	}
+	t->nodes[t->nnodes++] = n;
+	n->ino = t->nnodes;
+	tree_unlock(t);
+	n->name = name;
+	n->parent = parent ? parent : n;
+	n->kind = kind;
+	n->doc_size = -1;
+	return n;
+}
+
+static void node_free(colfs_node *n)
+{
+	if (!n)
+		return;
+	free(n->name);
+	free(n->kids);
+	free(n->hidx);
+	free(n->hidden);
+	free(n->text);
+	if (n->stream) {
+		pthread_mutex_destroy(&n->stream->lock);
+		free(n->stream->ends);
+		free(n->stream);
+	}
+	free(n);
+}
+
+/* Index of the child called `name`, or -1. */
+static long dir_find(const colfs_node *dir, const char *name)
+{
+	if (!dir->hcap)
+		return -1;
+	size_t mask = dir->hcap - 1;
+	for (size_t i = hash_str(name) & mask;; i = (i + 1) & mask) {
+		uint32_t v = dir->hidx[i];
+		if (!v)
+			return -1;
+		if (strcmp(dir->kids[v - 1]->name, name) == 0)
+			return (long)v - 1;
+	}
+}
+
+static bool dir_index_insert(colfs_node *dir, size_t kid)
+{
+	if ((dir->nkids + 1) * 2 > dir->hcap) {
+		size_t nc = dir->hcap ? dir->hcap * 2 : 16;
+		while ((dir->nkids + 1) * 2 > nc)
+			nc *= 2;
+		uint32_t *h = calloc(nc, sizeof *h);
+		if (!h)
+			return false;
+		for (size_t k = 0; k < kid; k++) {
+			size_t i = hash_str(dir->kids[k]->name) & (nc - 1);
+			while (h[i])
+				i = (i + 1) & (nc - 1);
+			h[i] = (uint32_t)k + 1;
+		}
+		free(dir->hidx);
+		dir->hidx = h;
+		dir->hcap = nc;
+	}
+	size_t i = hash_str(dir->kids[kid]->name) & (dir->hcap - 1);
+	while (dir->hidx[i])
+		i = (i + 1) & (dir->hcap - 1);
+	dir->hidx[i] = (uint32_t)kid + 1;
+	return true;
+}
+
+/* A unique escaped name for a new child of `dir`: "name", then "name%1",
+ * "name%2"... ('%' never stands alone in an escaped name). */
+static char *unique_name(const colfs_node *dir, const char *raw)
+{
+	char *name = colfs_name_escape(raw);
+	if (!name || dir_find(dir, name) < 0)
+		return name;
+	size_t n = strlen(name);
+	char *alt = malloc(n + 24);
+	if (!alt) {
+		free(name);
+		return NULL;
+	}
+	for (unsigned k = 1;; k++) {
+		snprintf(alt, n + 24, "%s%%%u", name, k);
+		if (dir_find(dir, alt) < 0)
+			break;
+	}
+	free(name);
+	return alt;
+}
+
+static colfs_node *dir_add(colfs_tree *t, colfs_node *dir, const char *raw,
+			   colfs_content kind, const colfs_node_ops *ops,
+			   void *ctx)
+{
+	colfs_node *n = NULL;
+	tree_lock(t);
+	if (dir->kind != COLFS_CONTENT_DIR)
+		goto out;
+	if (!grow((void **)&dir->kids, &dir->capkids, dir->nkids + 1,
+		  sizeof *dir->kids))
+		goto out;
+	char *name = unique_name(dir, raw);
+	if (!name)
+		goto out;
+	n = node_new(t, dir, name, kind);
+	if (!n) {
+		free(name);
+		goto out;
+	}
+	n->ops = ops;
+	n->ctx = ctx;
+	dir->kids[dir->nkids] = n;
+	if (!dir_index_insert(dir, dir->nkids)) {
+		/* The node stays in the table (freed at destroy) but unlisted. */
+		n = NULL;
+		goto out;
+	}
+	dir->nkids++;
+out:
+	tree_unlock(t);
+	return n;
+}
+
+colfs_node *colfs_dir_add_dir(colfs_tree *t, colfs_node *dir,
+			      const char *raw_name, const colfs_node_ops *ops,
+			      void *ctx)
+{
+	return dir_add(t, dir, raw_name, COLFS_CONTENT_DIR, ops, ctx);
+}
+
+colfs_node *colfs_dir_add_range(colfs_tree *t, colfs_node *dir,
+				const char *raw_name, uint64_t offset,
+				uint64_t len)
+{
+	colfs_node *n = dir_add(t, dir, raw_name, COLFS_CONTENT_RANGE, NULL,
+				NULL);
+	if (n) {
+		n->off = offset;
+		n->len = len;
+	}
+	return n;
+}
+
+colfs_node *colfs_dir_add_doc(colfs_tree *t, colfs_node *dir,
+			      const char *raw_name, const colfs_node_ops *ops,
+			      void *ctx)
+{
+	return dir_add(t, dir, raw_name, COLFS_CONTENT_DOC, ops, ctx);
+}
+
+colfs_node *colfs_dir_add_text(colfs_tree *t, colfs_node *dir,
+			       const char *raw_name, const char *text,
+			       size_t len)
+{
+	char *copy = malloc(len + 1);
+	if (!copy)
+		return NULL;
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	colfs_node *n = dir_add(t, dir, raw_name, COLFS_CONTENT_DOC, NULL,
+				NULL);
+	if (!n) {
+		free(copy);
+		return NULL;
+	}
+	n->text = copy;
+	n->doc_size = (int64_t)len;
+	return n;
+}
+
+colfs_node *colfs_dir_add_stream(colfs_tree *t, colfs_node *dir,
+				 const char *raw_name,
+				 const colfs_node_ops *ops, void *ctx)
+{
+	return dir_add(t, dir, raw_name, COLFS_CONTENT_STREAM, ops, ctx);
+}
+
+static colfs_status errors_generate(colfs_tree *t, colfs_node *file,
+				    colfs_buf *out)
+{
+	colfs_node *dir = file->parent;
+	colfs_tree_errors_render(t, dir == colfs_tree_root(t) ? NULL : dir,
+				 out);
+	return colfs_buf_status(out);
+}
+
+static const colfs_node_ops errors_ops = {
+	.generate = errors_generate,
+};
+
+colfs_node *colfs_dir_add_errors(colfs_tree *t, colfs_node *dir)
+{
+	colfs_node *n = colfs_dir_add_doc(t, dir, "errors", &errors_ops, NULL);
+	if (n)
+		n->is_volatile = true;
+	return n;
+}
+
+colfs_node *colfs_dir_make_hidden(colfs_tree *t, colfs_node *dir,
+				  const char *raw_name, colfs_content kind,
+				  const colfs_node_ops *ops, void *ctx)
+{
+	colfs_node *n = NULL;
+	tree_lock(t);
+	char *name = colfs_name_escape(raw_name);
+	if (!name)
+		goto out;
+	for (size_t i = 0; i < dir->nhidden; i++) {
+		if (strcmp(dir->hidden[i]->name, name) == 0) {
+			free(name);
+			n = dir->hidden[i];
+			goto out;
+		}
+	}
+	if (!grow((void **)&dir->hidden, &dir->caphidden, dir->nhidden + 1,
+		  sizeof *dir->hidden)) {
+		free(name);
+		goto out;
+	}
+	n = node_new(t, dir, name, kind);
+	if (!n) {
+		free(name);
+		goto out;
+	}
+	n->ops = ops;
+	n->ctx = ctx;
+	dir->hidden[dir->nhidden++] = n;
+out:
+	tree_unlock(t);
+	return n;
+}
+
+void colfs_node_set_ops(colfs_node *n, const colfs_node_ops *ops, void *ctx)
+{
+	n->ops = ops;
+	n->ctx = ctx;
+}
+
+void *colfs_node_ctx(const colfs_node *n)
+{
+	return n->ctx;
+}
+
+void colfs_node_set_args(colfs_node *n, uint64_t a, uint64_t b, uint64_t c)
+{
+	n->a = a;
+	n->b = b;
+	n->c = c;
+}
+
+uint64_t colfs_node_a(const colfs_node *n)
+{
+	return n->a;
+}
+
+uint64_t colfs_node_b(const colfs_node *n)
+{
+	return n->b;
+}
+
+uint64_t colfs_node_c(const colfs_node *n)
+{
+	return n->c;
+}
+
+uint64_t colfs_node_ino(const colfs_node *n)
+{
+	return n->ino;
+}
+
+const char *colfs_node_name(const colfs_node *n)
+{
+	return n->name;
+}
+
+colfs_node *colfs_node_parent(const colfs_node *n)
+{
+	return n->parent;
+}
+
+colfs_content colfs_node_content(const colfs_node *n)
+{
+	return n->kind;
+}
+
+bool colfs_node_is_volatile(const colfs_node *n)
+{
+	return n->is_volatile;
+}
+
+void colfs_node_path(const colfs_node *n, char *buf, size_t len)
+{
+	const colfs_node *chain[256];
+	size_t depth = 0;
+	if (!len)
+		return;
+	for (const colfs_node *p = n; p->parent != p && depth < 256;
+	     p = p->parent)
+		chain[depth++] = p;
+	size_t j = 0;
+	buf[0] = '\0';
+	if (depth == 0) {
+		snprintf(buf, len, "/");
+		return;
+	}
+	while (depth > 0 && j < len) {
+		int w = snprintf(buf + j, len - j, "/%s", chain[--depth]->name);
+		if (w < 0)
+			break;
+		j += (size_t)w;
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Errors
+ */
+void colfs_tree_report_err(colfs_tree *t, const colfs_node *where,
+			   const colfs_err *err)
+{
+	colfs_tree_report(t, where, err->offset, err->status, "%s", err->msg);
+}
+
+void colfs_tree_report(colfs_tree *t, const colfs_node *where, uint64_t offset,
+		       colfs_status st, const char *fmt, ...)
+{
+	char path[4096];
+	char msg[1024];
+	va_list ap;
+	if (where)
+		colfs_node_path(where, path, sizeof path);
+	else
+		snprintf(path, sizeof path, "/");
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	tree_lock(t);
+	for (size_t i = 0; i < t->nerrors; i++) {
+		const error_entry *e = &t->errors[i];
+		if (e->offset == offset && e->status == st &&
+		    strcmp(e->path, path) == 0 && strcmp(e->msg, msg) == 0)
+			goto out;
+	}
+	if (t->nerrors >= COLFS_MAX_ERRORS ||
+	    !grow((void **)&t->errors, &t->caperrors, t->nerrors + 1,
+		  sizeof *t->errors)) {
+		t->dropped_errors++;
+		goto out;
+	}
+	error_entry *e = &t->errors[t->nerrors];
+	e->path = strdup(path);
+	e->msg = strdup(msg);
+	if (!e->path || !e->msg) {
+		free(e->path);
+		free(e->msg);
+		t->dropped_errors++;
+		goto out;
+	}
+	e->offset = offset;
+	e->status = st;
+	t->nerrors++;
+out:
+	tree_unlock(t);
+}
+
+size_t colfs_tree_error_count(colfs_tree *t)
+{
+	tree_lock(t);
+	size_t n = t->nerrors + t->dropped_errors;
+	tree_unlock(t);
+	return n;
+}
+
+static bool path_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (strncmp(path, dir, n) != 0)
+		return false;
+	return path[n] == '\0' || path[n] == '/';
+}
+
+void colfs_tree_errors_render(colfs_tree *t, const colfs_node *under,
+			      colfs_buf *out)
+{
+	char dir[4096];
+	if (under)
+		colfs_node_path(under, dir, sizeof dir);
+	tree_lock(t);
+	for (size_t i = 0; i < t->nerrors; i++) {
+		const error_entry *e = &t->errors[i];
+		if (under && !path_under(e->path, dir))
+			continue;
+		colfs_buf_printf(out, "%s: offset %llu (0x%llx): %s: %s\n",
+				 e->path, (unsigned long long)e->offset,
+				 (unsigned long long)e->offset,
+				 colfs_status_name(e->status), e->msg);
+	}
+	if (!under && t->dropped_errors)
+		colfs_buf_printf(out, "/: %zu more problems not listed\n",
+				 t->dropped_errors);
+	tree_unlock(t);
+}
+
+/* ------------------------------------------------------------------------
+ * Directories
+ */
+static colfs_status dir_populate(colfs_tree *t, colfs_node *dir)
+{
+	if (__atomic_load_n(&dir->populated, __ATOMIC_ACQUIRE))
+		return dir->nkids ? COLFS_OK : dir->populate_st;
+	colfs_status st = COLFS_OK;
+	tree_lock(t);
+	if (!dir->populated) {
+		if (dir->ops && dir->ops->populate)
+			st = dir->ops->populate(t, dir);
+		if (st != COLFS_OK && dir->nkids > 0)
+			st = COLFS_OK; /* show what could be produced */
+		/* An empty failed directory answers the same error every
+		 * time. */
+		dir->populate_st = st;
+		__atomic_store_n(&dir->populated, 1, __ATOMIC_RELEASE);
+	}
+	if (dir->nkids == 0)
+		st = dir->populate_st;
+	tree_unlock(t);
+	return st;
+}
+
+colfs_status colfs_dir_list(colfs_tree *t, colfs_node *dir,
+			    colfs_node *const **kids, size_t *n)
+{
+	*kids = NULL;
+	*n = 0;
+	if (dir->kind != COLFS_CONTENT_DIR)
+		return COLFS_ENOENT;
+	COLFS_TRY(dir_populate(t, dir));
+	*kids = dir->kids;
+	*n = dir->nkids;
+	return COLFS_OK;
+}
+
+colfs_status colfs_dir_lookup(colfs_tree *t, colfs_node *dir, const char *name,
+			      colfs_node **out)
+{
+	*out = NULL;
+	if (dir->kind != COLFS_CONTENT_DIR)
+		return COLFS_ENOENT;
+	if (strcmp(name, ".") == 0) {
+		*out = dir;
+		return COLFS_OK;
+	}
+	if (strcmp(name, "..") == 0) {
+		*out = dir->parent;
+		return COLFS_OK;
+	}
+	COLFS_TRY(dir_populate(t, dir));
+	long i = dir_find(dir, name);
+	if (i >= 0) {
+		*out = dir->kids[i];
+		return COLFS_OK;
+	}
+	if (!dir->ops || !dir->ops->lookup)
+		return COLFS_ENOENT;
+	tree_lock(t);
+	for (size_t k = 0; k < dir->nhidden; k++) {
+		if (strcmp(dir->hidden[k]->name, name) == 0) {
+			*out = dir->hidden[k];
+			tree_unlock(t);
+			return COLFS_OK;
+		}
+	}
+	colfs_status st = dir->ops->lookup(t, dir, name, out);
+	tree_unlock(t);
+	return st;
+}
+
+colfs_status colfs_tree_resolve(colfs_tree *t, const char *path,
+				colfs_node **out)
+{
+	colfs_node *n = colfs_tree_root(t);
+	char comp[4096];
+	const char *p = path;
+	while (*p) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		size_t len = strcspn(p, "/");
+		if (len >= sizeof comp)
+			return COLFS_ENOENT;
+		memcpy(comp, p, len);
+		comp[len] = '\0';
+		p += len;
+		COLFS_TRY(colfs_dir_lookup(t, n, comp, &n));
+	}
+	*out = n;
+	return COLFS_OK;
+}
+
+/* ------------------------------------------------------------------------
+ * The piece cache
+ */
+static colfs_status cache_init(piece_cache *c, uint64_t cap)
+{
+	pthread_mutex_init(&c->lock, NULL);
+	c->nbuckets = 4096;
+	c->buckets = calloc(c->nbuckets, sizeof *c->buckets);
+	c->cap = cap;
+	return c->buckets ? COLFS_OK : COLFS_ENOMEM;
+}
+
+static size_t cache_slot(const piece_cache *c, uint64_t ino, uint64_t piece)
+{
+	uint64_t h = ino * 0x9E3779B97F4A7C15ull ^ (piece + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+	return (size_t)(h >> 20) & (c->nbuckets - 1);
+}
+
+static void blob_free(blob *b)
+{
+	if (b) {
+		free(b->data);
+		free(b);
+	}
+}
+
+static void lru_unlink(piece_cache *c, blob *b)
+{
+	if (b->prev)
+		b->prev->next = b->next;
+	else
+		c->head = b->next;
+	if (b->next)
+		b->next->prev = b->prev;
+	else
+		c->tail = b->prev;
+	b->prev = b->next = NULL;
+}
+
+static void lru_push(piece_cache *c, blob *b)
+{
+	b->prev = NULL;
+	b->next = c->head;
+	if (c->head)
+		c->head->prev = b;
+	c->head = b;
+	if (!c->tail)
+		c->tail = b;
+}
+
+static void cache_remove_locked(piece_cache *c, blob *b)
+{
+	blob **pp = &c->buckets[cache_slot(c, b->ino, b->piece)];
+	while (*pp && *pp != b)
+		pp = &(*pp)->hnext;
+	if (*pp)
+		*pp = b->hnext;
+	lru_unlink(c, b);
+	b->cached = false;
+	c->bytes -= b->len;
+}
+
+/* A referenced blob for (ino, piece), or NULL. */
+static blob *cache_get(piece_cache *c, uint64_t ino, uint64_t piece)
+{
+	pthread_mutex_lock(&c->lock);
+	blob *b = c->buckets[cache_slot(c, ino, piece)];
+	while (b && !(b->ino == ino && b->piece == piece))
+		b = b->hnext;
+	if (b) {
+		b->refs++;
+		lru_unlink(c, b);
+		lru_push(c, b);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return b;
+}
+
+static void cache_release(piece_cache *c, blob *b)
+{
+	if (!b)
+		return;
+	pthread_mutex_lock(&c->lock);
+	bool dead = --b->refs == 0 && !b->cached;
+	pthread_mutex_unlock(&c->lock);
+	if (dead)
+		blob_free(b);
+}
+
+/* Insert a blob (the caller holds one reference, kept) and evict the least
+ * recently used unreferenced blobs beyond the cap. */
+static void cache_put(piece_cache *c, blob *b)
+{
+	blob *dead = NULL;
+	pthread_mutex_lock(&c->lock);
+	size_t slot = cache_slot(c, b->ino, b->piece);
+	b->hnext = c->buckets[slot];
+	c->buckets[slot] = b;
+	lru_push(c, b);
+	b->cached = true;
+	c->bytes += b->len;
+	for (blob *v = c->tail; v && c->bytes > c->cap;) {
+		blob *prev = v->prev;
+		if (v->refs == 0) {
+			cache_remove_locked(c, v);
+			v->hnext = dead;
+			dead = v;
+		}
+		v = prev;
+	}
+	pthread_mutex_unlock(&c->lock);
+	while (dead) {
+		blob *next = dead->hnext;
+		blob_free(dead);
+		dead = next;
+	}
+}
+
+static void cache_destroy(piece_cache *c)
+{
+	blob *b = c->head;
+	while (b) {
+		blob *next = b->next;
+		blob_free(b);
+		b = next;
+	}
+	free(c->buckets);
+	pthread_mutex_destroy(&c->lock);
+}
+
+static blob *blob_from_buf(uint64_t ino, uint64_t piece, colfs_buf *buf)
+{
+	blob *b = calloc(1, sizeof *b);
+	if (!b)
+		return NULL;
+	b->ino = ino;
+	b->piece = piece;
+	b->data = colfs_buf_take(buf, &b->len);
+	b->refs = 1;
+	return b;
+}
+
+/* ------------------------------------------------------------------------
+ * Documents
+ */
+static colfs_status doc_render(colfs_tree *t, colfs_node *n, blob **out)
+{
+	colfs_buf buf = COLFS_BUF_INIT;
+	colfs_status st;
+	*out = NULL;
+	if (n->text) {
+		colfs_buf_append(&buf, n->text, (size_t)n->doc_size);
+		st = colfs_buf_status(&buf);
+	} else if (!n->ops || !n->ops->generate) {
+		st = COLFS_EUNSUPPORTED;
+	} else {
+		tree_lock(t);
+		st = n->ops->generate(t, n, &buf);
+		tree_unlock(t);
+		if (st == COLFS_OK)
+			st = colfs_buf_status(&buf);
+	}
+	if (st != COLFS_OK) {
+		colfs_buf_free(&buf);
+		return st;
+	}
+	blob *b = blob_from_buf(n->ino, DOC_PIECE, &buf);
+	if (!b) {
+		colfs_buf_free(&buf);
+		return COLFS_ENOMEM;
+	}
+	*out = b;
+	return COLFS_OK;
+}
+
+/* A referenced blob with the document's bytes. */
+static colfs_status doc_get(colfs_tree *t, colfs_node *n, blob **out)
+{
+	if (!n->is_volatile) {
+		*out = cache_get(&t->cache, n->ino, DOC_PIECE);
+		if (*out)
+			return COLFS_OK;
+	}
+	COLFS_TRY(doc_render(t, n, out));
+	__atomic_store_n(&n->doc_size, (int64_t)(*out)->len, __ATOMIC_RELEASE);
+	if (!n->is_volatile && !n->text) {
+		/* Another thread may have rendered it too: keep one. */
+		blob *other = cache_get(&t->cache, n->ino, DOC_PIECE);
+		if (other) {
+			blob_free(*out);
+			*out = other;
+		} else {
+			cache_put(&t->cache, *out);
+		}
+	}
+	return COLFS_OK;
+}
+
+/* ------------------------------------------------------------------------
+ * Streams
+ */
+static stream_state *stream_of(colfs_tree *t, colfs_node *n)
+{
+	stream_state *s = __atomic_load_n(&n->stream, __ATOMIC_ACQUIRE);
+	if (s)
+		return s;
+	tree_lock(t);
+	if (!n->stream) {
+		s = calloc(1, sizeof *s);
+		if (s) {
+			pthread_mutex_init(&s->lock, NULL);
+			__atomic_store_n(&n->stream, s, __ATOMIC_RELEASE);
+		}
+	}
+	s = n->stream;
+	tree_unlock(t);
+	return s;
+}
+
+/* Render piece `i` of a stream and cache it; returns a referenced blob.
+ * Called with the stream lock held. */
+static colfs_status stream_render(colfs_tree *t, colfs_node *n,
+				  stream_state *s, size_t i, blob **out)
+{
+	blob *b = cache_get(&t->cache, n->ino, i);
+	if (b) {
+		*out = b;
+		return COLFS_OK;
+	}
+	colfs_buf buf = COLFS_BUF_INIT;
+	colfs_status st = n->ops && n->ops->piece
+				  ? n->ops->piece(t, n, i, &buf)
+				  : COLFS_EUNSUPPORTED;
+	if (st == COLFS_OK)
+		st = colfs_buf_status(&buf);
+	if (st != COLFS_OK) {
+		colfs_buf_free(&buf);
+		if (st == COLFS_END && i < s->known)
+			st = COLFS_ECORRUPT; /* rendered differently than before */
+		return st;
+	}
+	b = blob_from_buf(n->ino, i, &buf);
+	if (!b) {
+		colfs_buf_free(&buf);
+		return COLFS_ENOMEM;
+	}
+	if (i < s->known) {
+		uint64_t start = i ? s->ends[i - 1] : 0;
+		if (s->ends[i] - start != b->len) {
+			blob_free(b);
+			return COLFS_ECORRUPT;
+		}
+	} else {
+		/* i == s->known: learn its length. */
+		if (!grow((void **)&s->ends, &s->cap, s->known + 1,
+			  sizeof *s->ends)) {
+			blob_free(b);
+			return COLFS_ENOMEM;
+		}
+		uint64_t start = s->known ? s->ends[s->known - 1] : 0;
+		s->ends[s->known] = start + b->len;
+		__atomic_store_n(&s->known, s->known + 1, __ATOMIC_RELEASE);
+	}
+	cache_put(&t->cache, b);
+	*out = b;
+	return COLFS_OK;
+}
+
+/* Learn piece lengths until `offset` is inside a known piece or the stream
+ * is complete.  Called with the stream lock held. */
+static colfs_status stream_reach(colfs_tree *t, colfs_node *n, stream_state *s,
+				 uint64_t offset)
+{
+	while (!s->complete && (s->known == 0 || s->ends[s->known - 1] <= offset)) {
+		blob *b;
+		colfs_status st = stream_render(t, n, s, s->known, &b);
+		if (st == COLFS_END) {
+			__atomic_store_n(&s->complete, true, __ATOMIC_RELEASE);
+			break;
+		}
+		if (st != COLFS_OK)
+			return st;
+		cache_release(&t->cache, b);
+	}
+	return COLFS_OK;
+}
+
+static colfs_status stream_read(colfs_tree *t, colfs_node *n, uint64_t offset,
+				size_t len, void *buf, size_t *got)
+{
+	stream_state *s = stream_of(t, n);
+	colfs_status st = COLFS_OK;
+	*got = 0;
+	if (!s)
+		return COLFS_ENOMEM;
+	pthread_mutex_lock(&s->lock);
+	while (*got < len) {
+		uint64_t at = offset + *got;
+		st = stream_reach(t, n, s, at);
+		if (st != COLFS_OK || s->known == 0 || s->ends[s->known - 1] <= at)
+			break;
+		/* First piece whose end is past `at`. */
+		size_t lo = 0, hi = s->known - 1;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (s->ends[mid] <= at)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		blob *b;
+		st = stream_render(t, n, s, lo, &b);
+		if (st != COLFS_OK)
+			break;
+		uint64_t start = lo ? s->ends[lo - 1] : 0;
+		size_t within = (size_t)(at - start);
+		size_t take = b->len - within;
+		if (take > len - *got)
+			take = len - *got;
+		memcpy((char *)buf + *got, b->data + within, take);
+		*got += take;
+		cache_release(&t->cache, b);
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (st != COLFS_OK && *got > 0)
+		st = COLFS_OK; /* the next read reports it */
+	return st;
+}
+
+/* ------------------------------------------------------------------------
+ * Sizes, handles, reads
+ */
+bool colfs_node_range(const colfs_node *n, uint64_t *offset, uint64_t *len)
+{
+	if (n->kind != COLFS_CONTENT_RANGE)
+		return false;
+	*offset = n->off;
+	*len = n->len;
+	return true;
+}
+
+colfs_status colfs_node_size(colfs_tree *t, colfs_node *n, uint64_t *size,
+			     bool *exact)
+{
+	*size = 0;
+	*exact = true;
+	switch (n->kind) {
+	case COLFS_CONTENT_DIR:
+		return COLFS_OK;
+	case COLFS_CONTENT_RANGE:
+		*size = n->len;
+		return COLFS_OK;
+	case COLFS_CONTENT_DOC: {
+		int64_t sz = __atomic_load_n(&n->doc_size, __ATOMIC_ACQUIRE);
+		if (sz < 0 || n->is_volatile) {
+			blob *b;
+			COLFS_TRY(doc_get(t, n, &b));
+			sz = (int64_t)b->len;
+			if (n->is_volatile)
+				blob_free(b);
+			else
+				cache_release(&t->cache, b);
+		}
+		*size = (uint64_t)sz;
+		return COLFS_OK;
+	}
+	case COLFS_CONTENT_STREAM: {
+		stream_state *s = stream_of(t, n);
+		if (!s)
+			return COLFS_ENOMEM;
+		pthread_mutex_lock(&s->lock);
+		if (s->complete)
+			*size = s->known ? s->ends[s->known - 1] : 0;
+		else
+			*exact = false;
+		pthread_mutex_unlock(&s->lock);
+		return COLFS_OK;
+	}
+	}
+	return COLFS_EUNSUPPORTED;
+}
+
+colfs_status colfs_node_open(colfs_tree *t, colfs_node *n, colfs_handle **out)
+{
+	*out = NULL;
+	if (n->kind == COLFS_CONTENT_DIR)
+		return COLFS_EUNSUPPORTED;
+	colfs_handle *h = calloc(1, sizeof *h);
+	if (!h)
+		return COLFS_ENOMEM;
+	h->t = t;
+	h->n = n;
+	if (n->kind == COLFS_CONTENT_DOC) {
+		colfs_status st = doc_get(t, n, &h->doc);
+		if (st != COLFS_OK) {
+			free(h);
+			return st;
+		}
+	}
+	*out = h;
+	return COLFS_OK;
+}
+
+colfs_status colfs_handle_read(colfs_handle *h, uint64_t offset, size_t len,
+			       void *buf, size_t *got)
+{
+	colfs_node *n = h->n;
+	*got = 0;
+	switch (n->kind) {
+	case COLFS_CONTENT_RANGE: {
+		if (offset >= n->len)
+			return COLFS_OK;
+		if (len > n->len - offset)
+			len = (size_t)(n->len - offset);
+		colfs_err err;
+		colfs_status st = colfs_source_pread(h->t->src, n->off + offset,
+						     len, buf, got, &err);
+		if (st != COLFS_OK)
+			return st;
+		/* The file shrank under us: the range promised more. */
+		return *got == len ? COLFS_OK : COLFS_ETRUNCATED;
+	}
+	case COLFS_CONTENT_DOC:
+		if (offset >= h->doc->len)
+			return COLFS_OK;
+		if (len > h->doc->len - offset)
+			len = (size_t)(h->doc->len - offset);
+		memcpy(buf, h->doc->data + offset, len);
+		*got = len;
+		return COLFS_OK;
+	case COLFS_CONTENT_STREAM:
+		return stream_read(h->t, n, offset, len, buf, got);
+	case COLFS_CONTENT_DIR:
+		break;
+	}
+	return COLFS_EUNSUPPORTED;
+}
+
+void colfs_handle_close(colfs_handle *h)
+{
+	if (!h)
+		return;
+	if (h->doc) {
+		if (h->n->is_volatile || h->n->text)
+			blob_free(h->doc);
+		else
+			cache_release(&h->t->cache, h->doc);
+	}
+	free(h);
+}
+
+/* ------------------------------------------------------------------------
+ * JSON
+ */
+colfs_status colfs_buf_json(colfs_buf *out, struct json_t *value)
+{
+	if (!value)
+		return COLFS_ENOMEM;
+	char *s = json_dumps(value, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(value);
+	if (!s)
+		return COLFS_ENOMEM;
+	colfs_buf_puts(out, s);
+	colfs_buf_putc(out, '\n');
+	free(s);
+	return colfs_buf_status(out);
+}
+
+/* ------------------------------------------------------------------------
+ * Open and destroy
+ */
+static const char *describe_none(const uint8_t *head, size_t n)
+{
+	bool text = n > 0;
+	for (size_t i = 0; i < n; i++)
+		if (head[i] < 0x09 || (head[i] > 0x0d && head[i] < 0x20))
+			text = false;
+	return text ? "a text file, not a Parquet, ORC or Kudu CFile file"
+		    : "not a Parquet, ORC or Kudu CFile file (no known magic bytes)";
+}
+
+static colfs_status tree_open(int fd, const char *display_name,
+			      const colfs_format *forced,
+			      const colfs_options *opts, colfs_tree **out,
+			      char *why, size_t why_len)
+{
+	struct stat st;
+	colfs_status rc;
+	*out = NULL;
+	if (fstat(fd, &st) != 0) {
+		snprintf(why, why_len, "%s: %s", display_name, strerror(errno));
+		close(fd);
+		return COLFS_EIO;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(why, why_len, "%s: is a directory", display_name);
+		close(fd);
+		return COLFS_EUNSUPPORTED;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, why_len, "%s: not a regular file", display_name);
+		close(fd);
+		return COLFS_EUNSUPPORTED;
+	}
+	if (st.st_size == 0) {
+		snprintf(why, why_len, "%s: empty file", display_name);
+		close(fd);
+		return COLFS_EUNSUPPORTED;
+	}
+	colfs_tree *t = calloc(1, sizeof *t);
+	if (!t) {
+		close(fd);
+		snprintf(why, why_len, "%s: out of memory", display_name);
+		return COLFS_ENOMEM;
+	}
+	pthread_mutexattr_t attr;
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&t->lock, &attr);
+	pthread_mutexattr_destroy(&attr);
+	if (opts)
+		t->opts = *opts;
+	if (!t->opts.null_token)
+		t->opts.null_token = "\\N";
+	if (!t->opts.cache_bytes)
+		t->opts.cache_bytes = COLFS_DEFAULT_CACHE;
+	if (!t->opts.max_alloc)
+		t->opts.max_alloc = COLFS_DEFAULT_MAX_ALLOC;
+	t->display_name = strdup(display_name);
+	rc = colfs_source_create_fd(fd, 1, &t->src);
+	if (rc != COLFS_OK) {
+		close(fd);
+		goto fail_msg;
+	}
+	rc = cache_init(&t->cache, t->opts.cache_bytes);
+	if (rc != COLFS_OK || !t->display_name)
+		goto fail_msg;
+	char *rootname = strdup("");
+	if (!rootname || !node_new(t, NULL, rootname, COLFS_CONTENT_DIR)) {
+		free(rootname);
+		rc = COLFS_ENOMEM;
+		goto fail_msg;
+	}
+
+	uint8_t head[16], tail[16];
+	uint64_t size = colfs_source_size(t->src);
+	size_t hn = size < 16 ? (size_t)size : 16;
+	colfs_err err = {0};
+	rc = colfs_source_read_at(t->src, 0, hn, head, &err);
+	if (rc == COLFS_OK)
+		rc = colfs_source_read_at(t->src, size - hn, hn, tail, &err);
+	if (rc != COLFS_OK) {
+		snprintf(why, why_len, "%s: %s", display_name, err.msg);
+		goto fail;
+	}
+	t->format = forced;
+	for (size_t i = 0; !t->format && colfs_formats[i]; i++) {
+		if (colfs_formats[i]->probe(head, hn, tail, hn, size)) {
+			t->format = colfs_formats[i];
+			break;
+		}
+	}
+	if (!t->format) {
+		snprintf(why, why_len, "%s: %s", display_name,
+			 describe_none(head, hn));
+		rc = COLFS_EUNSUPPORTED;
+		goto fail;
+	}
+	rc = t->format->open(t, &err);
+	if (rc != COLFS_OK) {
+		snprintf(why, why_len, "%s: %s file not readable: %s",
+			 display_name, t->format->name,
+			 err.msg[0] ? err.msg : colfs_status_name(rc));
+		goto fail;
+	}
+	*out = t;
+	return COLFS_OK;
+
+fail_msg:
+	snprintf(why, why_len, "%s: %s", display_name, colfs_status_name(rc));
+fail:
+	colfs_tree_destroy(t);
+	return rc;
+}
+
+colfs_status colfs_tree_open_fd(int fd, const char *display_name,
+				const colfs_options *opts, colfs_tree **out,
+				char *why, size_t why_len)
+{
+	return tree_open(fd, display_name, NULL, opts, out, why, why_len);
+}
+
+colfs_status colfs_tree_open_format(int fd, const char *display_name,
+				    const colfs_format *format,
+				    const colfs_options *opts,
+				    colfs_tree **out, char *why,
+				    size_t why_len)
+{
+	return tree_open(fd, display_name, format, opts, out, why, why_len);
+}
+
+colfs_status colfs_tree_open(const char *path, const colfs_options *opts,
+			     colfs_tree **out, char *why, size_t why_len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	*out = NULL;
+	if (fd < 0) {
+		snprintf(why, why_len, "%s: %s", path, strerror(errno));
+		return errno == ENOENT ? COLFS_ENOENT : COLFS_EIO;
+	}
+	return colfs_tree_open_fd(fd, path, opts, out, why, why_len);
+}
+
+void colfs_tree_destroy(colfs_tree *t)
+{
+	if (!t)
+		return;
+	if (t->format && t->format->close && t->format_state)
+		t->format->close(t->format_state);
+	for (size_t i = 0; i < t->nnodes; i++)
+		node_free(t->nodes[i]);
+	free(t->nodes);
+	for (size_t i = 0; i < t->narena; i++)
+		free(t->arena[i]);
+	free(t->arena);
+	for (size_t i = 0; i < t->nerrors; i++) {
+		free(t->errors[i].path);
+		free(t->errors[i].msg);
+	}
+	free(t->errors);
+	if (t->cache.buckets)
+		cache_destroy(&t->cache);
+	colfs_source_destroy(t->src);
+	free(t->display_name);
+	pthread_mutex_destroy(&t->lock);
+	free(t);
+}

@@ -1,0 +1,457 @@
+/* Tests of the tree model (formats/core/tree.c) through a synthetic format
+ * defined here: names and escaping, stable inodes and listings, documents,
+ * ranges, streams through a small cache, errors, hidden lookups, and
+ * concurrent stream reads. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#include "core/tree.h"
+
+#define NPIECES 300
+
+static unsigned piece_calls;
+
+/* Piece i is i+1 lines "p<i> l<k>\n"; piece 7 is empty. */
+static void expected_piece(uint64_t i, colfs_buf *out)
+{
+	if (i == 7)
+		return;
+	for (uint64_t k = 0; k <= i; k++)
+		colfs_buf_printf(out, "p%llu l%llu\n", (unsigned long long)i,
+				 (unsigned long long)k);
+}
+
+static colfs_status test_piece(colfs_tree *t, colfs_node *f, uint64_t i,
+			       colfs_buf *out)
+{
+	(void)t;
+	(void)f;
+	__atomic_add_fetch(&piece_calls, 1, __ATOMIC_RELAXED);
+	if (i >= NPIECES)
+		return COLFS_END;
+	expected_piece(i, out);
+	return COLFS_OK;
+}
+
+static colfs_status bad_piece(colfs_tree *t, colfs_node *f, uint64_t i,
+			      colfs_buf *out)
+{
+	(void)t;
+	if (i == 2) {
+		colfs_tree_report(t, f, 1234, COLFS_ECORRUPT, "piece 2 is bad");
+		return COLFS_ECORRUPT;
+	}
+	colfs_buf_printf(out, "ok %llu\n", (unsigned long long)i);
+	return COLFS_OK;
+}
+
+static colfs_status gen_doc(colfs_tree *t, colfs_node *f, colfs_buf *out)
+{
+	(void)t;
+	colfs_buf_printf(out, "doc a=%llu\n", (unsigned long long)colfs_node_a(f));
+	return COLFS_OK;
+}
+
+static colfs_status lookup_dyn(colfs_tree *t, colfs_node *dir,
+			       const char *name, colfs_node **out)
+{
+	if (strncmp(name, "yes", 3) != 0)
+		return COLFS_ENOENT;
+	*out = colfs_dir_make_hidden(t, dir, name, COLFS_CONTENT_DOC, NULL, NULL);
+	return *out ? COLFS_OK : COLFS_ENOMEM;
+}
+
+static colfs_status populate_fail(colfs_tree *t, colfs_node *dir)
+{
+	colfs_tree_report(t, dir, 99, COLFS_ETRUNCATED, "cannot list");
+	return COLFS_ETRUNCATED;
+}
+
+static const colfs_node_ops stream_ops = { .piece = test_piece };
+static const colfs_node_ops bad_stream_ops = { .piece = bad_piece };
+static const colfs_node_ops doc_ops = { .generate = gen_doc };
+static const colfs_node_ops dyn_ops = { .lookup = lookup_dyn };
+static const colfs_node_ops fail_ops = { .populate = populate_fail };
+
+static colfs_status populate_sub(colfs_tree *t, colfs_node *dir)
+{
+	for (int i = 0; i < 100; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "f%d", i);
+		colfs_node *n = colfs_dir_add_doc(t, dir, name, &doc_ops, NULL);
+		if (!n)
+			return COLFS_ENOMEM;
+		colfs_node_set_args(n, (uint64_t)i, 0, 0);
+	}
+	return COLFS_OK;
+}
+
+static const colfs_node_ops sub_ops = { .populate = populate_sub };
+
+static colfs_status populate_root(colfs_tree *t, colfs_node *root)
+{
+	colfs_dir_add_text(t, root, "hello", "hello\n", 6);
+	colfs_dir_add_range(t, root, "range", 2, 5);
+	colfs_dir_add_dir(t, root, "sub", &sub_ops, NULL);
+	colfs_dir_add_dir(t, root, "a/b", &sub_ops, NULL);
+	colfs_dir_add_text(t, root, "a/b", "dup\n", 4);
+	colfs_dir_add_text(t, root, "..", "x", 1);
+	colfs_dir_add_stream(t, root, "stream", &stream_ops, NULL);
+	colfs_dir_add_stream(t, root, "bad", &bad_stream_ops, NULL);
+	colfs_dir_add_dir(t, root, "dyn", &dyn_ops, NULL);
+	colfs_dir_add_dir(t, root, "broken", &fail_ops, NULL);
+	colfs_dir_add_errors(t, root);
+	return COLFS_OK;
+}
+
+static const colfs_node_ops root_ops = { .populate = populate_root };
+
+static colfs_status test_open(colfs_tree *t, colfs_err *err)
+{
+	(void)err;
+	colfs_node_set_ops(colfs_tree_root(t), &root_ops, NULL);
+	return COLFS_OK;
+}
+
+static bool test_probe(const uint8_t *h, size_t hl, const uint8_t *tl,
+		       size_t tll, uint64_t size)
+{
+	(void)h; (void)hl; (void)tl; (void)tll; (void)size;
+	return true;
+}
+
+static const colfs_format test_format = {
+	.name = "test", .probe = test_probe, .open = test_open,
+};
+
+static colfs_tree *open_test_tree(const char *cache)
+{
+	char path[] = "/tmp/colfs-tree-test-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "0123456789", 10), 10);
+	unlink(path);
+	colfs_options o = {0};
+	if (cache)
+		assert_int_equal(colfs_options_set(&o, cache), COLFS_OK);
+	colfs_tree *t;
+	char why[256];
+	assert_int_equal(colfs_tree_open_format(fd, "test", &test_format, &o,
+						&t, why, sizeof why),
+			 COLFS_OK);
+	return t;
+}
+
+static char *read_all(colfs_tree *t, colfs_node *n, size_t chunk, size_t *len)
+{
+	colfs_handle *h;
+	assert_int_equal(colfs_node_open(t, n, &h), COLFS_OK);
+	colfs_buf b = COLFS_BUF_INIT;
+	char *tmp = malloc(chunk);
+	for (;;) {
+		size_t got;
+		assert_int_equal(colfs_handle_read(h, b.len, chunk, tmp, &got),
+				 COLFS_OK);
+		if (!got)
+			break;
+		colfs_buf_append(&b, tmp, got);
+	}
+	free(tmp);
+	colfs_handle_close(h);
+	return colfs_buf_take(&b, len);
+}
+
+static void test_escape(void **state)
+{
+	(void)state;
+	struct { const char *in, *out; } cases[] = {
+		{"plain", "plain"}, {"a/b", "a%2Fb"}, {".", "%2E"},
+		{"..", "%2E%2E"}, {"", "%00"}, {"50%", "50%25"},
+		{"tab\there", "tab%09here"}, {"nl\n", "nl%0A"},
+		{"del\x7f", "del%7F"}, {"...", "..."}, {"été", "été"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *e = colfs_name_escape(cases[i].in);
+		assert_string_equal(e, cases[i].out);
+		free(e);
+	}
+	char longname[600];
+	memset(longname, 'x', sizeof longname - 1);
+	longname[sizeof longname - 1] = '\0';
+	char *e = colfs_name_escape(longname);
+	assert_true(strlen(e) <= 211);
+	assert_non_null(strstr(e, "%~"));
+	longname[5] = 'y';
+	char *e2 = colfs_name_escape(longname);
+	assert_string_not_equal(e, e2);
+	free(e);
+	free(e2);
+}
+
+static void test_listing(void **state)
+{
+	(void)state;
+	colfs_tree *t = open_test_tree(NULL);
+	colfs_node *root = colfs_tree_root(t);
+	assert_int_equal(colfs_node_ino(root), 1);
+	colfs_node *const *kids;
+	size_t n;
+	assert_int_equal(colfs_dir_list(t, root, &kids, &n), COLFS_OK);
+	const char *want[] = {"hello", "range", "sub", "a%2Fb", "a%2Fb%1",
+			      "%2E%2E", "stream", "bad", "dyn", "broken",
+			      "errors"};
+	assert_int_equal(n, sizeof want / sizeof *want);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(colfs_node_name(kids[i]), want[i]);
+	colfs_node *const *again;
+	size_t n2;
+	assert_int_equal(colfs_dir_list(t, root, &again, &n2), COLFS_OK);
+	assert_ptr_equal(kids, again);
+	colfs_node *sub;
+	assert_int_equal(colfs_tree_resolve(t, "/sub/f42", &sub), COLFS_OK);
+	uint64_t ino = colfs_node_ino(sub);
+	assert_ptr_equal(colfs_tree_node(t, ino), sub);
+	char path[256];
+	colfs_node_path(sub, path, sizeof path);
+	assert_string_equal(path, "/sub/f42");
+	colfs_node *same;
+	assert_int_equal(colfs_tree_resolve(t, "sub//f42", &same), COLFS_OK);
+	assert_ptr_equal(same, sub);
+	assert_int_equal(colfs_tree_resolve(t, "/sub/nope", &same), COLFS_ENOENT);
+	assert_int_equal(colfs_tree_resolve(t, "/hello/x", &same), COLFS_ENOENT);
+	/* A document: exact size before open. */
+	uint64_t size;
+	bool exact;
+	assert_int_equal(colfs_node_size(t, sub, &size, &exact), COLFS_OK);
+	assert_true(exact);
+	assert_int_equal(size, strlen("doc a=42\n"));
+	size_t len;
+	char *s = read_all(t, sub, 3, &len);
+	assert_int_equal(len, size);
+	assert_memory_equal(s, "doc a=42\n", len);
+	free(s);
+	/* A range. */
+	colfs_node *r;
+	assert_int_equal(colfs_tree_resolve(t, "range", &r), COLFS_OK);
+	uint64_t off, rl;
+	assert_true(colfs_node_range(r, &off, &rl));
+	assert_int_equal(off, 2);
+	s = read_all(t, r, 2, &len);
+	assert_int_equal(len, 5);
+	assert_memory_equal(s, "23456", 5);
+	free(s);
+	/* Hidden nodes from lookup: stable, not listed. */
+	colfs_node *dyn, *y1, *y2;
+	assert_int_equal(colfs_tree_resolve(t, "dyn/yes1", &y1), COLFS_OK);
+	assert_int_equal(colfs_tree_resolve(t, "dyn/yes1", &y2), COLFS_OK);
+	assert_ptr_equal(y1, y2);
+	assert_int_equal(colfs_tree_resolve(t, "dyn/no", &y2), COLFS_ENOENT);
+	assert_int_equal(colfs_tree_resolve(t, "dyn", &dyn), COLFS_OK);
+	assert_int_equal(colfs_dir_list(t, dyn, &kids, &n), COLFS_OK);
+	assert_int_equal(n, 0);
+	/* A directory that fails to populate answers its error every time;
+	 * the problem shows in errors. */
+	colfs_node *broken;
+	assert_int_equal(colfs_tree_resolve(t, "broken", &broken), COLFS_OK);
+	assert_int_equal(colfs_dir_list(t, broken, &kids, &n), COLFS_ETRUNCATED);
+	assert_int_equal(colfs_dir_list(t, broken, &kids, &n), COLFS_ETRUNCATED);
+	colfs_node *errs;
+	assert_int_equal(colfs_tree_resolve(t, "errors", &errs), COLFS_OK);
+	assert_true(colfs_node_is_volatile(errs));
+	s = read_all(t, errs, 100, &len);
+	assert_non_null(strstr(s, "/broken: offset 99 (0x63): truncated: cannot list\n"));
+	free(s);
+	colfs_tree_destroy(t);
+}
+
+static void check_stream(colfs_tree *t, size_t chunk)
+{
+	colfs_buf want = COLFS_BUF_INIT;
+	for (uint64_t i = 0; i < NPIECES; i++)
+		expected_piece(i, &want);
+	colfs_node *s;
+	assert_int_equal(colfs_tree_resolve(t, "stream", &s), COLFS_OK);
+	size_t len;
+	char *got = read_all(t, s, chunk, &len);
+	assert_int_equal(len, want.len);
+	assert_memory_equal(got, want.data, len);
+	free(got);
+	uint64_t size;
+	bool exact;
+	assert_int_equal(colfs_node_size(t, s, &size, &exact), COLFS_OK);
+	assert_true(exact);
+	assert_int_equal(size, want.len);
+	/* Random reads. */
+	colfs_handle *h;
+	assert_int_equal(colfs_node_open(t, s, &h), COLFS_OK);
+	srand(7);
+	char buf[5000];
+	for (int k = 0; k < 500; k++) {
+		uint64_t off = (uint64_t)rand() % (want.len + 10);
+		size_t n = (size_t)rand() % sizeof buf;
+		size_t g;
+		assert_int_equal(colfs_handle_read(h, off, n, buf, &g), COLFS_OK);
+		size_t expect = off >= want.len ? 0 : want.len - off;
+		if (expect > n)
+			expect = n;
+		assert_int_equal(g, expect);
+		if (g)
+			assert_memory_equal(buf, want.data + off, g);
+	}
+	colfs_handle_close(h);
+	colfs_buf_free(&want);
+}
+
+static void test_stream(void **state)
+{
+	(void)state;
+	colfs_tree *t = open_test_tree(NULL);
+	colfs_node *s;
+	assert_int_equal(colfs_tree_resolve(t, "stream", &s), COLFS_OK);
+	uint64_t size;
+	bool exact;
+	assert_int_equal(colfs_node_size(t, s, &size, &exact), COLFS_OK);
+	assert_false(exact);
+	assert_int_equal(size, 0);
+	piece_calls = 0;
+	check_stream(t, 4096);
+	/* With a big cache every piece was rendered once (plus the END probe). */
+	assert_int_equal(piece_calls, NPIECES + 1);
+	colfs_tree_destroy(t);
+}
+
+static void test_stream_small_cache(void **state)
+{
+	(void)state;
+	colfs_tree *t = open_test_tree("cache_size=4096");
+	check_stream(t, 777);
+	colfs_tree_destroy(t);
+}
+
+static void test_stream_tail_first(void **state)
+{
+	(void)state;
+	colfs_tree *t = open_test_tree(NULL);
+	colfs_node *s;
+	assert_int_equal(colfs_tree_resolve(t, "stream", &s), COLFS_OK);
+	colfs_handle *h;
+	assert_int_equal(colfs_node_open(t, s, &h), COLFS_OK);
+	char buf[64];
+	size_t got;
+	/* Past the end: learns everything, returns nothing. */
+	assert_int_equal(colfs_handle_read(h, 1ull << 40, sizeof buf, buf, &got),
+			 COLFS_OK);
+	assert_int_equal(got, 0);
+	colfs_handle_close(h);
+	check_stream(t, 65536);
+	colfs_tree_destroy(t);
+}
+
+static void test_stream_error(void **state)
+{
+	(void)state;
+	colfs_tree *t = open_test_tree(NULL);
+	colfs_node *s;
+	assert_int_equal(colfs_tree_resolve(t, "bad", &s), COLFS_OK);
+	colfs_handle *h;
+	assert_int_equal(colfs_node_open(t, s, &h), COLFS_OK);
+	char buf[100];
+	size_t got;
+	/* The pieces before the bad one are served, then the error. */
+	assert_int_equal(colfs_handle_read(h, 0, sizeof buf, buf, &got), COLFS_OK);
+	assert_int_equal(got, 10);
+	assert_memory_equal(buf, "ok 0\nok 1\n", 10);
+	assert_int_equal(colfs_handle_read(h, 10, sizeof buf, buf, &got),
+			 COLFS_ECORRUPT);
+	colfs_handle_close(h);
+	assert_int_equal(colfs_tree_error_count(t), 1);
+	colfs_tree_destroy(t);
+}
+
+static void *reader_thread(void *arg)
+{
+	colfs_tree *t = arg;
+	check_stream(t, 1000);
+	return NULL;
+}
+
+static void test_stream_threads(void **state)
+{
+	(void)state;
+	colfs_tree *t = open_test_tree("cache_size=20000");
+	pthread_t th[4];
+	for (int i = 0; i < 4; i++)
+		pthread_create(&th[i], NULL, reader_thread, t);
+	for (int i = 0; i < 4; i++)
+		pthread_join(th[i], NULL);
+	colfs_tree_destroy(t);
+}
+
+static void test_options(void **state)
+{
+	(void)state;
+	colfs_options o = {0};
+	assert_int_equal(colfs_options_set(&o, "cache_size=64M"), COLFS_OK);
+	assert_int_equal(o.cache_bytes, 64ull << 20);
+	assert_int_equal(colfs_options_set(&o, "cache_size=1GiB"), COLFS_OK);
+	assert_int_equal(o.cache_bytes, 1ull << 30);
+	assert_int_equal(colfs_options_set(&o, "cache_size=lots"), COLFS_ECORRUPT);
+	assert_int_equal(colfs_options_set(&o, "null=NULL"), COLFS_OK);
+	assert_string_equal(o.null_token, "NULL");
+	assert_int_equal(colfs_options_set(&o, "checksums=ignore"), COLFS_OK);
+	assert_true(o.checksums_ignore);
+	assert_int_equal(colfs_options_set(&o, "checksums=maybe"), COLFS_ECORRUPT);
+	assert_int_equal(colfs_options_set(&o, "frobnicate=1"), COLFS_ENOENT);
+}
+
+static void test_refusals(void **state)
+{
+	(void)state;
+	colfs_tree *t;
+	char why[512];
+	assert_int_not_equal(colfs_tree_open("/nonexistent/x.parquet", NULL, &t,
+					     why, sizeof why), COLFS_OK);
+	assert_non_null(strstr(why, "No such file"));
+	assert_int_not_equal(colfs_tree_open("/tmp", NULL, &t, why, sizeof why),
+			     COLFS_OK);
+	assert_non_null(strstr(why, "is a directory"));
+	char path[] = "/tmp/colfs-empty-XXXXXX";
+	int fd = mkstemp(path);
+	close(fd);
+	assert_int_not_equal(colfs_tree_open(path, NULL, &t, why, sizeof why),
+			     COLFS_OK);
+	assert_non_null(strstr(why, "empty file"));
+	fd = open(path, O_WRONLY);
+	assert_int_equal(write(fd, "hello, world\n", 13), 13);
+	close(fd);
+	assert_int_not_equal(colfs_tree_open(path, NULL, &t, why, sizeof why),
+			     COLFS_OK);
+	assert_non_null(strstr(why, "text file"));
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_listing),
+		cmocka_unit_test(test_stream),
+		cmocka_unit_test(test_stream_small_cache),
+		cmocka_unit_test(test_stream_tail_first),
+		cmocka_unit_test(test_stream_error),
+		cmocka_unit_test(test_stream_threads),
+		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_refusals),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
