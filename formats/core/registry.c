@@ -1,6 +1,13 @@
 /* colfs: the list of format modules.  Adding a format is one line here. */
 #include "tree.h"
 
+extern const colfs_format colfs_format_parquet;
+extern const colfs_format colfs_format_orc;
+extern const colfs_format colfs_format_cfile;
+
 const colfs_format *const colfs_formats[] = {
+	&colfs_format_parquet,
+	&colfs_format_orc,
+	&colfs_format_cfile,
 	NULL,
 };

@@ -1,0 +1,349 @@
+/* colfs: Kudu CFile header and footer (§1-§4, §6), open and probe. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfile_int.h"
+#include "core/codec.h"
+
+static bool probe(const uint8_t *head, size_t head_len, const uint8_t *tail,
+		  size_t tail_len, uint64_t size)
+{
+	(void)head;
+	(void)head_len;
+	if (size < 16 || tail_len < 12)
+		return false;
+	const uint8_t *m = tail + tail_len - 12;
+	return !memcmp(m, CFILE_MAGIC_V2, 8) || !memcmp(m, CFILE_MAGIC_V1, 8);
+}
+
+static void file_free(void *state)
+{
+	cfile_file *f = state;
+
+	if (!f)
+		return;
+	if (f->header)
+		kudu__cfile__cfile_header_pb__free_unpacked(f->header, NULL);
+	if (f->footer)
+		kudu__cfile__cfile_footer_pb__free_unpacked(f->footer, NULL);
+	free(f->header_bytes);
+	cfile_index_free(&f->posidx);
+	cfile_index_free(&f->validx);
+	free(f->blocks);
+	free(f->dict_data);
+	free(f->dict_str);
+	free(f->dict_len);
+	pthread_mutex_destroy(&f->dict_lock);
+	pthread_mutex_destroy(&f->seen_lock);
+	free(f);
+}
+
+static int magic_version(const uint8_t *m)
+{
+	if (!memcmp(m, CFILE_MAGIC_V2, 8))
+		return 2;
+	if (!memcmp(m, CFILE_MAGIC_V1, 8))
+		return 1;
+	return 0;
+}
+
+/* The footer (§1.2).  On failure the file has no usable footer; the tree
+ * then shows what it can (raw bytes, layout, errors). */
+static colfs_status footer_read(colfs_tree *t, cfile_file *f)
+{
+	uint8_t tail[12];
+	colfs_err err = {0};
+	uint8_t *buf;
+	uint32_t F;
+
+	if (f->size < 16) {
+		colfs_tree_report(t, NULL, 0, COLFS_ETRUNCATED,
+				  "file of %llu bytes is too small for a CFile",
+				  (unsigned long long)f->size);
+		return COLFS_ETRUNCATED;
+	}
+	COLFS_TRY(colfs_source_read_at(f->src, f->size - 12, 12, tail, &err));
+	f->version = magic_version(tail);
+	F = colfs_le32(tail + 8);
+	f->footer_pb_len = F;
+	if (!f->version) {
+		colfs_tree_report(t, NULL, f->size - 12, COLFS_ECORRUPT,
+				  "footer magic is not kuducfl2 or kuducfil");
+		return COLFS_ECORRUPT;
+	}
+	if (F > CFILE_MAX_PB || (uint64_t)F + 16 > f->size) {
+		colfs_tree_report(t, NULL, f->size - 4, COLFS_ECORRUPT,
+				  "footer length %u does not fit a %llu-byte "
+				  "file (max %u)", F,
+				  (unsigned long long)f->size, CFILE_MAX_PB);
+		return COLFS_ECORRUPT;
+	}
+	buf = malloc((size_t)F + 16);
+	if (!buf)
+		return COLFS_ENOMEM;
+	uint64_t pb_at = f->size - 12 - F;
+	/* the 4 bytes before the PB are the CRC if the CHECKSUM bit is set */
+	if (colfs_source_read_at(f->src, pb_at - 4, (size_t)F + 16, buf,
+				 &err)) {
+		free(buf);
+		colfs_tree_report_err(t, NULL, &err);
+		return err.status;
+	}
+	f->footer = kudu__cfile__cfile_footer_pb__unpack(NULL, F, buf + 4);
+	if (!f->footer) {
+		free(buf);
+		colfs_tree_report(t, NULL, pb_at, COLFS_ECORRUPT,
+				  "footer is not a valid CFileFooterPB "
+				  "(%u bytes)", F);
+		return COLFS_ECORRUPT;
+	}
+	const Kudu__Cfile__CFileFooterPB *ft = f->footer;
+	uint32_t inc = ft->has_incompatible_features
+			       ? ft->incompatible_features : 0;
+	f->checksums = inc & CFILE_FEATURE_CHECKSUM;
+	f->footer_start = f->checksums ? pb_at - 4 : pb_at;
+	if (f->checksums) {
+		uint32_t want = colfs_le32(buf);
+		uint32_t got = colfs_crc32c(0, buf + 4, (size_t)F + 12);
+		if (want != got) {
+			colfs_tree_report(t, NULL, pb_at - 4, COLFS_ECORRUPT,
+					  "footer checksum mismatch: stored "
+					  "0x%08x, computed 0x%08x", want, got);
+			if (f->verify) {
+				free(buf);
+				return COLFS_ECORRUPT;
+			}
+		}
+	}
+	free(buf);
+	if (inc & ~(CFILE_FEATURE_CHECKSUM | CFILE_FEATURE_ARRAY)) {
+		colfs_tree_report(t, NULL, pb_at, COLFS_EUNSUPPORTED,
+				  "unknown incompatible feature bits 0x%x "
+				  "(known: 0x1 CHECKSUM, 0x2 ARRAY_DATA_BLOCK)",
+				  inc & ~3u);
+		return COLFS_EUNSUPPORTED;
+	}
+	bool arr = ft->has_is_type_array && ft->is_type_array;
+	if (!!(inc & CFILE_FEATURE_ARRAY) != arr) {
+		colfs_tree_report(t, NULL, pb_at, COLFS_ECORRUPT,
+				  "ARRAY_DATA_BLOCK bit and is_type_array "
+				  "disagree");
+		return COLFS_ECORRUPT;
+	}
+	f->array = arr;
+	if (!ft->has_data_type || !ft->has_encoding || !ft->has_num_values) {
+		colfs_tree_report(t, NULL, pb_at, COLFS_ECORRUPT,
+				  "footer lacks a required field (%s)",
+				  !ft->has_data_type  ? "data_type"
+				  : !ft->has_encoding ? "encoding"
+						      : "num_values");
+		return COLFS_ECORRUPT;
+	}
+	f->type = ft->data_type;
+	f->ti = cfile_type_get(f->type);
+	if (!f->ti) {
+		colfs_tree_report(t, NULL, pb_at, COLFS_ECORRUPT,
+				  "data_type %d (%s) cannot be stored in a "
+				  "CFile", f->type, cfile_type_name(f->type));
+		return COLFS_ECORRUPT;
+	}
+	f->encoding = ft->encoding;
+	if (!cfile_encoding_legal(f->type, f->encoding)) {
+		colfs_tree_report(t, NULL, pb_at, COLFS_ECORRUPT,
+				  "encoding %d (%s) is not valid for %s",
+				  f->encoding,
+				  cfile_encoding_name(f->encoding),
+				  f->ti->name);
+		return COLFS_ECORRUPT;
+	}
+	if (f->encoding == CFILE_AUTO_ENCODING)
+		f->encoding = cfile_encoding_default(f->type);
+	f->compression = ft->has_compression ? ft->compression
+					     : CFILE_NO_COMPRESSION;
+	if (f->compression < CFILE_NO_COMPRESSION ||
+	    f->compression > CFILE_ZLIB) {
+		colfs_tree_report(t, NULL, pb_at, COLFS_ECORRUPT,
+				  "compression %d is not one of 1-4",
+				  f->compression);
+		return COLFS_ECORRUPT;
+	}
+	if (ft->num_values < 0 || ft->num_values > UINT32_MAX) {
+		colfs_tree_report(t, NULL, pb_at, COLFS_ECORRUPT,
+				  "num_values %lld out of range",
+				  (long long)ft->num_values);
+		return COLFS_ECORRUPT;
+	}
+	f->num_values = (uint64_t)ft->num_values;
+	f->nullable = ft->has_is_type_nullable && ft->is_type_nullable;
+	if (!!ft->dict_block_ptr != (f->encoding == CFILE_DICT)) {
+		colfs_tree_report(t, NULL, pb_at, COLFS_ECORRUPT,
+				  ft->dict_block_ptr
+					  ? "dict_block_ptr in a file that is "
+					    "not dictionary encoded"
+					  : "dictionary encoding without a "
+					    "dict_block_ptr");
+		return COLFS_ECORRUPT;
+	}
+	return COLFS_OK;
+}
+
+/* The header (§1.1); problems are reported, the file stays readable. */
+static void header_read(colfs_tree *t, cfile_file *f)
+{
+	uint8_t head[12];
+	colfs_err err = {0};
+	uint32_t H;
+
+	if (colfs_source_read_at(f->src, 0, 12, head, &err)) {
+		colfs_tree_report_err(t, NULL, &err);
+		return;
+	}
+	int v = magic_version(head);
+	if (v != f->version)
+		colfs_tree_report(t, NULL, 0, COLFS_ECORRUPT,
+				  "header magic %s the footer magic",
+				  v ? "differs from" : "is not a CFile magic; "
+						       "expected");
+	H = colfs_le32(head + 8);
+	uint64_t end = 12 + (uint64_t)H + (f->checksums ? 4 : 0);
+	if (H > CFILE_MAX_PB || end > f->footer_start) {
+		colfs_tree_report(t, NULL, 8, COLFS_ECORRUPT,
+				  "header length %u runs into the footer", H);
+		f->header_len = 12;
+		return;
+	}
+	f->header_len = (uint32_t)end;
+	f->header_bytes = malloc(end);
+	if (!f->header_bytes ||
+	    colfs_source_read_at(f->src, 0, end, f->header_bytes, &err)) {
+		f->header_len = 12;
+		return;
+	}
+	f->header = kudu__cfile__cfile_header_pb__unpack(NULL, H,
+							  f->header_bytes + 12);
+	if (!f->header)
+		colfs_tree_report(t, NULL, 12, COLFS_ECORRUPT,
+				  "header is not a valid CFileHeaderPB");
+	if (f->checksums) {
+		uint32_t want = colfs_le32(f->header_bytes + 12 + H);
+		uint32_t got = colfs_crc32c(0, f->header_bytes, 12 + H);
+		if (want != got)
+			colfs_tree_report(t, NULL, 12 + H, COLFS_ECORRUPT,
+					  "header checksum mismatch: stored "
+					  "0x%08x, computed 0x%08x", want,
+					  got);
+	}
+}
+
+static void rows_assign(colfs_tree *t, cfile_file *f)
+{
+	if (!f->posidx.present || !f->walk_complete)
+		return;
+	for (uint32_t i = 0; i < f->nblocks; i++) {
+		cfile_dblock *b = &f->blocks[i];
+		uint64_t next = i + 1 < f->nblocks ? f->blocks[i + 1].first_row
+						   : f->num_values;
+		if (next <= b->first_row) {
+			colfs_tree_report(t, NULL, b->ptr.offset,
+					  COLFS_ECORRUPT,
+					  "block %u starts at row %llu, past "
+					  "num_values %llu", i,
+					  (unsigned long long)b->first_row,
+					  (unsigned long long)f->num_values);
+			return;
+		}
+		b->rows = next - b->first_row;
+	}
+	if (f->nblocks && f->blocks[0].first_row != 0)
+		colfs_tree_report(t, NULL, f->blocks[0].ptr.offset,
+				  COLFS_ECORRUPT,
+				  "first block starts at row %llu, not 0",
+				  (unsigned long long)f->blocks[0].first_row);
+	if (!f->nblocks && f->num_values)
+		colfs_tree_report(t, NULL, f->footer_start, COLFS_ECORRUPT,
+				  "num_values %llu but the index has no blocks",
+				  (unsigned long long)f->num_values);
+}
+
+static colfs_status file_open(colfs_tree *t, colfs_err *err)
+{
+	cfile_file *f = calloc(1, sizeof(*f));
+	const colfs_options *o = colfs_tree_options(t);
+	colfs_status st;
+
+	if (!f)
+		return colfs_fail(err, COLFS_ENOMEM, 0, "no memory");
+	pthread_mutex_init(&f->dict_lock, NULL);
+	pthread_mutex_init(&f->seen_lock, NULL);
+	f->src = colfs_tree_source(t);
+	f->size = colfs_source_size(f->src);
+	f->verify = !o->checksums_ignore;
+	f->max_alloc = o->max_alloc ? o->max_alloc : (1ull << 30);
+	f->header_len = 12;
+	colfs_tree_set_format_state(t, f);
+
+	st = footer_read(t, f);
+	if (st == COLFS_ENOMEM || st == COLFS_EIO)
+		return colfs_fail(err, st, f->size, "cannot read the footer");
+	if (st) {
+		/* No usable footer: show the raw parts and the errors. */
+		if (f->footer) {
+			kudu__cfile__cfile_footer_pb__free_unpacked(f->footer,
+								    NULL);
+			f->footer = NULL;
+		}
+		if (!f->footer_start)
+			f->footer_start = f->size;
+		return cfile_tree_build(t, f);
+	}
+	header_read(t, f);
+	const Kudu__Cfile__CFileFooterPB *ft = f->footer;
+	bool have_pos = ft->posidx_info && ft->posidx_info->root_block;
+	bool have_val = ft->validx_info && ft->validx_info->root_block;
+	if (have_pos) {
+		const Kudu__Cfile__BlockPointerPB *bp =
+			ft->posidx_info->root_block;
+		cfile_ptr p = {(uint64_t)bp->offset, (uint32_t)bp->size};
+		if (!bp->has_offset || !bp->has_size || bp->offset < 0 ||
+		    bp->size < 0)
+			p.offset = 0;
+		COLFS_TRY(cfile_index_walk(t, f, &f->posidx, p, true, true));
+	}
+	if (have_val) {
+		const Kudu__Cfile__BlockPointerPB *bp =
+			ft->validx_info->root_block;
+		cfile_ptr p = {(uint64_t)bp->offset, (uint32_t)bp->size};
+		if (!bp->has_offset || !bp->has_size || bp->offset < 0 ||
+		    bp->size < 0)
+			p.offset = 0;
+		COLFS_TRY(cfile_index_walk(t, f, &f->validx, p, false,
+					   !have_pos));
+	}
+	if (!have_pos && !have_val)
+		colfs_tree_report(t, NULL, f->footer_start, COLFS_EUNSUPPORTED,
+				  "no positional or value index: the data "
+				  "blocks cannot be found");
+	if (ft->dict_block_ptr) {
+		const Kudu__Cfile__BlockPointerPB *bp = ft->dict_block_ptr;
+		cfile_ptr p = {(uint64_t)bp->offset, (uint32_t)bp->size};
+		colfs_err perr = {0};
+		if (!bp->has_offset || !bp->has_size || bp->offset < 0 ||
+		    bp->size < 0 ||
+		    cfile_ptr_check(f, p, f->footer_start, &perr))
+			colfs_tree_report(t, NULL, f->footer_start,
+					  COLFS_EBOUNDS,
+					  "dictionary block pointer: %s",
+					  perr.msg[0] ? perr.msg
+						      : "missing fields");
+	}
+	rows_assign(t, f);
+	f->role = cfile_role_detect(f);
+	return cfile_tree_build(t, f);
+}
+
+const colfs_format colfs_format_cfile = {
+	.name = "cfile",
+	.probe = probe,
+	.open = file_open,
+	.close = file_free,
+};

@@ -1,0 +1,190 @@
+/* colfs: the Kudu CFile reader, internals shared by its modules.
+ *
+ *   cfile_file.c   header and footer (§1-§4), open, probe, the format table
+ *   cfile_index.c  index blocks and the B-tree walk (§10)
+ *   cfile_block.c  block framing (§5, §6) and the encodings (§7-§9)
+ *   cfile_tree.c   the mounted tree
+ */
+#ifndef COLFS_CFILE_INT_H
+#define COLFS_CFILE_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cfile.h"
+#include "cfile/cfile.pb-c.h"
+#include "core/cursor.h"
+#include "core/tree.h"
+
+/* Caps (fact sheet §1.2, §5.2, §10.3). */
+#define CFILE_MAX_PB 65536u
+#define CFILE_MAX_BLOCK (16u << 20)
+#define CFILE_MAX_DEPTH 32u
+
+typedef struct cfile_ptr {
+	uint64_t offset;
+	uint32_t size;
+} cfile_ptr;
+
+/* One entry of an index block, as read. */
+typedef struct cfile_ientry {
+	uint8_t *key;
+	uint32_t key_len;
+	cfile_ptr ptr;
+	int32_t child;          /* index node this entry points to, or -1 */
+	int64_t block;          /* leaf: data block number, or -1 */
+} cfile_ientry;
+
+/* One index block (B-tree node) reached from a root. */
+typedef struct cfile_inode {
+	cfile_ptr ptr;
+	uint32_t depth;
+	bool leaf;
+	bool ok;                /* read and parsed */
+	cfile_ientry *e;
+	uint32_t n;
+} cfile_inode;
+
+typedef struct cfile_index {
+	bool present;
+	cfile_inode *node;      /* node[0] is the root */
+	uint32_t n, cap;
+	uint32_t depth;         /* levels below the root reached */
+} cfile_index;
+
+/* A data block as found by the index walk. */
+typedef struct cfile_dblock {
+	cfile_ptr ptr;
+	uint64_t first_row;     /* posidx key, or running total */
+	bool key_known;         /* first_row came from a posidx key */
+	uint64_t rows;          /* from the next key / num_values; 0 unknown */
+	/* Files without a positional index: what decoding found (under
+	 * cfile_file.seen_lock). */
+	bool seen;
+	uint32_t seen_ordinal, seen_rows;
+} cfile_dblock;
+
+typedef struct cfile_file {
+	colfs_source *src;
+	uint64_t size;
+	int version;                 /* 1 or 2 */
+	bool checksums;
+	bool verify;                 /* verify CRCs (false with checksums_ignore) */
+	uint64_t max_alloc;
+
+	Kudu__Cfile__CFileHeaderPB *header;
+	Kudu__Cfile__CFileFooterPB *footer;
+	uint8_t *header_bytes;       /* [0, header_len) */
+	uint32_t header_len;         /* 12 + H (+4) */
+	uint64_t footer_start;       /* first byte of the footer area (CRC or PB) */
+	uint32_t footer_pb_len;      /* F */
+
+	int32_t type;
+	const cfile_type_info *ti;
+	int32_t encoding;            /* AUTO resolved */
+	int32_t compression;
+	bool nullable;
+	bool array;                  /* array data blocks (§7.3) */
+	uint64_t num_values;
+	enum cfile_role {
+		CFILE_ROLE_COLUMN = 0,
+		CFILE_ROLE_DELTA,       /* footer metadata "deltafilestats" */
+		CFILE_ROLE_BLOOM,       /* BINARY PLAIN, validx only, 0 values */
+	} role;
+
+	cfile_index posidx, validx;
+	cfile_dblock *blocks;
+	uint32_t nblocks;
+	bool walk_complete;          /* every data block pointer was found */
+	pthread_mutex_t seen_lock;
+
+	/* The dictionary (DICT only), loaded on first use. */
+	pthread_mutex_t dict_lock;
+	bool dict_tried;
+	colfs_status dict_status;
+	colfs_err dict_err;
+	uint8_t *dict_data;
+	const uint8_t **dict_str;
+	uint32_t *dict_len;
+	uint32_t dict_n;
+} cfile_file;
+
+/* A block read from the file: the stored bytes and the decoded bytes. */
+typedef struct cfile_raw {
+	uint8_t *stored;        /* size bytes, CRC included */
+	uint32_t stored_len;
+	uint8_t *data;          /* decoded: after CRC and decompression */
+	uint32_t data_len;
+	bool data_owned;        /* data is its own allocation */
+} cfile_raw;
+
+void cfile_raw_free(cfile_raw *r);
+
+/* A decoded data block. */
+typedef struct cfile_values {
+	uint32_t rows;          /* rows in the block, NULLs included */
+	uint32_t ordinal;       /* the inner block's first-ordinal field */
+	uint8_t *present;       /* per row (nullable files), else NULL */
+	uint32_t bitmap_off;    /* nullable: bitmap position in the block */
+	uint32_t bitmap_len;
+	uint32_t n;             /* values (non-null) */
+	uint32_t width;         /* bytes per fixed value; 0 for BINARY */
+	uint8_t *fixed;         /* n * width */
+	const uint8_t **str;    /* BINARY: n pointers (into the block or dict) */
+	uint32_t *len;
+	int32_t dict_mode;      /* DICT: 1 or 2; 0 otherwise */
+	/* Arrays (§7.3): rows are cells; `present` is the cell bitmap. */
+	uint16_t *elems;        /* elements per cell */
+	uint8_t *flat_present;  /* per flattened element */
+	uint32_t flat_count;
+	uint8_t *owned;         /* PREFIX: the rebuilt strings */
+} cfile_values;
+
+void cfile_values_free(cfile_values *v);
+
+/* cfile_block.c */
+colfs_status cfile_ptr_check(const cfile_file *f, cfile_ptr p,
+			     uint64_t where, colfs_err *err);
+/* Read, verify and decompress one block. */
+colfs_status cfile_block_read(cfile_file *f, cfile_ptr p, cfile_raw *out,
+			      colfs_err *err);
+/* Decode a data block's bytes (after cfile_block_read). */
+colfs_status cfile_block_decode(cfile_file *f, const cfile_raw *raw,
+				cfile_ptr p, cfile_values *out, colfs_err *err);
+/* Load the dictionary if needed (thread safe). */
+colfs_status cfile_dict_load(cfile_file *f, colfs_err *err);
+/* Decode a PLAIN BINARY block (§9.3) from a window: strings point into it. */
+colfs_status cfile_plain_binary_decode(colfs_cursor *c, uint32_t *ordinal,
+				       uint32_t *count, const uint8_t ***str,
+				       uint32_t **len, uint64_t max_alloc,
+				       colfs_err *err);
+/* Render rows of a decoded block (one per line) for `values` files. */
+void cfile_values_render(const cfile_file *f, const cfile_values *v,
+			 const char *null_token, colfs_buf *out);
+
+/* cfile_index.c */
+colfs_status cfile_index_walk(colfs_tree *t, cfile_file *f, cfile_index *ix,
+			      cfile_ptr root, bool positional,
+			      bool collect_blocks);
+void cfile_index_free(cfile_index *ix);
+/* "key" rendering: posidx keys as numbers, value keys as hex + text. */
+void cfile_key_render(colfs_buf *out, const uint8_t *k, uint32_t n,
+		      bool positional);
+
+/* cfile_special.c: DeltaFiles (§13.1) and BloomFiles (§13.2) */
+enum cfile_role cfile_role_detect(const cfile_file *f);
+/* Render one DeltaFile value (DeltaKey + RowChangeList) as one line. */
+colfs_status cfile_delta_render(const uint8_t *p, size_t n, colfs_buf *out,
+				uint64_t where, colfs_err *err);
+/* The `deltafilestats` footer metadata as JSON (NULL when absent). */
+colfs_status cfile_delta_stats_json(const cfile_file *f, colfs_buf *out);
+/* One bloom block (decoded bytes): "hash_functions=H bitmap_bytes=B
+ * bits_set=K". */
+colfs_status cfile_bloom_describe(const uint8_t *p, size_t n, colfs_buf *out,
+				  uint64_t where, colfs_err *err);
+
+/* cfile_tree.c */
+colfs_status cfile_tree_build(colfs_tree *t, cfile_file *f);
+
+#endif

@@ -1,0 +1,907 @@
+/* colfs: the mounted tree of a Kudu CFile (docs/cfile-tree.md).
+ *
+ * Listing reads metadata only (header, footer, index blocks, read at
+ * open); data blocks are decoded when `values`, `dictionary` or a
+ * blocks/N file is read. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfile_int.h"
+
+static cfile_file *file_of(colfs_tree *t)
+{
+	return colfs_tree_format_state(t);
+}
+
+static const char *null_token(colfs_tree *t)
+{
+	const char *s = colfs_tree_options(t)->null_token;
+	return s ? s : "\\N";
+}
+
+/* --- decoding a block for a node -------------------------------------------- */
+
+static colfs_status block_values(colfs_tree *t, const colfs_node *where,
+				 uint32_t i, cfile_raw *raw, cfile_values *v)
+{
+	cfile_file *f = file_of(t);
+	const cfile_dblock *b = &f->blocks[i];
+	colfs_err err = {0};
+	colfs_status st;
+
+	st = cfile_block_read(f, b->ptr, raw, &err);
+	if (!st) {
+		st = cfile_block_decode(f, raw, b->ptr, v, &err);
+		if (st)
+			cfile_raw_free(raw);
+	}
+	if (st) {
+		colfs_tree_report(t, where, err.offset, st, "block %u: %s", i,
+				  err.msg);
+		return st;
+	}
+	if (b->key_known && v->ordinal != b->first_row)
+		colfs_tree_report(t, where, b->ptr.offset, COLFS_ECORRUPT,
+				  "block %u: first-ordinal field %u, the "
+				  "positional index says %llu", i, v->ordinal,
+				  (unsigned long long)b->first_row);
+	if (b->rows && v->rows != b->rows) {
+		colfs_tree_report(t, where, b->ptr.offset, COLFS_ECORRUPT,
+				  "block %u holds %u rows, the index and "
+				  "num_values say %llu", i, v->rows,
+				  (unsigned long long)b->rows);
+		cfile_values_free(v);
+		cfile_raw_free(raw);
+		return COLFS_ECORRUPT;
+	}
+	if (v->rows == 0 && f->num_values > 0)
+		colfs_tree_report(t, where, b->ptr.offset, COLFS_ECORRUPT,
+				  "block %u holds no rows", i);
+	if (!b->key_known) {
+		/* No positional index: ordinals must follow the rows of the
+		 * previous block (§11). */
+		cfile_dblock *w = &f->blocks[i];
+		pthread_mutex_lock(&f->seen_lock);
+		w->seen = true;
+		w->seen_ordinal = v->ordinal;
+		w->seen_rows = v->rows;
+		uint64_t want = 0;
+		bool known = i == 0;
+		if (i > 0 && f->blocks[i - 1].seen) {
+			want = (uint64_t)f->blocks[i - 1].seen_ordinal +
+			       f->blocks[i - 1].seen_rows;
+			known = true;
+		}
+		pthread_mutex_unlock(&f->seen_lock);
+		if (known && want != v->ordinal)
+			colfs_tree_report(t, where, b->ptr.offset,
+					  COLFS_ECORRUPT,
+					  "block %u: first-ordinal field %u, "
+					  "the rows before it end at %llu", i,
+					  v->ordinal, (unsigned long long)want);
+	}
+	return COLFS_OK;
+}
+
+/* After the last block of a file without a positional index: the rows
+ * must add up to num_values (§14.19). */
+static void rows_total_check(colfs_tree *t, const colfs_node *where)
+{
+	cfile_file *f = file_of(t);
+	uint64_t sum = 0;
+	bool all = true;
+
+	if (f->posidx.present || f->role == CFILE_ROLE_BLOOM)
+		return;
+	pthread_mutex_lock(&f->seen_lock);
+	for (uint32_t i = 0; i < f->nblocks && all; i++) {
+		all = f->blocks[i].seen;
+		sum += f->blocks[i].seen_rows;
+	}
+	pthread_mutex_unlock(&f->seen_lock);
+	if (all && sum != f->num_values)
+		colfs_tree_report(t, where, f->footer_start, COLFS_ECORRUPT,
+				  "the blocks hold %llu rows, num_values says "
+				  "%llu", (unsigned long long)sum,
+				  (unsigned long long)f->num_values);
+}
+
+static colfs_status values_piece(colfs_tree *t, colfs_node *file,
+				 uint64_t index, colfs_buf *out)
+{
+	cfile_file *f = file_of(t);
+	cfile_raw raw;
+	cfile_values v;
+
+	if (index >= f->nblocks) {
+		if (!f->walk_complete) {
+			colfs_tree_report(t, file, f->footer_start,
+					  COLFS_ECORRUPT,
+					  "the index walk lost blocks: values "
+					  "are incomplete");
+			return COLFS_ECORRUPT;
+		}
+		rows_total_check(t, file);
+		return COLFS_END;
+	}
+	COLFS_TRY(block_values(t, file, (uint32_t)index, &raw, &v));
+	cfile_values_render(f, &v, null_token(t), out);
+	cfile_values_free(&v);
+	cfile_raw_free(&raw);
+	return colfs_buf_status(out);
+}
+
+static const colfs_node_ops values_ops = {.piece = values_piece};
+
+static colfs_status deltas_piece(colfs_tree *t, colfs_node *file,
+				 uint64_t index, colfs_buf *out)
+{
+	cfile_file *f = file_of(t);
+	cfile_raw raw;
+	cfile_values v;
+	colfs_err err = {0};
+	colfs_status st = COLFS_OK;
+
+	if (index >= f->nblocks) {
+		rows_total_check(t, file);
+		return COLFS_END;
+	}
+	COLFS_TRY(block_values(t, file, (uint32_t)index, &raw, &v));
+	for (uint32_t i = 0; i < v.n && !st; i++)
+		st = cfile_delta_render(v.str[i], v.len[i], out,
+					f->blocks[index].ptr.offset, &err);
+	if (st)
+		colfs_tree_report(t, file, err.offset, st,
+				  "block %llu: delta: %s",
+				  (unsigned long long)index, err.msg);
+	cfile_values_free(&v);
+	cfile_raw_free(&raw);
+	return st ? st : colfs_buf_status(out);
+}
+
+static const colfs_node_ops deltas_ops = {.piece = deltas_piece};
+
+static colfs_status delta_stats_generate(colfs_tree *t, colfs_node *file,
+					 colfs_buf *out)
+{
+	colfs_status st = cfile_delta_stats_json(file_of(t), out);
+
+	if (st)
+		colfs_tree_report(t, file, file_of(t)->footer_start, st,
+				  "footer metadata deltafilestats is not a "
+				  "valid DeltaStatsPB");
+	return st;
+}
+
+static const colfs_node_ops delta_stats_ops = {.generate = delta_stats_generate};
+
+/* The value-index key of data block `i` (BloomFiles), or NULL. */
+static const cfile_ientry *block_key(const cfile_file *f, uint32_t i)
+{
+	for (uint32_t k = 0; k < f->validx.n; k++)
+		for (uint32_t e = 0; e < f->validx.node[k].n; e++)
+			if (f->validx.node[k].e[e].block == (int64_t)i)
+				return &f->validx.node[k].e[e];
+	return NULL;
+}
+
+static colfs_status bloom_line(colfs_tree *t, const colfs_node *where,
+			       uint32_t i, colfs_buf *out)
+{
+	cfile_file *f = file_of(t);
+	const cfile_ientry *e = block_key(f, i);
+	cfile_raw raw;
+	colfs_err err = {0};
+	colfs_status st = cfile_block_read(f, f->blocks[i].ptr, &raw, &err);
+
+	colfs_buf_printf(out, "%u key=", i);
+	if (e)
+		cfile_key_render(out, e->key, e->key_len, false);
+	colfs_buf_putc(out, ' ');
+	if (!st) {
+		st = cfile_bloom_describe(raw.data, raw.data_len, out,
+					  f->blocks[i].ptr.offset, &err);
+		cfile_raw_free(&raw);
+	}
+	if (st) {
+		colfs_tree_report(t, where, err.offset, st, "bloom block %u: %s",
+				  i, err.msg);
+		return st;
+	}
+	colfs_buf_putc(out, '\n');
+	return colfs_buf_status(out);
+}
+
+static colfs_status bloom_generate(colfs_tree *t, colfs_node *file,
+				   colfs_buf *out)
+{
+	cfile_file *f = file_of(t);
+
+	colfs_buf_printf(out, "BloomFile: %u bloom blocks (one line each: "
+			 "block, first key, parameters)\n", f->nblocks);
+	for (uint32_t i = 0; i < f->nblocks; i++)
+		COLFS_TRY(bloom_line(t, file, i, out));
+	return colfs_buf_status(out);
+}
+
+static colfs_status block_bloom_generate(colfs_tree *t, colfs_node *file,
+					 colfs_buf *out)
+{
+	return bloom_line(t, file, (uint32_t)colfs_node_a(file), out);
+}
+
+static const colfs_node_ops bloom_ops = {.generate = bloom_generate};
+static const colfs_node_ops block_bloom_ops = {
+	.generate = block_bloom_generate};
+
+static colfs_status block_values_generate(colfs_tree *t, colfs_node *file,
+					  colfs_buf *out)
+{
+	cfile_file *f = file_of(t);
+	cfile_raw raw;
+	cfile_values v;
+
+	COLFS_TRY(block_values(t, file, (uint32_t)colfs_node_a(file), &raw,
+			       &v));
+	cfile_values_render(f, &v, null_token(t), out);
+	cfile_values_free(&v);
+	cfile_raw_free(&raw);
+	return colfs_buf_status(out);
+}
+
+static colfs_status null_bitmap_generate(colfs_tree *t, colfs_node *file,
+					 colfs_buf *out)
+{
+	cfile_raw raw;
+	cfile_values v;
+
+	COLFS_TRY(block_values(t, file, (uint32_t)colfs_node_a(file), &raw,
+			       &v));
+	for (uint32_t r = 0; r < v.rows; r++)
+		colfs_buf_puts(out, v.present && !v.present[r] ? "0\n" : "1\n");
+	cfile_values_free(&v);
+	cfile_raw_free(&raw);
+	return colfs_buf_status(out);
+}
+
+static colfs_status decompressed_generate(colfs_tree *t, colfs_node *file,
+					  colfs_buf *out)
+{
+	cfile_file *f = file_of(t);
+	const cfile_ptr *p = colfs_node_ctx(file);
+	cfile_raw raw;
+	colfs_err err = {0};
+	colfs_status st = cfile_block_read(f, *p, &raw, &err);
+
+	if (st) {
+		colfs_tree_report(t, file, err.offset, st, "%s", err.msg);
+		return st;
+	}
+	colfs_buf_append(out, raw.data, raw.data_len);
+	cfile_raw_free(&raw);
+	return colfs_buf_status(out);
+}
+
+static colfs_status block_info_generate(colfs_tree *t, colfs_node *file,
+					colfs_buf *out)
+{
+	cfile_file *f = file_of(t);
+	uint32_t i = (uint32_t)colfs_node_a(file);
+	const cfile_dblock *b = &f->blocks[i];
+	json_t *o = json_object();
+
+	json_object_set_new(o, "block", json_integer(i));
+	json_object_set_new(o, "offset", json_integer((json_int_t)b->ptr.offset));
+	json_object_set_new(o, "size", json_integer(b->ptr.size));
+	if (b->key_known) {
+		json_object_set_new(o, "first_row",
+				    json_integer((json_int_t)b->first_row));
+		if (b->rows) {
+			json_object_set_new(o, "rows",
+					    json_integer((json_int_t)b->rows));
+			json_object_set_new(
+				o, "last_row",
+				json_integer((json_int_t)(b->first_row +
+							  b->rows - 1)));
+		}
+	}
+	json_object_set_new(o, "encoding",
+			    json_string(cfile_encoding_name(f->encoding)));
+	json_object_set_new(o, "compression",
+			    json_string(cfile_compression_name(f->compression)));
+	json_object_set_new(o, "checksum", json_boolean(f->checksums));
+	json_object_set_new(o, "nullable", json_boolean(f->nullable));
+	return colfs_buf_json(out, o);
+}
+
+static const colfs_node_ops block_values_ops = {
+	.generate = block_values_generate};
+static const colfs_node_ops null_bitmap_ops = {
+	.generate = null_bitmap_generate};
+static const colfs_node_ops decompressed_ops = {
+	.generate = decompressed_generate};
+static const colfs_node_ops block_info_ops = {
+	.generate = block_info_generate};
+
+static colfs_status block_dir_populate(colfs_tree *t, colfs_node *dir)
+{
+	cfile_file *f = file_of(t);
+	uint64_t i = colfs_node_a(dir);
+	cfile_dblock *b = &f->blocks[i];
+	colfs_node *n;
+
+	if (!(n = colfs_dir_add_doc(t, dir, "info.json", &block_info_ops,
+				    NULL)))
+		return COLFS_ENOMEM;
+	colfs_node_set_args(n, i, 0, 0);
+	if (!colfs_dir_add_range(t, dir, "raw", b->ptr.offset, b->ptr.size))
+		return COLFS_ENOMEM;
+	if (!colfs_dir_add_doc(t, dir, "decompressed", &decompressed_ops,
+			       &b->ptr))
+		return COLFS_ENOMEM;
+	if (f->role == CFILE_ROLE_BLOOM) {
+		if (!(n = colfs_dir_add_doc(t, dir, "bloom", &block_bloom_ops,
+					    NULL)))
+			return COLFS_ENOMEM;
+		colfs_node_set_args(n, i, 0, 0);
+		return colfs_dir_add_errors(t, dir) ? COLFS_OK : COLFS_ENOMEM;
+	}
+	if (!(n = colfs_dir_add_doc(t, dir, "values", &block_values_ops,
+				    NULL)))
+		return COLFS_ENOMEM;
+	colfs_node_set_args(n, i, 0, 0);
+	if (f->nullable) {
+		if (!(n = colfs_dir_add_doc(t, dir, "null_bitmap",
+					    &null_bitmap_ops, NULL)))
+			return COLFS_ENOMEM;
+		colfs_node_set_args(n, i, 0, 0);
+	}
+	return colfs_dir_add_errors(t, dir) ? COLFS_OK : COLFS_ENOMEM;
+}
+
+static const colfs_node_ops block_dir_ops = {.populate = block_dir_populate};
+
+static colfs_status blocks_populate(colfs_tree *t, colfs_node *dir)
+{
+	cfile_file *f = file_of(t);
+	char name[16];
+
+	for (uint32_t i = 0; i < f->nblocks; i++) {
+		snprintf(name, sizeof(name), "%u", i);
+		colfs_node *n = colfs_dir_add_dir(t, dir, name, &block_dir_ops,
+						  NULL);
+		if (!n)
+			return COLFS_ENOMEM;
+		colfs_node_set_args(n, i, 0, 0);
+	}
+	return COLFS_OK;
+}
+
+static const colfs_node_ops blocks_ops = {.populate = blocks_populate};
+
+/* --- index/ --------------------------------------------------------------- */
+
+static colfs_status index_entries_generate(colfs_tree *t, colfs_node *file,
+					   colfs_buf *out)
+{
+	cfile_file *f = file_of(t);
+	const cfile_index *ix = colfs_node_ctx(file);
+	const cfile_inode *nd = &ix->node[colfs_node_a(file)];
+	bool positional = ix == &f->posidx;
+
+	for (uint32_t i = 0; i < nd->n; i++) {
+		const cfile_ientry *e = &nd->e[i];
+		colfs_buf_printf(out, "%u key=", i);
+		cfile_key_render(out, e->key, e->key_len, positional);
+		colfs_buf_printf(out, " offset=%llu size=%u",
+				 (unsigned long long)e->ptr.offset,
+				 e->ptr.size);
+		if (e->child >= 0)
+			colfs_buf_printf(out, " child=%u/", i);
+		else if (e->block >= 0)
+			colfs_buf_printf(out, " block=%lld",
+					 (long long)e->block);
+		colfs_buf_putc(out, '\n');
+	}
+	return colfs_buf_status(out);
+}
+
+static colfs_status index_info_generate(colfs_tree *t, colfs_node *file,
+					colfs_buf *out)
+{
+	(void)t;
+	const cfile_index *ix = colfs_node_ctx(file);
+	const cfile_inode *nd = &ix->node[colfs_node_a(file)];
+	json_t *o = json_object();
+
+	json_object_set_new(o, "offset", json_integer((json_int_t)nd->ptr.offset));
+	json_object_set_new(o, "size", json_integer(nd->ptr.size));
+	json_object_set_new(o, "depth", json_integer(nd->depth));
+	json_object_set_new(o, "type", json_string(!nd->ok ? "unreadable"
+						   : nd->leaf ? "LEAF"
+							      : "INTERNAL"));
+	json_object_set_new(o, "num_entries", json_integer(nd->n));
+	return colfs_buf_json(out, o);
+}
+
+static const colfs_node_ops index_entries_ops = {
+	.generate = index_entries_generate};
+static const colfs_node_ops index_info_ops = {.generate = index_info_generate};
+
+static const colfs_node_ops index_node_ops;
+
+static colfs_status index_node_populate(colfs_tree *t, colfs_node *dir)
+{
+	cfile_index *ix = colfs_node_ctx(dir);
+	uint64_t k = colfs_node_a(dir);
+	const cfile_inode *nd = &ix->node[k];
+	colfs_node *n;
+	char name[16];
+
+	if (!(n = colfs_dir_add_doc(t, dir, "info.json", &index_info_ops, ix)))
+		return COLFS_ENOMEM;
+	colfs_node_set_args(n, k, 0, 0);
+	if (!(n = colfs_dir_add_doc(t, dir, "entries", &index_entries_ops, ix)))
+		return COLFS_ENOMEM;
+	colfs_node_set_args(n, k, 0, 0);
+	if (!colfs_dir_add_range(t, dir, "raw", nd->ptr.offset, nd->ptr.size))
+		return COLFS_ENOMEM;
+	for (uint32_t i = 0; i < nd->n; i++) {
+		if (nd->e[i].child < 0)
+			continue;
+		snprintf(name, sizeof(name), "%u", i);
+		n = colfs_dir_add_dir(t, dir, name, &index_node_ops, ix);
+		if (!n)
+			return COLFS_ENOMEM;
+		colfs_node_set_args(n, (uint64_t)nd->e[i].child, 0, 0);
+	}
+	return COLFS_OK;
+}
+
+static const colfs_node_ops index_node_ops = {.populate = index_node_populate};
+
+static colfs_status index_populate(colfs_tree *t, colfs_node *dir)
+{
+	cfile_file *f = file_of(t);
+	colfs_node *n;
+
+	if (f->posidx.present && f->posidx.n) {
+		if (!(n = colfs_dir_add_dir(t, dir, "ordinal", &index_node_ops,
+					    &f->posidx)))
+			return COLFS_ENOMEM;
+		colfs_node_set_args(n, 0, 0, 0);
+	}
+	if (f->validx.present && f->validx.n) {
+		if (!(n = colfs_dir_add_dir(t, dir, "value", &index_node_ops,
+					    &f->validx)))
+			return COLFS_ENOMEM;
+		colfs_node_set_args(n, 0, 0, 0);
+	}
+	return COLFS_OK;
+}
+
+static const colfs_node_ops index_ops = {.populate = index_populate};
+
+/* --- top-level documents --------------------------------------------------- */
+
+static json_t *bytes_json(const uint8_t *p, size_t n)
+{
+	json_t *s = n ? json_stringn((const char *)p, n) : json_string("");
+	char *hex;
+
+	if (s)
+		return s;
+	hex = malloc(2 * n + 1);
+	if (!hex)
+		return NULL;
+	hex[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", p[i]);
+	json_t *o = json_pack("{s:s}", "hex", hex);
+	free(hex);
+	return o;
+}
+
+static json_t *metadata_json(Kudu__Cfile__FileMetadataPairPB **m, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *o = json_object();
+		json_object_set_new(o, "key",
+				    m[i]->key ? bytes_json((const uint8_t *)
+								   m[i]->key,
+							   strlen(m[i]->key))
+					      : json_null());
+		json_object_set_new(o, "value",
+				    bytes_json(m[i]->value.data,
+					       m[i]->value.len));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *ptr_json(const Kudu__Cfile__BlockPointerPB *bp)
+{
+	if (!bp)
+		return json_null();
+	return json_pack("{s:I,s:i}", "offset", (json_int_t)bp->offset,
+			 "size", (int)bp->size);
+}
+
+static colfs_status footer_json_generate(colfs_tree *t, colfs_node *file,
+					 colfs_buf *out)
+{
+	(void)file;
+	cfile_file *f = file_of(t);
+	const Kudu__Cfile__CFileFooterPB *ft = f->footer;
+	json_t *o = json_object();
+
+	json_object_set_new(o, "magic", json_string(f->version == 1
+							   ? CFILE_MAGIC_V1
+							   : CFILE_MAGIC_V2));
+	json_object_set_new(o, "footer_pb_length", json_integer(f->footer_pb_len));
+	json_object_set_new(o, "data_type", json_string(cfile_type_name(ft->data_type)));
+	json_object_set_new(o, "encoding",
+			    json_string(cfile_encoding_name(ft->encoding)));
+	json_object_set_new(o, "num_values", json_integer(ft->num_values));
+	if (ft->posidx_info)
+		json_object_set_new(o, "posidx_info",
+				    json_pack("{s:o}", "root_block",
+					      ptr_json(ft->posidx_info->root_block)));
+	if (ft->validx_info)
+		json_object_set_new(o, "validx_info",
+				    json_pack("{s:o}", "root_block",
+					      ptr_json(ft->validx_info->root_block)));
+	json_object_set_new(o, "compression",
+			    json_string(cfile_compression_name(f->compression)));
+	json_object_set_new(o, "metadata",
+			    metadata_json(ft->metadata, ft->n_metadata));
+	json_object_set_new(o, "is_type_nullable", json_boolean(f->nullable));
+	if (ft->dict_block_ptr)
+		json_object_set_new(o, "dict_block_ptr",
+				    ptr_json(ft->dict_block_ptr));
+	json_object_set_new(o, "incompatible_features",
+			    json_integer(ft->has_incompatible_features
+						 ? ft->incompatible_features
+						 : 0));
+	if (ft->has_compatible_features)
+		json_object_set_new(o, "compatible_features",
+				    json_integer(ft->compatible_features));
+	if (ft->has_is_type_array)
+		json_object_set_new(o, "is_type_array",
+				    json_boolean(ft->is_type_array));
+	return colfs_buf_json(out, o);
+}
+
+static colfs_status header_json_generate(colfs_tree *t, colfs_node *file,
+					 colfs_buf *out)
+{
+	(void)file;
+	cfile_file *f = file_of(t);
+	json_t *o = json_object();
+
+	json_object_set_new(o, "magic", json_string(f->version == 1
+							   ? CFILE_MAGIC_V1
+							   : CFILE_MAGIC_V2));
+	json_object_set_new(o, "header_length", json_integer(f->header_len));
+	if (f->header) {
+		if (f->header->has_major_version)
+			json_object_set_new(o, "major_version",
+					    json_integer(f->header->major_version));
+		if (f->header->has_minor_version)
+			json_object_set_new(o, "minor_version",
+					    json_integer(f->header->minor_version));
+		json_object_set_new(o, "metadata",
+				    metadata_json(f->header->metadata,
+						  f->header->n_metadata));
+	}
+	return colfs_buf_json(out, o);
+}
+
+static colfs_status summary_generate(colfs_tree *t, colfs_node *file,
+				     colfs_buf *out)
+{
+	(void)file;
+	cfile_file *f = file_of(t);
+
+	colfs_buf_printf(out, "format: Kudu CFile v%d (%s)\n", f->version,
+			 f->version == 1 ? CFILE_MAGIC_V1 : CFILE_MAGIC_V2);
+	colfs_buf_printf(out, "role: %s\n",
+			 f->role == CFILE_ROLE_DELTA   ? "DeltaFile"
+			 : f->role == CFILE_ROLE_BLOOM ? "BloomFile"
+						       : "column");
+	colfs_buf_printf(out, "type: %s%s\n", f->array ? "array of " : "",
+			 f->ti->name);
+	colfs_buf_printf(out, "encoding: %s\n",
+			 cfile_encoding_name(f->encoding));
+	colfs_buf_printf(out, "compression: %s\n",
+			 cfile_compression_name(f->compression));
+	colfs_buf_printf(out, "nullable: %s\n", f->nullable ? "yes" : "no");
+	colfs_buf_printf(out, "values: %llu\n",
+			 (unsigned long long)f->num_values);
+	colfs_buf_printf(out, "data blocks: %u\n", f->nblocks);
+	if (f->posidx.present)
+		colfs_buf_printf(out, "positional index: %u nodes, depth %u\n",
+				 f->posidx.n, f->posidx.depth + 1);
+	else
+		colfs_buf_puts(out, "positional index: none\n");
+	if (f->validx.present)
+		colfs_buf_printf(out, "value index: %u nodes, depth %u\n",
+				 f->validx.n, f->validx.depth + 1);
+	else
+		colfs_buf_puts(out, "value index: none\n");
+	colfs_buf_printf(out, "checksums: %s\n",
+			 f->checksums ? "CRC-32C" : "none");
+	colfs_buf_printf(out, "file size: %llu\n",
+			 (unsigned long long)f->size);
+	return colfs_buf_status(out);
+}
+
+static colfs_status schema_generate(colfs_tree *t, colfs_node *file,
+				    colfs_buf *out)
+{
+	(void)file;
+	cfile_file *f = file_of(t);
+
+	colfs_buf_printf(out, "%s%s%s%s %s %s\n", f->array ? "ARRAY<" : "",
+			 f->ti->name, f->array ? ">" : "",
+			 f->nullable ? " NULL" : " NOT NULL",
+			 cfile_encoding_name(f->encoding),
+			 cfile_compression_name(f->compression));
+	return colfs_buf_status(out);
+}
+
+static colfs_status dictionary_generate(colfs_tree *t, colfs_node *file,
+					colfs_buf *out)
+{
+	cfile_file *f = file_of(t);
+	colfs_err err = {0};
+	colfs_status st = cfile_dict_load(f, &err);
+
+	if (st) {
+		colfs_tree_report(t, file, err.offset, st, "dictionary: %s",
+				  err.msg);
+		return st;
+	}
+	for (uint32_t i = 0; i < f->dict_n; i++) {
+		cfile_value_render(out, f->type, f->dict_str[i],
+				   f->dict_len[i]);
+		colfs_buf_putc(out, '\n');
+	}
+	return colfs_buf_status(out);
+}
+
+typedef struct region {
+	uint64_t off, len;
+	char what[64];
+} region;
+
+static int region_cmp(const void *a, const void *b)
+{
+	const region *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static colfs_status layout_generate(colfs_tree *t, colfs_node *file,
+				    colfs_buf *out)
+{
+	(void)file;
+	cfile_file *f = file_of(t);
+	size_t cap = 8 + f->nblocks + f->posidx.n + f->validx.n, n = 0;
+	region *r = calloc(cap, sizeof(*r));
+
+	if (!r)
+		return COLFS_ENOMEM;
+	r[n++] = (region){0, f->header_len, "header /raw/header"};
+	for (uint32_t i = 0; i < f->nblocks; i++) {
+		r[n] = (region){f->blocks[i].ptr.offset, f->blocks[i].ptr.size,
+				""};
+		snprintf(r[n++].what, sizeof(r[0].what),
+			 "data-block /blocks/%u", i);
+	}
+	for (uint32_t i = 0; i < f->posidx.n; i++) {
+		r[n] = (region){f->posidx.node[i].ptr.offset,
+				f->posidx.node[i].ptr.size, ""};
+		snprintf(r[n++].what, sizeof(r[0].what),
+			 "positional-index-block depth %u",
+			 f->posidx.node[i].depth);
+	}
+	for (uint32_t i = 0; i < f->validx.n; i++) {
+		r[n] = (region){f->validx.node[i].ptr.offset,
+				f->validx.node[i].ptr.size, ""};
+		snprintf(r[n++].what, sizeof(r[0].what),
+			 "value-index-block depth %u",
+			 f->validx.node[i].depth);
+	}
+	if (f->footer && f->footer->dict_block_ptr)
+		r[n++] = (region){(uint64_t)f->footer->dict_block_ptr->offset,
+				  (uint32_t)f->footer->dict_block_ptr->size,
+				  "dictionary-block /dictionary"};
+	r[n++] = (region){f->footer_start, f->size - f->footer_start,
+			  "footer /raw/footer"};
+	qsort(r, n, sizeof(*r), region_cmp);
+	uint64_t at = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].off > at)
+			colfs_buf_printf(out, "%llu %llu gap\n",
+					 (unsigned long long)at,
+					 (unsigned long long)(r[i].off - at));
+		else if (r[i].off < at)
+			colfs_buf_printf(out, "%llu %llu overlap\n",
+					 (unsigned long long)r[i].off,
+					 (unsigned long long)(at - r[i].off));
+		colfs_buf_printf(out, "%llu %llu %s\n",
+				 (unsigned long long)r[i].off,
+				 (unsigned long long)r[i].len, r[i].what);
+		if (r[i].off + r[i].len > at)
+			at = r[i].off + r[i].len;
+	}
+	if (at < f->size)
+		colfs_buf_printf(out, "%llu %llu gap\n", (unsigned long long)at,
+				 (unsigned long long)(f->size - at));
+	free(r);
+	return colfs_buf_status(out);
+}
+
+static colfs_status readme_generate(colfs_tree *t, colfs_node *file,
+				    colfs_buf *out)
+{
+	(void)file;
+	cfile_file *f = file_of(t);
+
+	colfs_buf_printf(out,
+		"%s: an Apache Kudu CFile (one column).\n\n"
+		"format        the format and its version\n"
+		"errors        problems found so far, with byte offsets\n"
+		"layout        byte map: offset length kind path\n"
+		"raw/          the header and footer bytes as stored\n",
+		colfs_tree_display_name(t));
+	if (!f->footer) {
+		colfs_buf_puts(out, "\nThe footer cannot be used (see errors), "
+				    "so nothing else is shown.\n");
+		return colfs_buf_status(out);
+	}
+	colfs_buf_puts(out,
+		"summary       type, encoding, compression, counts, indexes\n"
+		"schema        the column: type, nullability, encoding, "
+		"compression\n"
+		"header.json   CFileHeaderPB, decoded\n"
+		"footer.json   CFileFooterPB, decoded\n"
+		"metadata/     header then footer metadata pairs, one file per "
+		"key\n");
+	if (f->role != CFILE_ROLE_BLOOM)
+		colfs_buf_puts(out, "values        every value in ordinal "
+				    "order, one per line; NULL is \\N\n");
+	if (f->encoding == CFILE_DICT)
+		colfs_buf_puts(out, "dictionary    the dictionary strings, "
+				    "codeword order\n");
+	if (f->role == CFILE_ROLE_DELTA)
+		colfs_buf_puts(out,
+			"deltas        a DeltaFile: one line per delta: row, "
+			"hybrid timestamp, change\n"
+			"              list (cN=value: \"text\", 0xhex or NULL; "
+			"types live in the schema)\n"
+			"deltafilestats.json  the DeltaStatsPB footer "
+			"metadata\n");
+	if (f->role == CFILE_ROLE_BLOOM)
+		colfs_buf_puts(out,
+			"bloom         a BloomFile: one line per bloom block "
+			"(first key, hash\n"
+			"              functions, bitmap size, bits set); "
+			"blocks/N/bloom the same\n");
+	colfs_buf_puts(out,
+		"blocks/N/     data block N: info.json, raw (stored bytes), "
+		"decompressed,\n");
+	colfs_buf_puts(out, f->role == CFILE_ROLE_BLOOM ? "              bloom"
+							: "              values");
+	if (f->nullable)
+		colfs_buf_puts(out, ", null_bitmap (1 present, 0 NULL)");
+	colfs_buf_puts(out,
+		"\nindex/ordinal/ index/value/  the B-trees: each directory "
+		"is one index block\n"
+		"              (info.json, entries: \"i key=K offset=O size=S "
+		"child=i/|block=N\",\n"
+		"              raw); child nodes are the numbered "
+		"subdirectories\n");
+	return colfs_buf_status(out);
+}
+
+static colfs_status metadata_populate(colfs_tree *t, colfs_node *dir)
+{
+	cfile_file *f = file_of(t);
+	Kudu__Cfile__FileMetadataPairPB **lists[2] = {
+		f->header ? f->header->metadata : NULL, f->footer->metadata};
+	size_t counts[2] = {f->header ? f->header->n_metadata : 0,
+			    f->footer->n_metadata};
+
+	for (int l = 0; l < 2; l++)
+		for (size_t i = 0; i < counts[l]; i++) {
+			const Kudu__Cfile__FileMetadataPairPB *m = lists[l][i];
+			if (!colfs_dir_add_text(t, dir,
+						m->key ? m->key : "",
+						m->value.data
+							? (const char *)
+								  m->value.data
+							: "",
+						m->value.len))
+				return COLFS_ENOMEM;
+		}
+	return COLFS_OK;
+}
+
+static const colfs_node_ops footer_json_ops = {.generate = footer_json_generate};
+static const colfs_node_ops header_json_ops = {.generate = header_json_generate};
+static const colfs_node_ops summary_ops = {.generate = summary_generate};
+static const colfs_node_ops schema_ops = {.generate = schema_generate};
+static const colfs_node_ops dictionary_ops = {.generate = dictionary_generate};
+static const colfs_node_ops layout_ops = {.generate = layout_generate};
+static const colfs_node_ops readme_ops = {.generate = readme_generate};
+static const colfs_node_ops metadata_ops = {.populate = metadata_populate};
+
+static colfs_status raw_populate(colfs_tree *t, colfs_node *dir)
+{
+	cfile_file *f = file_of(t);
+
+	if (!colfs_dir_add_range(t, dir, "header", 0,
+				 f->header_len < f->size ? f->header_len
+							 : f->size))
+		return COLFS_ENOMEM;
+	if (!colfs_dir_add_range(t, dir, "footer", f->footer_start,
+				 f->size - f->footer_start))
+		return COLFS_ENOMEM;
+	return COLFS_OK;
+}
+
+static const colfs_node_ops raw_ops = {.populate = raw_populate};
+
+static colfs_status root_populate(colfs_tree *t, colfs_node *root)
+{
+	cfile_file *f = file_of(t);
+	char fmt[32];
+
+	snprintf(fmt, sizeof(fmt), "cfile v%d\n", f->version ? f->version : 0);
+	if (!colfs_dir_add_doc(t, root, "README", &readme_ops, NULL) ||
+	    !colfs_dir_add_text(t, root, "format", fmt, strlen(fmt)) ||
+	    !colfs_dir_add_doc(t, root, "layout", &layout_ops, NULL) ||
+	    !colfs_dir_add_errors(t, root) ||
+	    !colfs_dir_add_dir(t, root, "raw", &raw_ops, NULL))
+		return COLFS_ENOMEM;
+	if (!f->footer)
+		return COLFS_OK;
+	if (!colfs_dir_add_doc(t, root, "summary", &summary_ops, NULL) ||
+	    !colfs_dir_add_doc(t, root, "schema", &schema_ops, NULL) ||
+	    !colfs_dir_add_doc(t, root, "header.json", &header_json_ops,
+			       NULL) ||
+	    !colfs_dir_add_doc(t, root, "footer.json", &footer_json_ops,
+			       NULL) ||
+	    !colfs_dir_add_dir(t, root, "metadata", &metadata_ops, NULL) ||
+	    (f->role != CFILE_ROLE_BLOOM &&
+	     !colfs_dir_add_stream(t, root, "values", &values_ops, NULL)) ||
+	    !colfs_dir_add_dir(t, root, "blocks", &blocks_ops, NULL) ||
+	    !colfs_dir_add_dir(t, root, "index", &index_ops, NULL))
+		return COLFS_ENOMEM;
+	if (f->encoding == CFILE_DICT &&
+	    !colfs_dir_add_doc(t, root, "dictionary", &dictionary_ops, NULL))
+		return COLFS_ENOMEM;
+	if (f->role == CFILE_ROLE_DELTA &&
+	    (!colfs_dir_add_stream(t, root, "deltas", &deltas_ops, NULL) ||
+	     !colfs_dir_add_doc(t, root, "deltafilestats.json",
+				&delta_stats_ops, NULL)))
+		return COLFS_ENOMEM;
+	if (f->role == CFILE_ROLE_BLOOM &&
+	    !colfs_dir_add_doc(t, root, "bloom", &bloom_ops, NULL))
+		return COLFS_ENOMEM;
+	return COLFS_OK;
+}
+
+static const colfs_node_ops root_ops = {.populate = root_populate};
+
+colfs_status cfile_tree_build(colfs_tree *t, cfile_file *f)
+{
+	(void)f;
+	colfs_node_set_ops(colfs_tree_root(t), &root_ops, NULL);
+	return COLFS_OK;
+}

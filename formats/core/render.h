@@ -1,0 +1,125 @@
+/* colfs: rendering of typed values as text, shared by every format.
+ *
+ * One value becomes one line of text (the caller appends the newline), or
+ * one JSON value when rendering nested data (columns/<field> of a nested
+ * type, rows.jsonl).  The exact rules, with examples, are in
+ * docs/values.md; the short form:
+ *
+ *   NULL        the null token (default `\N`); `null` in JSON
+ *   integers    decimal digits; unsigned types never show a sign
+ *   booleans    true / false
+ *   floats      shortest digits that read back to the same value, printed
+ *               as DuckDB prints them (1e+21, 1e-05, 0.1, 100.0);
+ *               nan, inf, -inf (JSON: the strings "nan", "inf", "-inf")
+ *   strings     UTF-8 kept; \\ \n \r \t escaped, other control bytes and
+ *               invalid UTF-8 as \xHH
+ *   binary      as DuckDB prints a BLOB: printable ASCII kept except
+ *               \ ' " which, like every other byte, become \xHH (upper
+ *               case hex)
+ *   decimal     exact digits with exactly `scale` fraction digits
+ *   date        YYYY-MM-DD (years before 1 as DuckDB: `0001-01-01 (BC)`)
+ *   time        HH:MM:SS[.fraction], trailing fraction zeros dropped
+ *   timestamp   YYYY-MM-DD HH:MM:SS[.fraction], `+00` appended when
+ *               adjusted to UTC
+ *   uuid        8-4-4-4-12 lower-case hex
+ *   interval    as DuckDB: `1 year 2 months 3 days 04:05:06.007`
+ *
+ * Every function appends to a colfs_buf (whose failure is sticky: check
+ * colfs_buf_status once at the end) and never fails otherwise: every input
+ * value has a rendering. */
+#ifndef COLFS_RENDER_H
+#define COLFS_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+
+/* How to render.  Zero-initialised means: text mode, null token `\N`. */
+typedef struct colfs_render {
+	const char *null_token;  /* text mode NULL; NULL pointer means "\\N" */
+	bool json;               /* render JSON values instead of text */
+} colfs_render;
+
+/* The time units of TIME/TIMESTAMP values. */
+typedef enum colfs_time_unit {
+	COLFS_UNIT_SECONDS = 0,
+	COLFS_UNIT_MILLIS,
+	COLFS_UNIT_MICROS,
+	COLFS_UNIT_NANOS,
+} colfs_time_unit;
+
+/* Default options (text mode, `\N`) and JSON mode. */
+extern const colfs_render colfs_render_text_default;
+extern const colfs_render colfs_render_json_default;
+
+void colfs_render_null(colfs_buf *b, const colfs_render *r);
+void colfs_render_bool(colfs_buf *b, const colfs_render *r, bool v);
+void colfs_render_i64(colfs_buf *b, const colfs_render *r, int64_t v);
+void colfs_render_u64(colfs_buf *b, const colfs_render *r, uint64_t v);
+void colfs_render_float(colfs_buf *b, const colfs_render *r, float v);
+void colfs_render_double(colfs_buf *b, const colfs_render *r, double v);
+/* IEEE 754 binary16 bits (Parquet FLOAT16 is 2 bytes little-endian);
+ * rendered as the float32 of the same value, as DuckDB reads it. */
+void colfs_render_float16(colfs_buf *b, const colfs_render *r, uint16_t bits);
+/* Half-precision bits to float (exact). */
+float colfs_float16_to_float(uint16_t bits);
+
+/* UTF-8 text (any bytes accepted; see the escaping rules above). */
+void colfs_render_string(colfs_buf *b, const colfs_render *r,
+			 const uint8_t *p, size_t n);
+/* Bytes without a string annotation. */
+void colfs_render_binary(colfs_buf *b, const colfs_render *r,
+			 const uint8_t *p, size_t n);
+
+/* DECIMAL: unscaled value and scale (0..  any; a negative scale appends
+ * zeros).  The _be form takes big-endian two's complement of any length
+ * (Parquet FIXED_LEN_BYTE_ARRAY / BYTE_ARRAY decimals); n == 0 is 0. */
+void colfs_render_decimal_i64(colfs_buf *b, const colfs_render *r,
+			      int64_t unscaled, int32_t scale);
+void colfs_render_decimal_be(colfs_buf *b, const colfs_render *r,
+			     const uint8_t *p, size_t n, int32_t scale);
+
+/* Days since 1970-01-01 (any int64: the proleptic Gregorian calendar). */
+void colfs_render_date(colfs_buf *b, const colfs_render *r, int64_t days);
+/* Time of day in `unit` since midnight.  Values outside one day are
+ * rendered with hours past 23 (as DuckDB does for 24:00:00). */
+void colfs_render_time(colfs_buf *b, const colfs_render *r, int64_t v,
+		       colfs_time_unit unit);
+/* Time of day with a UTC offset in seconds (ORC/DuckDB TIMETZ); printed as
+ * HH:MM:SS[.f]+HH[:MM]. */
+void colfs_render_timetz(colfs_buf *b, const colfs_render *r, int64_t v,
+			 colfs_time_unit unit, int32_t offset_seconds);
+/* Instant in `unit` since the epoch; `utc` appends `+00`. */
+void colfs_render_timestamp(colfs_buf *b, const colfs_render *r, int64_t v,
+			    colfs_time_unit unit, bool utc);
+/* Seconds since the epoch plus nanoseconds 0..999999999 (for sources
+ * whose range exceeds int64 nanoseconds, e.g. ORC, INT96). */
+void colfs_render_timestamp_parts(colfs_buf *b, const colfs_render *r,
+				  int64_t seconds, uint32_t nanos, bool utc);
+/* Parquet INT96: 8 bytes nanoseconds of day LE, 4 bytes Julian day LE.
+ * Rendered as a timestamp without time zone (as DuckDB reads it). */
+void colfs_render_int96(colfs_buf *b, const colfs_render *r,
+			const uint8_t p[12]);
+/* 16 bytes, big-endian as stored. */
+void colfs_render_uuid(colfs_buf *b, const colfs_render *r,
+		       const uint8_t p[16]);
+/* Parquet INTERVAL: 12 bytes, three u32 LE: months, days, milliseconds. */
+void colfs_render_interval_parquet(colfs_buf *b, const colfs_render *r,
+				   const uint8_t p[12]);
+/* General interval (DuckDB's model): months, days, microseconds. */
+void colfs_render_interval(colfs_buf *b, const colfs_render *r,
+			   int64_t months, int64_t days, int64_t micros);
+
+/* A JSON string from raw bytes (for object keys and strings of nested
+ * values): UTF-8 kept, JSON escapes for quote, backslash and control
+ * characters, each invalid UTF-8 byte becomes the four characters \xHH
+ * (written \\xHH inside the JSON string). */
+void colfs_render_json_string(colfs_buf *b, const uint8_t *p, size_t n);
+
+/* One RFC 4180 CSV field: quoted (with "" doubling) when it contains a
+ * comma, quote, CR or LF; else as is. */
+void colfs_render_csv_field(colfs_buf *b, const char *p, size_t n);
+
+#endif

@@ -1,0 +1,665 @@
+/* colfs: Thrift compact-protocol decoder (see thrift.h). */
+#include "thrift.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void colfs_thrift_init(colfs_thrift *r, colfs_cursor *c)
+{
+	r->cur = c;
+	r->depth = 0;
+}
+
+const char *colfs_thrift_type_name(uint8_t type)
+{
+	static const char *const names[] = {
+		"stop", "bool", "bool", "byte", "i16", "i32", "i64",
+		"double", "binary", "list", "set", "map", "struct", "uuid",
+	};
+	return type < sizeof names / sizeof names[0] ? names[type] : "invalid";
+}
+
+static uint64_t here(const colfs_thrift *r)
+{
+	return colfs_cursor_offset(r->cur);
+}
+
+static colfs_status depth_push(colfs_thrift *r, colfs_err *err)
+{
+	if (r->depth >= COLFS_THRIFT_MAX_DEPTH)
+		return colfs_fail(err, COLFS_EOVERFLOW, here(r),
+				  "thrift nesting deeper than %d levels",
+				  COLFS_THRIFT_MAX_DEPTH);
+	r->depth++;
+	return COLFS_OK;
+}
+
+static void depth_pop(colfs_thrift *r)
+{
+	if (r->depth)
+		r->depth--;
+}
+
+colfs_status colfs_thrift_struct_enter(colfs_thrift *r, int16_t *last_id,
+				       colfs_err *err)
+{
+	*last_id = 0;
+	return depth_push(r, err);
+}
+
+void colfs_thrift_struct_leave(colfs_thrift *r)
+{
+	depth_pop(r);
+}
+
+void colfs_thrift_collection_leave(colfs_thrift *r)
+{
+	depth_pop(r);
+}
+
+colfs_status colfs_thrift_field_next(colfs_thrift *r, int16_t *last_id,
+				     colfs_thrift_field *f, colfs_err *err)
+{
+	uint64_t at = here(r);
+	uint8_t b, type;
+	int32_t id;
+
+	COLFS_TRY(colfs_cursor_u8(r->cur, &b, err));
+	if (b == 0)
+		return COLFS_END;
+	type = b & 0x0f;
+	if (type == COLFS_THRIFT_STOP || type > COLFS_THRIFT_UUID)
+		return colfs_fail(err, COLFS_ECORRUPT, at,
+				  "thrift field header 0x%02x has invalid type %u",
+				  b, type);
+	if (b >> 4) {
+		id = (int32_t)*last_id + (b >> 4);
+		if (id > INT16_MAX)
+			return colfs_fail(err, COLFS_ECORRUPT, at,
+					  "thrift field id overflows 16 bits");
+	} else {
+		int64_t v;
+		COLFS_TRY(colfs_cursor_svarint(r->cur, &v, err));
+		if (v < INT16_MIN || v > INT16_MAX)
+			return colfs_fail(err, COLFS_ECORRUPT, at,
+					  "thrift field id %lld does not fit in 16 bits",
+					  (long long)v);
+		id = (int32_t)v;
+	}
+	f->id = (int16_t)id;
+	f->offset = at;
+	f->bool_value = type == COLFS_THRIFT_BOOL;
+	f->type = type == COLFS_THRIFT_BOOL_FALSE ? COLFS_THRIFT_BOOL : type;
+	*last_id = (int16_t)id;
+	return COLFS_OK;
+}
+
+/* Fewest bytes one element of wire type `t` takes. */
+static size_t elem_min_size(uint8_t t)
+{
+	switch (t) {
+	case COLFS_THRIFT_DOUBLE: return 8;
+	case COLFS_THRIFT_UUID: return 16;
+	default: return 1;
+	}
+}
+
+static colfs_status check_elem_type(colfs_thrift *r, uint8_t t, uint64_t at,
+				    uint64_t count, colfs_err *err)
+{
+	(void)r;
+	if ((t == COLFS_THRIFT_STOP && count) || t > COLFS_THRIFT_UUID)
+		return colfs_fail(err, COLFS_ECORRUPT, at,
+				  "thrift collection has invalid element type %u",
+				  t);
+	return COLFS_OK;
+}
+
+colfs_status colfs_thrift_list_begin(colfs_thrift *r, uint8_t *elem_type,
+				     uint32_t *count, colfs_err *err)
+{
+	uint64_t at = here(r);
+	uint64_t n, need;
+	uint8_t b, t;
+
+	COLFS_TRY(colfs_cursor_u8(r->cur, &b, err));
+	n = b >> 4;
+	t = b & 0x0f;
+	if (n == 15)
+		COLFS_TRY(colfs_cursor_uvarint(r->cur, &n, err));
+	COLFS_TRY(check_elem_type(r, t, at, n, err));
+	if (t == COLFS_THRIFT_BOOL_FALSE)
+		t = COLFS_THRIFT_BOOL;
+	if (colfs_mul_overflows(n, elem_min_size(t), &need) ||
+	    need > colfs_cursor_left(r->cur) || n > UINT32_MAX)
+		return colfs_fail(err, COLFS_ECORRUPT, at,
+				  "thrift list of %llu %s elements cannot fit in the %zu bytes left",
+				  (unsigned long long)n,
+				  colfs_thrift_type_name(t),
+				  colfs_cursor_left(r->cur));
+	COLFS_TRY(depth_push(r, err));
+	*elem_type = t;
+	*count = (uint32_t)n;
+	return COLFS_OK;
+}
+
+colfs_status colfs_thrift_map_begin(colfs_thrift *r, uint8_t *key_type,
+				    uint8_t *val_type, uint32_t *count,
+				    colfs_err *err)
+{
+	uint64_t at = here(r);
+	uint64_t n, need;
+	uint8_t b = 0, kt = 0, vt = 0;
+
+	COLFS_TRY(colfs_cursor_uvarint(r->cur, &n, err));
+	if (n) {
+		COLFS_TRY(colfs_cursor_u8(r->cur, &b, err));
+		kt = b >> 4;
+		vt = b & 0x0f;
+		COLFS_TRY(check_elem_type(r, kt, at, n, err));
+		COLFS_TRY(check_elem_type(r, vt, at, n, err));
+		if (kt == COLFS_THRIFT_BOOL_FALSE)
+			kt = COLFS_THRIFT_BOOL;
+		if (vt == COLFS_THRIFT_BOOL_FALSE)
+			vt = COLFS_THRIFT_BOOL;
+	}
+	if (colfs_mul_overflows(n, elem_min_size(kt) + elem_min_size(vt),
+				&need) ||
+	    need > colfs_cursor_left(r->cur) || n > UINT32_MAX)
+		return colfs_fail(err, COLFS_ECORRUPT, at,
+				  "thrift map of %llu entries cannot fit in the %zu bytes left",
+				  (unsigned long long)n,
+				  colfs_cursor_left(r->cur));
+	COLFS_TRY(depth_push(r, err));
+	*key_type = kt;
+	*val_type = vt;
+	*count = (uint32_t)n;
+	return COLFS_OK;
+}
+
+colfs_status colfs_thrift_read_int(colfs_thrift *r, uint8_t type,
+				   int64_t *out, colfs_err *err)
+{
+	uint64_t at = here(r);
+	int64_t v;
+
+	switch (type) {
+	case COLFS_THRIFT_BYTE: {
+		uint8_t b;
+		COLFS_TRY(colfs_cursor_u8(r->cur, &b, err));
+		*out = (int8_t)b;
+		return COLFS_OK;
+	}
+	case COLFS_THRIFT_I16:
+	case COLFS_THRIFT_I32:
+	case COLFS_THRIFT_I64:
+		COLFS_TRY(colfs_cursor_svarint(r->cur, &v, err));
+		if ((type == COLFS_THRIFT_I16 && (v < INT16_MIN || v > INT16_MAX)) ||
+		    (type == COLFS_THRIFT_I32 && (v < INT32_MIN || v > INT32_MAX)))
+			return colfs_fail(err, COLFS_ECORRUPT, at,
+					  "thrift %s value %lld out of range",
+					  colfs_thrift_type_name(type),
+					  (long long)v);
+		*out = v;
+		return COLFS_OK;
+	default:
+		return colfs_fail(err, COLFS_ECORRUPT, at,
+				  "expected a thrift integer, found %s",
+				  colfs_thrift_type_name(type));
+	}
+}
+
+colfs_status colfs_thrift_read_i32(colfs_thrift *r, uint8_t type,
+				   int32_t *out, colfs_err *err)
+{
+	uint64_t at = here(r);
+	int64_t v;
+
+	COLFS_TRY(colfs_thrift_read_int(r, type, &v, err));
+	if (v < INT32_MIN || v > INT32_MAX)
+		return colfs_fail(err, COLFS_ECORRUPT, at,
+				  "thrift value %lld does not fit in i32",
+				  (long long)v);
+	*out = (int32_t)v;
+	return COLFS_OK;
+}
+
+colfs_status colfs_thrift_read_i64(colfs_thrift *r, uint8_t type,
+				   int64_t *out, colfs_err *err)
+{
+	return colfs_thrift_read_int(r, type, out, err);
+}
+
+colfs_status colfs_thrift_read_double(colfs_thrift *r, uint8_t type,
+				      double *out, colfs_err *err)
+{
+	uint64_t bits;
+
+	if (type != COLFS_THRIFT_DOUBLE)
+		return colfs_fail(err, COLFS_ECORRUPT, here(r),
+				  "expected a thrift double, found %s",
+				  colfs_thrift_type_name(type));
+	COLFS_TRY(colfs_cursor_u64le(r->cur, &bits, err));
+	memcpy(out, &bits, sizeof *out);
+	return COLFS_OK;
+}
+
+colfs_status colfs_thrift_read_binary(colfs_thrift *r, uint8_t type,
+				      const uint8_t **out, size_t *len,
+				      colfs_err *err)
+{
+	uint64_t at = here(r);
+	uint64_t n;
+
+	if (type != COLFS_THRIFT_BINARY)
+		return colfs_fail(err, COLFS_ECORRUPT, at,
+				  "expected thrift binary, found %s",
+				  colfs_thrift_type_name(type));
+	COLFS_TRY(colfs_cursor_uvarint(r->cur, &n, err));
+	if (n > colfs_cursor_left(r->cur))
+		return colfs_fail(err, COLFS_ETRUNCATED, at,
+				  "thrift binary of %llu bytes, only %zu left",
+				  (unsigned long long)n,
+				  colfs_cursor_left(r->cur));
+	*len = (size_t)n;
+	return colfs_cursor_bytes(r->cur, (size_t)n, out, err);
+}
+
+colfs_status colfs_thrift_read_bool_elem(colfs_thrift *r, bool *out,
+					 colfs_err *err)
+{
+	uint64_t at = here(r);
+	uint8_t b;
+
+	COLFS_TRY(colfs_cursor_u8(r->cur, &b, err));
+	if (b > 2)
+		return colfs_fail(err, COLFS_ECORRUPT, at,
+				  "thrift bool element 0x%02x is not 0, 1 or 2",
+				  b);
+	*out = b == 1;
+	return COLFS_OK;
+}
+
+/* Skip one value; `elem` is true inside a collection (bools take a byte). */
+static colfs_status skip_value(colfs_thrift *r, uint8_t type, bool elem,
+			       colfs_err *err)
+{
+	int64_t iv;
+	double dv;
+	const uint8_t *p;
+	size_t n;
+	bool bv;
+
+	switch (type) {
+	case COLFS_THRIFT_BOOL:
+	case COLFS_THRIFT_BOOL_FALSE:
+		return elem ? colfs_thrift_read_bool_elem(r, &bv, err)
+			    : COLFS_OK;
+	case COLFS_THRIFT_BYTE:
+	case COLFS_THRIFT_I16:
+	case COLFS_THRIFT_I32:
+	case COLFS_THRIFT_I64:
+		return colfs_thrift_read_int(r, type, &iv, err);
+	case COLFS_THRIFT_DOUBLE:
+		return colfs_thrift_read_double(r, type, &dv, err);
+	case COLFS_THRIFT_BINARY:
+		return colfs_thrift_read_binary(r, type, &p, &n, err);
+	case COLFS_THRIFT_UUID:
+		return colfs_cursor_skip(r->cur, 16, err);
+	case COLFS_THRIFT_LIST:
+	case COLFS_THRIFT_SET: {
+		uint8_t et;
+		uint32_t cnt;
+		COLFS_TRY(colfs_thrift_list_begin(r, &et, &cnt, err));
+		for (uint32_t i = 0; i < cnt; i++)
+			COLFS_TRY(skip_value(r, et, true, err));
+		colfs_thrift_collection_leave(r);
+		return COLFS_OK;
+	}
+	case COLFS_THRIFT_MAP: {
+		uint8_t kt, vt;
+		uint32_t cnt;
+		COLFS_TRY(colfs_thrift_map_begin(r, &kt, &vt, &cnt, err));
+		for (uint32_t i = 0; i < cnt; i++) {
+			COLFS_TRY(skip_value(r, kt, true, err));
+			COLFS_TRY(skip_value(r, vt, true, err));
+		}
+		colfs_thrift_collection_leave(r);
+		return COLFS_OK;
+	}
+	case COLFS_THRIFT_STRUCT:
+		return colfs_thrift_skip_struct(r, err);
+	default:
+		return colfs_fail(err, COLFS_ECORRUPT, here(r),
+				  "cannot skip thrift value of type %u", type);
+	}
+}
+
+colfs_status colfs_thrift_skip(colfs_thrift *r, uint8_t type, colfs_err *err)
+{
+	return skip_value(r, type, false, err);
+}
+
+colfs_status colfs_thrift_skip_rest(colfs_thrift *r, int16_t *last_id,
+				    colfs_err *err)
+{
+	colfs_thrift_field f;
+	colfs_status st;
+
+	while ((st = colfs_thrift_field_next(r, last_id, &f, err)) == COLFS_OK)
+		COLFS_TRY(colfs_thrift_skip(r, f.type, err));
+	return st == COLFS_END ? COLFS_OK : st;
+}
+
+colfs_status colfs_thrift_skip_struct(colfs_thrift *r, colfs_err *err)
+{
+	int16_t last;
+
+	COLFS_TRY(colfs_thrift_struct_enter(r, &last, err));
+	COLFS_TRY(colfs_thrift_skip_rest(r, &last, err));
+	colfs_thrift_struct_leave(r);
+	return COLFS_OK;
+}
+
+/* --- JSON ---------------------------------------------------------------- */
+
+bool colfs_thrift_text_ok(const uint8_t *p, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		uint8_t c = p[i];
+		size_t n;
+		uint32_t cp;
+
+		if (c < 0x80) {
+			if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') ||
+			    c == 0x7f)
+				return false;
+			i++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf) {
+			n = 1;
+			cp = c & 0x1f;
+		} else if (c >= 0xe0 && c <= 0xef) {
+			n = 2;
+			cp = c & 0x0f;
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			n = 3;
+			cp = c & 0x07;
+		} else {
+			return false;
+		}
+		if (len - i - 1 < n)
+			return false;
+		for (size_t k = 1; k <= n; k++) {
+			if ((p[i + k] & 0xc0) != 0x80)
+				return false;
+			cp = cp << 6 | (p[i + k] & 0x3f);
+		}
+		if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return false;
+		/* C1 controls */
+		if (cp >= 0x80 && cp < 0xa0)
+			return false;
+		i += n + 1;
+	}
+	return true;
+}
+
+json_t *colfs_thrift_binary_json(const uint8_t *p, size_t len)
+{
+	static const char hexd[] = "0123456789abcdef";
+	json_t *obj, *s;
+	char *hex;
+
+	if (colfs_thrift_text_ok(p, len))
+		return json_stringn(len ? (const char *)p : "", len);
+	hex = malloc(len * 2 + 1);
+	if (!hex)
+		return NULL;
+	for (size_t i = 0; i < len; i++) {
+		hex[2 * i] = hexd[p[i] >> 4];
+		hex[2 * i + 1] = hexd[p[i] & 15];
+	}
+	hex[2 * len] = 0;
+	s = json_stringn(hex, len * 2);
+	free(hex);
+	if (!s)
+		return NULL;
+	obj = json_object();
+	if (!obj || json_object_set_new(obj, "hex", s)) {
+		json_decref(obj);
+		return NULL;
+	}
+	return obj;
+}
+
+json_t *colfs_thrift_double_json(double v)
+{
+	if (isnan(v))
+		return json_string("NaN");
+	if (isinf(v))
+		return json_string(v > 0 ? "Infinity" : "-Infinity");
+	return json_real(v);
+}
+
+typedef struct value_desc {
+	uint8_t elem;
+	const colfs_thrift_sdesc *sub;
+	const char *const *enum_names;
+	uint16_t n_enum;
+} value_desc;
+
+static colfs_status value_json(colfs_thrift *r, uint8_t type, bool elem,
+			       bool bool_value, const value_desc *vd,
+			       json_t **out, colfs_err *err);
+
+static colfs_status nomem(colfs_thrift *r, colfs_err *err)
+{
+	return colfs_fail(err, COLFS_ENOMEM, here(r),
+			  "out of memory rendering thrift as JSON");
+}
+
+static colfs_status collection_json(colfs_thrift *r, uint8_t type,
+				    const value_desc *vd, json_t **out,
+				    colfs_err *err)
+{
+	colfs_status st = COLFS_OK;
+	json_t *arr = json_array();
+	uint32_t cnt;
+
+	if (!arr)
+		return nomem(r, err);
+	if (type == COLFS_THRIFT_MAP) {
+		uint8_t kt, vt;
+		st = colfs_thrift_map_begin(r, &kt, &vt, &cnt, err);
+		for (uint32_t i = 0; !st && i < cnt; i++) {
+			json_t *k = NULL, *v = NULL, *o = NULL;
+			st = value_json(r, kt, true, false, NULL, &k, err);
+			if (!st)
+				st = value_json(r, vt, true, false, NULL, &v,
+						err);
+			if (!st) {
+				o = json_object();
+				if (!o || json_object_set(o, "key", k) ||
+				    json_object_set(o, "value", v) ||
+				    json_array_append(arr, o))
+					st = nomem(r, err);
+			}
+			json_decref(k);
+			json_decref(v);
+			json_decref(o);
+		}
+	} else {
+		uint8_t et;
+		value_desc ed = {0};
+		const value_desc *edp = NULL;
+		st = colfs_thrift_list_begin(r, &et, &cnt, err);
+		if (!st && vd && vd->elem == et) {
+			ed.sub = vd->sub;
+			ed.enum_names = vd->enum_names;
+			ed.n_enum = vd->n_enum;
+			edp = &ed;
+		}
+		for (uint32_t i = 0; !st && i < cnt; i++) {
+			json_t *v = NULL;
+			st = value_json(r, et, true, false, edp, &v, err);
+			if (!st && json_array_append_new(arr, v))
+				st = nomem(r, err);
+		}
+	}
+	if (st) {
+		json_decref(arr);
+		return st;
+	}
+	colfs_thrift_collection_leave(r);
+	*out = arr;
+	return COLFS_OK;
+}
+
+static colfs_status value_json(colfs_thrift *r, uint8_t type, bool elem,
+			       bool bool_value, const value_desc *vd,
+			       json_t **out, colfs_err *err)
+{
+	json_t *v = NULL;
+
+	switch (type) {
+	case COLFS_THRIFT_BOOL:
+	case COLFS_THRIFT_BOOL_FALSE:
+		if (elem)
+			COLFS_TRY(colfs_thrift_read_bool_elem(r, &bool_value,
+							      err));
+		v = json_boolean(bool_value);
+		break;
+	case COLFS_THRIFT_BYTE:
+	case COLFS_THRIFT_I16:
+	case COLFS_THRIFT_I32:
+	case COLFS_THRIFT_I64: {
+		int64_t iv;
+		COLFS_TRY(colfs_thrift_read_int(r, type, &iv, err));
+		if (vd && vd->enum_names && iv >= 0 && iv < vd->n_enum &&
+		    vd->enum_names[iv])
+			v = json_string(vd->enum_names[iv]);
+		else
+			v = json_integer((json_int_t)iv);
+		break;
+	}
+	case COLFS_THRIFT_DOUBLE: {
+		double dv;
+		COLFS_TRY(colfs_thrift_read_double(r, type, &dv, err));
+		v = colfs_thrift_double_json(dv);
+		break;
+	}
+	case COLFS_THRIFT_BINARY: {
+		const uint8_t *p;
+		size_t n;
+		COLFS_TRY(colfs_thrift_read_binary(r, type, &p, &n, err));
+		v = colfs_thrift_binary_json(p, n);
+		break;
+	}
+	case COLFS_THRIFT_UUID: {
+		const uint8_t *p;
+		char s[40];
+		size_t k = 0;
+		COLFS_TRY(colfs_cursor_bytes(r->cur, 16, &p, err));
+		for (int i = 0; i < 16; i++) {
+			if (i == 4 || i == 6 || i == 8 || i == 10)
+				s[k++] = '-';
+			k += (size_t)snprintf(s + k, sizeof s - k, "%02x",
+					      p[i]);
+		}
+		v = json_string(s);
+		break;
+	}
+	case COLFS_THRIFT_LIST:
+	case COLFS_THRIFT_SET:
+	case COLFS_THRIFT_MAP:
+		return collection_json(r, type, vd, out, err);
+	case COLFS_THRIFT_STRUCT:
+		return colfs_thrift_struct_json(r, vd ? vd->sub : NULL, out,
+						err);
+	default:
+		return colfs_fail(err, COLFS_ECORRUPT, here(r),
+				  "invalid thrift type %u", type);
+	}
+	if (!v)
+		return nomem(r, err);
+	*out = v;
+	return COLFS_OK;
+}
+
+static const colfs_thrift_fdesc *find_field(const colfs_thrift_sdesc *d,
+					    int16_t id)
+{
+	if (!d)
+		return NULL;
+	for (uint16_t i = 0; i < d->n_fields; i++)
+		if (d->fields[i].id == id)
+			return &d->fields[i];
+	return NULL;
+}
+
+static bool same_wire_type(uint8_t want, uint8_t got)
+{
+	if (want == got)
+		return true;
+	if ((want == COLFS_THRIFT_LIST || want == COLFS_THRIFT_SET) &&
+	    (got == COLFS_THRIFT_LIST || got == COLFS_THRIFT_SET))
+		return true;
+	return false;
+}
+
+colfs_status colfs_thrift_struct_json(colfs_thrift *r,
+				      const colfs_thrift_sdesc *d,
+				      json_t **out, colfs_err *err)
+{
+	colfs_thrift_field f;
+	colfs_status st;
+	int16_t last;
+	json_t *obj;
+
+	COLFS_TRY(colfs_thrift_struct_enter(r, &last, err));
+	obj = json_object();
+	if (!obj)
+		return nomem(r, err);
+	while ((st = colfs_thrift_field_next(r, &last, &f, err)) == COLFS_OK) {
+		const colfs_thrift_fdesc *fd = find_field(d, f.id);
+		value_desc vd = {0};
+		const value_desc *vdp = NULL;
+		char name[32];
+		const char *key;
+		json_t *v = NULL;
+
+		if (fd && same_wire_type(fd->type, f.type)) {
+			vd.elem = fd->elem;
+			vd.sub = fd->sub;
+			vd.enum_names = fd->enum_names;
+			vd.n_enum = fd->n_enum;
+			vdp = &vd;
+			key = fd->name;
+		} else {
+			snprintf(name, sizeof name, "field_%d", f.id);
+			key = name;
+		}
+		st = value_json(r, f.type, false, f.bool_value, vdp, &v, err);
+		if (st)
+			break;
+		if (json_object_set_new(obj, key, v)) {
+			st = nomem(r, err);
+			break;
+		}
+	}
+	if (st != COLFS_END) {
+		json_decref(obj);
+		return st;
+	}
+	colfs_thrift_struct_leave(r);
+	*out = obj;
+	return COLFS_OK;
+}

@@ -1,0 +1,208 @@
+/* colfs ORC: state shared by the files of the ORC module.
+ *
+ * An ORC file is read from its tail (ORC specification, "File Tail"): the
+ * last byte is the PostScript length, the PostScript gives the codec and
+ * the lengths of the Footer and Metadata, which are decompressed through
+ * the ORC chunk framing and decoded with protobuf-c from our own
+ * orc.proto.  Stripe footers are read when a stripe is first looked into,
+ * under the file's lock, and kept. */
+#ifndef COLFS_ORC_INTERNAL_H
+#define COLFS_ORC_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <protobuf-c/protobuf-c.h>
+
+#include "../core/buf.h"
+#include "../core/codec.h"
+#include "../core/cursor.h"
+#include "../core/source.h"
+#include "../core/tree.h"
+#include "orc.pb-c.h"
+
+/* ORC's default compression chunk size, used when the PostScript has
+ * none (as ORC's own readers do). */
+#define ORC_DEFAULT_BLOCK_SIZE (256u * 1024u)
+/* Rows per piece of a streamed view (columns/, rows.jsonl). */
+#define ORC_ROWS_PER_PIECE 10000u
+/* Deepest type nesting accepted. */
+#define ORC_MAX_DEPTH 64
+
+/* A decoded protobuf message and the allocator that bounds it. */
+typedef struct orc_pb_alloc {
+	ProtobufCAllocator a;
+	size_t used;
+	size_t cap;
+} orc_pb_alloc;
+
+typedef struct orc_msg {
+	ProtobufCMessage *msg;
+	orc_pb_alloc alloc;
+} orc_msg;
+
+/* One stream of a stripe as located from the stripe footer. */
+typedef struct orc_stream_loc {
+	uint32_t kind;      /* Orcpb__Stream__Kind */
+	uint32_t column;
+	uint64_t offset;    /* absolute */
+	uint64_t length;
+	bool in_file;       /* offset+length inside the stripe and the file */
+} orc_stream_loc;
+
+typedef struct orc_stripe {
+	bool loaded;
+	colfs_status status;       /* of loading the footer */
+	colfs_err err;
+	orc_msg footer;            /* Orcpb__StripeFooter */
+	orc_stream_loc *streams;   /* one per footer stream */
+	size_t n_streams;
+	uint64_t piece_start;      /* first global row piece of this stripe */
+	uint64_t row_start;        /* first row of this stripe in the file */
+} orc_stripe;
+
+typedef struct orc_file {
+	colfs_tree *tree;
+	colfs_source *src;
+	uint64_t size;
+	uint64_t max_alloc;
+
+	/* tail */
+	uint32_t ps_len;
+	uint64_t ps_off;
+	orc_msg ps_msg;
+	const Orcpb__PostScript *ps;
+	uint64_t footer_off, footer_len;
+	orc_msg footer_msg;
+	const Orcpb__Footer *footer;
+	uint64_t meta_off, meta_len;
+	orc_msg meta_msg;
+	const Orcpb__Metadata *meta;   /* NULL when absent or unreadable */
+
+	colfs_codec codec;
+	bool compressed;
+	uint64_t block_size;
+	uint32_t version_major, version_minor;
+	bool has_version;
+	uint64_t num_rows;
+
+	/* schema: types checked once at open */
+	size_t n_types;
+	bool schema_ok;
+	uint32_t *parent;          /* parent type id per type (root: itself) */
+
+	/* stripes */
+	size_t n_stripes;
+	orc_stripe *stripes;
+	uint64_t n_pieces;         /* global row pieces */
+
+	pthread_mutex_t lock;      /* stripe footers, timezone cache */
+	struct orc_view *views;    /* streamed views with reader state */
+	struct orc_tz *tzs;        /* loaded time zones */
+	struct orc_sdec *sdecs;    /* streams/.../decoded views */
+} orc_file;
+
+/* --- orc_tail.c ---------------------------------------------------------- */
+colfs_status orc_file_read_tail(orc_file *f, colfs_err *err);
+/* Unpack `len` bytes as `desc` with a capped allocator. */
+colfs_status orc_msg_unpack(orc_msg *m, const ProtobufCMessageDescriptor *desc,
+			    const uint8_t *data, size_t len, size_t cap,
+			    uint64_t offset, colfs_err *err);
+void orc_msg_free(orc_msg *m);
+/* Decompress an ORC stream (chunk framing when the file is compressed) of
+ * `len` bytes at absolute `offset` into a malloc'd buffer. */
+colfs_status orc_read_decompressed(orc_file *f, uint64_t offset, uint64_t len,
+				   uint8_t **out, size_t *out_len,
+				   colfs_err *err);
+/* Decompress bytes already in memory. */
+colfs_status orc_decompress(orc_file *f, const uint8_t *in, size_t len,
+			    uint64_t offset, uint8_t **out, size_t *out_len,
+			    colfs_err *err);
+/* The stripe's footer, loaded on first use (thread-safe). */
+colfs_status orc_stripe_load(orc_file *f, size_t s, orc_stripe **out,
+			     colfs_err *err);
+const char *orc_compression_name(uint32_t kind);
+const char *orc_stream_kind_name(uint32_t kind);
+const char *orc_encoding_name(uint32_t kind);
+const char *orc_type_kind_name(uint32_t kind);
+const char *orc_writer_name(uint32_t writer);
+const char *orc_writer_version_name(uint32_t v);
+/* "0.12", "0.11" (no version), "UNSTABLE-PRE-2.0" (1.9999). */
+void orc_format_version(const orc_file *f, char *buf, size_t len);
+/* The type tree in Hive notation. */
+void orc_type_string(const orc_file *f, uint32_t id, colfs_buf *out);
+
+/* --- orc_json.c ---------------------------------------------------------- */
+struct json_t;
+/* Every field of a decoded message, as JSON (enums by name, bytes as hex
+ * unless they are UTF-8 text). */
+struct json_t *orc_msg_json(const ProtobufCMessage *m);
+struct json_t *orc_json_bytes(const uint8_t *p, size_t n);
+struct json_t *orc_json_text(const char *s, size_t n);
+
+/* --- orc_read.c ---------------------------------------------------------- */
+/* A streamed view: rows.jsonl / columns/<field>, whole file or one stripe. */
+typedef enum orc_view_kind {
+	ORC_VIEW_ROWS = 0,     /* orc-contents lines */
+	ORC_VIEW_COLUMN,       /* one top-level field, values.md rendering */
+} orc_view_kind;
+
+typedef struct orc_view {
+	struct orc_view *next;
+	orc_file *file;
+	orc_view_kind kind;
+	uint32_t column;        /* type id of the field (ORC_VIEW_COLUMN) */
+	long stripe;            /* -1: whole file */
+	struct orc_reader *reader; /* cached, positioned after `next_piece` */
+	uint64_t next_piece;
+} orc_view;
+
+colfs_status orc_view_piece(colfs_tree *t, colfs_node *file, uint64_t index,
+			    colfs_buf *out);
+void orc_view_free_reader(orc_view *v);
+
+/* streams/<i>/decoded: one stream decoded alone. */
+typedef enum orc_sdec_kind {
+	ORC_SDEC_NONE = 0,
+	ORC_SDEC_BOOL,     /* boolean RLE: 0/1 (padding bits included) */
+	ORC_SDEC_BYTE,     /* byte RLE, as signed bytes */
+	ORC_SDEC_UBYTE,    /* byte RLE, as unsigned bytes (union tags) */
+	ORC_SDEC_SINT,     /* signed integer RLE */
+	ORC_SDEC_UINT,     /* unsigned integer RLE */
+	ORC_SDEC_FLOAT,
+	ORC_SDEC_DOUBLE,
+} orc_sdec_kind;
+
+typedef struct orc_sdec {
+	struct orc_sdec *next;
+	orc_file *file;
+	size_t stripe, ordinal;
+	orc_sdec_kind kind;
+	bool v2;
+	void *state;             /* decoder positioned after next_piece */
+	uint64_t next_piece;
+} orc_sdec;
+
+/* What `decoded` shows for stream `ordinal` of a loaded stripe. */
+orc_sdec_kind orc_sdec_kind_of(const orc_file *f, const orc_stripe *sp,
+			       size_t ordinal, bool *v2);
+colfs_status orc_sdec_piece(colfs_tree *t, colfs_node *file, uint64_t index,
+			    colfs_buf *out);
+void orc_sdec_free_state(orc_sdec *d);
+
+/* --- orc_tz.c ------------------------------------------------------------ */
+typedef struct orc_tz orc_tz;
+/* A time zone by name (e.g. "America/Los_Angeles", "GMT"); cached in the
+ * file; NULL name or "" means GMT. */
+colfs_status orc_tz_get(orc_file *f, const char *name, const orc_tz **out,
+			colfs_err *err);
+/* UTC offset in seconds at instant `t` (seconds since the epoch). */
+int64_t orc_tz_offset(const orc_tz *tz, int64_t t);
+void orc_tz_free_all(orc_file *f);
+
+/* --- orc_tree.c ---------------------------------------------------------- */
+colfs_status orc_tree_build(orc_file *f, colfs_node *root);
+
+#endif

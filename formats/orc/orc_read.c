@@ -1,0 +1,1323 @@
+/* colfs ORC: column readers and the streamed views rows.jsonl and
+ * columns/<field>.
+ *
+ * A reader covers one stripe: it decompresses the streams of the selected
+ * columns, then decodes batches of rows into per-column vectors the way
+ * ORC's own readers do (a child of a struct has a slot for each row of the
+ * batch, null where the struct is null; the children of lists and maps
+ * have one slot per element).  A view keeps its reader between pieces so
+ * that reading a file front to back decodes each stripe once. */
+#include "orc_internal.h"
+#include "orc_rle.h"
+
+#include "../core/render.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* 2015-01-01 00:00:00 UTC: ORC timestamps count seconds from here. */
+#define ORC_TS_BASE 1420070400LL
+/* Hive 0.11 decimals (precision 0) are read at this scale, as ORC's C++
+ * reader does by default. */
+#define ORC_HIVE11_SCALE 6
+/* Cap on the elements of lists and maps in one batch. */
+#define ORC_MAX_BATCH_ELEMS (16u << 20)
+
+typedef __int128 i128;
+
+typedef struct orc_vec {
+	size_t cap;
+	uint8_t *present;
+	int64_t *i;        /* ints, bools, dates, seconds, list offsets,
+			    * union child slots */
+	int64_t *j;        /* nanos, list lengths */
+	double *d;
+	i128 *dec;
+	const uint8_t **sp;
+	uint64_t *sl;
+	uint8_t *tag;
+} orc_vec;
+
+typedef struct orc_col {
+	uint32_t id;
+	const Orcpb__Type *type;
+	uint32_t kind;
+	bool selected;
+	bool v2;
+	bool dict;
+	bool decimal64;      /* ORCv2 decimal: RLE v2 unscaled values */
+	int32_t scale;       /* decimal: rendering scale */
+	uint64_t f_max_alloc;
+	bool has_present;
+	orc_bool_rle present;
+	orc_int_rle ints;    /* DATA (integers, dictionary ids, seconds) */
+	orc_int_rle lens;    /* LENGTH */
+	orc_int_rle second;  /* SECONDARY */
+	orc_byte_rle bytes;  /* DATA of tinyint, union tags */
+	orc_bool_rle bools;  /* DATA of boolean */
+	orc_in data;         /* DATA of float/double/string/decimal v1 */
+	uint8_t *arena;      /* this batch's direct string bytes */
+	size_t arena_cap;
+	/* dictionary */
+	uint8_t *dict_data;
+	uint64_t *dict_off;  /* n + 1 offsets */
+	size_t dict_n;
+	/* timestamps */
+	const orc_tz *tz;
+	int64_t tz_epoch;
+	struct orc_col **kids;
+	size_t n_kids;
+	orc_vec v;
+} orc_col;
+
+typedef struct orc_reader {
+	orc_file *f;
+	size_t stripe;
+	uint64_t rows_left;
+	orc_col *root;
+	uint8_t *scratch;    /* bits of present streams */
+	size_t scratch_cap;
+} orc_reader;
+
+/* --- vectors ---------------------------------------------------------------- */
+
+static void vec_free(orc_vec *v)
+{
+	free(v->present);
+	free(v->i);
+	free(v->j);
+	free(v->d);
+	free(v->dec);
+	free(v->sp);
+	free(v->sl);
+	free(v->tag);
+	memset(v, 0, sizeof(*v));
+}
+
+static bool grow(void **p, size_t n, size_t size)
+{
+	void *q = realloc(*p, n * size);
+
+	if (!q)
+		return false;
+	*p = q;
+	return true;
+}
+
+static colfs_status vec_reserve(orc_col *c, size_t n, colfs_err *err)
+{
+	orc_vec *v = &c->v;
+	bool ok = true;
+
+	if (n <= v->cap && v->present)
+		return COLFS_OK;
+	if (n == 0)
+		n = 1;
+	ok = grow((void **)&v->present, n, 1);
+	switch (c->kind) {
+	case ORCPB__TYPE__KIND__FLOAT:
+	case ORCPB__TYPE__KIND__DOUBLE:
+		ok = ok && grow((void **)&v->d, n, sizeof(double));
+		break;
+	case ORCPB__TYPE__KIND__DECIMAL:
+		ok = ok && grow((void **)&v->dec, n, sizeof(i128));
+		break;
+	case ORCPB__TYPE__KIND__STRING:
+	case ORCPB__TYPE__KIND__VARCHAR:
+	case ORCPB__TYPE__KIND__CHAR:
+	case ORCPB__TYPE__KIND__BINARY:
+		ok = ok && grow((void **)&v->sp, n, sizeof(*v->sp)) &&
+		     grow((void **)&v->sl, n, sizeof(*v->sl)) &&
+		     grow((void **)&v->i, n, sizeof(int64_t));
+		break;
+	case ORCPB__TYPE__KIND__UNION:
+		ok = ok && grow((void **)&v->tag, n, 1) &&
+		     grow((void **)&v->i, n, sizeof(int64_t));
+		break;
+	default:
+		ok = ok && grow((void **)&v->i, n, sizeof(int64_t)) &&
+		     grow((void **)&v->j, n, sizeof(int64_t));
+		break;
+	}
+	if (!ok)
+		return colfs_fail(err, COLFS_ENOMEM, 0, "out of memory");
+	v->cap = n;
+	return COLFS_OK;
+}
+
+/* Spread the first `nn` entries of `a` (element size `size`) out to the
+ * present slots of n. */
+static void spread(void *a, size_t size, const uint8_t *present, size_t n,
+		   size_t nn)
+{
+	char *p = a;
+
+	if (nn == n)
+		return;
+	for (size_t i = n; i-- > 0;) {
+		if (present[i]) {
+			nn--;
+			if (nn != i)
+				memcpy(p + i * size, p + nn * size, size);
+		}
+	}
+}
+
+/* --- building a reader ------------------------------------------------------- */
+
+static void col_free(orc_col *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n_kids; i++)
+		col_free(c->kids[i]);
+	free(c->kids);
+	orc_bool_rle_close(&c->present);
+	orc_int_rle_close(&c->ints);
+	orc_int_rle_close(&c->lens);
+	orc_int_rle_close(&c->second);
+	orc_byte_rle_close(&c->bytes);
+	orc_bool_rle_close(&c->bools);
+	orc_in_close(&c->data);
+	free(c->arena);
+	free(c->dict_data);
+	free(c->dict_off);
+	vec_free(&c->v);
+	free(c);
+}
+
+static const orc_stream_loc *find_stream(const orc_stripe *sp, uint32_t col,
+					 uint32_t kind)
+{
+	for (size_t i = 0; i < sp->n_streams; i++)
+		if (sp->streams[i].column == col &&
+		    sp->streams[i].kind == kind)
+			return &sp->streams[i];
+	return NULL;
+}
+
+static colfs_status load_stream(orc_reader *r, const orc_stripe *sp,
+				orc_col *c, uint32_t kind, bool required,
+				orc_in *out, bool *found, colfs_err *err)
+{
+	const orc_stream_loc *l = find_stream(sp, c->id, kind);
+
+	*found = false;
+	if (!l) {
+		if (!required)
+			return COLFS_OK;
+		return colfs_fail(err, COLFS_ECORRUPT,
+				  r->f->footer->stripes[r->stripe]->offset,
+				  "stripe %zu: %s stream not found for column "
+				  "%u (%s, %s)", r->stripe,
+				  orc_stream_kind_name(kind), c->id,
+				  orc_type_kind_name(c->kind),
+				  orc_encoding_name(c->v2 ? (c->dict ? 3 : 2)
+							  : (c->dict ? 1 : 0)));
+	}
+	if (!l->in_file)
+		return colfs_fail(err, COLFS_ETRUNCATED, l->offset,
+				  "stripe %zu: %s stream of column %u runs "
+				  "past its stripe", r->stripe,
+				  orc_stream_kind_name(kind), c->id);
+	orc_in_init_file(out, r->f, l->offset, l->length);
+	*found = true;
+	return COLFS_OK;
+}
+
+static colfs_status load_dictionary(orc_reader *r, const orc_stripe *sp,
+				    orc_col *c, uint32_t dict_size,
+				    colfs_err *err)
+{
+	orc_in din, lin;
+	orc_int_rle lens;
+	bool found;
+	uint64_t total = 0;
+	int64_t len;
+	colfs_status st = COLFS_OK;
+
+	if ((uint64_t)dict_size + 1 > r->f->max_alloc / sizeof(uint64_t))
+		return colfs_fail(err, COLFS_EOVERFLOW,
+				  r->f->footer->stripes[r->stripe]->offset,
+				  "column %u: dictionary of %u entries exceeds "
+				  "the allocation cap", c->id, dict_size);
+	COLFS_TRY(load_stream(r, sp, c, ORCPB__STREAM__KIND__DICTIONARY_DATA,
+			      dict_size > 0, &din, &found, err));
+	if (!found)
+		orc_in_init_memory(&din, NULL, 0, 0);
+	st = load_stream(r, sp, c, ORCPB__STREAM__KIND__LENGTH, dict_size > 0,
+			 &lin, &found, err);
+	if (st)
+		goto out;
+	if (!found)
+		orc_in_init_memory(&lin, NULL, 0, 0);
+	orc_int_rle_init(&lens, &lin, c->v2, false);
+	c->dict_off = malloc(((size_t)dict_size + 1) * sizeof(uint64_t));
+	if (!c->dict_off) {
+		st = colfs_fail(err, COLFS_ENOMEM, 0, "out of memory");
+		goto out_lens;
+	}
+	c->dict_off[0] = 0;
+	for (uint32_t i = 0; i < dict_size; i++) {
+		st = orc_int_rle_next(&lens, &len, 1, err);
+		if (st)
+			goto out_lens;
+		if ((uint64_t)len > r->f->max_alloc - total) {
+			st = colfs_fail(err, COLFS_EOVERFLOW,
+					orc_in_offset(&lens.in),
+					"column %u: dictionary exceeds the "
+					"allocation cap", c->id);
+			goto out_lens;
+		}
+		total += (uint64_t)len;
+		c->dict_off[i + 1] = total;
+	}
+	c->dict_data = malloc(total ? (size_t)total : 1);
+	if (!c->dict_data) {
+		st = colfs_fail(err, COLFS_ENOMEM, 0, "out of memory");
+		goto out_lens;
+	}
+	st = orc_in_copy(&din, c->dict_data, (size_t)total, err);
+	c->dict_n = dict_size;
+out_lens:
+	orc_int_rle_close(&lens);
+out:
+	orc_in_close(&din);
+	return st;
+}
+
+static colfs_status col_build(orc_reader *r, const orc_stripe *sp,
+			      uint32_t id, const bool *sel, orc_col **out,
+			      colfs_err *err)
+{
+	orc_file *f = r->f;
+	const Orcpb__StripeFooter *sf =
+		(const Orcpb__StripeFooter *)sp->footer.msg;
+	orc_col *c = calloc(1, sizeof(*c));
+	const Orcpb__ColumnEncoding *enc = NULL;
+	orc_in cur;
+	bool found;
+	uint32_t k;
+
+	if (!c)
+		return colfs_fail(err, COLFS_ENOMEM, 0, "out of memory");
+	*out = c;
+	c->id = id;
+	c->f_max_alloc = f->max_alloc;
+	c->type = f->footer->types[id];
+	c->kind = c->type->kind;
+	c->selected = sel[id];
+	if (!c->selected)
+		return COLFS_OK;
+	if (id < sf->n_columns)
+		enc = sf->columns[id];
+	else
+		return colfs_fail(err, COLFS_ECORRUPT,
+				  f->footer->stripes[r->stripe]->offset,
+				  "stripe %zu: bad number of ColumnEncodings "
+				  "in StripeFooter: expected=%zu, actual=%zu",
+				  r->stripe, f->n_types, sf->n_columns);
+	k = enc->kind;
+	if (k > ORCPB__COLUMN_ENCODING__KIND__DICTIONARY_V2)
+		return colfs_fail(err, COLFS_EUNSUPPORTED,
+				  f->footer->stripes[r->stripe]->offset,
+				  "column %u: unknown column encoding %u", id,
+				  k);
+	c->v2 = k == ORCPB__COLUMN_ENCODING__KIND__DIRECT_V2 ||
+		k == ORCPB__COLUMN_ENCODING__KIND__DICTIONARY_V2;
+	c->dict = k == ORCPB__COLUMN_ENCODING__KIND__DICTIONARY ||
+		  k == ORCPB__COLUMN_ENCODING__KIND__DICTIONARY_V2;
+
+	COLFS_TRY(load_stream(r, sp, c, ORCPB__STREAM__KIND__PRESENT, false,
+			      &cur, &found, err));
+	if (found) {
+		c->has_present = true;
+		orc_bool_rle_init(&c->present, &cur);
+	}
+	switch (c->kind) {
+	case ORCPB__TYPE__KIND__BOOLEAN:
+		COLFS_TRY(load_stream(r, sp, c, ORCPB__STREAM__KIND__DATA,
+				      true, &cur, &found, err));
+		orc_bool_rle_init(&c->bools, &cur);
+		break;
+	case ORCPB__TYPE__KIND__BYTE:
+		COLFS_TRY(load_stream(r, sp, c, ORCPB__STREAM__KIND__DATA,
+				      true, &cur, &found, err));
+		orc_byte_rle_init(&c->bytes, &cur);
+		break;
+	case ORCPB__TYPE__KIND__SHORT:
+	case ORCPB__TYPE__KIND__INT:
+	case ORCPB__TYPE__KIND__LONG:
+	case ORCPB__TYPE__KIND__DATE:
+		COLFS_TRY(load_stream(r, sp, c, ORCPB__STREAM__KIND__DATA,
+				      true, &cur, &found, err));
+		orc_int_rle_init(&c->ints, &cur, c->v2, true);
+		break;
+	case ORCPB__TYPE__KIND__FLOAT:
+	case ORCPB__TYPE__KIND__DOUBLE:
+		COLFS_TRY(load_stream(r, sp, c, ORCPB__STREAM__KIND__DATA,
+				      true, &c->data, &found, err));
+		break;
+	case ORCPB__TYPE__KIND__STRING:
+	case ORCPB__TYPE__KIND__VARCHAR:
+	case ORCPB__TYPE__KIND__CHAR:
+	case ORCPB__TYPE__KIND__BINARY:
+		if (c->dict) {
+			COLFS_TRY(load_stream(r, sp, c,
+					      ORCPB__STREAM__KIND__DATA, true, &cur, &found, err));
+			orc_int_rle_init(&c->ints, &cur, c->v2, false);
+			COLFS_TRY(load_dictionary(r, sp, c, enc->dictionarysize,
+						  err));
+		} else {
+			COLFS_TRY(load_stream(r, sp, c,
+					      ORCPB__STREAM__KIND__DATA, true, &c->data, &found, err));
+			COLFS_TRY(load_stream(r, sp, c,
+					      ORCPB__STREAM__KIND__LENGTH,
+					      true, &cur, &found, err));
+			orc_int_rle_init(&c->lens, &cur, c->v2, false);
+		}
+		break;
+	case ORCPB__TYPE__KIND__TIMESTAMP:
+	case ORCPB__TYPE__KIND__TIMESTAMP_INSTANT: {
+		const char *tzname = c->kind == ORCPB__TYPE__KIND__TIMESTAMP
+					     ? sf->writertimezone
+					     : NULL;
+
+		COLFS_TRY(load_stream(r, sp, c, ORCPB__STREAM__KIND__DATA,
+				      true, &cur, &found, err));
+		orc_int_rle_init(&c->ints, &cur, c->v2, true);
+		COLFS_TRY(load_stream(r, sp, c, ORCPB__STREAM__KIND__SECONDARY,
+				      true, &cur, &found, err));
+		orc_int_rle_init(&c->second, &cur, c->v2, false);
+		COLFS_TRY(orc_tz_get(f, tzname, &c->tz, err));
+		c->tz_epoch = ORC_TS_BASE - orc_tz_offset(c->tz, ORC_TS_BASE);
+		break;
+	}
+	case ORCPB__TYPE__KIND__DECIMAL:
+		c->decimal64 = f->has_version && f->version_major == 1 &&
+			       f->version_minor == 9999 &&
+			       c->type->precision > 0 &&
+			       c->type->precision <= 18;
+		if (c->type->scale > 38 || c->type->precision > 38)
+			return colfs_fail(err, COLFS_EUNSUPPORTED,
+					  f->footer_off,
+					  "column %u: decimal(%u,%u) is beyond "
+					  "38 digits", id, c->type->precision,
+					  c->type->scale);
+		c->scale = c->type->precision == 0 ? ORC_HIVE11_SCALE
+						   : (int32_t)c->type->scale;
+		if (c->decimal64) {
+			COLFS_TRY(load_stream(r, sp, c,
+					      ORCPB__STREAM__KIND__DATA, true, &cur, &found, err));
+			orc_int_rle_init(&c->ints, &cur, true, true);
+		} else {
+			COLFS_TRY(load_stream(r, sp, c,
+					      ORCPB__STREAM__KIND__DATA, true, &c->data, &found, err));
+			COLFS_TRY(load_stream(r, sp, c,
+					      ORCPB__STREAM__KIND__SECONDARY,
+					      true, &cur, &found, err));
+			orc_int_rle_init(&c->second, &cur, c->v2, true);
+		}
+		break;
+	case ORCPB__TYPE__KIND__LIST:
+	case ORCPB__TYPE__KIND__MAP:
+		COLFS_TRY(load_stream(r, sp, c, ORCPB__STREAM__KIND__LENGTH,
+				      true, &cur, &found, err));
+		orc_int_rle_init(&c->lens, &cur, c->v2, false);
+		break;
+	case ORCPB__TYPE__KIND__UNION:
+		COLFS_TRY(load_stream(r, sp, c, ORCPB__STREAM__KIND__DATA,
+				      true, &cur, &found, err));
+		orc_byte_rle_init(&c->bytes, &cur);
+		break;
+	case ORCPB__TYPE__KIND__STRUCT:
+		break;
+	default:
+		return colfs_fail(err, COLFS_EUNSUPPORTED, 0,
+				  "column %u: unsupported type kind %u", id,
+				  c->kind);
+	}
+	if (c->type->n_subtypes) {
+		c->kids = calloc(c->type->n_subtypes, sizeof(*c->kids));
+		if (!c->kids)
+			return colfs_fail(err, COLFS_ENOMEM, 0,
+					  "out of memory");
+		c->n_kids = c->type->n_subtypes;
+		for (size_t i = 0; i < c->n_kids; i++)
+			COLFS_TRY(col_build(r, sp, c->type->subtypes[i], sel,
+					    &c->kids[i], err));
+	}
+	return COLFS_OK;
+}
+
+static void reader_free(orc_reader *r)
+{
+	if (!r)
+		return;
+	col_free(r->root);
+	free(r->scratch);
+	free(r);
+}
+
+/* `column` selects one top-level field (with its subtree) or, when 0,
+ * everything. */
+static colfs_status reader_create(orc_file *f, size_t stripe, uint32_t column,
+				  orc_reader **out, colfs_err *err)
+{
+	orc_reader *r;
+	orc_stripe *sp;
+	bool *sel;
+	colfs_status st;
+
+	*out = NULL;
+	COLFS_TRY(orc_stripe_load(f, stripe, &sp, err));
+	sel = calloc(f->n_types, sizeof(*sel));
+	r = calloc(1, sizeof(*r));
+	if (!sel || !r) {
+		free(sel);
+		free(r);
+		return colfs_fail(err, COLFS_ENOMEM, 0, "out of memory");
+	}
+	for (size_t i = 0; i < f->n_types; i++) {
+		uint32_t p = (uint32_t)i;
+
+		if (column == 0) {
+			sel[i] = true;
+			continue;
+		}
+		/* selected: the column, its subtree, and its ancestors */
+		while (p != 0 && p != column)
+			p = f->parent[p];
+		sel[i] = p == column;
+	}
+	for (uint32_t p = column; p != 0; p = f->parent[p])
+		sel[p] = true;
+	sel[0] = true;
+	r->f = f;
+	r->stripe = stripe;
+	r->rows_left = f->footer->stripes[stripe]->numberofrows;
+	st = col_build(r, sp, 0, sel, &r->root, err);
+	free(sel);
+	if (st) {
+		reader_free(r);
+		return st;
+	}
+	*out = r;
+	return COLFS_OK;
+}
+
+/* --- decoding a batch ------------------------------------------------------ */
+
+static colfs_status read_decimal_v1(orc_col *c, i128 *out, colfs_err *err)
+{
+	unsigned __int128 v = 0;
+	unsigned shift = 0;
+	uint8_t b;
+
+	do {
+		COLFS_TRY(orc_in_u8(&c->data, &b, err));
+		if (shift >= 128 || (shift > 121 && (b & 0x7f) >> (128 - shift)))
+			return colfs_fail(err, COLFS_EOVERFLOW,
+					  orc_in_offset(&c->data),
+					  "column %u: decimal value wider than "
+					  "128 bits", c->id);
+		v |= (unsigned __int128)(b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	*out = (i128)(v >> 1) ^ -(i128)(v & 1);
+	return COLFS_OK;
+}
+
+static i128 pow10_128(unsigned n)
+{
+	i128 p = 1;
+
+	while (n--)
+		p *= 10;
+	return p;
+}
+
+static colfs_status col_read(orc_reader *r, orc_col *c, size_t n,
+			     const uint8_t *incoming, colfs_err *err);
+
+static colfs_status read_present(orc_reader *r, orc_col *c, size_t n,
+				 const uint8_t *incoming, size_t *nn_out,
+				 colfs_err *err)
+{
+	uint8_t *pr = c->v.present;
+	size_t m = 0, nn = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m += incoming ? incoming[i] != 0 : 1;
+	if (c->has_present) {
+		if (m > r->scratch_cap) {
+			if (!grow((void **)&r->scratch, m, 1))
+				return colfs_fail(err, COLFS_ENOMEM, 0,
+						  "out of memory");
+			r->scratch_cap = m;
+		}
+		COLFS_TRY(orc_bool_rle_next(&c->present, r->scratch, m, err));
+	}
+	for (size_t i = 0, k = 0; i < n; i++) {
+		if (incoming && !incoming[i]) {
+			pr[i] = 0;
+			continue;
+		}
+		pr[i] = c->has_present ? r->scratch[k++] : 1;
+		nn += pr[i];
+	}
+	*nn_out = nn;
+	return COLFS_OK;
+}
+
+static colfs_status read_strings(orc_col *c, size_t n, size_t nn,
+				 colfs_err *err)
+{
+	orc_vec *v = &c->v;
+
+	if (c->dict) {
+		COLFS_TRY(orc_int_rle_next(&c->ints, v->i, nn, err));
+		for (size_t k = 0; k < nn; k++) {
+			uint64_t id = (uint64_t)v->i[k];
+
+			if (id >= c->dict_n)
+				return colfs_fail(
+					err, COLFS_EBOUNDS,
+					orc_in_offset(&c->ints.in),
+					"column %u: dictionary id %llu past "
+					"the dictionary of %zu entries",
+					c->id, (unsigned long long)id,
+					c->dict_n);
+			v->sp[k] = c->dict_data + c->dict_off[id];
+			v->sl[k] = c->dict_off[id + 1] - c->dict_off[id];
+		}
+	} else {
+		size_t used = 0;
+
+		COLFS_TRY(orc_int_rle_next(&c->lens, v->i, nn, err));
+		for (size_t k = 0; k < nn; k++) {
+			uint64_t len = (uint64_t)v->i[k];
+			const uint8_t *p;
+
+			if (len > c->f_max_alloc - used)
+				return colfs_fail(
+					err, COLFS_EOVERFLOW,
+					orc_in_offset(&c->data),
+					"column %u: values of one batch exceed "
+					"the allocation cap", c->id);
+			if (used + len > c->arena_cap) {
+				size_t ncap = c->arena_cap ? c->arena_cap : 4096;
+				uint8_t *na;
+
+				while (ncap < used + len)
+					ncap *= 2;
+				na = realloc(c->arena, ncap);
+				if (!na)
+					return colfs_fail(err, COLFS_ENOMEM, 0,
+							  "out of memory");
+				c->arena = na;
+				c->arena_cap = ncap;
+			}
+			COLFS_TRY(orc_in_bytes(&c->data, (size_t)len, &p, err));
+			if (len)
+				memcpy(c->arena + used, p, (size_t)len);
+			v->sl[k] = len;
+			v->i[k] = (int64_t)used;
+			used += (size_t)len;
+		}
+		for (size_t k = 0; k < nn; k++)
+			v->sp[k] = c->arena + v->i[k];
+	}
+	spread(v->sp, sizeof(*v->sp), v->present, n, nn);
+	spread(v->sl, sizeof(*v->sl), v->present, n, nn);
+	return COLFS_OK;
+}
+
+static colfs_status read_timestamps(orc_col *c, size_t n, size_t nn,
+				    colfs_err *err)
+{
+	orc_vec *v = &c->v;
+
+	COLFS_TRY(orc_int_rle_next(&c->ints, v->i, nn, err));
+	COLFS_TRY(orc_int_rle_next(&c->second, v->j, nn, err));
+	for (size_t k = 0; k < nn; k++) {
+		uint64_t raw = (uint64_t)v->j[k];
+		unsigned zeros = raw & 7;
+		int64_t nanos = (int64_t)(raw >> 3);
+		int64_t secs;
+
+		if (zeros)
+			for (unsigned z = 0; z <= zeros && nanos <= 999999999;
+			     z++)
+				nanos *= 10;
+		if (nanos > 999999999)
+			return colfs_fail(err, COLFS_ECORRUPT,
+					  orc_in_offset(&c->second.in),
+					  "column %u: nanoseconds %lld out of "
+					  "range", c->id, (long long)nanos);
+		secs = (int64_t)((uint64_t)v->i[k] + (uint64_t)c->tz_epoch);
+		if (c->tz)
+			secs = (int64_t)((uint64_t)secs +
+					 (uint64_t)orc_tz_offset(c->tz, secs));
+		if (secs < 0 && nanos > 999999)
+			secs -= 1;
+		v->i[k] = secs;
+		v->j[k] = nanos;
+	}
+	spread(v->i, sizeof(int64_t), v->present, n, nn);
+	spread(v->j, sizeof(int64_t), v->present, n, nn);
+	return COLFS_OK;
+}
+
+static colfs_status read_decimals(orc_col *c, size_t n, size_t nn,
+				  colfs_err *err)
+{
+	orc_vec *v = &c->v;
+
+	if (c->decimal64) {
+		int64_t *tmp = (int64_t *)v->dec;
+
+		/* int64 into the front of the i128 array, widened from the
+		 * back so nothing is overwritten before it is read. */
+		COLFS_TRY(orc_int_rle_next(&c->ints, tmp, nn, err));
+		for (size_t k = nn; k-- > 0;)
+			v->dec[k] = tmp[k];
+	} else {
+		for (size_t k = 0; k < nn; k++) {
+			int64_t sc;
+			i128 val = 0;
+
+			COLFS_TRY(read_decimal_v1(c, &val, err));
+			COLFS_TRY(orc_int_rle_next(&c->second, &sc, 1, err));
+			if (sc < c->scale) {
+				if (c->scale - sc > 38)
+					return colfs_fail(
+						err, COLFS_ECORRUPT,
+						orc_in_offset(&c->data),
+						"column %u: decimal scale %lld "
+						"out of range", c->id,
+						(long long)sc);
+				if (__builtin_mul_overflow(
+					    val,
+					    pow10_128((unsigned)(c->scale - sc)),
+					    &val))
+					return colfs_fail(
+						err, COLFS_EOVERFLOW,
+						orc_in_offset(&c->data),
+						"column %u: decimal value does "
+						"not fit 128 bits at scale %d",
+						c->id, c->scale);
+			} else if (sc > c->scale) {
+				if (sc - c->scale > 38)
+					val = 0;
+				else
+					val /= pow10_128(
+						(unsigned)(sc - c->scale));
+			}
+			v->dec[k] = val;
+		}
+	}
+	spread(v->dec, sizeof(i128), v->present, n, nn);
+	return COLFS_OK;
+}
+
+static colfs_status col_read(orc_reader *r, orc_col *c, size_t n,
+			     const uint8_t *incoming, colfs_err *err)
+{
+	orc_vec *v = &c->v;
+	size_t nn = 0;
+
+	if (!c->selected)
+		return COLFS_OK;
+	COLFS_TRY(vec_reserve(c, n, err));
+	COLFS_TRY(read_present(r, c, n, incoming, &nn, err));
+	switch (c->kind) {
+	case ORCPB__TYPE__KIND__BOOLEAN: {
+		uint8_t *tmp = (uint8_t *)v->j;
+
+		COLFS_TRY(orc_bool_rle_next(&c->bools, tmp, nn, err));
+		for (size_t k = nn; k-- > 0;)
+			v->i[k] = tmp[k];
+		spread(v->i, sizeof(int64_t), v->present, n, nn);
+		break;
+	}
+	case ORCPB__TYPE__KIND__BYTE: {
+		uint8_t *tmp = (uint8_t *)v->j;
+
+		COLFS_TRY(orc_byte_rle_next(&c->bytes, tmp, nn, err));
+		for (size_t k = nn; k-- > 0;)
+			v->i[k] = (int8_t)tmp[k];
+		spread(v->i, sizeof(int64_t), v->present, n, nn);
+		break;
+	}
+	case ORCPB__TYPE__KIND__SHORT:
+	case ORCPB__TYPE__KIND__INT:
+	case ORCPB__TYPE__KIND__LONG:
+	case ORCPB__TYPE__KIND__DATE:
+		COLFS_TRY(orc_int_rle_next(&c->ints, v->i, nn, err));
+		spread(v->i, sizeof(int64_t), v->present, n, nn);
+		break;
+	case ORCPB__TYPE__KIND__FLOAT:
+	case ORCPB__TYPE__KIND__DOUBLE: {
+		size_t w = c->kind == ORCPB__TYPE__KIND__FLOAT ? 4 : 8;
+		const uint8_t *p;
+
+		COLFS_TRY(orc_in_bytes(&c->data, nn * w, &p, err));
+		for (size_t k = 0; k < nn; k++) {
+			if (w == 4) {
+				uint32_t b = colfs_le32(p + 4 * k);
+				float fl;
+
+				memcpy(&fl, &b, 4);
+				v->d[k] = fl;
+			} else {
+				uint64_t b = colfs_le64(p + 8 * k);
+
+				memcpy(&v->d[k], &b, 8);
+			}
+		}
+		spread(v->d, sizeof(double), v->present, n, nn);
+		break;
+	}
+	case ORCPB__TYPE__KIND__STRING:
+	case ORCPB__TYPE__KIND__VARCHAR:
+	case ORCPB__TYPE__KIND__CHAR:
+	case ORCPB__TYPE__KIND__BINARY:
+		COLFS_TRY(read_strings(c, n, nn, err));
+		break;
+	case ORCPB__TYPE__KIND__TIMESTAMP:
+	case ORCPB__TYPE__KIND__TIMESTAMP_INSTANT:
+		COLFS_TRY(read_timestamps(c, n, nn, err));
+		break;
+	case ORCPB__TYPE__KIND__DECIMAL:
+		COLFS_TRY(read_decimals(c, n, nn, err));
+		break;
+	case ORCPB__TYPE__KIND__STRUCT:
+		for (size_t i = 0; i < c->n_kids; i++)
+			COLFS_TRY(col_read(r, c->kids[i], n, v->present, err));
+		break;
+	case ORCPB__TYPE__KIND__LIST:
+	case ORCPB__TYPE__KIND__MAP: {
+		uint64_t total = 0;
+
+		COLFS_TRY(orc_int_rle_next(&c->lens, v->j, nn, err));
+		spread(v->j, sizeof(int64_t), v->present, n, nn);
+		for (size_t i = 0; i < n; i++) {
+			if (!v->present[i]) {
+				v->i[i] = (int64_t)total;
+				v->j[i] = 0;
+				continue;
+			}
+			v->i[i] = (int64_t)total;
+			if ((uint64_t)v->j[i] > ORC_MAX_BATCH_ELEMS - total)
+				return colfs_fail(
+					err, COLFS_EOVERFLOW,
+					orc_in_offset(&c->lens.in),
+					"column %u: more than %u elements in "
+					"one batch of %zu rows", c->id,
+					ORC_MAX_BATCH_ELEMS, n);
+			total += (uint64_t)v->j[i];
+		}
+		for (size_t i = 0; i < c->n_kids; i++)
+			COLFS_TRY(col_read(r, c->kids[i], (size_t)total, NULL,
+					   err));
+		break;
+	}
+	case ORCPB__TYPE__KIND__UNION: {
+		size_t counts[256] = {0};
+
+		COLFS_TRY(orc_byte_rle_next(&c->bytes, v->tag, nn, err));
+		spread(v->tag, 1, v->present, n, nn);
+		for (size_t i = 0; i < n; i++) {
+			if (!v->present[i])
+				continue;
+			if (v->tag[i] >= c->n_kids)
+				return colfs_fail(
+					err, COLFS_ECORRUPT,
+					orc_in_offset(&c->bytes.in),
+					"column %u: union tag %u but %zu "
+					"variants", c->id, v->tag[i],
+					c->n_kids);
+			v->i[i] = (int64_t)counts[v->tag[i]]++;
+		}
+		for (size_t i = 0; i < c->n_kids; i++)
+			COLFS_TRY(col_read(r, c->kids[i], counts[i], NULL,
+					   err));
+		break;
+	}
+	default:
+		break;
+	}
+	return COLFS_OK;
+}
+
+/* --- printing: orc-contents ------------------------------------------------------ */
+
+static void put_i128(colfs_buf *b, i128 v)
+{
+	char tmp[48];
+	size_t k = sizeof(tmp);
+	bool neg = v < 0;
+	unsigned __int128 u = neg ? (unsigned __int128)0 - (unsigned __int128)v
+				  : (unsigned __int128)v;
+
+	tmp[--k] = '\0';
+	do {
+		tmp[--k] = (char)('0' + (int)(u % 10));
+		u /= 10;
+	} while (u);
+	if (neg)
+		tmp[--k] = '-';
+	colfs_buf_puts(b, tmp + k);
+}
+
+/* A decimal with exactly `scale` fraction digits. */
+static void put_decimal(colfs_buf *b, i128 v, int32_t scale)
+{
+	char digits[64];
+	colfs_buf t = COLFS_BUF_INIT;
+	bool neg = v < 0;
+	size_t n;
+
+	put_i128(&t, neg ? -v : v);
+	if (colfs_buf_status(&t) || !t.data) {
+		colfs_buf_free(&t);
+		b->failed = true;
+		return;
+	}
+	n = t.len < sizeof(digits) - 1 ? t.len : sizeof(digits) - 1;
+	memcpy(digits, t.data, n);
+	digits[n] = '\0';
+	colfs_buf_free(&t);
+	if (neg)
+		colfs_buf_putc(b, '-');
+	if (scale <= 0) {
+		colfs_buf_puts(b, digits);
+		return;
+	}
+	if ((size_t)scale >= n) {
+		colfs_buf_puts(b, "0.");
+		for (size_t i = n; i < (size_t)scale; i++)
+			colfs_buf_putc(b, '0');
+		colfs_buf_puts(b, digits);
+		return;
+	}
+	colfs_buf_append(b, digits, n - (size_t)scale);
+	colfs_buf_putc(b, '.');
+	colfs_buf_puts(b, digits + n - scale);
+}
+
+static void put_i64(colfs_buf *b, int64_t v)
+{
+	char tmp[24];
+	size_t k = sizeof(tmp);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	do {
+		tmp[--k] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		tmp[--k] = '-';
+	colfs_buf_append(b, tmp + k, sizeof(tmp) - k);
+}
+
+static void put_contents_string(colfs_buf *b, const uint8_t *p, size_t n)
+{
+	size_t run = 0;
+
+	colfs_buf_putc(b, '"');
+	for (size_t i = 0; i < n; i++) {
+		const char *esc = NULL;
+
+		switch (p[i]) {
+		case '"': esc = "\\\""; break;
+		case '\\': esc = "\\\\"; break;
+		case '\b': esc = "\\b"; break;
+		case '\f': esc = "\\f"; break;
+		case '\n': esc = "\\n"; break;
+		case '\r': esc = "\\r"; break;
+		case '\t': esc = "\\t"; break;
+		default: break;
+		}
+		if (esc) {
+			colfs_buf_append(b, p + run, i - run);
+			colfs_buf_puts(b, esc);
+			run = i + 1;
+		}
+	}
+	colfs_buf_append(b, p + run, n - run);
+	colfs_buf_putc(b, '"');
+}
+
+static void put_timestamp_contents(colfs_buf *b, int64_t secs, int64_t nanos)
+{
+	struct tm tm;
+	time_t t = (time_t)secs;
+	char buf[64];
+	int zeros = 0;
+
+	if (nanos < 0) {
+		t -= 1;
+		nanos = -nanos;
+	}
+	if (!gmtime_r(&t, &tm)) {
+		colfs_buf_printf(b, "\"%lld\"", (long long)secs);
+		return;
+	}
+	strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
+	colfs_buf_printf(b, "\"%s.", buf);
+	if (nanos == 0) {
+		zeros = 8;
+	} else {
+		while (nanos % 10 == 0) {
+			nanos /= 10;
+			zeros++;
+		}
+	}
+	colfs_buf_printf(b, "%0*lld\"", 9 - zeros, (long long)nanos);
+}
+
+static void put_date_contents(colfs_buf *b, int64_t days)
+{
+	struct tm tm;
+	time_t t;
+	char buf[64];
+
+	if (days > ((int64_t)1 << 40) || days < -((int64_t)1 << 40)) {
+		colfs_buf_printf(b, "\"%lld\"", (long long)days);
+		return;
+	}
+	t = (time_t)(days * 86400);
+	if (!gmtime_r(&t, &tm)) {
+		colfs_buf_printf(b, "\"%lld\"", (long long)days);
+		return;
+	}
+	strftime(buf, sizeof(buf), "%Y-%m-%d", &tm);
+	colfs_buf_printf(b, "\"%s\"", buf);
+}
+
+static void print_contents(colfs_buf *b, const orc_col *c, size_t row,
+			   unsigned depth)
+{
+	const orc_vec *v = &c->v;
+
+	if (!v->present[row] || depth > ORC_MAX_DEPTH) {
+		colfs_buf_puts(b, "null");
+		return;
+	}
+	switch (c->kind) {
+	case ORCPB__TYPE__KIND__BOOLEAN:
+		colfs_buf_puts(b, v->i[row] ? "true" : "false");
+		break;
+	case ORCPB__TYPE__KIND__BYTE:
+	case ORCPB__TYPE__KIND__SHORT:
+	case ORCPB__TYPE__KIND__INT:
+	case ORCPB__TYPE__KIND__LONG:
+		put_i64(b, v->i[row]);
+		break;
+	case ORCPB__TYPE__KIND__FLOAT:
+		colfs_buf_printf(b, "%.7g", v->d[row]);
+		break;
+	case ORCPB__TYPE__KIND__DOUBLE:
+		colfs_buf_printf(b, "%.14g", v->d[row]);
+		break;
+	case ORCPB__TYPE__KIND__STRING:
+	case ORCPB__TYPE__KIND__VARCHAR:
+	case ORCPB__TYPE__KIND__CHAR:
+		put_contents_string(b, v->sp[row], (size_t)v->sl[row]);
+		break;
+	case ORCPB__TYPE__KIND__BINARY:
+		colfs_buf_putc(b, '[');
+		for (uint64_t k = 0; k < v->sl[row]; k++) {
+			if (k)
+				colfs_buf_puts(b, ", ");
+			put_i64(b, v->sp[row][k]);
+		}
+		colfs_buf_putc(b, ']');
+		break;
+	case ORCPB__TYPE__KIND__TIMESTAMP:
+	case ORCPB__TYPE__KIND__TIMESTAMP_INSTANT:
+		put_timestamp_contents(b, v->i[row], v->j[row]);
+		break;
+	case ORCPB__TYPE__KIND__DATE:
+		put_date_contents(b, v->i[row]);
+		break;
+	case ORCPB__TYPE__KIND__DECIMAL:
+		put_decimal(b, v->dec[row], c->scale);
+		break;
+	case ORCPB__TYPE__KIND__STRUCT:
+		colfs_buf_putc(b, '{');
+		for (size_t k = 0; k < c->n_kids; k++) {
+			if (!c->kids[k]->selected)
+				continue;
+			colfs_buf_puts(b, k ? ", \"" : "\"");
+			colfs_buf_puts(b, c->type->fieldnames[k]);
+			colfs_buf_puts(b, "\": ");
+			print_contents(b, c->kids[k], row, depth + 1);
+		}
+		colfs_buf_putc(b, '}');
+		break;
+	case ORCPB__TYPE__KIND__LIST:
+		colfs_buf_putc(b, '[');
+		for (int64_t k = 0; k < v->j[row]; k++) {
+			if (k)
+				colfs_buf_puts(b, ", ");
+			print_contents(b, c->kids[0], (size_t)(v->i[row] + k),
+				       depth + 1);
+		}
+		colfs_buf_putc(b, ']');
+		break;
+	case ORCPB__TYPE__KIND__MAP:
+		colfs_buf_putc(b, '[');
+		for (int64_t k = 0; k < v->j[row]; k++) {
+			size_t e = (size_t)(v->i[row] + k);
+
+			colfs_buf_puts(b, k ? ", {\"key\": " : "{\"key\": ");
+			print_contents(b, c->kids[0], e, depth + 1);
+			colfs_buf_puts(b, ", \"value\": ");
+			print_contents(b, c->kids[1], e, depth + 1);
+			colfs_buf_putc(b, '}');
+		}
+		colfs_buf_putc(b, ']');
+		break;
+	case ORCPB__TYPE__KIND__UNION:
+		colfs_buf_printf(b, "{\"tag\": %u, \"value\": ", v->tag[row]);
+		print_contents(b, c->kids[v->tag[row]], (size_t)v->i[row],
+			       depth + 1);
+		colfs_buf_putc(b, '}');
+		break;
+	default:
+		colfs_buf_puts(b, "null");
+		break;
+	}
+}
+
+/* --- printing: values.md ------------------------------------------------------ */
+
+static void i128_be(i128 v, uint8_t out[16])
+{
+	unsigned __int128 u = (unsigned __int128)v;
+
+	for (int i = 15; i >= 0; i--) {
+		out[i] = (uint8_t)u;
+		u >>= 8;
+	}
+}
+
+static void print_value(colfs_buf *b, const colfs_render *rd,
+			const orc_col *c, size_t row, unsigned depth)
+{
+	const orc_vec *v = &c->v;
+	colfs_render js = *rd;
+
+	js.json = true;
+	if (!v->present[row] || depth > ORC_MAX_DEPTH) {
+		colfs_render_null(b, rd);
+		return;
+	}
+	switch (c->kind) {
+	case ORCPB__TYPE__KIND__BOOLEAN:
+		colfs_render_bool(b, rd, v->i[row] != 0);
+		break;
+	case ORCPB__TYPE__KIND__BYTE:
+	case ORCPB__TYPE__KIND__SHORT:
+	case ORCPB__TYPE__KIND__INT:
+	case ORCPB__TYPE__KIND__LONG:
+		colfs_render_i64(b, rd, v->i[row]);
+		break;
+	case ORCPB__TYPE__KIND__FLOAT:
+		colfs_render_float(b, rd, (float)v->d[row]);
+		break;
+	case ORCPB__TYPE__KIND__DOUBLE:
+		colfs_render_double(b, rd, v->d[row]);
+		break;
+	case ORCPB__TYPE__KIND__STRING:
+	case ORCPB__TYPE__KIND__VARCHAR:
+	case ORCPB__TYPE__KIND__CHAR:
+		colfs_render_string(b, rd, v->sp[row], (size_t)v->sl[row]);
+		break;
+	case ORCPB__TYPE__KIND__BINARY:
+		colfs_render_binary(b, rd, v->sp[row], (size_t)v->sl[row]);
+		break;
+	case ORCPB__TYPE__KIND__TIMESTAMP:
+		colfs_render_timestamp_parts(b, rd, v->i[row],
+					     (uint32_t)v->j[row], false);
+		break;
+	case ORCPB__TYPE__KIND__TIMESTAMP_INSTANT:
+		colfs_render_timestamp_parts(b, rd, v->i[row],
+					     (uint32_t)v->j[row], true);
+		break;
+	case ORCPB__TYPE__KIND__DATE:
+		colfs_render_date(b, rd, v->i[row]);
+		break;
+	case ORCPB__TYPE__KIND__DECIMAL: {
+		uint8_t be[16];
+
+		i128_be(v->dec[row], be);
+		colfs_render_decimal_be(b, rd, be, 16, c->scale);
+		break;
+	}
+	case ORCPB__TYPE__KIND__STRUCT:
+		colfs_buf_putc(b, '{');
+		for (size_t k = 0; k < c->n_kids; k++) {
+			const char *fn = c->type->fieldnames[k];
+
+			if (k)
+				colfs_buf_putc(b, ',');
+			colfs_render_json_string(b, (const uint8_t *)fn,
+						 strlen(fn));
+			colfs_buf_putc(b, ':');
+			print_value(b, &js, c->kids[k], row, depth + 1);
+		}
+		colfs_buf_putc(b, '}');
+		break;
+	case ORCPB__TYPE__KIND__LIST:
+		colfs_buf_putc(b, '[');
+		for (int64_t k = 0; k < v->j[row]; k++) {
+			if (k)
+				colfs_buf_putc(b, ',');
+			print_value(b, &js, c->kids[0],
+				    (size_t)(v->i[row] + k), depth + 1);
+		}
+		colfs_buf_putc(b, ']');
+		break;
+	case ORCPB__TYPE__KIND__MAP:
+		colfs_buf_putc(b, '[');
+		for (int64_t k = 0; k < v->j[row]; k++) {
+			size_t e = (size_t)(v->i[row] + k);
+
+			colfs_buf_puts(b, k ? ",{\"key\":" : "{\"key\":");
+			print_value(b, &js, c->kids[0], e, depth + 1);
+			colfs_buf_puts(b, ",\"value\":");
+			print_value(b, &js, c->kids[1], e, depth + 1);
+			colfs_buf_putc(b, '}');
+		}
+		colfs_buf_putc(b, ']');
+		break;
+	case ORCPB__TYPE__KIND__UNION:
+		colfs_buf_printf(b, "{\"tag\":%u,\"value\":", v->tag[row]);
+		print_value(b, &js, c->kids[v->tag[row]], (size_t)v->i[row],
+			    depth + 1);
+		colfs_buf_putc(b, '}');
+		break;
+	default:
+		colfs_render_null(b, rd);
+		break;
+	}
+}
+
+/* --- views ----------------------------------------------------------------------- */
+
+void orc_view_free_reader(orc_view *v)
+{
+	reader_free(v->reader);
+	v->reader = NULL;
+}
+
+/* The stripe and the batch within it of global piece `index`. */
+static bool piece_locate(const orc_file *f, const orc_view *v, uint64_t index,
+			 size_t *stripe, uint64_t *batch)
+{
+	if (v->stripe >= 0) {
+		uint64_t rows = f->footer->stripes[v->stripe]->numberofrows;
+		uint64_t n = (rows + ORC_ROWS_PER_PIECE - 1) /
+			     ORC_ROWS_PER_PIECE;
+
+		if (index >= n)
+			return false;
+		*stripe = (size_t)v->stripe;
+		*batch = index;
+		return true;
+	}
+	if (index >= f->n_pieces)
+		return false;
+	{
+		size_t lo = 0, hi = f->n_stripes;
+
+		/* last stripe whose first piece is <= index and that has
+		 * pieces */
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (f->stripes[mid].piece_start <= index)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		while (lo + 1 < f->n_stripes &&
+		       f->stripes[lo + 1].piece_start <= index)
+			lo++;
+		*stripe = lo;
+		*batch = index - f->stripes[lo].piece_start;
+	}
+	return true;
+}
+
+colfs_status orc_view_piece(colfs_tree *t, colfs_node *file, uint64_t index,
+			    colfs_buf *out)
+{
+	orc_view *v = colfs_node_ctx(file);
+	orc_file *f = v->file;
+	colfs_err err = {0};
+	size_t stripe;
+	uint64_t batch, rows;
+	colfs_status st = COLFS_OK;
+	const orc_col *target;
+	colfs_render rd = {0};
+
+	if (!piece_locate(f, v, index, &stripe, &batch))
+		return COLFS_END;
+	rows = f->footer->stripes[stripe]->numberofrows -
+	       batch * ORC_ROWS_PER_PIECE;
+	if (rows > ORC_ROWS_PER_PIECE)
+		rows = ORC_ROWS_PER_PIECE;
+	if (!v->reader || v->reader->stripe != stripe ||
+	    v->next_piece != index) {
+		uint64_t skip;
+
+		orc_view_free_reader(v);
+		st = reader_create(f, stripe,
+				   v->kind == ORC_VIEW_COLUMN ? v->column : 0,
+				   &v->reader, &err);
+		if (st)
+			goto fail;
+		for (skip = 0; skip < batch; skip++) {
+			st = col_read(v->reader, v->reader->root,
+				      ORC_ROWS_PER_PIECE, NULL, &err);
+			if (st)
+				goto fail;
+		}
+	}
+	st = col_read(v->reader, v->reader->root, (size_t)rows, NULL, &err);
+	if (st)
+		goto fail;
+	v->next_piece = index + 1;
+
+	target = v->reader->root;
+	if (v->kind == ORC_VIEW_COLUMN && v->column != 0) {
+		for (size_t k = 0; k < target->n_kids; k++)
+			if (target->kids[k]->id == v->column) {
+				target = target->kids[k];
+				break;
+			}
+	}
+	rd.null_token = colfs_tree_options(t)->null_token;
+	for (size_t r = 0; r < rows; r++) {
+		if (v->kind == ORC_VIEW_ROWS) {
+			print_contents(out, target, r, 0);
+		} else if (!target->v.present[r]) {
+			colfs_render_null(out, &rd);
+		} else {
+			print_value(out, &rd, target, r, 0);
+		}
+		colfs_buf_putc(out, '\n');
+	}
+	return colfs_buf_status(out);
+fail:
+	orc_view_free_reader(v);
+	colfs_tree_report_err(t, file, &err);
+	return st;
+}

@@ -1,0 +1,67 @@
+/* colfs ORC: the run-length decoders of the ORC specification.
+ *
+ * Each decoder owns an orc_in over one stream (read one compression chunk
+ * at a time) and keeps its position, so a column reader can ask for values
+ * batch after batch.  Runs are decoded whole into a small buffer (at most
+ * 512 values: the longest RLE v2 run) and handed out from there; every
+ * header length is checked against the bytes left before the run is
+ * unpacked.  Errors carry the cursor's offset (for decompressed streams:
+ * the stream's offset in the file). */
+#ifndef COLFS_ORC_RLE_H
+#define COLFS_ORC_RLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/cursor.h"
+#include "orc_in.h"
+
+#define ORC_RLE_RUN_MAX 512
+
+/* Byte RLE (also the bytes under boolean RLE). */
+typedef struct orc_byte_rle {
+	orc_in in;
+	uint8_t run[ORC_RLE_RUN_MAX];
+	size_t run_len, run_pos;
+} orc_byte_rle;
+
+void orc_byte_rle_init(orc_byte_rle *d, const orc_in *in);
+colfs_status orc_byte_rle_next(orc_byte_rle *d, uint8_t *out, size_t n,
+			       colfs_err *err);
+
+/* Boolean RLE: bits most significant first over byte RLE. */
+typedef struct orc_bool_rle {
+	orc_byte_rle bytes;
+	uint8_t cur_byte;
+	unsigned bits_left;
+} orc_bool_rle;
+
+void orc_bool_rle_init(orc_bool_rle *d, const orc_in *in);
+colfs_status orc_bool_rle_next(orc_bool_rle *d, uint8_t *out, size_t n,
+			       colfs_err *err);
+
+/* Integer RLE, version 1 or 2, signed or unsigned.  Unsigned values come
+ * out as their bit pattern in int64_t. */
+typedef struct orc_int_rle {
+	orc_in in;
+	bool v2;
+	bool is_signed;
+	int64_t run[ORC_RLE_RUN_MAX];
+	size_t run_len, run_pos;
+} orc_int_rle;
+
+void orc_int_rle_init(orc_int_rle *d, const orc_in *in, bool v2,
+		      bool is_signed);
+colfs_status orc_int_rle_next(orc_int_rle *d, int64_t *out, size_t n,
+			      colfs_err *err);
+
+/* Release the stream each decoder owns. */
+void orc_byte_rle_close(orc_byte_rle *d);
+void orc_bool_rle_close(orc_bool_rle *d);
+void orc_int_rle_close(orc_int_rle *d);
+
+/* The RLE v2 5-bit width code to a bit width (delta: 0 means 0 bits). */
+unsigned orc_rle_width_decode(unsigned code, bool delta);
+
+#endif

@@ -1,0 +1,752 @@
+/* colfs ORC: the file tail (PostScript, Footer, Metadata), the chunk
+ * framing of compressed streams, and stripe footers.  Written for colfs
+ * from the ORC specification. */
+#include "orc_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- protobuf-c with a cap on what one message may allocate ------------- */
+
+static void *pb_alloc(void *data, size_t size)
+{
+	orc_pb_alloc *al = data;
+
+	if (size > al->cap || al->used > al->cap - size)
+		return NULL;
+	al->used += size;
+	return malloc(size);
+}
+
+static void pb_free(void *data, void *ptr)
+{
+	(void)data;
+	free(ptr);
+}
+
+colfs_status orc_msg_unpack(orc_msg *m, const ProtobufCMessageDescriptor *desc,
+			    const uint8_t *data, size_t len, size_t cap,
+			    uint64_t offset, colfs_err *err)
+{
+	m->alloc.a.alloc = pb_alloc;
+	m->alloc.a.free = pb_free;
+	m->alloc.a.allocator_data = &m->alloc;
+	m->alloc.used = 0;
+	m->alloc.cap = cap;
+	m->msg = protobuf_c_message_unpack(desc, &m->alloc.a, len, data);
+	if (!m->msg) {
+		if (m->alloc.used >= m->alloc.cap / 2)
+			return colfs_fail(err, COLFS_EOVERFLOW, offset,
+					  "%s: decoding needs more than %zu "
+					  "bytes of memory",
+					  desc->short_name, cap);
+		return colfs_fail(err, COLFS_ECORRUPT, offset,
+				  "%s: %zu bytes are not a valid protobuf "
+				  "message", desc->short_name, len);
+	}
+	return COLFS_OK;
+}
+
+void orc_msg_free(orc_msg *m)
+{
+	if (m->msg)
+		protobuf_c_message_free_unpacked(m->msg, &m->alloc.a);
+	m->msg = NULL;
+}
+
+/* The allocation cap for a message of `len` encoded bytes: protobuf-c's
+ * structures are a bounded multiple of the encoding. */
+static size_t msg_cap(const orc_file *f, size_t len)
+{
+	uint64_t cap = (uint64_t)len * 64 + (1u << 20);
+
+	if (cap > f->max_alloc)
+		cap = f->max_alloc;
+	return (size_t)cap;
+}
+
+/* --- names ---------------------------------------------------------------- */
+
+const char *orc_compression_name(uint32_t kind)
+{
+	static const char *const names[] = {"NONE", "ZLIB", "SNAPPY",
+					    "LZO", "LZ4", "ZSTD"};
+
+	return kind < 6 ? names[kind] : "UNKNOWN";
+}
+
+const char *orc_stream_kind_name(uint32_t kind)
+{
+	const ProtobufCEnumValue *v = protobuf_c_enum_descriptor_get_value(
+		&orcpb__stream__kind__descriptor, (int)kind);
+
+	return v ? v->name : "UNKNOWN";
+}
+
+const char *orc_encoding_name(uint32_t kind)
+{
+	const ProtobufCEnumValue *v = protobuf_c_enum_descriptor_get_value(
+		&orcpb__column_encoding__kind__descriptor, (int)kind);
+
+	return v ? v->name : "UNKNOWN";
+}
+
+const char *orc_type_kind_name(uint32_t kind)
+{
+	const ProtobufCEnumValue *v = protobuf_c_enum_descriptor_get_value(
+		&orcpb__type__kind__descriptor, (int)kind);
+
+	return v ? v->name : "UNKNOWN";
+}
+
+const char *orc_writer_name(uint32_t writer)
+{
+	static const char *const names[] = {"ORC Java", "ORC C++", "Presto",
+					    "Scritchley Go", "Trino",
+					    "CUDF"};
+
+	return writer < 6 ? names[writer] : "Unknown";
+}
+
+const char *orc_writer_version_name(uint32_t v)
+{
+	static const char *const names[] = {
+		"original",   "HIVE-8732", "HIVE-4243", "HIVE-12055",
+		"HIVE-13083", "ORC-101",   "ORC-135",   "ORC-517",
+		"ORC-203",    "ORC-14",
+	};
+
+	return v < 10 ? names[v] : "future";
+}
+
+void orc_format_version(const orc_file *f, char *buf, size_t len)
+{
+	if (!f->has_version)
+		snprintf(buf, len, "0.11");
+	else if (f->version_major == 1 && f->version_minor == 9999)
+		snprintf(buf, len, "UNSTABLE-PRE-2.0");
+	else
+		snprintf(buf, len, "%u.%u", f->version_major,
+			 f->version_minor);
+}
+
+static void type_string_rec(const orc_file *f, uint32_t id, colfs_buf *out,
+			    unsigned depth)
+{
+	const Orcpb__Type *ty;
+
+	if (id >= f->n_types || depth > ORC_MAX_DEPTH) {
+		colfs_buf_puts(out, "<bad type>");
+		return;
+	}
+	ty = f->footer->types[id];
+	switch (ty->kind) {
+	case ORCPB__TYPE__KIND__BOOLEAN: colfs_buf_puts(out, "boolean"); break;
+	case ORCPB__TYPE__KIND__BYTE: colfs_buf_puts(out, "tinyint"); break;
+	case ORCPB__TYPE__KIND__SHORT: colfs_buf_puts(out, "smallint"); break;
+	case ORCPB__TYPE__KIND__INT: colfs_buf_puts(out, "int"); break;
+	case ORCPB__TYPE__KIND__LONG: colfs_buf_puts(out, "bigint"); break;
+	case ORCPB__TYPE__KIND__FLOAT: colfs_buf_puts(out, "float"); break;
+	case ORCPB__TYPE__KIND__DOUBLE: colfs_buf_puts(out, "double"); break;
+	case ORCPB__TYPE__KIND__STRING: colfs_buf_puts(out, "string"); break;
+	case ORCPB__TYPE__KIND__BINARY: colfs_buf_puts(out, "binary"); break;
+	case ORCPB__TYPE__KIND__TIMESTAMP:
+		colfs_buf_puts(out, "timestamp");
+		break;
+	case ORCPB__TYPE__KIND__TIMESTAMP_INSTANT:
+		colfs_buf_puts(out, "timestamp with local time zone");
+		break;
+	case ORCPB__TYPE__KIND__DATE: colfs_buf_puts(out, "date"); break;
+	case ORCPB__TYPE__KIND__DECIMAL:
+		colfs_buf_printf(out, "decimal(%u,%u)", ty->precision,
+				 ty->scale);
+		break;
+	case ORCPB__TYPE__KIND__VARCHAR:
+		colfs_buf_printf(out, "varchar(%u)", ty->maximumlength);
+		break;
+	case ORCPB__TYPE__KIND__CHAR:
+		colfs_buf_printf(out, "char(%u)", ty->maximumlength);
+		break;
+	case ORCPB__TYPE__KIND__LIST:
+		colfs_buf_puts(out, "array<");
+		if (ty->n_subtypes > 0)
+			type_string_rec(f, ty->subtypes[0], out, depth + 1);
+		colfs_buf_putc(out, '>');
+		break;
+	case ORCPB__TYPE__KIND__MAP:
+		colfs_buf_puts(out, "map<");
+		for (size_t i = 0; i < ty->n_subtypes && i < 2; i++) {
+			if (i)
+				colfs_buf_putc(out, ',');
+			type_string_rec(f, ty->subtypes[i], out, depth + 1);
+		}
+		colfs_buf_putc(out, '>');
+		break;
+	case ORCPB__TYPE__KIND__UNION:
+		colfs_buf_puts(out, "uniontype<");
+		for (size_t i = 0; i < ty->n_subtypes; i++) {
+			if (i)
+				colfs_buf_putc(out, ',');
+			type_string_rec(f, ty->subtypes[i], out, depth + 1);
+		}
+		colfs_buf_putc(out, '>');
+		break;
+	case ORCPB__TYPE__KIND__STRUCT:
+		colfs_buf_puts(out, "struct<");
+		for (size_t i = 0; i < ty->n_subtypes; i++) {
+			if (i)
+				colfs_buf_putc(out, ',');
+			if (i < ty->n_fieldnames)
+				colfs_buf_puts(out, ty->fieldnames[i]);
+			colfs_buf_putc(out, ':');
+			type_string_rec(f, ty->subtypes[i], out, depth + 1);
+		}
+		colfs_buf_putc(out, '>');
+		break;
+	default:
+		colfs_buf_printf(out, "<unknown type kind %d>", (int)ty->kind);
+		break;
+	}
+}
+
+void orc_type_string(const orc_file *f, uint32_t id, colfs_buf *out)
+{
+	type_string_rec(f, id, out, 0);
+}
+
+/* --- decompression ----------------------------------------------------------- */
+
+static colfs_codec codec_of(uint32_t kind, bool *known)
+{
+	*known = true;
+	switch (kind) {
+	case ORCPB__COMPRESSION_KIND__NONE: return COLFS_CODEC_NONE;
+	case ORCPB__COMPRESSION_KIND__ZLIB: return COLFS_CODEC_DEFLATE_RAW;
+	case ORCPB__COMPRESSION_KIND__SNAPPY: return COLFS_CODEC_SNAPPY;
+	case ORCPB__COMPRESSION_KIND__LZO: return COLFS_CODEC_LZO_RAW;
+	case ORCPB__COMPRESSION_KIND__LZ4: return COLFS_CODEC_LZ4_RAW;
+	case ORCPB__COMPRESSION_KIND__ZSTD: return COLFS_CODEC_ZSTD;
+	default:
+		*known = false;
+		return COLFS_CODEC_NONE;
+	}
+}
+
+colfs_status orc_decompress(orc_file *f, const uint8_t *in, size_t len,
+			    uint64_t offset, uint8_t **out, size_t *out_len,
+			    colfs_err *err)
+{
+	uint8_t *buf = NULL;
+	size_t have = 0, cap = 0;
+	colfs_cursor c;
+
+	*out = NULL;
+	*out_len = 0;
+	if (!f->compressed) {
+		if (len > f->max_alloc)
+			return colfs_fail(err, COLFS_EOVERFLOW, offset,
+					  "stream of %zu bytes exceeds the "
+					  "allocation cap", len);
+		buf = malloc(len ? len : 1);
+		if (!buf)
+			return colfs_fail(err, COLFS_ENOMEM, offset,
+					  "out of memory");
+		if (len)
+			memcpy(buf, in, len);
+		*out = buf;
+		*out_len = len;
+		return COLFS_OK;
+	}
+	colfs_cursor_init(&c, in, len, offset);
+	while (colfs_cursor_left(&c) > 0) {
+		uint64_t at = colfs_cursor_offset(&c);
+		const uint8_t *hp, *chunk;
+		uint32_t h;
+		size_t clen, room;
+		bool original;
+		colfs_status st;
+
+		st = colfs_cursor_bytes(&c, 3, &hp, err);
+		if (st)
+			goto fail;
+		h = (uint32_t)hp[0] | (uint32_t)hp[1] << 8 |
+		    (uint32_t)hp[2] << 16;
+		clen = h >> 1;
+		original = h & 1;
+		st = colfs_cursor_bytes(&c, clen, &chunk, err);
+		if (st) {
+			colfs_fail(err, st, at,
+				   "compression chunk header claims %zu bytes, "
+				   "%zu left in the stream", clen,
+				   colfs_cursor_left(&c));
+			goto fail;
+		}
+		room = original ? clen : (size_t)f->block_size;
+		if (original && clen > f->block_size) {
+			/* Writers keep original chunks within the block
+			 * size, but nothing depends on it. */
+		}
+		if ((uint64_t)have + room > f->max_alloc) {
+			st = colfs_fail(err, COLFS_EOVERFLOW, at,
+					"decompressed stream exceeds the "
+					"allocation cap of %llu bytes",
+					(unsigned long long)f->max_alloc);
+			goto fail;
+		}
+		if (have + room > cap) {
+			size_t ncap = cap ? cap * 2 : room + 64;
+			uint8_t *nb;
+
+			while (ncap < have + room)
+				ncap *= 2;
+			if (ncap > f->max_alloc)
+				ncap = (size_t)f->max_alloc;
+			nb = realloc(buf, ncap);
+			if (!nb) {
+				st = colfs_fail(err, COLFS_ENOMEM, at,
+						"out of memory");
+				goto fail;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		if (original) {
+			if (clen)
+				memcpy(buf + have, chunk, clen);
+			have += clen;
+		} else {
+			size_t got = 0;
+
+			st = colfs_codec_decompress(f->codec, chunk, clen,
+						    buf + have, room, &got,
+						    at + 3, err);
+			if (st)
+				goto fail;
+			have += got;
+		}
+		continue;
+fail:
+		free(buf);
+		return st;
+	}
+	*out = buf ? buf : malloc(1);
+	if (!*out)
+		return colfs_fail(err, COLFS_ENOMEM, offset, "out of memory");
+	*out_len = have;
+	return COLFS_OK;
+}
+
+colfs_status orc_read_decompressed(orc_file *f, uint64_t offset, uint64_t len,
+				   uint8_t **out, size_t *out_len,
+				   colfs_err *err)
+{
+	uint8_t *raw;
+	colfs_status st;
+	uint64_t end;
+
+	if (colfs_add_overflows(offset, len, &end) || end > f->size)
+		return colfs_fail(err, COLFS_ETRUNCATED, offset,
+				  "region of %llu bytes at %llu runs past the "
+				  "end of the file (%llu bytes)",
+				  (unsigned long long)len,
+				  (unsigned long long)offset,
+				  (unsigned long long)f->size);
+	if (len > f->max_alloc)
+		return colfs_fail(err, COLFS_EOVERFLOW, offset,
+				  "region of %llu bytes exceeds the "
+				  "allocation cap", (unsigned long long)len);
+	raw = malloc(len ? (size_t)len : 1);
+	if (!raw)
+		return colfs_fail(err, COLFS_ENOMEM, offset, "out of memory");
+	st = colfs_source_read_at(f->src, offset, (size_t)len, raw, err);
+	if (!st) {
+		if (!f->compressed) {
+			*out = raw;
+			*out_len = (size_t)len;
+			return COLFS_OK;
+		}
+		st = orc_decompress(f, raw, (size_t)len, offset, out, out_len,
+				    err);
+	}
+	free(raw);
+	return st;
+}
+
+/* --- the tail ----------------------------------------------------------------- */
+
+static colfs_status read_section(orc_file *f, uint64_t off, uint64_t len,
+				 const ProtobufCMessageDescriptor *desc,
+				 orc_msg *m, colfs_err *err)
+{
+	uint8_t *data;
+	size_t n;
+	colfs_status st;
+
+	COLFS_TRY(orc_read_decompressed(f, off, len, &data, &n, err));
+	st = orc_msg_unpack(m, desc, data, n, msg_cap(f, n), off, err);
+	free(data);
+	return st;
+}
+
+static colfs_status check_types(orc_file *f, colfs_err *err)
+{
+	const Orcpb__Footer *ft = f->footer;
+	uint64_t at = f->footer_off;
+
+	f->n_types = ft->n_types;
+	if (f->n_types == 0)
+		return colfs_fail(err, COLFS_ECORRUPT, at,
+				  "footer has no types");
+	f->parent = colfs_tree_alloc(f->tree,
+				     f->n_types * sizeof(*f->parent));
+	if (!f->parent)
+		return colfs_fail(err, COLFS_ENOMEM, at, "out of memory");
+	for (size_t i = 0; i < f->n_types; i++)
+		f->parent[i] = UINT32_MAX;
+	f->parent[0] = 0;
+	/* Types are a pre-order flattening: every subtype id is larger than
+	 * its parent's and has exactly one parent. */
+	for (size_t i = 0; i < f->n_types; i++) {
+		const Orcpb__Type *ty = ft->types[i];
+
+		if (f->parent[i] == UINT32_MAX)
+			return colfs_fail(err, COLFS_ECORRUPT, at,
+					  "type %zu is not reachable from the "
+					  "root type", i);
+		if (ty->kind == ORCPB__TYPE__KIND__STRUCT &&
+		    ty->n_fieldnames != ty->n_subtypes)
+			return colfs_fail(err, COLFS_ECORRUPT, at,
+					  "struct type %zu has %zu subtypes "
+					  "but %zu field names", i,
+					  ty->n_subtypes, ty->n_fieldnames);
+		if (ty->kind == ORCPB__TYPE__KIND__LIST && ty->n_subtypes != 1)
+			return colfs_fail(err, COLFS_ECORRUPT, at,
+					  "list type %zu has %zu subtypes", i,
+					  ty->n_subtypes);
+		if (ty->kind == ORCPB__TYPE__KIND__MAP && ty->n_subtypes != 2)
+			return colfs_fail(err, COLFS_ECORRUPT, at,
+					  "map type %zu has %zu subtypes", i,
+					  ty->n_subtypes);
+		if (ty->kind == ORCPB__TYPE__KIND__UNION &&
+		    (ty->n_subtypes == 0 || ty->n_subtypes > 256))
+			return colfs_fail(err, COLFS_ECORRUPT, at,
+					  "union type %zu has %zu variants", i,
+					  ty->n_subtypes);
+		if (ty->kind > ORCPB__TYPE__KIND__TIMESTAMP_INSTANT)
+			return colfs_fail(err, COLFS_EUNSUPPORTED, at,
+					  "type %zu has unknown kind %d", i,
+					  (int)ty->kind);
+		for (size_t k = 0; k < ty->n_subtypes; k++) {
+			uint32_t sub = ty->subtypes[k];
+
+			if (sub <= i || sub >= f->n_types ||
+			    f->parent[sub] != UINT32_MAX)
+				return colfs_fail(err, COLFS_ECORRUPT, at,
+						  "type %zu: subtype %u is "
+						  "out of order or shared", i,
+						  sub);
+			f->parent[sub] = (uint32_t)i;
+		}
+	}
+	{
+		/* depth check */
+		for (size_t i = 0; i < f->n_types; i++) {
+			unsigned d = 0;
+
+			for (uint32_t p = (uint32_t)i; p != 0; p = f->parent[p])
+				if (++d > ORC_MAX_DEPTH)
+					return colfs_fail(
+						err, COLFS_EUNSUPPORTED, at,
+						"types nest deeper than %d",
+						ORC_MAX_DEPTH);
+		}
+	}
+	f->schema_ok = true;
+	return COLFS_OK;
+}
+
+colfs_status orc_file_read_tail(orc_file *f, colfs_err *err)
+{
+	uint8_t last;
+	uint8_t ps_buf[256];
+	const Orcpb__PostScript *ps;
+	uint64_t tail_end;
+	bool known;
+	colfs_status st;
+
+	if (f->size < 4)
+		return colfs_fail(err, COLFS_ETRUNCATED, 0,
+				  "file of %llu bytes is too short for ORC",
+				  (unsigned long long)f->size);
+	COLFS_TRY(colfs_source_read_at(f->src, f->size - 1, 1, &last, err));
+	f->ps_len = last;
+	if (last == 0 || (uint64_t)last + 1 > f->size)
+		return colfs_fail(err, COLFS_ECORRUPT, f->size - 1,
+				  "PostScript length %u does not fit in a "
+				  "file of %llu bytes", last,
+				  (unsigned long long)f->size);
+	f->ps_off = f->size - 1 - last;
+	COLFS_TRY(colfs_source_read_at(f->src, f->ps_off, last, ps_buf, err));
+	COLFS_TRY(orc_msg_unpack(&f->ps_msg, &orcpb__post_script__descriptor,
+				 ps_buf, last, 1u << 20, f->ps_off, err));
+	f->ps = ps = (const Orcpb__PostScript *)f->ps_msg.msg;
+	if (ps->magic && strcmp(ps->magic, "ORC") != 0)
+		return colfs_fail(err, COLFS_ECORRUPT, f->ps_off,
+				  "PostScript magic is not \"ORC\"");
+	if (!ps->magic) {
+		uint8_t head[3];
+
+		if (colfs_source_read_at(f->src, 0, 3, head, NULL) ||
+		    memcmp(head, "ORC", 3) != 0)
+			return colfs_fail(err, COLFS_ECORRUPT, f->ps_off,
+					  "PostScript has no magic and the "
+					  "file does not start with \"ORC\"");
+	}
+	if (ps->n_version >= 2) {
+		f->has_version = true;
+		f->version_major = ps->version[0];
+		f->version_minor = ps->version[1];
+	}
+	if (f->has_version && f->version_major > 1)
+		colfs_tree_report(f->tree, NULL, f->ps_off, COLFS_EUNSUPPORTED,
+				  "written by a future ORC version %u.%u; "
+				  "reading as 0.12", f->version_major,
+				  f->version_minor);
+	f->codec = codec_of(ps->compression, &known);
+	if (!known)
+		return colfs_fail(err, COLFS_EUNSUPPORTED, f->ps_off,
+				  "unknown compression kind %d",
+				  (int)ps->compression);
+	f->compressed = ps->compression != ORCPB__COMPRESSION_KIND__NONE;
+	f->block_size = ps->has_compressionblocksize && ps->compressionblocksize
+				? ps->compressionblocksize
+				: ORC_DEFAULT_BLOCK_SIZE;
+	if (f->block_size > f->max_alloc)
+		return colfs_fail(err, COLFS_EOVERFLOW, f->ps_off,
+				  "compression block size %llu exceeds the "
+				  "allocation cap",
+				  (unsigned long long)f->block_size);
+
+	tail_end = f->ps_off;
+	f->footer_len = ps->footerlength;
+	if (f->footer_len > tail_end)
+		return colfs_fail(err, COLFS_ECORRUPT, f->ps_off,
+				  "footer length %llu exceeds the %llu bytes "
+				  "before the PostScript",
+				  (unsigned long long)f->footer_len,
+				  (unsigned long long)tail_end);
+	f->footer_off = tail_end - f->footer_len;
+	f->meta_len = ps->metadatalength;
+	if (f->meta_len > f->footer_off)
+		return colfs_fail(err, COLFS_ECORRUPT, f->ps_off,
+				  "metadata length %llu exceeds the %llu bytes "
+				  "before the footer",
+				  (unsigned long long)f->meta_len,
+				  (unsigned long long)f->footer_off);
+	f->meta_off = f->footer_off - f->meta_len;
+
+	COLFS_TRY(read_section(f, f->footer_off, f->footer_len,
+			       &orcpb__footer__descriptor, &f->footer_msg,
+			       err));
+	f->footer = (const Orcpb__Footer *)f->footer_msg.msg;
+	if (f->meta_len > 0) {
+		colfs_err merr = {0};
+
+		st = read_section(f, f->meta_off, f->meta_len,
+				  &orcpb__metadata__descriptor, &f->meta_msg,
+				  &merr);
+		if (st)
+			colfs_tree_report_err(f->tree, NULL, &merr);
+		else
+			f->meta = (const Orcpb__Metadata *)f->meta_msg.msg;
+	}
+
+	st = check_types(f, err);
+	if (st) {
+		colfs_tree_report_err(f->tree, NULL, err);
+		f->schema_ok = false;
+	}
+
+	/* stripes */
+	f->n_stripes = f->footer->n_stripes;
+	if (f->n_stripes > 0) {
+		uint64_t rows = 0, piece = 0;
+
+		f->stripes = calloc(f->n_stripes, sizeof(*f->stripes));
+		if (!f->stripes)
+			return colfs_fail(err, COLFS_ENOMEM, f->footer_off,
+					  "out of memory");
+		for (size_t s = 0; s < f->n_stripes; s++) {
+			const Orcpb__StripeInformation *si =
+				f->footer->stripes[s];
+			uint64_t n = si->numberofrows;
+
+			f->stripes[s].row_start = rows;
+			f->stripes[s].piece_start = piece;
+			if (colfs_add_overflows(rows, n, &rows))
+				rows = UINT64_MAX;
+			piece += (n + ORC_ROWS_PER_PIECE - 1) /
+				 ORC_ROWS_PER_PIECE;
+		}
+		f->n_pieces = piece;
+		if (f->footer->has_numberofrows &&
+		    f->footer->numberofrows != rows)
+			colfs_tree_report(f->tree, NULL, f->footer_off,
+					  COLFS_ECORRUPT,
+					  "footer says %llu rows, stripes add "
+					  "up to %llu",
+					  (unsigned long long)
+						  f->footer->numberofrows,
+					  (unsigned long long)rows);
+		f->num_rows = rows;
+	} else {
+		f->num_rows = f->footer->numberofrows;
+		if (f->num_rows)
+			colfs_tree_report(f->tree, NULL, f->footer_off,
+					  COLFS_ECORRUPT,
+					  "footer says %llu rows but has no "
+					  "stripes",
+					  (unsigned long long)f->num_rows);
+		f->num_rows = 0;
+	}
+	return COLFS_OK;
+}
+
+/* --- stripe footers ------------------------------------------------------- */
+
+/* ORC C++ writers before 1.6.12 (ORC-1024) hashed numeric values
+ * inconsistently in their bloom filters. */
+static bool orc_cpp_bloom_suspect(const orc_file *f)
+{
+	const char *v = f->footer->softwareversion;
+	unsigned a = 0, b = 0, c = 0;
+
+	if (f->footer->writer != 1)
+		return false;
+	if (!v || sscanf(v, "%u.%u.%u", &a, &b, &c) < 2)
+		return true;
+	return a < 1 || (a == 1 && (b < 6 || (b == 6 && c < 12)));
+}
+
+static colfs_status stripe_load_locked(orc_file *f, size_t s, orc_stripe *sp,
+				       colfs_err *err)
+{
+	const Orcpb__StripeInformation *si = f->footer->stripes[s];
+	const Orcpb__StripeFooter *sf;
+	uint64_t foff, start, end, pos;
+
+	if (colfs_add_overflows(si->offset, si->indexlength, &foff) ||
+	    colfs_add_overflows(foff, si->datalength, &foff) ||
+	    colfs_add_overflows(foff, si->footerlength, &end) ||
+	    end > f->size)
+		return colfs_fail(err, COLFS_ETRUNCATED, si->offset,
+				  "stripe %zu (offset %llu) runs past the end "
+				  "of the file", s,
+				  (unsigned long long)si->offset);
+	COLFS_TRY(read_section(f, foff, si->footerlength,
+			       &orcpb__stripe_footer__descriptor, &sp->footer,
+			       err));
+	sf = (const Orcpb__StripeFooter *)sp->footer.msg;
+	sp->n_streams = sf->n_streams;
+	sp->streams = calloc(sf->n_streams ? sf->n_streams : 1,
+			     sizeof(*sp->streams));
+	if (!sp->streams)
+		return colfs_fail(err, COLFS_ENOMEM, foff, "out of memory");
+	start = si->offset;
+	pos = start;
+	for (size_t i = 0; i < sf->n_streams; i++) {
+		const Orcpb__Stream *st = sf->streams[i];
+		orc_stream_loc *loc = &sp->streams[i];
+		uint64_t e;
+
+		loc->kind = st->kind;
+		loc->column = st->column;
+		loc->offset = pos;
+		loc->length = st->length;
+		loc->in_file = !colfs_add_overflows(pos, st->length, &e) &&
+			       e <= foff;
+		if (!loc->in_file && st->kind != ORCPB__STREAM__KIND__ENCRYPTED_INDEX &&
+		    st->kind != ORCPB__STREAM__KIND__ENCRYPTED_DATA)
+			colfs_tree_report(f->tree, NULL, pos, COLFS_EBOUNDS,
+					  "stripe %zu: stream %zu (column %u, "
+					  "%s) of %llu bytes runs past the "
+					  "stripe footer", s, i, st->column,
+					  orc_stream_kind_name(st->kind),
+					  (unsigned long long)st->length);
+		if (colfs_add_overflows(pos, st->length, &pos))
+			pos = UINT64_MAX;
+	}
+	for (size_t i = 0; i < sp->n_streams; i++) {
+		const orc_stream_loc *l = &sp->streams[i];
+
+		if ((l->kind == ORCPB__STREAM__KIND__BLOOM_FILTER ||
+		     l->kind == ORCPB__STREAM__KIND__BLOOM_FILTER_UTF8) &&
+		    orc_cpp_bloom_suspect(f)) {
+			colfs_tree_report(f->tree, NULL, l->offset,
+					  COLFS_ECORRUPT,
+					  "stripe %zu: bloom filters written "
+					  "by ORC C++ before 1.6.12 hash "
+					  "numbers inconsistently (ORC-1024); "
+					  "they are shown but must not be "
+					  "trusted", s);
+			break;
+		}
+	}
+	if (f->schema_ok && sf->n_columns != f->n_types)
+		colfs_tree_report(f->tree, NULL, foff, COLFS_ECORRUPT,
+				  "stripe %zu: bad number of column encodings "
+				  "in the stripe footer: expected %zu, found "
+				  "%zu", s, f->n_types, sf->n_columns);
+	return COLFS_OK;
+}
+
+colfs_status orc_stripe_load(orc_file *f, size_t s, orc_stripe **out,
+			     colfs_err *err)
+{
+	orc_stripe *sp, tmp;
+	colfs_status st;
+	bool done;
+
+	if (s >= f->n_stripes)
+		return colfs_fail(err, COLFS_EBOUNDS, f->footer_off,
+				  "no stripe %zu", s);
+	sp = &f->stripes[s];
+	*out = sp;
+	pthread_mutex_lock(&f->lock);
+	done = sp->loaded;
+	pthread_mutex_unlock(&f->lock);
+	if (!done) {
+		/* Load without the lock (reports take the tree's locks);
+		 * the first to finish installs its result. */
+		memset(&tmp, 0, sizeof(tmp));
+		st = stripe_load_locked(f, s, &tmp, &tmp.err);
+		tmp.status = st;
+		if (st) {
+			colfs_tree_report_err(f->tree, NULL, &tmp.err);
+			orc_msg_free(&tmp.footer);
+			free(tmp.streams);
+			tmp.streams = NULL;
+			tmp.n_streams = 0;
+		}
+		pthread_mutex_lock(&f->lock);
+		if (!sp->loaded) {
+			sp->footer = tmp.footer;
+			sp->footer.alloc.a.allocator_data = &sp->footer.alloc;
+			sp->streams = tmp.streams;
+			sp->n_streams = tmp.n_streams;
+			sp->status = tmp.status;
+			sp->err = tmp.err;
+			sp->loaded = true;
+			tmp.footer.msg = NULL;
+			tmp.streams = NULL;
+		}
+		pthread_mutex_unlock(&f->lock);
+		orc_msg_free(&tmp.footer);
+		free(tmp.streams);
+	}
+	st = sp->status;
+	if (st && err)
+		*err = sp->err;
+	return st;
+}

@@ -1,0 +1,995 @@
+/* colfs ORC: the mounted tree of an ORC file (docs/orc-tree.md).
+ *
+ * Listing reads only the file tail, which the open has decoded; a stripe's
+ * footer is read when its streams/ or indexes/ directory (or footer.json)
+ * is first looked at.  Values are decoded only by the streamed views
+ * (orc_read.c). */
+#include "orc_internal.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static orc_file *file_of(colfs_tree *t)
+{
+	return colfs_tree_format_state(t);
+}
+
+static colfs_status json_out(colfs_buf *out, json_t *j)
+{
+	if (!j)
+		return COLFS_ENOMEM;
+	return colfs_buf_json(out, j);
+}
+
+#define DIR_OPS(name) \
+	static const colfs_node_ops name = {.populate = name##_populate}
+#define DOC_OPS(name) \
+	static const colfs_node_ops name = {.generate = name##_generate}
+
+/* --- top-level documents ----------------------------------------------- */
+
+static void software_version(const orc_file *f, colfs_buf *out)
+{
+	colfs_buf_puts(out, orc_writer_name(f->footer->writer));
+	if (f->footer->softwareversion)
+		colfs_buf_printf(out, " %s", f->footer->softwareversion);
+}
+
+static colfs_status format_doc_generate(colfs_tree *t, colfs_node *n,
+					colfs_buf *out)
+{
+	orc_file *f = file_of(t);
+	char v[32];
+
+	(void)n;
+	orc_format_version(f, v, sizeof(v));
+	colfs_buf_printf(out, "orc %s", v);
+	if (f->footer) {
+		colfs_buf_puts(out, " (");
+		software_version(f, out);
+		colfs_buf_printf(out, ", writer version %s)",
+				 orc_writer_version_name(f->ps->writerversion));
+	}
+	colfs_buf_putc(out, '\n');
+	return colfs_buf_status(out);
+}
+DOC_OPS(format_doc);
+
+static colfs_status summary_doc_generate(colfs_tree *t, colfs_node *n,
+					 colfs_buf *out)
+{
+	orc_file *f = file_of(t);
+	const Orcpb__Footer *ft = f->footer;
+	char v[32];
+	size_t n_user = ft->n_metadata;
+
+	(void)n;
+	orc_format_version(f, v, sizeof(v));
+	colfs_buf_printf(out, "file length: %llu\n",
+			 (unsigned long long)f->size);
+	colfs_buf_printf(out, "format version: %s\n", v);
+	colfs_buf_printf(out, "writer version: %s\n",
+			 orc_writer_version_name(f->ps->writerversion));
+	colfs_buf_puts(out, "software version: ");
+	software_version(f, out);
+	colfs_buf_putc(out, '\n');
+	colfs_buf_printf(out, "compression: %s\n",
+			 orc_compression_name(f->ps->compression));
+	colfs_buf_printf(out, "compression block size: %llu\n",
+			 (unsigned long long)f->block_size);
+	colfs_buf_printf(out, "rows: %llu\n", (unsigned long long)f->num_rows);
+	colfs_buf_printf(out, "row index stride: %u\n", ft->rowindexstride);
+	colfs_buf_printf(out, "content length: %llu\n",
+			 (unsigned long long)ft->contentlength);
+	colfs_buf_printf(out, "stripe statistics length: %llu\n",
+			 (unsigned long long)f->meta_len);
+	colfs_buf_printf(out, "footer length: %llu\n",
+			 (unsigned long long)f->footer_len);
+	colfs_buf_printf(out, "postscript length: %u\n", f->ps_len);
+	colfs_buf_printf(out, "columns: %zu\n", f->n_types);
+	colfs_buf_printf(out, "stripes: %zu\n", f->n_stripes);
+	colfs_buf_puts(out, "type: ");
+	if (f->schema_ok)
+		orc_type_string(f, 0, out);
+	else
+		colfs_buf_puts(out, "(unreadable)");
+	colfs_buf_putc(out, '\n');
+	colfs_buf_printf(out, "user metadata: %zu keys", n_user);
+	for (size_t i = 0; i < n_user; i++)
+		colfs_buf_printf(out, "%s %s (%zu bytes)", i ? "," : "",
+				 ft->metadata[i]->name ? ft->metadata[i]->name
+						       : "",
+				 ft->metadata[i]->value.len);
+	colfs_buf_putc(out, '\n');
+	if (ft->encryption) {
+		const Orcpb__Encryption *en = ft->encryption;
+
+		colfs_buf_printf(out, "encryption: %zu variants, %zu keys\n",
+				 en->n_variants, en->n_key);
+		for (size_t i = 0; i < en->n_variants; i++) {
+			const Orcpb__EncryptionVariant *ev = en->variants[i];
+			const char *key =
+				ev->key < en->n_key && en->key[ev->key]->keyname
+					? en->key[ev->key]->keyname
+					: "?";
+
+			colfs_buf_printf(out,
+					 "encrypted column %u: key %s; values "
+					 "shown are the writer's masked "
+					 "values, the real ones cannot be "
+					 "read without the key\n",
+					 ev->root, key);
+		}
+	}
+	for (size_t s = 0; s < f->n_stripes; s++) {
+		const Orcpb__StripeInformation *si = ft->stripes[s];
+		uint64_t len = si->indexlength + si->datalength +
+			       si->footerlength;
+
+		colfs_buf_printf(out,
+				 "stripe %zu: rows %llu offset %llu length "
+				 "%llu index %llu data %llu footer %llu\n",
+				 s, (unsigned long long)si->numberofrows,
+				 (unsigned long long)si->offset,
+				 (unsigned long long)len,
+				 (unsigned long long)si->indexlength,
+				 (unsigned long long)si->datalength,
+				 (unsigned long long)si->footerlength);
+	}
+	return colfs_buf_status(out);
+}
+DOC_OPS(summary_doc);
+
+static colfs_status schema_doc_generate(colfs_tree *t, colfs_node *n,
+					colfs_buf *out)
+{
+	orc_file *f = file_of(t);
+
+	(void)n;
+	if (!f->schema_ok)
+		return COLFS_ECORRUPT;
+	orc_type_string(f, 0, out);
+	colfs_buf_putc(out, '\n');
+	return colfs_buf_status(out);
+}
+DOC_OPS(schema_doc);
+
+static json_t *type_json(const orc_file *f, uint32_t id, const char *name,
+			 unsigned depth)
+{
+	const Orcpb__Type *ty = f->footer->types[id];
+	json_t *o = json_object();
+	colfs_buf b = COLFS_BUF_INIT;
+
+	if (!o)
+		return NULL;
+	if (name)
+		json_object_set_new(o, "name", orc_json_text(name,
+							    strlen(name)));
+	json_object_set_new(o, "id", json_integer(id));
+	json_object_set_new(o, "kind",
+			    json_string(orc_type_kind_name(ty->kind)));
+	orc_type_string(f, id, &b);
+	if (!colfs_buf_status(&b))
+		json_object_set_new(o, "type",
+				    orc_json_text(b.data ? b.data : "", b.len));
+	colfs_buf_free(&b);
+	if (ty->has_maximumlength)
+		json_object_set_new(o, "maximumLength",
+				    json_integer(ty->maximumlength));
+	if (ty->has_precision)
+		json_object_set_new(o, "precision",
+				    json_integer(ty->precision));
+	if (ty->has_scale)
+		json_object_set_new(o, "scale", json_integer(ty->scale));
+	if (ty->n_attributes) {
+		json_t *a = json_object();
+
+		for (size_t i = 0; i < ty->n_attributes; i++) {
+			const Orcpb__StringPair *sp = ty->attributes[i];
+			const char *v = sp->value ? sp->value : "";
+
+			json_object_set_new(a, sp->key ? sp->key : "",
+					    orc_json_text(v, strlen(v)));
+		}
+		json_object_set_new(o, "attributes", a);
+	}
+	if (ty->n_subtypes && depth < ORC_MAX_DEPTH) {
+		json_t *c = json_array();
+
+		for (size_t i = 0; i < ty->n_subtypes; i++) {
+			const char *fn = NULL;
+
+			if (ty->kind == ORCPB__TYPE__KIND__STRUCT)
+				fn = ty->fieldnames[i];
+			else if (ty->kind == ORCPB__TYPE__KIND__MAP)
+				fn = i == 0 ? "key" : "value";
+			else if (ty->kind == ORCPB__TYPE__KIND__LIST)
+				fn = "element";
+			json_array_append_new(
+				c, type_json(f, ty->subtypes[i], fn,
+					     depth + 1));
+		}
+		json_object_set_new(o, "children", c);
+	}
+	return o;
+}
+
+static colfs_status schema_json_doc_generate(colfs_tree *t, colfs_node *n,
+					     colfs_buf *out)
+{
+	orc_file *f = file_of(t);
+
+	(void)n;
+	if (!f->schema_ok)
+		return COLFS_ECORRUPT;
+	return json_out(out, type_json(f, 0, NULL, 0));
+}
+DOC_OPS(schema_json_doc);
+
+/* a = which message: 0 PostScript, 1 Footer, 2 Metadata, 3 all three */
+static colfs_status msg_doc_generate(colfs_tree *t, colfs_node *n,
+				     colfs_buf *out)
+{
+	orc_file *f = file_of(t);
+	json_t *j;
+
+	switch (colfs_node_a(n)) {
+	case 0:
+		return json_out(out, orc_msg_json(f->ps_msg.msg));
+	case 1:
+		return json_out(out, orc_msg_json(f->footer_msg.msg));
+	case 2:
+		if (!f->meta)
+			return json_out(out, json_pack("{s:b}", "available",
+						       0));
+		return json_out(out, orc_msg_json(f->meta_msg.msg));
+	default:
+		j = json_object();
+		if (!j)
+			return COLFS_ENOMEM;
+		json_object_set_new(j, "postscript",
+				    orc_msg_json(f->ps_msg.msg));
+		json_object_set_new(j, "footer",
+				    orc_msg_json(f->footer_msg.msg));
+		json_object_set_new(j, "metadata",
+				    f->meta ? orc_msg_json(f->meta_msg.msg)
+					    : json_null());
+		return json_out(out, j);
+	}
+}
+DOC_OPS(msg_doc);
+
+static json_t *stats_json(const orc_file *f,
+			  Orcpb__ColumnStatistics *const *st, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n && a; i++) {
+		json_t *o = orc_msg_json(&st[i]->base);
+
+		if (o) {
+			json_object_set_new(o, "column", json_integer(i));
+			if (f->schema_ok && i < f->n_types) {
+				colfs_buf b = COLFS_BUF_INIT;
+
+				orc_type_string(f, (uint32_t)i, &b);
+				if (!colfs_buf_status(&b))
+					json_object_set_new(
+						o, "type",
+						orc_json_text(b.data ? b.data
+								     : "",
+							      b.len));
+				colfs_buf_free(&b);
+			}
+		}
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static colfs_status file_stats_doc_generate(colfs_tree *t, colfs_node *n,
+					    colfs_buf *out)
+{
+	orc_file *f = file_of(t);
+
+	(void)n;
+	return json_out(out, stats_json(f, f->footer->statistics,
+					f->footer->n_statistics));
+}
+DOC_OPS(file_stats_doc);
+
+/* --- layout ----------------------------------------------------------------- */
+
+typedef struct region {
+	uint64_t off, len;
+	const char *kind;
+	char path[64];
+} region;
+
+static int region_cmp(const void *a, const void *b)
+{
+	const region *x = a, *y = b;
+
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return 0;
+}
+
+static colfs_status layout_doc_generate(colfs_tree *t, colfs_node *n,
+					colfs_buf *out)
+{
+	orc_file *f = file_of(t);
+	size_t cap = 6 + 3 * f->n_stripes, k = 0;
+	region *r = calloc(cap, sizeof(*r));
+	uint64_t pos = 0;
+	uint8_t head[3];
+
+	(void)n;
+	if (!r)
+		return COLFS_ENOMEM;
+	if (f->size >= 3 &&
+	    colfs_source_read_at(f->src, 0, 3, head, NULL) == COLFS_OK &&
+	    memcmp(head, "ORC", 3) == 0)
+		r[k++] = (region){0, 3, "magic", "/raw/magic"};
+	for (size_t s = 0; f->footer && s < f->n_stripes; s++) {
+		const Orcpb__StripeInformation *si = f->footer->stripes[s];
+
+		r[k] = (region){si->offset, si->indexlength, "stripe-index",
+				""};
+		snprintf(r[k++].path, sizeof(r[0].path), "/stripes/%zu", s);
+		r[k] = (region){si->offset + si->indexlength, si->datalength,
+				"stripe-data", ""};
+		snprintf(r[k++].path, sizeof(r[0].path), "/stripes/%zu", s);
+		r[k] = (region){si->offset + si->indexlength + si->datalength,
+				si->footerlength, "stripe-footer", ""};
+		snprintf(r[k++].path, sizeof(r[0].path),
+			 "/stripes/%zu/footer.json", s);
+	}
+	if (f->meta_len)
+		r[k++] = (region){f->meta_off, f->meta_len, "metadata",
+				  "/raw/metadata"};
+	r[k++] = (region){f->footer_off, f->footer_len, "footer",
+			  "/raw/footer"};
+	r[k++] = (region){f->ps_off, f->ps_len, "postscript",
+			  "/raw/postscript"};
+	r[k++] = (region){f->size - 1, 1, "postscript-length",
+			  "/raw/postscript_length"};
+	qsort(r, k, sizeof(*r), region_cmp);
+	for (size_t i = 0; i < k; i++) {
+		if (r[i].off > pos)
+			colfs_buf_printf(out, "%llu %llu gap -\n",
+					 (unsigned long long)pos,
+					 (unsigned long long)(r[i].off - pos));
+		else if (r[i].off < pos)
+			colfs_buf_printf(out, "%llu %llu overlap -\n",
+					 (unsigned long long)r[i].off,
+					 (unsigned long long)(pos - r[i].off));
+		colfs_buf_printf(out, "%llu %llu %s %s\n",
+				 (unsigned long long)r[i].off,
+				 (unsigned long long)r[i].len, r[i].kind,
+				 r[i].path);
+		if (r[i].off + r[i].len > pos)
+			pos = r[i].off + r[i].len;
+	}
+	if (pos < f->size)
+		colfs_buf_printf(out, "%llu %llu gap -\n",
+				 (unsigned long long)pos,
+				 (unsigned long long)(f->size - pos));
+	free(r);
+	return colfs_buf_status(out);
+}
+DOC_OPS(layout_doc);
+
+static colfs_status readme_doc_generate(colfs_tree *t, colfs_node *n,
+					colfs_buf *out)
+{
+	orc_file *f = file_of(t);
+
+	(void)n;
+	colfs_buf_printf(out,
+		"%s: an Apache ORC file, mounted by colfs.\n\n",
+		colfs_tree_display_name(t));
+	if (f->footer)
+		colfs_buf_printf(out,
+			"It holds %llu rows in %zu stripes; %zu columns "
+			"(types) in the schema.\n\n",
+			(unsigned long long)f->num_rows, f->n_stripes,
+			f->n_types);
+	colfs_buf_puts(out,
+		"README           this text\n"
+		"format           the file format version and the writer\n"
+		"summary          the facts orc-metadata prints: rows, stripes, "
+		"codec, sizes\n"
+		"schema           the type in Hive notation (struct<...>)\n"
+		"schema.json      the type tree as JSON, with type ids\n"
+		"postscript.json  the PostScript, every field\n"
+		"footer.json      the file Footer, every field\n"
+		"metadata.json    PostScript + Footer + Metadata (stripe "
+		"statistics)\n"
+		"statistics.json  file-level column statistics, one per "
+		"column id\n"
+		"user_metadata/   one file per user metadata key, the value "
+		"bytes\n"
+		"raw/             the stored bytes of the tail sections\n"
+		"layout           byte map: offset length kind path, gaps and "
+		"overlaps marked\n"
+		"errors           problems found so far, with byte offsets\n"
+		"columns/<field>  values of one top-level field, one row per "
+		"line (docs/values.md);\n"
+		"                 nested values as compact JSON\n"
+		"rows.jsonl       every row as orc-contents prints it\n"
+		"stripes/N/       info.json, footer.json (streams, encodings, "
+		"time zone),\n"
+		"                 statistics.json, columns/, rows.jsonl,\n"
+		"                 streams/<ordinal>-<column>-<KIND>/{raw,"
+		"decompressed,decoded},\n"
+		"                 indexes/<column>/{row_index.json,"
+		"bloom_filter.json}\n");
+	return colfs_buf_status(out);
+}
+DOC_OPS(readme_doc);
+
+/* --- stripes ------------------------------------------------------------ */
+
+static colfs_status stripe_info_doc_generate(colfs_tree *t, colfs_node *n,
+					     colfs_buf *out)
+{
+	orc_file *f = file_of(t);
+	size_t s = (size_t)colfs_node_a(n);
+	json_t *j = orc_msg_json(&f->footer->stripes[s]->base);
+
+	if (j) {
+		json_object_set_new(j, "stripe", json_integer((json_int_t)s));
+		json_object_set_new(j, "firstRow",
+				    json_integer((json_int_t)
+						 f->stripes[s].row_start));
+	}
+	return json_out(out, j);
+}
+DOC_OPS(stripe_info_doc);
+
+static colfs_status stripe_footer_doc_generate(colfs_tree *t, colfs_node *n,
+					       colfs_buf *out)
+{
+	orc_file *f = file_of(t);
+	size_t s = (size_t)colfs_node_a(n);
+	orc_stripe *sp;
+	colfs_err err = {0};
+	json_t *j, *locs;
+
+	COLFS_TRY(orc_stripe_load(f, s, &sp, &err));
+	j = orc_msg_json(sp->footer.msg);
+	if (!j)
+		return COLFS_ENOMEM;
+	locs = json_array();
+	for (size_t i = 0; i < sp->n_streams; i++) {
+		const orc_stream_loc *l = &sp->streams[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "ordinal", json_integer((json_int_t)i));
+		json_object_set_new(o, "kind",
+				    json_string(orc_stream_kind_name(l->kind)));
+		json_object_set_new(o, "column", json_integer(l->column));
+		json_object_set_new(o, "offset",
+				    json_integer((json_int_t)l->offset));
+		json_object_set_new(o, "length",
+				    json_integer((json_int_t)l->length));
+		json_array_append_new(locs, o);
+	}
+	json_object_set_new(j, "streamLocations", locs);
+	return json_out(out, j);
+}
+DOC_OPS(stripe_footer_doc);
+
+static colfs_status stripe_stats_doc_generate(colfs_tree *t, colfs_node *n,
+					      colfs_buf *out)
+{
+	orc_file *f = file_of(t);
+	size_t s = (size_t)colfs_node_a(n);
+	const Orcpb__StripeStatistics *ss;
+
+	if (!f->meta || s >= f->meta->n_stripestats)
+		return json_out(out, json_pack("{s:b,s:s}", "available", 0,
+					       "why",
+					       "the file has no stripe "
+					       "statistics for this stripe"));
+	ss = f->meta->stripestats[s];
+	return json_out(out, stats_json(f, ss->colstats, ss->n_colstats));
+}
+DOC_OPS(stripe_stats_doc);
+
+/* streams/<i>/decompressed: piece k = compression chunk k (or 1 MiB of an
+ * uncompressed stream). a = stripe, b = stream ordinal */
+static colfs_status stream_piece(colfs_tree *t, colfs_node *n, uint64_t index,
+				 colfs_buf *out)
+{
+	orc_file *f = file_of(t);
+	orc_stripe *sp;
+	colfs_err err = {0};
+	const orc_stream_loc *l;
+	uint64_t pos, end;
+	colfs_status st;
+
+	COLFS_TRY(orc_stripe_load(f, (size_t)colfs_node_a(n), &sp, &err));
+	if (colfs_node_b(n) >= sp->n_streams)
+		return COLFS_EBOUNDS;
+	l = &sp->streams[colfs_node_b(n)];
+	if (!l->in_file)
+		return COLFS_ETRUNCATED;
+	pos = l->offset;
+	end = l->offset + l->length;
+	if (!f->compressed) {
+		uint64_t piece = 1u << 20, start, len;
+
+		if (colfs_mul_overflows(index, piece, &start) ||
+		    start >= l->length)
+			return COLFS_END;
+		len = l->length - start < piece ? l->length - start : piece;
+		if (!colfs_buf_reserve(out, (size_t)len))
+			return COLFS_ENOMEM;
+		st = colfs_source_read_at(f->src, pos + start, (size_t)len,
+					  out->data + out->len, &err);
+		if (st)
+			goto fail;
+		out->len += (size_t)len;
+		return COLFS_OK;
+	}
+	for (uint64_t k = 0;; k++) {
+		uint8_t h[3];
+		uint64_t clen;
+
+		if (pos >= end)
+			return COLFS_END;
+		if (end - pos < 3) {
+			st = colfs_fail(&err, COLFS_ETRUNCATED, pos,
+					"compression chunk header cut short");
+			goto fail;
+		}
+		st = colfs_source_read_at(f->src, pos, 3, h, &err);
+		if (st)
+			goto fail;
+		clen = ((uint64_t)h[0] | (uint64_t)h[1] << 8 |
+			(uint64_t)h[2] << 16) >> 1;
+		if (clen > end - pos - 3) {
+			st = colfs_fail(&err, COLFS_ETRUNCATED, pos,
+					"compression chunk of %llu bytes runs "
+					"past the stream",
+					(unsigned long long)clen);
+			goto fail;
+		}
+		if (k == index) {
+			uint8_t *raw = malloc(clen + 3), *dec;
+			size_t dlen;
+
+			if (!raw)
+				return COLFS_ENOMEM;
+			st = colfs_source_read_at(f->src, pos, (size_t)clen + 3,
+						  raw, &err);
+			if (!st)
+				st = orc_decompress(f, raw, (size_t)clen + 3,
+						    pos, &dec, &dlen, &err);
+			free(raw);
+			if (st)
+				goto fail;
+			colfs_buf_append(out, dec, dlen);
+			free(dec);
+			return colfs_buf_status(out);
+		}
+		pos += 3 + clen;
+	}
+fail:
+	colfs_tree_report_err(t, n, &err);
+	return st;
+}
+static const colfs_node_ops stream_decompressed_ops = {.piece = stream_piece};
+
+static const colfs_node_ops sdec_ops = {.piece = orc_sdec_piece};
+
+static colfs_status stream_dir_populate(colfs_tree *t, colfs_node *dir)
+{
+	orc_file *f = file_of(t);
+	orc_stripe *sp;
+	colfs_err err = {0};
+	const orc_stream_loc *l;
+	colfs_node *c;
+
+	COLFS_TRY(orc_stripe_load(f, (size_t)colfs_node_a(dir), &sp, &err));
+	l = &sp->streams[colfs_node_b(dir)];
+	if (l->kind == ORCPB__STREAM__KIND__ENCRYPTED_INDEX ||
+	    l->kind == ORCPB__STREAM__KIND__ENCRYPTED_DATA) {
+		/* AES/CTR-encrypted bytes: only the stored form can be
+		 * shown without the key. */
+		if (l->in_file &&
+		    !colfs_dir_add_range(t, dir, "raw", l->offset, l->length))
+			return COLFS_ENOMEM;
+		return COLFS_OK;
+	}
+	if (l->in_file) {
+		if (!colfs_dir_add_range(t, dir, "raw", l->offset, l->length))
+			return COLFS_ENOMEM;
+		c = colfs_dir_add_stream(t, dir, "decompressed",
+					 &stream_decompressed_ops, f);
+		if (!c)
+			return COLFS_ENOMEM;
+		colfs_node_set_args(c, colfs_node_a(dir), colfs_node_b(dir), 0);
+	}
+	{
+		bool v2;
+		orc_sdec_kind k = orc_sdec_kind_of(f, sp,
+						   (size_t)colfs_node_b(dir),
+						   &v2);
+		orc_sdec *d;
+
+		if (k == ORC_SDEC_NONE)
+			return COLFS_OK;
+		d = colfs_tree_alloc(t, sizeof(*d));
+		if (!d)
+			return COLFS_ENOMEM;
+		d->file = f;
+		d->stripe = (size_t)colfs_node_a(dir);
+		d->ordinal = (size_t)colfs_node_b(dir);
+		d->kind = k;
+		d->v2 = v2;
+		pthread_mutex_lock(&f->lock);
+		d->next = f->sdecs;
+		f->sdecs = d;
+		pthread_mutex_unlock(&f->lock);
+		if (!colfs_dir_add_stream(t, dir, "decoded", &sdec_ops, d))
+			return COLFS_ENOMEM;
+	}
+	return COLFS_OK;
+}
+DIR_OPS(stream_dir);
+
+static colfs_status streams_dir_populate(colfs_tree *t, colfs_node *dir)
+{
+	orc_file *f = file_of(t);
+	orc_stripe *sp;
+	colfs_err err = {0};
+
+	COLFS_TRY(orc_stripe_load(f, (size_t)colfs_node_a(dir), &sp, &err));
+	for (size_t i = 0; i < sp->n_streams; i++) {
+		char name[96];
+		colfs_node *c;
+
+		snprintf(name, sizeof(name), "%zu-%u-%s", i,
+			 sp->streams[i].column,
+			 orc_stream_kind_name(sp->streams[i].kind));
+		c = colfs_dir_add_dir(t, dir, name, &stream_dir, f);
+		if (!c)
+			return COLFS_ENOMEM;
+		colfs_node_set_args(c, colfs_node_a(dir), i, 0);
+	}
+	return COLFS_OK;
+}
+DIR_OPS(streams_dir);
+
+/* indexes/<column>/: a = stripe, b = column, c = 0 row index, 1 bloom */
+static colfs_status index_doc_generate(colfs_tree *t, colfs_node *n,
+				       colfs_buf *out)
+{
+	orc_file *f = file_of(t);
+	orc_stripe *sp;
+	colfs_err err = {0};
+	uint32_t col = (uint32_t)colfs_node_b(n);
+	bool bloom = colfs_node_c(n) == 1;
+	const orc_stream_loc *found = NULL;
+	uint8_t *data;
+	size_t len;
+	orc_msg m = {0};
+	colfs_status st;
+	json_t *j;
+
+	COLFS_TRY(orc_stripe_load(f, (size_t)colfs_node_a(n), &sp, &err));
+	for (size_t i = 0; i < sp->n_streams; i++) {
+		const orc_stream_loc *l = &sp->streams[i];
+
+		if (l->column != col)
+			continue;
+		if (!bloom && l->kind == ORCPB__STREAM__KIND__ROW_INDEX)
+			found = l;
+		if (bloom && l->kind == ORCPB__STREAM__KIND__BLOOM_FILTER_UTF8)
+			found = l;
+		if (bloom && !found &&
+		    l->kind == ORCPB__STREAM__KIND__BLOOM_FILTER)
+			found = l;
+	}
+	if (!found)
+		return json_out(out, json_pack("{s:b}", "available", 0));
+	if (!found->in_file)
+		return COLFS_ETRUNCATED;
+	st = orc_read_decompressed(f, found->offset, found->length, &data,
+				   &len, &err);
+	if (!st) {
+		st = orc_msg_unpack(&m,
+				    bloom ? &orcpb__bloom_filter_index__descriptor
+					  : &orcpb__row_index__descriptor,
+				    data, len,
+				    (uint64_t)len * 64 + (1u << 20) < f->max_alloc
+					    ? (size_t)len * 64 + (1u << 20)
+					    : (size_t)f->max_alloc,
+				    found->offset, &err);
+		free(data);
+	}
+	if (st) {
+		colfs_tree_report_err(t, n, &err);
+		return st;
+	}
+	j = orc_msg_json(m.msg);
+	if (j)
+		json_object_set_new(j, "streamKind",
+				    json_string(orc_stream_kind_name(found->kind)));
+	orc_msg_free(&m);
+	return json_out(out, j);
+}
+DOC_OPS(index_doc);
+
+static colfs_status index_col_dir_populate(colfs_tree *t, colfs_node *dir)
+{
+	orc_file *f = file_of(t);
+	orc_stripe *sp;
+	colfs_err err = {0};
+	bool has_ri = false, has_bf = false;
+	colfs_node *c;
+
+	COLFS_TRY(orc_stripe_load(f, (size_t)colfs_node_a(dir), &sp, &err));
+	for (size_t i = 0; i < sp->n_streams; i++) {
+		const orc_stream_loc *l = &sp->streams[i];
+
+		if (l->column != colfs_node_b(dir))
+			continue;
+		if (l->kind == ORCPB__STREAM__KIND__ROW_INDEX)
+			has_ri = true;
+		if (l->kind == ORCPB__STREAM__KIND__BLOOM_FILTER ||
+		    l->kind == ORCPB__STREAM__KIND__BLOOM_FILTER_UTF8)
+			has_bf = true;
+	}
+	if (has_ri) {
+		c = colfs_dir_add_doc(t, dir, "row_index.json", &index_doc, f);
+		if (!c)
+			return COLFS_ENOMEM;
+		colfs_node_set_args(c, colfs_node_a(dir), colfs_node_b(dir),
+				    0);
+	}
+	if (has_bf) {
+		c = colfs_dir_add_doc(t, dir, "bloom_filter.json", &index_doc,
+				      f);
+		if (!c)
+			return COLFS_ENOMEM;
+		colfs_node_set_args(c, colfs_node_a(dir), colfs_node_b(dir),
+				    1);
+	}
+	return COLFS_OK;
+}
+DIR_OPS(index_col_dir);
+
+static colfs_status indexes_dir_populate(colfs_tree *t, colfs_node *dir)
+{
+	orc_file *f = file_of(t);
+	orc_stripe *sp;
+	colfs_err err = {0};
+	uint32_t last = UINT32_MAX;
+
+	COLFS_TRY(orc_stripe_load(f, (size_t)colfs_node_a(dir), &sp, &err));
+	for (size_t i = 0; i < sp->n_streams; i++) {
+		const orc_stream_loc *l = &sp->streams[i];
+		bool dup = false;
+		char name[24];
+		colfs_node *c;
+
+		if (l->kind != ORCPB__STREAM__KIND__ROW_INDEX &&
+		    l->kind != ORCPB__STREAM__KIND__BLOOM_FILTER &&
+		    l->kind != ORCPB__STREAM__KIND__BLOOM_FILTER_UTF8)
+			continue;
+		for (size_t k = 0; k < i && !dup; k++) {
+			const orc_stream_loc *o = &sp->streams[k];
+
+			dup = o->column == l->column &&
+			      (o->kind == ORCPB__STREAM__KIND__ROW_INDEX ||
+			       o->kind == ORCPB__STREAM__KIND__BLOOM_FILTER ||
+			       o->kind == ORCPB__STREAM__KIND__BLOOM_FILTER_UTF8);
+		}
+		if (dup || l->column == last)
+			continue;
+		last = l->column;
+		snprintf(name, sizeof(name), "%u", l->column);
+		c = colfs_dir_add_dir(t, dir, name, &index_col_dir, f);
+		if (!c)
+			return COLFS_ENOMEM;
+		colfs_node_set_args(c, colfs_node_a(dir), l->column, 0);
+	}
+	return COLFS_OK;
+}
+DIR_OPS(indexes_dir);
+
+/* --- streamed views --------------------------------------------------------- */
+
+static const colfs_node_ops view_ops = {.piece = orc_view_piece};
+
+static colfs_node *add_view(colfs_tree *t, colfs_node *dir, const char *name,
+			    orc_view_kind kind, uint32_t column, long stripe)
+{
+	orc_file *f = file_of(t);
+	orc_view *v = colfs_tree_alloc(t, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	v->file = f;
+	v->kind = kind;
+	v->column = column;
+	v->stripe = stripe;
+	pthread_mutex_lock(&f->lock);
+	v->next = f->views;
+	f->views = v;
+	pthread_mutex_unlock(&f->lock);
+	return colfs_dir_add_stream(t, dir, name, &view_ops, v);
+}
+
+/* columns/: a = stripe + 1 (0: whole file) */
+static colfs_status columns_dir_populate(colfs_tree *t, colfs_node *dir)
+{
+	orc_file *f = file_of(t);
+	long stripe = (long)colfs_node_a(dir) - 1;
+	const Orcpb__Type *root;
+
+	if (!f->schema_ok)
+		return COLFS_OK;
+	root = f->footer->types[0];
+	if (root->kind != ORCPB__TYPE__KIND__STRUCT) {
+		if (!add_view(t, dir, "value", ORC_VIEW_COLUMN, 0, stripe))
+			return COLFS_ENOMEM;
+		return COLFS_OK;
+	}
+	for (size_t i = 0; i < root->n_subtypes; i++)
+		if (!add_view(t, dir, root->fieldnames[i], ORC_VIEW_COLUMN,
+			      root->subtypes[i], stripe))
+			return COLFS_ENOMEM;
+	return COLFS_OK;
+}
+DIR_OPS(columns_dir);
+
+static colfs_status stripe_dir_populate(colfs_tree *t, colfs_node *dir)
+{
+	orc_file *f = file_of(t);
+	uint64_t s = colfs_node_a(dir);
+	colfs_node *c;
+
+#define ADD(expr)                                                           \
+	do {                                                                \
+		c = (expr);                                                 \
+		if (!c)                                                     \
+			return COLFS_ENOMEM;                                \
+		colfs_node_set_args(c, s, 0, 0);                            \
+	} while (0)
+	ADD(colfs_dir_add_doc(t, dir, "info.json", &stripe_info_doc, f));
+	ADD(colfs_dir_add_doc(t, dir, "footer.json", &stripe_footer_doc, f));
+	ADD(colfs_dir_add_doc(t, dir, "statistics.json", &stripe_stats_doc,
+			      f));
+	c = colfs_dir_add_dir(t, dir, "columns", &columns_dir, f);
+	if (!c)
+		return COLFS_ENOMEM;
+	colfs_node_set_args(c, s + 1, 0, 0);
+	if (f->schema_ok &&
+	    !add_view(t, dir, "rows.jsonl", ORC_VIEW_ROWS, 0, (long)s))
+		return COLFS_ENOMEM;
+	ADD(colfs_dir_add_dir(t, dir, "streams", &streams_dir, f));
+	ADD(colfs_dir_add_dir(t, dir, "indexes", &indexes_dir, f));
+#undef ADD
+	if (!colfs_dir_add_errors(t, dir))
+		return COLFS_ENOMEM;
+	return COLFS_OK;
+}
+DIR_OPS(stripe_dir);
+
+static colfs_status stripes_dir_populate(colfs_tree *t, colfs_node *dir)
+{
+	orc_file *f = file_of(t);
+
+	for (size_t s = 0; s < f->n_stripes; s++) {
+		char name[24];
+		colfs_node *c;
+
+		snprintf(name, sizeof(name), "%zu", s);
+		c = colfs_dir_add_dir(t, dir, name, &stripe_dir, f);
+		if (!c)
+			return COLFS_ENOMEM;
+		colfs_node_set_args(c, s, 0, 0);
+	}
+	return COLFS_OK;
+}
+DIR_OPS(stripes_dir);
+
+static colfs_status user_meta_dir_populate(colfs_tree *t, colfs_node *dir)
+{
+	orc_file *f = file_of(t);
+
+	for (size_t i = 0; i < f->footer->n_metadata; i++) {
+		const Orcpb__UserMetadataItem *it = f->footer->metadata[i];
+
+		if (!colfs_dir_add_text(t, dir, it->name ? it->name : "",
+					it->value.len
+						? (const char *)it->value.data
+						: "",
+					it->value.len))
+			return COLFS_ENOMEM;
+	}
+	return COLFS_OK;
+}
+DIR_OPS(user_meta_dir);
+
+static colfs_status raw_dir_populate(colfs_tree *t, colfs_node *dir)
+{
+	orc_file *f = file_of(t);
+	uint8_t head[3];
+
+	if (f->size >= 3 &&
+	    colfs_source_read_at(f->src, 0, 3, head, NULL) == COLFS_OK &&
+	    memcmp(head, "ORC", 3) == 0 &&
+	    !colfs_dir_add_range(t, dir, "magic", 0, 3))
+		return COLFS_ENOMEM;
+	if (f->ps_msg.msg) {
+		if (!colfs_dir_add_range(t, dir, "postscript", f->ps_off,
+					 f->ps_len))
+			return COLFS_ENOMEM;
+		if (!colfs_dir_add_range(t, dir, "footer", f->footer_off,
+					 f->footer_len))
+			return COLFS_ENOMEM;
+		if (!colfs_dir_add_range(t, dir, "metadata", f->meta_off,
+					 f->meta_len))
+			return COLFS_ENOMEM;
+	}
+	if (f->size > 0 &&
+	    !colfs_dir_add_range(t, dir, "postscript_length", f->size - 1, 1))
+		return COLFS_ENOMEM;
+	return COLFS_OK;
+}
+DIR_OPS(raw_dir);
+
+colfs_status orc_tree_build(orc_file *f, colfs_node *root)
+{
+	colfs_tree *t = f->tree;
+	colfs_node *c;
+
+#define ADD(expr)                                                           \
+	do {                                                                \
+		c = (expr);                                                 \
+		if (!c)                                                     \
+			return COLFS_ENOMEM;                                \
+	} while (0)
+	ADD(colfs_dir_add_doc(t, root, "README", &readme_doc, f));
+	ADD(colfs_dir_add_doc(t, root, "format", &format_doc, f));
+	ADD(colfs_dir_add_errors(t, root));
+	ADD(colfs_dir_add_dir(t, root, "raw", &raw_dir, f));
+	ADD(colfs_dir_add_doc(t, root, "layout", &layout_doc, f));
+	if (!f->footer)
+		return COLFS_OK;
+	ADD(colfs_dir_add_doc(t, root, "summary", &summary_doc, f));
+	if (f->schema_ok) {
+		ADD(colfs_dir_add_doc(t, root, "schema", &schema_doc, f));
+		ADD(colfs_dir_add_doc(t, root, "schema.json",
+				      &schema_json_doc, f));
+	}
+	ADD(colfs_dir_add_doc(t, root, "postscript.json", &msg_doc, f));
+	colfs_node_set_args(c, 0, 0, 0);
+	ADD(colfs_dir_add_doc(t, root, "footer.json", &msg_doc, f));
+	colfs_node_set_args(c, 1, 0, 0);
+	ADD(colfs_dir_add_doc(t, root, "metadata.json", &msg_doc, f));
+	colfs_node_set_args(c, 3, 0, 0);
+	ADD(colfs_dir_add_doc(t, root, "statistics.json", &file_stats_doc,
+			      f));
+	if (f->footer->n_metadata)
+		ADD(colfs_dir_add_dir(t, root, "user_metadata",
+				      &user_meta_dir, f));
+	ADD(colfs_dir_add_dir(t, root, "columns", &columns_dir, f));
+	colfs_node_set_args(c, 0, 0, 0);
+	if (f->schema_ok)
+		ADD(add_view(t, root, "rows.jsonl", ORC_VIEW_ROWS, 0, -1));
+	ADD(colfs_dir_add_dir(t, root, "stripes", &stripes_dir, f));
+#undef ADD
+	return COLFS_OK;
+}

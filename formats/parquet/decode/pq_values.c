@@ -1,0 +1,270 @@
+/* colfs: one Parquet page's values and levels: the dispatch from
+ * (physical type, encoding) to the decoders. */
+#include "pq_decode.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* parquet.thrift numbers */
+enum {
+	T_BOOLEAN = 0, T_INT32 = 1, T_INT64 = 2, T_INT96 = 3, T_FLOAT = 4,
+	T_DOUBLE = 5, T_BYTE_ARRAY = 6, T_FLBA = 7,
+};
+enum {
+	E_PLAIN = 0, E_PLAIN_DICTIONARY = 2, E_RLE = 3, E_BIT_PACKED = 4,
+	E_DELTA_BINARY_PACKED = 5, E_DELTA_LENGTH_BYTE_ARRAY = 6,
+	E_DELTA_BYTE_ARRAY = 7, E_RLE_DICTIONARY = 8, E_BYTE_STREAM_SPLIT = 9,
+};
+
+static const char *type_name(int32_t t)
+{
+	static const char *const n[] = { "BOOLEAN", "INT32", "INT64", "INT96",
+					 "FLOAT", "DOUBLE", "BYTE_ARRAY",
+					 "FIXED_LEN_BYTE_ARRAY" };
+	return t >= 0 && t <= 7 ? n[t] : "unknown type";
+}
+
+static const char *encoding_name(int32_t e)
+{
+	static const char *const n[] = {
+		"PLAIN", "GROUP_VAR_INT", "PLAIN_DICTIONARY", "RLE",
+		"BIT_PACKED", "DELTA_BINARY_PACKED", "DELTA_LENGTH_BYTE_ARRAY",
+		"DELTA_BYTE_ARRAY", "RLE_DICTIONARY", "BYTE_STREAM_SPLIT",
+		"ALP",
+	};
+	return e >= 0 && e <= 10 ? n[e] : "unknown encoding";
+}
+
+static size_t elem_size(int32_t type)
+{
+	switch (type) {
+	case T_BOOLEAN:
+		return 1;
+	case T_INT32:
+	case T_FLOAT:
+		return 4;
+	case T_INT64:
+	case T_DOUBLE:
+		return 8;
+	default:
+		return sizeof(pq_bytes);
+	}
+}
+
+void pq_values_free(pq_values *v)
+{
+	if (!v)
+		return;
+	free(v->v.any);
+	free(v->owned);
+	memset(v, 0, sizeof(*v));
+}
+
+static colfs_status unsupported(const colfs_cursor *c, int32_t type,
+				int32_t enc, colfs_err *err)
+{
+	return colfs_fail(err, COLFS_EUNSUPPORTED, colfs_cursor_offset(c),
+			  "encoding %s (%d) for %s values is not supported",
+			  encoding_name(enc), enc, type_name(type));
+}
+
+static colfs_status decode_into(colfs_cursor *c, int32_t type,
+				uint32_t width, int32_t enc, size_t count,
+				uint32_t dict_size, size_t max_bytes,
+				pq_values *out, colfs_err *err)
+{
+	switch (enc) {
+	case E_PLAIN:
+		switch (type) {
+		case T_BOOLEAN:
+			return pq_plain_decode_bool(c, out->v.b, count, err);
+		case T_INT32:
+			return pq_plain_decode_i32(c, out->v.i32, count, err);
+		case T_INT64:
+			return pq_plain_decode_i64(c, out->v.i64, count, err);
+		case T_FLOAT:
+			return pq_plain_decode_float(c, out->v.f32, count, err);
+		case T_DOUBLE:
+			return pq_plain_decode_double(c, out->v.f64, count, err);
+		case T_INT96:
+			return pq_plain_decode_fixed(c, 12, out->v.bytes, count,
+						     err);
+		case T_BYTE_ARRAY:
+			return pq_plain_decode_bytes(c, out->v.bytes, count, err);
+		case T_FLBA:
+			return pq_plain_decode_fixed(c, width, out->v.bytes,
+						     count, err);
+		}
+		break;
+	case E_RLE:
+		if (type == T_BOOLEAN) {
+			uint32_t *tmp = malloc(count ? count * sizeof(*tmp) : 1);
+			if (!tmp)
+				return colfs_fail(err, COLFS_ENOMEM,
+						  colfs_cursor_offset(c),
+						  "no memory for %zu booleans",
+						  count);
+			colfs_status st = pq_rle_decode_prefixed(c, 1, tmp,
+								 count, err);
+			for (size_t i = 0; !st && i < count; i++)
+				out->v.b[i] = (uint8_t)(tmp[i] & 1);
+			free(tmp);
+			return st;
+		}
+		break;
+	case E_PLAIN_DICTIONARY:
+	case E_RLE_DICTIONARY:
+		out->indices = true;
+		return pq_dict_indices_decode(c, out->v.idx, count, dict_size,
+					      err);
+	case E_DELTA_BINARY_PACKED:
+		if (type == T_INT32)
+			return pq_delta_decode_i32(c, out->v.i32, count, err);
+		if (type == T_INT64)
+			return pq_delta_decode_i64(c, out->v.i64, count, err);
+		break;
+	case E_DELTA_LENGTH_BYTE_ARRAY:
+		if (type == T_BYTE_ARRAY)
+			return pq_dlba_decode(c, out->v.bytes, count, err);
+		break;
+	case E_DELTA_BYTE_ARRAY:
+		if (type == T_BYTE_ARRAY || type == T_FLBA) {
+			const uint64_t off = colfs_cursor_offset(c);
+			COLFS_TRY(pq_dba_decode(c, out->v.bytes, count,
+						max_bytes, &out->owned, err));
+			for (size_t i = 0; type == T_FLBA && i < count; i++)
+				if (out->v.bytes[i].len != width)
+					return colfs_fail(err, COLFS_ECORRUPT,
+							  off,
+							  "DELTA_BYTE_ARRAY value %zu has %u bytes, FIXED_LEN_BYTE_ARRAY(%u) expected",
+							  i,
+							  out->v.bytes[i].len,
+							  width);
+			return COLFS_OK;
+		}
+		break;
+	case E_BYTE_STREAM_SPLIT:
+		switch (type) {
+		case T_INT32:
+			return pq_bss_decode_i32(c, out->v.i32, count, err);
+		case T_INT64:
+			return pq_bss_decode_i64(c, out->v.i64, count, err);
+		case T_FLOAT:
+			return pq_bss_decode_float(c, out->v.f32, count, err);
+		case T_DOUBLE:
+			return pq_bss_decode_double(c, out->v.f64, count, err);
+		case T_FLBA: {
+			uint64_t total;
+			if (colfs_mul_overflows(count, width, &total) ||
+			    total > max_bytes)
+				return colfs_fail(err, COLFS_EOVERFLOW,
+						  colfs_cursor_offset(c),
+						  "BYTE_STREAM_SPLIT: %zu values of %u bytes exceed the limit of %zu bytes",
+						  count, width, max_bytes);
+			out->owned = malloc(total ? (size_t)total : 1);
+			if (!out->owned)
+				return colfs_fail(err, COLFS_ENOMEM,
+						  colfs_cursor_offset(c),
+						  "no memory for %llu bytes",
+						  (unsigned long long)total);
+			COLFS_TRY(pq_bss_decode(c, width, out->owned, count,
+						err));
+			for (size_t i = 0; i < count; i++) {
+				out->v.bytes[i].ptr = out->owned +
+						      (size_t)width * i;
+				out->v.bytes[i].len = width;
+			}
+			return COLFS_OK;
+		}
+		}
+		break;
+	}
+	return unsupported(c, type, enc, err);
+}
+
+colfs_status pq_values_decode(colfs_cursor *c, int32_t physical_type,
+			      int32_t type_length, int32_t encoding,
+			      size_t count, uint32_t dict_size,
+			      size_t max_bytes, pq_values *out, colfs_err *err)
+{
+	const uint64_t off = colfs_cursor_offset(c);
+	size_t es;
+	uint64_t bytes;
+	colfs_status st;
+
+	memset(out, 0, sizeof(*out));
+	out->physical_type = physical_type;
+	out->count = count;
+	if (physical_type < T_BOOLEAN || physical_type > T_FLBA)
+		return colfs_fail(err, COLFS_ECORRUPT, off,
+				  "physical type %d is not a Parquet type",
+				  physical_type);
+	if (physical_type == T_FLBA && type_length <= 0)
+		return colfs_fail(err, COLFS_ECORRUPT, off,
+				  "FIXED_LEN_BYTE_ARRAY with type_length %d",
+				  type_length);
+	es = encoding == E_PLAIN_DICTIONARY || encoding == E_RLE_DICTIONARY ?
+		     sizeof(uint32_t) : elem_size(physical_type);
+	if (colfs_mul_overflows(count, es, &bytes) || bytes > max_bytes)
+		return colfs_fail(err, COLFS_EOVERFLOW, off,
+				  "%zu %s values exceed the limit of %zu bytes",
+				  count, type_name(physical_type), max_bytes);
+	out->v.any = malloc(bytes ? (size_t)bytes : 1);
+	if (!out->v.any)
+		return colfs_fail(err, COLFS_ENOMEM, off,
+				  "no memory for %zu values", count);
+	st = decode_into(c, physical_type,
+			 physical_type == T_FLBA ? (uint32_t)type_length : 0,
+			 encoding, count, dict_size, max_bytes, out, err);
+	if (st)
+		pq_values_free(out);
+	return st;
+}
+
+static colfs_status check_levels(const uint32_t *out, size_t count,
+				 uint32_t max_level, uint64_t off,
+				 colfs_err *err)
+{
+	for (size_t i = 0; i < count; i++)
+		if (out[i] > max_level)
+			return colfs_fail(err, COLFS_ECORRUPT, off,
+					  "level %u at entry %zu, the maximum is %u",
+					  out[i], i, max_level);
+	return COLFS_OK;
+}
+
+colfs_status pq_levels_decode_v1(colfs_cursor *c, int32_t encoding,
+				 uint32_t max_level, uint32_t *out,
+				 size_t count, colfs_err *err)
+{
+	const uint64_t off = colfs_cursor_offset(c);
+	const unsigned bw = pq_bit_width(max_level);
+
+	if (max_level == 0) {
+		memset(out, 0, count * sizeof(*out));
+		return COLFS_OK;
+	}
+	if (encoding == E_RLE)
+		COLFS_TRY(pq_rle_decode_prefixed(c, bw, out, count, err));
+	else if (encoding == E_BIT_PACKED)
+		COLFS_TRY(pq_bitpacked_decode(c, bw, out, count, err));
+	else
+		return colfs_fail(err, COLFS_EUNSUPPORTED, off,
+				  "levels in encoding %s (%d) are not supported",
+				  encoding_name(encoding), encoding);
+	return check_levels(out, count, max_level, off, err);
+}
+
+colfs_status pq_levels_decode_v2(colfs_cursor *region, uint32_t max_level,
+				 uint32_t *out, size_t count, colfs_err *err)
+{
+	const uint64_t off = colfs_cursor_offset(region);
+
+	if (max_level == 0) {
+		memset(out, 0, count * sizeof(*out));
+		return COLFS_OK;
+	}
+	COLFS_TRY(pq_rle_decode(region, pq_bit_width(max_level), out, count,
+				err));
+	return check_levels(out, count, max_level, off, err);
+}

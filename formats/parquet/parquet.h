@@ -1,0 +1,291 @@
+/* colfs: the typed model of a Parquet file's metadata.
+ *
+ * parquet_file_parse decodes FileMetaData once (from the footer bytes) into
+ * the structures below; the tree and the value decoders work from them.
+ * Everything here is read-only after parsing and may be shared by threads.
+ * Strings are NUL-terminated copies owned by the parquet_file (binary data,
+ * such as key/value values, also carries an explicit length).
+ *
+ * Every number in the model is what the file says.  The only derived and
+ * validated numbers are the chunk extents (parquet_chunk.start/.length),
+ * the schema tree (parent/children, leaf index, max levels, dotted paths)
+ * and the chunk-to-leaf mapping (parquet_chunk.column).
+ */
+#ifndef COLFS_PARQUET_H
+#define COLFS_PARQUET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/cursor.h"
+#include "../core/source.h"
+#include "../core/status.h"
+#include "../core/thrift.h"
+
+/* Enums of parquet.thrift (values as on the wire). */
+enum parquet_type {
+	PARQUET_BOOLEAN = 0, PARQUET_INT32 = 1, PARQUET_INT64 = 2,
+	PARQUET_INT96 = 3, PARQUET_FLOAT = 4, PARQUET_DOUBLE = 5,
+	PARQUET_BYTE_ARRAY = 6, PARQUET_FIXED_LEN_BYTE_ARRAY = 7,
+};
+enum parquet_repetition {
+	PARQUET_REQUIRED = 0, PARQUET_OPTIONAL = 1, PARQUET_REPEATED = 2,
+	PARQUET_VECTOR = 3,
+};
+enum parquet_converted {
+	PARQUET_CT_UTF8 = 0, PARQUET_CT_MAP = 1, PARQUET_CT_MAP_KEY_VALUE = 2,
+	PARQUET_CT_LIST = 3, PARQUET_CT_ENUM = 4, PARQUET_CT_DECIMAL = 5,
+	PARQUET_CT_DATE = 6, PARQUET_CT_TIME_MILLIS = 7,
+	PARQUET_CT_TIME_MICROS = 8, PARQUET_CT_TIMESTAMP_MILLIS = 9,
+	PARQUET_CT_TIMESTAMP_MICROS = 10, PARQUET_CT_UINT_8 = 11,
+	PARQUET_CT_UINT_16 = 12, PARQUET_CT_UINT_32 = 13,
+	PARQUET_CT_UINT_64 = 14, PARQUET_CT_INT_8 = 15, PARQUET_CT_INT_16 = 16,
+	PARQUET_CT_INT_32 = 17, PARQUET_CT_INT_64 = 18, PARQUET_CT_JSON = 19,
+	PARQUET_CT_BSON = 20, PARQUET_CT_INTERVAL = 21,
+};
+/* LogicalType union member ids. */
+enum parquet_logical_kind {
+	PARQUET_LT_NONE = 0, PARQUET_LT_STRING = 1, PARQUET_LT_MAP = 2,
+	PARQUET_LT_LIST = 3, PARQUET_LT_ENUM = 4, PARQUET_LT_DECIMAL = 5,
+	PARQUET_LT_DATE = 6, PARQUET_LT_TIME = 7, PARQUET_LT_TIMESTAMP = 8,
+	PARQUET_LT_INTEGER = 10, PARQUET_LT_UNKNOWN = 11, PARQUET_LT_JSON = 12,
+	PARQUET_LT_BSON = 13, PARQUET_LT_UUID = 14, PARQUET_LT_FLOAT16 = 15,
+	PARQUET_LT_VARIANT = 16, PARQUET_LT_GEOMETRY = 17,
+	PARQUET_LT_GEOGRAPHY = 18, PARQUET_LT_VECTOR = 19,
+};
+enum parquet_time_unit {
+	PARQUET_UNIT_NONE = 0, PARQUET_UNIT_MILLIS = 1, PARQUET_UNIT_MICROS = 2,
+	PARQUET_UNIT_NANOS = 3,
+};
+enum parquet_encoding {
+	PARQUET_ENC_PLAIN = 0, PARQUET_ENC_PLAIN_DICTIONARY = 2,
+	PARQUET_ENC_RLE = 3, PARQUET_ENC_BIT_PACKED = 4,
+	PARQUET_ENC_DELTA_BINARY_PACKED = 5,
+	PARQUET_ENC_DELTA_LENGTH_BYTE_ARRAY = 6,
+	PARQUET_ENC_DELTA_BYTE_ARRAY = 7, PARQUET_ENC_RLE_DICTIONARY = 8,
+	PARQUET_ENC_BYTE_STREAM_SPLIT = 9,
+};
+enum parquet_codec {
+	PARQUET_CODEC_UNCOMPRESSED = 0, PARQUET_CODEC_SNAPPY = 1,
+	PARQUET_CODEC_GZIP = 2, PARQUET_CODEC_LZO = 3, PARQUET_CODEC_BROTLI = 4,
+	PARQUET_CODEC_LZ4 = 5, PARQUET_CODEC_ZSTD = 6, PARQUET_CODEC_LZ4_RAW = 7,
+};
+enum parquet_page_type {
+	PARQUET_PAGE_DATA = 0, PARQUET_PAGE_INDEX = 1,
+	PARQUET_PAGE_DICTIONARY = 2, PARQUET_PAGE_DATA_V2 = 3,
+};
+
+/* Enum value -> name ("INT32", "SNAPPY", ...); NULL when unknown. */
+const char *parquet_type_name(int32_t v);
+const char *parquet_repetition_name(int32_t v);
+const char *parquet_converted_name(int32_t v);
+const char *parquet_encoding_name(int32_t v);
+const char *parquet_codec_name(int32_t v);
+const char *parquet_page_type_name(int32_t v);
+
+/* SchemaElement.logicalType, decoded. */
+typedef struct parquet_logical {
+	int32_t kind;          /* parquet_logical_kind; 0 = absent; other
+				  ids are kept as read */
+	int32_t scale;         /* DECIMAL */
+	int32_t precision;     /* DECIMAL */
+	int32_t unit;          /* TIME, TIMESTAMP: parquet_time_unit */
+	bool utc;              /* TIME, TIMESTAMP: isAdjustedToUTC */
+	int32_t bit_width;     /* INTEGER */
+	bool is_signed;        /* INTEGER */
+	int32_t variant_version; /* VARIANT, -1 when absent */
+	const char *crs;       /* GEOMETRY, GEOGRAPHY (NULL when absent) */
+	int32_t algorithm;     /* GEOGRAPHY, -1 when absent */
+} parquet_logical;
+
+/* One SchemaElement plus its place in the schema tree.  Optional fields
+ * that are absent hold -1 (has_* for the ones where -1 is a value). */
+typedef struct parquet_schema_elem {
+	const char *name;
+	int32_t type;            /* parquet_type, -1: group */
+	int32_t type_length;
+	int32_t repetition;      /* parquet_repetition, -1: absent (root) */
+	int32_t num_children;    /* -1: absent */
+	int32_t converted_type;  /* parquet_converted, -1: absent */
+	int32_t scale, precision;
+	bool has_field_id;
+	int32_t field_id;
+	int32_t vector_length;
+	parquet_logical logical;
+	/* the tree */
+	int32_t parent;          /* index of the parent, -1 for the root */
+	uint32_t first_child;    /* index of the first child (if any) */
+	uint32_t n_children;     /* children actually found */
+	int16_t max_def, max_rep;/* levels of this node (root: 0, 0) */
+	int32_t leaf;            /* index into parquet_file.columns, -1: group */
+} parquet_schema_elem;
+
+/* A leaf column of the schema. */
+typedef struct parquet_column {
+	uint32_t schema_index;   /* into parquet_file.schema */
+	const parquet_schema_elem *elem;
+	const char *path;        /* "a.b.c": components joined by '.' */
+	const char *const *parts;/* the path components, raw */
+	uint32_t n_parts;
+	int16_t max_def, max_rep;
+} parquet_column;
+
+/* A column chunk: ColumnChunk + the ColumnMetaData fields needed to find
+ * and decode its pages.  Offsets into the footer (`*_span_*`) locate the
+ * serialized structs for re-decoding into JSON. */
+typedef struct parquet_chunk {
+	uint32_t column;         /* leaf index (= position in the row group) */
+	const char *file_path;   /* ColumnChunk.file_path, NULL when absent */
+	int64_t file_offset;     /* ColumnChunk.file_offset */
+	bool has_meta;           /* ColumnChunk.meta_data present */
+	bool encrypted;          /* crypto_metadata or encrypted_column_metadata */
+	bool has_crypto_metadata;
+	bool has_encrypted_metadata;
+	int32_t type;            /* ColumnMetaData.type */
+	int32_t codec;
+	int64_t num_values;
+	int64_t total_uncompressed_size;
+	int64_t total_compressed_size;
+	int64_t data_page_offset;
+	int64_t index_page_offset;       /* -1: absent */
+	int64_t dictionary_page_offset;  /* -1: absent */
+	int64_t bloom_filter_offset;     /* -1: absent */
+	int32_t bloom_filter_length;     /* -1: absent */
+	int64_t offset_index_offset;     /* -1: absent */
+	int32_t offset_index_length;     /* -1: absent */
+	int64_t column_index_offset;     /* -1: absent */
+	int32_t column_index_length;     /* -1: absent */
+	const int32_t *encodings;        /* ColumnMetaData.encodings */
+	uint32_t n_encodings;
+	const char *path_in_schema;      /* joined by '.', NULL when absent */
+	bool has_statistics;
+	size_t stats_span_off, stats_span_len;   /* Statistics in the footer */
+	size_t span_off, span_len;               /* ColumnChunk in the footer */
+	size_t meta_span_off, meta_span_len;     /* ColumnMetaData */
+	/* Derived: the stored bytes of the chunk, from the dictionary page
+	 * (when dictionary_page_offset is set and lies before the data page)
+	 * or the first data page, for total_compressed_size bytes, clamped to
+	 * the file.  extent_ok is false when it had to be clamped or the
+	 * numbers make no sense (then start/length are what is left). */
+	uint64_t start, length;
+	bool extent_ok;
+} parquet_chunk;
+
+typedef struct parquet_row_group {
+	int64_t num_rows;
+	int64_t total_byte_size;
+	int64_t total_compressed_size;   /* -1: absent */
+	int64_t file_offset;             /* -1: absent */
+	int32_t ordinal;                 /* -1: absent */
+	parquet_chunk *chunks;
+	uint32_t n_chunks;
+	size_t span_off, span_len;       /* RowGroup in the footer */
+} parquet_row_group;
+
+typedef struct parquet_kv {
+	const char *key;
+	const uint8_t *value;    /* NULL when absent; NUL-terminated copy */
+	size_t value_len;
+} parquet_kv;
+
+typedef struct parquet_file {
+	uint64_t file_size;
+	/* The footer: for a plaintext footer the FileMetaData bytes (plus
+	 * the 28-byte signature of a signed plaintext footer); for PARE the
+	 * FileCryptoMetaData followed by the encrypted FileMetaData. */
+	const uint8_t *footer;
+	size_t footer_len;
+	uint64_t footer_offset;  /* absolute offset of footer[0] */
+	bool encrypted_footer;   /* tail magic PARE */
+	size_t meta_len;         /* bytes FileMetaData (or FileCryptoMetaData)
+				    actually took */
+	bool meta_ok;            /* FileMetaData decoded completely */
+
+	int32_t version;
+	int64_t num_rows;
+	const char *created_by;  /* NULL when absent */
+	parquet_schema_elem *schema;
+	uint32_t n_schema;
+	parquet_column *columns;
+	uint32_t n_columns;
+	parquet_row_group *row_groups;
+	uint32_t n_row_groups;
+	parquet_kv *kv;
+	uint32_t n_kv;
+	bool has_column_orders;
+	bool has_encryption_algorithm;   /* plaintext footer, encrypted file */
+	bool has_footer_signing_key;
+	int32_t encryption_algorithm;    /* 1 AES_GCM_V1, 2 AES_GCM_CTR_V1, -1 */
+
+	struct parquet_arena *arena;
+} parquet_file;
+
+/* Decode FileMetaData from `footer` (copied into the model; `offset` is its
+ * absolute file offset), build the schema tree and validate the chunks
+ * against `file_size`.  Problems that leave part of the metadata usable
+ * are passed to `report` (may be NULL) and parsing goes on; only an
+ * unusable footer fails.  `*out` is set even on failure when anything was
+ * decoded (destroy it either way). */
+typedef void (*parquet_report_fn)(void *ctx, const colfs_err *err);
+colfs_status parquet_file_parse(const uint8_t *footer, size_t len,
+				uint64_t offset, uint64_t file_size,
+				bool encrypted_footer, parquet_report_fn report,
+				void *report_ctx, parquet_file **out,
+				colfs_err *err);
+void parquet_file_destroy(parquet_file *pf);
+
+/* Total uncompressed/compressed bytes of all chunks (from metadata). */
+void parquet_file_sizes(const parquet_file *pf, uint64_t *compressed,
+			uint64_t *uncompressed);
+
+/* --- pages ---------------------------------------------------------------- */
+
+/* A PageHeader, typed.  Fields of page kinds that are absent are 0. */
+typedef struct parquet_page_header {
+	int32_t type;                 /* parquet_page_type */
+	int32_t uncompressed_size;    /* uncompressed_page_size */
+	int32_t compressed_size;      /* compressed_page_size */
+	bool has_crc;
+	uint32_t crc;
+	bool has_data_v1, has_data_v2, has_dictionary, has_index;
+	int32_t num_values;           /* data v1/v2 and dictionary pages */
+	int32_t encoding;             /* data v1/v2 and dictionary pages */
+	int32_t def_encoding;         /* data v1 */
+	int32_t rep_encoding;         /* data v1 */
+	int32_t num_nulls;            /* data v2 */
+	int32_t num_rows;             /* data v2 */
+	int32_t def_levels_len;       /* data v2: definition_levels_byte_length */
+	int32_t rep_levels_len;       /* data v2: repetition_levels_byte_length */
+	bool is_compressed;           /* data v2 (default true); else true */
+	bool has_statistics;
+	bool dict_sorted;             /* dictionary: is_sorted */
+	uint32_t header_len;          /* bytes the serialized header took */
+} parquet_page_header;
+
+/* Decode one PageHeader at the cursor (which advances past it).  Checks:
+ * required fields present, sizes and counts >= 0, the sub-header matching
+ * the page type present, v2 level lengths within compressed_size. */
+colfs_status parquet_page_header_parse(colfs_cursor *c,
+				       parquet_page_header *hdr,
+				       colfs_err *err);
+
+/* One page found by walking a chunk. */
+typedef struct parquet_page {
+	uint64_t offset;          /* absolute offset of the page header */
+	parquet_page_header hdr;  /* data follow at offset + hdr.header_len */
+} parquet_page;
+
+/* Walk the page headers of a chunk from its start, reading through `src`:
+ * stops at the chunk's end, once the data pages account for num_values, or
+ * at a header that does not decode or does not fit in the chunk.  Pages
+ * before a bad one are returned; `*stop` then holds the problem
+ * (stop->status is COLFS_OK for a clean walk).  `*pages` is malloc'd (free
+ * it).  Fails only when out of memory.  Encrypted chunks are refused with
+ * COLFS_EUNSUPPORTED in `*stop`. */
+colfs_status parquet_chunk_walk(const colfs_source *src,
+				const parquet_chunk *ch, uint64_t max_header,
+				parquet_page **pages, size_t *n_pages,
+				colfs_err *stop);
+
+#endif

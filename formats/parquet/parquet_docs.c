@@ -1,0 +1,1051 @@
+/* colfs: the generated documents of the Parquet tree: summary, README,
+ * schema, schema.json, layout, statistics.json. */
+#include "pq_tree.h"
+#include "../core/render.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- annotations ------------------------------------------------------------- */
+
+static const char *unit_name(int32_t u)
+{
+	switch (u) {
+	case PARQUET_UNIT_MILLIS: return "MILLIS";
+	case PARQUET_UNIT_MICROS: return "MICROS";
+	case PARQUET_UNIT_NANOS: return "NANOS";
+	default: return "UNKNOWN_UNIT";
+	}
+}
+
+bool parquet_annotation_render(colfs_buf *b, const parquet_schema_elem *e)
+{
+	const parquet_logical *lt = &e->logical;
+
+	switch (lt->kind) {
+	case PARQUET_LT_NONE: break;
+	case PARQUET_LT_STRING: colfs_buf_puts(b, "STRING"); return true;
+	case PARQUET_LT_MAP: colfs_buf_puts(b, "MAP"); return true;
+	case PARQUET_LT_LIST: colfs_buf_puts(b, "LIST"); return true;
+	case PARQUET_LT_ENUM: colfs_buf_puts(b, "ENUM"); return true;
+	case PARQUET_LT_DECIMAL:
+		colfs_buf_printf(b, "DECIMAL(%d,%d)", lt->precision, lt->scale);
+		return true;
+	case PARQUET_LT_DATE: colfs_buf_puts(b, "DATE"); return true;
+	case PARQUET_LT_TIME:
+	case PARQUET_LT_TIMESTAMP:
+		colfs_buf_printf(b, "%s(%s,%s)",
+				 lt->kind == PARQUET_LT_TIME ? "TIME"
+							     : "TIMESTAMP",
+				 unit_name(lt->unit), lt->utc ? "true" : "false");
+		return true;
+	case PARQUET_LT_INTEGER:
+		colfs_buf_printf(b, "INTEGER(%d,%s)", lt->bit_width,
+				 lt->is_signed ? "true" : "false");
+		return true;
+	case PARQUET_LT_UNKNOWN: colfs_buf_puts(b, "UNKNOWN"); return true;
+	case PARQUET_LT_JSON: colfs_buf_puts(b, "JSON"); return true;
+	case PARQUET_LT_BSON: colfs_buf_puts(b, "BSON"); return true;
+	case PARQUET_LT_UUID: colfs_buf_puts(b, "UUID"); return true;
+	case PARQUET_LT_FLOAT16: colfs_buf_puts(b, "FLOAT16"); return true;
+	case PARQUET_LT_VECTOR: colfs_buf_puts(b, "VECTOR"); return true;
+	case PARQUET_LT_VARIANT:
+		if (lt->variant_version >= 0)
+			colfs_buf_printf(b, "VARIANT(%d)", lt->variant_version);
+		else
+			colfs_buf_puts(b, "VARIANT");
+		return true;
+	case PARQUET_LT_GEOMETRY:
+		colfs_buf_puts(b, "GEOMETRY");
+		if (lt->crs)
+			colfs_buf_printf(b, "(%s)", lt->crs);
+		return true;
+	case PARQUET_LT_GEOGRAPHY: {
+		const char *alg = lt->algorithm >= 0 &&
+				  lt->algorithm < parquet_edge_algorithm_names_n
+				  ? parquet_edge_algorithm_names[lt->algorithm]
+				  : NULL;
+		colfs_buf_puts(b, "GEOGRAPHY");
+		if (lt->crs || alg)
+			colfs_buf_printf(b, "(%s,%s)", lt->crs ? lt->crs : "",
+					 alg ? alg : "");
+		return true;
+	}
+	default:
+		colfs_buf_printf(b, "LOGICAL_TYPE_%d", lt->kind);
+		return true;
+	}
+	switch (e->converted_type) {
+	case -1: return false;
+	case PARQUET_CT_UTF8: colfs_buf_puts(b, "STRING"); return true;
+	case PARQUET_CT_DECIMAL:
+		colfs_buf_printf(b, "DECIMAL(%d,%d)", e->precision, e->scale);
+		return true;
+	case PARQUET_CT_TIME_MILLIS:
+		colfs_buf_puts(b, "TIME(MILLIS,true)");
+		return true;
+	case PARQUET_CT_TIME_MICROS:
+		colfs_buf_puts(b, "TIME(MICROS,true)");
+		return true;
+	case PARQUET_CT_TIMESTAMP_MILLIS:
+		colfs_buf_puts(b, "TIMESTAMP(MILLIS,true)");
+		return true;
+	case PARQUET_CT_TIMESTAMP_MICROS:
+		colfs_buf_puts(b, "TIMESTAMP(MICROS,true)");
+		return true;
+	case PARQUET_CT_UINT_8: case PARQUET_CT_UINT_16:
+	case PARQUET_CT_UINT_32: case PARQUET_CT_UINT_64:
+		colfs_buf_printf(b, "INTEGER(%d,false)",
+				 8 << (e->converted_type - PARQUET_CT_UINT_8));
+		return true;
+	case PARQUET_CT_INT_8: case PARQUET_CT_INT_16:
+	case PARQUET_CT_INT_32: case PARQUET_CT_INT_64:
+		colfs_buf_printf(b, "INTEGER(%d,true)",
+				 8 << (e->converted_type - PARQUET_CT_INT_8));
+		return true;
+	default: {
+		const char *n = parquet_converted_name(e->converted_type);
+		if (n)
+			colfs_buf_puts(b, n);
+		else
+			colfs_buf_printf(b, "CONVERTED_TYPE_%d",
+					 e->converted_type);
+		return true;
+	}
+	}
+}
+
+/* --- children of schema elements, in order --------------------------------- */
+
+typedef struct kids {
+	uint32_t *start;   /* start[i]..start[i+1] index into `list` */
+	uint32_t *list;
+} kids;
+
+static bool kids_build(const parquet_file *pf, kids *k)
+{
+	uint32_t n = pf->n_schema;
+	uint32_t *fill;
+
+	k->start = calloc((size_t)n + 1, sizeof *k->start);
+	k->list = calloc(n ? n : 1, sizeof *k->list);
+	fill = calloc((size_t)n + 1, sizeof *fill);
+	if (!k->start || !k->list || !fill) {
+		free(k->start);
+		free(k->list);
+		free(fill);
+		return false;
+	}
+	for (uint32_t i = 1; i < n; i++)
+		if (pf->schema[i].parent >= 0)
+			k->start[pf->schema[i].parent + 1]++;
+	for (uint32_t i = 0; i < n; i++)
+		k->start[i + 1] += k->start[i];
+	for (uint32_t i = 1; i < n; i++) {
+		int32_t p = pf->schema[i].parent;
+		if (p >= 0)
+			k->list[k->start[p] + fill[p]++] = i;
+	}
+	free(fill);
+	return true;
+}
+
+static void kids_free(kids *k)
+{
+	free(k->start);
+	free(k->list);
+}
+
+/* --- schema (parquet-mr notation) ------------------------------------------- */
+
+static void lower(colfs_buf *b, const char *s)
+{
+	for (; *s; s++)
+		colfs_buf_putc(b, (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s));
+}
+
+static void schema_elem_text(colfs_buf *b, const parquet_file *pf,
+			     const kids *k, uint32_t i, int indent)
+{
+	const parquet_schema_elem *e = &pf->schema[i];
+	const char *rep = parquet_repetition_name(e->repetition);
+	bool group = e->type < 0 || e->num_children > 0;
+
+	colfs_buf_printf(b, "%*s", indent, "");
+	if (rep) {
+		lower(b, rep);
+		colfs_buf_putc(b, ' ');
+	} else if (e->repetition >= 0) {
+		colfs_buf_printf(b, "repetition_%d ", e->repetition);
+	}
+	if (group) {
+		colfs_buf_puts(b, "group");
+	} else if (e->type == PARQUET_FIXED_LEN_BYTE_ARRAY) {
+		colfs_buf_printf(b, "fixed_len_byte_array(%d)", e->type_length);
+	} else if (e->type == PARQUET_BYTE_ARRAY) {
+		colfs_buf_puts(b, "binary");
+	} else if (parquet_type_name(e->type)) {
+		lower(b, parquet_type_name(e->type));
+	} else {
+		colfs_buf_printf(b, "type_%d", e->type);
+	}
+	colfs_buf_printf(b, " %s", e->name);
+	{
+		colfs_buf a = COLFS_BUF_INIT;
+		if (parquet_annotation_render(&a, e) && a.len) {
+			colfs_buf_puts(b, " (");
+			colfs_buf_append(b, a.data, a.len);
+			colfs_buf_putc(b, ')');
+		}
+		if (colfs_buf_status(&a))
+			b->failed = true;
+		colfs_buf_free(&a);
+	}
+	if (e->has_field_id)
+		colfs_buf_printf(b, " = %d", e->field_id);
+	if (!group) {
+		colfs_buf_puts(b, ";\n");
+		return;
+	}
+	colfs_buf_puts(b, " {\n");
+	for (uint32_t j = k->start[i]; j < k->start[i + 1]; j++)
+		schema_elem_text(b, pf, k, k->list[j], indent + 2);
+	colfs_buf_printf(b, "%*s}\n", indent, "");
+}
+
+colfs_status pq_schema_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
+{
+	pq_state *s = colfs_node_ctx(f);
+	const parquet_file *pf = s->pf;
+	kids k;
+
+	(void)t;
+	if (!pf->n_schema)
+		return colfs_buf_status(out);
+	if (!kids_build(pf, &k))
+		return COLFS_ENOMEM;
+	colfs_buf_printf(out, "message %s {\n", pf->schema[0].name);
+	for (uint32_t j = k.start[0]; j < k.start[1]; j++)
+		schema_elem_text(out, pf, &k, k.list[j], 2);
+	colfs_buf_puts(out, "}\n");
+	kids_free(&k);
+	return colfs_buf_status(out);
+}
+
+/* --- schema.json -------------------------------------------------------------- */
+
+static json_t *logical_json(const parquet_logical *lt)
+{
+	json_t *o = json_object();
+	static const char *const kinds[] = {
+		NULL, "STRING", "MAP", "LIST", "ENUM", "DECIMAL", "DATE",
+		"TIME", "TIMESTAMP", NULL, "INTEGER", "UNKNOWN", "JSON",
+		"BSON", "UUID", "FLOAT16", "VARIANT", "GEOMETRY", "GEOGRAPHY",
+		"VECTOR",
+	};
+	const char *kn = lt->kind > 0 &&
+			 lt->kind < (int32_t)(sizeof kinds / sizeof *kinds)
+			 ? kinds[lt->kind] : NULL;
+
+	if (!o)
+		return NULL;
+	if (kn)
+		json_object_set_new(o, "kind", json_string(kn));
+	else
+		json_object_set_new(o, "kind", json_integer(lt->kind));
+	switch (lt->kind) {
+	case PARQUET_LT_DECIMAL:
+		json_object_set_new(o, "scale", json_integer(lt->scale));
+		json_object_set_new(o, "precision",
+				    json_integer(lt->precision));
+		break;
+	case PARQUET_LT_TIME:
+	case PARQUET_LT_TIMESTAMP:
+		json_object_set_new(o, "unit", json_string(unit_name(lt->unit)));
+		json_object_set_new(o, "isAdjustedToUTC", json_boolean(lt->utc));
+		break;
+	case PARQUET_LT_INTEGER:
+		json_object_set_new(o, "bitWidth", json_integer(lt->bit_width));
+		json_object_set_new(o, "isSigned", json_boolean(lt->is_signed));
+		break;
+	case PARQUET_LT_VARIANT:
+		if (lt->variant_version >= 0)
+			json_object_set_new(o, "specification_version",
+					    json_integer(lt->variant_version));
+		break;
+	case PARQUET_LT_GEOMETRY:
+	case PARQUET_LT_GEOGRAPHY:
+		if (lt->crs)
+			json_object_set_new(o, "crs", colfs_thrift_binary_json(
+				(const uint8_t *)lt->crs, strlen(lt->crs)));
+		if (lt->algorithm >= 0) {
+			const char *a = lt->algorithm <
+					parquet_edge_algorithm_names_n
+					? parquet_edge_algorithm_names[lt->algorithm]
+					: NULL;
+			json_object_set_new(o, "algorithm",
+					    a ? json_string(a)
+					      : json_integer(lt->algorithm));
+		}
+		break;
+	default:
+		break;
+	}
+	return o;
+}
+
+static json_t *schema_elem_json(const parquet_file *pf, const kids *k,
+				uint32_t i)
+{
+	const parquet_schema_elem *e = &pf->schema[i];
+	json_t *o = json_object(), *ch;
+	colfs_buf a = COLFS_BUF_INIT;
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "name", colfs_thrift_binary_json(
+		(const uint8_t *)e->name, strlen(e->name)));
+	if (e->repetition >= 0) {
+		const char *r = parquet_repetition_name(e->repetition);
+		json_object_set_new(o, "repetition",
+				    r ? json_string(r)
+				      : json_integer(e->repetition));
+	}
+	if (e->type >= 0) {
+		const char *ty = parquet_type_name(e->type);
+		json_object_set_new(o, "type", ty ? json_string(ty)
+						 : json_integer(e->type));
+	}
+	if (e->type_length >= 0)
+		json_object_set_new(o, "type_length",
+				    json_integer(e->type_length));
+	if (e->converted_type >= 0) {
+		const char *c = parquet_converted_name(e->converted_type);
+		json_object_set_new(o, "converted_type",
+				    c ? json_string(c)
+				      : json_integer(e->converted_type));
+	}
+	if (e->logical.kind)
+		json_object_set_new(o, "logical_type", logical_json(&e->logical));
+	if (parquet_annotation_render(&a, e) && !colfs_buf_status(&a))
+		json_object_set_new(o, "annotation",
+				    json_stringn(a.data, a.len));
+	colfs_buf_free(&a);
+	if (e->scale >= 0)
+		json_object_set_new(o, "scale", json_integer(e->scale));
+	if (e->precision >= 0)
+		json_object_set_new(o, "precision", json_integer(e->precision));
+	if (e->has_field_id)
+		json_object_set_new(o, "field_id", json_integer(e->field_id));
+	if (e->vector_length >= 0)
+		json_object_set_new(o, "vector_length",
+				    json_integer(e->vector_length));
+	json_object_set_new(o, "max_definition_level",
+			    json_integer(e->max_def));
+	json_object_set_new(o, "max_repetition_level",
+			    json_integer(e->max_rep));
+	if (e->leaf >= 0) {
+		json_object_set_new(o, "column", json_integer(e->leaf));
+		json_object_set_new(o, "path", colfs_thrift_binary_json(
+			(const uint8_t *)pf->columns[e->leaf].path,
+			strlen(pf->columns[e->leaf].path)));
+	}
+	if (e->type < 0 || e->num_children >= 0) {
+		ch = json_array();
+		for (uint32_t j = k->start[i]; ch && j < k->start[i + 1]; j++)
+			json_array_append_new(ch,
+					      schema_elem_json(pf, k, k->list[j]));
+		json_object_set_new(o, "children", ch);
+	}
+	return o;
+}
+
+colfs_status pq_schema_json_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
+{
+	pq_state *s = colfs_node_ctx(f);
+	const parquet_file *pf = s->pf;
+	json_t *j;
+	kids k;
+
+	(void)t;
+	if (!pf->n_schema)
+		return colfs_buf_json(out, json_object());
+	if (!kids_build(pf, &k))
+		return COLFS_ENOMEM;
+	j = schema_elem_json(pf, &k, 0);
+	kids_free(&k);
+	return colfs_buf_json(out, j);
+}
+
+/* --- summary -------------------------------------------------------------- */
+
+static void codecs_used(const parquet_file *pf, colfs_buf *b)
+{
+	unsigned seen = 0;
+	bool other = false, any = false;
+
+	for (uint32_t g = 0; g < pf->n_row_groups; g++)
+		for (uint32_t c = 0; c < pf->row_groups[g].n_chunks; c++) {
+			const parquet_chunk *ch = &pf->row_groups[g].chunks[c];
+			if (!ch->has_meta)
+				continue;
+			if (ch->codec >= 0 && ch->codec < 32)
+				seen |= 1u << ch->codec;
+			else
+				other = true;
+		}
+	for (int i = 0; i < 32; i++) {
+		if (!(seen & (1u << i)))
+			continue;
+		if (any)
+			colfs_buf_puts(b, ", ");
+		if (parquet_codec_name(i))
+			colfs_buf_puts(b, parquet_codec_name(i));
+		else
+			colfs_buf_printf(b, "codec_%d", i);
+		any = true;
+	}
+	if (other)
+		colfs_buf_printf(b, "%sother", any ? ", " : "");
+	else if (!any)
+		colfs_buf_puts(b, "none");
+}
+
+static const char *algorithm_name(int32_t a)
+{
+	return a == 1 ? "AES_GCM_V1" : a == 2 ? "AES_GCM_CTR_V1" : "unknown";
+}
+
+colfs_status pq_summary_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
+{
+	pq_state *s = colfs_node_ctx(f);
+	const parquet_file *pf = s->pf;
+
+	colfs_buf_printf(out, "file: %s\n", colfs_tree_display_name(t));
+	colfs_buf_printf(out, "file size: %llu bytes\n",
+			 (unsigned long long)s->size);
+	if (!pf) {
+		colfs_buf_puts(out, "format: parquet (no readable footer)\n");
+		colfs_buf_printf(out, "problems: %zu (see errors)\n",
+				 colfs_tree_error_count(t));
+		return colfs_buf_status(out);
+	}
+	if (s->encrypted_footer) {
+		colfs_buf_puts(out, "format: parquet, encrypted footer\n");
+		colfs_buf_printf(out, "encryption: encrypted footer (%s); colfs has no keys\n",
+				 algorithm_name(pf->encryption_algorithm));
+		colfs_buf_printf(out, "footer: %llu bytes at offset %llu\n",
+				 (unsigned long long)s->footer_len,
+				 (unsigned long long)s->footer_offset);
+		colfs_buf_printf(out, "problems: %zu (see errors)\n",
+				 colfs_tree_error_count(t));
+		return colfs_buf_status(out);
+	}
+	{
+		uint64_t comp, unc;
+		uint32_t encrypted = 0, chunks = 0;
+		parquet_file_sizes(pf, &comp, &unc);
+		for (uint32_t g = 0; g < pf->n_row_groups; g++)
+			for (uint32_t c = 0; c < pf->row_groups[g].n_chunks;
+			     c++) {
+				chunks++;
+				encrypted += pf->row_groups[g].chunks[c].encrypted;
+			}
+		colfs_buf_printf(out, "format: parquet, version %d\n",
+				 pf->version);
+		colfs_buf_printf(out, "rows: %lld\n", (long long)pf->num_rows);
+		colfs_buf_printf(out, "columns: %u\n", pf->n_columns);
+		colfs_buf_printf(out, "row groups: %u\n", pf->n_row_groups);
+		colfs_buf_printf(out, "column chunks: %u\n", chunks);
+		colfs_buf_printf(out, "compressed size: %llu bytes\n",
+				 (unsigned long long)comp);
+		colfs_buf_printf(out, "uncompressed size: %llu bytes\n",
+				 (unsigned long long)unc);
+		colfs_buf_puts(out, "codecs: ");
+		codecs_used(pf, out);
+		colfs_buf_putc(out, '\n');
+		colfs_buf_printf(out, "created by: %s\n",
+				 pf->created_by ? pf->created_by : "(not recorded)");
+		if (pf->has_encryption_algorithm || encrypted)
+			colfs_buf_printf(out, "encryption: plaintext footer, %u of %u column chunks encrypted (%s); colfs has no keys\n",
+					 encrypted, chunks,
+					 algorithm_name(pf->encryption_algorithm));
+		else
+			colfs_buf_puts(out, "encryption: none\n");
+		colfs_buf_printf(out, "footer: %llu bytes at offset %llu\n",
+				 (unsigned long long)s->footer_len,
+				 (unsigned long long)s->footer_offset);
+		colfs_buf_printf(out, "key/value metadata: %u entries\n",
+				 pf->n_kv);
+		colfs_buf_printf(out, "problems: %zu (see errors)\n",
+				 colfs_tree_error_count(t));
+	}
+	return colfs_buf_status(out);
+}
+
+/* --- README ----------------------------------------------------------------- */
+
+colfs_status pq_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
+{
+	pq_state *s = colfs_node_ctx(f);
+	const parquet_file *pf = s->pf;
+	bool full = pf && !s->encrypted_footer;
+
+	colfs_buf_printf(out,
+		"This directory is the Parquet file %s (%llu bytes), mounted\n"
+		"read-only by colfs.  Listing never decodes data.\n\n",
+		colfs_tree_display_name(t), (unsigned long long)s->size);
+	colfs_buf_puts(out,
+		"README          this text\n"
+		"format          \"parquet\" and FileMetaData.version\n"
+		"summary         rows, columns, row groups, sizes, codecs, writer\n");
+	if (full)
+		colfs_buf_printf(out,
+			"schema          the schema in parquet-mr's `message` notation (%u leaf columns)\n"
+			"schema.json     the schema tree as JSON, with max definition/repetition levels\n",
+			pf->n_columns);
+	if (pf)
+		colfs_buf_printf(out,
+			"metadata.json   every field of the %s, decoded by name\n",
+			s->encrypted_footer ? "FileCryptoMetaData (the footer itself is encrypted)"
+					    : "FileMetaData");
+	if (pf && pf->n_kv)
+		colfs_buf_printf(out,
+			"key_value/      one file per key/value metadata entry (%u), holding the value bytes\n",
+			pf->n_kv);
+	colfs_buf_puts(out,
+		"layout          byte map: `offset length kind tree-path` per region, sorted; gaps and overlaps marked\n"
+		"errors          every problem found so far: `path: offset N (0xN): status: message`\n"
+		"raw/            magic_head, magic_tail, footer_length and footer: the stored bytes\n");
+	if (full)
+		colfs_buf_printf(out,
+			"row_groups/     the %u row groups, numbered from 0:\n"
+			"  N/meta.json                 the RowGroup\n"
+			"  N/chunks/<path>/            one directory per column chunk, named by the dotted leaf path:\n"
+			"    meta.json                 ColumnChunk + ColumnMetaData\n"
+			"    statistics.json           min/max rendered per the column's type (when the chunk has statistics)\n"
+			"    raw                       the stored bytes of the chunk (all pages, headers included)\n"
+			"    pages/K/header.json       the PageHeader of page K (found by walking the headers)\n"
+			"    pages/K/raw               the stored (compressed) data of page K, header excluded\n"
+			"    column_index.json         the ColumnIndex (when present)\n"
+			"    offset_index.json         the OffsetIndex (when present)\n"
+			"    bloom_filter/header.json  the BloomFilterHeader, and bloom_filter/bitset (when present)\n",
+			pf->n_row_groups);
+	colfs_buf_puts(out,
+		"\nNames from the file are escaped into one path component: '%', '/',\n"
+		"control bytes become %XX; \".\" and \"..\" become %2E and %2E%2E.\n");
+	if (colfs_tree_error_count(t))
+		colfs_buf_printf(out,
+			"\nThis file has problems (%zu so far): see `errors`.\n",
+			colfs_tree_error_count(t));
+	return colfs_buf_status(out);
+}
+
+/* --- layout --------------------------------------------------------------- */
+
+typedef struct region {
+	uint64_t off, len;
+	const char *kind;
+	char *path;
+} region;
+
+typedef struct regions {
+	region *r;
+	size_t n, cap;
+	bool failed;
+} regions;
+
+static void region_add(regions *rs, uint64_t off, uint64_t len,
+		       const char *kind, char *path)
+{
+	if (!path) {
+		rs->failed = true;
+		return;
+	}
+	if (rs->n == rs->cap) {
+		size_t nc = rs->cap ? rs->cap * 2 : 64;
+		region *nr = realloc(rs->r, nc * sizeof *nr);
+		if (!nr) {
+			free(path);
+			rs->failed = true;
+			return;
+		}
+		rs->r = nr;
+		rs->cap = nc;
+	}
+	rs->r[rs->n++] = (region){off, len, kind, path};
+}
+
+static char *path_printf(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static char *path_printf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p = NULL;
+	va_start(ap, fmt);
+	if (vasprintf(&p, fmt, ap) < 0)
+		p = NULL;
+	va_end(ap);
+	return p;
+}
+
+static int region_cmp(const void *a, const void *b)
+{
+	const region *x = a, *y = b;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+static bool valid_region(const pq_state *s, int64_t off, int64_t len)
+{
+	uint64_t end;
+	return off >= 0 && len > 0 &&
+	       !colfs_add_overflows((uint64_t)off, (uint64_t)len, &end) &&
+	       end <= s->size;
+}
+
+colfs_status pq_layout_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
+{
+	pq_state *s = colfs_node_ctx(f);
+	const parquet_file *pf = s->pf;
+	regions rs = {0};
+	uint64_t covered = 0;
+	size_t cover_idx = SIZE_MAX;
+
+	(void)t;
+	if (s->size >= 4)
+		region_add(&rs, 0, 4, "magic", strdup("/raw/magic_head"));
+	if (pf && !s->encrypted_footer) {
+		for (uint32_t g = 0; g < pf->n_row_groups; g++) {
+			const parquet_row_group *rg = &pf->row_groups[g];
+			for (uint32_t c = 0; c < rg->n_chunks; c++) {
+				const parquet_chunk *ch = &rg->chunks[c];
+				char tmp[32];
+				char *esc = colfs_name_escape(
+					pq_chunk_name(s, rg, c, tmp, sizeof tmp));
+				if (!esc) {
+					rs.failed = true;
+					continue;
+				}
+				if (ch->has_meta && ch->length)
+					region_add(&rs, ch->start, ch->length,
+						   "column_chunk",
+						   path_printf("/row_groups/%u/chunks/%s/raw",
+							       g, esc));
+				if (valid_region(s, ch->column_index_offset,
+						 ch->column_index_length))
+					region_add(&rs,
+						   (uint64_t)ch->column_index_offset,
+						   (uint64_t)ch->column_index_length,
+						   "column_index",
+						   path_printf("/row_groups/%u/chunks/%s/column_index.json",
+							       g, esc));
+				if (valid_region(s, ch->offset_index_offset,
+						 ch->offset_index_length))
+					region_add(&rs,
+						   (uint64_t)ch->offset_index_offset,
+						   (uint64_t)ch->offset_index_length,
+						   "offset_index",
+						   path_printf("/row_groups/%u/chunks/%s/offset_index.json",
+							       g, esc));
+				if (valid_region(s, ch->bloom_filter_offset,
+						 ch->bloom_filter_length))
+					region_add(&rs,
+						   (uint64_t)ch->bloom_filter_offset,
+						   (uint64_t)ch->bloom_filter_length,
+						   "bloom_filter",
+						   path_printf("/row_groups/%u/chunks/%s/bloom_filter",
+							       g, esc));
+				free(esc);
+			}
+		}
+	}
+	if (s->footer_ok && s->footer_len)
+		region_add(&rs, s->footer_offset, s->footer_len, "footer",
+			   strdup("/raw/footer"));
+	if (s->size >= 12) {
+		region_add(&rs, s->size - 8, 4, "footer_length",
+			   strdup("/raw/footer_length"));
+		region_add(&rs, s->size - 4, 4, "magic",
+			   strdup("/raw/magic_tail"));
+	}
+	if (rs.failed) {
+		for (size_t i = 0; i < rs.n; i++)
+			free(rs.r[i].path);
+		free(rs.r);
+		return COLFS_ENOMEM;
+	}
+	qsort(rs.r, rs.n, sizeof *rs.r, region_cmp);
+	for (size_t i = 0; i < rs.n; i++) {
+		const region *r = &rs.r[i];
+		uint64_t end = r->off + r->len;
+		if (r->off > covered)
+			colfs_buf_printf(out, "%llu %llu gap -\n",
+					 (unsigned long long)covered,
+					 (unsigned long long)(r->off - covered));
+		colfs_buf_printf(out, "%llu %llu %s %s",
+				 (unsigned long long)r->off,
+				 (unsigned long long)r->len, r->kind, r->path);
+		if (r->off < covered && cover_idx != SIZE_MAX)
+			colfs_buf_printf(out, " OVERLAP with %s",
+					 rs.r[cover_idx].path);
+		colfs_buf_putc(out, '\n');
+		if (end > covered) {
+			covered = end;
+			cover_idx = i;
+		}
+	}
+	if (covered < s->size)
+		colfs_buf_printf(out, "%llu %llu gap -\n",
+				 (unsigned long long)covered,
+				 (unsigned long long)(s->size - covered));
+	for (size_t i = 0; i < rs.n; i++)
+		free(rs.r[i].path);
+	free(rs.r);
+	return colfs_buf_status(out);
+}
+
+/* --- statistics.json ------------------------------------------------------- */
+
+/* Shortest decimal text that reads back to the same float/double. */
+static void shortest(char *buf, size_t len, double v, bool is_float)
+{
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (is_float ? strtof(buf, NULL) == (float)v
+			     : strtod(buf, NULL) == v)
+			return;
+	}
+	snprintf(buf, len, "%.17g", v);
+}
+
+/* Numbers whose text must be exact are stored as placeholders
+ * "\u0001N<k>" and replaced after jansson renders the document (data
+ * strings never contain control characters: they are hex then). */
+typedef struct numtext {
+	char (*text)[40];
+	size_t n, cap;
+} numtext;
+
+static json_t *float_json(numtext *nt, double v, bool is_float)
+{
+	char ph[24];
+
+	if (isnan(v) || isinf(v))
+		return colfs_thrift_double_json(v);
+	if (nt->n == nt->cap) {
+		size_t nc = nt->cap ? nt->cap * 2 : 8;
+		void *np = realloc(nt->text, nc * sizeof *nt->text);
+		if (!np)
+			return NULL;
+		nt->text = np;
+		nt->cap = nc;
+	}
+	shortest(nt->text[nt->n], sizeof nt->text[0], v, is_float);
+	snprintf(ph, sizeof ph, "\001N%zu", nt->n);
+	nt->n++;
+	return json_string(ph);
+}
+
+static json_t *buf_string(colfs_buf *b)
+{
+	json_t *j = colfs_buf_status(b) ? NULL : json_stringn(b->data, b->len);
+	colfs_buf_free(b);
+	return j;
+}
+
+static json_t *hex_json(const uint8_t *p, size_t n)
+{
+	static const char hexd[] = "0123456789abcdef";
+	colfs_buf b = COLFS_BUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		colfs_buf_putc(&b, hexd[p[i] >> 4]);
+		colfs_buf_putc(&b, hexd[p[i] & 15]);
+	}
+	json_t *s = buf_string(&b);
+	return s ? json_pack("{s:o}", "hex", s) : NULL;
+}
+
+static colfs_time_unit lt_unit(int32_t u)
+{
+	return u == PARQUET_UNIT_MILLIS ? COLFS_UNIT_MILLIS
+	       : u == PARQUET_UNIT_NANOS ? COLFS_UNIT_NANOS : COLFS_UNIT_MICROS;
+}
+
+/* ISO 8601 from the shared renderer's "YYYY-MM-DD HH:MM:SS[.f][+00]". */
+static json_t *iso_timestamp(int64_t v, colfs_time_unit unit, bool utc)
+{
+	colfs_buf b = COLFS_BUF_INIT;
+	colfs_render_timestamp(&b, &colfs_render_text_default, v, unit, utc);
+	if (!colfs_buf_status(&b)) {
+		char *sp = memchr(b.data, ' ', b.len);
+		if (sp)
+			*sp = 'T';
+		if (utc && b.len >= 3 && !memcmp(b.data + b.len - 3, "+00", 3)) {
+			b.len -= 3;
+			colfs_buf_putc(&b, 'Z');
+		}
+	}
+	return buf_string(&b);
+}
+
+/* One statistics value, rendered per the column's physical and logical
+ * type; anything that does not fit its type is shown as hex. */
+static json_t *stat_value(numtext *nt, const parquet_schema_elem *e,
+			  int32_t ptype, const uint8_t *p, size_t n)
+{
+	const parquet_logical *lt = e ? &e->logical : NULL;
+	int32_t kind = lt ? lt->kind : 0;
+	int32_t ct = e ? e->converted_type : -1;
+	colfs_buf b = COLFS_BUF_INIT;
+	int32_t scale = kind == PARQUET_LT_DECIMAL ? lt->scale
+			: ct == PARQUET_CT_DECIMAL && e ? e->scale : -1;
+
+	switch (ptype) {
+	case PARQUET_BOOLEAN:
+		if (n != 1)
+			break;
+		return json_boolean(p[0] & 1);
+	case PARQUET_INT32: {
+		int32_t v;
+		if (n != 4)
+			break;
+		v = (int32_t)colfs_le32(p);
+		if (scale >= 0) {
+			colfs_render_decimal_i64(&b, &colfs_render_text_default,
+						 v, scale);
+			return buf_string(&b);
+		}
+		if (kind == PARQUET_LT_DATE || ct == PARQUET_CT_DATE) {
+			colfs_render_date(&b, &colfs_render_text_default, v);
+			return buf_string(&b);
+		}
+		if (kind == PARQUET_LT_TIME || ct == PARQUET_CT_TIME_MILLIS) {
+			colfs_render_time(&b, &colfs_render_text_default, v,
+					  COLFS_UNIT_MILLIS);
+			return buf_string(&b);
+		}
+		if ((kind == PARQUET_LT_INTEGER && !lt->is_signed) ||
+		    (ct >= PARQUET_CT_UINT_8 && ct <= PARQUET_CT_UINT_32))
+			return json_integer((json_int_t)(uint32_t)v);
+		return json_integer(v);
+	}
+	case PARQUET_INT64: {
+		int64_t v;
+		if (n != 8)
+			break;
+		v = (int64_t)colfs_le64(p);
+		if (scale >= 0) {
+			colfs_render_decimal_i64(&b, &colfs_render_text_default,
+						 v, scale);
+			return buf_string(&b);
+		}
+		if (kind == PARQUET_LT_TIMESTAMP)
+			return iso_timestamp(v, lt_unit(lt->unit), lt->utc);
+		if (ct == PARQUET_CT_TIMESTAMP_MILLIS ||
+		    ct == PARQUET_CT_TIMESTAMP_MICROS)
+			return iso_timestamp(v, ct == PARQUET_CT_TIMESTAMP_MILLIS
+					     ? COLFS_UNIT_MILLIS
+					     : COLFS_UNIT_MICROS, true);
+		if (kind == PARQUET_LT_TIME || ct == PARQUET_CT_TIME_MICROS) {
+			colfs_render_time(&b, &colfs_render_text_default, v,
+					  kind == PARQUET_LT_TIME
+					  ? lt_unit(lt->unit)
+					  : COLFS_UNIT_MICROS);
+			return buf_string(&b);
+		}
+		if (((kind == PARQUET_LT_INTEGER && !lt->is_signed) ||
+		     ct == PARQUET_CT_UINT_64) && v < 0) {
+			colfs_buf_printf(&b, "%llu",
+					 (unsigned long long)(uint64_t)v);
+			return buf_string(&b);
+		}
+		return json_integer(v);
+	}
+	case PARQUET_INT96:
+		if (n != 12)
+			break;
+		colfs_render_int96(&b, &colfs_render_text_default, p);
+		if (!colfs_buf_status(&b)) {
+			char *sp = memchr(b.data, ' ', b.len);
+			if (sp)
+				*sp = 'T';
+		}
+		return buf_string(&b);
+	case PARQUET_FLOAT: {
+		float v;
+		uint32_t bits;
+		if (n != 4)
+			break;
+		bits = colfs_le32(p);
+		memcpy(&v, &bits, 4);
+		return float_json(nt, v, true);
+	}
+	case PARQUET_DOUBLE: {
+		double v;
+		uint64_t bits;
+		if (n != 8)
+			break;
+		bits = colfs_le64(p);
+		memcpy(&v, &bits, 8);
+		return float_json(nt, v, false);
+	}
+	case PARQUET_BYTE_ARRAY:
+	case PARQUET_FIXED_LEN_BYTE_ARRAY:
+		if (scale >= 0) {
+			colfs_render_decimal_be(&b, &colfs_render_text_default,
+						p, n, scale);
+			return buf_string(&b);
+		}
+		if (kind == PARQUET_LT_STRING || kind == PARQUET_LT_ENUM ||
+		    kind == PARQUET_LT_JSON || ct == PARQUET_CT_UTF8 ||
+		    ct == PARQUET_CT_ENUM || ct == PARQUET_CT_JSON)
+			return colfs_thrift_binary_json(p, n);
+		if (kind == PARQUET_LT_FLOAT16 && n == 2)
+			return float_json(nt, colfs_float16_to_float(
+						      colfs_le16(p)), true);
+		if (kind == PARQUET_LT_UUID && n == 16) {
+			colfs_render_uuid(&b, &colfs_render_text_default, p);
+			return buf_string(&b);
+		}
+		if (ct == PARQUET_CT_INTERVAL && n == 12) {
+			colfs_render_interval_parquet(
+				&b, &colfs_render_text_default, p);
+			return buf_string(&b);
+		}
+		break;
+	default:
+		break;
+	}
+	colfs_buf_free(&b);
+	return hex_json(p, n);
+}
+
+/* Replace the placeholders by their number text. */
+static colfs_status numtext_apply(colfs_buf *doc, const numtext *nt,
+				  colfs_buf *out)
+{
+	size_t i = 0;
+	static const char pat[] = "\"\\u0001N";
+
+	while (i < doc->len) {
+		char *hit = memmem(doc->data + i, doc->len - i, pat,
+				   sizeof pat - 1);
+		size_t k = 0, j;
+		if (!hit) {
+			colfs_buf_append(out, doc->data + i, doc->len - i);
+			break;
+		}
+		colfs_buf_append(out, doc->data + i,
+				 (size_t)(hit - (doc->data + i)));
+		j = (size_t)(hit - doc->data) + sizeof pat - 1;
+		while (j < doc->len && doc->data[j] >= '0' &&
+		       doc->data[j] <= '9')
+			k = k * 10 + (size_t)(doc->data[j++] - '0');
+		if (j < doc->len && doc->data[j] == '"' && k < nt->n) {
+			colfs_buf_puts(out, nt->text[k]);
+			i = j + 1;
+		} else {
+			colfs_buf_append(out, hit, 1);
+			i = (size_t)(hit - doc->data) + 1;
+		}
+	}
+	return colfs_buf_status(out);
+}
+
+colfs_status pq_statistics_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
+{
+	pq_state *s = colfs_node_ctx(f);
+	const parquet_file *pf = s->pf;
+	const parquet_chunk *ch = pq_node_chunk(s, f);
+	const parquet_schema_elem *e = NULL;
+	colfs_cursor c;
+	colfs_thrift r;
+	colfs_thrift_field fl;
+	colfs_err err = {0};
+	colfs_status st;
+	int16_t last;
+	numtext nt = {0};
+	json_t *o = json_object(), *raw = json_object();
+	colfs_buf doc = COLFS_BUF_INIT;
+	colfs_buf a = COLFS_BUF_INIT;
+
+	if (!o || !raw) {
+		json_decref(o);
+		json_decref(raw);
+		return COLFS_ENOMEM;
+	}
+	if (ch->column < pf->n_columns)
+		e = pf->columns[ch->column].elem;
+	json_object_set_new(o, "physical_type",
+			    parquet_type_name(ch->type)
+			    ? json_string(parquet_type_name(ch->type))
+			    : json_integer(ch->type));
+	if (e && parquet_annotation_render(&a, e) && !colfs_buf_status(&a))
+		json_object_set_new(o, "logical_type",
+				    json_stringn(a.data, a.len));
+	else
+		json_object_set_new(o, "logical_type", json_null());
+	colfs_buf_free(&a);
+	colfs_cursor_init(&c, pf->footer + ch->stats_span_off,
+			  ch->stats_span_len, pf->footer_offset + ch->stats_span_off);
+	colfs_thrift_init(&r, &c);
+	st = colfs_thrift_struct_enter(&r, &last, &err);
+	while (!st && (st = colfs_thrift_field_next(&r, &last, &fl, &err)) ==
+			      COLFS_OK) {
+		static const char *const names[] = {
+			NULL, "max", "min", "null_count", "distinct_count",
+			"max_value", "min_value", "is_max_value_exact",
+			"is_min_value_exact", "nan_count",
+		};
+		const char *name = fl.id > 0 && fl.id <= 9 ? names[fl.id] : NULL;
+		if (!name) {
+			st = colfs_thrift_skip(&r, fl.type, &err);
+			continue;
+		}
+		if (fl.type == COLFS_THRIFT_BINARY &&
+		    (fl.id == 1 || fl.id == 2 || fl.id == 5 || fl.id == 6)) {
+			const uint8_t *p;
+			size_t n;
+			st = colfs_thrift_read_binary(&r, fl.type, &p, &n, &err);
+			if (!st) {
+				json_object_set_new(o, name,
+						    stat_value(&nt, e, ch->type,
+							       p, n));
+				json_object_set_new(raw, name, hex_json(p, n));
+			}
+		} else if (fl.type == COLFS_THRIFT_BOOL &&
+			   (fl.id == 7 || fl.id == 8)) {
+			json_object_set_new(o, name,
+					    json_boolean(fl.bool_value));
+		} else if (fl.id == 3 || fl.id == 4 || fl.id == 9) {
+			int64_t v;
+			st = colfs_thrift_read_int(&r, fl.type, &v, &err);
+			if (!st)
+				json_object_set_new(o, name, json_integer(v));
+		} else {
+			st = colfs_thrift_skip(&r, fl.type, &err);
+		}
+	}
+	if (st != COLFS_END) {
+		json_decref(o);
+		json_decref(raw);
+		free(nt.text);
+		colfs_tree_report_err(t, f, &err);
+		return err.status ? err.status : COLFS_ECORRUPT;
+	}
+	json_object_set_new(o, "raw", raw);
+	st = colfs_buf_json(&doc, o);
+	if (!st)
+		st = numtext_apply(&doc, &nt, out);
+	colfs_buf_free(&doc);
+	free(nt.text);
+	return st;
+}

@@ -1,0 +1,1118 @@
+/* colfs: FileMetaData -> the typed model of parquet.h. */
+#include "parquet_internal.h"
+#include "../core/buf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Schema nesting deeper than this is refused (it would only serve to make
+ * path building quadratic). */
+#define PARQUET_MAX_SCHEMA_DEPTH 512
+
+/* --- enum names ---------------------------------------------------------- */
+
+#define NAME_FN(fn, table)                                                  \
+	const char *fn(int32_t v)                                           \
+	{                                                                   \
+		if (v < 0 || v >= (int32_t)table##_n)                       \
+			return NULL;                                        \
+		return table[v];                                            \
+	}
+
+NAME_FN(parquet_type_name, parquet_type_names)
+NAME_FN(parquet_repetition_name, parquet_repetition_names)
+NAME_FN(parquet_converted_name, parquet_converted_names)
+NAME_FN(parquet_encoding_name, parquet_encoding_names)
+NAME_FN(parquet_codec_name, parquet_codec_names)
+NAME_FN(parquet_page_type_name, parquet_page_type_names)
+
+/* --- arena: every allocation of the model, freed together ----------------- */
+
+struct parquet_arena {
+	void **ptrs;
+	size_t n, cap;
+};
+
+static bool arena_adopt(parquet_file *pf, void *p)
+{
+	struct parquet_arena *a = pf->arena;
+
+	if (!p)
+		return false;
+	if (a->n == a->cap) {
+		size_t nc = a->cap ? a->cap * 2 : 64;
+		void **np = realloc(a->ptrs, nc * sizeof *np);
+		if (!np) {
+			free(p);
+			return false;
+		}
+		a->ptrs = np;
+		a->cap = nc;
+	}
+	a->ptrs[a->n++] = p;
+	return true;
+}
+
+static void *arena_calloc(parquet_file *pf, size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	return arena_adopt(pf, p) ? p : NULL;
+}
+
+static char *arena_strndup(parquet_file *pf, const uint8_t *s, size_t len)
+{
+	char *p = malloc(len + 1);
+	if (!p)
+		return NULL;
+	if (len)
+		memcpy(p, s, len);
+	p[len] = 0;
+	return arena_adopt(pf, p) ? p : NULL;
+}
+
+void parquet_file_destroy(parquet_file *pf)
+{
+	if (!pf)
+		return;
+	if (pf->arena) {
+		for (size_t i = 0; i < pf->arena->n; i++)
+			free(pf->arena->ptrs[i]);
+		free(pf->arena->ptrs);
+		free(pf->arena);
+	}
+	free(pf);
+}
+
+/* A growable array whose memory joins the arena once complete. */
+typedef struct grow {
+	void *data;
+	size_t n, cap, size;
+} grow;
+
+static void *grow_next(grow *g)
+{
+	if (g->n == g->cap) {
+		size_t nc = g->cap ? g->cap * 2 : 8;
+		void *np = realloc(g->data, nc * g->size);
+		if (!np)
+			return NULL;
+		g->data = np;
+		g->cap = nc;
+	}
+	memset((char *)g->data + g->n * g->size, 0, g->size);
+	return (char *)g->data + g->n++ * g->size;
+}
+
+static void *grow_finish(parquet_file *pf, grow *g)
+{
+	void *p = g->data;
+	g->data = NULL;
+	if (!p)
+		return arena_calloc(pf, 1, g->size);
+	return arena_adopt(pf, p) ? p : NULL;
+}
+
+/* --- parse context ---------------------------------------------------------- */
+
+typedef struct pctx {
+	parquet_file *pf;
+	colfs_thrift r;
+	colfs_cursor cur;
+	parquet_report_fn report;
+	void *report_ctx;
+} pctx;
+
+static colfs_status nomem(pctx *x, colfs_err *err)
+{
+	return colfs_fail(err, COLFS_ENOMEM, colfs_cursor_offset(&x->cur),
+			  "out of memory decoding the footer");
+}
+
+static void report(pctx *x, colfs_status st, uint64_t off, const char *fmt,
+		   ...) __attribute__((format(printf, 4, 5)));
+
+static void report(pctx *x, colfs_status st, uint64_t off, const char *fmt,
+		   ...)
+{
+	colfs_err e;
+	va_list ap;
+
+	if (!x->report)
+		return;
+	e.status = st;
+	e.offset = off;
+	char raw[sizeof e.msg];
+	size_t j = 0;
+
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof raw, fmt, ap);
+	va_end(ap);
+	/* names from the file may hold control bytes: errors is one line
+	 * per problem */
+	for (size_t i = 0; raw[i] && j + 5 < sizeof e.msg; i++) {
+		uint8_t ch = (uint8_t)raw[i];
+		if (ch < 0x20 || ch == 0x7f)
+			j += (size_t)snprintf(e.msg + j, sizeof e.msg - j,
+					      "\\x%02x", ch);
+		else
+			e.msg[j++] = (char)ch;
+	}
+	e.msg[j] = 0;
+	x->report(x->report_ctx, &e);
+}
+
+static colfs_status want(pctx *x, const colfs_thrift_field *f, uint8_t type,
+			 const char *what, colfs_err *err)
+{
+	(void)x;
+	if (f->type == type ||
+	    (type == COLFS_THRIFT_LIST && f->type == COLFS_THRIFT_SET))
+		return COLFS_OK;
+	return colfs_fail(err, COLFS_ECORRUPT, f->offset,
+			  "%s (field %d) has thrift type %s, expected %s", what,
+			  f->id, colfs_thrift_type_name(f->type),
+			  colfs_thrift_type_name(type));
+}
+
+static colfs_status read_string(pctx *x, const colfs_thrift_field *f,
+				const char *what, const char **out,
+				colfs_err *err)
+{
+	const uint8_t *p;
+	size_t n;
+
+	COLFS_TRY(want(x, f, COLFS_THRIFT_BINARY, what, err));
+	COLFS_TRY(colfs_thrift_read_binary(&x->r, f->type, &p, &n, err));
+	*out = arena_strndup(x->pf, p, n);
+	return *out ? COLFS_OK : nomem(x, err);
+}
+
+/* The id of the member a union holds; the member struct is skipped unless
+ * `parse` handles it.  Returns 0 for an empty union. */
+static colfs_status union_member(pctx *x, int32_t *member, colfs_err *err)
+{
+	colfs_thrift_field f;
+	colfs_status st;
+	int16_t last;
+
+	*member = 0;
+	COLFS_TRY(colfs_thrift_struct_enter(&x->r, &last, err));
+	while ((st = colfs_thrift_field_next(&x->r, &last, &f, err)) ==
+	       COLFS_OK) {
+		if (!*member && f.type == COLFS_THRIFT_STRUCT)
+			*member = f.id;
+		COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
+	}
+	if (st != COLFS_END)
+		return st;
+	colfs_thrift_struct_leave(&x->r);
+	return COLFS_OK;
+}
+
+#define I_ COLFS_THRIFT_I32
+#define L_ COLFS_THRIFT_LIST
+#define B_ COLFS_THRIFT_BINARY
+#define S_ COLFS_THRIFT_STRUCT
+static const uint8_t t_file_meta[] = {0, I_, L_, I_, L_, L_, B_, L_, S_, B_};
+static const uint8_t t_schema[] = {0, I_, I_, I_, B_, I_, I_, I_, I_, I_, S_,
+				   I_};
+static const uint8_t t_row_group[] = {0, L_, I_, I_, L_, I_, I_, I_};
+static const uint8_t t_chunk[] = {0, B_, I_, S_, I_, I_, I_, I_, S_, B_};
+static const uint8_t t_col_meta[] = {0, I_, L_, L_, I_, I_, I_, I_, L_, I_, I_,
+				     I_, S_, L_, I_, I_, S_, S_};
+static const uint8_t t_kv[] = {0, B_, B_};
+#undef I_
+#undef L_
+#undef B_
+#undef S_
+
+/* --- LogicalType ------------------------------------------------------------ */
+
+static colfs_status parse_logical_member(pctx *x, parquet_logical *lt,
+					 colfs_err *err)
+{
+	colfs_thrift_field f;
+	colfs_status st;
+	int16_t last;
+
+	COLFS_TRY(colfs_thrift_struct_enter(&x->r, &last, err));
+	while ((st = colfs_thrift_field_next(&x->r, &last, &f, err)) ==
+	       COLFS_OK) {
+		int32_t v;
+		switch (lt->kind * 100 + f.id) {
+		case PARQUET_LT_DECIMAL * 100 + 1:
+			COLFS_TRY(colfs_thrift_read_i32(&x->r, f.type,
+							&lt->scale, err));
+			break;
+		case PARQUET_LT_DECIMAL * 100 + 2:
+			COLFS_TRY(colfs_thrift_read_i32(&x->r, f.type,
+							&lt->precision, err));
+			break;
+		case PARQUET_LT_TIME * 100 + 1:
+		case PARQUET_LT_TIMESTAMP * 100 + 1:
+			COLFS_TRY(want(x, &f, COLFS_THRIFT_BOOL,
+				       "isAdjustedToUTC", err));
+			lt->utc = f.bool_value;
+			break;
+		case PARQUET_LT_TIME * 100 + 2:
+		case PARQUET_LT_TIMESTAMP * 100 + 2:
+			COLFS_TRY(want(x, &f, COLFS_THRIFT_STRUCT, "unit",
+				       err));
+			COLFS_TRY(union_member(x, &lt->unit, err));
+			break;
+		case PARQUET_LT_INTEGER * 100 + 1:
+			COLFS_TRY(colfs_thrift_read_i32(&x->r, f.type,
+							&lt->bit_width, err));
+			break;
+		case PARQUET_LT_INTEGER * 100 + 2:
+			COLFS_TRY(want(x, &f, COLFS_THRIFT_BOOL, "isSigned",
+				       err));
+			lt->is_signed = f.bool_value;
+			break;
+		case PARQUET_LT_VARIANT * 100 + 1:
+			COLFS_TRY(colfs_thrift_read_i32(&x->r, f.type, &v,
+							err));
+			lt->variant_version = v;
+			break;
+		case PARQUET_LT_GEOMETRY * 100 + 1:
+		case PARQUET_LT_GEOGRAPHY * 100 + 1:
+			COLFS_TRY(read_string(x, &f, "crs", &lt->crs, err));
+			break;
+		case PARQUET_LT_GEOGRAPHY * 100 + 2:
+			COLFS_TRY(colfs_thrift_read_i32(&x->r, f.type,
+							&lt->algorithm, err));
+			break;
+		default:
+			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
+		}
+	}
+	if (st != COLFS_END)
+		return st;
+	colfs_thrift_struct_leave(&x->r);
+	return COLFS_OK;
+}
+
+static colfs_status parse_logical(pctx *x, parquet_logical *lt,
+				  colfs_err *err)
+{
+	colfs_thrift_field f;
+	colfs_status st;
+	int16_t last;
+
+	COLFS_TRY(colfs_thrift_struct_enter(&x->r, &last, err));
+	while ((st = colfs_thrift_field_next(&x->r, &last, &f, err)) ==
+	       COLFS_OK) {
+		if (lt->kind == 0 && f.type == COLFS_THRIFT_STRUCT) {
+			lt->kind = f.id;
+			COLFS_TRY(parse_logical_member(x, lt, err));
+		} else {
+			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
+		}
+	}
+	if (st != COLFS_END)
+		return st;
+	colfs_thrift_struct_leave(&x->r);
+	return COLFS_OK;
+}
+
+/* --- SchemaElement ---------------------------------------------------------- */
+
+static colfs_status parse_schema_elem(pctx *x, parquet_schema_elem *e,
+				      colfs_err *err)
+{
+	uint64_t at = colfs_cursor_offset(&x->cur);
+	colfs_thrift_field f;
+	colfs_status st;
+	int16_t last;
+
+	e->type = e->type_length = e->repetition = e->num_children = -1;
+	e->converted_type = e->scale = e->precision = e->vector_length = -1;
+	e->logical.variant_version = e->logical.algorithm = -1;
+	e->parent = -1;
+	e->leaf = -1;
+	COLFS_TRY(colfs_thrift_struct_enter(&x->r, &last, err));
+	while ((st = colfs_thrift_field_next(&x->r, &last, &f, err)) ==
+	       COLFS_OK) {
+		if (PARQUET_MISFIT(t_schema, f)) {
+			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
+			continue;
+		}
+		int32_t *dst = NULL;
+		switch (f.id) {
+		case 1: dst = &e->type; break;
+		case 2: dst = &e->type_length; break;
+		case 3: dst = &e->repetition; break;
+		case 5: dst = &e->num_children; break;
+		case 6: dst = &e->converted_type; break;
+		case 7: dst = &e->scale; break;
+		case 8: dst = &e->precision; break;
+		case 9:
+			dst = &e->field_id;
+			e->has_field_id = true;
+			break;
+		case 11: dst = &e->vector_length; break;
+		case 4:
+			COLFS_TRY(read_string(x, &f, "SchemaElement.name",
+					      &e->name, err));
+			continue;
+		case 10:
+			COLFS_TRY(want(x, &f, COLFS_THRIFT_STRUCT,
+				       "SchemaElement.logicalType", err));
+			COLFS_TRY(parse_logical(x, &e->logical, err));
+			continue;
+		default:
+			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
+			continue;
+		}
+		COLFS_TRY(colfs_thrift_read_i32(&x->r, f.type, dst, err));
+	}
+	if (st != COLFS_END)
+		return st;
+	colfs_thrift_struct_leave(&x->r);
+	if (!e->name)
+		return colfs_fail(err, COLFS_ECORRUPT, at,
+				  "SchemaElement without its required name");
+	return COLFS_OK;
+}
+
+/* --- ColumnMetaData / ColumnChunk / RowGroup ------------------------------- */
+
+static colfs_status parse_string_path(pctx *x, const char **out,
+				      colfs_err *err)
+{
+	colfs_buf b = COLFS_BUF_INIT;
+	uint8_t et;
+	uint32_t n;
+	colfs_status st = COLFS_OK;
+
+	COLFS_TRY(colfs_thrift_list_begin(&x->r, &et, &n, err));
+	for (uint32_t i = 0; i < n && !st; i++) {
+		const uint8_t *p;
+		size_t len;
+		st = colfs_thrift_read_binary(&x->r, et, &p, &len, err);
+		if (st)
+			break;
+		if (i)
+			colfs_buf_putc(&b, '.');
+		colfs_buf_append(&b, p, len);
+	}
+	colfs_buf_putc(&b, 0);
+	if (!st && colfs_buf_status(&b))
+		st = nomem(x, err);
+	if (!st) {
+		*out = arena_strndup(x->pf, (const uint8_t *)b.data,
+				     b.len - 1);
+		if (!*out)
+			st = nomem(x, err);
+	}
+	colfs_buf_free(&b);
+	if (!st)
+		colfs_thrift_collection_leave(&x->r);
+	return st;
+}
+
+static colfs_status parse_column_meta(pctx *x, parquet_chunk *ch,
+				      colfs_err *err)
+{
+	uint64_t at = colfs_cursor_offset(&x->cur);
+	colfs_thrift_field f;
+	colfs_status st;
+	int16_t last;
+	unsigned seen = 0;
+
+	COLFS_TRY(colfs_thrift_struct_enter(&x->r, &last, err));
+	while ((st = colfs_thrift_field_next(&x->r, &last, &f, err)) ==
+	       COLFS_OK) {
+		if (PARQUET_MISFIT(t_col_meta, f)) {
+			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
+			continue;
+		}
+		int64_t *d64 = NULL;
+		int32_t *d32 = NULL;
+		if (f.id >= 1 && f.id <= 9)
+			seen |= 1u << f.id;
+		switch (f.id) {
+		case 1: d32 = &ch->type; break;
+		case 4: d32 = &ch->codec; break;
+		case 5: d64 = &ch->num_values; break;
+		case 6: d64 = &ch->total_uncompressed_size; break;
+		case 7: d64 = &ch->total_compressed_size; break;
+		case 9: d64 = &ch->data_page_offset; break;
+		case 10: d64 = &ch->index_page_offset; break;
+		case 11: d64 = &ch->dictionary_page_offset; break;
+		case 14: d64 = &ch->bloom_filter_offset; break;
+		case 15: d32 = &ch->bloom_filter_length; break;
+		case 2: {
+			uint8_t et;
+			uint32_t n;
+			int32_t *enc;
+			COLFS_TRY(want(x, &f, COLFS_THRIFT_LIST,
+				       "ColumnMetaData.encodings", err));
+			COLFS_TRY(colfs_thrift_list_begin(&x->r, &et, &n,
+							  err));
+			enc = arena_calloc(x->pf, n, sizeof *enc);
+			if (!enc)
+				return nomem(x, err);
+			for (uint32_t i = 0; i < n; i++)
+				COLFS_TRY(colfs_thrift_read_i32(&x->r, et,
+								&enc[i], err));
+			colfs_thrift_collection_leave(&x->r);
+			ch->encodings = enc;
+			ch->n_encodings = n;
+			continue;
+		}
+		case 3:
+			COLFS_TRY(want(x, &f, COLFS_THRIFT_LIST,
+				       "ColumnMetaData.path_in_schema", err));
+			COLFS_TRY(parse_string_path(x, &ch->path_in_schema,
+						    err));
+			continue;
+		case 12:
+			COLFS_TRY(want(x, &f, COLFS_THRIFT_STRUCT,
+				       "ColumnMetaData.statistics", err));
+			ch->stats_span_off = x->cur.pos;
+			COLFS_TRY(colfs_thrift_skip_struct(&x->r, err));
+			ch->stats_span_len = x->cur.pos - ch->stats_span_off;
+			ch->has_statistics = true;
+			continue;
+		default:
+			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
+			continue;
+		}
+		if (d64)
+			COLFS_TRY(colfs_thrift_read_i64(&x->r, f.type, d64,
+							err));
+		else
+			COLFS_TRY(colfs_thrift_read_i32(&x->r, f.type, d32,
+							err));
+	}
+	if (st != COLFS_END)
+		return st;
+	colfs_thrift_struct_leave(&x->r);
+	/* required: type, encodings, path, codec, num_values, sizes, data
+	 * page offset */
+	if ((seen & 0x2fe) != 0x2fe)
+		return colfs_fail(err, COLFS_ECORRUPT, at,
+				  "ColumnMetaData lacks required fields (have mask 0x%x)",
+				  seen);
+	return COLFS_OK;
+}
+
+static colfs_status parse_column_chunk(pctx *x, parquet_chunk *ch,
+				       colfs_err *err)
+{
+	colfs_thrift_field f;
+	colfs_status st;
+	int16_t last;
+
+	ch->index_page_offset = ch->dictionary_page_offset = -1;
+	ch->bloom_filter_offset = ch->offset_index_offset = -1;
+	ch->column_index_offset = -1;
+	ch->bloom_filter_length = ch->offset_index_length = -1;
+	ch->column_index_length = -1;
+	ch->type = ch->codec = -1;
+	ch->span_off = x->cur.pos;
+	COLFS_TRY(colfs_thrift_struct_enter(&x->r, &last, err));
+	while ((st = colfs_thrift_field_next(&x->r, &last, &f, err)) ==
+	       COLFS_OK) {
+		if (PARQUET_MISFIT(t_chunk, f)) {
+			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
+			continue;
+		}
+		switch (f.id) {
+		case 1:
+			COLFS_TRY(read_string(x, &f, "ColumnChunk.file_path",
+					      &ch->file_path, err));
+			break;
+		case 2:
+			COLFS_TRY(colfs_thrift_read_i64(&x->r, f.type,
+							&ch->file_offset, err));
+			break;
+		case 3:
+			COLFS_TRY(want(x, &f, COLFS_THRIFT_STRUCT,
+				       "ColumnChunk.meta_data", err));
+			ch->meta_span_off = x->cur.pos;
+			COLFS_TRY(parse_column_meta(x, ch, err));
+			ch->meta_span_len = x->cur.pos - ch->meta_span_off;
+			ch->has_meta = true;
+			break;
+		case 4:
+			COLFS_TRY(colfs_thrift_read_i64(&x->r, f.type,
+							&ch->offset_index_offset,
+							err));
+			break;
+		case 5:
+			COLFS_TRY(colfs_thrift_read_i32(&x->r, f.type,
+							&ch->offset_index_length,
+							err));
+			break;
+		case 6:
+			COLFS_TRY(colfs_thrift_read_i64(&x->r, f.type,
+							&ch->column_index_offset,
+							err));
+			break;
+		case 7:
+			COLFS_TRY(colfs_thrift_read_i32(&x->r, f.type,
+							&ch->column_index_length,
+							err));
+			break;
+		case 8:
+			ch->has_crypto_metadata = true;
+			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
+			break;
+		case 9:
+			ch->has_encrypted_metadata = true;
+			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
+			break;
+		default:
+			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
+		}
+	}
+	if (st != COLFS_END)
+		return st;
+	colfs_thrift_struct_leave(&x->r);
+	ch->span_len = x->cur.pos - ch->span_off;
+	ch->encrypted = ch->has_crypto_metadata || ch->has_encrypted_metadata;
+	return COLFS_OK;
+}
+
+static colfs_status parse_row_group(pctx *x, parquet_row_group *rg,
+				    colfs_err *err)
+{
+	uint64_t at = colfs_cursor_offset(&x->cur);
+	colfs_thrift_field f;
+	colfs_status st;
+	int16_t last;
+	bool have_cols = false, have_rows = false;
+
+	rg->total_compressed_size = rg->file_offset = -1;
+	rg->ordinal = -1;
+	rg->span_off = x->cur.pos;
+	COLFS_TRY(colfs_thrift_struct_enter(&x->r, &last, err));
+	while ((st = colfs_thrift_field_next(&x->r, &last, &f, err)) ==
+	       COLFS_OK) {
+		if (PARQUET_MISFIT(t_row_group, f)) {
+			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
+			continue;
+		}
+		switch (f.id) {
+		case 1: {
+			uint8_t et;
+			uint32_t n;
+			COLFS_TRY(want(x, &f, COLFS_THRIFT_LIST,
+				       "RowGroup.columns", err));
+			COLFS_TRY(colfs_thrift_list_begin(&x->r, &et, &n,
+							  err));
+			if (et != COLFS_THRIFT_STRUCT && n)
+				return colfs_fail(err, COLFS_ECORRUPT, f.offset,
+						  "RowGroup.columns holds %s, not structs",
+						  colfs_thrift_type_name(et));
+			/* n is bounded by the bytes left (one per struct) */
+			rg->chunks = arena_calloc(x->pf, n, sizeof *rg->chunks);
+			if (!rg->chunks)
+				return nomem(x, err);
+			for (uint32_t i = 0; i < n; i++) {
+				COLFS_TRY(parse_column_chunk(x, &rg->chunks[i],
+							     err));
+				rg->chunks[i].column = i;
+				rg->n_chunks = i + 1;
+			}
+			colfs_thrift_collection_leave(&x->r);
+			have_cols = true;
+			break;
+		}
+		case 2:
+			COLFS_TRY(colfs_thrift_read_i64(&x->r, f.type,
+							&rg->total_byte_size,
+							err));
+			break;
+		case 3:
+			COLFS_TRY(colfs_thrift_read_i64(&x->r, f.type,
+							&rg->num_rows, err));
+			have_rows = true;
+			break;
+		case 5:
+			COLFS_TRY(colfs_thrift_read_i64(&x->r, f.type,
+							&rg->file_offset, err));
+			break;
+		case 6:
+			COLFS_TRY(colfs_thrift_read_i64(&x->r, f.type,
+							&rg->total_compressed_size,
+							err));
+			break;
+		case 7:
+			COLFS_TRY(colfs_thrift_read_i32(&x->r, f.type,
+							&rg->ordinal, err));
+			break;
+		default:
+			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
+		}
+	}
+	if (st != COLFS_END)
+		return st;
+	colfs_thrift_struct_leave(&x->r);
+	rg->span_len = x->cur.pos - rg->span_off;
+	if (!have_cols || !have_rows)
+		return colfs_fail(err, COLFS_ECORRUPT, at,
+				  "RowGroup lacks its required %s",
+				  have_cols ? "num_rows" : "columns");
+	return COLFS_OK;
+}
+
+static colfs_status parse_kv(pctx *x, parquet_kv *kv, colfs_err *err)
+{
+	colfs_thrift_field f;
+	colfs_status st;
+	int16_t last;
+
+	COLFS_TRY(colfs_thrift_struct_enter(&x->r, &last, err));
+	while ((st = colfs_thrift_field_next(&x->r, &last, &f, err)) ==
+	       COLFS_OK) {
+		if (PARQUET_MISFIT(t_kv, f)) {
+			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
+			continue;
+		}
+		if (f.id == 1) {
+			COLFS_TRY(read_string(x, &f, "KeyValue.key", &kv->key,
+					      err));
+		} else if (f.id == 2) {
+			const uint8_t *p;
+			size_t n;
+			COLFS_TRY(want(x, &f, COLFS_THRIFT_BINARY,
+				       "KeyValue.value", err));
+			COLFS_TRY(colfs_thrift_read_binary(&x->r, f.type, &p,
+							   &n, err));
+			kv->value = (const uint8_t *)arena_strndup(x->pf, p, n);
+			if (!kv->value)
+				return nomem(x, err);
+			kv->value_len = n;
+		} else {
+			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
+		}
+	}
+	if (st != COLFS_END)
+		return st;
+	colfs_thrift_struct_leave(&x->r);
+	if (!kv->key)
+		kv->key = "";
+	return COLFS_OK;
+}
+
+/* --- FileMetaData ------------------------------------------------------------ */
+
+static colfs_status parse_file_meta(pctx *x, colfs_err *err)
+{
+	parquet_file *pf = x->pf;
+	colfs_thrift_field f;
+	colfs_status st;
+	int16_t last;
+	grow gs = {.size = sizeof(parquet_schema_elem)};
+	grow gr = {.size = sizeof(parquet_row_group)};
+	grow gk = {.size = sizeof(parquet_kv)};
+	unsigned seen = 0;
+
+	st = colfs_thrift_struct_enter(&x->r, &last, err);
+	while (!st &&
+	       (st = colfs_thrift_field_next(&x->r, &last, &f, err)) ==
+		       COLFS_OK) {
+		if (PARQUET_MISFIT(t_file_meta, f)) {
+			st = colfs_thrift_skip(&x->r, f.type, err);
+			continue;
+		}
+		uint8_t et;
+		uint32_t n;
+		if (f.id >= 1 && f.id <= 4)
+			seen |= 1u << f.id;
+		switch (f.id) {
+		case 1:
+			st = colfs_thrift_read_i32(&x->r, f.type, &pf->version,
+						   err);
+			break;
+		case 3:
+			st = colfs_thrift_read_i64(&x->r, f.type, &pf->num_rows,
+						   err);
+			break;
+		case 6:
+			st = read_string(x, &f, "FileMetaData.created_by",
+					 &pf->created_by, err);
+			break;
+		case 2:
+		case 4:
+		case 5:
+			st = want(x, &f, COLFS_THRIFT_LIST,
+				  f.id == 2 ? "FileMetaData.schema"
+				  : f.id == 4 ? "FileMetaData.row_groups"
+				  : "FileMetaData.key_value_metadata", err);
+			if (!st)
+				st = colfs_thrift_list_begin(&x->r, &et, &n,
+							     err);
+			if (!st && n && et != COLFS_THRIFT_STRUCT)
+				st = colfs_fail(err, COLFS_ECORRUPT, f.offset,
+						"list field %d holds %s, not structs",
+						f.id, colfs_thrift_type_name(et));
+			for (uint32_t i = 0; !st && i < n; i++) {
+				grow *g = f.id == 2 ? &gs : f.id == 4 ? &gr : &gk;
+				void *el = grow_next(g);
+				if (!el) {
+					st = nomem(x, err);
+					break;
+				}
+				if (f.id == 2) {
+					st = parse_schema_elem(x, el, err);
+				} else if (f.id == 4) {
+					st = parse_row_group(x, el, err);
+				} else {
+					st = parse_kv(x, el, err);
+				}
+				if (st)
+					g->n--;   /* drop the partial element */
+			}
+			if (!st)
+				colfs_thrift_collection_leave(&x->r);
+			break;
+		case 7:
+			pf->has_column_orders = true;
+			st = colfs_thrift_skip(&x->r, f.type, err);
+			break;
+		case 8:
+			st = want(x, &f, COLFS_THRIFT_STRUCT,
+				  "FileMetaData.encryption_algorithm", err);
+			if (!st)
+				st = union_member(x, &pf->encryption_algorithm,
+						  err);
+			pf->has_encryption_algorithm = true;
+			break;
+		case 9:
+			pf->has_footer_signing_key = true;
+			st = colfs_thrift_skip(&x->r, f.type, err);
+			break;
+		default:
+			st = colfs_thrift_skip(&x->r, f.type, err);
+		}
+	}
+	pf->schema = grow_finish(pf, &gs);
+	pf->n_schema = (uint32_t)gs.n;
+	pf->row_groups = grow_finish(pf, &gr);
+	pf->n_row_groups = (uint32_t)gr.n;
+	pf->kv = grow_finish(pf, &gk);
+	pf->n_kv = (uint32_t)gk.n;
+	if (!pf->schema || !pf->row_groups || !pf->kv)
+		return nomem(x, err);
+	if (st != COLFS_END)
+		return st;
+	colfs_thrift_struct_leave(&x->r);
+	pf->meta_len = x->cur.pos;
+	if ((seen & 0x1e) != 0x1e)
+		return colfs_fail(err, COLFS_ECORRUPT, pf->footer_offset,
+				  "FileMetaData lacks required field %s",
+				  !(seen & 2) ? "version" : !(seen & 4) ? "schema"
+				  : !(seen & 8) ? "num_rows" : "row_groups");
+	return COLFS_OK;
+}
+
+/* --- the schema tree --------------------------------------------------------- */
+
+typedef struct frame {
+	uint32_t idx;
+	int64_t left;   /* children still to attach */
+	uint32_t depth;
+} frame;
+
+static colfs_status build_schema(pctx *x, colfs_err *err)
+{
+	parquet_file *pf = x->pf;
+	uint32_t n = pf->n_schema, i = 1, sp = 0;
+	frame *stack;
+	grow gc = {.size = sizeof(parquet_column)};
+
+	if (!n) {
+		report(x, COLFS_ECORRUPT, pf->footer_offset,
+		       "the schema has no elements");
+		pf->columns = grow_finish(pf, &gc);
+		return pf->columns ? COLFS_OK : nomem(x, err);
+	}
+	stack = calloc(n, sizeof *stack);
+	if (!stack)
+		return nomem(x, err);
+	pf->schema[0].max_def = pf->schema[0].max_rep = 0;
+	stack[sp++] = (frame){0, pf->schema[0].num_children > 0
+				 ? pf->schema[0].num_children : 0, 0};
+	while (sp) {
+		frame *top = &stack[sp - 1];
+		parquet_schema_elem *p, *e;
+		if (top->left == 0) {
+			sp--;
+			continue;
+		}
+		if (i >= n) {
+			report(x, COLFS_ECORRUPT, pf->footer_offset,
+			       "schema element %u (%s) declares %lld more children than the schema holds",
+			       top->idx, pf->schema[top->idx].name,
+			       (long long)top->left);
+			break;
+		}
+		top->left--;
+		p = &pf->schema[top->idx];
+		e = &pf->schema[i];
+		e->parent = (int32_t)top->idx;
+		if (!p->n_children)
+			p->first_child = i;
+		p->n_children++;
+		e->max_def = p->max_def;
+		e->max_rep = p->max_rep;
+		if (e->repetition == PARQUET_OPTIONAL ||
+		    e->repetition == PARQUET_REPEATED)
+			e->max_def++;
+		if (e->repetition == PARQUET_REPEATED)
+			e->max_rep++;
+		if (e->num_children > 0) {
+			if (top->depth + 1 >= PARQUET_MAX_SCHEMA_DEPTH) {
+				report(x, COLFS_EOVERFLOW, pf->footer_offset,
+				       "schema nesting deeper than %d levels",
+				       PARQUET_MAX_SCHEMA_DEPTH);
+				break;
+			}
+			stack[sp] = (frame){i, e->num_children,
+					    top->depth + 1};
+			sp++;
+		} else if (e->type >= 0) {
+			parquet_column *c = grow_next(&gc);
+			if (!c) {
+				free(stack);
+				return nomem(x, err);
+			}
+			c->schema_index = i;
+			e->leaf = (int32_t)(gc.n - 1);
+			c->max_def = e->max_def;
+			c->max_rep = e->max_rep;
+		}
+		i++;
+	}
+	free(stack);
+	if (i < n)
+		report(x, COLFS_ECORRUPT, pf->footer_offset,
+		       "%u schema elements after the end of the schema tree are ignored",
+		       n - i);
+	pf->columns = grow_finish(pf, &gc);
+	if (!pf->columns)
+		return nomem(x, err);
+	pf->n_columns = (uint32_t)gc.n;
+	for (uint32_t k = 0; k < pf->n_columns; k++) {
+		parquet_column *c = &pf->columns[k];
+		const char **parts;
+		uint32_t depth = 0;
+		size_t len = 0;
+		char *path;
+		c->elem = &pf->schema[c->schema_index];
+		for (int32_t j = (int32_t)c->schema_index; j > 0;
+		     j = pf->schema[j].parent) {
+			depth++;
+			len += strlen(pf->schema[j].name) + 1;
+		}
+		parts = arena_calloc(pf, depth, sizeof *parts);
+		path = arena_calloc(pf, len + 1, 1);
+		if (!parts || !path)
+			return nomem(x, err);
+		c->n_parts = depth;
+		for (int32_t j = (int32_t)c->schema_index; j > 0;
+		     j = pf->schema[j].parent)
+			parts[--depth] = pf->schema[j].name;
+		for (uint32_t d = 0; d < c->n_parts; d++) {
+			if (d)
+				strcat(path, ".");
+			strcat(path, parts[d]);
+		}
+		c->parts = parts;
+		c->path = path;
+	}
+	return COLFS_OK;
+}
+
+static void check_chunks(pctx *x)
+{
+	parquet_file *pf = x->pf;
+
+	for (uint32_t g = 0; g < pf->n_row_groups; g++) {
+		parquet_row_group *rg = &pf->row_groups[g];
+		uint64_t at = pf->footer_offset + rg->span_off;
+		if (rg->n_chunks != pf->n_columns)
+			report(x, COLFS_ECORRUPT, at,
+			       "row group %u has %u column chunks, the schema has %u leaf columns",
+			       g, rg->n_chunks, pf->n_columns);
+		if (rg->num_rows < 0)
+			report(x, COLFS_ECORRUPT, at,
+			       "row group %u has negative num_rows %lld", g,
+			       (long long)rg->num_rows);
+		for (uint32_t c = 0; c < rg->n_chunks; c++) {
+			parquet_chunk *ch = &rg->chunks[c];
+			uint64_t cat = pf->footer_offset + ch->span_off;
+			int64_t start;
+			uint64_t end;
+			if (c < pf->n_columns && ch->path_in_schema &&
+			    strcmp(ch->path_in_schema, pf->columns[c].path))
+				report(x, COLFS_ECORRUPT, cat,
+				       "row group %u chunk %u: path_in_schema '%s' differs from the schema's '%s'",
+				       g, c, ch->path_in_schema,
+				       pf->columns[c].path);
+			if (!ch->has_meta) {
+				if (!ch->encrypted)
+					report(x, COLFS_ECORRUPT, cat,
+					       "row group %u chunk %u has no ColumnMetaData",
+					       g, c);
+				continue;
+			}
+			start = ch->data_page_offset;
+			/* some writers leave data_page_offset 0 in a chunk
+			 * that holds only a dictionary page */
+			if (ch->dictionary_page_offset >= 4 &&
+			    (ch->dictionary_page_offset < start || start < 4))
+				start = ch->dictionary_page_offset;
+			ch->extent_ok = true;
+			if (start < 0 || ch->total_compressed_size < 0) {
+				report(x, COLFS_ECORRUPT, cat,
+				       "row group %u chunk %u: negative offset %lld or size %lld",
+				       g, c, (long long)start,
+				       (long long)ch->total_compressed_size);
+				ch->extent_ok = false;
+				ch->start = start < 0 ? 0 : (uint64_t)start;
+				ch->length = 0;
+				continue;
+			}
+			ch->start = (uint64_t)start;
+			ch->length = (uint64_t)ch->total_compressed_size;
+			if (colfs_add_overflows(ch->start, ch->length, &end) ||
+			    end > pf->file_size) {
+				report(x, COLFS_EBOUNDS, ch->start,
+				       "row group %u chunk %u: %llu bytes at %llu run past the end of the file (%llu bytes)",
+				       g, c, (unsigned long long)ch->length,
+				       (unsigned long long)ch->start,
+				       (unsigned long long)pf->file_size);
+				ch->extent_ok = false;
+				if (ch->start > pf->file_size)
+					ch->start = pf->file_size;
+				ch->length = pf->file_size - ch->start;
+			}
+		}
+	}
+}
+
+static colfs_status parse_crypto_meta(pctx *x, colfs_err *err)
+{
+	parquet_file *pf = x->pf;
+	colfs_thrift_field f;
+	colfs_status st;
+	int16_t last;
+
+	COLFS_TRY(colfs_thrift_struct_enter(&x->r, &last, err));
+	while ((st = colfs_thrift_field_next(&x->r, &last, &f, err)) ==
+	       COLFS_OK) {
+		if (f.id == 1 && f.type == COLFS_THRIFT_STRUCT) {
+			COLFS_TRY(union_member(x, &pf->encryption_algorithm,
+					       err));
+			pf->has_encryption_algorithm = true;
+		} else {
+			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
+		}
+	}
+	if (st != COLFS_END)
+		return st;
+	colfs_thrift_struct_leave(&x->r);
+	pf->meta_len = x->cur.pos;
+	return COLFS_OK;
+}
+
+colfs_status parquet_file_parse(const uint8_t *footer, size_t len,
+				uint64_t offset, uint64_t file_size,
+				bool encrypted_footer, parquet_report_fn rep,
+				void *report_ctx, parquet_file **out,
+				colfs_err *err)
+{
+	parquet_file *pf;
+	uint8_t *copy;
+	pctx x = {0};
+	colfs_status st;
+
+	*out = NULL;
+	pf = calloc(1, sizeof *pf);
+	if (!pf || !(pf->arena = calloc(1, sizeof *pf->arena))) {
+		free(pf);
+		return colfs_fail(err, COLFS_ENOMEM, offset,
+				  "out of memory for the footer");
+	}
+	pf->encryption_algorithm = -1;
+	pf->file_size = file_size;
+	pf->footer_offset = offset;
+	pf->encrypted_footer = encrypted_footer;
+	copy = malloc(len ? len : 1);
+	if (!copy || !arena_adopt(pf, copy)) {   /* adopt frees on failure */
+		parquet_file_destroy(pf);
+		return colfs_fail(err, COLFS_ENOMEM, offset,
+				  "out of memory for the footer");
+	}
+	if (len)
+		memcpy(copy, footer, len);
+	pf->footer = copy;
+	pf->footer_len = len;
+	*out = pf;
+
+	x.pf = pf;
+	x.report = rep;
+	x.report_ctx = report_ctx;
+	colfs_cursor_init(&x.cur, copy, len, offset);
+	colfs_thrift_init(&x.r, &x.cur);
+
+	if (encrypted_footer) {
+		st = parse_crypto_meta(&x, err);
+		if (!st)
+			pf->meta_ok = true;
+		return st;
+	}
+	st = parse_file_meta(&x, err);
+	if (st == COLFS_ENOMEM)
+		return st;
+	pf->meta_ok = st == COLFS_OK;
+	if (st && rep)
+		rep(report_ctx, err);
+	{
+		colfs_err e2;
+		colfs_status s2 = build_schema(&x, &e2);
+		if (s2) {
+			if (err)
+				*err = e2;
+			return s2;
+		}
+	}
+	check_chunks(&x);
+	if (!pf->meta_ok && !pf->n_schema)
+		return st;
+	if (!pf->meta_ok)
+		report(&x, COLFS_ECORRUPT, offset,
+		       "FileMetaData is damaged: showing %u schema elements and %u row groups decoded before the damage",
+		       pf->n_schema, pf->n_row_groups);
+	else if (pf->meta_len < len && !pf->has_encryption_algorithm)
+		report(&x, COLFS_ECORRUPT, offset + pf->meta_len,
+		       "%zu bytes after FileMetaData inside the footer",
+		       len - pf->meta_len);
+	return COLFS_OK;
+}
+
+void parquet_file_sizes(const parquet_file *pf, uint64_t *compressed,
+			uint64_t *uncompressed)
+{
+	uint64_t c = 0, u = 0;
+
+	for (uint32_t g = 0; g < pf->n_row_groups; g++)
+		for (uint32_t k = 0; k < pf->row_groups[g].n_chunks; k++) {
+			const parquet_chunk *ch = &pf->row_groups[g].chunks[k];
+			if (!ch->has_meta)
+				continue;
+			if (ch->total_compressed_size > 0)
+				c += (uint64_t)ch->total_compressed_size;
+			if (ch->total_uncompressed_size > 0)
+				u += (uint64_t)ch->total_uncompressed_size;
+		}
+	*compressed = c;
+	*uncompressed = u;
+}

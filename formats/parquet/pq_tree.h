@@ -1,0 +1,49 @@
+/* colfs: state and documents of the Parquet tree (module-private). */
+#ifndef COLFS_PQ_TREE_H
+#define COLFS_PQ_TREE_H
+
+#include "../core/tree.h"
+#include "parquet_internal.h"
+
+struct json_t;
+
+/* The page walk of one chunk, done once when pages/ is first listed. */
+typedef struct pq_page_list {
+	bool walked;
+	parquet_page *pages;   /* tree memory */
+	size_t n;
+} pq_page_list;
+
+typedef struct pq_state {
+	colfs_source *src;          /* borrowed from the tree */
+	uint64_t size;
+	uint64_t max_alloc;
+	uint8_t head_magic[4];
+	uint8_t tail_magic[4];
+	bool encrypted_footer;      /* tail magic PARE */
+	bool footer_ok;             /* footer bytes located and read */
+	uint32_t footer_len_field;
+	uint64_t footer_offset, footer_len;
+	parquet_file *pf;           /* NULL when no footer could be decoded */
+	pq_page_list **walks;       /* [row group][chunk], tree memory */
+} pq_state;
+
+colfs_status pq_read_region(pq_state *s, uint64_t off, uint64_t len,
+			    uint8_t **out, colfs_err *err);
+colfs_status pq_json_struct(const uint8_t *p, size_t len, uint64_t off,
+			    const colfs_thrift_sdesc *d, struct json_t **out,
+			    colfs_err *err);
+const parquet_chunk *pq_node_chunk(pq_state *s, const colfs_node *n);
+/* The raw (unescaped) name of chunk directory `c`. */
+const char *pq_chunk_name(const pq_state *s, const parquet_row_group *rg,
+			  uint32_t c, char *tmp, size_t tmp_len);
+
+/* parquet_docs.c */
+colfs_status pq_summary_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
+colfs_status pq_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
+colfs_status pq_schema_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
+colfs_status pq_schema_json_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
+colfs_status pq_layout_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
+colfs_status pq_statistics_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
+
+#endif

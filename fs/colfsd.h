@@ -1,0 +1,37 @@
+/* colfs daemon: what main.c, ll.c and errno.c share.
+ *
+ * fs/ is the only code that includes FUSE headers.  It never parses file
+ * bytes: everything it serves comes from the format core through
+ * formats/colfs.h.
+ */
+#ifndef COLFSD_H
+#define COLFSD_H
+
+#define FUSE_USE_VERSION 312
+#include <fuse_lowlevel.h>
+#include <sys/stat.h>
+
+#include "colfs.h"
+
+/* Entry and attribute timeout for nodes whose attributes never change
+ * during the mount (everything except volatile documents and streams whose
+ * size is not known yet). */
+#define COLFSD_TIMEOUT_IMMUTABLE 3600.0
+
+/* The state of one mount, the session's userdata. */
+typedef struct colfsd {
+	colfs_tree *tree;
+	/* The source file as fstat'ed once at mount: owner, mode, times. */
+	struct stat source;
+	/* FUSE connection options given with -o (max_readahead, sync_read,
+	 * no_splice_write...), applied at init; NULL when none. */
+	struct fuse_conn_info_opts *conn_opts;
+} colfsd;
+
+/* The low-level operations table (ll.c). */
+extern const struct fuse_lowlevel_ops colfsd_ll_ops;
+
+/* The one place where a colfs_status becomes an errno (errno.c). */
+int colfsd_errno(colfs_status st);
+
+#endif

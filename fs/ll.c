@@ -1,0 +1,684 @@
+/* colfs daemon: the FUSE low-level operations.
+ *
+ * Thin glue between the kernel's requests and the format core.  The inode
+ * number of a node is colfs_node_ino() and nodes live as long as the mount,
+ * so lookups are stateless and `forget` has nothing to do.  Readdir offsets
+ * are positions in the directory's stable child array (0 is ".", 1 is "..",
+ * 2 + i is child i), so a listing resumes without per-open state.
+ *
+ * Everything is read-only: every request that would change something
+ * answers EROFS (the mount is also made with `ro`, so the kernel usually
+ * answers first).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+
+#include "colfsd.h"
+
+static colfsd *colfsd_of(fuse_req_t req)
+{
+	return fuse_req_userdata(req);
+}
+
+/* The node behind an inode number the kernel got from us. */
+static colfs_node *colfsd_node(fuse_req_t req, fuse_ino_t ino)
+{
+	return colfs_tree_node(colfsd_of(req)->tree, ino);
+}
+
+/* Permission bits follow the source file minus every write bit.  Files
+ * keep only the read bits (their content is data, never a program);
+ * directories get search (x) wherever the source has read. */
+static mode_t colfsd_mode(const colfsd *d, bool dir)
+{
+	mode_t r = d->source.st_mode & 0444;
+
+	if (dir)
+		return S_IFDIR | r | (r >> 2);
+	return S_IFREG | r;
+}
+
+/* Attributes of a node.  `*stable` tells whether they can be cached for
+ * the life of the mount: not for volatile documents (`errors`) nor for a
+ * stream whose size is not known yet.  Returns 0 or an errno. */
+static int colfsd_stat(colfsd *d, colfs_node *n, struct stat *st,
+		       bool *stable)
+{
+	const bool dir = colfs_node_is_dir(n);
+
+	memset(st, 0, sizeof *st);
+	st->st_ino = colfs_node_ino(n);
+	st->st_mode = colfsd_mode(d, dir);
+	st->st_uid = d->source.st_uid;
+	st->st_gid = d->source.st_gid;
+	st->st_atim = d->source.st_atim;
+	st->st_mtim = d->source.st_mtim;
+	st->st_ctim = d->source.st_ctim;
+	st->st_blksize = 4096;
+	*stable = true;
+	if (dir) {
+		st->st_nlink = 2;
+		return 0;
+	}
+
+	uint64_t size = 0;
+	bool exact = true;
+	/* A document that cannot be produced (damaged input) still has
+	 * attributes, so that `ls -l`, `find` and `du` walk past it: it shows
+	 * size 0, is never cached, and its open answers the error (EIO). */
+	colfs_status cs = colfs_node_size(d->tree, n, &size, &exact);
+	if (cs == COLFS_ENOMEM)
+		return colfsd_errno(cs);
+	if (cs || !exact)
+		size = 0;
+	if (cs)
+		exact = false;
+	st->st_nlink = 1;
+	st->st_size = (off_t)size;
+	st->st_blocks = (blkcnt_t)((size + 511) / 512);
+	*stable = exact && !colfs_node_is_volatile(n);
+	return 0;
+}
+
+static int colfsd_entry(colfsd *d, colfs_node *n, struct fuse_entry_param *e)
+{
+	bool stable;
+
+	memset(e, 0, sizeof *e);
+	int err = colfsd_stat(d, n, &e->attr, &stable);
+	if (err)
+		return err;
+	e->ino = e->attr.st_ino;
+	e->entry_timeout = COLFSD_TIMEOUT_IMMUTABLE;
+	e->attr_timeout = stable ? COLFSD_TIMEOUT_IMMUTABLE : 0.0;
+	return 0;
+}
+
+/* --- connection ----------------------------------------------------------- */
+
+static void colfsd_init(void *userdata, struct fuse_conn_info *conn)
+{
+	colfsd *d = userdata;
+
+	/* Range nodes are answered with fuse_reply_data from the source
+	 * descriptor: splicing them into /dev/fuse avoids a copy through
+	 * our memory.  SPLICE_READ (receiving requests by splice) only helps
+	 * file systems that take writes; SPLICE_MOVE cannot steal page-cache
+	 * pages of the source file, so neither is asked for. */
+	if (conn->capable & FUSE_CAP_SPLICE_WRITE)
+		conn->want |= FUSE_CAP_SPLICE_WRITE;
+	if (conn->capable & FUSE_CAP_READDIRPLUS)
+		conn->want |= FUSE_CAP_READDIRPLUS;
+	if (conn->capable & FUSE_CAP_PARALLEL_DIROPS)
+		conn->want |= FUSE_CAP_PARALLEL_DIROPS;
+	if (conn->capable & FUSE_CAP_ASYNC_READ)
+		conn->want |= FUSE_CAP_ASYNC_READ;
+	/* The user's -o connection options come last and may override the
+	 * above, except the write-back cache, which has no meaning here. */
+	if (d->conn_opts)
+		fuse_apply_conn_info_opts(d->conn_opts, conn);
+	conn->want &= ~(unsigned)FUSE_CAP_WRITEBACK_CACHE;
+	/* max_read stays at the kernel's default. */
+}
+
+/* --- names and attributes ------------------------------------------------- */
+
+static void colfsd_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	colfsd *d = colfsd_of(req);
+	colfs_node *dir = colfsd_node(req, parent);
+	colfs_node *kid = NULL;
+	struct fuse_entry_param e;
+
+	if (!dir) {
+		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	if (!colfs_node_is_dir(dir)) {
+		fuse_reply_err(req, ENOTDIR);
+		return;
+	}
+	if (strcmp(name, ".") == 0) {
+		kid = dir;
+	} else if (strcmp(name, "..") == 0) {
+		kid = colfs_node_parent(dir);
+	} else {
+		colfs_status cs = colfs_dir_lookup(d->tree, dir, name, &kid);
+		if (cs == COLFS_ENOENT) {
+			/* A negative entry: names never appear later. */
+			memset(&e, 0, sizeof e);
+			e.entry_timeout = COLFSD_TIMEOUT_IMMUTABLE;
+			fuse_reply_entry(req, &e);
+			return;
+		}
+		if (cs) {
+			fuse_reply_err(req, colfsd_errno(cs));
+			return;
+		}
+	}
+	int err = colfsd_entry(d, kid, &e);
+	if (err)
+		fuse_reply_err(req, err);
+	else
+		fuse_reply_entry(req, &e);
+}
+
+/* Nodes live as long as the mount: nothing to count. */
+static void colfsd_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
+{
+	(void)ino;
+	(void)nlookup;
+	fuse_reply_none(req);
+}
+
+static void colfsd_forget_multi(fuse_req_t req, size_t count,
+				struct fuse_forget_data *forgets)
+{
+	(void)count;
+	(void)forgets;
+	fuse_reply_none(req);
+}
+
+static void colfsd_getattr(fuse_req_t req, fuse_ino_t ino,
+			   struct fuse_file_info *fi)
+{
+	colfs_node *n = colfsd_node(req, ino);
+	struct stat st;
+	bool stable;
+
+	(void)fi;
+	if (!n) {
+		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	int err = colfsd_stat(colfsd_of(req), n, &st, &stable);
+	if (err)
+		fuse_reply_err(req, err);
+	else
+		fuse_reply_attr(req, &st,
+				stable ? COLFSD_TIMEOUT_IMMUTABLE : 0.0);
+}
+
+/* --- files ------------------------------------------------------------------ */
+
+/* What an open file carries in fi->fh. */
+typedef struct colfsd_file {
+	colfs_node *node;
+	bool range;           /* served zero-copy from the source fd */
+	uint64_t offset, len; /* for a range: where in the source file */
+	/* For documents and streams.  Reads on one handle may come from
+	 * several threads at once (parallel read-ahead): the core allows it
+	 * (a handle holds no position; streams lock inside the core). */
+	colfs_handle *handle;
+} colfsd_file;
+
+static void colfsd_file_destroy(colfsd_file *f)
+{
+	if (!f)
+		return;
+	colfs_handle_close(f->handle);
+	free(f);
+}
+
+static void colfsd_open(fuse_req_t req, fuse_ino_t ino,
+			struct fuse_file_info *fi)
+{
+	colfsd *d = colfsd_of(req);
+	colfs_node *n = colfsd_node(req, ino);
+	colfs_status cs;
+
+	if (!n) {
+		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	if (colfs_node_is_dir(n)) {
+		fuse_reply_err(req, EISDIR);
+		return;
+	}
+	if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC)) {
+		fuse_reply_err(req, EROFS);
+		return;
+	}
+
+	colfsd_file *f = calloc(1, sizeof *f);
+	if (!f) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	f->node = n;
+
+	switch (colfs_node_content(n)) {
+	case COLFS_CONTENT_RANGE:
+		f->range = colfs_node_range(n, &f->offset, &f->len);
+		if (!f->range) {
+			colfsd_file_destroy(f);
+			fuse_reply_err(req, EIO);
+			return;
+		}
+		fi->keep_cache = 1;
+		break;
+	case COLFS_CONTENT_DOC:
+		cs = colfs_node_open(d->tree, n, &f->handle);
+		if (cs) {
+			colfsd_file_destroy(f);
+			fuse_reply_err(req, colfsd_errno(cs));
+			return;
+		}
+		if (colfs_node_is_volatile(n))
+			fi->direct_io = 1;
+		else
+			fi->keep_cache = 1;
+		break;
+	case COLFS_CONTENT_STREAM: {
+		uint64_t size = 0;
+		bool exact = false;
+
+		cs = colfs_node_open(d->tree, n, &f->handle);
+		if (!cs)
+			cs = colfs_node_size(d->tree, n, &size, &exact);
+		if (cs) {
+			colfsd_file_destroy(f);
+			fuse_reply_err(req, colfsd_errno(cs));
+			return;
+		}
+		/* Size 0 until known: the page cache would stop at 0 bytes,
+		 * so bypass it until the exact size is learnt. */
+		if (exact && !colfs_node_is_volatile(n))
+			fi->keep_cache = 1;
+		else
+			fi->direct_io = 1;
+		break;
+	}
+	case COLFS_CONTENT_DIR:
+		colfsd_file_destroy(f);
+		fuse_reply_err(req, EISDIR);
+		return;
+	}
+
+	fi->fh = (uintptr_t)f;
+	/* When the reply cannot be sent (interrupted) no release follows. */
+	if (fuse_reply_open(req, fi) != 0)
+		colfsd_file_destroy(f);
+}
+
+static void colfsd_read(fuse_req_t req, fuse_ino_t ino, size_t size,
+			off_t off, struct fuse_file_info *fi)
+{
+	colfsd *d = colfsd_of(req);
+	colfsd_file *f = (colfsd_file *)(uintptr_t)fi->fh;
+
+	(void)ino;
+	if (off < 0) {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	if (f->range) {
+		uint64_t at = (uint64_t)off;
+		if (at >= f->len || size == 0) {
+			fuse_reply_buf(req, NULL, 0);
+			return;
+		}
+		size_t n = f->len - at < size ? (size_t)(f->len - at) : size;
+		struct fuse_bufvec bv = FUSE_BUFVEC_INIT(n);
+		bv.buf[0].flags = FUSE_BUF_IS_FD | FUSE_BUF_FD_SEEK;
+		bv.buf[0].fd = colfs_tree_fd(d->tree);
+		bv.buf[0].pos = (off_t)(f->offset + at);
+		fuse_reply_data(req, &bv, 0);
+		return;
+	}
+
+	void *buf = malloc(size ? size : 1);
+	if (!buf) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	size_t got = 0;
+	colfs_status cs = colfs_handle_read(f->handle, (uint64_t)off, size,
+					    buf, &got);
+	if (cs)
+		fuse_reply_err(req, colfsd_errno(cs));
+	else
+		fuse_reply_buf(req, buf, got);
+	free(buf);
+}
+
+static void colfsd_release(fuse_req_t req, fuse_ino_t ino,
+			   struct fuse_file_info *fi)
+{
+	(void)ino;
+	colfsd_file_destroy((colfsd_file *)(uintptr_t)fi->fh);
+	fuse_reply_err(req, 0);
+}
+
+/* --- directories ------------------------------------------------------------ */
+
+static void colfsd_opendir(fuse_req_t req, fuse_ino_t ino,
+			   struct fuse_file_info *fi)
+{
+	colfs_node *n = colfsd_node(req, ino);
+
+	if (!n) {
+		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	if (!colfs_node_is_dir(n)) {
+		fuse_reply_err(req, ENOTDIR);
+		return;
+	}
+	if ((fi->flags & O_ACCMODE) != O_RDONLY) {
+		fuse_reply_err(req, EROFS);
+		return;
+	}
+	/* A listing never changes during the mount. */
+	fi->cache_readdir = 1;
+	fi->keep_cache = 1;
+	fuse_reply_open(req, fi);
+}
+
+static void colfsd_readdir_common(fuse_req_t req, fuse_ino_t ino, size_t size,
+				  off_t off, bool plus)
+{
+	colfsd *d = colfsd_of(req);
+	colfs_node *dir = colfsd_node(req, ino);
+	colfs_node *const *kids = NULL;
+	size_t count = 0;
+
+	if (!dir) {
+		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	if (!colfs_node_is_dir(dir)) {
+		fuse_reply_err(req, ENOTDIR);
+		return;
+	}
+	colfs_status cs = colfs_dir_list(d->tree, dir, &kids, &count);
+	if (cs) {
+		fuse_reply_err(req, colfsd_errno(cs));
+		return;
+	}
+	char *buf = malloc(size ? size : 1);
+	if (!buf) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+
+	size_t used = 0;
+	for (uint64_t pos = off < 0 ? 0 : (uint64_t)off; pos < count + 2;
+	     pos++) {
+		colfs_node *kid;
+		const char *name;
+
+		if (pos == 0) {
+			kid = dir;
+			name = ".";
+		} else if (pos == 1) {
+			kid = colfs_node_parent(dir);
+			name = "..";
+		} else {
+			kid = kids[pos - 2];
+			name = colfs_node_name(kid);
+		}
+
+		size_t want;
+		if (plus) {
+			struct fuse_entry_param e;
+			/* "." and ".." carry no entry (the kernel knows them);
+			 * a node whose attributes fail is listed without
+			 * one, so its lookup answers the error. */
+			if (pos < 2 || colfsd_entry(d, kid, &e) != 0) {
+				memset(&e, 0, sizeof e);
+				e.attr.st_ino = colfs_node_ino(kid);
+				e.attr.st_mode = colfsd_mode(
+					d, colfs_node_is_dir(kid));
+			}
+			want = fuse_add_direntry_plus(req, buf + used,
+						      size - used, name, &e,
+						      (off_t)(pos + 1));
+		} else {
+			struct stat st;
+			memset(&st, 0, sizeof st);
+			st.st_ino = colfs_node_ino(kid);
+			st.st_mode = colfsd_mode(d, colfs_node_is_dir(kid));
+			want = fuse_add_direntry(req, buf + used, size - used,
+						 name, &st, (off_t)(pos + 1));
+		}
+		if (want > size - used)
+			break;
+		used += want;
+	}
+	fuse_reply_buf(req, buf, used);
+	free(buf);
+}
+
+static void colfsd_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
+			   off_t off, struct fuse_file_info *fi)
+{
+	(void)fi;
+	colfsd_readdir_common(req, ino, size, off, false);
+}
+
+static void colfsd_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size,
+			       off_t off, struct fuse_file_info *fi)
+{
+	(void)fi;
+	colfsd_readdir_common(req, ino, size, off, true);
+}
+
+static void colfsd_releasedir(fuse_req_t req, fuse_ino_t ino,
+			      struct fuse_file_info *fi)
+{
+	(void)ino;
+	(void)fi;
+	fuse_reply_err(req, 0);
+}
+
+/* --- file system -------------------------------------------------------------- */
+
+static void colfsd_statfs(fuse_req_t req, fuse_ino_t ino)
+{
+	const colfsd *d = colfsd_of(req);
+	struct statvfs sv;
+
+	(void)ino;
+	memset(&sv, 0, sizeof sv);
+	sv.f_bsize = 4096;
+	sv.f_frsize = 4096;
+	sv.f_blocks = (fsblkcnt_t)((d->source.st_size + 4095) / 4096);
+	sv.f_namemax = 255;
+	sv.f_flag = ST_RDONLY;
+	fuse_reply_statfs(req, &sv);
+}
+
+/* No node has extended attributes: the list is empty and every name is
+ * absent (ENODATA, consistent with the empty list). */
+static void colfsd_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
+			    size_t size)
+{
+	(void)ino;
+	(void)name;
+	(void)size;
+	fuse_reply_err(req, ENODATA);
+}
+
+static void colfsd_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
+{
+	(void)ino;
+	if (size == 0)
+		fuse_reply_xattr(req, 0);
+	else
+		fuse_reply_buf(req, NULL, 0);
+}
+
+/* --- everything that writes: EROFS --------------------------------------------- */
+
+static void colfsd_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
+			   int to_set, struct fuse_file_info *fi)
+{
+	(void)ino;
+	(void)attr;
+	(void)to_set;
+	(void)fi;
+	fuse_reply_err(req, EROFS);
+}
+
+static void colfsd_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
+			 mode_t mode, dev_t rdev)
+{
+	(void)parent;
+	(void)name;
+	(void)mode;
+	(void)rdev;
+	fuse_reply_err(req, EROFS);
+}
+
+static void colfsd_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
+			 mode_t mode)
+{
+	(void)parent;
+	(void)name;
+	(void)mode;
+	fuse_reply_err(req, EROFS);
+}
+
+static void colfsd_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	(void)parent;
+	(void)name;
+	fuse_reply_err(req, EROFS);
+}
+
+static void colfsd_symlink(fuse_req_t req, const char *link,
+			   fuse_ino_t parent, const char *name)
+{
+	(void)link;
+	(void)parent;
+	(void)name;
+	fuse_reply_err(req, EROFS);
+}
+
+static void colfsd_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
+			  fuse_ino_t newparent, const char *newname,
+			  unsigned int flags)
+{
+	(void)parent;
+	(void)name;
+	(void)newparent;
+	(void)newname;
+	(void)flags;
+	fuse_reply_err(req, EROFS);
+}
+
+static void colfsd_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
+			const char *newname)
+{
+	(void)ino;
+	(void)newparent;
+	(void)newname;
+	fuse_reply_err(req, EROFS);
+}
+
+static void colfsd_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
+			 size_t size, off_t off, struct fuse_file_info *fi)
+{
+	(void)ino;
+	(void)buf;
+	(void)size;
+	(void)off;
+	(void)fi;
+	fuse_reply_err(req, EROFS);
+}
+
+static void colfsd_create(fuse_req_t req, fuse_ino_t parent, const char *name,
+			  mode_t mode, struct fuse_file_info *fi)
+{
+	(void)parent;
+	(void)name;
+	(void)mode;
+	(void)fi;
+	fuse_reply_err(req, EROFS);
+}
+
+static void colfsd_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
+			    const char *value, size_t size, int flags)
+{
+	(void)ino;
+	(void)name;
+	(void)value;
+	(void)size;
+	(void)flags;
+	fuse_reply_err(req, EROFS);
+}
+
+static void colfsd_removexattr(fuse_req_t req, fuse_ino_t ino,
+			       const char *name)
+{
+	(void)ino;
+	(void)name;
+	fuse_reply_err(req, EROFS);
+}
+
+static void colfsd_fallocate(fuse_req_t req, fuse_ino_t ino, int mode,
+			     off_t offset, off_t length,
+			     struct fuse_file_info *fi)
+{
+	(void)ino;
+	(void)mode;
+	(void)offset;
+	(void)length;
+	(void)fi;
+	fuse_reply_err(req, EROFS);
+}
+
+static void colfsd_copy_file_range(fuse_req_t req, fuse_ino_t ino_in,
+				   off_t off_in, struct fuse_file_info *fi_in,
+				   fuse_ino_t ino_out, off_t off_out,
+				   struct fuse_file_info *fi_out, size_t len,
+				   int flags)
+{
+	(void)ino_in;
+	(void)off_in;
+	(void)fi_in;
+	(void)ino_out;
+	(void)off_out;
+	(void)fi_out;
+	(void)len;
+	(void)flags;
+	/* The destination is in this file system: it cannot be written. */
+	fuse_reply_err(req, EROFS);
+}
+
+const struct fuse_lowlevel_ops colfsd_ll_ops = {
+	.init = colfsd_init,
+	.lookup = colfsd_lookup,
+	.forget = colfsd_forget,
+	.forget_multi = colfsd_forget_multi,
+	.getattr = colfsd_getattr,
+	.open = colfsd_open,
+	.read = colfsd_read,
+	.release = colfsd_release,
+	.opendir = colfsd_opendir,
+	.readdir = colfsd_readdir,
+	.readdirplus = colfsd_readdirplus,
+	.releasedir = colfsd_releasedir,
+	.statfs = colfsd_statfs,
+	.getxattr = colfsd_getxattr,
+	.listxattr = colfsd_listxattr,
+	.setattr = colfsd_setattr,
+	.mknod = colfsd_mknod,
+	.mkdir = colfsd_mkdir,
+	.unlink = colfsd_unlink,
+	.rmdir = colfsd_unlink,
+	.symlink = colfsd_symlink,
+	.rename = colfsd_rename,
+	.link = colfsd_link,
+	.write = colfsd_write,
+	.create = colfsd_create,
+	.setxattr = colfsd_setxattr,
+	.removexattr = colfsd_removexattr,
+	.fallocate = colfsd_fallocate,
+	.copy_file_range = colfsd_copy_file_range,
+};

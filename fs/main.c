@@ -1,0 +1,301 @@
+/* colfs: mount a columnar file (Parquet, ORC, Kudu CFile) as a read-only
+ * directory tree.
+ *
+ *   colfs [options] FILE MOUNTPOINT
+ *
+ * The order of events is what makes refusal clean: the options are parsed
+ * and checked (colfs's own and FUSE's), then FILE is opened and its
+ * metadata read, and only when that worked is anything mounted and the
+ * daemon sent to the background.  A file colfs cannot show leaves one line
+ * on stderr and exit status 1, with nothing mounted.
+ *
+ * mount(8) and /etc/fstab reach us through mount.fuse3, which runs
+ * "colfs FILE MOUNTPOINT -o opts": options may follow the positionals, and
+ * the generic mount options mount.fuse3 or mount(8) pass along are
+ * accepted (see colfsd_opt_ignored).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "colfsd.h"
+
+/* What the first pass over the arguments collects. */
+typedef struct colfsd_args {
+	char *source;          /* FILE (the first positional) */
+	int positionals;       /* how many seen */
+	colfs_options opts;    /* colfs's own -o options */
+	/* colfs_options_set keeps pointers into its strings: they live here
+	 * until exit. */
+	char **kept;
+	size_t kept_n;
+} colfsd_args;
+
+/* Mount options that only mean something to mount(8), to mount.fuse3, or
+ * to a writable file system.  They are accepted and dropped: the mount is
+ * read-only whatever is asked ("rw" included), and "ro" is always added. */
+static bool colfsd_opt_ignored(const char *opt)
+{
+	static const char *const names[] = {
+		"rw", "defaults", "auto", "noauto", "user", "nouser", "users",
+		"owner", "group", "nofail", "_netdev", "comment", NULL,
+	};
+
+	for (size_t i = 0; names[i]; i++)
+		if (strcmp(opt, names[i]) == 0)
+			return true;
+	/* x-systemd.*, x-gvfs-*, comment=...: meant for other readers of
+	 * fstab. */
+	return strncmp(opt, "x-", 2) == 0 || strncmp(opt, "comment=", 8) == 0;
+}
+
+static int colfsd_opt_keep(colfsd_args *a, char *s)
+{
+	char **k = realloc(a->kept, (a->kept_n + 1) * sizeof *k);
+	if (!k) {
+		free(s);
+		return -1;
+	}
+	a->kept = k;
+	a->kept[a->kept_n++] = s;
+	return 0;
+}
+
+static int colfsd_opt_proc(void *data, const char *arg, int key,
+			   struct fuse_args *outargs)
+{
+	colfsd_args *a = data;
+
+	(void)outargs;
+	if (key == FUSE_OPT_KEY_NONOPT) {
+		a->positionals++;
+		if (a->positionals == 1) {
+			a->source = strdup(arg);
+			if (!a->source) {
+				fprintf(stderr, "colfs: out of memory\n");
+				return -1;
+			}
+			return 0;
+		}
+		if (a->positionals == 2)
+			return 1; /* MOUNTPOINT, for fuse_parse_cmdline */
+		fprintf(stderr,
+			"colfs: unexpected argument '%s' (usage: colfs "
+			"[options] FILE MOUNTPOINT)\n", arg);
+		return -1;
+	}
+	/* -f, -d, -s, -h, -V and FUSE's dashed options. */
+	if (arg[0] == '-')
+		return 1;
+	/* One item of an -o list. */
+	if (colfsd_opt_ignored(arg))
+		return 0;
+	char *copy = strdup(arg);
+	if (!copy || colfsd_opt_keep(a, copy) != 0) {
+		fprintf(stderr, "colfs: out of memory\n");
+		return -1;
+	}
+	colfs_status st = colfs_options_set(&a->opts, copy);
+	if (st == COLFS_OK)
+		return 0;
+	if (st == COLFS_ENOENT)
+		return 1; /* not ours: FUSE's, or unknown (FUSE says so) */
+	fprintf(stderr, "colfs: bad value in option '%s' (see colfs --help)\n",
+		arg);
+	return -1;
+}
+
+static void colfsd_usage(const char *prog)
+{
+	printf("usage: %s [options] FILE MOUNTPOINT\n"
+	       "\n"
+	       "Mount a Parquet, ORC or Kudu CFile file read-only as a "
+	       "directory tree\n"
+	       "of its metadata and values.  Unmount with "
+	       "'fusermount3 -u MOUNTPOINT'.\n"
+	       "\n"
+	       "colfs options (-o name=value):\n", prog);
+	fputs(colfs_options_help(), stdout);
+	printf("\n"
+	       "Always set: ro, default_permissions, fsname=FILE.  "
+	       "Accepted and ignored:\n"
+	       "    rw, defaults, auto, noauto, user, nouser, users, "
+	       "nofail, _netdev, x-*\n"
+	       "\n"
+	       "FUSE options:\n");
+	fflush(stdout);
+	fuse_cmdline_help();
+	fuse_lowlevel_help();
+	printf("    -o max_readahead=N, -o [no_]splice_write, "
+	       "-o sync_read, ...\n"
+	       "                           FUSE connection options "
+	       "(see colfs(1))\n");
+}
+
+static void colfsd_args_free(colfsd_args *a)
+{
+	for (size_t i = 0; i < a->kept_n; i++)
+		free(a->kept[i]);
+	free(a->kept);
+	free(a->source);
+}
+
+/* "-o default_permissions,fsname=<FILE>", inserted before the user's own
+ * options so that a user's fsname= wins.  The path is escaped for the
+ * option parser (commas, backslashes). */
+static int colfsd_args_defaults(struct fuse_args *args, const char *source)
+{
+	char real[PATH_MAX];
+	const char *name = realpath(source, real) ? real : source;
+	char *fsname = malloc(strlen(name) + sizeof "fsname=");
+	char *opts = NULL;
+	int rc = -1;
+
+	if (!fsname)
+		return -1;
+	strcpy(fsname, "fsname=");
+	strcat(fsname, name);
+	if (fuse_opt_add_opt(&opts, "default_permissions") == 0 &&
+	    fuse_opt_add_opt_escaped(&opts, fsname) == 0 &&
+	    fuse_opt_insert_arg(args, 1, "-o") == 0 &&
+	    fuse_opt_insert_arg(args, 2, opts) == 0 &&
+	    fuse_opt_add_arg(args, "-oro") == 0)
+		rc = 0;
+	free(opts);
+	free(fsname);
+	return rc;
+}
+
+int main(int argc, char *argv[])
+{
+	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
+	struct fuse_cmdline_opts cmd;
+	colfsd_args a;
+	colfsd d;
+	struct fuse_session *se = NULL;
+	int status = 1;
+
+	memset(&a, 0, sizeof a);
+	memset(&d, 0, sizeof d);
+	memset(&cmd, 0, sizeof cmd);
+
+	if (fuse_opt_parse(&args, &a, NULL, colfsd_opt_proc) != 0)
+		goto out;
+	if (fuse_parse_cmdline(&args, &cmd) != 0)
+		goto out;
+	if (cmd.show_help) {
+		colfsd_usage(argv[0]);
+		status = 0;
+		goto out;
+	}
+	if (cmd.show_version) {
+		printf("colfs %s\n", COLFS_VERSION);
+		printf("FUSE library version %s\n", fuse_pkgversion());
+		fflush(stdout);
+		fuse_lowlevel_version();
+		status = 0;
+		goto out;
+	}
+	if (!a.source || !cmd.mountpoint) {
+		fprintf(stderr, "colfs: missing %s (usage: colfs [options] "
+			"FILE MOUNTPOINT; see colfs --help)\n",
+			a.source ? "MOUNTPOINT" : "FILE and MOUNTPOINT");
+		goto out;
+	}
+
+	d.conn_opts = fuse_parse_conn_info_opts(&args);
+	if (!d.conn_opts || colfsd_args_defaults(&args, a.source) != 0) {
+		fprintf(stderr, "colfs: cannot parse the options\n");
+		goto out;
+	}
+
+	/* Checks every remaining option: an unknown one ends here, with
+	 * FUSE's message naming it. */
+	se = fuse_session_new(&args, &colfsd_ll_ops, sizeof colfsd_ll_ops, &d);
+	if (!se) {
+		fprintf(stderr, "colfs: see 'colfs --help' for the options\n");
+		goto out;
+	}
+
+	/* Opened here rather than by colfs_tree_open: O_NONBLOCK keeps a
+	 * FIFO given as FILE from blocking the open forever (the core then
+	 * refuses it as "not a regular file"). */
+	char why[512] = "";
+	int fd = open(a.source, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "colfs: %s: %s\n", a.source, strerror(errno));
+		goto out;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	colfs_status st = colfs_tree_open_fd(fd, a.source, &a.opts, &d.tree,
+					     why, sizeof why);
+	if (st) {
+		/* `why` names the file and the reason, on one line. */
+		if (why[0])
+			fprintf(stderr, "colfs: %s\n", why);
+		else
+			fprintf(stderr, "colfs: %s: %s\n", a.source,
+				colfs_status_name(st));
+		goto out;
+	}
+	if (fstat(colfs_tree_fd(d.tree), &d.source) != 0) {
+		fprintf(stderr, "colfs: %s: %s\n", a.source, strerror(errno));
+		goto out;
+	}
+
+	if (fuse_set_signal_handlers(se) != 0) {
+		fprintf(stderr, "colfs: cannot install signal handlers\n");
+		goto out;
+	}
+	if (fuse_session_mount(se, cmd.mountpoint) != 0) {
+		/* libfuse has said why ("bad mount point ..."). */
+		fuse_remove_signal_handlers(se);
+		goto out;
+	}
+	if (fuse_daemonize(cmd.foreground) != 0) {
+		fuse_session_unmount(se);
+		fuse_remove_signal_handlers(se);
+		goto out;
+	}
+
+	int ret;
+	if (cmd.singlethread) {
+		ret = fuse_session_loop(se);
+	} else {
+		struct fuse_loop_config *cfg = fuse_loop_cfg_create();
+		if (!cfg) {
+			ret = -ENOMEM;
+		} else {
+			fuse_loop_cfg_set_clone_fd(cfg, (unsigned)cmd.clone_fd);
+			/* UINT_MAX means "not given"; libfuse 3.14 warns
+			 * about it instead of taking its default. */
+			if (cmd.max_idle_threads != UINT_MAX)
+				fuse_loop_cfg_set_idle_threads(
+					cfg, cmd.max_idle_threads);
+			fuse_loop_cfg_set_max_threads(cfg, cmd.max_threads);
+			ret = fuse_session_loop_mt(se, cfg);
+			fuse_loop_cfg_destroy(cfg);
+		}
+	}
+	/* 0: unmounted from outside (fusermount3 -u, umount); > 0: the
+	 * signal that asked us to stop.  Both are a clean end. */
+	status = ret < 0 ? 1 : 0;
+	fuse_session_unmount(se);
+	fuse_remove_signal_handlers(se);
+
+out:
+	if (se)
+		fuse_session_destroy(se);
+	colfs_tree_destroy(d.tree);
+	free(d.conn_opts);
+	free(cmd.mountpoint);
+	fuse_opt_free_args(&args);
+	colfsd_args_free(&a);
+	return status;
+}

@@ -1,0 +1,249 @@
+/* The worked hex examples of the fact sheet decode as the sheet says:
+ * the two complete files of §12 byte for byte, and the block examples of
+ * §5.2, §8, §9.1-§9.4, §9.6 and §9.7 wrapped into a minimal file. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfile/cfile.h"
+#include "core/codec.h"
+#include "cft.h"
+
+static int failures;
+static char *dir;
+
+static void check_file(const char *label, const uint8_t *b, size_t n,
+		       const char *want_values, const char *want_error)
+{
+	char path[600], why[256];
+	colfs_tree *t;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/ex.cfile", dir);
+	f = fopen(path, "wb");
+	fwrite(b, 1, n, f);
+	fclose(f);
+	if (colfs_tree_open(path, NULL, &t, why, sizeof(why))) {
+		printf("FAIL %s: open: %s\n", label, why);
+		failures++;
+		return;
+	}
+	char *v = cft_read(t, "values", NULL);
+	char *e = cft_read(t, "errors", NULL);
+	if (!v || strcmp(v, want_values)) {
+		printf("FAIL %s: values\n--- got\n%s--- want\n%s", label,
+		       v ? v : "(unreadable)\n", want_values);
+		failures++;
+	}
+	if (!e || (want_error ? !strstr(e, want_error) : e[0] != 0)) {
+		printf("FAIL %s: errors: %s\n", label, e ? e : "?");
+		failures++;
+	}
+	free(v);
+	free(e);
+	colfs_tree_destroy(t);
+}
+
+static const uint8_t file_12_1[] = {
+	0x6b, 0x75, 0x64, 0x75, 0x63, 0x66, 0x6c, 0x32, 0x00, 0x00, 0x00, 0x00,
+	0x02, 0x94, 0x3a, 0xd3, 0x04, 0x02, 0x03, 0x09, 0x02, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00, 0x07, 0x00, 0x00, 0x00,
+	0x40, 0x98, 0x24, 0x3c, 0x04, 0x00, 0x00, 0x00, 0x00, 0x10, 0x18, 0x00,
+	0x00, 0x00, 0x00, 0x08, 0x01, 0x10, 0x00, 0x04, 0x00, 0x00, 0x00, 0x33,
+	0xc9, 0xf2, 0x19, 0x8f, 0x1d, 0x7f, 0xa0, 0x08, 0x05, 0x10, 0x01, 0x18,
+	0x04, 0x22, 0x06, 0x0a, 0x04, 0x08, 0x28, 0x10, 0x17, 0x30, 0x01, 0x40,
+	0x01, 0x50, 0x01, 0x6b, 0x75, 0x64, 0x75, 0x63, 0x66, 0x6c, 0x32, 0x14,
+	0x00, 0x00, 0x00,
+};
+
+static const uint8_t file_12_2[] = {
+	0x6b, 0x75, 0x64, 0x75, 0x63, 0x66, 0x6c, 0x32, 0x00, 0x00, 0x00, 0x00,
+	0x02, 0x94, 0x3a, 0xd3,
+	0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00,
+	0x21, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x09, 0x80, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x26, 0xf7, 0x51, 0xf6,
+	0x04, 0x00, 0x00, 0x00, 0x00, 0x10, 0x29, 0x00, 0x00, 0x00, 0x00, 0x08,
+	0x01, 0x10, 0x00, 0x04, 0x00, 0x00, 0x00, 0x93, 0xd6, 0x19, 0x2c,
+	0x01, 0x62, 0x10, 0x29, 0x00, 0x00, 0x00, 0x00, 0x08, 0x01, 0x10, 0x00,
+	0x04, 0x00, 0x00, 0x00, 0xe3, 0x28, 0x24, 0x57,
+	0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x0e, 0x00, 0x00, 0x00,
+	0x62, 0x61, 0x00, 0x0c, 0x0d, 0x00, 0x00, 0x9a, 0xfa, 0x22, 0xd6,
+	0x55, 0xbd, 0x62, 0x35,
+	0x08, 0x08, 0x10, 0x05, 0x18, 0x03, 0x22, 0x06, 0x0a, 0x04, 0x08, 0x39,
+	0x10, 0x17, 0x2a, 0x06, 0x0a, 0x04, 0x08, 0x50, 0x10, 0x14, 0x30, 0x01,
+	0x40, 0x00, 0x4a, 0x04, 0x08, 0x64, 0x10, 0x17, 0x50, 0x01,
+	0x6b, 0x75, 0x64, 0x75, 0x63, 0x66, 0x6c, 0x32, 0x22, 0x00, 0x00, 0x00,
+};
+
+static void check_block(const char *label, const uint8_t *blk, size_t blen,
+			int type, int enc, int comp, int nullable,
+			uint32_t count, const char *want, const char *err)
+{
+	size_t n;
+	uint8_t *buf = cft_wrap_block(blk, blen, type, enc, comp,
+				      nullable & 1, nullable >> 1, count, &n);
+	check_file(label, buf, n, want, err);
+	free(buf);
+}
+
+int main(void)
+{
+	dir = cft_tmpdir();
+	if (!dir)
+		return 1;
+	check_file("12.1 INT32 nullable PLAIN", file_12_1, sizeof(file_12_1),
+		   "5\n\\N\n\\N\n7\n", NULL);
+	check_file("12.2 STRING DICT", file_12_2, sizeof(file_12_2),
+		   "b\na\nb\n", NULL);
+	{
+		/* §12.1 with its footer fields in reverse order and
+		 * data_type given twice (proto2: the last one wins). */
+		uint8_t f[sizeof(file_12_1) + 2];
+		static const uint8_t pb[] = {
+			0x08, 0x07, 0x50, 0x01, 0x40, 0x01, 0x30, 0x01, 0x22,
+			0x06, 0x0a, 0x04, 0x08, 0x28, 0x10, 0x17, 0x18, 0x04,
+			0x10, 0x01, 0x08, 0x05};
+		memcpy(f, file_12_1, 0x43);
+		memcpy(f + 0x43, pb, sizeof(pb));
+		memcpy(f + 0x43 + sizeof(pb), "kuducfl2", 8);
+		uint32_t F = sizeof(pb);
+		memcpy(f + 0x43 + sizeof(pb) + 8, &F, 4);
+		uint32_t crc = colfs_crc32c(0, f + 0x43, sizeof(pb) + 12);
+		memcpy(f + 0x3f, &crc, 4);
+		check_file("12.1 footer fields reordered", f, sizeof(f),
+			   "5\n\\N\n\\N\n7\n", NULL);
+	}
+	{
+		static const uint8_t b[] = {3, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+					    0xfe, 0xff, 0xff, 0xff, 0x2c, 1, 0,
+					    0};
+		check_block("9.1 PLAIN INT32", b, sizeof(b), CFILE_INT32,
+			    CFILE_PLAIN, 1, 0, 3, "1\n-2\n300\n", NULL);
+	}
+	{
+		static const uint8_t b[] = {5, 0, 0, 0, 7, 0, 0, 0, 0x0d};
+		check_block("9.2 PLAIN BOOL (ordinal 7)", b, sizeof(b),
+			    CFILE_BOOL, CFILE_PLAIN, 1, 0, 5,
+			    "true\nfalse\ntrue\ntrue\nfalse\n",
+			    "first-ordinal field 7");
+	}
+	{
+		static const uint8_t b[] = {5, 0, 0, 0, 3, 0, 0, 0, 0x0f, 0, 0,
+					    0, 0x61, 0x62, 0x63, 0x00, 0x0c,
+					    0x0d, 0x0f, 0x00};
+		check_block("9.3 PLAIN BINARY (ordinal 5)", b, sizeof(b),
+			    CFILE_STRING, CFILE_PLAIN, 1, 0, 3, "a\nbc\n\n",
+			    "first-ordinal field 5");
+	}
+	{
+		static const uint8_t b[] = {0x00, 0x03, 0x00, 0x10, 0x00, 0x00,
+					    0x05, 0x61, 0x70, 0x70, 0x6c, 0x65,
+					    0x04, 0x01, 0x79, 0x00, 0x06, 0x62,
+					    0x61, 0x6e, 0x61, 0x6e, 0x61, 0x00,
+					    0x00, 0x00, 0x00};
+		check_block("9.4 PREFIX apple apply banana", b, sizeof(b),
+			    CFILE_STRING, CFILE_PREFIX, 1, 0, 3,
+			    "apple\napply\nbanana\n", NULL);
+	}
+	{
+		static const uint8_t b[] = {0x00, 0x03, 0x00, 0x02, 0x00, 0x00,
+					    0x02, 0x61, 0x61, 0x01, 0x01, 0x62,
+					    0x00, 0x02, 0x61, 0x63, 0x0c, 0x00,
+					    0x00, 0x00, 0x01, 0x00, 0x00, 0x00};
+		check_block("9.4 PREFIX interval 2", b, sizeof(b),
+			    CFILE_STRING, CFILE_PREFIX, 1, 0, 3,
+			    "aa\nab\nac\n", NULL);
+	}
+	{
+		static const uint8_t b[] = {0x0a, 0, 0, 0, 0, 0, 0, 0, 0x14, 7,
+					    0, 0, 0};
+		check_block("9.6 RLE INT32 10 x 7", b, sizeof(b), CFILE_INT32,
+			    CFILE_RLE, 1, 0, 10,
+			    "7\n7\n7\n7\n7\n7\n7\n7\n7\n7\n", NULL);
+	}
+	{
+		static const uint8_t b[] = {3, 0, 0, 0, 0, 0, 0, 0, 0x03, 1, 0,
+					    0, 0, 2, 0, 0, 0, 3, 0, 0, 0};
+		check_block("8 RLE INT32 truncated literal", b, sizeof(b),
+			    CFILE_INT32, CFILE_RLE, 1, 0, 3, "1\n2\n3\n",
+			    NULL);
+	}
+	{
+		static const uint8_t b[] = {4, 0, 0, 0, 0, 0, 0, 0, 0x03, 1, 2,
+					    3, 4};
+		check_block("8 RLE INT8 literal", b, sizeof(b), CFILE_INT8,
+			    CFILE_RLE, 1, 0, 4, "1\n2\n3\n4\n", NULL);
+	}
+	{
+		static const uint8_t b[] = {3, 0, 0, 0, 0, 0, 0, 0, 0x06, 0xff,
+					    0xff};
+		check_block("8 RLE INT16 -1 x 3", b, sizeof(b), CFILE_INT16,
+			    CFILE_RLE, 1, 0, 3, "-1\n-1\n-1\n", NULL);
+	}
+	{
+		static const uint8_t b[] = {10, 0, 0, 0, 0, 0, 0, 0, 0x12, 5, 0,
+					    0, 0, 0x02, 9, 0, 0, 0};
+		check_block("8 RLE INT32 9 x 5, 9", b, sizeof(b), CFILE_INT32,
+			    CFILE_RLE, 1, 0, 10,
+			    "5\n5\n5\n5\n5\n5\n5\n5\n5\n9\n", NULL);
+	}
+	{
+		static const uint8_t b[] = {14, 0, 0, 0, 0, 0, 0, 0, 0x05, 0xf9,
+					    0x1f};
+		check_block("8 RLE BOOL two groups", b, sizeof(b), CFILE_BOOL,
+			    CFILE_RLE, 1, 0, 14,
+			    "true\nfalse\nfalse\ntrue\ntrue\ntrue\ntrue\ntrue\n"
+			    "true\ntrue\ntrue\ntrue\ntrue\nfalse\n", NULL);
+	}
+	{
+		static const uint8_t b[] = {0, 0, 0, 0, 3, 0, 0, 0, 0x25, 0, 0,
+					    0, 8, 0, 0, 0, 4, 0, 0, 0,
+					    0, 0, 0, 0x0d, 0x3f, 0x05, 0x06,
+					    0x00, 0x01, 0x00, 0x05, 0x50, 0x00,
+					    0x00, 0x00, 0x00, 0x00};
+		check_block("9.7 BIT_SHUFFLE INT32 1,2,3 (LZ4 match)", b,
+			    sizeof(b), CFILE_INT32, CFILE_BIT_SHUFFLE, 1, 0, 3,
+			    "1\n2\n3\n", NULL);
+	}
+	{
+		uint8_t b[20 + 4 + 2 + 32] = {0, 0, 0, 0, 3, 0, 0, 0, 0x3a, 0,
+					      0, 0, 8, 0, 0, 0, 4, 0, 0, 0,
+					      0, 0, 0, 0x22, 0xf0, 0x11,
+					      0x05, 0x06};
+		check_block("9.7 BIT_SHUFFLE INT32 1,2,3 (literal LZ4)", b,
+			    sizeof(b), CFILE_INT32, CFILE_BIT_SHUFFLE, 1, 0, 3,
+			    "1\n2\n3\n", NULL);
+	}
+	{
+		/* §5.2: 64 zeros, PLAIN INT32, LZ4 (the sheet's 16 stored
+		 * bytes before the CRC). */
+		static const uint8_t b[] = {0x08, 0x01, 0x00, 0x00, 0x2f, 0x40,
+					    0x00, 0x01, 0x00, 0xee, 0x50, 0x00,
+					    0x00, 0x00, 0x00, 0x00};
+		char want[129];
+		for (int i = 0; i < 64; i++)
+			want[2 * i] = '0', want[2 * i + 1] = '\n';
+		want[128] = 0;
+		check_block("5.2 LZ4 PLAIN INT32 64 zeros", b, sizeof(b),
+			    CFILE_INT32, CFILE_PLAIN, CFILE_LZ4, 0, 64, want,
+			    NULL);
+	}
+	{
+		/* §7.3: INT32 arrays [1,2], [], NULL, [3,NULL] (nullable 1 |
+		 * array 2 = 3). */
+		static const uint8_t b[] = {
+			0x04, 0x04, 0x02, 0x03, 0x07, 0x09, 0x03, 0x02, 0x00,
+			0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x02, 0x03, 0x0b,
+			0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+			0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x03, 0x00,
+			0x00, 0x00};
+		check_block("7.3 array INT32", b, sizeof(b), CFILE_INT32,
+			    CFILE_PLAIN, 1, 3, 4,
+			    "[1,2]\n[]\n\\N\n[3,null]\n", NULL);
+	}
+	cft_rmdir(dir);
+	free(dir);
+	printf("%d failures\n", failures);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,767 @@
+#!/bin/bash
+# tests/fs: the colfs daemon, one case per meson test.
+#
+#   fs-test.sh CASE
+#
+# Environment (set by tests/fs/meson.build):
+#   COLFS          the built daemon
+#   COLFS_TOOL     colfs-tool, when it is built (crosscheck cases)
+#   SAMPLE         a Parquet file written by colfs-mksample (may be unset)
+#   CORPUS         the third-party corpus (may not exist)
+#
+# Every case that mounts: runs each command under `timeout`, and a trap
+# always unmounts (fusermount3 -u -z) and kills the daemons it started, so
+# a failing case never leaves a mount behind nor hangs CI.  Exit 77 (skip)
+# with a message when FUSE or the input is not available.
+set -euo pipefail
+
+CASE=${1:?usage: fs-test.sh CASE}
+: "${COLFS:?COLFS is not set}"
+T=${TEST_TIMEOUT:-20}     # seconds for any one command
+
+WORK=$(mktemp -d /tmp/colfs-fs-test.XXXXXX)
+MOUNTS=()                 # mount points to unmount at exit
+PIDS=()                   # daemons to kill at exit
+
+cleanup() {
+	local m p
+	for m in "${MOUNTS[@]+"${MOUNTS[@]}"}"; do
+		if is_mounted "$m"; then
+			timeout 10 fusermount3 -u -z "$m" 2>/dev/null ||
+				timeout 10 umount -l "$m" 2>/dev/null || true
+		fi
+	done
+	for p in "${PIDS[@]+"${PIDS[@]}"}"; do
+		kill -KILL "$p" 2>/dev/null || true
+	done
+	rm -rf "$WORK" 2>/dev/null || true
+}
+trap cleanup EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+
+is_mounted() {
+	# /proc/self/mounts escapes spaces as \040; our paths have none.
+	grep -qs " $1 fuse" /proc/self/mounts
+}
+
+need_fuse() {
+	[ -c /dev/fuse ] || skip "/dev/fuse is not available"
+	command -v fusermount3 >/dev/null || skip "fusermount3 is not installed"
+}
+
+# A Parquet file to mount: the sample, else one from the corpus (copied to
+# the work directory when the case changes its owner or mode).
+pick_parquet() {
+	if [ -n "${SAMPLE:-}" ] && [ -s "$SAMPLE" ]; then
+		echo "$SAMPLE"
+	elif [ -s "${CORPUS:-/nonexistent}/parquet/good/alltypes_plain.parquet" ]; then
+		echo "$CORPUS/parquet/good/alltypes_plain.parquet"
+	else
+		skip "no Parquet input: neither the colfs-mksample sample nor the corpus ($CORPUS)"
+	fi
+}
+
+# Is the format module there?  Until it is registered, every file is
+# refused, and the mount cases have nothing to mount.
+need_mountable() {
+	local out
+	if ! out=$(timeout "$T" "$COLFS" "$1" "$WORK/probe-nonexistent-dir" 2>&1); then
+		case "$out" in
+		*"not a Parquet"*|*"not a supported"*)
+			skip "the Parquet module is not registered yet: $out" ;;
+		esac
+	fi
+}
+
+newmnt() {
+	local m
+	m=$(mktemp -d "$WORK/mnt.XXXXXX")
+	MOUNTS+=("$m")
+	echo "$m"
+}
+
+wait_mounted() {
+	local i
+	for i in $(seq 1 100); do
+		is_mounted "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+wait_unmounted() {
+	local i
+	for i in $(seq 1 100); do
+		is_mounted "$1" || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+wait_gone() {
+	local i
+	for i in $(seq 1 100); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# Mount in the background (daemon mode, the default): returns when the
+# daemon has mounted, as colfs promises.
+mount_bg() { # FILE MNT [options...]
+	timeout "$T" "$COLFS" "$@" || fail "colfs $* exited with $?"
+	is_mounted "$2" || fail "colfs returned but $2 is not mounted"
+}
+
+# Mount in the foreground as a child of this shell; sets FGPID.  The child
+# gets SIGINT back (a background job of a script starts with it ignored,
+# and libfuse only installs its handler over the default).
+mount_fg() { # FILE MNT [options...]
+	env --default-signal=INT "$COLFS" -f "$@" &
+	FGPID=$!
+	PIDS+=("$FGPID")
+	wait_mounted "$2" || fail "colfs -f $* did not mount within 10 s"
+}
+
+umount_fuse() {
+	timeout "$T" fusermount3 -u "$1" || fail "fusermount3 -u $1 failed"
+}
+
+# --- refusal ------------------------------------------------------------------
+
+# colfs FILE MNT must exit non-zero with one line "colfs: FILE: reason"
+# naming the file, and leave nothing mounted.
+expect_refused() { # FILE WORDS-EXPECTED-IN-REASON
+	local file=$1 reason=$2 mnt out rc=0
+	mnt=$(newmnt)
+	out=$(timeout "$T" "$COLFS" "$file" "$mnt" 2>&1) || rc=$?
+	[ "$rc" -ne 0 ] || fail "colfs accepted $file"
+	[ "$rc" -ne 124 ] || fail "colfs hung on $file"
+	[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] ||
+		fail "expected one line for $file, got: $out"
+	case "$out" in
+	"colfs: $file: "*) ;;
+	*) fail "message does not start with 'colfs: $file: ': $out" ;;
+	esac
+	case "$out" in
+	*"$reason"*) ;;
+	*) fail "message for $file does not say '$reason': $out" ;;
+	esac
+	! is_mounted "$mnt" || fail "$file: something got mounted"
+	echo "ok: $out"
+}
+
+case_refuse_text() {
+	printf 'id,name\n1,alice\n2,bob\n' > "$WORK/table.csv"
+	expect_refused "$WORK/table.csv" "text file"
+}
+
+case_refuse_empty() {
+	: > "$WORK/empty.parquet"
+	expect_refused "$WORK/empty.parquet" "empty"
+}
+
+case_refuse_missing() {
+	expect_refused "$WORK/no-such-file.parquet" "No such file"
+}
+
+case_refuse_dir() {
+	mkdir "$WORK/adir"
+	expect_refused "$WORK/adir" "directory"
+}
+
+case_refuse_binary() {
+	head -c 4096 /dev/zero | tr '\0' '\377' > "$WORK/junk.bin"
+	expect_refused "$WORK/junk.bin" "not a"
+}
+
+# A file the user may not read.  Root reads everything, so as root the
+# daemon runs as nobody (setpriv) for this case.
+case_refuse_unreadable() {
+	local run=()
+	printf 'PAR1' > "$WORK/secret.parquet"
+	chmod 0000 "$WORK/secret.parquet"
+	chmod 0755 "$WORK"
+	if [ "$(id -u)" -eq 0 ]; then
+		command -v setpriv > /dev/null || skip "setpriv is not installed"
+		run=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+		"${run[@]}" test -x "$COLFS" ||
+			skip "user nobody cannot run $COLFS"
+	fi
+	local mnt out rc=0
+	mnt=$(newmnt)
+	chmod 0777 "$mnt"
+	out=$(timeout "$T" "${run[@]+"${run[@]}"}" "$COLFS" "$WORK/secret.parquet" "$mnt" 2>&1) || rc=$?
+	[ "$rc" -eq 1 ] || fail "unreadable file: exit $rc: $out"
+	[ "$out" = "colfs: $WORK/secret.parquet: Permission denied" ] ||
+		fail "unreadable file: $out"
+	! is_mounted "$mnt" || fail "something got mounted"
+	echo "ok: $out"
+}
+
+# A FIFO must be refused at once, not block the open waiting for a writer.
+case_refuse_fifo() {
+	mkfifo "$WORK/pipe.parquet"
+	expect_refused "$WORK/pipe.parquet" "not a regular file"
+}
+
+# A bad option is refused before the file is even opened; so are missing
+# and extra arguments.  --help and --version answer 0.
+case_usage() {
+	local mnt out rc
+	mnt=$(newmnt)
+	out=$(timeout "$T" "$COLFS" --help) || fail "--help exited non-zero"
+	for w in "FILE MOUNTPOINT" "null=" "max_alloc=" "-f" "-s" "-d" "allow_other"; do
+		case "$out" in *"$w"*) ;; *) fail "--help does not mention $w" ;; esac
+	done
+	out=$(timeout "$T" "$COLFS" -V) || fail "-V exited non-zero"
+	case "$out" in "colfs 0."*) ;; *) fail "-V: $out" ;; esac
+	out=$(timeout "$T" "$COLFS" --version) || fail "--version exited non-zero"
+
+	rc=0; out=$(timeout "$T" "$COLFS" -o no_such_option=1 /etc/hostname "$mnt" 2>&1) || rc=$?
+	[ "$rc" -eq 1 ] || fail "unknown option: exit $rc"
+	case "$out" in *no_such_option*) ;; *) fail "unknown option not named: $out" ;; esac
+
+	rc=0; out=$(timeout "$T" "$COLFS" -o max_alloc=lots /etc/hostname "$mnt" 2>&1) || rc=$?
+	[ "$rc" -eq 1 ] || fail "bad option value: exit $rc"
+	case "$out" in *max_alloc=lots*) ;; *) fail "bad value not named: $out" ;; esac
+
+	rc=0; out=$(timeout "$T" "$COLFS" 2>&1) || rc=$?
+	[ "$rc" -eq 1 ] || fail "no arguments: exit $rc"
+	case "$out" in *usage*) ;; *) fail "no arguments: $out" ;; esac
+
+	rc=0; out=$(timeout "$T" "$COLFS" /etc/hostname 2>&1) || rc=$?
+	[ "$rc" -eq 1 ] || fail "no mount point: exit $rc"
+	case "$out" in *MOUNTPOINT*) ;; *) fail "no mount point: $out" ;; esac
+
+	rc=0; out=$(timeout "$T" "$COLFS" /etc/hostname "$mnt" extra 2>&1) || rc=$?
+	[ "$rc" -eq 1 ] || fail "extra argument: exit $rc"
+	case "$out" in *extra*) ;; *) fail "extra argument not named: $out" ;; esac
+
+	! is_mounted "$mnt" || fail "something got mounted"
+	echo "ok"
+}
+
+# --- mounting -------------------------------------------------------------------
+
+# ls -R, owner, mode minus write bits, times, sizes of ranges.
+case_mount_ls() {
+	need_fuse
+	local src mnt out
+	src=$(pick_parquet)
+	need_mountable "$src"
+	cp "$src" "$WORK/src.parquet"
+	chown 1234:2345 "$WORK/src.parquet"
+	chmod 0664 "$WORK/src.parquet"
+	touch -d '2001-02-03 04:05:06' "$WORK/src.parquet"
+	mnt=$(newmnt)
+	mount_bg "$WORK/src.parquet" "$mnt"
+
+	timeout "$T" ls -R "$mnt" > "$WORK/ls-R" || fail "ls -R failed"
+	[ "$(wc -l < "$WORK/ls-R")" -gt 10 ] || fail "ls -R listed too little"
+	for e in README format summary schema metadata.json errors row_groups; do
+		grep -qx "$e" "$WORK/ls-R" || fail "ls -R does not show $e"
+	done
+	out=$(timeout "$T" stat -c '%u:%g %a %Y %F' "$mnt")
+	[ "$out" = "1234:2345 555 981173106 directory" ] ||
+		fail "root: expected '1234:2345 555 981173106 directory', got '$out'"
+	out=$(timeout "$T" stat -c '%u:%g %a %Y %h %F' "$mnt/format")
+	[ "$out" = "1234:2345 444 981173106 1 regular file" ] ||
+		fail "format: expected '1234:2345 444 981173106 1 regular file', got '$out'"
+	out=$(timeout "$T" cat "$mnt/format")
+	case "$out" in parquet*) ;; *) fail "format says '$out'" ;; esac
+
+	# Every file's reported size is the number of bytes read from it.
+	local n=0 f size got
+	while IFS= read -r -d '' f; do
+		size=$(stat -c %s "$f")
+		got=$(timeout "$T" cat "$f" | wc -c) || fail "cat $f failed"
+		[ "$size" -eq "$got" ] || [ "$size" -eq 0 ] ||
+			fail "$f: stat says $size bytes, read gives $got"
+		n=$((n + 1))
+	done < <(timeout "$T" find "$mnt" -type f -size -16M -print0)
+	[ "$n" -gt 10 ] || fail "only $n files found"
+
+	# A stricter mode follows the source: 0640 -> dirs 0550, files 0440.
+	umount_fuse "$mnt"
+	wait_unmounted "$mnt" || fail "still mounted"
+	chmod 0640 "$WORK/src.parquet"
+	mount_bg "$WORK/src.parquet" "$mnt"
+	out=$(timeout "$T" stat -c '%a' "$mnt" "$mnt/row_groups" "$mnt/summary" | tr '\n' ' ')
+	[ "$out" = "550 550 440 " ] || fail "0640 source: modes '$out'"
+	grep -q "$mnt fuse.colfs ro," /proc/self/mounts ||
+		fail "not mounted ro as fuse.colfs: $(grep " $mnt " /proc/self/mounts)"
+	grep -q "^$WORK/src.parquet $mnt " /proc/self/mounts ||
+		fail "the mount's source is not the file"
+	umount_fuse "$mnt"
+	echo "ok: $n files, owner, mode and times follow the source"
+}
+
+# Nothing can be written: EROFS (Read-only file system) everywhere.
+case_mount_erofs() {
+	need_fuse
+	local src mnt out
+	src=$(pick_parquet)
+	need_mountable "$src"
+	mnt=$(newmnt)
+	# colfs options after the positionals, as mount.fuse3 passes them.
+	mount_bg "$src" "$mnt" -o null=NULL,cache_size=16M -o max_alloc=64M
+	expect_erofs() {
+		local what=$1 out
+		shift
+		if out=$(timeout "$T" "$@" 2>&1); then
+			fail "$what succeeded"
+		fi
+		case "$out" in
+		*"Read-only file system"*) echo "ok: $what: EROFS" ;;
+		*) fail "$what: expected EROFS, got: $out" ;;
+		esac
+	}
+	expect_erofs "create" touch "$mnt/newfile"
+	expect_erofs "write" sh -c "echo x >> '$mnt/format'"
+	expect_erofs "truncate" truncate -s 0 "$mnt/format"
+	expect_erofs "unlink" rm -f "$mnt/format"
+	expect_erofs "mkdir" mkdir "$mnt/d"
+	expect_erofs "rmdir" rmdir "$mnt/raw"
+	expect_erofs "rename" mv "$mnt/format" "$mnt/format2"
+	expect_erofs "chmod" chmod 0777 "$mnt/format"
+	expect_erofs "chown" chown 1:1 "$mnt/format"
+	expect_erofs "utimes" touch "$mnt/format"
+	expect_erofs "symlink" ln -s x "$mnt/lnk"
+	expect_erofs "link" ln "$mnt/format" "$mnt/hard"
+	if command -v setfattr > /dev/null; then
+		expect_erofs "setxattr" setfattr -n user.x -v 1 "$mnt/format"
+	fi
+	expect_erofs "open O_RDWR" sh -c "exec 3<>'$mnt/format'"
+	# getxattr: no attributes (ENODATA), and the file is still there.
+	out=$(timeout "$T" cat "$mnt/format")
+	[ -n "$out" ] || fail "format vanished"
+	umount_fuse "$mnt"
+}
+
+# SIGTERM, SIGINT and SIGHUP to the daemon unmount cleanly; so does
+# fusermount3 -u, and the daemon then exits 0.
+signal_case() { # SIGNAL
+	need_fuse
+	local src mnt rc=0
+	src=$(pick_parquet)
+	need_mountable "$src"
+	mnt=$(newmnt)
+	mount_fg "$src" "$mnt"
+	timeout "$T" cat "$mnt/summary" > /dev/null || fail "cat summary"
+	kill -"$1" "$FGPID"
+	timeout "$T" tail --pid="$FGPID" -f /dev/null ||
+		fail "daemon still running 20 s after SIG$1"
+	wait "$FGPID" || rc=$?
+	[ "$rc" -eq 0 ] || fail "daemon exited $rc after SIG$1"
+	! is_mounted "$mnt" || fail "still mounted after SIG$1"
+	echo "ok: SIG$1 unmounts, exit 0"
+}
+
+case_signal_term() { signal_case TERM; }
+case_signal_int() { signal_case INT; }
+case_signal_hup() { signal_case HUP; }
+
+case_fusermount() {
+	need_fuse
+	local src mnt rc=0 pid
+	src=$(pick_parquet)
+	need_mountable "$src"
+	mnt=$(newmnt)
+	mount_fg "$src" "$mnt"
+	umount_fuse "$mnt"
+	timeout "$T" tail --pid="$FGPID" -f /dev/null ||
+		fail "daemon still running after fusermount3 -u"
+	wait "$FGPID" || rc=$?
+	[ "$rc" -eq 0 ] || fail "daemon exited $rc after fusermount3 -u"
+
+	# The same for a daemonized colfs: it goes away by itself.
+	mount_bg "$src" "$mnt"
+	# The daemon is the process whose command line names this (unique,
+	# temporary) mount point.
+	pid=$(pgrep -f -- " $mnt" | head -n1 || true)
+	[ -n "$pid" ] || fail "cannot find the daemon of $mnt"
+	PIDS+=("$pid")
+	umount_fuse "$mnt"
+	wait_unmounted "$mnt" || fail "still mounted"
+	if [ -n "$pid" ]; then
+		wait_gone "$pid" || fail "daemon $pid still running"
+	fi
+	echo "ok: fusermount3 -u ends the daemon, exit 0"
+}
+
+# The daemon keeps the source open and stays consistent when several
+# readers go at once.
+case_concurrent() {
+	need_fuse
+	local src mnt i
+	src=$(pick_parquet)
+	need_mountable "$src"
+	mnt=$(newmnt)
+	mount_bg "$src" "$mnt"
+	timeout 60 find "$mnt" -type f -size -16M > "$WORK/files"
+	local readers=()
+	for i in 1 2 3 4; do
+		timeout 120 bash -c 'while IFS= read -r f; do cat "$f"; done |
+			sha256sum' < "$WORK/files" > "$WORK/sum.$i" &
+		readers+=($!)
+	done
+	for i in "${readers[@]}"; do
+		wait "$i" || fail "a reader failed or timed out"
+	done
+	for i in 2 3 4; do
+		cmp -s "$WORK/sum.1" "$WORK/sum.$i" ||
+			fail "reader $i saw different bytes than reader 1"
+	done
+	# And in single-threaded mode (-s) the same bytes again.
+	umount_fuse "$mnt"
+	wait_unmounted "$mnt" || fail "still mounted"
+	# Plain readdir instead of readdirplus, too: the same names.
+	mount_bg "$src" "$mnt" -s -o readdirplus=no
+	timeout 60 find "$mnt" -type f -size -16M > "$WORK/files.s"
+	cmp -s "$WORK/files" "$WORK/files.s" ||
+		fail "-s -o readdirplus=no lists other files"
+	timeout 120 bash -c 'while IFS= read -r f; do cat "$f"; done |
+		sha256sum' < "$WORK/files" > "$WORK/sum.s"
+	cmp -s "$WORK/sum.1" "$WORK/sum.s" || fail "-s serves different bytes"
+	umount_fuse "$mnt"
+	echo "ok: 4 concurrent readers of $(wc -l < "$WORK/files") files agree"
+}
+
+# mount.fuse3, the helper behind mount(8) and fstab, runs
+# "colfs SOURCE MOUNTPOINT -o opts" with the generic options it got.
+case_mount_helper() {
+	need_fuse
+	command -v mount.fuse3 >/dev/null || skip "mount.fuse3 is not installed"
+	local src mnt
+	src=$(pick_parquet)
+	need_mountable "$src"
+	mkdir "$WORK/bin"
+	ln -s "$(readlink -f "$COLFS")" "$WORK/bin/colfs"
+	mnt=$(newmnt)
+	PATH="$WORK/bin:$PATH" timeout "$T" mount.fuse3 "$src" "$mnt" \
+		-t fuse.colfs -o rw,dev,suid,nofail,_netdev,noatime ||
+		fail "mount.fuse3 failed"
+	is_mounted "$mnt" || fail "mount.fuse3 returned, nothing mounted"
+	grep -q "$mnt fuse.colfs ro," /proc/self/mounts || fail "not ro"
+	timeout "$T" cat "$mnt/format" > /dev/null || fail "cat format"
+	umount_fuse "$mnt"
+	wait_unmounted "$mnt" || fail "still mounted"
+	# mount.fuse3's "type#source" form.
+	PATH="$WORK/bin:$PATH" timeout "$T" mount.fuse3 "colfs#$src" "$mnt" \
+		-o ro || fail "mount.fuse3 colfs#SOURCE failed"
+	is_mounted "$mnt" || fail "colfs#SOURCE: nothing mounted"
+	umount_fuse "$mnt"
+	echo "ok: mount.fuse3 mounts with the options mount(8) passes"
+}
+
+# mount -t fuse.colfs and an fstab line.  mount(8) clears PATH, so the
+# helper's shell finds colfs only in the default search path: the case
+# runs in a private mount namespace where a directory holding colfs is
+# bound over /usr/local/sbin.
+case_mount_t() {
+	need_fuse
+	local src
+	src=$(pick_parquet)
+	need_mountable "$src"
+	command -v unshare >/dev/null || skip "unshare is not installed"
+	[ -d /usr/local/sbin ] || skip "/usr/local/sbin does not exist"
+	timeout "$T" unshare --mount --propagation private true 2>/dev/null ||
+		skip "cannot make a private mount namespace (unshare)"
+	mkdir "$WORK/bin"
+	ln -s "$(readlink -f "$COLFS")" "$WORK/bin/colfs"
+	timeout 60 unshare --mount --propagation private \
+		bash "$0" mount-t-inner "$src" "$WORK"
+}
+
+case_mount_t_inner() {
+	local src=$2 work=$3 mnt out rc=0
+	# Anything mounted here dies with the namespace, even on failure.
+	mount --bind "$work/bin" /usr/local/sbin
+	mnt="$work/mnt-t"
+	mkdir -p "$mnt"
+	MOUNTS+=("$mnt")
+	timeout "$T" mount -t fuse.colfs "$src" "$mnt" ||
+		fail "mount -t fuse.colfs failed"
+	is_mounted "$mnt" || fail "mount -t: nothing mounted"
+	timeout "$T" cat "$mnt/format" > /dev/null || fail "cat format"
+	timeout "$T" umount "$mnt" || fail "umount failed"
+	wait_unmounted "$mnt" || fail "still mounted after umount"
+
+	printf '%s %s fuse.colfs ro,nofail,_netdev,noauto,x-systemd.device-timeout=5 0 0\n' \
+		"$src" "$mnt" > "$work/fstab"
+	timeout "$T" mount -T "$work/fstab" "$mnt" || fail "fstab mount failed"
+	is_mounted "$mnt" || fail "fstab: nothing mounted"
+	grep -q "^$src $mnt fuse.colfs ro," /proc/self/mounts ||
+		fail "fstab: $(grep " $mnt " /proc/self/mounts)"
+	timeout "$T" ls "$mnt" > /dev/null || fail "ls failed"
+	timeout "$T" umount "$mnt" || fail "umount failed"
+	wait_unmounted "$mnt" || fail "still mounted after umount"
+
+	# A refused file through mount(8): its one line, and a failure.
+	out=$(timeout "$T" mount -t fuse.colfs /etc/hostname "$mnt" 2>&1) || rc=$?
+	[ "$rc" -ne 0 ] || fail "mount -t accepted /etc/hostname"
+	case "$out" in *"colfs: /etc/hostname: "*) ;; *) fail "refusal: $out" ;; esac
+	! is_mounted "$mnt" || fail "refused file got mounted"
+	echo "ok: mount -t fuse.colfs, fstab line, refusal through mount(8)"
+}
+
+# --- every kind of node: the daemon built against the toy format ---------------
+
+# colfs-toy is this daemon linked with tests/tool/toy-registry.c: a format
+# whose tree has a range, documents, a 320 KiB stream, a document that
+# fails, a directory whose listing fails, an empty directory and `errors`.
+case_toy() {
+	need_fuse
+	[ -n "${COLFS_TOY:-}" ] && [ -x "$COLFS_TOY" ] ||
+		skip "colfs-toy is not built"
+	local src mnt out rc
+	src="$WORK/t.toy"
+	{ printf 'TOYF'; seq 1 20000; } > "$src"
+	mnt=$(newmnt)
+	timeout "$T" "$COLFS_TOY" "$src" "$mnt" || fail "colfs-toy did not mount"
+	is_mounted "$mnt" || fail "nothing mounted"
+
+	out=$(cd "$mnt" && timeout "$T" ls -U | tr '\n' ' ')
+	[ "$out" = "README format data sub empty bad errors " ] ||
+		fail "root lists '$out'"
+	out=$(cd "$mnt/sub" && timeout "$T" ls -U | tr '\n' ' ')
+	[ "$out" = "a%2Fb big broken head " ] || fail "sub lists '$out'"
+	[ -z "$(timeout "$T" ls -A "$mnt/empty")" ] || fail "empty is not empty"
+
+	# Range: the bytes of the source, at any offset.
+	cmp <(tail -c +5 "$src") "$mnt/data" || fail "data differs from the source"
+	out=$(timeout "$T" dd if="$mnt/data" bs=1 skip=100000 count=7 status=none)
+	[ "$out" = "$(tail -c +100005 "$src" | head -c 7)" ] ||
+		fail "data at offset 100000: '$out'"
+	[ "$(stat -c %s "$mnt/sub/head")" -eq 4 ] || fail "head size"
+	[ "$(cat "$mnt/sub/head")" = "TOYF" ] || fail "head bytes"
+	[ "$(cat "$mnt/sub/a%2Fb")" = "slash" ] || fail "a%2Fb content"
+
+	# Stream: size 0 until it has been read whole, then exact; read
+	# whole, from the middle and from the end, the bytes are the same.
+	[ "$(stat -c %s "$mnt/sub/big")" -eq 0 ] ||
+		fail "big reports a size before being decoded"
+	out=$(timeout "$T" tail -c 3 "$mnt/sub/big")
+	[ "$out" = "nnn" ] || fail "tail -c 3 of big: '$out'"
+	out=$(timeout "$T" cat "$mnt/sub/big" | wc -c)
+	[ "$out" -eq 327680 ] || fail "big gives $out bytes, expected 327680"
+	out=$(timeout "$T" dd if="$mnt/sub/big" bs=8192 skip=27 count=1 status=none |
+		tr -d b | wc -c)
+	[ "$out" -eq 0 ] || fail "piece 27 of big is not all 'b'"
+	out=$(stat -c %s "$mnt/sub/big")
+	[ "$out" -eq 327680 ] || fail "big reports $out after being read"
+	out=$(timeout "$T" cat "$mnt/sub/big" | sha256sum)
+	[ "$out" = "$(for i in $(seq 0 39); do
+		head -c 8192 /dev/zero |
+			tr '\0' "$(printf "\\$(printf %o $((97 + i % 26)))")"
+		done | sha256sum)" ] || fail "big's bytes are wrong"
+
+	# A document that cannot be produced: listed, stat works (size 0),
+	# open answers EIO, and `errors` says why with its offset.
+	timeout "$T" ls -l "$mnt/sub" > /dev/null || fail "ls -l sub failed"
+	[ "$(stat -c %s "$mnt/sub/broken")" -eq 0 ] || fail "broken size"
+	rc=0; out=$(timeout "$T" cat "$mnt/sub/broken" 2>&1) || rc=$?
+	[ "$rc" -ne 0 ] || fail "cat broken succeeded"
+	case "$out" in *"Input/output error"*) ;; *) fail "broken: $out" ;; esac
+	rc=0; out=$(timeout "$T" ls "$mnt/bad" 2>&1) || rc=$?
+	[ "$rc" -ne 0 ] || fail "ls bad succeeded"
+	case "$out" in *"Input/output error"*) ;; *) fail "bad: $out" ;; esac
+	out=$(timeout "$T" cat "$mnt/errors")
+	case "$out" in
+	*"/sub/broken: offset 7 (0x7): corrupt: the toy says no"*) ;;
+	*) fail "errors does not name broken: $out" ;;
+	esac
+	case "$out" in
+	*"/bad: offset 99 (0x63): truncated: cannot list bad"*) ;;
+	*) fail "errors does not name bad: $out" ;;
+	esac
+	# Volatile: its size is fresh, never a cached 0.
+	[ "$(stat -c %s "$mnt/errors")" -eq "$(printf '%s\n' "$out" | wc -c)" ] ||
+		fail "errors size is stale"
+	rc=0; out=$(timeout "$T" cat "$mnt/no-such" 2>&1) || rc=$?
+	case "$out" in *"No such file"*) ;; *) fail "no-such: $out" ;; esac
+	umount_fuse "$mnt"
+	echo "ok: range, documents, stream, broken nodes and errors over FUSE"
+}
+
+# --- the tool and the mount agree -------------------------------------------------
+
+# Turn `colfs-tool tree` output into one relative path per line, in the
+# tree's order (the order readdir serves, and find walks).
+tree_paths() {
+	LC_ALL=C awk '
+	NR == 1 { next }
+	/^$/ { exit 0 }
+	{
+		line = $0; depth = 0
+		while (1) {
+			if (substr(line, 1, 6) == "\342\224\202   ") { line = substr(line, 7); depth++ }
+			else if (substr(line, 1, 4) == "    ") { line = substr(line, 5); depth++ }
+			else break
+		}
+		if (substr(line, 1, 10) == "\342\224\234\342\224\200\342\224\200 " ||
+		    substr(line, 1, 10) == "\342\224\224\342\224\200\342\224\200 ")
+			line = substr(line, 11)
+		else { print "unparsed tree line: " $0 > "/dev/stderr"; exit 1 }
+		name[depth] = line
+		p = name[0]
+		for (i = 1; i <= depth; i++) p = p "/" name[i]
+		print p
+	}'
+}
+
+# Mount FILE and compare with colfs-tool: the listing of every directory
+# (names and order), and the bytes of every file up to 16 MiB except
+# streams and the volatile `errors` documents.
+crosscheck_one() { # FILE
+	local file=$1 mnt
+	mnt=$(newmnt)
+	mount_bg "$file" "$mnt"
+	timeout 60 "$COLFS_TOOL" tree "$file" > "$WORK/tree.txt" ||
+		fail "$file: colfs-tool tree failed"
+	tree_paths < "$WORK/tree.txt" > "$WORK/tool.paths" ||
+		fail "$file: cannot read the tree drawing"
+	(cd "$mnt" && timeout 60 find . -mindepth 1 -printf '%P\n') \
+		> "$WORK/mount.paths" || fail "$file: find on the mount failed"
+	if ! cmp -s "$WORK/tool.paths" "$WORK/mount.paths"; then
+		diff "$WORK/tool.paths" "$WORK/mount.paths" | head -20 >&2
+		fail "$file: the mount lists other names than colfs-tool tree"
+	fi
+	# colfs-tool ls of the root and of every first-level directory,
+	# against ls -U (readdir order).
+	local d
+	while IFS= read -r d; do
+		cmp -s <(timeout "$T" "$COLFS_TOOL" ls "$file" "/$d") \
+			<(cd "$mnt/$d" && timeout "$T" ls -U -A) ||
+			fail "$file: colfs-tool ls /$d differs from ls -U"
+	done < <(echo; cd "$mnt" && find . -mindepth 1 -maxdepth 1 -type d -printf '%P\n')
+
+	# Files to compare: streams (size 0 and not exact) are skipped.
+	(cd "$mnt" && timeout 60 find . -type f -printf '%s %P\n') |
+		while read -r size p; do
+			[ "$size" -le $((16 << 20)) ] || continue
+			case "$p" in errors|*/errors) continue ;; esac
+			if [ "$size" -eq 0 ] &&
+			   timeout "$T" "$COLFS_TOOL" stat "$file" "$p" | grep -q '^kind: stream'; then
+				continue
+			fi
+			printf '%s\n' "$p"
+		done > "$WORK/files"
+	local ok=1
+	(cd "$mnt" && xargs -r -d '\n' cat < "$WORK/files") > "$WORK/mount.bytes" 2>/dev/null || ok=0
+	xargs -r -d '\n' timeout 120 "$COLFS_TOOL" cat "$file" < "$WORK/files" \
+		> "$WORK/tool.bytes" 2>/dev/null || ok=0
+	if [ "$ok" -eq 1 ] && cmp -s "$WORK/mount.bytes" "$WORK/tool.bytes"; then
+		NFILES=$((NFILES + $(wc -l < "$WORK/files")))
+	else
+		# Find the file that differs; a node both refuse agrees.
+		local p mrc trc
+		while IFS= read -r p; do
+			mrc=0; trc=0
+			timeout "$T" cat "$mnt/$p" > "$WORK/m1" 2>/dev/null || mrc=$?
+			timeout "$T" "$COLFS_TOOL" cat "$file" "$p" > "$WORK/t1" 2>/dev/null || trc=$?
+			if [ "$mrc" -ne 0 ] || [ "$trc" -ne 0 ]; then
+				[ "$mrc" -ne 0 ] && [ "$trc" -ne 0 ] ||
+					fail "$file: $p: mount exit $mrc, colfs-tool exit $trc"
+				continue
+			fi
+			cmp -s "$WORK/m1" "$WORK/t1" ||
+				fail "$file: $p: the mount and colfs-tool cat differ"
+			NFILES=$((NFILES + 1))
+		done < "$WORK/files"
+	fi
+	umount_fuse "$mnt"
+	wait_unmounted "$mnt" || fail "$file: still mounted"
+	rmdir "$mnt"
+}
+
+need_tool() {
+	[ -n "${COLFS_TOOL:-}" ] && [ -x "$COLFS_TOOL" ] ||
+		skip "colfs-tool is not built"
+}
+
+case_crosscheck_sample() {
+	need_fuse
+	need_tool
+	[ -n "${SAMPLE:-}" ] && [ -s "$SAMPLE" ] || skip "no colfs-mksample sample"
+	need_mountable "$SAMPLE"
+	NFILES=0
+	crosscheck_one "$SAMPLE"
+	[ -z "${SAMPLE_SNAPPY:-}" ] || crosscheck_one "$SAMPLE_SNAPPY"
+	echo "ok: $NFILES files agree byte for byte with colfs-tool cat"
+}
+
+# crosscheck-corpus [K N]: the files of kind parquet in MANIFEST.tsv, or
+# every N-th of them by decreasing size starting with the K-th (1-based),
+# so that meson runs shards of similar weight in parallel.
+case_crosscheck_corpus() {
+	local shard=${2:-1} shards=${3:-1}
+	need_fuse
+	need_tool
+	[ -s "${CORPUS:-/nonexistent}/MANIFEST.tsv" ] ||
+		skip "the corpus is not at $CORPUS"
+	need_mountable "$CORPUS/parquet/good/alltypes_plain.parquet"
+	NFILES=0
+	local n=0 rel
+	while IFS= read -r rel; do
+		crosscheck_one "$CORPUS/$rel"
+		n=$((n + 1))
+	done < <(awk -F'\t' 'NR > 1 && $8 == "parquet" { print $4 "\t" $1 }' \
+			"$CORPUS/MANIFEST.tsv" | sort -t "$(printf '\t')" -k1,1nr -k2 |
+		awk -F'\t' -v k="$shard" -v n="$shards" '(i++ % n) == k - 1 { print $2 }')
+	[ "$n" -gt 0 ] || fail "no file of kind parquet in the manifest"
+	echo "ok: shard $shard of $shards: $n corpus files, $NFILES files agree byte for byte with colfs-tool cat"
+}
+
+# Damaged files (kinds parquet-bad, parquet-fuzz-bad, parquet-encrypted):
+# colfs either refuses one with its one line, or mounts it; then listing
+# everything and reading every file (errors allowed: EIO) must neither
+# hang nor kill the daemon, and `errors` stays readable.
+case_bad_corpus() {
+	need_fuse
+	[ -s "${CORPUS:-/nonexistent}/MANIFEST.tsv" ] ||
+		skip "the corpus is not at $CORPUS"
+	need_mountable "$CORPUS/parquet/good/alltypes_plain.parquet"
+	local rel file mnt out rc mounted=0 refused=0
+	while IFS= read -r rel; do
+		file="$CORPUS/$rel"
+		mnt=$(newmnt)
+		rc=0; out=$(timeout "$T" "$COLFS" "$file" "$mnt" 2>&1) || rc=$?
+		[ "$rc" -ne 124 ] || fail "$rel: colfs hung at mount"
+		if [ "$rc" -ne 0 ]; then
+			[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] ||
+				fail "$rel: refused with more than one line: $out"
+			case "$out" in
+			"colfs: $file: "*) ;;
+			*) fail "$rel: refusal does not name the file: $out" ;;
+			esac
+			! is_mounted "$mnt" || fail "$rel: refused but mounted"
+			refused=$((refused + 1))
+			continue
+		fi
+		rc=0; timeout 60 ls -R "$mnt" > /dev/null 2>&1 || rc=$?
+		[ "$rc" -ne 124 ] || fail "$rel: ls -R hung"
+		rc=0
+		(cd "$mnt" && timeout 120 find . -type f -size -16M -print0 |
+			xargs -0 -r -n 64 cat > /dev/null 2>&1) || rc=$?
+		[ "$rc" -ne 124 ] || fail "$rel: reading the files hung"
+		timeout "$T" cat "$mnt/errors" > /dev/null ||
+			fail "$rel: the daemon no longer answers (crashed?)"
+		umount_fuse "$mnt"
+		wait_unmounted "$mnt" || fail "$rel: still mounted"
+		rmdir "$mnt"
+		mounted=$((mounted + 1))
+	done < <(awk -F'\t' 'NR > 1 && ($8 == "parquet-bad" ||
+		$8 == "parquet-fuzz-bad" || $8 == "parquet-encrypted") { print $1 }' \
+		"$CORPUS/MANIFEST.tsv")
+	[ $((mounted + refused)) -gt 0 ] || fail "no damaged files in the manifest"
+	echo "ok: $mounted damaged files mounted and read without a crash or a hang, $refused refused with one line"
+}
+
+fn="case_${CASE//-/_}"
+declare -F "$fn" > /dev/null || fail "unknown case $CASE"
+"$fn" "$@"

@@ -1,0 +1,274 @@
+/* tests/orc: a small ORC writer for fixtures and benchmarks, written for
+ * colfs from the ORC specification (uncompressed, RLE v1).
+ *
+ *   orc_gen OUT ROWS [ROWS_PER_STRIPE]
+ *
+ * Schema struct<id:bigint,name:string,score:double,flag:boolean>; row i
+ * holds id = i, name = "name-<i % 1000>" (null when i % 7 == 3),
+ * score = i * 0.5, flag = (i % 3 == 0).  The metadata is packed with the
+ * protobuf-c code generated from colfs' own orc.proto. */
+#include "orc.pb-c.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct wbuf {
+	uint8_t *p;
+	size_t len, cap;
+} wbuf;
+
+static void put(wbuf *b, const void *d, size_t n)
+{
+	if (b->len + n > b->cap) {
+		while (b->len + n > b->cap)
+			b->cap = b->cap ? b->cap * 2 : 4096;
+		b->p = realloc(b->p, b->cap);
+		if (!b->p) {
+			perror("realloc");
+			exit(1);
+		}
+	}
+	memcpy(b->p + b->len, d, n);
+	b->len += n;
+}
+
+static void put_u8(wbuf *b, uint8_t v)
+{
+	put(b, &v, 1);
+}
+
+static void put_uvarint(wbuf *b, uint64_t v)
+{
+	while (v >= 0x80) {
+		put_u8(b, (uint8_t)(v | 0x80));
+		v >>= 7;
+	}
+	put_u8(b, (uint8_t)v);
+}
+
+/* RLE v1 literal groups of unsigned or zigzagged values. */
+static void rle1_literals(wbuf *b, const uint64_t *v, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		size_t k = n - i > 128 ? 128 : n - i;
+
+		put_u8(b, (uint8_t)(256 - k));
+		for (size_t j = 0; j < k; j++)
+			put_uvarint(b, v[i + j]);
+		i += k;
+	}
+}
+
+/* Boolean RLE: bits MSB first, byte RLE literal groups. */
+static void bool_rle(wbuf *b, const uint8_t *bits, size_t n)
+{
+	size_t nbytes = (n + 7) / 8;
+	uint8_t *bytes = calloc(nbytes ? nbytes : 1, 1);
+
+	for (size_t i = 0; i < n; i++)
+		if (bits[i])
+			bytes[i / 8] |= (uint8_t)(0x80 >> (i % 8));
+	for (size_t i = 0; i < nbytes;) {
+		size_t k = nbytes - i > 128 ? 128 : nbytes - i;
+
+		put_u8(b, (uint8_t)(256 - k));
+		put(b, bytes + i, k);
+		i += k;
+	}
+	free(bytes);
+}
+
+static uint8_t *pack(const ProtobufCMessage *m, size_t *len)
+{
+	uint8_t *p;
+
+	*len = protobuf_c_message_get_packed_size(m);
+	p = malloc(*len ? *len : 1);
+	protobuf_c_message_pack(m, p);
+	return p;
+}
+
+static int orc_gen_write(const char *path, uint64_t rows, uint64_t per)
+{
+	FILE *out;
+	uint64_t done = 0;
+	wbuf file = {0};
+	Orcpb__StripeInformation **sinfo = NULL;
+	size_t nstripes = 0;
+
+	if (per == 0)
+		per = 100000;
+	put(&file, "ORC", 3);
+	while (done < rows) {
+		uint64_t n = rows - done < per ? rows - done : per;
+		wbuf s[6] = {{0}};
+		uint64_t *ids = malloc(n * sizeof(*ids));
+		uint64_t *lens = malloc(n * sizeof(*lens));
+		uint8_t *present = malloc(n), *flags = malloc(n);
+		size_t nlens = 0;
+		Orcpb__Stream st[6], *stp[6];
+		Orcpb__ColumnEncoding enc[5], *encp[5];
+		Orcpb__StripeFooter sf = ORCPB__STRIPE_FOOTER__INIT;
+		Orcpb__StripeInformation *si = malloc(sizeof(*si));
+		static const uint32_t cols[6] = {1, 2, 2, 2, 3, 4};
+		static const Orcpb__Stream__Kind kinds[6] = {
+			ORCPB__STREAM__KIND__DATA, ORCPB__STREAM__KIND__PRESENT,
+			ORCPB__STREAM__KIND__DATA, ORCPB__STREAM__KIND__LENGTH,
+			ORCPB__STREAM__KIND__DATA, ORCPB__STREAM__KIND__DATA};
+		uint64_t off = file.len, data_len = 0;
+		uint8_t *fb;
+		size_t fl;
+
+		for (uint64_t i = 0; i < n; i++) {
+			uint64_t r = done + i;
+			double d = (double)r * 0.5;
+			char name[32];
+
+			ids[i] = (r << 1) ^ (uint64_t)((int64_t)r >> 63);
+			present[i] = r % 7 != 3;
+			if (present[i]) {
+				int l = snprintf(name, sizeof(name), "name-%llu",
+						 (unsigned long long)(r % 1000));
+
+				put(&s[2], name, (size_t)l);
+				lens[nlens++] = (uint64_t)l;
+			}
+			{
+				uint64_t bits;
+				uint8_t le[8];
+
+				memcpy(&bits, &d, 8);
+				for (int k = 0; k < 8; k++)
+					le[k] = (uint8_t)(bits >> (8 * k));
+				put(&s[4], le, 8);
+			}
+			flags[i] = r % 3 == 0;
+		}
+		rle1_literals(&s[0], ids, n);
+		bool_rle(&s[1], present, n);
+		rle1_literals(&s[3], lens, nlens);
+		bool_rle(&s[5], flags, n);
+		for (int k = 0; k < 6; k++) {
+			orcpb__stream__init(&st[k]);
+			st[k].has_kind = st[k].has_column = st[k].has_length = 1;
+			st[k].kind = kinds[k];
+			st[k].column = cols[k];
+			st[k].length = s[k].len;
+			stp[k] = &st[k];
+			put(&file, s[k].p, s[k].len);
+			data_len += s[k].len;
+			free(s[k].p);
+		}
+		for (int k = 0; k < 5; k++) {
+			orcpb__column_encoding__init(&enc[k]);
+			enc[k].has_kind = 1;
+			enc[k].kind = ORCPB__COLUMN_ENCODING__KIND__DIRECT;
+			encp[k] = &enc[k];
+		}
+		sf.n_streams = 6;
+		sf.streams = stp;
+		sf.n_columns = 5;
+		sf.columns = encp;
+		sf.writertimezone = "UTC";
+		fb = pack(&sf.base, &fl);
+		put(&file, fb, fl);
+		free(fb);
+		orcpb__stripe_information__init(si);
+		si->has_offset = si->has_indexlength = si->has_datalength = 1;
+		si->has_footerlength = si->has_numberofrows = 1;
+		si->offset = off;
+		si->indexlength = 0;
+		si->datalength = data_len;
+		si->footerlength = fl;
+		si->numberofrows = n;
+		sinfo = realloc(sinfo, (nstripes + 1) * sizeof(*sinfo));
+		sinfo[nstripes++] = si;
+		free(ids);
+		free(lens);
+		free(present);
+		free(flags);
+		done += n;
+	}
+	{
+		Orcpb__Footer ft = ORCPB__FOOTER__INIT;
+		Orcpb__PostScript ps = ORCPB__POST_SCRIPT__INIT;
+		Orcpb__Type ty[5], *typ[5];
+		static const Orcpb__Type__Kind kinds[5] = {
+			ORCPB__TYPE__KIND__STRUCT, ORCPB__TYPE__KIND__LONG,
+			ORCPB__TYPE__KIND__STRING, ORCPB__TYPE__KIND__DOUBLE,
+			ORCPB__TYPE__KIND__BOOLEAN};
+		uint32_t sub[4] = {1, 2, 3, 4};
+		char *names[4] = {"id", "name", "score", "flag"};
+		uint32_t version[2] = {0, 12};
+		uint8_t *fb, *pb, pslen;
+		size_t fl, pl;
+
+		for (int k = 0; k < 5; k++) {
+			orcpb__type__init(&ty[k]);
+			ty[k].has_kind = 1;
+			ty[k].kind = kinds[k];
+			typ[k] = &ty[k];
+		}
+		ty[0].n_subtypes = 4;
+		ty[0].subtypes = sub;
+		ty[0].n_fieldnames = 4;
+		ty[0].fieldnames = names;
+		ft.has_headerlength = ft.has_contentlength = 1;
+		ft.headerlength = 3;
+		ft.contentlength = file.len;
+		ft.n_stripes = nstripes;
+		ft.stripes = sinfo;
+		ft.n_types = 5;
+		ft.types = typ;
+		ft.has_numberofrows = 1;
+		ft.numberofrows = rows;
+		ft.has_rowindexstride = 1;
+		ft.rowindexstride = 0;
+		ft.has_writer = 1;
+		ft.writer = 0;
+		ft.softwareversion = "colfs-test-writer";
+		fb = pack(&ft.base, &fl);
+		put(&file, fb, fl);
+		ps.has_footerlength = ps.has_compression = 1;
+		ps.footerlength = fl;
+		ps.compression = ORCPB__COMPRESSION_KIND__NONE;
+		ps.n_version = 2;
+		ps.version = version;
+		ps.has_metadatalength = 1;
+		ps.metadatalength = 0;
+		ps.has_writerversion = 1;
+		ps.writerversion = 6;
+		ps.magic = "ORC";
+		pb = pack(&ps.base, &pl);
+		put(&file, pb, pl);
+		pslen = (uint8_t)pl;
+		put(&file, &pslen, 1);
+		free(fb);
+		free(pb);
+	}
+	for (size_t i = 0; i < nstripes; i++)
+		free(sinfo[i]);
+	free(sinfo);
+	out = fopen(path, "wb");
+	if (!out || fwrite(file.p, 1, file.len, out) != file.len ||
+	    fclose(out) != 0) {
+		perror(path);
+		return 1;
+	}
+	free(file.p);
+	return 0;
+}
+
+#ifndef ORC_GEN_NO_MAIN
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s OUT ROWS [ROWS_PER_STRIPE]\n",
+			argv[0]);
+		return 2;
+	}
+	return orc_gen_write(argv[1], strtoull(argv[2], NULL, 10),
+			     argc > 3 ? strtoull(argv[3], NULL, 10) : 100000);
+}
+#endif

@@ -1,0 +1,734 @@
+#!/bin/bash
+# Tests of colfs-tool and colfs-mksample; one test per name (see
+# meson.build for the list and the environment it sets).
+#   tool-test.sh NAME
+# Exit 0 pass, 1 fail, 77 skip.
+set -u
+
+name=${1:?test name}
+work=$(mktemp -d "${TMPDIR:-/tmp}/colfs-tool-test.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+
+fail() {
+	echo "FAIL [$name]: $*" >&2
+	exit 1
+}
+
+skip() {
+	echo "SKIP [$name]: $*" >&2
+	exit 77
+}
+
+# run CMD...: stdout to out, stderr to err, status in $rc
+run() {
+	"$@" >out 2>err
+	rc=$?
+}
+
+expect_rc() {
+	[ "$rc" -eq "$1" ] || {
+		echo "--- stdout"; head -c 2000 out; echo "--- stderr"; cat err
+		fail "exit status $rc, expected $1 (from: $2)"
+	} >&2
+}
+
+# expect_file FILE EXPECTED-TEXT: FILE's content is exactly the text
+expect_file() {
+	printf '%s' "$2" >expected
+	cmp -s "$1" expected || {
+		echo "--- got"; cat "$1"; echo "--- expected"; cat expected
+		diff expected "$1"
+		fail "$1 differs from the expected text"
+	} >&2
+}
+
+# --- the toy format ----------------------------------------------------------
+
+make_toy() {
+	printf 'TOYF0123456789' >toy.bin
+}
+
+toy() {
+	run "$COLFS_TOOL_TOY" "$@"
+}
+
+# the tool's "-l" line for one node
+long() {
+	printf '%-6s %12s %s\n' "$1" "$2" "$3"
+}
+
+test_toy_ls() {
+	make_toy
+	toy ls toy.bin
+	expect_rc 0 "ls"
+	expect_file out 'README
+format
+data
+sub
+empty
+bad
+errors
+'
+	[ -s err ] && fail "ls wrote to stderr: $(cat err)"
+	# a PATH that is a directory, with and without slashes
+	for p in sub /sub sub/ /sub/; do
+		toy ls toy.bin "$p"
+		expect_rc 0 "ls $p"
+		expect_file out 'a%2Fb
+big
+broken
+head
+'
+	done
+	# a PATH that is a file: its name
+	toy ls toy.bin sub/a%2Fb
+	expect_rc 0 "ls file"
+	expect_file out 'a%2Fb
+'
+	# an empty directory lists nothing
+	toy ls toy.bin empty
+	expect_rc 0 "ls empty"
+	expect_file out ''
+	# "." and ".." resolve like on the mount
+	toy ls toy.bin sub/../empty/.
+	expect_rc 0 "ls dots"
+	expect_file out ''
+}
+
+test_toy_ls_long() {
+	make_toy
+	toy ls -l toy.bin
+	expect_rc 0 "ls -l"
+	expect_file out "$(long doc 9 README; long doc 6 format;
+		long range 10 data; long dir - sub; long dir - empty;
+		long dir - bad; long doc 0 errors)
+"
+	# a stream's size is unknown until it has been read: "?"; the broken
+	# document cannot be sized: "!", an error line, and status 1
+	toy ls -l toy.bin sub
+	expect_rc 1 "ls -l sub"
+	expect_file out "$(long doc 6 'a%2Fb'; long stream '?' big;
+		long doc '!' broken; long range 4 head)
+"
+	grep -q '/sub/broken: offset 7 (0x7): corrupt: the toy says no' err ||
+		fail "ls -l sub: no error line for broken: $(cat err)"
+	# options may come after the command
+	toy ls toy.bin sub/head -l
+	expect_rc 0 "ls PATH -l"
+	expect_file out "$(long range 4 head)
+"
+}
+
+test_toy_tree() {
+	make_toy
+	toy tree toy.bin
+	expect_rc 1 "tree (bad/ cannot be listed)"
+	expect_file out '/
+├── README
+├── format
+├── data
+├── sub
+│   ├── a%2Fb
+│   ├── big
+│   ├── broken
+│   └── head
+├── empty
+├── bad
+│   └── [cannot list: truncated]
+└── errors
+
+3 directories, 8 files
+'
+	expect_file err 'colfs-tool: toy.bin: /bad: offset 99 (0x63): truncated: cannot list bad
+'
+	toy tree --depth 1 toy.bin
+	expect_rc 0 "tree --depth 1"
+	expect_file out '/
+├── README
+├── format
+├── data
+├── sub
+├── empty
+├── bad
+└── errors
+
+3 directories, 4 files
+'
+	toy tree toy.bin --depth=0
+	expect_rc 0 "tree --depth=0"
+	expect_file out '/
+
+0 directories, 0 files
+'
+	toy tree toy.bin sub
+	expect_rc 0 "tree sub"
+	expect_file out '/sub
+├── a%2Fb
+├── big
+├── broken
+└── head
+
+0 directories, 4 files
+'
+	toy tree toy.bin sub/head
+	expect_rc 0 "tree FILE"
+	expect_file out '/sub/head
+
+0 directories, 0 files
+'
+	toy tree --depth x toy.bin
+	expect_rc 2 "tree --depth x"
+}
+
+test_toy_cat() {
+	make_toy
+	toy cat toy.bin format
+	expect_rc 0 "cat format"
+	expect_file out 'toy 1
+'
+	# several paths, concatenated
+	toy cat toy.bin README sub/a%2Fb format
+	expect_rc 0 "cat 3"
+	expect_file out 'toy tree
+slash
+toy 1
+'
+	# ranges are the file's bytes
+	toy cat toy.bin data
+	expect_rc 0 "cat data"
+	expect_file out '0123456789'
+	toy cat toy.bin sub/head
+	expect_rc 0 "cat head"
+	expect_file out 'TOYF'
+	# a stream larger than one 128 KiB read, byte for byte
+	toy cat toy.bin sub/big
+	expect_rc 0 "cat big"
+	: >big.expected
+	for i in $(seq 0 39); do
+		c=$(printf "\\$(printf '%03o' $((97 + i % 26)))")
+		head -c 8192 /dev/zero | tr '\0' "$c" >>big.expected
+	done
+	cmp out big.expected || fail "cat sub/big differs"
+	[ -s err ] && fail "cat wrote to stderr: $(cat err)"
+	# a failing node between good ones: the others are still printed,
+	# the node's error is named, the status is 1
+	toy cat toy.bin format sub/broken README
+	expect_rc 1 "cat broken"
+	expect_file out 'toy 1
+toy tree
+'
+	expect_file err 'colfs-tool: toy.bin: /sub/broken: offset 7 (0x7): corrupt: the toy says no
+'
+	toy cat toy.bin sub
+	expect_rc 1 "cat dir"
+	expect_file err 'colfs-tool: toy.bin: /sub: is a directory
+'
+	# after a read, errors holds the problem
+	toy cat toy.bin sub/broken errors
+	expect_rc 1 "cat broken errors"
+	expect_file out '/sub/broken: offset 7 (0x7): corrupt: the toy says no
+'
+}
+
+test_toy_stat() {
+	make_toy
+	toy stat toy.bin
+	expect_rc 0 "stat /"
+	expect_file out 'path: /
+inode: 1
+kind: dir
+entries: 7
+'
+	toy stat toy.bin data
+	expect_rc 0 "stat data"
+	grep -q '^kind: range$' out || fail "stat data: $(cat out)"
+	grep -q '^size: 10 (exact)$' out || fail "stat data: $(cat out)"
+	grep -q '^offset: 4$' out || fail "stat data: $(cat out)"
+	grep -q '^length: 10$' out || fail "stat data: $(cat out)"
+	grep -q '^inode: [0-9][0-9]*$' out || fail "stat data: $(cat out)"
+	toy stat toy.bin sub/big
+	expect_rc 0 "stat big"
+	grep -q '^kind: stream$' out || fail "stat big: $(cat out)"
+	grep -q '^size: ? ' out || fail "stat big: $(cat out)"
+	toy stat toy.bin errors
+	expect_rc 0 "stat errors"
+	grep -q '^kind: doc$' out || fail "stat errors: $(cat out)"
+	grep -q '^volatile: yes$' out || fail "stat errors: $(cat out)"
+	toy stat toy.bin format
+	grep -q '^volatile: no$' out || fail "stat format: $(cat out)"
+	grep -q '^size: 6 (exact)$' out || fail "stat format: $(cat out)"
+	# inodes are stable within a tree and differ between nodes
+	a=$(grep '^inode:' out)
+	toy stat toy.bin README
+	b=$(grep '^inode:' out)
+	[ "$a" != "$b" ] || fail "format and README share an $a"
+	toy stat toy.bin bad
+	expect_rc 1 "stat bad"
+	grep -q 'cannot list bad' err || fail "stat bad: $(cat err)"
+}
+
+test_toy_errors() {
+	make_toy
+	for cmd in ls tree stat cat; do
+		toy "$cmd" toy.bin nope/deeper
+		expect_rc 1 "$cmd missing path"
+		expect_file err 'colfs-tool: toy.bin: /nope/deeper: no such file or directory
+'
+		[ -s out ] && [ "$cmd" != tree ] &&
+			fail "$cmd missing path wrote to stdout"
+	done
+	toy ls toy.bin bad
+	expect_rc 1 "ls bad"
+	expect_file err 'colfs-tool: toy.bin: /bad: offset 99 (0x63): truncated: cannot list bad
+'
+	# below a directory that cannot be listed: its error is the reason
+	toy ls toy.bin bad/x
+	expect_rc 1 "ls bad/x"
+	expect_file err 'colfs-tool: toy.bin: /bad: offset 99 (0x63): truncated: cannot list bad
+'
+	toy cat toy.bin format/x
+	expect_rc 1 "cat format/x"
+	# usage errors are status 2
+	toy ls toy.bin a b
+	expect_rc 2 "ls with two paths"
+	toy cat toy.bin
+	expect_rc 2 "cat without a path"
+	toy -l cat toy.bin format
+	expect_rc 2 "-l on cat"
+}
+
+test_toy_pipe() {
+	make_toy
+	# the reader goes away after 10 bytes of 320 KiB: no message, status 0
+	"$COLFS_TOOL_TOY" cat toy.bin sub/big sub/big 2>err | head -c 10 >out
+	rc=${PIPESTATUS[0]}
+	expect_rc 0 "cat | head"
+	expect_file out 'aaaaaaaaaa'
+	expect_file err ''
+	"$COLFS_TOOL_TOY" tree toy.bin 2>err | head -n 1 >out
+	rc=${PIPESTATUS[0]}
+	[ "$rc" -le 1 ] || fail "tree | head: status $rc"
+	expect_file out '/
+'
+	grep -v 'cannot list bad' err | grep -q . &&
+		fail "tree | head wrote: $(cat err)"
+	# a full disk is an error, not a closed pipe
+	if [ -w /dev/full ]; then
+		for cmd in "cat toy.bin sub/big" "ls toy.bin" "stat toy.bin"; do
+			# shellcheck disable=SC2086
+			"$COLFS_TOOL_TOY" $cmd >/dev/full 2>err
+			rc=$?
+			expect_rc 1 "$cmd >/dev/full"
+			grep -q '^colfs-tool: write error: No space left' err ||
+				fail "$cmd >/dev/full: $(cat err)"
+		done
+	fi
+	true
+}
+
+# --- files that are no supported format ---------------------------------------
+
+test_refuse() {
+	printf 'hello, world\n' >text.txt
+	: >empty.parquet
+	mkdir adir
+	for f in text.txt empty.parquet missing.parquet adir; do
+		for cmd in ls tree stat "cat x"; do
+			# shellcheck disable=SC2086
+			run "$COLFS_TOOL" $cmd "$f"
+			[ "$cmd" = "cat x" ] && run "$COLFS_TOOL" cat "$f" x
+			expect_rc 2 "$cmd $f"
+			[ "$(wc -l <err)" -eq 1 ] ||
+				fail "$cmd $f: not one line: $(cat err)"
+			grep -q "^colfs-tool: $f: ." err ||
+				fail "$cmd $f: message does not name the file: $(cat err)"
+			[ -s out ] && fail "$cmd $f wrote to stdout"
+		done
+	done
+	run "$COLFS_TOOL" ls text.txt
+	grep -q 'text file' err || fail "text: $(cat err)"
+	run "$COLFS_TOOL" ls empty.parquet
+	grep -q 'empty' err || fail "empty: $(cat err)"
+	run "$COLFS_TOOL" ls missing.parquet
+	grep -q 'No such file' err || fail "missing: $(cat err)"
+	run "$COLFS_TOOL" ls adir
+	grep -q 'directory' err || fail "directory: $(cat err)"
+	true
+}
+
+test_usage() {
+	run "$COLFS_TOOL" --help
+	expect_rc 0 "--help"
+	for w in ls tree cat stat --depth -o null=; do
+		grep -q -- "$w" out || fail "--help does not mention $w"
+	done
+	run "$COLFS_TOOL" --version
+	expect_rc 0 "--version"
+	grep -q '^colfs-tool [0-9]' out || fail "--version: $(cat out)"
+	run "$COLFS_TOOL"
+	expect_rc 2 "no arguments"
+	grep -q usage err || fail "no arguments: $(cat err)"
+	run "$COLFS_TOOL" frob x
+	expect_rc 2 "unknown command"
+	run "$COLFS_TOOL" --frob ls x
+	expect_rc 2 "unknown option"
+	run "$COLFS_TOOL" -o nosuchoption=1 ls x
+	expect_rc 2 "unknown -o key"
+	grep -q "unknown option 'nosuchoption=1'" err || fail "-o: $(cat err)"
+	run "$COLFS_TOOL" -o max_alloc=banana ls x
+	expect_rc 2 "bad -o value"
+	# good options are accepted (then x does not exist: 2)
+	run "$COLFS_TOOL" -o null=NULL,cache_size=8M --checksums=ignore ls x
+	expect_rc 2 "good options, missing file"
+	grep -q "^colfs-tool: x: No such file" err || fail "options: $(cat err)"
+}
+
+# colfs-tool uses the public header only, and no FUSE (habit 1: tools/
+# sit on formats/colfs.h like fs/ does).
+test_layering() {
+	src="$TESTS_TOOL_DIR/../../tools/colfs-tool.c"
+	[ -r "$src" ] || fail "cannot read $src"
+	bad=$(grep -E '^[[:space:]]*#[[:space:]]*include' "$src" |
+		grep -vE '#[[:space:]]*include[[:space:]]*(<[a-z/]+\.h>|"colfs\.h")')
+	[ -z "$bad" ] || fail "colfs-tool.c includes more than colfs.h: $bad"
+	grep -qi fuse "$src" && grep -i 'include.*fuse' "$src" &&
+		fail "colfs-tool.c includes a FUSE header"
+	if command -v ldd >/dev/null; then
+		ldd "$COLFS_TOOL" | grep -q fuse && fail "colfs-tool links libfuse"
+	fi
+	true
+}
+
+# The man page renders without warnings and documents every command and
+# option of --help.
+test_manpage() {
+	page="$TESTS_TOOL_DIR/../../docs/colfs-tool.1"
+	[ -r "$page" ] || fail "no $page"
+	command -v man >/dev/null || skip "man is not installed"
+	MANWIDTH=80 man --warnings -l "$page" >rendered 2>warnings ||
+		fail "man failed: $(cat warnings)"
+	[ -s warnings ] && fail "man warnings: $(cat warnings)"
+	for w in ls tree cat stat -l --depth -o --help --version \
+		null= cache_size= max_alloc= checksums= schema_from= \
+		'EXIT STATUS'; do
+		grep -q -- "$w" rendered || fail "the man page lacks $w"
+	done
+}
+
+# --- the Parquet sample ----------------------------------------------------------
+
+need_parquet() {
+	run "$COLFS_TOOL" stat "$SAMPLE"
+	if [ "$rc" -eq 2 ] && grep -q 'not a Parquet, ORC or Kudu' err; then
+		skip "the Parquet format module is not registered yet ($(cat err))"
+	fi
+	expect_rc 0 "stat of the sample"
+}
+
+sample() {
+	run "$COLFS_TOOL" "$@"
+}
+
+test_sample_ls() {
+	need_parquet
+	sample ls "$SAMPLE"
+	expect_rc 0 "ls"
+	for e in README format summary schema metadata.json row_groups errors; do
+		grep -qx -- "$e" out || fail "root listing lacks $e: $(tr '\n' ' ' <out)"
+	done
+	[ "$(sort out | uniq -d)" = "" ] || fail "duplicate names in the root"
+	sample ls "$SAMPLE" row_groups
+	expect_rc 0 "ls row_groups"
+	expect_file out '0
+1
+2
+'
+	sample ls "$SAMPLE" row_groups/0/chunks
+	expect_rc 0 "ls chunks"
+	for c in id name price day tags.list.element; do
+		grep -qx -- "$c" out || fail "chunks lack $c: $(tr '\n' ' ' <out)"
+	done
+	# the listing order is stable
+	sample ls "$SAMPLE"
+	cp out first
+	sample ls -l "$SAMPLE"
+	expect_rc 0 "ls -l"
+	awk '{ print $NF }' out | cmp -s - first || fail "ls -l names differ from ls"
+	awk '$1 !~ /^(dir|doc|range|stream)$/ { exit 1 }' out ||
+		fail "ls -l kinds: $(cat out)"
+}
+
+test_sample_tree() {
+	need_parquet
+	sample tree --depth 1 "$SAMPLE"
+	expect_rc 0 "tree --depth 1"
+	sample ls "$SAMPLE"
+	mv out names
+	sample tree --depth 1 "$SAMPLE"
+	n=$(wc -l <names)
+	{
+		echo /
+		head -n $((n - 1)) names | sed 's/^/├── /'
+		tail -n 1 names | sed 's/^/└── /'
+	} >expected.tree
+	head -n $((n + 1)) out | cmp -s - expected.tree ||
+		fail "tree --depth 1 does not match ls: $(cat out)"
+	sample tree "$SAMPLE" row_groups/1
+	expect_rc 0 "tree row_groups/1"
+	grep -q '^├── meta.json$\|^└── meta.json$' out ||
+		fail "tree row_groups/1 lacks meta.json: $(head -20 out)"
+	grep -q '^[│ ]   [├└]── id$' out ||
+		fail "tree row_groups/1 lacks chunks/id: $(head -40 out)"
+	tail -n 1 out | grep -q '^[0-9]* director[a-z]*, [0-9]* files*$' ||
+		fail "tree summary line: $(tail -n 1 out)"
+}
+
+test_sample_stat() {
+	need_parquet
+	sample stat "$SAMPLE"
+	expect_rc 0 "stat /"
+	grep -qx 'inode: 1' out || fail "root inode: $(cat out)"
+	grep -qx 'kind: dir' out || fail "root kind: $(cat out)"
+	sample stat "$SAMPLE" format
+	expect_rc 0 "stat format"
+	grep -qx 'kind: doc' out || fail "format kind: $(cat out)"
+	size=$(sed -n 's/^size: \([0-9]*\) (exact)$/\1/p' out)
+	sample cat "$SAMPLE" format
+	[ "$size" = "$(wc -c <out)" ] ||
+		fail "format: stat says $size bytes, cat gives $(wc -c <out)"
+	sample stat "$SAMPLE" row_groups/0/chunks/id/raw
+	expect_rc 0 "stat raw"
+	grep -qx 'kind: range' out || fail "raw kind: $(cat out)"
+	grep -qx 'offset: 4' out || fail "the first chunk starts at 4: $(cat out)"
+}
+
+test_sample_cat_format() {
+	need_parquet
+	sample cat "$SAMPLE" format
+	expect_rc 0 "cat format"
+	head -c 7 out | grep -qx 'parquet' || fail "format: $(cat out)"
+	sample cat "$SAMPLE" errors
+	expect_rc 0 "cat errors"
+	expect_file out ''
+	sample cat "$SAMPLE" summary
+	expect_rc 0 "cat summary"
+	grep -q 3000 out || fail "summary does not mention 3000 rows: $(cat out)"
+	sample cat "$SAMPLE" metadata.json
+	expect_rc 0 "cat metadata.json"
+	if command -v python3 >/dev/null; then
+		python3 -c 'import json,sys; json.load(open(sys.argv[1]))' out ||
+			fail "metadata.json does not parse"
+	fi
+	grep -q 'colfs.sample' out || fail "metadata.json lacks the key/value"
+}
+
+# every file node under DIR (recursively), as "kind path" lines
+walk() {
+	local dir=$1 kind size nm listing
+	listing=$("$COLFS_TOOL" ls -l "$2" "$dir") || return 1
+	[ -n "$listing" ] || return 0
+	while read -r kind size nm; do
+		if [ "$kind" = dir ]; then
+			walk "${dir%/}/$nm" "$2" || return 1
+		else
+			echo "$kind ${dir%/}/$nm"
+		fi
+	done <<<"$listing"
+}
+
+test_sample_range_dd() {
+	need_parquet
+	for f in "$SAMPLE" "$SAMPLE_SNAPPY"; do
+		walk / "$f" >nodes || fail "walking $f failed"
+		grep -c '^range ' nodes >count
+		[ "$(cat count)" -ge 10 ] || fail "only $(cat count) range nodes in $f"
+		grep '^range ' nodes | while read -r kind p; do
+			"$COLFS_TOOL" stat "$f" "$p" >st || fail "stat $p"
+			off=$(sed -n 's/^offset: //p' st)
+			len=$(sed -n 's/^length: //p' st)
+			[ -n "$off" ] && [ -n "$len" ] || fail "stat $p: $(cat st)"
+			"$COLFS_TOOL" cat "$f" "$p" >got || fail "cat $p"
+			dd if="$f" of=want bs=65536 skip="$off" count="$len" \
+				iflag=skip_bytes,count_bytes status=none ||
+				fail "dd $p"
+			cmp -s got want || fail "cat $p differs from dd at $off+$len"
+		done || exit 1
+	done
+}
+
+test_sample_sizes() {
+	need_parquet
+	for f in "$SAMPLE" "$SAMPLE_SNAPPY"; do
+		walk / "$f" >nodes || fail "walking $f failed"
+		[ "$(grep -c '^doc ' nodes)" -ge 50 ] ||
+			fail "only $(grep -c '^doc ' nodes) documents in $f"
+		grep -E '^(doc|range) ' nodes | while read -r kind p; do
+			"$COLFS_TOOL" stat "$f" "$p" >st || fail "stat $p"
+			size=$(sed -n 's/^size: \([0-9]*\) (exact)$/\1/p' st)
+			[ -n "$size" ] || fail "$p ($kind): size not exact: $(cat st)"
+			"$COLFS_TOOL" cat "$f" "$p" >got || fail "cat $p"
+			[ "$(wc -c <got)" = "$size" ] ||
+				fail "$p: stat says $size bytes, cat gives $(wc -c <got)"
+			case $p in
+			*.json)
+				command -v python3 >/dev/null || continue
+				python3 -c 'import json,sys; json.load(open(sys.argv[1]))' got ||
+					fail "$p does not parse as JSON";;
+			esac
+		done || exit 1
+	done
+}
+
+# Every page of both samples: the CRC-32 in its header (as the tree shows
+# it in header.json) is the CRC-32 of its stored bytes (pages/K/raw), and
+# raw has compressed_page_size bytes.  Checks the writer's checksums and
+# sizes against the reader's view of them.
+test_sample_page_crc() {
+	need_parquet
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	for f in "$SAMPLE" "$SAMPLE_SNAPPY"; do
+		walk / "$f" >nodes || fail "walking $f failed"
+		grep -o '/row_groups/.*/pages/[0-9]*/header.json$' nodes |
+			sed 's,/header.json$,,' >pages
+		[ "$(wc -l <pages)" -ge 15 ] || fail "only $(wc -l <pages) pages in $f"
+		while read -r p; do
+			"$COLFS_TOOL" cat "$f" "$p/header.json" >h.json ||
+				fail "cat $p/header.json"
+			"$COLFS_TOOL" cat "$f" "$p/raw" >raw || fail "cat $p/raw"
+			python3 - h.json raw "$p" <<-'PY' || fail "page $p of $f"
+			import json, sys, zlib
+			h = json.load(open(sys.argv[1]))
+			raw = open(sys.argv[2], 'rb').read()
+			crc = zlib.crc32(raw)
+			if crc >= 2**31:
+			    crc -= 2**32
+			if h.get('crc') != crc:
+			    sys.exit(f"{sys.argv[3]}: crc {h.get('crc')}, bytes give {crc}")
+			if h['compressed_page_size'] != len(raw):
+			    sys.exit(f"{sys.argv[3]}: {len(raw)} bytes, header says "
+			             f"{h['compressed_page_size']}")
+			PY
+		done <pages
+	done
+}
+
+test_sample_missing_path() {
+	need_parquet
+	for cmd in ls tree stat cat; do
+		sample "$cmd" "$SAMPLE" no/such/path
+		expect_rc 1 "$cmd no/such/path"
+		expect_file err "colfs-tool: $SAMPLE: /no/such/path: no such file or directory
+"
+	done
+	sample cat "$SAMPLE" row_groups/3/meta.json
+	expect_rc 1 "cat of a row group past the last"
+	sample cat "$SAMPLE" row_groups
+	expect_rc 1 "cat of a directory"
+	grep -q 'is a directory' err || fail "cat dir: $(cat err)"
+}
+
+# --- colfs-mksample --------------------------------------------------------------------
+
+test_mksample_args() {
+	run "$COLFS_MKSAMPLE" --help
+	expect_rc 0 "--help"
+	run "$COLFS_MKSAMPLE"
+	expect_rc 2 "no output"
+	run "$COLFS_MKSAMPLE" x.parquet --codec lzma
+	expect_rc 2 "unknown codec"
+	run "$COLFS_MKSAMPLE" x.parquet --rows -3
+	expect_rc 2 "negative rows"
+	run "$COLFS_MKSAMPLE" x.parquet --page-rows 0
+	expect_rc 2 "zero page rows"
+	run "$COLFS_MKSAMPLE" x.parquet --row-groups 0
+	expect_rc 2 "rows without row groups"
+	run "$COLFS_MKSAMPLE" x.parquet --rows 0 --row-groups 0
+	expect_rc 0 "an empty file without row groups"
+	run "$COLFS_MKSAMPLE" /nonexistent-dir/x.parquet
+	expect_rc 1 "unwritable output"
+	# deterministic: the same arguments give the same bytes
+	run "$COLFS_MKSAMPLE" a.parquet --codec zstd
+	expect_rc 0 "a"
+	run "$COLFS_MKSAMPLE" b.parquet --codec zstd
+	expect_rc 0 "b"
+	cmp -s a.parquet b.parquet || fail "two runs differ"
+	# the build's sample is the default invocation
+	run "$COLFS_MKSAMPLE" c.parquet
+	cmp -s c.parquet "$SAMPLE" || fail "default run differs from the sample"
+	# both ends carry the magic, the footer length fits
+	[ "$(head -c 4 c.parquet)" = PAR1 ] || fail "no leading PAR1"
+	[ "$(tail -c 4 c.parquet)" = PAR1 ] || fail "no trailing PAR1"
+	flen=$(tail -c 8 c.parquet | head -c 4 | od -An -tu4 | tr -d ' ')
+	size=$(stat -c %s c.parquet)
+	[ "$flen" -gt 100 ] && [ "$flen" -lt $((size - 12)) ] ||
+		fail "footer length $flen of a $size-byte file"
+}
+
+# --bad-crc damages exactly one byte: the CRC of the first data page of
+# price in row group 0, which no longer matches that page's bytes.
+test_mksample_bad_crc() {
+	run "$COLFS_MKSAMPLE" bad.parquet --bad-crc
+	expect_rc 0 "--bad-crc"
+	[ "$(cmp -l bad.parquet "$SAMPLE" | wc -l)" -eq 1 ] ||
+		fail "--bad-crc changed more than one byte"
+	need_parquet
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	p=row_groups/0/chunks/price/pages
+	for k in 0 1; do
+		"$COLFS_TOOL" cat bad.parquet "$p/$k/header.json" >h.json ||
+			fail "cat $p/$k/header.json"
+		"$COLFS_TOOL" cat bad.parquet "$p/$k/raw" >raw || fail "cat $p/$k/raw"
+		python3 -c '
+import json, sys, zlib
+h = json.load(open(sys.argv[1]))
+crc = zlib.crc32(open(sys.argv[2], "rb").read())
+crc = crc - 2**32 if crc >= 2**31 else crc
+sys.exit(0 if h["crc"] == crc else 1)' h.json raw
+		ok=$?
+		if [ "$k" = 0 ] && [ "$ok" = 0 ]; then
+			fail "$p/0: the CRC still matches"
+		elif [ "$k" = 1 ] && [ "$ok" != 0 ]; then
+			fail "$p/1: the CRC does not match"
+		fi
+	done
+}
+
+test_sample_duckdb() {
+	command -v node >/dev/null || skip "node is not installed"
+	[ -d "$NODE_MODULES/@duckdb/node-api" ] ||
+		skip "$NODE_MODULES/@duckdb/node-api is missing (npm install in tests/values)"
+	check="$TESTS_TOOL_DIR/sample-check.js"
+	node "$check" "$NODE_MODULES" "$SAMPLE" 3000 3 none || fail "default sample"
+	node "$check" "$NODE_MODULES" "$SAMPLE_SNAPPY" 1234 2 snappy ||
+		fail "snappy v2 sample"
+	while read -r rows groups pr codec extra; do
+		"$COLFS_MKSAMPLE" s.parquet --rows "$rows" --row-groups "$groups" \
+			--page-rows "$pr" --codec "$codec" $extra ||
+			fail "colfs-mksample $rows $groups $pr $codec $extra"
+		bloom=
+		case $extra in *--no-bloom*) bloom=nobloom;; esac
+		node "$check" "$NODE_MODULES" s.parquet "$rows" "$groups" "$codec" $bloom ||
+			fail "rows=$rows groups=$groups page-rows=$pr codec=$codec $extra"
+	done <<-'EOF'
+	3000 3 400 gzip
+	2500 4 333 zstd --data-page-v2
+	1000 1 1000 lz4_raw --no-page-index
+	1000 2 100 zstd --no-bloom
+	777 5 7 snappy
+	60 2 1 gzip --data-page-v2
+	1 3 400 none
+	0 3 400 none
+	EOF
+	# and the check itself notices a wrong expectation
+	"$COLFS_MKSAMPLE" s.parquet --rows 100 || fail "mksample 100"
+	node "$check" "$NODE_MODULES" s.parquet 101 1 none 2>/dev/null &&
+		fail "sample-check accepted a wrong row count"
+	true
+}
+
+fn="test_${name//-/_}"
+declare -F "$fn" >/dev/null || fail "no such test"
+"$fn"
+echo "PASS [$name]"
+exit 0

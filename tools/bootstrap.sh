@@ -1,0 +1,41 @@
+#!/bin/sh
+# colfs: install what is missing (Debian 12) and build into ./build.
+# Used by tools/demo.sh and tests/run.  As root it runs apt-get itself;
+# otherwise it prints the apt-get line to run and stops.
+set -eu
+cd "$(dirname "$0")/.."
+
+PKGS="meson ninja-build pkg-config gcc libc6-dev fuse3 libfuse3-dev zlib1g-dev
+libzstd-dev liblz4-dev libsnappy-dev libbrotli-dev liblzo2-dev libxxhash-dev
+libprotobuf-c-dev protobuf-c-compiler libjansson-dev libcmocka-dev tzdata"
+# Extra tools the tests use: clang for fuzzing, node/npm for the DuckDB
+# oracle, python3 to count results.
+if [ "${COLFS_WITH_TEST_TOOLS:-0}" = 1 ]; then
+	PKGS="$PKGS clang libclang-rt-14-dev python3 jq"
+	command -v node >/dev/null 2>&1 || PKGS="$PKGS nodejs npm"
+fi
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" = 0 ]; then
+		echo "colfs: installing:$missing" >&2
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -q >/dev/null
+		# shellcheck disable=SC2086
+		apt-get install -y -q --no-install-recommends $missing >/dev/null
+	else
+		echo "colfs: missing packages; run as root:" >&2
+		echo "  apt-get update && apt-get install -y$missing" >&2
+		exit 1
+	fi
+fi
+
+BUILD=${COLFS_BUILD:-build}
+if [ ! -f "$BUILD/build.ninja" ]; then
+	meson setup "$BUILD" ${COLFS_MESON_ARGS:-} >/dev/null
+fi
+ninja -C "$BUILD" >/dev/null || ninja -C "$BUILD"

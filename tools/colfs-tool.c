@@ -1,0 +1,695 @@
+/* colfs-tool: walk the tree colfs would mount, without FUSE.
+ *
+ *	colfs-tool [OPTIONS] ls [-l] FILE [PATH]
+ *	colfs-tool [OPTIONS] tree [--depth N] FILE [PATH]
+ *	colfs-tool [OPTIONS] cat FILE PATH...
+ *	colfs-tool [OPTIONS] stat FILE [PATH]
+ *
+ * It uses only formats/colfs.h, the same interface as the daemon, so the
+ * names, the order and the bytes are the ones the mount shows.  Exit
+ * status: 0 success, 1 a path does not exist or a node cannot be listed
+ * or read, 2 bad usage or the file cannot be opened.  See
+ * docs/colfs-tool.1.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "colfs.h"
+
+#ifndef COLFS_TOOL_VERSION
+#define COLFS_TOOL_VERSION COLFS_VERSION
+#endif
+
+#define TOOL_READ_SIZE (128 * 1024)
+
+enum { TOOL_OK = 0, TOOL_FAIL = 1, TOOL_USAGE = 2 };
+
+typedef struct tool {
+	const char *file;     /* as given on the command line */
+	colfs_tree *tree;
+	colfs_options opts;
+	char **owned;         /* option strings split from -o a=b,c=d */
+	size_t nowned;
+	bool long_form;       /* ls -l */
+	long depth;           /* tree --depth; < 0 = unlimited */
+	int status;           /* worst exit status so far */
+	bool pipe_closed;     /* stdout's reader went away: stop quietly */
+} tool;
+
+static void tool_usage(FILE *f)
+{
+	fprintf(f,
+"usage: colfs-tool [OPTIONS] COMMAND FILE [PATH...]\n"
+"\n"
+"Walk the tree that `colfs FILE MOUNTPOINT` would mount, without mounting.\n"
+"\n"
+"commands:\n"
+"  ls [-l] FILE [PATH]         names in a directory, in the tree's order\n"
+"                              (-l: kind, size and name)\n"
+"  tree [--depth N] FILE [PATH]\n"
+"                              the subtree, drawn like tree(1)\n"
+"  cat FILE PATH...            the bytes of file nodes, as the mount serves\n"
+"  stat FILE [PATH]            inode, kind, size, and source range\n"
+"\n"
+"options:\n"
+"  -o KEY=VALUE[,KEY=VALUE]    a colfs option (the daemon's -o options);\n"
+"  --KEY=VALUE                 the same\n"
+"  -h, --help                  this text\n"
+"  --version                   the version\n"
+"\n"
+"colfs options:\n"
+"%s"
+"\n"
+"Exit status: 0 success; 1 a PATH does not exist or a node cannot be\n"
+"listed or read; 2 bad usage or FILE cannot be opened.\n",
+		colfs_options_help());
+}
+
+/* --- messages ------------------------------------------------------------ */
+
+static void tool_fail(tool *tl, int code)
+{
+	if (code > tl->status)
+		tl->status = code;
+}
+
+/* The node's own error from the tree's `errors` document: the last line
+ * about `path` itself, else the last about its nearest ancestor below the
+ * root (a directory whose listing failed takes its children down with it).
+ * Lines read "<path>: offset N (0xN): <status>: <message>".  Empty when
+ * there is none. */
+static void tool_node_error(tool *tl, const char *path, char *out,
+			    size_t out_len)
+{
+	colfs_node *root = colfs_tree_root(tl->tree);
+	colfs_node *errs = NULL;
+	colfs_handle *h = NULL;
+	char *text = NULL;
+	size_t len = 0, cap = 0, got = 0, plen = strlen(path), best = 0;
+
+	out[0] = '\0';
+	if (colfs_dir_lookup(tl->tree, root, "errors", &errs) ||
+	    colfs_node_is_dir(errs) || colfs_node_open(tl->tree, errs, &h))
+		return;
+	do {
+		if (cap - len < 65536) {
+			char *p = realloc(text, cap + 65536 + 1);
+
+			if (!p)
+				break;
+			text = p;
+			cap += 65536;
+		}
+		if (colfs_handle_read(h, len, cap - len, text + len, &got))
+			break;
+		len += got;
+	} while (got > 0 && len < (16u << 20));
+	colfs_handle_close(h);
+	if (!text)
+		return;
+	text[len] = '\0';
+	for (char *line = text; *line;) {
+		char *nl = strchr(line, '\n');
+		const char *sep;
+		size_t lplen;
+
+		if (nl)
+			*nl = '\0';
+		sep = strstr(line, ": offset ");
+		lplen = sep ? (size_t)(sep - line) : 0;
+		if (lplen > 1 && lplen <= plen && lplen >= best &&
+		    !strncmp(line, path, lplen) &&
+		    (path[lplen] == '\0' || path[lplen] == '/')) {
+			best = lplen;
+			snprintf(out, out_len, "%s", line);
+		}
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+	free(text);
+}
+
+/* "colfs-tool: FILE: PATH: what" plus the node's recorded error, if any. */
+static void tool_report(tool *tl, const char *path, colfs_status st,
+			const char *what)
+{
+	char detail[1024];
+	char canon[4096];
+	size_t n;
+
+	/* the errors document names nodes as "/a/b" */
+	snprintf(canon, sizeof(canon), "%s%s", path[0] == '/' ? "" : "/",
+		 path);
+	n = strlen(canon);
+	while (n > 1 && canon[n - 1] == '/')
+		canon[--n] = '\0';
+	detail[0] = '\0';
+	if (st != COLFS_ENOENT && st != COLFS_OK && tl->tree)
+		tool_node_error(tl, canon, detail, sizeof(detail));
+	if (detail[0])
+		fprintf(stderr, "colfs-tool: %s: %s\n", tl->file, detail);
+	else
+		fprintf(stderr, "colfs-tool: %s: %s: %s\n", tl->file, canon,
+			what ? what : colfs_status_name(st));
+	tool_fail(tl, TOOL_FAIL);
+}
+
+static const char *tool_kind_name(colfs_content c)
+{
+	switch (c) {
+	case COLFS_CONTENT_DIR:
+		return "dir";
+	case COLFS_CONTENT_RANGE:
+		return "range";
+	case COLFS_CONTENT_DOC:
+		return "doc";
+	case COLFS_CONTENT_STREAM:
+		return "stream";
+	}
+	return "?";
+}
+
+/* --- output -------------------------------------------------------------- */
+
+/* Write all of buf to stdout; false when stdout is gone (EPIPE, quietly)
+ * or failed (with a message). */
+static bool tool_write(tool *tl, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = write(STDOUT_FILENO, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EPIPE) {
+			tl->pipe_closed = true;
+			return false;
+		}
+		if (n <= 0) {
+			fprintf(stderr, "colfs-tool: write error: %s\n",
+				n < 0 ? strerror(errno) : "short write");
+			tool_fail(tl, TOOL_FAIL);
+			tl->pipe_closed = true;
+			return false;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+/* stdio output of ls, tree and stat.  A failed write is seen by the
+ * printf that flushes the buffer, so errno is checked right there: EPIPE
+ * (the reader went away) stops output quietly, anything else is reported. */
+static void tool_printf(tool *tl, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void tool_printf(tool *tl, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (tl->pipe_closed)
+		return;
+	va_start(ap, fmt);
+	n = vprintf(fmt, ap);
+	va_end(ap);
+	if (n >= 0)
+		return;
+	if (errno != EPIPE) {
+		fprintf(stderr, "colfs-tool: write error: %s\n",
+			strerror(errno));
+		tool_fail(tl, TOOL_FAIL);
+	}
+	tl->pipe_closed = true;
+}
+
+static bool tool_stdout_ok(const tool *tl)
+{
+	return !tl->pipe_closed;
+}
+
+/* --- commands ------------------------------------------------------------ */
+
+static colfs_node *tool_resolve(tool *tl, const char *path)
+{
+	colfs_node *n = NULL;
+	colfs_status st = colfs_tree_resolve(tl->tree, path, &n);
+
+	if (st == COLFS_ENOENT) {
+		tool_report(tl, path, st, "no such file or directory");
+		return NULL;
+	}
+	if (st || !n) {
+		tool_report(tl, path, st ? st : COLFS_ENOENT, NULL);
+		return NULL;
+	}
+	return n;
+}
+
+/* The size column of ls -l: bytes, "?" for a stream whose size is not
+ * known yet, "-" for a directory. */
+static bool tool_size_text(tool *tl, colfs_node *n, char *buf, size_t len)
+{
+	uint64_t size = 0;
+	bool exact = false;
+	colfs_status st;
+
+	if (colfs_node_is_dir(n)) {
+		snprintf(buf, len, "-");
+		return true;
+	}
+	st = colfs_node_size(tl->tree, n, &size, &exact);
+	if (st) {
+		char path[4096];
+
+		colfs_node_path(n, path, sizeof(path));
+		tool_report(tl, path, st, NULL);
+		snprintf(buf, len, "!");
+		return false;
+	}
+	if (exact)
+		snprintf(buf, len, "%" PRIu64, size);
+	else
+		snprintf(buf, len, "?");
+	return true;
+}
+
+static void tool_ls_one(tool *tl, colfs_node *n)
+{
+	char size[32];
+
+	if (!tl->long_form) {
+		tool_printf(tl, "%s\n", colfs_node_name(n));
+		return;
+	}
+	tool_size_text(tl, n, size, sizeof(size));
+	tool_printf(tl, "%-6s %12s %s\n", tool_kind_name(colfs_node_content(n)), size,
+	       colfs_node_name(n));
+}
+
+static int tool_ls(tool *tl, const char *path)
+{
+	colfs_node *n = tool_resolve(tl, path);
+	colfs_node *const *kids;
+	size_t nkids;
+	colfs_status st;
+
+	if (!n)
+		return tl->status;
+	if (!colfs_node_is_dir(n)) {
+		tool_ls_one(tl, n);
+		return tl->status;
+	}
+	st = colfs_dir_list(tl->tree, n, &kids, &nkids);
+	if (st) {
+		tool_report(tl, path, st, NULL);
+		return tl->status;
+	}
+	for (size_t i = 0; i < nkids && tool_stdout_ok(tl); i++)
+		tool_ls_one(tl, kids[i]);
+	return tl->status;
+}
+
+typedef struct tool_tree_count {
+	uint64_t dirs;
+	uint64_t files;
+} tool_tree_count;
+
+/* `prefix` holds the drawing of the ancestors' columns. */
+static void tool_tree_walk(tool *tl, colfs_node *dir, long depth,
+			   char *prefix, size_t prefix_len, size_t prefix_cap,
+			   tool_tree_count *count)
+{
+	colfs_node *const *kids;
+	size_t nkids;
+	colfs_status st;
+
+	if (tl->depth >= 0 && depth >= tl->depth)
+		return;
+	st = colfs_dir_list(tl->tree, dir, &kids, &nkids);
+	if (st) {
+		char path[4096];
+
+		colfs_node_path(dir, path, sizeof(path));
+		tool_printf(tl, "%.*s└── [cannot list: %s]\n", (int)prefix_len, prefix,
+		       colfs_status_name(st));
+		tool_report(tl, path, st, NULL);
+		return;
+	}
+	for (size_t i = 0; i < nkids && tool_stdout_ok(tl); i++) {
+		colfs_node *k = kids[i];
+		bool last = i + 1 == nkids;
+		static const char cont[] = "│   ", blank[] = "    ";
+		const char *add = last ? blank : cont;
+		size_t add_len = strlen(add);
+
+		tool_printf(tl, "%.*s%s%s\n", (int)prefix_len, prefix,
+		       last ? "└── " : "├── ", colfs_node_name(k));
+		if (!colfs_node_is_dir(k)) {
+			count->files++;
+			continue;
+		}
+		count->dirs++;
+		if (prefix_len + add_len + 1 > prefix_cap) {
+			/* deeper than any sane tree: draw no further */
+			continue;
+		}
+		memcpy(prefix + prefix_len, add, add_len);
+		tool_tree_walk(tl, k, depth + 1, prefix, prefix_len + add_len,
+			       prefix_cap, count);
+	}
+}
+
+static int tool_tree(tool *tl, const char *path)
+{
+	colfs_node *n = tool_resolve(tl, path);
+	tool_tree_count count = { 0, 0 };
+	char name[4096];
+	char prefix[4096];
+
+	if (!n)
+		return tl->status;
+	colfs_node_path(n, name, sizeof(name));
+	tool_printf(tl, "%s\n", name);
+	if (colfs_node_is_dir(n))
+		tool_tree_walk(tl, n, 0, prefix, 0, sizeof(prefix), &count);
+	if (tool_stdout_ok(tl))
+		tool_printf(tl, "\n%" PRIu64 " director%s, %" PRIu64 " file%s\n",
+		       count.dirs, count.dirs == 1 ? "y" : "ies", count.files,
+		       count.files == 1 ? "" : "s");
+	return tl->status;
+}
+
+static int tool_cat_one(tool *tl, const char *path, char *buf)
+{
+	colfs_node *n = tool_resolve(tl, path);
+	colfs_handle *h = NULL;
+	uint64_t off = 0;
+	colfs_status st;
+
+	if (!n)
+		return tl->status;
+	if (colfs_node_is_dir(n)) {
+		tool_report(tl, path, COLFS_OK, "is a directory");
+		return tl->status;
+	}
+	st = colfs_node_open(tl->tree, n, &h);
+	if (st) {
+		tool_report(tl, path, st, NULL);
+		return tl->status;
+	}
+	for (;;) {
+		size_t got = 0;
+
+		st = colfs_handle_read(h, off, TOOL_READ_SIZE, buf, &got);
+		if (st) {
+			tool_report(tl, path, st, NULL);
+			break;
+		}
+		if (got > TOOL_READ_SIZE)
+			got = TOOL_READ_SIZE;
+		if (got && !tool_write(tl, buf, got))
+			break;
+		off += got;
+		if (got < TOOL_READ_SIZE)
+			break;
+	}
+	colfs_handle_close(h);
+	return tl->status;
+}
+
+static int tool_cat(tool *tl, char **paths, int npaths)
+{
+	char *buf = malloc(TOOL_READ_SIZE);
+
+	if (!buf) {
+		fprintf(stderr, "colfs-tool: out of memory\n");
+		return TOOL_FAIL;
+	}
+	for (int i = 0; i < npaths && !tl->pipe_closed; i++)
+		tool_cat_one(tl, paths[i], buf);
+	free(buf);
+	return tl->status;
+}
+
+static int tool_stat(tool *tl, const char *path)
+{
+	colfs_node *n = tool_resolve(tl, path);
+	char buf[4096];
+	colfs_content kind;
+
+	if (!n)
+		return tl->status;
+	kind = colfs_node_content(n);
+	colfs_node_path(n, buf, sizeof(buf));
+	tool_printf(tl, "path: %s\n", buf);
+	tool_printf(tl, "inode: %" PRIu64 "\n", colfs_node_ino(n));
+	tool_printf(tl, "kind: %s\n", tool_kind_name(kind));
+	if (kind == COLFS_CONTENT_DIR) {
+		colfs_node *const *kids;
+		size_t nkids;
+		colfs_status st = colfs_dir_list(tl->tree, n, &kids, &nkids);
+
+		if (st)
+			tool_report(tl, buf, st, NULL);
+		else
+			tool_printf(tl, "entries: %zu\n", nkids);
+		return tl->status;
+	}
+	{
+		uint64_t size = 0, off = 0, len = 0;
+		bool exact = false;
+		colfs_status st = colfs_node_size(tl->tree, n, &size, &exact);
+
+		if (st)
+			tool_report(tl, buf, st, NULL);
+		else if (exact)
+			tool_printf(tl, "size: %" PRIu64 " (exact)\n", size);
+		else
+			tool_printf(tl, "size: ? (not known until read to the end)\n");
+		if (kind == COLFS_CONTENT_RANGE &&
+		    colfs_node_range(n, &off, &len)) {
+			tool_printf(tl, "offset: %" PRIu64 "\n", off);
+			tool_printf(tl, "length: %" PRIu64 "\n", len);
+		}
+		tool_printf(tl, "volatile: %s\n",
+		       colfs_node_is_volatile(n) ? "yes" : "no");
+	}
+	return tl->status;
+}
+
+/* --- options ------------------------------------------------------------- */
+
+/* Apply "a=b,c=d" (each piece kept alive in tl->owned). */
+static bool tool_option(tool *tl, const char *arg)
+{
+	char *copy = strdup(arg);
+	char **grown;
+	char *save = NULL;
+
+	if (!copy)
+		return false;
+	grown = realloc(tl->owned, (tl->nowned + 1) * sizeof(*grown));
+	if (!grown) {
+		free(copy);
+		return false;
+	}
+	tl->owned = grown;
+	tl->owned[tl->nowned++] = copy;
+	for (char *kv = strtok_r(copy, ",", &save); kv;
+	     kv = strtok_r(NULL, ",", &save)) {
+		colfs_status st = colfs_options_set(&tl->opts, kv);
+
+		if (st == COLFS_ENOENT) {
+			fprintf(stderr, "colfs-tool: unknown option '%s'\n",
+				kv);
+			return false;
+		}
+		if (st) {
+			fprintf(stderr, "colfs-tool: bad value in option "
+					"'%s'\n", kv);
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool tool_parse_depth(const char *s, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < 0)
+		return false;
+	*out = v;
+	return true;
+}
+
+static void tool_free(tool *tl)
+{
+	colfs_tree_destroy(tl->tree);
+	for (size_t i = 0; i < tl->nowned; i++)
+		free(tl->owned[i]);
+	free(tl->owned);
+}
+
+int main(int argc, char **argv)
+{
+	tool tl;
+	char **pos;
+	int npos = 0, rc;
+	bool dashdash = false;
+	const char *cmd;
+	char why[512];
+	colfs_status st;
+
+	memset(&tl, 0, sizeof(tl));
+	tl.depth = -1;
+	/* a closed pipe shows up as EPIPE from write(), handled quietly */
+	signal(SIGPIPE, SIG_IGN);
+
+	pos = calloc((size_t)argc + 1, sizeof(*pos));
+	if (!pos) {
+		fprintf(stderr, "colfs-tool: out of memory\n");
+		return TOOL_USAGE;
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (dashdash || a[0] != '-' || !a[1]) {
+			pos[npos++] = argv[i];
+		} else if (!strcmp(a, "--")) {
+			dashdash = true;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			tool_usage(stdout);
+			rc = TOOL_OK;
+			goto out;
+		} else if (!strcmp(a, "--version")) {
+			printf("colfs-tool %s\n", COLFS_TOOL_VERSION);
+			rc = TOOL_OK;
+			goto out;
+		} else if (!strcmp(a, "-l")) {
+			tl.long_form = true;
+		} else if (!strcmp(a, "--depth") || !strcmp(a, "-L")) {
+			if (!tool_parse_depth(i + 1 < argc ? argv[i + 1] : NULL,
+					      &tl.depth)) {
+				fprintf(stderr, "colfs-tool: %s needs a "
+						"number >= 0\n", a);
+				rc = TOOL_USAGE;
+				goto out;
+			}
+			i++;
+		} else if (!strncmp(a, "--depth=", 8)) {
+			if (!tool_parse_depth(a + 8, &tl.depth)) {
+				fprintf(stderr, "colfs-tool: --depth needs a "
+						"number >= 0\n");
+				rc = TOOL_USAGE;
+				goto out;
+			}
+		} else if (!strcmp(a, "-o")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "colfs-tool: -o needs "
+						"KEY=VALUE\n");
+				rc = TOOL_USAGE;
+				goto out;
+			}
+			if (!tool_option(&tl, argv[++i])) {
+				rc = TOOL_USAGE;
+				goto out;
+			}
+		} else if (!strncmp(a, "-o", 2)) {
+			if (!tool_option(&tl, a + 2)) {
+				rc = TOOL_USAGE;
+				goto out;
+			}
+		} else if (!strncmp(a, "--", 2) && strchr(a, '=')) {
+			if (!tool_option(&tl, a + 2)) {
+				rc = TOOL_USAGE;
+				goto out;
+			}
+		} else {
+			fprintf(stderr, "colfs-tool: unknown option '%s' "
+					"(try --help)\n", a);
+			rc = TOOL_USAGE;
+			goto out;
+		}
+	}
+	if (npos < 2) {
+		tool_usage(stderr);
+		rc = TOOL_USAGE;
+		goto out;
+	}
+	cmd = pos[0];
+	if (strcmp(cmd, "ls") && strcmp(cmd, "tree") && strcmp(cmd, "cat") &&
+	    strcmp(cmd, "stat")) {
+		fprintf(stderr, "colfs-tool: unknown command '%s' (try "
+				"--help)\n", cmd);
+		rc = TOOL_USAGE;
+		goto out;
+	}
+	if ((!strcmp(cmd, "cat") && npos < 3) ||
+	    (strcmp(cmd, "cat") && npos > 3)) {
+		fprintf(stderr, "colfs-tool: %s takes %s\n", cmd,
+			strcmp(cmd, "cat") ? "FILE [PATH]" : "FILE PATH...");
+		rc = TOOL_USAGE;
+		goto out;
+	}
+	if (tl.long_form && strcmp(cmd, "ls")) {
+		fprintf(stderr, "colfs-tool: -l is an option of ls\n");
+		rc = TOOL_USAGE;
+		goto out;
+	}
+	if (tl.depth >= 0 && strcmp(cmd, "tree")) {
+		fprintf(stderr, "colfs-tool: --depth is an option of tree\n");
+		rc = TOOL_USAGE;
+		goto out;
+	}
+
+	tl.file = pos[1];
+	why[0] = '\0';
+	st = colfs_tree_open(tl.file, &tl.opts, &tl.tree, why, sizeof(why));
+	if (st || !tl.tree) {
+		/* the reason names the file already */
+		if (why[0])
+			fprintf(stderr, "colfs-tool: %s\n", why);
+		else
+			fprintf(stderr, "colfs-tool: %s: %s\n", tl.file,
+				colfs_status_name(st ? st : COLFS_EIO));
+		tl.tree = NULL;
+		rc = TOOL_USAGE;
+		goto out;
+	}
+
+	if (!strcmp(cmd, "ls"))
+		rc = tool_ls(&tl, npos > 2 ? pos[2] : "/");
+	else if (!strcmp(cmd, "tree"))
+		rc = tool_tree(&tl, npos > 2 ? pos[2] : "/");
+	else if (!strcmp(cmd, "stat"))
+		rc = tool_stat(&tl, npos > 2 ? pos[2] : "/");
+	else
+		rc = tool_cat(&tl, pos + 2, npos - 2);
+
+	if (!tl.pipe_closed && fflush(stdout) != 0 && errno != EPIPE) {
+		fprintf(stderr, "colfs-tool: write error: %s\n",
+			strerror(errno));
+		rc = TOOL_FAIL;
+	}
+out:
+	free(pos);
+	tool_free(&tl);
+	return rc;
+}
