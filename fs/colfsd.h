@@ -9,6 +9,7 @@
 
 #define FUSE_USE_VERSION 312
 #include <fuse_lowlevel.h>
+#include <pthread.h>
 #include <sys/stat.h>
 
 #include "colfs.h"
@@ -26,10 +27,19 @@ typedef struct colfsd {
 	/* FUSE connection options given with -o (max_readahead, sync_read,
 	 * no_splice_write...), applied at init; NULL when none. */
 	struct fuse_conn_info_opts *conn_opts;
+	/* Files open right now.  The kernel sends RELEASE asynchronously, so
+	 * at unmount some may never be released: they are closed at exit,
+	 * before the tree (their documents live in its cache). */
+	pthread_mutex_t files_lock;
+	struct colfsd_file *files;
 } colfsd;
 
 /* The low-level operations table (ll.c). */
 extern const struct fuse_lowlevel_ops colfsd_ll_ops;
+
+/* Close the files the kernel never released (ll.c); call after the
+ * session loop ended, before colfs_tree_destroy. */
+void colfsd_files_close_all(colfsd *d);
 
 /* The one place where a colfs_status becomes an errno (errno.c). */
 int colfsd_errno(colfs_status st);

@@ -207,6 +207,7 @@ static void colfsd_getattr(fuse_req_t req, fuse_ino_t ino,
 
 /* What an open file carries in fi->fh. */
 typedef struct colfsd_file {
+	struct colfsd_file *prev, *next; /* colfsd.files */
 	colfs_node *node;
 	bool range;           /* served zero-copy from the source fd */
 	uint64_t offset, len; /* for a range: where in the source file */
@@ -222,6 +223,40 @@ static void colfsd_file_destroy(colfsd_file *f)
 		return;
 	colfs_handle_close(f->handle);
 	free(f);
+}
+
+static void colfsd_file_link(colfsd *d, colfsd_file *f)
+{
+	pthread_mutex_lock(&d->files_lock);
+	f->prev = NULL;
+	f->next = d->files;
+	if (d->files)
+		d->files->prev = f;
+	d->files = f;
+	pthread_mutex_unlock(&d->files_lock);
+}
+
+static void colfsd_file_unlink(colfsd *d, colfsd_file *f)
+{
+	pthread_mutex_lock(&d->files_lock);
+	if (f->prev)
+		f->prev->next = f->next;
+	else
+		d->files = f->next;
+	if (f->next)
+		f->next->prev = f->prev;
+	pthread_mutex_unlock(&d->files_lock);
+}
+
+void colfsd_files_close_all(colfsd *d)
+{
+	pthread_mutex_lock(&d->files_lock);
+	while (d->files) {
+		colfsd_file *f = d->files;
+		d->files = f->next;
+		colfsd_file_destroy(f);
+	}
+	pthread_mutex_unlock(&d->files_lock);
 }
 
 static void colfsd_open(fuse_req_t req, fuse_ino_t ino,
@@ -300,9 +335,12 @@ static void colfsd_open(fuse_req_t req, fuse_ino_t ino,
 	}
 
 	fi->fh = (uintptr_t)f;
+	colfsd_file_link(d, f);
 	/* When the reply cannot be sent (interrupted) no release follows. */
-	if (fuse_reply_open(req, fi) != 0)
+	if (fuse_reply_open(req, fi) != 0) {
+		colfsd_file_unlink(d, f);
 		colfsd_file_destroy(f);
+	}
 }
 
 static void colfsd_read(fuse_req_t req, fuse_ino_t ino, size_t size,
@@ -349,8 +387,11 @@ static void colfsd_read(fuse_req_t req, fuse_ino_t ino, size_t size,
 static void colfsd_release(fuse_req_t req, fuse_ino_t ino,
 			   struct fuse_file_info *fi)
 {
+	colfsd_file *f = (colfsd_file *)(uintptr_t)fi->fh;
+
 	(void)ino;
-	colfsd_file_destroy((colfsd_file *)(uintptr_t)fi->fh);
+	colfsd_file_unlink(colfsd_of(req), f);
+	colfsd_file_destroy(f);
 	fuse_reply_err(req, 0);
 }
 

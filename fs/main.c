@@ -181,6 +181,7 @@ int main(int argc, char *argv[])
 
 	memset(&a, 0, sizeof a);
 	memset(&d, 0, sizeof d);
+	pthread_mutex_init(&d.files_lock, NULL);
 	memset(&cmd, 0, sizeof cmd);
 
 	if (fuse_opt_parse(&args, &a, NULL, colfsd_opt_proc) != 0)
@@ -292,7 +293,9 @@ int main(int argc, char *argv[])
 out:
 	if (se)
 		fuse_session_destroy(se);
+	colfsd_files_close_all(&d);
 	colfs_tree_destroy(d.tree);
+	pthread_mutex_destroy(&d.files_lock);
 	free(d.conn_opts);
 	free(cmd.mountpoint);
 	fuse_opt_free_args(&args);

@@ -60,8 +60,9 @@ colfs_status colfs_cursor_u16le(colfs_cursor *c, uint16_t *out, colfs_err *err);
 colfs_status colfs_cursor_u32le(colfs_cursor *c, uint32_t *out, colfs_err *err);
 colfs_status colfs_cursor_u64le(colfs_cursor *c, uint64_t *out, colfs_err *err);
 colfs_status colfs_cursor_u32be(colfs_cursor *c, uint32_t *out, colfs_err *err);
-/* Unsigned LEB128 of at most 10 bytes (64 bits); overlong or overflowing
- * encodings are COLFS_ECORRUPT. */
+/* Unsigned LEB128 of at most 10 bytes (64 bits).  Encodings longer than
+ * 10 bytes or with bits beyond 64 are COLFS_ECORRUPT; non-minimal ones
+ * (0x80 0x00 for 0) are accepted, as protobuf and Thrift readers do. */
 colfs_status colfs_cursor_uvarint(colfs_cursor *c, uint64_t *out,
 				  colfs_err *err);
 /* Zigzag-decoded signed LEB128. */

@@ -951,8 +951,14 @@ void colfs_render_timestamp_parts(colfs_buf *b, const colfs_render *r,
 {
 	json_open(b, r);
 	if (nanos >= 1000000000u) {
-		seconds += nanos / 1000000000u;
-		nanos %= 1000000000u;
+		/* Carry whole seconds; at the very end of the range there is
+		 * nowhere to carry to, so show the largest fraction instead. */
+		if (__builtin_add_overflow(seconds,
+					   (int64_t)(nanos / 1000000000u),
+					   &seconds))
+			nanos = 999999999u;
+		else
+			nanos %= 1000000000u;
 	}
 	put_timestamp(b, seconds, nanos, utc);
 	json_close(b, r);

@@ -515,7 +515,8 @@ colfs_node *colfs_dir_add_text(colfs_tree *t, colfs_node *dir,
 	char *copy = malloc(len + 1);
 	if (!copy)
 		return NULL;
-	memcpy(copy, text, len);
+	if (len)
+		memcpy(copy, text, len);
 	copy[len] = '\0';
 	colfs_node *n = dir_add(t, dir, raw_name, COLFS_CONTENT_DOC, NULL,
 				NULL);
@@ -1460,7 +1461,9 @@ colfs_status colfs_tree_open_format(int fd, const char *display_name,
 colfs_status colfs_tree_open(const char *path, const colfs_options *opts,
 			     colfs_tree **out, char *why, size_t why_len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is
+	 * refused as "not a regular file" right after. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	*out = NULL;
 	if (fd < 0) {
 		snprintf(why, why_len, "%s: %s", path, strerror(errno));

@@ -2,6 +2,7 @@
  * (docs/parquet-tree.md describes every entry). */
 #include "parquet_internal.h"
 #include "pq_tree.h"
+#include "parquet_values.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -153,17 +154,6 @@ static colfs_status region_json_doc(colfs_tree *t, colfs_node *file,
 	return colfs_buf_json(out, j);
 }
 
-static colfs_status column_index_gen(colfs_tree *t, colfs_node *file,
-				     colfs_buf *out)
-{
-	pq_state *s = colfs_node_ctx(file);
-	const parquet_chunk *ch = pq_node_chunk(s, file);
-
-	return region_json_doc(t, file, out, (uint64_t)ch->column_index_offset,
-			       (uint64_t)ch->column_index_length,
-			       &parquet_desc_column_index);
-}
-
 static colfs_status offset_index_gen(colfs_tree *t, colfs_node *file,
 				     colfs_buf *out)
 {
@@ -175,19 +165,22 @@ static colfs_status offset_index_gen(colfs_tree *t, colfs_node *file,
 			       &parquet_desc_offset_index);
 }
 
-static const pq_page_list *chunk_pages(pq_state *s, const colfs_node *n)
+static const pqv_walk *chunk_pages(colfs_tree *t, pq_state *s,
+				  const colfs_node *n)
 {
-	uint64_t g = colfs_node_a(n), c = colfs_node_b(n);
-	if (!s->walks || !s->walks[g])
+	const pqv_walk *w = NULL;
+
+	if (pqv_chunk_walk(t, s, n, (uint32_t)colfs_node_a(n),
+			   (uint32_t)colfs_node_b(n), &w))
 		return NULL;
-	return &s->walks[g][c];
+	return w;
 }
 
 static colfs_status page_header_gen(colfs_tree *t, colfs_node *file,
 				    colfs_buf *out)
 {
 	pq_state *s = colfs_node_ctx(file);
-	const pq_page_list *pl = chunk_pages(s, file);
+	const pqv_walk *pl = chunk_pages(t, s, file);
 	const parquet_page *pg;
 
 	if (!pl || colfs_node_c(file) >= pl->n)
@@ -272,11 +265,11 @@ static colfs_status bloom_header_gen(colfs_tree *t, colfs_node *file,
 static const colfs_node_ops metadata_json_ops = {.generate = metadata_json_gen};
 static const colfs_node_ops rg_meta_ops = {.generate = rg_meta_gen};
 static const colfs_node_ops chunk_meta_ops = {.generate = chunk_meta_gen};
-static const colfs_node_ops column_index_ops = {.generate = column_index_gen};
+static const colfs_node_ops column_index_ops = {.generate = pqv_column_index_gen};
 static const colfs_node_ops offset_index_ops = {.generate = offset_index_gen};
 static const colfs_node_ops page_header_ops = {.generate = page_header_gen};
 static const colfs_node_ops bloom_header_ops = {.generate = bloom_header_gen};
-static const colfs_node_ops stats_ops = {.generate = pq_statistics_gen};
+static const colfs_node_ops stats_ops = {.generate = pqv_statistics_gen};
 static const colfs_node_ops summary_ops = {.generate = pq_summary_gen};
 static const colfs_node_ops readme_ops = {.generate = pq_readme_gen};
 static const colfs_node_ops schema_ops = {.generate = pq_schema_gen};
@@ -314,7 +307,7 @@ static colfs_node *add_dir_abc(colfs_tree *t, colfs_node *dir,
 static colfs_status page_dir_populate(colfs_tree *t, colfs_node *dir)
 {
 	pq_state *s = colfs_node_ctx(dir);
-	const pq_page_list *pl = chunk_pages(s, dir);
+	const pqv_walk *pl = chunk_pages(t, s, dir);
 	uint64_t a = colfs_node_a(dir), b = colfs_node_b(dir);
 	uint64_t k = colfs_node_c(dir);
 	const parquet_page *pg;
@@ -325,7 +318,8 @@ static colfs_status page_dir_populate(colfs_tree *t, colfs_node *dir)
 	ADD(add_doc_abc(t, dir, "header.json", &page_header_ops, s, a, b, k));
 	ADD(colfs_dir_add_range(t, dir, "raw", pg->offset + pg->hdr.header_len,
 				(uint64_t)pg->hdr.compressed_size));
-	return COLFS_OK;
+	return pqv_page_views_add(t, dir, s, (uint32_t)a, (uint32_t)b,
+				  (size_t)k);
 }
 
 static const colfs_node_ops page_dir_ops = {.populate = page_dir_populate};
@@ -334,46 +328,10 @@ static colfs_status pages_populate(colfs_tree *t, colfs_node *dir)
 {
 	pq_state *s = colfs_node_ctx(dir);
 	uint64_t g = colfs_node_a(dir), c = colfs_node_b(dir);
-	const parquet_chunk *ch = pq_node_chunk(s, dir);
-	pq_page_list *pl;
-	colfs_err stop;
-	colfs_status st;
+	const pqv_walk *pl = chunk_pages(t, s, dir);
 
-	if (!ch)
+	if (!pl)
 		return COLFS_OK;
-	if (!s->walks) {
-		s->walks = colfs_tree_alloc(t, s->pf->n_row_groups *
-						       sizeof *s->walks);
-		if (!s->walks)
-			return COLFS_ENOMEM;
-	}
-	if (!s->walks[g]) {
-		s->walks[g] = colfs_tree_alloc(t, s->pf->row_groups[g].n_chunks *
-							  sizeof **s->walks);
-		if (!s->walks[g])
-			return COLFS_ENOMEM;
-	}
-	pl = &s->walks[g][c];
-	if (!pl->walked) {
-		parquet_page *pages;
-		size_t n;
-		st = parquet_chunk_walk(s->src, ch, s->max_alloc, &pages, &n,
-					&stop);
-		if (st)
-			return st;
-		pl->pages = colfs_tree_alloc(t, (n ? n : 1) * sizeof *pages);
-		if (!pl->pages) {
-			free(pages);
-			return COLFS_ENOMEM;
-		}
-		if (n)
-			memcpy(pl->pages, pages, n * sizeof *pages);
-		free(pages);
-		pl->n = n;
-		pl->walked = true;
-		if (stop.status)
-			colfs_tree_report_err(t, dir, &stop);
-	}
 	for (size_t k = 0; k < pl->n; k++) {
 		char name[24];
 		snprintf(name, sizeof name, "%zu", k);
@@ -413,7 +371,8 @@ static colfs_status bloom_populate(colfs_tree *t, colfs_node *dir)
 				  ch->bloom_filter_length,
 				  (unsigned long long)hlen, nb);
 	ADD(colfs_dir_add_range(t, dir, "bitset", start, (uint64_t)nb));
-	return COLFS_OK;
+	return pqv_bloom_views_add(t, dir, s, (uint32_t)a, (uint32_t)b, start,
+				   (uint32_t)nb);
 }
 
 static const colfs_node_ops bloom_ops = {.populate = bloom_populate};
@@ -441,6 +400,8 @@ static colfs_status chunk_populate(colfs_tree *t, colfs_node *dir)
 	if (ch->has_meta) {
 		ADD(colfs_dir_add_range(t, dir, "raw", ch->start, ch->length));
 		ADD(add_dir_abc(t, dir, "pages", &pages_ops, s, a, b, 0));
+		COLFS_TRY(pqv_chunk_views_add(t, dir, s, (uint32_t)a,
+					      (uint32_t)b));
 	}
 	if (ch->encrypted) {
 		/* page index and bloom filter are encrypted modules too */
@@ -515,7 +476,7 @@ static colfs_status rg_populate(colfs_tree *t, colfs_node *dir)
 
 	ADD(add_doc_abc(t, dir, "meta.json", &rg_meta_ops, s, g, 0, 0));
 	ADD(add_dir_abc(t, dir, "chunks", &chunks_ops, s, g, 0, 0));
-	return COLFS_OK;
+	return pqv_table_views_add(t, dir, s, (int64_t)g);
 }
 
 static const colfs_node_ops rg_ops = {.populate = rg_populate};
@@ -598,6 +559,7 @@ static void pq_close(void *state)
 
 	if (!s)
 		return;
+	pqv_state_destroy(s->values);
 	parquet_file_destroy(s->pf);
 	free(s);
 }
@@ -725,6 +687,10 @@ static colfs_status pq_open(colfs_tree *t, colfs_err *err)
 		goto nomem;
 	if (s->pf && !s->encrypted_footer &&
 	    !colfs_dir_add_dir(t, root, "row_groups", &row_groups_ops, s))
+		goto nomem;
+	if (pqv_state_create(s, &s->values))
+		goto nomem;
+	if (pqv_table_views_add(t, root, s, -1))
 		goto nomem;
 	return COLFS_OK;
 nomem:

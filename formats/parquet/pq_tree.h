@@ -26,6 +26,7 @@ typedef struct pq_state {
 	uint64_t footer_offset, footer_len;
 	parquet_file *pf;           /* NULL when no footer could be decoded */
 	pq_page_list **walks;       /* [row group][chunk], tree memory */
+	struct pqv_state *values;   /* the value pipeline (parquet_values.c) */
 } pq_state;
 
 colfs_status pq_read_region(pq_state *s, uint64_t off, uint64_t len,

@@ -37,6 +37,8 @@ cleanup() {
 	rm -rf "$WORK" 2>/dev/null || true
 }
 trap cleanup EXIT
+# meson's timeout ends a test with SIGTERM: leave through the EXIT trap.
+trap 'exit 143' TERM INT HUP
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
@@ -75,11 +77,12 @@ need_mountable() {
 	fi
 }
 
+# Make a mount point and register it for the exit trap.  It sets NEWMNT
+# rather than printing the name: a $(...) would run in a subshell and the
+# registration would be lost.
 newmnt() {
-	local m
-	m=$(mktemp -d "$WORK/mnt.XXXXXX")
-	MOUNTS+=("$m")
-	echo "$m"
+	NEWMNT=$(mktemp -d "$WORK/mnt.XXXXXX")
+	MOUNTS+=("$NEWMNT")
 }
 
 wait_mounted() {
@@ -136,7 +139,7 @@ umount_fuse() {
 # naming the file, and leave nothing mounted.
 expect_refused() { # FILE WORDS-EXPECTED-IN-REASON
 	local file=$1 reason=$2 mnt out rc=0
-	mnt=$(newmnt)
+	newmnt; mnt=$NEWMNT
 	out=$(timeout "$T" "$COLFS" "$file" "$mnt" 2>&1) || rc=$?
 	[ "$rc" -ne 0 ] || fail "colfs accepted $file"
 	[ "$rc" -ne 124 ] || fail "colfs hung on $file"
@@ -192,7 +195,7 @@ case_refuse_unreadable() {
 			skip "user nobody cannot run $COLFS"
 	fi
 	local mnt out rc=0
-	mnt=$(newmnt)
+	newmnt; mnt=$NEWMNT
 	chmod 0777 "$mnt"
 	out=$(timeout "$T" "${run[@]+"${run[@]}"}" "$COLFS" "$WORK/secret.parquet" "$mnt" 2>&1) || rc=$?
 	[ "$rc" -eq 1 ] || fail "unreadable file: exit $rc: $out"
@@ -212,7 +215,7 @@ case_refuse_fifo() {
 # and extra arguments.  --help and --version answer 0.
 case_usage() {
 	local mnt out rc
-	mnt=$(newmnt)
+	newmnt; mnt=$NEWMNT
 	out=$(timeout "$T" "$COLFS" --help) || fail "--help exited non-zero"
 	for w in "FILE MOUNTPOINT" "null=" "max_alloc=" "-f" "-s" "-d" "allow_other"; do
 		case "$out" in *"$w"*) ;; *) fail "--help does not mention $w" ;; esac
@@ -257,7 +260,7 @@ case_mount_ls() {
 	chown 1234:2345 "$WORK/src.parquet"
 	chmod 0664 "$WORK/src.parquet"
 	touch -d '2001-02-03 04:05:06' "$WORK/src.parquet"
-	mnt=$(newmnt)
+	newmnt; mnt=$NEWMNT
 	mount_bg "$WORK/src.parquet" "$mnt"
 
 	timeout "$T" ls -R "$mnt" > "$WORK/ls-R" || fail "ls -R failed"
@@ -306,7 +309,7 @@ case_mount_erofs() {
 	local src mnt out
 	src=$(pick_parquet)
 	need_mountable "$src"
-	mnt=$(newmnt)
+	newmnt; mnt=$NEWMNT
 	# colfs options after the positionals, as mount.fuse3 passes them.
 	mount_bg "$src" "$mnt" -o null=NULL,cache_size=16M -o max_alloc=64M
 	expect_erofs() {
@@ -349,7 +352,7 @@ signal_case() { # SIGNAL
 	local src mnt rc=0
 	src=$(pick_parquet)
 	need_mountable "$src"
-	mnt=$(newmnt)
+	newmnt; mnt=$NEWMNT
 	mount_fg "$src" "$mnt"
 	timeout "$T" cat "$mnt/summary" > /dev/null || fail "cat summary"
 	kill -"$1" "$FGPID"
@@ -370,7 +373,7 @@ case_fusermount() {
 	local src mnt rc=0 pid
 	src=$(pick_parquet)
 	need_mountable "$src"
-	mnt=$(newmnt)
+	newmnt; mnt=$NEWMNT
 	mount_fg "$src" "$mnt"
 	umount_fuse "$mnt"
 	timeout "$T" tail --pid="$FGPID" -f /dev/null ||
@@ -400,7 +403,7 @@ case_concurrent() {
 	local src mnt i
 	src=$(pick_parquet)
 	need_mountable "$src"
-	mnt=$(newmnt)
+	newmnt; mnt=$NEWMNT
 	mount_bg "$src" "$mnt"
 	timeout 60 find "$mnt" -type f -size -16M > "$WORK/files"
 	local readers=()
@@ -441,7 +444,7 @@ case_mount_helper() {
 	need_mountable "$src"
 	mkdir "$WORK/bin"
 	ln -s "$(readlink -f "$COLFS")" "$WORK/bin/colfs"
-	mnt=$(newmnt)
+	newmnt; mnt=$NEWMNT
 	PATH="$WORK/bin:$PATH" timeout "$T" mount.fuse3 "$src" "$mnt" \
 		-t fuse.colfs -o rw,dev,suid,nofail,_netdev,noatime ||
 		fail "mount.fuse3 failed"
@@ -521,7 +524,7 @@ case_toy() {
 	local src mnt out rc
 	src="$WORK/t.toy"
 	{ printf 'TOYF'; seq 1 20000; } > "$src"
-	mnt=$(newmnt)
+	newmnt; mnt=$NEWMNT
 	timeout "$T" "$COLFS_TOY" "$src" "$mnt" || fail "colfs-toy did not mount"
 	is_mounted "$mnt" || fail "nothing mounted"
 
@@ -619,7 +622,7 @@ tree_paths() {
 # streams and the volatile `errors` documents.
 crosscheck_one() { # FILE
 	local file=$1 mnt
-	mnt=$(newmnt)
+	newmnt; mnt=$NEWMNT
 	mount_bg "$file" "$mnt"
 	timeout 60 "$COLFS_TOOL" tree "$file" > "$WORK/tree.txt" ||
 		fail "$file: colfs-tool tree failed"
@@ -640,15 +643,15 @@ crosscheck_one() { # FILE
 			fail "$file: colfs-tool ls /$d differs from ls -U"
 	done < <(echo; cd "$mnt" && find . -mindepth 1 -maxdepth 1 -type d -printf '%P\n')
 
-	# Files to compare: streams (size 0 and not exact) are skipped.
+	# Files to compare: a stream reports size 0 until it has been decoded
+	# (none has, on a fresh mount), so files of size 0 are skipped: that
+	# skips the streams and loses nothing else (an empty document has no
+	# bytes to compare).  Streams are checked by the values tests.
 	(cd "$mnt" && timeout 60 find . -type f -printf '%s %P\n') |
 		while read -r size p; do
-			[ "$size" -le $((16 << 20)) ] || continue
-			case "$p" in errors|*/errors) continue ;; esac
-			if [ "$size" -eq 0 ] &&
-			   timeout "$T" "$COLFS_TOOL" stat "$file" "$p" | grep -q '^kind: stream'; then
+			[ "$size" -gt 0 ] && [ "$size" -le $((16 << 20)) ] ||
 				continue
-			fi
+			case "$p" in errors|*/errors) continue ;; esac
 			printf '%s\n' "$p"
 		done > "$WORK/files"
 	local ok=1
@@ -729,7 +732,7 @@ case_bad_corpus() {
 	local rel file mnt out rc mounted=0 refused=0
 	while IFS= read -r rel; do
 		file="$CORPUS/$rel"
-		mnt=$(newmnt)
+		newmnt; mnt=$NEWMNT
 		rc=0; out=$(timeout "$T" "$COLFS" "$file" "$mnt" 2>&1) || rc=$?
 		[ "$rc" -ne 124 ] || fail "$rel: colfs hung at mount"
 		if [ "$rc" -ne 0 ]; then

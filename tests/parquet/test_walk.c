@@ -383,6 +383,17 @@ static void check_errors_named(colfs_tree *t, walk *w)
 static int run_one(const char *file, const char *kind, bool verbose)
 {
 	walk w = {.file = file, .strict = strcmp(kind, "parquet") == 0};
+	/* good/ files whose values are flawed on purpose: their value views
+	 * must fail with a named, located error (test_values.c checks how),
+	 * so they are walked as damaged files. */
+	static const char *const flawed_values[] = {
+		"corrupt-checksum", "nation.dict-malformed",
+		"large_string_map.brotli",
+	};
+	for (size_t i = 0; i < sizeof flawed_values / sizeof *flawed_values;
+	     i++)
+		if (strstr(file, flawed_values[i]))
+			w.strict = false;
 	colfs_tree *t;
 	char why[512];
 	colfs_status st;
@@ -484,7 +495,8 @@ static int mutate_one(const char *file, unsigned *seed)
 			failed = 1;
 			break;
 		}
-		if (run_one(tmp, "parquet-mutant", false)) {
+		if (run_one(tmp, "parquet-mutant",
+			    getenv("COLFS_TEST_VERBOSE") != NULL)) {
 			printf("failed: mutant %d of %s\n", m, file);
 			failed = 1;
 		}

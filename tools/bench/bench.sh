@@ -8,12 +8,15 @@
 #          the daemon's peak RSS) against DuckDB's
 #          COPY (SELECT X FROM file) TO ... (FORMAT csv) with threads=1.
 # Usage: tools/bench/bench.sh [mount|cat|all] [ROWS]
+# Environment: COLFS_BUILD (build directory, default build), COLFS_OPTS
+# (daemon -o options, e.g. cache_size=64M), COLFS_BENCH_DIR.
 set -eu
 cd "$(dirname "$0")/../.."
 WHAT=${1:-all}
 ROWS=${2:-50000000}
 DIR=${COLFS_BENCH_DIR:-/tmp/colfs-bench}
 SQL="node tools/bench/duckdb-sql.cjs"
+B=${COLFS_BUILD:-build}
 mkdir -p "$DIR"
 FILE="$DIR/bench-$ROWS.parquet"
 if [ ! -f "$FILE" ]; then
@@ -36,7 +39,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 mount_it() {
-	build/fs/colfs -f "$FILE" "$MNT" &
+	"$B"/fs/colfs -f ${COLFS_OPTS:+-o "$COLFS_OPTS"} "$FILE" "$MNT" &
 	PID=$!
 	i=0
 	while ! mountpoint -q "$MNT"; do

@@ -1,0 +1,12 @@
+/* tests/fuzz: open arbitrary bytes as orc (no probing, so that even
+ * inputs whose magic is damaged reach the format's reader), walk every
+ * node and read every byte (bounded: see fuzz_walk.h). */
+#include "fuzz_walk.h"
+
+extern const colfs_format colfs_format_orc;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fuzz_walk_bytes(data, size, &colfs_format_orc, NULL);
+	return 0;
+}
