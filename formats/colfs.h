@@ -34,7 +34,7 @@ typedef enum colfs_content {
  * tool).  Zeroed fields take the defaults. */
 typedef struct colfs_options {
 	const char *null_token;     /* how NULL renders; default "\\N" */
-	uint64_t cache_bytes;       /* decoded-piece cache; default 256 MiB */
+	uint64_t cache_bytes;       /* decoded-piece cache; default 64 MiB */
 	uint64_t max_alloc;         /* cap on one declared size; default 1 GiB */
 	bool checksums_ignore;      /* serve data whose checksum fails */
 	const char *schema_from;    /* healthy sibling file for salvage */
@@ -72,6 +72,18 @@ colfs_status colfs_tree_resolve(colfs_tree *t, const char *path,
 /* Number of problems reported so far. */
 size_t colfs_tree_error_count(colfs_tree *t);
 
+/* One reported problem (copied out, so it stays valid). */
+typedef struct colfs_problem {
+	char path[1024];        /* tree path of the node it concerns */
+	uint64_t offset;        /* absolute byte offset in the source file */
+	colfs_status status;
+	char message[1024];
+} colfs_problem;
+
+/* Problem number `i` (0-based, in the order found); COLFS_ENOENT past the
+ * last.  Problems beyond the tree's cap are counted but not kept. */
+colfs_status colfs_tree_error_get(colfs_tree *t, size_t i, colfs_problem *out);
+
 uint64_t colfs_node_ino(const colfs_node *n);
 const char *colfs_node_name(const colfs_node *n);  /* escaped, one component */
 colfs_node *colfs_node_parent(const colfs_node *n); /* root's parent is root */
@@ -108,7 +120,5 @@ colfs_status colfs_node_open(colfs_tree *t, colfs_node *n, colfs_handle **out);
 colfs_status colfs_handle_read(colfs_handle *h, uint64_t offset, size_t len,
 			       void *buf, size_t *got);
 void colfs_handle_close(colfs_handle *h);
-
-/* The last problem that made a node fail, as "path: offset N (0xN): msg". */
 
 #endif

@@ -4,11 +4,13 @@
  *	colfs-tool [OPTIONS] tree [--depth N] FILE [PATH]
  *	colfs-tool [OPTIONS] cat FILE PATH...
  *	colfs-tool [OPTIONS] stat FILE [PATH]
+ *	colfs-tool [OPTIONS] check [--json] FILE
  *
  * It uses only formats/colfs.h, the same interface as the daemon, so the
  * names, the order and the bytes are the ones the mount shows.  Exit
  * status: 0 success, 1 a path does not exist or a node cannot be listed
- * or read, 2 bad usage or the file cannot be opened.  See
+ * or read, 2 bad usage or the file cannot be opened.  check: 0 healthy,
+ * 1 problems found, 2 bad usage or the file cannot be opened.  See
  * docs/colfs-tool.1.
  */
 #include <errno.h>
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "colfs.h"
@@ -41,6 +44,7 @@ typedef struct tool {
 	long depth;           /* tree --depth; < 0 = unlimited */
 	int status;           /* worst exit status so far */
 	bool pipe_closed;     /* stdout's reader went away: stop quietly */
+	bool json;            /* check --json */
 } tool;
 
 static void tool_usage(FILE *f)
@@ -57,6 +61,11 @@ static void tool_usage(FILE *f)
 "                              the subtree, drawn like tree(1)\n"
 "  cat FILE PATH...            the bytes of file nodes, as the mount serves\n"
 "  stat FILE [PATH]            inode, kind, size, and source range\n"
+"  check [--json] FILE         list every directory and read every file\n"
+"                              node (decoding every value, verifying every\n"
+"                              checksum), then print each problem with its\n"
+"                              byte offset and a summary (--json: one JSON\n"
+"                              document); a progress bar on a terminal\n"
 "\n"
 "options:\n"
 "  -o KEY=VALUE[,KEY=VALUE]    a colfs option (the daemon's -o options);\n"
@@ -68,7 +77,8 @@ static void tool_usage(FILE *f)
 "%s"
 "\n"
 "Exit status: 0 success; 1 a PATH does not exist or a node cannot be\n"
-"listed or read; 2 bad usage or FILE cannot be opened.\n",
+"listed or read; 2 bad usage or FILE cannot be opened.  check: 0 the file\n"
+"is healthy, 1 problems were found, 2 bad usage or FILE cannot be opened.\n",
 		colfs_options_help());
 }
 
@@ -488,6 +498,365 @@ static int tool_stat(tool *tl, const char *path)
 	return tl->status;
 }
 
+/* --- check --------------------------------------------------------------- */
+
+/* check walks the whole tree: every directory listed, every file node
+ * opened and read to its end, so each format decodes every value and
+ * verifies every checksum it knows.  The problems the tree collected are
+ * printed afterwards.  Nodes are visited once each (the listing is a tree,
+ * lookups of unlisted names are never made), up to CHECK_MAX_NODES. */
+#define CHECK_MAX_NODES 10000000u
+#define CHECK_MAX_UNREADABLE_KEPT 1000u
+
+typedef struct check_item {
+	colfs_node *node;
+	double lo, hi;        /* this subtree's share of the progress bar */
+} check_item;
+
+typedef struct check_unreadable {
+	char *path;
+	colfs_status status;
+	bool explained;       /* the tree recorded a problem meanwhile */
+} check_unreadable;
+
+typedef struct check_state {
+	tool *tl;
+	uint64_t nodes;       /* nodes visited (listed or read) */
+	uint64_t unreadable;
+	check_unreadable *bad;
+	size_t nbad;
+	bool capped;          /* stopped at CHECK_MAX_NODES */
+	bool progress;        /* stderr is a terminal */
+	bool bar_shown;
+	char *buf;
+} check_state;
+
+static double check_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* At most ten updates a second, only on a terminal. */
+static void check_progress(check_state *cs, double frac)
+{
+	static double last;
+	double now;
+	char bar[21];
+	int fill;
+
+	if (!cs->progress)
+		return;
+	now = check_now();
+	if (cs->bar_shown && now - last < 0.1)
+		return;
+	last = now;
+	if (frac < 0)
+		frac = 0;
+	if (frac > 1)
+		frac = 1;
+	fill = (int)(frac * 20);
+	memset(bar, '#', (size_t)fill);
+	memset(bar + fill, ' ', (size_t)(20 - fill));
+	bar[20] = '\0';
+	fprintf(stderr, "\r[%s] %3d%% %" PRIu64 " nodes", bar,
+		(int)(frac * 100), cs->nodes);
+	fflush(stderr);
+	cs->bar_shown = true;
+}
+
+static void check_progress_clear(check_state *cs)
+{
+	if (!cs->bar_shown)
+		return;
+	fprintf(stderr, "\r%60s\r", "");
+	fflush(stderr);
+	cs->bar_shown = false;
+}
+
+static void check_note_unreadable(check_state *cs, colfs_node *n,
+				  colfs_status st)
+{
+	char path[4096];
+	check_unreadable *grown;
+
+	cs->unreadable++;
+	if (cs->nbad >= CHECK_MAX_UNREADABLE_KEPT)
+		return;
+	grown = realloc(cs->bad, (cs->nbad + 1) * sizeof(*grown));
+	if (!grown)
+		return;
+	cs->bad = grown;
+	colfs_node_path(n, path, sizeof(path));
+	grown[cs->nbad].path = strdup(path);
+	if (!grown[cs->nbad].path)
+		return;
+	grown[cs->nbad].status = st;
+	/* a node that fails after the damage was reported once fails for
+	 * the same reason (the tree drops duplicates): only a failure with
+	 * no problem recorded at all needs a line of its own */
+	grown[cs->nbad].explained =
+		colfs_tree_error_count(cs->tl->tree) > 0;
+	cs->nbad++;
+}
+
+/* Read one file node to its end. */
+static void check_read(check_state *cs, colfs_node *n, double lo)
+{
+	colfs_tree *t = cs->tl->tree;
+	colfs_handle *h = NULL;
+	uint64_t off = 0;
+	colfs_status st;
+
+	st = colfs_node_open(t, n, &h);
+	if (st) {
+		check_note_unreadable(cs, n, st);
+		return;
+	}
+	for (;;) {
+		size_t got = 0;
+
+		st = colfs_handle_read(h, off, TOOL_READ_SIZE, cs->buf, &got);
+		if (st) {
+			check_note_unreadable(cs, n, st);
+			break;
+		}
+		if (got == 0 || got > TOOL_READ_SIZE)
+			break;
+		off += got;
+		check_progress(cs, lo);
+	}
+	colfs_handle_close(h);
+}
+
+static bool check_walk(check_state *cs)
+{
+	colfs_tree *t = cs->tl->tree;
+	check_item *stack = NULL;
+	size_t depth = 0, cap = 0;
+
+	stack = malloc(64 * sizeof(*stack));
+	if (!stack)
+		return false;
+	cap = 64;
+	stack[depth++] = (check_item){ colfs_tree_root(t), 0.0, 1.0 };
+	while (depth > 0) {
+		check_item it = stack[--depth];
+		colfs_node *const *kids;
+		size_t nkids;
+		colfs_status st;
+		double step;
+
+		if (cs->nodes >= CHECK_MAX_NODES) {
+			cs->capped = true;
+			break;
+		}
+		cs->nodes++;
+		check_progress(cs, it.lo);
+		if (!colfs_node_is_dir(it.node)) {
+			/* `errors` documents report, they hold no data */
+			if (!colfs_node_is_volatile(it.node))
+				check_read(cs, it.node, it.lo);
+			continue;
+		}
+		st = colfs_dir_list(t, it.node, &kids, &nkids);
+		if (st) {
+			check_note_unreadable(cs, it.node, st);
+			continue;
+		}
+		if (nkids == 0)
+			continue;
+		if (nkids > cap - depth) {
+			size_t want = depth + nkids + 64;
+			check_item *grown = realloc(stack,
+						    want * sizeof(*stack));
+
+			if (!grown) {
+				free(stack);
+				return false;
+			}
+			stack = grown;
+			cap = want;
+		}
+		/* pushed last to first, so popped in the tree's order */
+		step = (it.hi - it.lo) / (double)nkids;
+		for (size_t i = nkids; i-- > 0;)
+			stack[depth++] = (check_item){
+				kids[i], it.lo + step * (double)i,
+				it.lo + step * (double)(i + 1) };
+	}
+	free(stack);
+	return true;
+}
+
+/* Length of the valid UTF-8 sequence at p (1..4), 0 when invalid. */
+static size_t check_utf8_len(const unsigned char *p)
+{
+	size_t n;
+	uint32_t cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)  /* also stops at the NUL */
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+/* JSON string literal of `s`.  Messages quote names from the file, which
+ * need not be UTF-8: a byte that is not part of valid UTF-8 is written as
+ * the four characters \xNN, so the document stays valid JSON. */
+static void check_json_str(tool *tl, const char *s)
+{
+	tool_printf(tl, "\"");
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n = check_utf8_len(p);
+
+		if (n == 0)
+			tool_printf(tl, "\\\\x%02x", *p);
+		else if (n > 1)
+			tool_printf(tl, "%.*s", (int)n, (const char *)p);
+		else if (*p == '"' || *p == '\\')
+			tool_printf(tl, "\\%c", *p);
+		else if (*p == '\n')
+			tool_printf(tl, "\\n");
+		else if (*p == '\t')
+			tool_printf(tl, "\\t");
+		else if (*p < 0x20 || *p == 0x7f)
+			tool_printf(tl, "\\u%04x", *p);
+		else
+			tool_printf(tl, "%c", *p);
+		p += n ? n : 1;
+	}
+	tool_printf(tl, "\"");
+}
+
+static int check_output(check_state *cs, bool json)
+{
+	tool *tl = cs->tl;
+	size_t total = colfs_tree_error_count(tl->tree);
+	size_t kept = 0;
+	bool healthy;
+	colfs_problem *p = malloc(sizeof(*p));
+
+	if (!p) {
+		fprintf(stderr, "colfs-tool: out of memory\n");
+		return TOOL_FAIL;
+	}
+	healthy = total == 0 && cs->unreadable == 0 && !cs->capped;
+	if (json) {
+		tool_printf(tl, "{\"file\": ");
+		check_json_str(tl, tl->file);
+		tool_printf(tl, ", \"format\": ");
+		check_json_str(tl, colfs_tree_format(tl->tree));
+		tool_printf(tl, ", \"healthy\": %s, \"nodes\": %" PRIu64
+			    ", \"unreadable\": %" PRIu64
+			    ", \"complete\": %s, \"problem_count\": %zu"
+			    ", \"problems\": [",
+			    healthy ? "true" : "false", cs->nodes,
+			    cs->unreadable, cs->capped ? "false" : "true",
+			    total);
+	}
+	for (size_t i = 0; i < total; i++) {
+		if (colfs_tree_error_get(tl->tree, i, p))
+			break;
+		if (json) {
+			tool_printf(tl, "%s\n  {\"path\": ", kept ? "," : "");
+			check_json_str(tl, p->path);
+			tool_printf(tl, ", \"offset\": %" PRIu64 ", \"kind\": ",
+				    p->offset);
+			check_json_str(tl, colfs_status_name(p->status));
+			tool_printf(tl, ", \"message\": ");
+			check_json_str(tl, p->message);
+			tool_printf(tl, "}");
+		} else {
+			tool_printf(tl, "%s: offset %" PRIu64 " (0x%" PRIx64
+				    "): %s: %s\n", p->path, p->offset,
+				    p->offset, colfs_status_name(p->status),
+				    p->message);
+		}
+		kept++;
+	}
+	free(p);
+	if (json) {
+		tool_printf(tl, "%s], \"unreadable_nodes\": [",
+			    kept ? "\n" : "");
+		for (size_t i = 0; i < cs->nbad; i++) {
+			tool_printf(tl, "%s\n  {\"path\": ", i ? "," : "");
+			check_json_str(tl, cs->bad[i].path);
+			tool_printf(tl, ", \"kind\": ");
+			check_json_str(tl, colfs_status_name(cs->bad[i].status));
+			tool_printf(tl, "}");
+		}
+		tool_printf(tl, "%s]}\n", cs->nbad ? "\n" : "");
+	} else {
+		/* a node that failed without the tree saying why */
+		for (size_t i = 0; i < cs->nbad; i++)
+			if (!cs->bad[i].explained)
+				tool_printf(tl, "%s: unreadable: %s\n",
+					    cs->bad[i].path,
+					    colfs_status_name(
+						    cs->bad[i].status));
+		if (kept < total)
+			tool_printf(tl, "%s: %zu more problems not kept\n",
+				    tl->file, total - kept);
+		if (cs->capped)
+			tool_printf(tl, "%s: stopped after %u nodes\n",
+				    tl->file, CHECK_MAX_NODES);
+		if (healthy)
+			tool_printf(tl, "%s: healthy, %" PRIu64
+				    " nodes read\n", tl->file, cs->nodes);
+		else
+			tool_printf(tl, "%s: %zu problem%s in %" PRIu64
+				    " nodes; %" PRIu64 " node%s unreadable\n",
+				    tl->file, total, total == 1 ? "" : "s",
+				    cs->nodes, cs->unreadable,
+				    cs->unreadable == 1 ? "" : "s");
+	}
+	return healthy ? TOOL_OK : TOOL_FAIL;
+}
+
+static int tool_check(tool *tl)
+{
+	check_state cs;
+	int rc;
+
+	memset(&cs, 0, sizeof(cs));
+	cs.tl = tl;
+	cs.progress = isatty(STDERR_FILENO) == 1;
+	cs.buf = malloc(TOOL_READ_SIZE);
+	if (!cs.buf || !check_walk(&cs)) {
+		check_progress_clear(&cs);
+		fprintf(stderr, "colfs-tool: out of memory\n");
+		free(cs.buf);
+		return TOOL_FAIL;
+	}
+	check_progress_clear(&cs);
+	rc = check_output(&cs, tl->json);
+	for (size_t i = 0; i < cs.nbad; i++)
+		free(cs.bad[i].path);
+	free(cs.bad);
+	free(cs.buf);
+	if (tl->status > rc)
+		rc = tl->status;
+	return rc;
+}
+
 /* --- options ------------------------------------------------------------- */
 
 /* Apply "a=b,c=d" (each piece kept alive in tl->owned). */
@@ -582,6 +951,8 @@ int main(int argc, char **argv)
 			printf("colfs-tool %s\n", COLFS_TOOL_VERSION);
 			rc = TOOL_OK;
 			goto out;
+		} else if (!strcmp(a, "--json")) {
+			tl.json = true;
 		} else if (!strcmp(a, "-l")) {
 			tl.long_form = true;
 		} else if (!strcmp(a, "--depth") || !strcmp(a, "-L")) {
@@ -635,21 +1006,28 @@ int main(int argc, char **argv)
 	}
 	cmd = pos[0];
 	if (strcmp(cmd, "ls") && strcmp(cmd, "tree") && strcmp(cmd, "cat") &&
-	    strcmp(cmd, "stat")) {
+	    strcmp(cmd, "stat") && strcmp(cmd, "check")) {
 		fprintf(stderr, "colfs-tool: unknown command '%s' (try "
 				"--help)\n", cmd);
 		rc = TOOL_USAGE;
 		goto out;
 	}
 	if ((!strcmp(cmd, "cat") && npos < 3) ||
+	    (!strcmp(cmd, "check") && npos > 2) ||
 	    (strcmp(cmd, "cat") && npos > 3)) {
 		fprintf(stderr, "colfs-tool: %s takes %s\n", cmd,
-			strcmp(cmd, "cat") ? "FILE [PATH]" : "FILE PATH...");
+			!strcmp(cmd, "cat") ? "FILE PATH..." :
+			!strcmp(cmd, "check") ? "FILE" : "FILE [PATH]");
 		rc = TOOL_USAGE;
 		goto out;
 	}
 	if (tl.long_form && strcmp(cmd, "ls")) {
 		fprintf(stderr, "colfs-tool: -l is an option of ls\n");
+		rc = TOOL_USAGE;
+		goto out;
+	}
+	if (tl.json && strcmp(cmd, "check")) {
+		fprintf(stderr, "colfs-tool: --json is an option of check\n");
 		rc = TOOL_USAGE;
 		goto out;
 	}
@@ -680,6 +1058,8 @@ int main(int argc, char **argv)
 		rc = tool_tree(&tl, npos > 2 ? pos[2] : "/");
 	else if (!strcmp(cmd, "stat"))
 		rc = tool_stat(&tl, npos > 2 ? pos[2] : "/");
+	else if (!strcmp(cmd, "check"))
+		rc = tool_check(&tl);
 	else
 		rc = tool_cat(&tl, pos + 2, npos - 2);
 

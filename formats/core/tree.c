@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define COLFS_DEFAULT_CACHE (256ull << 20)
+#define COLFS_DEFAULT_CACHE (64ull << 20)
 #define COLFS_DEFAULT_MAX_ALLOC (1ull << 30)
 #define COLFS_MAX_ERRORS 10000
 #define DOC_PIECE UINT64_MAX
@@ -184,7 +184,7 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 const char *colfs_options_help(void)
 {
 	return "    -o null=STRING         how NULL values are shown (default \\N)\n"
-	       "    -o cache_size=SIZE     decoded-data cache, e.g. 64M (default 256M)\n"
+	       "    -o cache_size=SIZE     decoded-data cache, e.g. 16M (default 64M)\n"
 	       "    -o max_alloc=SIZE      largest single buffer a file may ask for (default 1G)\n"
 	       "    -o checksums=verify|ignore  serve data whose checksum fails (default verify)\n"
 	       "    -o schema_from=FILE    healthy file of the same dataset, for salvage\n";
@@ -731,6 +731,22 @@ size_t colfs_tree_error_count(colfs_tree *t)
 	return n;
 }
 
+colfs_status colfs_tree_error_get(colfs_tree *t, size_t i, colfs_problem *out)
+{
+	colfs_status st = COLFS_ENOENT;
+	tree_lock(t);
+	if (i < t->nerrors) {
+		const error_entry *e = &t->errors[i];
+		snprintf(out->path, sizeof out->path, "%s", e->path);
+		snprintf(out->message, sizeof out->message, "%s", e->msg);
+		out->offset = e->offset;
+		out->status = e->status;
+		st = COLFS_OK;
+	}
+	tree_unlock(t);
+	return st;
+}
+
 static bool path_under(const char *path, const char *dir)
 {
 	size_t n = strlen(dir);
@@ -995,6 +1011,12 @@ static blob *blob_from_buf(uint64_t ino, uint64_t piece, colfs_buf *buf)
 	b->ino = ino;
 	b->piece = piece;
 	b->data = colfs_buf_take(buf, &b->len);
+	/* The cache counts b->len: give back the slack the buffer grew. */
+	if (b->len) {
+		char *fit = realloc(b->data, b->len);
+		if (fit)
+			b->data = fit;
+	}
 	b->refs = 1;
 	return b;
 }

@@ -28,6 +28,7 @@ static void orc_close(void *state)
 	for (size_t s = 0; s < f->n_stripes && f->stripes; s++) {
 		orc_msg_free(&f->stripes[s].footer);
 		free(f->stripes[s].streams);
+		free(f->stripes[s].enc);
 	}
 	free(f->stripes);
 	orc_msg_free(&f->meta_msg);

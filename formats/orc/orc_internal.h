@@ -26,7 +26,7 @@
 /* ORC's default compression chunk size, used when the PostScript has
  * none (as ORC's own readers do). */
 #define ORC_DEFAULT_BLOCK_SIZE (256u * 1024u)
-/* Rows per piece of a streamed view (columns/, rows.jsonl). */
+/* Rows per piece of a streamed view (columns/, rows.jsonl, rows.csv). */
 #define ORC_ROWS_PER_PIECE 10000u
 /* Deepest type nesting accepted. */
 #define ORC_MAX_DEPTH 64
@@ -50,6 +50,8 @@ typedef struct orc_stream_loc {
 	uint64_t offset;    /* absolute */
 	uint64_t length;
 	bool in_file;       /* offset+length inside the stripe and the file */
+	uint32_t variant;   /* encrypted streams: StripeEncryptionVariant */
+	uint32_t index;     /* encrypted streams: position in the variant */
 } orc_stream_loc;
 
 typedef struct orc_stripe {
@@ -59,6 +61,10 @@ typedef struct orc_stripe {
 	orc_msg footer;            /* Orcpb__StripeFooter */
 	orc_stream_loc *streams;   /* one per footer stream */
 	size_t n_streams;
+	/* the streams of the footer's StripeEncryptionVariants, located
+	 * inside the ENCRYPTED_INDEX / ENCRYPTED_DATA areas (no key: raw) */
+	orc_stream_loc *enc;
+	size_t n_enc;
 	uint64_t piece_start;      /* first global row piece of this stripe */
 	uint64_t row_start;        /* first row of this stripe in the file */
 } orc_stripe;
@@ -143,10 +149,12 @@ struct json_t *orc_json_bytes(const uint8_t *p, size_t n);
 struct json_t *orc_json_text(const char *s, size_t n);
 
 /* --- orc_read.c ---------------------------------------------------------- */
-/* A streamed view: rows.jsonl / columns/<field>, whole file or one stripe. */
+/* A streamed view: rows.jsonl / rows.csv / columns/<field>, whole file or
+ * one stripe. */
 typedef enum orc_view_kind {
 	ORC_VIEW_ROWS = 0,     /* orc-contents lines */
 	ORC_VIEW_COLUMN,       /* one top-level field, values.md rendering */
+	ORC_VIEW_CSV,          /* rows.csv: piece 0 the header, then rows */
 } orc_view_kind;
 
 typedef struct orc_view {

@@ -1,5 +1,5 @@
-/* colfs ORC: column readers and the streamed views rows.jsonl and
- * columns/<field>.
+/* colfs ORC: column readers and the streamed views rows.jsonl, rows.csv
+ * and columns/<field>.
  *
  * A reader covers one stripe: it decompresses the streams of the selected
  * columns, then decodes batches of rows into per-column vectors the way
@@ -590,7 +590,8 @@ static colfs_status read_strings(orc_col *c, size_t n, size_t nn,
 					"the dictionary of %zu entries",
 					c->id, (unsigned long long)id,
 					c->dict_n);
-			v->sp[k] = c->dict_data + c->dict_off[id];
+			v->sp[k] = c->dict_data ? c->dict_data + c->dict_off[id]
+						 : (const uint8_t *)"";
 			v->sl[k] = c->dict_off[id + 1] - c->dict_off[id];
 		}
 	} else {
@@ -627,8 +628,11 @@ static colfs_status read_strings(orc_col *c, size_t n, size_t nn,
 			v->i[k] = (int64_t)used;
 			used += (size_t)len;
 		}
+		/* All-empty strings leave the arena unallocated: point them
+		 * at a static empty string, not at an offset from NULL. */
+		static const uint8_t empty[1];
 		for (size_t k = 0; k < nn; k++)
-			v->sp[k] = c->arena + v->i[k];
+			v->sp[k] = c->arena ? c->arena + v->i[k] : empty;
 	}
 	spread(v->sp, sizeof(*v->sp), v->present, n, nn);
 	spread(v->sl, sizeof(*v->sl), v->present, n, nn);
@@ -1256,6 +1260,58 @@ static bool piece_locate(const orc_file *f, const orc_view *v, uint64_t index,
 	return true;
 }
 
+/* rows.csv header: the top-level field names (one field `value` when the
+ * root is not a struct, as columns/ names it). */
+static colfs_status csv_header(const orc_file *f, colfs_buf *out)
+{
+	const Orcpb__Type *root = f->footer->types[0];
+
+	if (root->kind != ORCPB__TYPE__KIND__STRUCT) {
+		colfs_buf_puts(out, "value");
+	} else {
+		for (size_t k = 0; k < root->n_subtypes; k++) {
+			const char *fn = root->fieldnames[k];
+
+			if (k)
+				colfs_buf_putc(out, ',');
+			colfs_render_csv_field(out, fn, strlen(fn));
+		}
+	}
+	colfs_buf_putc(out, '\n');
+	return colfs_buf_status(out);
+}
+
+/* One rows.csv line without its newline: each top-level field rendered
+ * as in columns/ (NULL is the null token, nested values JSON), then
+ * quoted per RFC 4180 when needed. */
+static colfs_status print_csv_row(colfs_buf *out, const colfs_render *rd,
+				  const orc_col *root, size_t row)
+{
+	colfs_buf tmp = COLFS_BUF_INIT;
+	colfs_status st;
+
+	if (root->kind != ORCPB__TYPE__KIND__STRUCT) {
+		print_value(&tmp, rd, root, row, 0);
+		colfs_render_csv_field(out, tmp.data, tmp.len);
+	} else {
+		for (size_t k = 0; k < root->n_kids; k++) {
+			const orc_col *c = root->kids[k];
+
+			if (k)
+				colfs_buf_putc(out, ',');
+			tmp.len = 0;
+			if (!root->v.present[row] || !c->v.present[row])
+				colfs_render_null(&tmp, rd);
+			else
+				print_value(&tmp, rd, c, row, 0);
+			colfs_render_csv_field(out, tmp.data, tmp.len);
+		}
+	}
+	st = colfs_buf_status(&tmp);
+	colfs_buf_free(&tmp);
+	return st ? st : colfs_buf_status(out);
+}
+
 colfs_status orc_view_piece(colfs_tree *t, colfs_node *file, uint64_t index,
 			    colfs_buf *out)
 {
@@ -1268,6 +1324,12 @@ colfs_status orc_view_piece(colfs_tree *t, colfs_node *file, uint64_t index,
 	const orc_col *target;
 	colfs_render rd = {0};
 
+	if (v->kind == ORC_VIEW_CSV) {
+		/* piece 0 is the header line, row pieces follow */
+		if (index == 0)
+			return csv_header(f, out);
+		index--;
+	}
 	if (!piece_locate(f, v, index, &stripe, &batch))
 		return COLFS_END;
 	rows = f->footer->stripes[stripe]->numberofrows -
@@ -1308,6 +1370,10 @@ colfs_status orc_view_piece(colfs_tree *t, colfs_node *file, uint64_t index,
 	for (size_t r = 0; r < rows; r++) {
 		if (v->kind == ORC_VIEW_ROWS) {
 			print_contents(out, target, r, 0);
+		} else if (v->kind == ORC_VIEW_CSV) {
+			st = print_csv_row(out, &rd, target, r);
+			if (st)
+				return st;
 		} else if (!target->v.present[r]) {
 			colfs_render_null(out, &rd);
 		} else {

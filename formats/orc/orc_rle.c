@@ -22,6 +22,8 @@ static colfs_status byte_rle_fill(orc_byte_rle *d, colfs_err *err)
 {
 	uint8_t ctl;
 
+	d->run_len = 0;
+	d->run_pos = 0;
 	if (!orc_in_more(&d->in))
 		return rle_fail(&d->in, err, COLFS_ETRUNCATED,
 				"byte RLE: stream ended before all values");
@@ -401,7 +403,10 @@ colfs_status orc_int_rle_next(orc_int_rle *d, int64_t *out, size_t n,
 				return rle_fail(&d->in, err, COLFS_ETRUNCATED,
 						"integer RLE: stream ended "
 						"before all values");
+			/* Reset both, so a failed fill leaves an empty run
+			 * behind, never a stale position past its end. */
 			d->run_len = 0;
+			d->run_pos = 0;
 			COLFS_TRY(d->v2 ? v2_fill(d, err) : v1_fill(d, err));
 		}
 		take = d->run_len - d->run_pos;

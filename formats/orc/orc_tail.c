@@ -629,6 +629,120 @@ static bool orc_cpp_bloom_suspect(const orc_file *f)
 	return a < 1 || (a == 1 && (b < 6 || (b == 6 && c < 12)));
 }
 
+static bool stream_in_index_area(uint32_t kind)
+{
+	return kind == ORCPB__STREAM__KIND__ROW_INDEX ||
+	       kind == ORCPB__STREAM__KIND__BLOOM_FILTER ||
+	       kind == ORCPB__STREAM__KIND__BLOOM_FILTER_UTF8;
+}
+
+/* Locate the streams of the StripeEncryptionVariants.  As ORC's writer
+ * lays them out, the footer's stream list carries one virtual stream per
+ * area (ENCRYPTED_INDEX for the index area, ENCRYPTED_DATA for the data
+ * area) whose bytes are the variants' streams of that area back to back,
+ * variant after variant, each variant's streams in its list's order. */
+static colfs_status stripe_locate_encrypted(orc_file *f, size_t s,
+					    orc_stripe *sp, uint64_t foff,
+					    colfs_err *err)
+{
+	const Orcpb__StripeFooter *sf =
+		(const Orcpb__StripeFooter *)sp->footer.msg;
+	const orc_stream_loc *area[2] = {NULL, NULL};
+	uint64_t used[2] = {0, 0};
+	size_t n = 0;
+
+	for (size_t v = 0; v < sf->n_encryption; v++) {
+		if (sf->encryption[v]->n_streams > SIZE_MAX / 2 - n)
+			return colfs_fail(err, COLFS_ECORRUPT, foff,
+					  "stripe %zu: too many encrypted "
+					  "streams", s);
+		n += sf->encryption[v]->n_streams;
+	}
+	if (!n)
+		return COLFS_OK;
+	/* n is bounded: protobuf-c decoded them under the footer's cap */
+	sp->enc = calloc(n, sizeof(*sp->enc));
+	if (!sp->enc)
+		return colfs_fail(err, COLFS_ENOMEM, foff, "out of memory");
+	sp->n_enc = n;
+	for (size_t i = 0; i < sp->n_streams; i++) {
+		const orc_stream_loc *l = &sp->streams[i];
+		int a = l->kind == ORCPB__STREAM__KIND__ENCRYPTED_INDEX ? 0 :
+			l->kind == ORCPB__STREAM__KIND__ENCRYPTED_DATA ? 1 : -1;
+
+		if (a < 0)
+			continue;
+		if (area[a])
+			colfs_tree_report(f->tree, NULL, l->offset,
+					  COLFS_EUNSUPPORTED,
+					  "stripe %zu: more than one %s "
+					  "stream; the encrypted streams are "
+					  "located in the first only", s,
+					  orc_stream_kind_name(l->kind));
+		else
+			area[a] = l;
+	}
+	n = 0;
+	for (size_t v = 0; v < sf->n_encryption; v++) {
+		const Orcpb__StripeEncryptionVariant *ev = sf->encryption[v];
+
+		for (size_t i = 0; i < ev->n_streams; i++) {
+			orc_stream_loc *loc = &sp->enc[n++];
+			int a = stream_in_index_area(ev->streams[i]->kind) ?
+				0 : 1;
+			const orc_stream_loc *r = area[a];
+
+			loc->kind = ev->streams[i]->kind;
+			loc->column = ev->streams[i]->column;
+			loc->length = ev->streams[i]->length;
+			loc->variant = (uint32_t)v;
+			loc->index = (uint32_t)i;
+			if (!r) {
+				colfs_tree_report(f->tree, NULL, foff,
+						  COLFS_ECORRUPT,
+						  "stripe %zu: encrypted stream "
+						  "%zu of variant %zu has no %s "
+						  "area", s, i, v, a ?
+						  "ENCRYPTED_DATA" :
+						  "ENCRYPTED_INDEX");
+				continue;
+			}
+			loc->offset = r->offset + used[a];
+			loc->in_file = r->in_file &&
+				       used[a] <= r->length &&
+				       loc->length <= r->length - used[a];
+			if (!loc->in_file)
+				colfs_tree_report(f->tree, NULL, r->offset,
+						  COLFS_EBOUNDS,
+						  "stripe %zu: encrypted stream "
+						  "%zu of variant %zu (column "
+						  "%u, %s) of %llu bytes runs "
+						  "past its %s area", s, i, v,
+						  loc->column,
+						  orc_stream_kind_name(
+							  loc->kind),
+						  (unsigned long long)
+							  loc->length,
+						  orc_stream_kind_name(
+							  r->kind));
+			if (colfs_add_overflows(used[a], loc->length,
+						&used[a]))
+				used[a] = UINT64_MAX;
+		}
+	}
+	for (int a = 0; a < 2; a++)
+		if (area[a] && used[a] != area[a]->length)
+			colfs_tree_report(f->tree, NULL, area[a]->offset,
+					  COLFS_ECORRUPT,
+					  "stripe %zu: the encrypted streams "
+					  "fill %llu bytes of the %llu-byte "
+					  "%s area", s,
+					  (unsigned long long)used[a],
+					  (unsigned long long)area[a]->length,
+					  orc_stream_kind_name(area[a]->kind));
+	return COLFS_OK;
+}
+
 static colfs_status stripe_load_locked(orc_file *f, size_t s, orc_stripe *sp,
 				       colfs_err *err)
 {
@@ -693,6 +807,7 @@ static colfs_status stripe_load_locked(orc_file *f, size_t s, orc_stripe *sp,
 			break;
 		}
 	}
+	COLFS_TRY(stripe_locate_encrypted(f, s, sp, foff, err));
 	if (f->schema_ok && sf->n_columns != f->n_types)
 		colfs_tree_report(f->tree, NULL, foff, COLFS_ECORRUPT,
 				  "stripe %zu: bad number of column encodings "
@@ -728,6 +843,9 @@ colfs_status orc_stripe_load(orc_file *f, size_t s, orc_stripe **out,
 			free(tmp.streams);
 			tmp.streams = NULL;
 			tmp.n_streams = 0;
+			free(tmp.enc);
+			tmp.enc = NULL;
+			tmp.n_enc = 0;
 		}
 		pthread_mutex_lock(&f->lock);
 		if (!sp->loaded) {
@@ -735,15 +853,19 @@ colfs_status orc_stripe_load(orc_file *f, size_t s, orc_stripe **out,
 			sp->footer.alloc.a.allocator_data = &sp->footer.alloc;
 			sp->streams = tmp.streams;
 			sp->n_streams = tmp.n_streams;
+			sp->enc = tmp.enc;
+			sp->n_enc = tmp.n_enc;
 			sp->status = tmp.status;
 			sp->err = tmp.err;
 			sp->loaded = true;
 			tmp.footer.msg = NULL;
 			tmp.streams = NULL;
+			tmp.enc = NULL;
 		}
 		pthread_mutex_unlock(&f->lock);
 		orc_msg_free(&tmp.footer);
 		free(tmp.streams);
+		free(tmp.enc);
 	}
 	st = sp->status;
 	if (st && err)

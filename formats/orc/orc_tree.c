@@ -423,9 +423,10 @@ static colfs_status readme_doc_generate(colfs_tree *t, colfs_node *n,
 		"line (docs/values.md);\n"
 		"                 nested values as compact JSON\n"
 		"rows.jsonl       every row as orc-contents prints it\n"
+		"rows.csv         header + one CSV line per row (docs/values.md)\n"
 		"stripes/N/       info.json, footer.json (streams, encodings, "
 		"time zone),\n"
-		"                 statistics.json, columns/, rows.jsonl,\n"
+		"                 statistics.json, columns/, rows.jsonl, rows.csv,\n"
 		"                 streams/<ordinal>-<column>-<KIND>/{raw,"
 		"decompressed,decoded},\n"
 		"                 indexes/<column>/{row_index.json,"
@@ -477,6 +478,24 @@ static colfs_status stripe_footer_doc_generate(colfs_tree *t, colfs_node *n,
 		json_object_set_new(o, "column", json_integer(l->column));
 		json_object_set_new(o, "offset",
 				    json_integer((json_int_t)l->offset));
+		json_object_set_new(o, "length",
+				    json_integer((json_int_t)l->length));
+		json_array_append_new(locs, o);
+	}
+	for (size_t i = 0; i < sp->n_enc; i++) {
+		const orc_stream_loc *l = &sp->enc[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "encrypted", json_true());
+		json_object_set_new(o, "variant", json_integer(l->variant));
+		json_object_set_new(o, "index", json_integer(l->index));
+		json_object_set_new(o, "kind",
+				    json_string(orc_stream_kind_name(l->kind)));
+		json_object_set_new(o, "column", json_integer(l->column));
+		if (l->in_file)
+			json_object_set_new(o, "offset",
+					    json_integer((json_int_t)
+							 l->offset));
 		json_object_set_new(o, "length",
 				    json_integer((json_int_t)l->length));
 		json_array_append_new(locs, o);
@@ -599,6 +618,18 @@ static colfs_status stream_dir_populate(colfs_tree *t, colfs_node *dir)
 	colfs_node *c;
 
 	COLFS_TRY(orc_stripe_load(f, (size_t)colfs_node_a(dir), &sp, &err));
+	if (colfs_node_b(dir) >= sp->n_streams) {
+		/* a StripeEncryptionVariant's stream: encrypted, raw only */
+		uint64_t k = colfs_node_b(dir) - sp->n_streams;
+
+		if (k >= sp->n_enc)
+			return COLFS_EBOUNDS;
+		l = &sp->enc[k];
+		if (l->in_file &&
+		    !colfs_dir_add_range(t, dir, "raw", l->offset, l->length))
+			return COLFS_ENOMEM;
+		return COLFS_OK;
+	}
 	l = &sp->streams[colfs_node_b(dir)];
 	if (l->kind == ORCPB__STREAM__KIND__ENCRYPTED_INDEX ||
 	    l->kind == ORCPB__STREAM__KIND__ENCRYPTED_DATA) {
@@ -664,6 +695,20 @@ static colfs_status streams_dir_populate(colfs_tree *t, colfs_node *dir)
 		if (!c)
 			return COLFS_ENOMEM;
 		colfs_node_set_args(c, colfs_node_a(dir), i, 0);
+	}
+	for (size_t i = 0; i < sp->n_enc; i++) {
+		const orc_stream_loc *l = &sp->enc[i];
+		char name[128];
+		colfs_node *c;
+
+		snprintf(name, sizeof(name), "encrypted-%u-%u-%u-%s",
+			 l->variant, l->index, l->column,
+			 orc_stream_kind_name(l->kind));
+		c = colfs_dir_add_dir(t, dir, name, &stream_dir, f);
+		if (!c)
+			return COLFS_ENOMEM;
+		colfs_node_set_args(c, colfs_node_a(dir), sp->n_streams + i,
+				    0);
 	}
 	return COLFS_OK;
 }
@@ -875,7 +920,8 @@ static colfs_status stripe_dir_populate(colfs_tree *t, colfs_node *dir)
 		return COLFS_ENOMEM;
 	colfs_node_set_args(c, s + 1, 0, 0);
 	if (f->schema_ok &&
-	    !add_view(t, dir, "rows.jsonl", ORC_VIEW_ROWS, 0, (long)s))
+	    (!add_view(t, dir, "rows.jsonl", ORC_VIEW_ROWS, 0, (long)s) ||
+	     !add_view(t, dir, "rows.csv", ORC_VIEW_CSV, 0, (long)s)))
 		return COLFS_ENOMEM;
 	ADD(colfs_dir_add_dir(t, dir, "streams", &streams_dir, f));
 	ADD(colfs_dir_add_dir(t, dir, "indexes", &indexes_dir, f));
@@ -987,8 +1033,10 @@ colfs_status orc_tree_build(orc_file *f, colfs_node *root)
 				      &user_meta_dir, f));
 	ADD(colfs_dir_add_dir(t, root, "columns", &columns_dir, f));
 	colfs_node_set_args(c, 0, 0, 0);
-	if (f->schema_ok)
+	if (f->schema_ok) {
 		ADD(add_view(t, root, "rows.jsonl", ORC_VIEW_ROWS, 0, -1));
+		ADD(add_view(t, root, "rows.csv", ORC_VIEW_CSV, 0, -1));
+	}
 	ADD(colfs_dir_add_dir(t, root, "stripes", &stripes_dir, f));
 #undef ADD
 	return COLFS_OK;

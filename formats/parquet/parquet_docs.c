@@ -682,7 +682,8 @@ colfs_status pq_layout_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 		free(rs.r);
 		return COLFS_ENOMEM;
 	}
-	qsort(rs.r, rs.n, sizeof *rs.r, region_cmp);
+	if (rs.n > 1)
+		qsort(rs.r, rs.n, sizeof *rs.r, region_cmp);
 	for (size_t i = 0; i < rs.n; i++) {
 		const region *r = &rs.r[i];
 		uint64_t end = r->off + r->len;

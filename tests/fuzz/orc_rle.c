@@ -26,9 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t done = 0;
 	int again = 0;
 	/* after a failure, ask once more (a reader may be asked again for
-	 * the next piece); known to read past the run buffer: see
-	 * KNOWN-CRASHES.md, orc-rle-reuse-after-error */
-	int tries = fuzz_known_issue("orc-rle-reuse-after-error") ? 1 : 2;
+	 * the next piece): regression orc-rle-int-reuse-after-error */
+	int tries = 2;
 
 	if (!p)
 		return 0;

@@ -75,10 +75,7 @@ static void do_rle(ctx *x, fuzz_in *in, int form)
 	ctx_check(x, st);
 	if (bw > 32)
 		FUZZ_CHECK(st != COLFS_OK || count == 0);
-	/* RLE run values wider than bit_width are accepted: see
-	 * KNOWN-CRASHES.md, pq-rle-value-width */
-	if (st == COLFS_OK &&
-	    (form == 2 || !fuzz_known_issue("pq-rle-value-width")))
+	if (st == COLFS_OK)
 		check_width(out, count, bw);
 	free(out);
 }

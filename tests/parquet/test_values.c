@@ -599,10 +599,10 @@ static int run_bad(const char *corpus, const char *kind)
 	for (size_t f = 0; f < n; f++) {
 		colfs_tree *t;
 		char why[256];
-		if (colfs_tree_open(files[f], NULL, &t, why, sizeof why))
-			continue;
-		read_all(t, colfs_tree_root(t), 0);
-		colfs_tree_destroy(t);
+		if (!colfs_tree_open(files[f], NULL, &t, why, sizeof why)) {
+			read_all(t, colfs_tree_root(t), 0);
+			colfs_tree_destroy(t);
+		}
 		free(files[f]);
 	}
 	free(files);

@@ -360,7 +360,7 @@ test_refuse() {
 test_usage() {
 	run "$COLFS_TOOL" --help
 	expect_rc 0 "--help"
-	for w in ls tree cat stat --depth -o null=; do
+	for w in ls tree cat stat check --json --depth -o null=; do
 		grep -q -- "$w" out || fail "--help does not mention $w"
 	done
 	run "$COLFS_TOOL" --version
@@ -409,7 +409,7 @@ test_manpage() {
 	MANWIDTH=80 man --warnings -l "$page" >rendered 2>warnings ||
 		fail "man failed: $(cat warnings)"
 	[ -s warnings ] && fail "man warnings: $(cat warnings)"
-	for w in ls tree cat stat -l --depth -o --help --version \
+	for w in ls tree cat stat check --json -l --depth -o --help --version \
 		null= cache_size= max_alloc= checksums= schema_from= \
 		'EXIT STATUS'; do
 		grep -q -- "$w" rendered || fail "the man page lacks $w"
@@ -626,6 +626,217 @@ test_sample_missing_path() {
 	sample cat "$SAMPLE" row_groups
 	expect_rc 1 "cat of a directory"
 	grep -q 'is a directory' err || fail "cat dir: $(cat err)"
+}
+
+# --- check ---------------------------------------------------------------------------
+
+# check FILE [--json]: text to out/err, status in $rc
+check() {
+	run "$COLFS_TOOL" check "$@"
+}
+
+# the problem lines of the text output ("PATH: offset N (0xN): KIND: MSG")
+problem_lines() {
+	LC_ALL=C grep -aE '^/.*: offset [0-9]+ \(0x[0-9a-f]+\): (corrupt|truncated|out of bounds|overflow|unsupported|out of memory|I/O error): ' out
+}
+
+# check_json FILE: --json parses, its problem count equals the number of
+# problem lines of the text output, every problem has path, offset, kind
+# and message, and healthy/exit status agree.  Leaves the text in out.
+check_json() {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	check --json "$1"
+	jrc=$rc
+	cp out j.json
+	check "$1"
+	[ "$rc" = "$jrc" ] || fail "$1: --json exits $jrc, text exits $rc"
+	np=$(problem_lines | wc -l)
+	python3 - j.json "$np" "$rc" <<-'PY' || fail "$1: --json output is wrong"
+	import json, sys
+	j = json.load(open(sys.argv[1], encoding='utf-8'))
+	n, rc = int(sys.argv[2]), int(sys.argv[3])
+	for k in ('file', 'format', 'healthy', 'nodes', 'unreadable', 'problems'):
+	    assert k in j, f"no {k}"
+	assert len(j['problems']) == n, f"{len(j['problems'])} problems, text has {n}"
+	for p in j['problems']:
+	    assert set(p) >= {'path', 'offset', 'kind', 'message'}, p
+	    assert isinstance(p['offset'], int) and p['path'].startswith('/'), p
+	assert j['healthy'] == (rc == 0), (j['healthy'], rc)
+	assert j['nodes'] > 0
+	PY
+}
+
+# the summary line: the last line of the text output
+summary() {
+	tail -n 1 out
+}
+
+test_check_sample() {
+	need_parquet
+	for f in "$SAMPLE" "$SAMPLE_SNAPPY"; do
+		check "$f"
+		expect_rc 0 "check $f"
+		[ "$(wc -l <out)" -eq 1 ] || fail "more than a summary: $(cat out)"
+		summary | grep -qE "^$f: healthy, [0-9]+ nodes read\$" ||
+			fail "summary: $(summary)"
+		[ -s err ] && fail "check wrote to stderr (not a terminal): $(cat err)"
+		check_json "$f"
+		grep -q '"healthy": true' j.json || fail "--json: $(cat j.json)"
+		grep -q '"format": "parquet"' j.json || fail "--json: $(cat j.json)"
+	done
+	# every node the walk counts is one ls would show: tree's count + root
+	sample tree "$SAMPLE"
+	t=$(tail -n 1 out | awk '{print $1 + $3 + 1}')
+	check "$SAMPLE"
+	summary | grep -q " $t nodes read\$" ||
+		fail "tree shows $t nodes, check: $(summary)"
+}
+
+# The page whose CRC --bad-crc damages is reported with the offset of its
+# header; the pages and columns that need it are unreadable; exit 1.
+test_check_bad_crc() {
+	need_parquet
+	"$COLFS_MKSAMPLE" bad.parquet --bad-crc || fail "mksample --bad-crc"
+	check bad.parquet
+	expect_rc 1 "check of a page with a bad CRC"
+	problem_lines >problems
+	[ "$(wc -l <problems)" -eq 1 ] || fail "problems: $(cat out)"
+	# pages/0 is the first data page (a dictionary page has its own node)
+	p=/row_groups/0/chunks/price/pages/0
+	# the offset is that of the page's stored bytes (its raw node)
+	off=$("$COLFS_TOOL" stat bad.parquet "$p/raw" | sed -n 's/^offset: //p')
+	[ -n "$off" ] || fail "no offset for $p/raw"
+	grep -q "^$p: offset $off (0x$(printf %x "$off")): corrupt: .*CRC" problems ||
+		fail "expected $p at offset $off: $(cat problems)"
+	summary | grep -qE '^bad.parquet: 1 problem in [0-9]+ nodes; [1-9][0-9]* nodes? unreadable$' ||
+		fail "summary: $(summary)"
+	check_json bad.parquet
+	# checksums=ignore serves the page, but still reports it
+	run "$COLFS_TOOL" -o checksums=ignore check bad.parquet
+	expect_rc 1 "checksums=ignore"
+	summary | grep -q '1 problem in [0-9]* nodes; 0 nodes unreadable$' ||
+		fail "checksums=ignore: $(summary)"
+}
+
+# A copy of the sample cut short: the footer is gone, check says so.
+test_check_truncated() {
+	need_parquet
+	size=$(stat -c %s "$SAMPLE")
+	for cut in 5000 $((size / 2)) $((size - 1)) 12; do
+		head -c "$cut" "$SAMPLE" >cut.parquet
+		check cut.parquet
+		[ "$rc" = 2 ] && continue   # too short to be told apart
+		expect_rc 1 "check of the sample cut at $cut"
+		problem_lines | grep -q . || fail "cut at $cut: no problem: $(cat out)"
+		summary | grep -q '^cut.parquet: [1-9][0-9]* problems\? in' ||
+			fail "cut at $cut: $(summary)"
+		check_json cut.parquet
+	done
+}
+
+test_check_refuse() {
+	printf 'hello, world\n' >text.txt
+	: >empty.parquet
+	for f in text.txt empty.parquet missing.parquet; do
+		for j in "" --json; do
+			check $j "$f"
+			expect_rc 2 "check $j $f"
+			[ -s out ] && fail "check $j $f wrote to stdout"
+			grep -q "^colfs-tool: $f: ." err || fail "$f: $(cat err)"
+		done
+	done
+	check
+	expect_rc 2 "check without a file"
+	check a b
+	expect_rc 2 "check with two files"
+	run "$COLFS_TOOL" ls --json text.txt
+	expect_rc 2 "--json outside check"
+	grep -q 'option of check' err || fail "ls --json: $(cat err)"
+}
+
+# A progress bar on a terminal only: under script(1) stderr is a tty.
+test_check_progress() {
+	need_parquet
+	command -v script >/dev/null || skip "script(1) is not installed"
+	"$COLFS_MKSAMPLE" big.parquet --rows 200000 --row-groups 4 ||
+		fail "mksample big"
+	script -qec "$COLFS_TOOL check big.parquet 2>tty.err >tty.out; \
+		$COLFS_TOOL check big.parquet >pipe.out 2>pipe.err </dev/null" \
+		/dev/null >/dev/null 2>&1 </dev/null
+	[ -s tty.out ] || fail "no output under script"
+	grep -q 'healthy' tty.out || fail "tty: $(cat tty.out)"
+	# stderr was redirected to a file inside script: no bar there either
+	[ -s tty.err ] && fail "bar written to a file: $(head -c 300 tty.err)"
+	script -qec "$COLFS_TOOL check big.parquet >tty2.out" typescript \
+		>/dev/null 2>&1 </dev/null
+	grep -q 'healthy' tty2.out || fail "tty2: $(cat tty2.out)"
+	grep -q '%' typescript || fail "no progress bar on a terminal"
+	grep -qa "\[#*  *\] *[0-9]*% [0-9]* nodes" typescript ||
+		fail "progress bar: $(head -c 300 typescript | od -c | head)"
+	true
+}
+
+corpus_bad() {
+	[ -d "$CORPUS_DIR" ] || skip "no corpus at $CORPUS_DIR"
+}
+
+# check_corpus KIND-DIR: every file in it is checked (under a time bound):
+# exit 1 with problems that carry offsets, or 2 when it cannot be opened
+# at all; never a crash, never a hang.  Files the reader finds no fault
+# in (exit 0) are listed in the log and counted.
+check_corpus() {
+	corpus_bad
+	n=0 bad=0 refused=0 healthy=0
+	while IFS= read -r -d '' f; do
+		n=$((n + 1))
+		run timeout 120 "$COLFS_TOOL" check --json "$f"
+		cp out j.json
+		# a sanitizer build exits 1 on a finding: look for its report
+		grep -q 'Sanitizer\|runtime error' err &&
+			{ cat err >&2; fail "$f: sanitizer report"; }
+		case $rc in
+		0) healthy=$((healthy + 1)); echo "no fault found: $f" >&2 ;;
+		1) bad=$((bad + 1))
+		   check_json "$f"
+		   problem_lines | grep -q . ||
+			grep -q ': unreadable: ' out ||
+			fail "$f: exit 1 without a problem: $(cat out)" ;;
+		2) refused=$((refused + 1))
+		   [ -s out ] && fail "$f: refused but wrote to stdout" ;;
+		*) cat err >&2; fail "$f: exit status $rc (crash or timeout)" ;;
+		esac
+	done < <(find "$1" -type f -print0 | sort -z)
+	echo "$1: $n files: $bad with problems, $refused refused, $healthy no fault found" >&2
+	[ "$n" -gt 0 ] || fail "no files in $1"
+	[ "$bad" -gt 0 ] || fail "no problem found in any file of $1"
+}
+
+test_check_corpus_parquet() {
+	check_corpus "$CORPUS_DIR/parquet/bad"
+}
+
+test_check_corpus_orc() {
+	check_corpus "$CORPUS_DIR/orc/bad"
+}
+
+# Exactly the two damaged pages are reported (issue 6).
+test_check_corrupt_checksum() {
+	corpus_bad
+	f=$CORPUS_DIR/parquet/good/datapage_v1-corrupt-checksum.parquet
+	[ -r "$f" ] || skip "$f is missing"
+	check "$f"
+	expect_rc 1 "check $f"
+	problem_lines >problems
+	expect_file problems '/row_groups/0/chunks/a/pages/0: offset 32 (0x20): corrupt: page CRC mismatch: header says bbce3b9d, the 10240 stored bytes give 0f4f6d0a
+/row_groups/0/chunks/b/pages/1: offset 30836 (0x7874): corrupt: page CRC mismatch: header says 48850d12, the 10240 stored bytes give 0358a2bc
+'
+	check_json "$f"
+}
+
+# docs/errors.md names every message colfs_tree_report / colfs_fail
+# can produce (tests/tool/errors-doc.sh).
+test_errors_doc() {
+	"$TESTS_TOOL_DIR/errors-doc.sh" "$TESTS_TOOL_DIR/../.."
 }
 
 # --- colfs-mksample --------------------------------------------------------------------

@@ -183,7 +183,8 @@ static colfs_status plan_set_kids(plan_ctx *x, uint32_t ni,
 		pl->kids = nk;
 		pl->cap_kids = cap;
 	}
-	memcpy(pl->kids + pl->n_kids, k, (size_t)n * sizeof *k);
+	if (n)
+		memcpy(pl->kids + pl->n_kids, k, (size_t)n * sizeof *k);
 	pl->nodes[ni].kids = pl->n_kids;
 	pl->nodes[ni].n_kids = n;
 	pl->n_kids += n;

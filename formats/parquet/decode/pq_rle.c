@@ -148,6 +148,10 @@ static colfs_status rle_decode(colfs_cursor *c, unsigned bw, uint32_t *out,
 				v |= (uint32_t)vp[i] << (8 * i);
 			if (n == 0)
 				continue;
+			if (bw < 32 && (v >> bw) != 0)
+				return colfs_fail(err, COLFS_ECORRUPT, run_off,
+						  "RLE run value %u does not fit in bit width %u",
+						  v, bw);
 			if (limit != UINT64_MAX && v >= limit)
 				return colfs_fail(err, COLFS_EBOUNDS, run_off,
 						  "dictionary index %u in RLE run, dictionary has %llu entries",
