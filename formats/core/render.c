@@ -983,18 +983,27 @@ void colfs_render_timestamp(colfs_buf *b, const colfs_render *r, int64_t v,
 void colfs_render_int96(colfs_buf *b, const colfs_render *r,
 			const uint8_t p[12])
 {
-	uint64_t nanos = (uint64_t)p[0] | (uint64_t)p[1] << 8 |
-			 (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
-			 (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
-			 (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
-	uint32_t jd = (uint32_t)p[8] | (uint32_t)p[9] << 8 |
-		      (uint32_t)p[10] << 16 | (uint32_t)p[11] << 24;
-	/* Julian day 2440588 is 1970-01-01. */
-	int64_t secs = ((int64_t)jd - 2440588) * 86400 +
-		       (int64_t)(nanos / 1000000000u);
-
-	colfs_render_timestamp_parts(b, r, secs,
-				     (uint32_t)(nanos % 1000000000u), false);
+	/* Both fields are signed, as Spark, parquet-mr and Arrow read them. */
+	int64_t nanos = (int64_t)colfs_le64(p);
+	int32_t jd = (int32_t)colfs_le32(p + 8);
+	/* Spark's rule: microseconds since the epoch in 64-bit arithmetic
+	 * that wraps.  Where the value fits (every timestamp of years
+	 * -290308..294247) this is exact; it also undoes the overflow of
+	 * Spark writers that stored years near 290000 (see docs/values.md). */
+	uint64_t day_us = (uint64_t)((int64_t)jd - 2440588) * 86400000000ull;
+	int64_t micros = (int64_t)(day_us + (uint64_t)(nanos / 1000));
+	int64_t sub = nanos % 1000;
+	if (sub < 0) {
+		sub += 1000;
+		micros = (int64_t)((uint64_t)micros - 1);
+	}
+	int64_t secs = micros / 1000000, us = micros % 1000000;
+	if (us < 0) {
+		us += 1000000;
+		secs--;
+	}
+	colfs_render_timestamp_parts(b, r, secs, (uint32_t)(us * 1000 + sub),
+				     false);
 }
 
 void colfs_render_uuid(colfs_buf *b, const colfs_render *r,

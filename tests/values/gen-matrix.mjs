@@ -22,6 +22,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { renderFloat32 } from './float32.mjs';
+import { sqlStr, textExpr, escapeText } from './duckdb-render.mjs';
 
 let DuckDBInstance;
 try {
@@ -189,57 +190,6 @@ const columns = [
 ];
 
 // ---- expected renderings ---------------------------------------------------
-
-const sqlStr = (s) => `'${s.replace(/'/g, "''")}'`;
-
-// SQL rendering `x` (of rendering kind k) as our compact JSON text; never
-// NULL (a NULL value is the text null).
-function jsonExpr(x, k) {
-	let e;
-	if (k === 'num')
-		e = `CAST(${x} AS VARCHAR)`;
-	else if (k === 'float')
-		e = `CASE WHEN isnan(${x}) THEN '"nan"' WHEN isinf(${x}) AND ${x} > 0 THEN '"inf"' ` +
-			`WHEN isinf(${x}) THEN '"-inf"' ELSE CAST(${x} AS VARCHAR) END`;
-	else if (k === 'str')
-		e = `CAST(to_json(CAST(${x} AS VARCHAR)) AS VARCHAR)`;
-	else if (k === 'blob')
-		e = `'"' || replace(CAST(${x} AS VARCHAR), '\\', '\\\\') || '"'`;
-	else if (k === 'quoted')
-		e = `'"' || CAST(${x} AS VARCHAR) || '"'`;
-	else if (k.list !== undefined)
-		e = `'[' || array_to_string(list_transform(${x}, lambda el: ${jsonExpr('el', k.list)}), ',') || ']'`;
-	else if (k.struct !== undefined)
-		e = `CASE WHEN ${x} IS NULL THEN NULL ELSE '{' || ` + k.struct.map(([n, fk], idx) =>
-			`${sqlStr((idx ? ',' : '') + JSON.stringify(n) + ':')} || ${jsonExpr(`(${x}).${n}`, fk)}`).join(' || ') + ` || '}' END`;
-	else if (k.map !== undefined)
-		e = `'{' || array_to_string(list_transform(map_entries(${x}), lambda me: ` +
-			`CAST(to_json(CAST(me.key AS VARCHAR)) AS VARCHAR) || ':' || ${jsonExpr('me.value', k.map[1])}), ',') || '}'`;
-	else
-		throw new Error('unknown kind ' + JSON.stringify(k));
-	return `coalesce(${e}, 'null')`;
-}
-
-// Top-level text: scalars as text, nested values as one line of JSON; a
-// NULL at the top level is the null token whatever the type.
-function textExpr(x, k) {
-	if (k === 'f32')
-		return x;
-	if (typeof k === 'object')
-		return `CASE WHEN ${x} IS NULL THEN NULL ELSE ${jsonExpr(x, k)} END`;
-	return `CAST(${x} AS VARCHAR)`;
-}
-
-// docs/values.md string escaping (text form).
-function escapeText(s) {
-	return s.replace(/[\x00-\x1f\x7f\\]/g, (c) => {
-		if (c === '\\') return '\\\\';
-		if (c === '\n') return '\\n';
-		if (c === '\r') return '\\r';
-		if (c === '\t') return '\\t';
-		return '\\x' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0');
-	});
-}
 
 async function expected(con, file, outdir) {
 	fs.mkdirSync(outdir, { recursive: true });
