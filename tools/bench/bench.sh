@@ -60,7 +60,7 @@ if [ "$WHAT" = mount ] || [ "$WHAT" = all ]; then
 	t2=$(now)
 	rchar=$(awk '/^rchar/ {print $2}' /proc/$PID/io)
 	echo "mount: file $SIZE bytes; mount + ls + cat summary $(echo "$t1 - $t0" | bc) s;" \
-	     "ls -R row_groups $(echo "$t2 - $t1" | bc) s; daemon read $rchar bytes" \
+	     "ls -R row_groups $(echo "$t2 - $t1" | bc) s; daemon read() returned $rchar bytes in all, FUSE requests included; see docs/performance.md for the file bytes alone" \
 	     "($(echo "scale=4; 100 * $rchar / $SIZE" | bc)% of the file)"
 	fusermount3 -u "$MNT"
 	wait $PID || true
