@@ -12,10 +12,12 @@ WORK=$(mktemp -d /tmp/colfs-demo.XXXXXX)
 MNT="$WORK/mnt"
 mkdir -p "$MNT"
 cleanup() {
-	fusermount3 -u "$MNT" 2>/dev/null || true
+	cd /   # the shell's own working directory would keep the mount busy
+	fusermount3 -u "$MNT" 2>/dev/null || fusermount3 -u -z "$MNT" 2>/dev/null || true
 	rm -rf "$WORK"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP PIPE
 if [ -z "$FILE" ]; then
 	FILE="$WORK/sample.parquet"
 	build/tools/colfs-mksample "$FILE"
