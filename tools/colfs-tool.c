@@ -45,6 +45,7 @@ typedef struct tool {
 	int status;           /* worst exit status so far */
 	bool pipe_closed;     /* stdout's reader went away: stop quietly */
 	bool json;            /* check --json */
+	size_t err_mark;      /* problems recorded before the current read */
 } tool;
 
 static void tool_usage(FILE *f)
@@ -164,11 +165,30 @@ static void tool_report(tool *tl, const char *path, colfs_status st,
 	detail[0] = '\0';
 	if (st != COLFS_ENOENT && st != COLFS_OK && tl->tree)
 		tool_node_error(tl, canon, detail, sizeof(detail));
-	if (detail[0])
+	if (detail[0]) {
 		fprintf(stderr, "colfs-tool: %s: %s\n", tl->file, detail);
-	else
+	} else {
+		size_t nerr = tl->tree ? colfs_tree_error_count(tl->tree) : 0;
+
 		fprintf(stderr, "colfs-tool: %s: %s: %s\n", tl->file, canon,
 			what ? what : colfs_status_name(st));
+		/* A view fails because of a part elsewhere in the tree (the
+		 * page a column file needed): show the problems this read
+		 * found, which name that part and its offset. */
+		for (size_t i = tl->err_mark;
+		     st != COLFS_OK && st != COLFS_ENOENT && i < nerr &&
+		     i < tl->err_mark + 8; i++) {
+			colfs_problem pr;
+
+			if (colfs_tree_error_get(tl->tree, i, &pr))
+				break;
+			fprintf(stderr,
+				"colfs-tool: %s:   because %s: offset %" PRIu64
+				" (0x%" PRIx64 "): %s: %s\n",
+				tl->file, pr.path, pr.offset, pr.offset,
+				colfs_status_name(pr.status), pr.message);
+		}
+	}
 	tool_fail(tl, TOOL_FAIL);
 }
 
@@ -413,6 +433,7 @@ static int tool_cat_one(tool *tl, const char *path, char *buf)
 		tool_report(tl, path, COLFS_OK, "is a directory");
 		return tl->status;
 	}
+	tl->err_mark = colfs_tree_error_count(tl->tree);
 	st = colfs_node_open(tl->tree, n, &h);
 	if (st) {
 		tool_report(tl, path, st, NULL);

@@ -318,8 +318,10 @@ static colfs_status page_dir_populate(colfs_tree *t, colfs_node *dir)
 	ADD(add_doc_abc(t, dir, "header.json", &page_header_ops, s, a, b, k));
 	ADD(colfs_dir_add_range(t, dir, "raw", pg->offset + pg->hdr.header_len,
 				(uint64_t)pg->hdr.compressed_size));
-	return pqv_page_views_add(t, dir, s, (uint32_t)a, (uint32_t)b,
-				  (size_t)k);
+	COLFS_TRY(pqv_page_views_add(t, dir, s, (uint32_t)a, (uint32_t)b,
+				     (size_t)k));
+	ADD(colfs_dir_add_errors(t, dir));
+	return COLFS_OK;
 }
 
 static const colfs_node_ops page_dir_ops = {.populate = page_dir_populate};
@@ -440,7 +442,16 @@ static colfs_status chunk_populate(colfs_tree *t, colfs_node *dir)
 	return COLFS_OK;
 }
 
-static const colfs_node_ops chunk_ops = {.populate = chunk_populate};
+/* Every chunk directory ends with its own `errors` (problems found so far
+ * under it: pages, index, bloom filter). */
+static colfs_status chunk_populate_all(colfs_tree *t, colfs_node *dir)
+{
+	COLFS_TRY(chunk_populate(t, dir));
+	ADD(colfs_dir_add_errors(t, dir));
+	return COLFS_OK;
+}
+
+static const colfs_node_ops chunk_ops = {.populate = chunk_populate_all};
 
 const char *pq_chunk_name(const pq_state *s, const parquet_row_group *rg,
 			  uint32_t c, char *tmp, size_t tmp_len)
@@ -476,7 +487,9 @@ static colfs_status rg_populate(colfs_tree *t, colfs_node *dir)
 
 	ADD(add_doc_abc(t, dir, "meta.json", &rg_meta_ops, s, g, 0, 0));
 	ADD(add_dir_abc(t, dir, "chunks", &chunks_ops, s, g, 0, 0));
-	return pqv_table_views_add(t, dir, s, (int64_t)g);
+	COLFS_TRY(pqv_table_views_add(t, dir, s, (int64_t)g));
+	ADD(colfs_dir_add_errors(t, dir));
+	return COLFS_OK;
 }
 
 static const colfs_node_ops rg_ops = {.populate = rg_populate};

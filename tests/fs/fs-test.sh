@@ -767,4 +767,4 @@ case_bad_corpus() {
 
 fn="case_${CASE//-/_}"
 declare -F "$fn" > /dev/null || fail "unknown case $CASE"
-"$fn" "$@"
+"$fn" "$@" || fail "the test function returned status $?"

@@ -718,6 +718,30 @@ test_check_bad_crc() {
 		fail "checksums=ignore: $(summary)"
 }
 
+# cat of a view that needs the broken page (columns/price) names that page
+# and its offset, not only "corrupt"; the chunk's and the row group's own
+# `errors` files list the problem once it is found, the healthy chunk's
+# `errors` stays empty.
+test_cat_names_cause() {
+	need_parquet
+	"$COLFS_MKSAMPLE" bad.parquet --bad-crc || fail "mksample --bad-crc"
+	p=/row_groups/0/chunks/price/pages/0
+	off=$("$COLFS_TOOL" stat bad.parquet "$p/raw" | sed -n 's/^offset: //p')
+	[ -n "$off" ] || fail "no offset for $p/raw"
+	run "$COLFS_TOOL" cat bad.parquet columns/price
+	expect_rc 1 "cat of a column with a bad page"
+	grep -q "/columns/price: corrupt\$" err || fail "first line: $(cat err)"
+	grep -q "because $p: offset $off (0x$(printf %x "$off")): corrupt: page CRC mismatch" err ||
+		fail "cause not named: $(cat err)"
+	# the same process reads the column, then the subtree errors
+	run "$COLFS_TOOL" cat bad.parquet columns/price \
+		row_groups/0/chunks/price/errors row_groups/0/errors \
+		row_groups/0/chunks/id/errors $p/errors
+	grep -c "^$p: offset $off " out | grep -qx 3 ||
+		fail "chunk, row group and page errors: $(cat out)"
+	[ "$(wc -l <out)" -eq 3 ] || fail "healthy chunk errors not empty: $(cat out)"
+}
+
 # A copy of the sample cut short: the footer is gone, check says so.
 test_check_truncated() {
 	need_parquet
@@ -836,7 +860,8 @@ test_check_corrupt_checksum() {
 # docs/errors.md names every message colfs_tree_report / colfs_fail
 # can produce (tests/tool/errors-doc.sh).
 test_errors_doc() {
-	"$TESTS_TOOL_DIR/errors-doc.sh" "$TESTS_TOOL_DIR/../.."
+	"$TESTS_TOOL_DIR/errors-doc.sh" "$TESTS_TOOL_DIR/../.." ||
+		fail "docs/errors.md misses messages the code reports"
 }
 
 # --- colfs-mksample --------------------------------------------------------------------
@@ -940,6 +965,6 @@ test_sample_duckdb() {
 
 fn="test_${name//-/_}"
 declare -F "$fn" >/dev/null || fail "no such test"
-"$fn"
+"$fn" || fail "the test function returned status $?"
 echo "PASS [$name]"
 exit 0
