@@ -9,9 +9,10 @@ PKGS="meson ninja-build pkg-config gcc libc6-dev fuse3 libfuse3-dev zlib1g-dev
 libzstd-dev liblz4-dev libsnappy-dev libbrotli-dev liblzo2-dev libxxhash-dev
 libprotobuf-c-dev protobuf-c-compiler libjansson-dev libcmocka-dev tzdata"
 # Extra tools the tests use: clang for fuzzing, node/npm for the DuckDB
-# oracle, python3 to count results.
+# oracle, python3 to count results, bitshuffle (the reference library for
+# CFile bitshuffle blocks, a module of /usr/bin/python3).
 if [ "${COLFS_WITH_TEST_TOOLS:-0}" = 1 ]; then
-	PKGS="$PKGS clang libclang-rt-14-dev python3 jq"
+	PKGS="$PKGS clang libclang-rt-14-dev python3 jq bitshuffle"
 	command -v node >/dev/null 2>&1 || PKGS="$PKGS nodejs npm"
 fi
 

@@ -820,6 +820,62 @@ typedef struct frame {
 	uint32_t depth;
 } frame;
 
+/* Digits a two's complement integer of `bytes` bytes always holds:
+ * floor(log10(2^(8*bytes-1) - 1)). */
+static int32_t decimal_digits_of_bytes(int64_t bytes)
+{
+	static const int32_t d[] = {0, 2, 4, 6, 9, 11, 14, 16, 18, 21, 23, 26,
+				    28, 31, 33, 35, 38};
+	if (bytes <= 0)
+		return 0;
+	if (bytes < (int64_t)(sizeof d / sizeof d[0]))
+		return d[bytes];
+	return INT32_MAX; /* wider than 16 bytes: any precision one asks for */
+}
+
+/* A DECIMAL leaf's precision and scale must fit each other and the
+ * physical type (parquet LogicalTypes.md).  Reported; values still render
+ * from the stored integer and the scale. */
+static void check_decimal(pctx *x, const parquet_schema_elem *e)
+{
+	int32_t prec, scale, most;
+
+	if (e->logical.kind == PARQUET_LT_DECIMAL) {
+		prec = e->logical.precision;
+		scale = e->logical.scale;
+	} else if (e->converted_type == PARQUET_CT_DECIMAL) {
+		prec = e->precision;
+		scale = e->scale < 0 ? 0 : e->scale;
+	} else {
+		return;
+	}
+	switch (e->type) {
+	case PARQUET_INT32: most = 9; break;
+	case PARQUET_INT64: most = 18; break;
+	case PARQUET_FIXED_LEN_BYTE_ARRAY:
+		most = decimal_digits_of_bytes(e->type_length);
+		break;
+	case PARQUET_BYTE_ARRAY: most = INT32_MAX; break;
+	default:
+		report(x, COLFS_ECORRUPT, x->pf->footer_offset,
+		       "schema element %s: DECIMAL on physical type %d (only INT32, INT64, FIXED_LEN_BYTE_ARRAY and BYTE_ARRAY carry decimals)",
+		       e->name, e->type);
+		return;
+	}
+	if (prec < 1)
+		report(x, COLFS_ECORRUPT, x->pf->footer_offset,
+		       "schema element %s: DECIMAL precision %d, at least 1 expected",
+		       e->name, prec);
+	else if (prec > most)
+		report(x, COLFS_ECORRUPT, x->pf->footer_offset,
+		       "schema element %s: DECIMAL precision %d does not fit its physical type (at most %d digits)",
+		       e->name, prec, most);
+	if (scale < 0 || (prec >= 1 && scale > prec))
+		report(x, COLFS_ECORRUPT, x->pf->footer_offset,
+		       "schema element %s: DECIMAL scale %d outside 0..precision (%d)",
+		       e->name, scale, prec);
+}
+
 static colfs_status build_schema(pctx *x, colfs_err *err)
 {
 	parquet_file *pf = x->pf;
@@ -885,6 +941,7 @@ static colfs_status build_schema(pctx *x, colfs_err *err)
 			}
 			c->schema_index = i;
 			e->leaf = (int32_t)(gc.n - 1);
+			check_decimal(x, e);
 			c->max_def = e->max_def;
 			c->max_rep = e->max_rep;
 		}

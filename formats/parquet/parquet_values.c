@@ -581,6 +581,24 @@ static colfs_status page_decode(colfs_tree *t, pq_state *s,
 					      &e)))
 			goto fail;
 	}
+	if (p->rep && n > 0 && p->rep[0] != 0) {
+		/* A chunk starts a row; so does every v2 page (the spec
+		 * keeps v2 pages on row boundaries).  A v1 page after the
+		 * first may continue a row. */
+		bool first = true;
+		for (size_t j = 0; j < k && first; j++)
+			first = !is_data_page(&w->pages[j]);
+		/* Reported, not fatal: the page's own levels and values stay
+		 * readable; record assembly refuses the stray entries. */
+		if (first || h->type == PARQUET_PAGE_DATA_V2) {
+			colfs_fail(&e, COLFS_ECORRUPT, off,
+				   "repetition level %u at the page's first entry: %s must start a new row (level 0)",
+				   p->rep[0],
+				   first ? "a column chunk" : "a v2 data page");
+			page_report(t, s, g, c, k, where, &e);
+			memset(&e, 0, sizeof e);
+		}
+	}
 	if (p->def) {
 		const uint32_t md = p->max_def;
 		size_t nn = 0;
@@ -1152,6 +1170,13 @@ static colfs_status cur_seek(colfs_tree *t, pq_state *s, const colfs_node *f,
 				if (cu->rec == r)
 					return COLFS_OK;
 				cu->rec++;
+			} else if (cu->rec == 0) {
+				/* before the chunk's first row start: the
+				 * entry belongs to no row (page_decode has
+				 * reported where) */
+				cur_reset(s->values, cu);
+				return chunk_fail(t, f, 0, "entries before the chunk's first row start belong to no row",
+						  g, cu->leaf);
 			}
 			if (!p->def || p->def[cu->i] == p->max_def)
 				cu->j++;

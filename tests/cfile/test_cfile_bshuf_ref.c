@@ -27,6 +27,7 @@ int main(int argc, char **argv)
 	int rc = system(cmd);
 	if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) != 0) {
 		cft_rmdir(dir);
+		free(dir);
 		if (rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 77) {
 			printf("SKIP: python3 bitshuffle module not installed "
 			       "(apt-get install bitshuffle)\n");

@@ -826,6 +826,10 @@ colfs_status pq_asm_next(pq_asm *a, colfs_buf *out, const char *top_null,
 
 	if (a->done >= a->records)
 		return COLFS_END;
+	/* every leaf must stand at a record start (level 0): a chunk whose
+	 * first entry continues a row has no record to put it in */
+	if ((st = check_record_end(a, err)))
+		return st;
 	if (top_null && root->nullable && L->pos < L->b.n &&
 	    lv_def(L, a->plan->leaves[root->leaf0].max_def) < root->def) {
 		st = consume_absent(a, root, 0, 0, root->def, err);
