@@ -1785,60 +1785,6 @@ static bool sbbf_check(const uint8_t *bits, size_t len, uint64_t hash)
 	return true;
 }
 
-/* Parse a decimal integer (optionally with `scale` fraction digits, as a
- * DECIMAL renders) into its unscaled value. */
-static bool parse_int(const char *p, int32_t scale, bool allow_neg,
-		      int64_t *out)
-{
-	bool neg = false, any = false;
-	uint64_t v = 0, lim;
-	int32_t frac = -1;
-
-	if (*p == '-') {
-		if (!allow_neg)
-			return false;
-		neg = true;
-		p++;
-	}
-	lim = neg ? (uint64_t)INT64_MAX + 1 : (allow_neg ? (uint64_t)INT64_MAX
-							 : UINT64_MAX);
-	for (; *p; p++) {
-		if (*p == '.' && scale > 0 && frac < 0) {
-			frac = 0;
-			continue;
-		}
-		if (*p < '0' || *p > '9')
-			return false;
-		if (frac >= 0 && ++frac > scale)
-			return false;
-		if (v > (lim - (uint64_t)(*p - '0')) / 10)
-			return false;
-		v = v * 10 + (uint64_t)(*p - '0');
-		any = true;
-	}
-	if (!any || (scale > 0 && frac != scale))
-		return false;
-	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
-	return true;
-}
-
-/* Days since 1970-01-01 of YYYY-MM-DD (proleptic Gregorian). */
-static bool parse_date(const char *p, int64_t *days)
-{
-	int y, m, d, n = 0;
-
-	if (sscanf(p, "%4d-%2d-%2d%n", &y, &m, &d, &n) != 3 || p[n] ||
-	    m < 1 || m > 12 || d < 1 || d > 31)
-		return false;
-	y -= m <= 2;
-	int64_t era = (y >= 0 ? y : y - 399) / 400;
-	int64_t yoe = y - era * 400;
-	int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	*days = era * 146097 + doe - 719468;
-	return true;
-}
-
 static int hexval(char c)
 {
 	if (c >= '0' && c <= '9')
@@ -1848,119 +1794,6 @@ static int hexval(char c)
 	if (c >= 'A' && c <= 'F')
 		return c - 'A' + 10;
 	return -1;
-}
-
-/* Undo the text escapes of strings and binary (\\ \n \r \t \xHH). */
-static size_t unescape(const char *p, uint8_t *out)
-{
-	size_t n = 0;
-
-	while (*p) {
-		if (p[0] == '\\' && p[1]) {
-			switch (p[1]) {
-			case '\\': out[n++] = '\\'; p += 2; continue;
-			case 'n': out[n++] = '\n'; p += 2; continue;
-			case 'r': out[n++] = '\r'; p += 2; continue;
-			case 't': out[n++] = '\t'; p += 2; continue;
-			case 'x':
-				if (p[2] && p[3] && hexval(p[2]) >= 0 &&
-				    hexval(p[3]) >= 0) {
-					out[n++] = (uint8_t)(hexval(p[2]) * 16 +
-							     hexval(p[3]));
-					p += 4;
-					continue;
-				}
-			}
-		}
-		out[n++] = (uint8_t)*p++;
-	}
-	return n;
-}
-
-/* The PLAIN encoding of a value given as its rendered text; false when
- * the text is not a value of the column's type. */
-static bool plain_of_text(const parquet_schema_elem *e, const char *text,
-			  uint8_t *out, size_t *len)
-{
-	const pq_type t = type_of(e);
-	const bool dec = t.logical == PARQUET_LT_DECIMAL ||
-			 (!t.logical && t.converted == PARQUET_CT_DECIMAL);
-	const bool date = t.logical == PARQUET_LT_DATE ||
-			  (!t.logical && t.converted == PARQUET_CT_DATE);
-	int64_t v;
-
-	switch (e->type) {
-	case PARQUET_INT32:
-	case PARQUET_INT64:
-		if (date) {
-			if (!parse_date(text, &v))
-				return false;
-		} else if (dec) {
-			if (!parse_int(text, t.scale, true, &v))
-				return false;
-		} else if (plain_signed_int(&t)) {
-			if (!parse_int(text, 0, true, &v))
-				return false;
-		} else if ((t.logical == PARQUET_LT_INTEGER && !t.is_signed) ||
-			   (!t.logical && t.converted >= PARQUET_CT_UINT_8 &&
-			    t.converted <= PARQUET_CT_UINT_64)) {
-			if (!parse_int(text, 0, false, &v))
-				return false;
-		} else {
-			return false;   /* times and timestamps: not parsed */
-		}
-		if (e->type == PARQUET_INT32) {
-			if (v < INT32_MIN || v > (int64_t)UINT32_MAX)
-				return false;
-			uint32_t u = (uint32_t)v;
-			for (int i = 0; i < 4; i++)
-				out[i] = (uint8_t)(u >> (8 * i));
-			*len = 4;
-		} else {
-			uint64_t u = (uint64_t)v;
-			for (int i = 0; i < 8; i++)
-				out[i] = (uint8_t)(u >> (8 * i));
-			*len = 8;
-		}
-		return true;
-	case PARQUET_FLOAT:
-	case PARQUET_DOUBLE: {
-		char *end;
-		double d = strtod(text, &end);
-		if (!*text || *end)
-			return false;
-		if (e->type == PARQUET_FLOAT) {
-			float f = (float)d;
-			uint32_t u;
-			memcpy(&u, &f, 4);
-			for (int i = 0; i < 4; i++)
-				out[i] = (uint8_t)(u >> (8 * i));
-			*len = 4;
-		} else {
-			uint64_t u;
-			memcpy(&u, &d, 8);
-			for (int i = 0; i < 8; i++)
-				out[i] = (uint8_t)(u >> (8 * i));
-			*len = 8;
-		}
-		return true;
-	}
-	case PARQUET_BYTE_ARRAY:
-		if (dec)
-			return false;
-		/* the bloom filter hashes the bytes without the length */
-		*len = unescape(text, out);
-		return true;
-	case PARQUET_FIXED_LEN_BYTE_ARRAY:
-		if (dec || t.logical == PARQUET_LT_UUID ||
-		    t.logical == PARQUET_LT_FLOAT16 ||
-		    (!t.logical && t.converted == PARQUET_CT_INTERVAL))
-			return false;
-		*len = unescape(text, out);
-		return (int32_t)*len == e->type_length;
-	default:
-		return false;
-	}
 }
 
 static colfs_status empty_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
@@ -1996,8 +1829,17 @@ static colfs_status might_contain_lookup(colfs_tree *t, colfs_node *dir,
 	if (!ch || ch->column >= s->pf->n_columns || bl->len < 32)
 		return COLFS_ENOENT;
 	/* the name as the tree escapes it: %XX back to bytes */
+	const parquet_schema_elem *el = s->pf->columns[ch->column].elem;
+	/* PLAIN bytes are at most as long as the text, or the FLBA width */
+	size_t cap = nlen + 16;
+	if (el->type == PARQUET_FIXED_LEN_BYTE_ARRAY && el->type_length > 0 &&
+	    (size_t)el->type_length > cap) {
+		if (el->type_length > (1 << 20))
+			return COLFS_ENOENT;
+		cap = (size_t)el->type_length;
+	}
 	char *raw = malloc(nlen + 1);
-	uint8_t *val = malloc(nlen + 8);
+	uint8_t *val = malloc(cap);
 	if (!raw || !val) {
 		free(raw);
 		free(val);
@@ -2015,8 +1857,8 @@ static colfs_status might_contain_lookup(colfs_tree *t, colfs_node *dir,
 		}
 	}
 	raw[k] = 0;
-	if (strlen(raw) != k ||
-	    !plain_of_text(s->pf->columns[ch->column].elem, raw, val, &vlen)) {
+	pq_type ty = type_of(el);
+	if (strlen(raw) != k || !pq_text_to_plain(&ty, raw, val, cap, &vlen)) {
 		free(raw);
 		free(val);
 		return COLFS_ENOENT;

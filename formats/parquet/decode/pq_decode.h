@@ -234,4 +234,12 @@ typedef struct pq_type {
 void pq_render_value(colfs_buf *b, const colfs_render *r, const pq_type *t,
 		     const pq_values *v, size_t i);
 
+/* The inverse, for one value: `text` as pq_render_value renders it in
+ * text mode becomes the value's PLAIN bytes (byte arrays without the
+ * length prefix) in out[0..cap).  False when the text is not the exact
+ * rendering of a value of this type (every candidate is rendered again
+ * and compared), when it does not fit `cap`, and for BOOLEAN. */
+bool pq_text_to_plain(const pq_type *t, const char *text, uint8_t *out,
+		      size_t cap, size_t *len);
+
 #endif
