@@ -170,6 +170,13 @@ typedef struct parquet_chunk {
 	 * numbers make no sense (then start/length are what is left). */
 	uint64_t start, length;
 	bool extent_ok;
+	/* PARQUET-816: parquet-mr before 1.2.9 left the dictionary page
+	 * header out of total_compressed_size (and some of its files do not
+	 * set dictionary_page_offset).  For chunks of such writers (as Arrow
+	 * does), the page walk may read this many bytes
+	 * (at most 100, never into the footer) past start + length, and says
+	 * so when it does. */
+	uint64_t slack;
 } parquet_chunk;
 
 typedef struct parquet_row_group {
@@ -286,6 +293,8 @@ typedef struct parquet_page {
 colfs_status parquet_chunk_walk(const colfs_source *src,
 				const parquet_chunk *ch, uint64_t max_header,
 				parquet_page **pages, size_t *n_pages,
-				colfs_err *stop);
+				colfs_err *stop, colfs_err *note);
+/* `*note` (optional) receives a problem that did not stop the walk: pages
+ * read past the declared end within ch->slack (PARQUET-816). */
 
 #endif

@@ -987,9 +987,24 @@ static colfs_status build_schema(pctx *x, colfs_err *err)
 	return COLFS_OK;
 }
 
+/* parquet-mr before 1.2.9 (or without a version: Arrow reads a bare
+ * "parquet-mr" as 0.0.0 too) has the PARQUET-816 bug. */
+static bool writer_has_parquet_816(const char *created_by)
+{
+	int a = 0, b = 0, c = 0;
+
+	if (!created_by || strncmp(created_by, "parquet-mr", 10) ||
+	    (created_by[10] && created_by[10] != ' '))
+		return false;
+	if (sscanf(created_by + 10, " version %d.%d.%d", &a, &b, &c) < 1)
+		return true;
+	return a < 1 || (a == 1 && (b < 2 || (b == 2 && c < 9)));
+}
+
 static void check_chunks(pctx *x)
 {
 	parquet_file *pf = x->pf;
+	const bool p816 = writer_has_parquet_816(pf->created_by);
 
 	for (uint32_t g = 0; g < pf->n_row_groups; g++) {
 		parquet_row_group *rg = &pf->row_groups[g];
@@ -1050,6 +1065,10 @@ static void check_chunks(pctx *x)
 				if (ch->start > pf->file_size)
 					ch->start = pf->file_size;
 				ch->length = pf->file_size - ch->start;
+			} else if (p816) {
+				uint64_t lim = pf->footer_offset > end ?
+					       pf->footer_offset : pf->file_size;
+				ch->slack = lim - end < 100 ? lim - end : 100;
 			}
 		}
 	}

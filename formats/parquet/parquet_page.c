@@ -230,11 +230,12 @@ colfs_status parquet_page_header_parse(colfs_cursor *c,
 colfs_status parquet_chunk_walk(const colfs_source *src,
 				const parquet_chunk *ch, uint64_t max_header,
 				parquet_page **pages, size_t *n_pages,
-				colfs_err *stop)
+				colfs_err *stop, colfs_err *note)
 {
 	parquet_page *list = NULL;
 	size_t n = 0, cap = 0;
-	uint64_t pos = ch->start, end = ch->start + ch->length;
+	uint64_t pos = ch->start, declared = ch->start + ch->length;
+	uint64_t end = declared + ch->slack;
 	int64_t values = 0;
 	uint8_t *buf = NULL;
 	size_t buf_cap = 0;
@@ -330,6 +331,10 @@ colfs_status parquet_chunk_walk(const colfs_source *src,
 			list = nl;
 			cap = nc;
 		}
+		if (data_end > declared && note && !note->status)
+			colfs_fail(note, COLFS_ECORRUPT, pos,
+				   "page %zu ends %llu bytes past the chunk's total_compressed_size: the writer (parquet-mr before 1.2.9) left the dictionary page header out of it (PARQUET-816); read anyway",
+				   n, (unsigned long long)(data_end - declared));
 		list[n].offset = pos;
 		list[n].hdr = h;
 		n++;
@@ -341,10 +346,10 @@ colfs_status parquet_chunk_walk(const colfs_source *src,
 		colfs_fail(stop, COLFS_ECORRUPT, pos,
 			   "the pages hold %lld values, the chunk metadata says %lld",
 			   (long long)values, (long long)ch->num_values);
-	else if (pos != end)
+	else if (pos < declared)
 		colfs_fail(stop, COLFS_ECORRUPT, pos,
 			   "%llu bytes of the chunk follow its last page",
-			   (unsigned long long)(end - pos));
+			   (unsigned long long)(declared - pos));
 out:
 	free(buf);
 	*pages = list;

@@ -119,6 +119,7 @@ colfs_status pqv_chunk_walk(colfs_tree *t, pq_state *s, const colfs_node *where,
 	colfs_status st = COLFS_OK;
 	bool fresh = false;
 	pqv_walk *w;
+	colfs_err note = {0};
 
 	*out = NULL;
 	if (!ch || !v || !v->walks)
@@ -142,7 +143,8 @@ colfs_status pqv_chunk_walk(colfs_tree *t, pq_state *s, const colfs_node *where,
 				   "the column chunk has no ColumnMetaData: its pages cannot be found");
 		else
 			st = parquet_chunk_walk(s->src, ch, s->max_alloc,
-						&w->pages, &w->n, &w->stop);
+						&w->pages, &w->n, &w->stop,
+						&note);
 		if (!st) {
 			w->walked = true;
 			fresh = true;
@@ -151,6 +153,8 @@ colfs_status pqv_chunk_walk(colfs_tree *t, pq_state *s, const colfs_node *where,
 	pthread_mutex_unlock(&v->lock);
 	if (st)
 		return st;
+	if (fresh && note.status)
+		colfs_tree_report_err(t, where, &note);
 	if (fresh && w->stop.status)
 		colfs_tree_report_err(t, where, &w->stop);
 	*out = w;
