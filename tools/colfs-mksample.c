@@ -3,7 +3,7 @@
  *	colfs-mksample OUT.parquet [--rows N] [--row-groups N] [--page-rows N]
  *	               [--codec none|snappy|gzip|zstd|lz4_raw]
  *	               [--data-page-v2] [--no-page-index] [--no-bloom]
- *	               [--bad-crc]
+ *	               [--bad-crc] [--bad-meta]
  *
  * The README's first command mounts this file, and tests use it as a
  * fixture whose every value is known.  Written for this project: the
@@ -59,6 +59,11 @@
  * --bad-crc writes a damaged file for tests: the first data page of
  * `price` in row group 0 (row_groups/0/chunks/price/pages/0 in the tree)
  * carries a CRC with its lowest bit flipped; everything else is as above.
+ *
+ * --bad-meta writes metadata that disagrees with the data, for the chunk
+ * verifier: every `price` chunk's Statistics say one null more than there
+ * are and a max_value 1 below the real maximum; its ColumnIndex says one
+ * null more for page 1; its OffsetIndex puts page 1 one row later.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -486,6 +491,7 @@ typedef struct sample_config {
 	bool page_index;
 	bool bloom;
 	bool bad_crc;
+	bool bad_meta;
 } sample_config;
 
 typedef struct sample_page {
@@ -950,7 +956,9 @@ static void sample_index_write(sample_writer *sw, int col, sample_chunk *ch,
 		tw_field_i32(&w, 4, asc ? 1 : 0);
 		tw_field_list_begin(&w, 5, TW_I64, (uint32_t)ch->npages);
 		for (size_t p = 0; p < ch->npages; p++)
-			tw_elem_i64(&w, ch->pages[p].st.nulls);
+			tw_elem_i64(&w, ch->pages[p].st.nulls +
+					(sw->cfg.bad_meta && col == COL_PRICE &&
+					 p == 1));
 		ch->ci_offset = sw->offset;
 	} else {
 		tw_field_list_begin(&w, 1, TW_STRUCT, (uint32_t)ch->npages);
@@ -958,7 +966,9 @@ static void sample_index_write(sample_writer *sw, int col, sample_chunk *ch,
 			tw_elem_struct_begin(&w);
 			tw_field_i64(&w, 1, (int64_t)ch->pages[p].offset);
 			tw_field_i32(&w, 2, (int32_t)ch->pages[p].size);
-			tw_field_i64(&w, 3, (int64_t)ch->pages[p].first_row);
+			tw_field_i64(&w, 3, (int64_t)ch->pages[p].first_row +
+					     (sw->cfg.bad_meta &&
+					      col == COL_PRICE && p == 1));
 			tw_struct_end(&w);
 		}
 		ch->oi_offset = sw->offset;
@@ -1073,7 +1083,14 @@ static void sample_column_meta_write(tw *w, const sample_config *cfg, int col,
 	tw_field_i64(w, 9, (int64_t)ch->data_offset);
 	if (c->dict)
 		tw_field_i64(w, 11, (int64_t)ch->dict_offset);
-	sample_stats_write(w, 12, &ch->st, c->ptype);
+	if (cfg->bad_meta && col == COL_PRICE && ch->st.any) {
+		sample_stats lie = ch->st;
+		lie.nulls++;
+		lie.dmax -= 1;
+		sample_stats_write(w, 12, &lie, c->ptype);
+	} else {
+		sample_stats_write(w, 12, &ch->st, c->ptype);
+	}
 	tw_field_list_begin(w, 13, TW_STRUCT, c->dict ? 2 : 1);
 	if (c->dict) {
 		tw_elem_struct_begin(w);
@@ -1171,7 +1188,7 @@ static void usage(FILE *f)
 		"usage: colfs-mksample OUT.parquet [--rows N] [--row-groups N]\n"
 		"                      [--page-rows N] [--codec CODEC]\n"
 		"                      [--data-page-v2] [--no-page-index]\n"
-		"                      [--no-bloom] [--bad-crc]\n"
+		"                      [--no-bloom] [--bad-crc] [--bad-meta]\n"
 		"Write a small Parquet file with known contents (see the\n"
 		"header of tools/colfs-mksample.c for the value formulas).\n"
 		"CODEC is none, snappy, gzip, zstd or lz4_raw (default none).\n"
@@ -1257,6 +1274,8 @@ int main(int argc, char **argv)
 			sw.cfg.bloom = false;
 		} else if (!strcmp(a, "--bad-crc")) {
 			sw.cfg.bad_crc = true;
+		} else if (!strcmp(a, "--bad-meta")) {
+			sw.cfg.bad_meta = true;
 		} else if (a[0] == '-' || out) {
 			goto bad_arg;
 		} else {

@@ -444,9 +444,31 @@ static colfs_status chunk_populate(colfs_tree *t, colfs_node *dir)
 
 /* Every chunk directory ends with its own `errors` (problems found so far
  * under it: pages, index, bloom filter). */
+/* A stream, not a document: its size is not known without decoding the
+ * chunk, and ls -l must not decode (one piece: the whole report). */
+static colfs_status verify_piece(colfs_tree *t, colfs_node *file,
+				 uint64_t index, colfs_buf *out)
+{
+	if (index > 0)
+		return COLFS_END;
+	return pqv_verify_gen(t, file, out);
+}
+
+static const colfs_node_ops verify_ops = {.piece = verify_piece};
+
 static colfs_status chunk_populate_all(colfs_tree *t, colfs_node *dir)
 {
+	pq_state *s = colfs_node_ctx(dir);
+	const parquet_chunk *ch = pq_node_chunk(s, dir);
+
 	COLFS_TRY(chunk_populate(t, dir));
+	if (ch && ch->has_meta && !ch->encrypted)
+	{
+		colfs_node *n = colfs_dir_add_stream(t, dir, "verify",
+						     &verify_ops, s);
+		ADD(n);
+		colfs_node_set_args(n, colfs_node_a(dir), colfs_node_b(dir), 0);
+	}
 	ADD(colfs_dir_add_errors(t, dir));
 	return COLFS_OK;
 }

@@ -635,9 +635,44 @@ fail:
 	return e.status;
 }
 
+colfs_status pqv_chunk_pages_visit(colfs_tree *t, pq_state *s,
+				   const colfs_node *where, uint32_t g,
+				   uint32_t c, pqv_page_fn fn, void *ctx)
+{
+	const pqv_walk *w;
+	pqv_scratch sc = {0};
+	colfs_status st;
+
+	COLFS_TRY(pqv_chunk_walk(t, s, where, g, c, &w));
+	if (!w)
+		return COLFS_ENOENT;
+	for (size_t k = 0; k < w->n; k++) {
+		pqv_page p;
+
+		if (!is_data_page(&w->pages[k]))
+			continue;
+		st = page_decode(t, s, where, g, c, w, k, &sc, &p);
+		if (st)
+			break;
+		pqv_page_data pd = {
+			.k = k, .pg = &w->pages[k], .n = p.n, .def = p.def,
+			.rep = p.rep, .max_def = p.max_def,
+			.nonnull = p.nonnull,
+			.vals = p.vals.indices ? &p.dict->vals : &p.vals,
+			.idx = p.vals.indices ? p.vals.v.idx : NULL,
+		};
+		st = fn(ctx, &pd);
+		page_release(s->values, &p);
+		if (st)
+			break;
+	}
+	scratch_free(&sc);
+	return st;
+}
+
 /* --- rendering ------------------------------------------------------------ */
 
-static pq_type type_of(const parquet_schema_elem *e)
+pq_type pqv_type_of(const parquet_schema_elem *e)
 {
 	pq_type t = {0};
 
@@ -652,6 +687,11 @@ static pq_type type_of(const parquet_schema_elem *e)
 	t.bit_width = e->logical.bit_width;
 	t.is_signed = e->logical.is_signed;
 	return t;
+}
+
+static pq_type type_of(const parquet_schema_elem *e)
+{
+	return pqv_type_of(e);
 }
 
 /* Plain signed integers (no annotation, or INT(64/32, signed)): the hot

@@ -19,6 +19,7 @@
 #define COLFS_PARQUET_VALUES_H
 
 #include "pq_tree.h"
+#include "decode/pq_decode.h"
 
 typedef struct pqv_state pqv_state;
 
@@ -39,6 +40,33 @@ void pqv_state_destroy(pqv_state *v);
 colfs_status pqv_chunk_walk(colfs_tree *t, pq_state *s, const colfs_node *where,
 			    uint32_t g, uint32_t c, const pqv_walk **out);
 
+/* One decoded data page, as pqv_chunk_pages_visit hands it out (all
+ * pointers borrowed for the duration of the callback). */
+typedef struct pqv_page_data {
+	size_t k;                /* the page's index in the chunk's walk */
+	const parquet_page *pg;
+	size_t n;                /* level entries */
+	const uint32_t *def;     /* NULL: every entry is at max_def */
+	const uint32_t *rep;     /* NULL: every entry starts a row */
+	uint32_t max_def;
+	size_t nonnull;          /* values (entries at max_def) */
+	const pq_values *vals;   /* the values, or the dictionary when idx */
+	const uint32_t *idx;     /* dictionary indices of the values, or NULL */
+} pqv_page_data;
+
+typedef colfs_status (*pqv_page_fn)(void *ctx, const pqv_page_data *pd);
+
+/* Decode the data pages of chunk (g, c) one at a time, in order, and call
+ * `fn` on each (memory: one page).  Stops at the first page that fails
+ * (reported under the page, as the value views report it) and returns its
+ * status, or `fn`'s first non-OK status. */
+colfs_status pqv_chunk_pages_visit(colfs_tree *t, pq_state *s,
+				   const colfs_node *where, uint32_t g,
+				   uint32_t c, pqv_page_fn fn, void *ctx);
+
+/* The column's type as the renderer and parser take it. */
+pq_type pqv_type_of(const parquet_schema_elem *e);
+
 /* Views (populate helpers; each adds its entries to `dir`). */
 colfs_status pqv_chunk_views_add(colfs_tree *t, colfs_node *dir, pq_state *s,
 				 uint32_t g, uint32_t c);
@@ -58,6 +86,11 @@ colfs_status pqv_column_index_gen(colfs_tree *t, colfs_node *file,
  * rendered as the value files render them (JSON mode). */
 colfs_status pqv_statistics_gen(colfs_tree *t, colfs_node *file,
 				colfs_buf *out);
+
+/* verify (parquet_verify.c): a chunk's statistics, column index, offset
+ * index and row count checked against its decoded pages; disagreements
+ * are reported under the chunk.  Node args: a = row group, b = chunk. */
+colfs_status pqv_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out);
 
 /* bloom_filter/might_contain/: a directory that answers a lookup of a
  * value's rendered text when the filter may contain the value. */
