@@ -418,7 +418,10 @@ static int run_good(const char *corpus)
 		if (strstr(files[f], "large_string_map"))
 			continue;    /* run_bigpage */
 		colfs_options opts = {0};
-		bool flawed = strstr(files[f], "nation.dict-malformed") != NULL;
+		bool flawed = strstr(files[f], "nation.dict-malformed") != NULL ||
+			      /* a non-object variant value beside shredded
+			       * object fields (docs/values.md, VARIANT) */
+			      strstr(files[f], "shredded_variant/case-128.") != NULL;
 		if (strstr(files[f], "corrupt-checksum")) {
 			/* refused by default, served with checksums=ignore */
 			if (colfs_tree_open(files[f], NULL, &t, why, sizeof why)) {
@@ -445,7 +448,8 @@ static int run_good(const char *corpus)
 		if (flawed) {
 			/* PARQUET-816: page headers overrun the chunk; the
 			 * walk stops there and the views must fail, not show
-			 * a short column. */
+			 * a short column.  (case-128: the variant cannot be
+			 * rebuilt; the views holding it must fail.) */
 			char *p = path_read(t, "rows.jsonl", &len, &st);
 			if (p)
 				fail("%s: served despite the overrun", files[f]);
