@@ -282,6 +282,36 @@ static void test_depth(void **state)
 	free(v);
 }
 
+/* Elements pointing at the same bytes: 8 levels of arrays of 200
+ * elements, all at offset 0, would describe 200^8 values in ~1.6 KB;
+ * the value budget stops it after as many values as bytes. */
+static void test_shared_offsets(void **state)
+{
+	const unsigned levels = 8, k = 200;
+	const size_t hdr = 2 + (size_t)(k + 1) * 2;   /* 2-byte offsets */
+	size_t n = (size_t)levels * hdr + 1, inner = 1;
+	uint8_t *v = malloc(n);
+
+	(void)state;
+	assert_non_null(v);
+	v[n - 1] = 0x04;     /* true */
+	for (unsigned l = 0; l < levels; l++) {
+		uint8_t *h = v + n - inner - hdr;
+		h[0] = (1 << 2) | 3;          /* array, 2-byte offsets */
+		h[1] = (uint8_t)k;
+		for (unsigned i = 0; i < k; i++) {
+			h[2 + 2 * i] = 0;
+			h[3 + 2 * i] = 0;
+		}
+		h[2 + 2 * k] = (uint8_t)inner;
+		h[3 + 2 * k] = (uint8_t)(inner >> 8);
+		inner += hdr;
+	}
+	expect_fail(META0, sizeof META0, v, n, COLFS_ECORRUPT,
+		    "more values than bytes");
+	free(v);
+}
+
 static void test_malformed_metadata(void **state)
 {
 	static const uint8_t v[] = {0x00};
@@ -352,6 +382,7 @@ int main(void)
 		cmocka_unit_test(test_object_fields),
 		cmocka_unit_test(test_malformed_values),
 		cmocka_unit_test(test_depth),
+		cmocka_unit_test(test_shared_offsets),
 		cmocka_unit_test(test_malformed_metadata),
 		cmocka_unit_test(test_mutations),
 	};

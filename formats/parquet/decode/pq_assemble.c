@@ -1030,10 +1030,16 @@ static colfs_status variant_err(const pq_asm *a, colfs_status st,
 			  inner);
 }
 
+/* The JSON of value v[0..n), which may draw on a shared budget (NULL:
+ * its own). */
 static colfs_status variant_json(pq_asm *a, const uint8_t *v, size_t n,
-				 colfs_buf *out, colfs_err *err)
+				 size_t *budget, colfs_buf *out,
+				 colfs_err *err)
 {
-	colfs_status st = pq_variant_to_json(&a->meta, v, n, out, err);
+	size_t own = n;
+	colfs_status st = pq_variant_to_json_budget(&a->meta, v, n,
+						    budget ? budget : &own,
+						    out, err);
 
 	if (st == COLFS_OK || out->failed)
 		return COLFS_OK;	/* a failed buffer: the caller sees it */
@@ -1087,6 +1093,7 @@ static colfs_status emit_vobject(pq_asm *a, uint32_t ti, uint32_t r_exp,
 	pq_variant_object o;
 	uint32_t i = 0, k = 0;
 	bool first = true;
+	size_t budget = vn;    /* the fields share the object's bytes */
 
 	memset(&o, 0, sizeof o);
 	if (has_v) {
@@ -1134,7 +1141,7 @@ static colfs_status emit_vobject(pq_asm *a, uint32_t ti, uint32_t r_exp,
 			out_putc(out, ',');
 		colfs_render_json_string(out, key, klen);
 		out_putc(out, ':');
-		COLFS_TRY(variant_json(a, val, vlen, out, err));
+		COLFS_TRY(variant_json(a, val, vlen, &budget, out, err));
 		first = false;
 		i++;
 	}
@@ -1183,7 +1190,7 @@ static colfs_status emit_vbody(pq_asm *a, const pq_asm_node *n,
 		*missing = true;
 		return COLFS_OK;
 	}
-	return variant_json(a, vp, vn, out, err);
+	return variant_json(a, vp, vn, NULL, out, err);
 }
 
 /* A present VARIANT group: its metadata, then its value. */

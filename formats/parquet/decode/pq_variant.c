@@ -337,7 +337,7 @@ static void put_primitive(colfs_buf *out, unsigned t, const uint8_t *d,
 
 static colfs_status value_json(const pq_variant_meta *m, const uint8_t *v,
 			       size_t n, size_t at, unsigned depth,
-			       colfs_buf *out, colfs_err *err);
+			       size_t *budget, colfs_buf *out, colfs_err *err);
 
 /* Element i of an object or array: its bytes inside the fields region. */
 static colfs_status element_at(const uint8_t *v, const nested_hdr *h,
@@ -359,14 +359,24 @@ static colfs_status element_at(const uint8_t *v, const nested_hdr *h,
 	return COLFS_OK;
 }
 
+/* `budget` counts the values still allowed: every value of a well-formed
+ * encoding has a header byte of its own, so there are at most as many
+ * values as bytes; offsets that point several elements at the same bytes
+ * (which could make a few bytes describe an exponential tree) run out of
+ * it. */
 static colfs_status value_json(const pq_variant_meta *m, const uint8_t *v,
 			       size_t n, size_t at, unsigned depth,
-			       colfs_buf *out, colfs_err *err)
+			       size_t *budget, colfs_buf *out, colfs_err *err)
 {
 	size_t sz;
 	nested_hdr h;
 
 	COLFS_TRY(size_at(v, n, at, &sz, err));
+	if (*budget == 0)
+		return colfs_fail(err, COLFS_ECORRUPT, 0,
+				  "variant value byte %zu: more values than bytes (elements share their bytes)",
+				  at);
+	(*budget)--;
 	if (sz != n)
 		return colfs_fail(err, COLFS_ECORRUPT, 0,
 				  "variant value byte %zu: a value of %zu bytes in a slot of %zu",
@@ -406,7 +416,8 @@ static colfs_status value_json(const pq_variant_meta *m, const uint8_t *v,
 			colfs_buf_putc(out, ':');
 		}
 		COLFS_TRY(element_at(v, &h, i, at, &ev, &en, &eat, err));
-		COLFS_TRY(value_json(m, ev, en, eat, depth + 1, out, err));
+		COLFS_TRY(value_json(m, ev, en, eat, depth + 1, budget, out,
+				     err));
 		if (out->failed)
 			return colfs_buf_status(out);
 	}
@@ -417,7 +428,17 @@ static colfs_status value_json(const pq_variant_meta *m, const uint8_t *v,
 colfs_status pq_variant_to_json(const pq_variant_meta *m, const uint8_t *v,
 				size_t n, colfs_buf *out, colfs_err *err)
 {
-	COLFS_TRY(value_json(m, v, n, 0, 0, out, err));
+	size_t budget = n;
+
+	return pq_variant_to_json_budget(m, v, n, &budget, out, err);
+}
+
+colfs_status pq_variant_to_json_budget(const pq_variant_meta *m,
+				       const uint8_t *v, size_t n,
+				       size_t *budget, colfs_buf *out,
+				       colfs_err *err)
+{
+	COLFS_TRY(value_json(m, v, n, 0, 0, budget, out, err));
 	return colfs_buf_status(out);
 }
 

@@ -10,8 +10,8 @@
  * Every size, count, offset and id is checked against the bytes it comes
  * from before it is used: a value may only describe bytes inside the
  * slice it was handed, objects and arrays nest at most
- * PQ_VARIANT_MAX_DEPTH deep, and the top-level value must fill its bytes
- * exactly.  A problem is COLFS_ECORRUPT (a malformed encoding) or
+ * PQ_VARIANT_MAX_DEPTH deep, a binary of n bytes yields at most n values,
+ * and the top-level value must fill its bytes exactly.  A problem is COLFS_ECORRUPT (a malformed encoding) or
  * COLFS_EUNSUPPORTED (a metadata version other than 1, a primitive type id
  * beyond 20) with a message that gives the byte position inside the value
  * or metadata; nothing is allocated, output goes to a colfs_buf.
@@ -61,9 +61,19 @@ colfs_status pq_variant_value_size(const uint8_t *v, size_t n, size_t *size,
 				   colfs_err *err);
 
 /* Append the JSON of the value v[0..n) (which must be exactly one value)
- * to out.  On failure out may hold part of the value. */
+ * to out.  On failure out may hold part of the value.  At most n values
+ * are decoded (each value of a well-formed encoding has a byte of its
+ * own): elements whose offsets share bytes cannot make a few bytes
+ * describe an exponentially large tree. */
 colfs_status pq_variant_to_json(const pq_variant_meta *m, const uint8_t *v,
 				size_t n, colfs_buf *out, colfs_err *err);
+/* The same with the count of values allowed in *budget, decremented:
+ * for values cut from one binary (the fields of a partially shredded
+ * object), which share the budget of that binary's length. */
+colfs_status pq_variant_to_json_budget(const pq_variant_meta *m,
+				       const uint8_t *v, size_t n,
+				       size_t *budget, colfs_buf *out,
+				       colfs_err *err);
 
 /* True when v[0..n) starts with the header of an object. */
 bool pq_variant_is_object(const uint8_t *v, size_t n);
