@@ -777,6 +777,16 @@ static inline void render_val(colfs_buf *b, const colfs_render *r,
 		pq_render_value(b, r, &l->type, &p->vals, j);
 }
 
+/* Value j of a BYTE_ARRAY page as its bytes (variant binaries). */
+static void raw_val(colfs_buf *b, const pqv_page *p, size_t j)
+{
+	const pq_bytes *v = p->vals.indices ?
+			    &p->dict->vals.v.bytes[p->vals.v.idx[j]] :
+			    &p->vals.v.bytes[j];
+
+	colfs_buf_append(b, v->ptr, v->len);
+}
+
 static inline int64_t int_at(const pqv_page *p, size_t j)
 {
 	const pq_values *v = &p->vals;
@@ -1239,6 +1249,7 @@ typedef struct pqv_acc {          /* one leaf's share of a nested batch */
 	colfs_buf text;
 	size_t *off;
 	size_t offcap;
+	bool raw;                     /* variant binaries: bytes, not JSON */
 } pqv_acc;
 
 typedef struct pqv_field {
@@ -1333,6 +1344,7 @@ static colfs_status field_init_nested(colfs_tree *t, pq_state *s,
 					  fl->name, leaf);
 		fl->cur[i].leaf = (uint32_t)leaf;
 		leaf_init(&fl->cur[i].r, t, &pf->columns[leaf]);
+		fl->acc[i].raw = pq_asm_plan_leaf_raw(fl->plan, i);
 	}
 	return COLFS_OK;
 }
@@ -1407,8 +1419,11 @@ static colfs_status acc_gather(colfs_tree *t, pq_state *s,
 					a->offcap = nc;
 				}
 				a->off[a->nvals] = a->text.len;
-				render_val(&a->text, &cu->r.json, &cu->r, p,
-					   cu->j);
+				if (a->raw)
+					raw_val(&a->text, p, cu->j);
+				else
+					render_val(&a->text, &cu->r.json,
+						   &cu->r, p, cu->j);
 				a->nvals++;
 				a->off[a->nvals] = a->text.len;
 				cu->j++;

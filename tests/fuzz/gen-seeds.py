@@ -159,6 +159,24 @@ for op in range(24):
     put('render', 'op%02d' % op, bytes([op, op & 3]) +
         bytes(range(1, 17)) + 'héllo\n\tw\x01'.encode())
 
+# variant: metadata length, metadata, value (VariantEncoding.md)
+V_META = bytes([0x11, 5, 0, 1, 2, 3, 4, 5]) + b'abcde'
+V_SEEDS = {
+    'null': bytes([0x00]),
+    'int64': bytes([0x18]) + struct.pack('<q', -9876543210),
+    'decimal16': bytes([0x28, 9]) + (12345678901234567890).to_bytes(16, 'little'),
+    'string': bytes([0x40]) + struct.pack('<I', 7) + b'iceberg',
+    'uuid': bytes([0x50]) + bytes(range(16)),
+    'object': bytes([0x02, 2, 0, 3, 2, 0, 4, 0x05]) + b'x' + bytes([0x0C, 1]),
+    'array': bytes([0x03, 4, 0, 1, 4, 7, 8, 0x04, 0x03, 0, 0, 0x02, 0, 0,
+                    0x00]),
+    'nested': bytes([0x02, 2, 1, 3, 0, 16, 23, 0x03, 2, 0, 7, 11,
+                     0x02, 1, 2, 0, 2, 0x0C, 0xFF, 0x0D]) + b'xyz' +
+              bytes([0x40, 2, 0, 0, 0]) + b'hi',
+}
+for name, v in V_SEEDS.items():
+    put('variant', name, bytes([len(V_META)]) + V_META + v)
+
 # --- ORC ----------------------------------------------------------------
 orc_files = []
 for rows, per in [(20, 10), (7, 7), (1, 1)]:

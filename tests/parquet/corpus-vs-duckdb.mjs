@@ -16,9 +16,15 @@
 // keeps microseconds only: colfs's fraction cut to six digits), and nested
 // values as parsed JSON with those rules applied to their leaves (integer
 // tokens compared as text).  GEOMETRY columns are compared as the WKB
-// DuckDB returns (ST_AsWKB) against colfs's BLOB text; VARIANT columns are
-// not compared (DuckDB decodes them, colfs shows the stored group) and are
-// counted as such.  A column colfs refuses that it serves with
+// DuckDB returns (ST_AsWKB) against colfs's BLOB text.  VARIANT values
+// (at the top or nested) are compared as DuckDB's JSON of the variant
+// (CAST(v AS JSON)) parsed against colfs's, with the rules above and one
+// more (docs/values.md, VARIANT): a timestamp with time zone in
+// nanoseconds keeps nine digits in colfs, DuckDB holds microseconds
+// (truncated toward zero); the VARIANT columns compared and equal are
+// counted.  After a file DuckDB cannot read, DuckDB is opened afresh (an
+// internal error of DuckDB invalidates its database).  A column colfs
+// refuses that it serves with
 // `-o checksums=ignore` (a bad page CRC, which DuckDB does not verify) is
 // compared as served that way, and reported.  Any other difference fails,
 // unless KNOWN_TSV lists the file and column (tab-separated: file path
@@ -109,8 +115,7 @@ function kindOf(t, top) {
 		return { map: [kindOf(t.keyType, false),
 			kindOf(t.valueType, false)] };
 	if (id === T.VARIANT)
-		throw new Error('VARIANT: DuckDB decodes the variant, colfs ' +
-			'shows the stored metadata/value group');
+		return 'variant';
 	throw new Error(`DuckDB type id ${id} has no docs/values.md rendering`);
 }
 
@@ -167,13 +172,37 @@ function floatTextEq(a, b, f32) {
 // DuckDB writes DECIMAL(p,p) as `.5` / `-.05`; docs/values.md writes 0.5.
 const decimalLead = (s) => s.replace(/^(-?)\./, '$10.');
 
-function jsonEq(a, b, int96) {
+// A timestamp text (`YYYY-MM-DD HH:MM:SS[.f]+00`, years 1..) as BigInt
+// nanoseconds since the epoch, or null.
+const TS_TZ = /^(\d{4,})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?\+00$/;
+function tsNanos(s) {
+	const m = TS_TZ.exec(s);
+	if (!m)
+		return null;
+	const d = new Date(0);
+	d.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+	const days = BigInt(Math.round(d.getTime() / 86400000));
+	const secs = days * 86400n + BigInt(Number(m[4]) * 3600 +
+		Number(m[5]) * 60 + Number(m[6]));
+	return secs * 1000000000n + BigInt((m[7] || '').padEnd(9, '0'));
+}
+
+// A variant's timestamp with time zone in nanoseconds (colfs, nine
+// digits) against DuckDB's microseconds: equal when the nanoseconds cut
+// toward zero to DuckDB's microseconds.
+function nanosTzEq(a, b) {
+	const x = tsNanos(a), y = tsNanos(b);
+	return x !== null && y !== null && x / 1000n * 1000n === y;
+}
+
+function jsonEq(a, b, col) {
 	if (a === b)
 		return true;
 	if (typeof a === 'number' && typeof b === 'number')
 		return numEq(a, b, true);
 	if (typeof a === 'string' && typeof b === 'string')
-		return int96 && toMicros(a) === b;
+		return (col.int96 && toMicros(a) === b) ||
+			(col.variant && nanosTzEq(a, b));
 	if (!a || !b || typeof a !== 'object' || typeof b !== 'object')
 		return false;
 	if (Array.isArray(a) !== Array.isArray(b))
@@ -181,7 +210,20 @@ function jsonEq(a, b, int96) {
 	const ka = Object.keys(a), kb = Object.keys(b);
 	if (ka.length !== kb.length)
 		return false;
-	return ka.every((k, i) => k === kb[i] && jsonEq(a[k], b[k], int96));
+	return ka.every((k, i) => k === kb[i] && jsonEq(a[k], b[k], col));
+}
+
+// True when a rendering kind holds a VARIANT.
+function hasVariant(k) {
+	if (k === 'variant')
+		return true;
+	if (!k || typeof k !== 'object')
+		return false;
+	if (k.list !== undefined)
+		return hasVariant(k.list);
+	if (k.struct !== undefined)
+		return k.struct.some(([, fk]) => hasVariant(fk));
+	return k.map.some(hasVariant);
 }
 
 // The integer number tokens of a JSON text (strings left out), joined.
@@ -201,9 +243,9 @@ function valueEq(colfs, duck, col) {
 		return true;
 	const eq = semanticEq(colfs, duck, col);
 	if (eq) {
-		const why = (col.int96 ? 'INT96 ' : '') + (typeof col.kind ===
-			'object' ? 'nested' : col.type.typeId === T.DECIMAL ?
-			'decimal' : col.kind);
+		const why = (col.int96 ? 'INT96 ' : '') + (col.variant ?
+			'variant' : typeof col.kind === 'object' ? 'nested' :
+			col.type.typeId === T.DECIMAL ? 'decimal' : col.kind);
 		semantic.set(why, (semantic.get(why) || 0) + 1);
 	}
 	return eq;
@@ -219,13 +261,13 @@ function semanticEq(colfs, duck, col) {
 		return decimalLead(duck) === colfs;
 	if (k === 'quoted')
 		return col.int96 && toMicros(colfs) === duck;
-	if (typeof k === 'object') {
+	if (typeof k === 'object' || k === 'variant') {
 		// integers exactly as text (JSON.parse would round past 2^53)
 		if (intTokens(colfs) !== intTokens(fixJsonDecimals(duck)))
 			return false;
 		try {
 			return jsonEq(JSON.parse(colfs),
-				JSON.parse(fixJsonDecimals(duck)), col.int96);
+				JSON.parse(fixJsonDecimals(duck)), col);
 		} catch {
 			return false;
 		}
@@ -235,11 +277,17 @@ function semanticEq(colfs, duck, col) {
 
 // ---- per file -----------------------------------------------------------------
 
-const inst = await DuckDBInstance.create(':memory:');
-const con = await inst.connect();
-await con.run(`SET TimeZone = 'UTC'`);
-// a file DuckDB cannot read in 4 GB counts as one it cannot read
-await con.run(`SET memory_limit = '4GB'`);
+let inst, con;
+async function duckOpen() {
+	if (con)
+		con.closeSync();
+	inst = await DuckDBInstance.create(':memory:');
+	con = await inst.connect();
+	await con.run(`SET TimeZone = 'UTC'`);
+	// a file DuckDB cannot read in 4 GB counts as one it cannot read
+	await con.run(`SET memory_limit = '4GB'`);
+}
+await duckOpen();
 
 const manifest = fs.readFileSync(path.join(corpus, 'MANIFEST.tsv'), 'utf8')
 	.split('\n').slice(1).filter((l) => l).map((l) => l.split('\t'));
@@ -247,7 +295,8 @@ const files = manifest.filter((f) => f[7] === 'parquet' &&
 	Number(f[3]) <= maxBytes).map((f) => f[0]);
 
 const totals = { files: 0, unreadable: 0, filesEqual: 0, colsEqual: 0,
-	colsKnown: 0, colsSkipped: 0, colsFailed: 0, rows: 0, crcRefused: 0 };
+	colsKnown: 0, colsSkipped: 0, colsFailed: 0, rows: 0, crcRefused: 0,
+	variantCols: 0, variantEqual: 0, variantUnreadable: 0 };
 const failures = [];
 
 function colfsColumn(file, name, opts = []) {
@@ -279,6 +328,7 @@ for (const rel of files) {
 		totals.unreadable++;
 		console.log(`${rel}: duckdb cannot read: ` +
 			e.message.split('\n')[0]);
+		await duckOpen();
 		continue;
 	}
 	const cols = [];
@@ -299,6 +349,7 @@ for (const rel of files) {
 			if (esc === null)
 				throw new Error('name longer than 200 bytes');
 			cols.push({ name, esc, kind, type: types[i], int96,
+				variant: hasVariant(kind),
 				sql: geo ? `ST_AsWKB(${sqlIdent(name)})::BLOB` :
 					sqlIdent(name) });
 		} catch (e) {
@@ -314,8 +365,10 @@ for (const rel of files) {
 		rows = r.getRows();
 	} catch (e) {
 		totals.unreadable++;
+		totals.variantUnreadable += cols.filter((c) => c.variant).length;
 		console.log(`${rel}: duckdb cannot read: ` +
 			e.message.split('\n')[0]);
+		await duckOpen();
 		continue;
 	}
 	totals.rows += rows.length;
@@ -364,8 +417,10 @@ for (const rel of files) {
 				}
 			}
 		}
+		totals.variantCols += c.variant;
 		if (!diff) {
 			eq++;
+			totals.variantEqual += c.variant;
 			return;
 		}
 		const key = rel + '\t' + c.name;
@@ -404,6 +459,9 @@ console.log(`\n${totals.files} files: ${totals.unreadable} DuckDB cannot ` +
 	`differences, ${totals.colsSkipped} not compared, ` +
 	`${totals.colsFailed} differ (${totals.crcRefused} compared with ` +
 	'checksums=ignore because colfs refuses a bad page CRC)');
+console.log(`VARIANT columns: ${totals.variantCols} compared, ` +
+	`${totals.variantEqual} equal (${totals.variantUnreadable} more in ` +
+	'files DuckDB cannot read)');
 console.log('lines equal only semantically: ' + ([...semantic].map(([k, n]) =>
 	`${k} ${n}`).join(', ') || 'none'));
 if (failures.length) {

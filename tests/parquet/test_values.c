@@ -16,6 +16,13 @@
  *   test_pq_values bigpage CORPUS    large_string_map.brotli.parquet is
  *                                    refused with a max_alloc error, not
  *                                    decompressed past 2 GiB
+ *   test_pq_values variant CORPUS    parquet/good/shredded_variant: each
+ *                                    row of columns/var (and rows.jsonl,
+ *                                    row_groups/0/columns/var) equals the
+ *                                    case's expected variant bytes
+ *                                    (case-N_row-K.variant.bin, from the
+ *                                    reference reader) decoded by
+ *                                    pq_variant.c
  *
  * Exit 0 on success, 1 on a failure, 77 when the input is missing. */
 #include <jansson.h>
@@ -27,6 +34,7 @@
 #include <unistd.h>
 
 #include "colfs.h"
+#include "parquet/decode/pq_variant.h"
 
 static long n_fail, n_checked;
 
@@ -410,7 +418,10 @@ static int run_good(const char *corpus)
 		if (strstr(files[f], "large_string_map"))
 			continue;    /* run_bigpage */
 		colfs_options opts = {0};
-		bool flawed = strstr(files[f], "nation.dict-malformed") != NULL;
+		bool p816 = strstr(files[f], "nation.dict-malformed") != NULL;
+		/* a non-object variant value beside shredded object fields
+		 * (docs/values.md, VARIANT) */
+		bool flawed = strstr(files[f], "shredded_variant/case-128.") != NULL;
 		if (strstr(files[f], "corrupt-checksum")) {
 			/* refused by default, served with checksums=ignore */
 			if (colfs_tree_open(files[f], NULL, &t, why, sizeof why)) {
@@ -434,7 +445,7 @@ static int run_good(const char *corpus)
 			continue;
 		}
 		long long rows = file_rows(t);
-		if (flawed) {
+		if (p816) {
 			/* PARQUET-816: pages overrun the chunk's declared
 			 * size; an old parquet-mr wrote it, so they are read
 			 * (within 100 bytes) and the overrun is reported. */
@@ -445,6 +456,19 @@ static int run_good(const char *corpus)
 				     files[f]);
 			free(p);
 			free(e);
+		}
+		if (flawed) {
+			/* case-128: the variant cannot be rebuilt; the views
+			 * holding it must fail, not show a wrong value. */
+			char *p = path_read(t, "rows.jsonl", &len, &st);
+			if (p)
+				fail("%s: served a variant that cannot be rebuilt",
+				     files[f]);
+			else
+				n_checked++;
+			free(p);
+			colfs_tree_destroy(t);
+			continue;
 		}
 		if (rows < 0 || colfs_tree_resolve(t, "columns", &cols) ||
 		    colfs_dir_list(t, cols, &kids, &nk)) {
@@ -740,8 +764,197 @@ static int run_bloom(const char *corpus, const char *mksample,
 	return n_fail ? 1 : 0;
 }
 
+/* The JSON text of an expected variant (metadata bytes, then value
+ * bytes) as a top-level columns/ line (a variant null is the null
+ * token); NULL with *why on a malformed file. */
+static char *variant_bin_line(const uint8_t *p, size_t n, char *why,
+			      size_t whylen)
+{
+	pq_variant_meta m;
+	colfs_err e = {0};
+	colfs_buf out = {0};
+	size_t w, keys, need, last;
+
+	/* the metadata's length: header, dictionary size, offsets, bytes */
+	if (n < 1) {
+		snprintf(why, whylen, "empty");
+		return NULL;
+	}
+	w = (size_t)(p[0] >> 6) + 1;
+	if (n < 1 + w) {
+		snprintf(why, whylen, "metadata cut short");
+		return NULL;
+	}
+	keys = 0;
+	for (size_t i = w; i-- > 0;)
+		keys = keys << 8 | p[1 + i];
+	need = 1 + w + (keys + 1) * w;
+	if (keys > n || need > n) {
+		snprintf(why, whylen, "metadata offsets cut short");
+		return NULL;
+	}
+	last = 0;
+	for (size_t i = w; i-- > 0;)
+		last = last << 8 | p[1 + w + keys * w + i];
+	if (last > n - need) {
+		snprintf(why, whylen, "metadata bytes cut short");
+		return NULL;
+	}
+	if (pq_variant_meta_parse(p, need + last, &m, &e) ||
+	    pq_variant_to_json(&m, p + need + last, n - need - last, &out,
+			       &e)) {
+		snprintf(why, whylen, "%s", e.msg);
+		colfs_buf_free(&out);
+		return NULL;
+	}
+	if (out.len == 4 && !memcmp(out.data, "null", 4)) {
+		out.len = 0;
+		colfs_buf_puts(&out, "\\N");
+	}
+	colfs_buf_putc(&out, 0);
+	return out.data;
+}
+
+static int run_variant(const char *corpus)
+{
+	char dir[4096], path[4200], why[256];
+	json_error_t je;
+	json_t *cases, *c;
+	size_t i, n_rows = 0, n_notes = 0;
+
+	snprintf(dir, sizeof dir, "%s/parquet/good/shredded_variant", corpus);
+	snprintf(path, sizeof path, "%s/cases.json", dir);
+	cases = json_load_file(path, 0, &je);
+	if (!cases) {
+		fprintf(stderr, "SKIP: no %s\n", path);
+		return 77;
+	}
+	json_array_foreach(cases, i, c) {
+		const char *pf = json_string_value(json_object_get(c, "parquet_file"));
+		json_t *one = json_object_get(c, "variant_file");
+		json_t *many = json_object_get(c, "variant_files");
+		const char *err_msg = json_string_value(json_object_get(c, "error_message"));
+		colfs_tree *t;
+		colfs_status st;
+		size_t len, len2, len3;
+
+		if (!pf)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, pf);
+		if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
+			fail("%s: %s", pf, why);
+			continue;
+		}
+		char *col = path_read(t, "columns/var", &len, &st);
+		if (err_msg) {
+			/* the reference reader refuses it; colfs's choice is
+			 * docs/values.md's (VARIANT): only noted */
+			printf("note: %s: the reference reader refuses it (%s); colfs: %s",
+			       pf, err_msg, col ? col : colfs_status_name(st));
+			if (!col)
+				putchar('\n');
+			n_notes++;
+			free(col);
+			colfs_tree_destroy(t);
+			continue;
+		}
+		if (!col) {
+			fail("%s: columns/var: %s", pf, colfs_status_name(st));
+			colfs_tree_destroy(t);
+			continue;
+		}
+		/* the row group's view and rows.jsonl agree with columns/ */
+		char *rg = path_read(t, "row_groups/0/columns/var", &len2, &st);
+		if (!rg || strcmp(rg, col))
+			fail("%s: row_groups/0/columns/var differs from columns/var",
+			     pf);
+		char *jl = path_read(t, "rows.jsonl", &len3, &st);
+		const char *line = col, *jline = jl;
+		size_t nexp = one ? 1 : json_array_size(many);
+		for (size_t k = 0; k < nexp; k++) {
+			json_t *f = one ? one : json_array_get(many, k);
+			const char *eol = line ? strchr(line, '\n') : NULL;
+			char *want = NULL;
+			if (!eol) {
+				fail("%s: row %zu missing from columns/var", pf, k);
+				break;
+			}
+			if (json_is_null(f)) {
+				want = strdup("\\N");
+			} else {
+				size_t bl;
+				snprintf(path, sizeof path, "%s/%s", dir,
+					 json_string_value(f));
+				uint8_t *b = (uint8_t *)slurp(path, &bl);
+				if (b)
+					want = variant_bin_line(b, bl, why,
+								sizeof why);
+				else
+					snprintf(why, sizeof why, "cannot read");
+				free(b);
+				if (!want) {
+					fail("%s: %s", path, why);
+					line = eol + 1;
+					continue;
+				}
+			}
+			bool same = (size_t)(eol - line) == strlen(want) &&
+				    !memcmp(line, want, strlen(want));
+			if (!same && strstr(pf, "-INVALID")) {
+				/* the specification lets readers choose */
+				printf("note: %s row %zu (invalid per the specification): reference %s, colfs %.*s\n",
+				       pf, k, want, (int)(eol - line), line);
+				n_notes++;
+			} else if (!same) {
+				fail("%s row %zu: expected %s, colfs %.*s", pf, k,
+				     want, (int)(eol - line), line);
+			}
+			/* rows.jsonl holds the same JSON (null for NULL) */
+			json_t *row = jline ? json_loads(jline,
+							 JSON_DISABLE_EOF_CHECK |
+							 JSON_DECODE_ANY, &je) : NULL;
+			json_t *v = row ? json_object_get(row, "var") : NULL;
+			char *vs = v ? json_dumps(v, JSON_COMPACT |
+						  JSON_ENCODE_ANY |
+						  JSON_PRESERVE_ORDER) : NULL;
+			json_t *lj = json_loadb(line, (size_t)(eol - line),
+						JSON_DECODE_ANY, &je);
+			char *ls = lj ? json_dumps(lj, JSON_COMPACT |
+						   JSON_ENCODE_ANY |
+						   JSON_PRESERVE_ORDER) :
+					strdup("null");
+			if (!vs || strcmp(vs, ls))
+				fail("%s row %zu: rows.jsonl var %s, columns/var %s",
+				     pf, k, vs ? vs : "(none)", ls);
+			free(vs);
+			free(ls);
+			json_decref(lj);
+			json_decref(row);
+			jline = jline ? strchr(jline, '\n') : NULL;
+			if (jline)
+				jline++;
+			free(want);
+			line = eol + 1;
+			n_rows++;
+			n_checked++;
+		}
+		if (line && *line)
+			fail("%s: columns/var has more rows than expected", pf);
+		free(jl);
+		free(rg);
+		free(col);
+		colfs_tree_destroy(t);
+	}
+	json_decref(cases);
+	printf("shredded_variant: %zu rows equal to the expected variants "
+	       "checked, %zu notes, %ld failures\n", n_rows, n_notes, n_fail);
+	return n_fail ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc >= 3 && !strcmp(argv[1], "variant"))
+		return run_variant(argv[2]);
 	if (argc >= 5 && !strcmp(argv[1], "bloom"))
 		return run_bloom(argv[2], argv[3], argv[4]);
 	if (argc >= 3 && !strcmp(argv[1], "matrix"))

@@ -389,6 +389,10 @@ static int run_one(const char *file, const char *kind, bool verbose)
 	static const char *const flawed_values[] = {
 		"corrupt-checksum", "nation.dict-malformed",
 		"large_string_map.brotli",
+		/* a VARIANT whose value is not an object beside shredded
+		 * object fields (invalid per VariantShredding.md; the
+		 * reference reader refuses it too) */
+		"shredded_variant/case-128.parquet",
 	};
 	for (size_t i = 0; i < sizeof flawed_values / sizeof *flawed_values;
 	     i++)

@@ -11,6 +11,8 @@
 //   blob    DuckDB's BLOB text (\xHH); a JSON string of that text
 //   quoted  CAST(x AS VARCHAR); a JSON string of that text (dates, times,
 //           timestamps, uuid, interval)
+//   variant a VARIANT: DuckDB's JSON of it (CAST(x AS JSON)), at the top
+//           level too; a variant null is NULL
 //   {list: k}, {struct: [[name, k]...]}, {map: [kk, vk]}
 
 export const sqlStr = (s) => `'${s.replace(/'/g, "''")}'`;
@@ -31,6 +33,8 @@ export function jsonExpr(x, k) {
 		e = `'"' || replace(CAST(${x} AS VARCHAR), '\\', '\\\\') || '"'`;
 	else if (k === 'quoted')
 		e = `'"' || CAST(${x} AS VARCHAR) || '"'`;
+	else if (k === 'variant')
+		e = `CAST(CAST(${x} AS JSON) AS VARCHAR)`;
 	else if (k.list !== undefined)
 		e = `'[' || array_to_string(list_transform(${x}, lambda el: ${jsonExpr('el', k.list)}), ',') || ']'`;
 	else if (k.struct !== undefined)
@@ -49,7 +53,7 @@ export function jsonExpr(x, k) {
 export function textExpr(x, k) {
 	if (k === 'f32')
 		return x;
-	if (typeof k === 'object')
+	if (typeof k === 'object' || k === 'variant')
 		return `CASE WHEN ${x} IS NULL THEN NULL ELSE ${jsonExpr(x, k)} END`;
 	return `CAST(${x} AS VARCHAR)`;
 }

@@ -1419,10 +1419,339 @@ static int matrix_main(const char *dir)
 	return m_bad || !m_columns ? 1 : 0;
 }
 
+/* ---- VARIANT groups ---------------------------------------------------- */
+
+#define BA(nm, r)        {nm, PARQUET_BYTE_ARRAY, r, 0, -1, 0}
+#define VARIANT(nm, r, n) {nm, -1, r, n, -1, PARQUET_LT_VARIANT}
+
+/* A leaf whose values are byte strings with lengths (variant binaries
+ * hold 0x00) or JSON texts. */
+typedef struct bv {
+	const uint32_t *rep, *def;
+	size_t n;
+	const uint8_t *const *vals;
+	const size_t *lens;
+	size_t nv;
+} bv;
+
+static run assemble_bytes(const schema *sc, const char *field,
+			  const bv *leaves, uint32_t n_leaves,
+			  const char *top_null)
+{
+	run r = {COLFS_BUF_INIT, {0}, 0, COLFS_OK};
+	pq_asm_plan *plan = NULL;
+	pq_asm *a = NULL;
+	pq_asm_leaf_batch b[16];
+	colfs_buf text[16];
+	size_t *off[16];
+
+	assert_true(n_leaves <= 16);
+	r.st = pq_asm_plan_create(sc->e, sc->n, field_of(sc, field), &plan,
+				  &r.err);
+	if (r.st)
+		return r;
+	assert_int_equal(pq_asm_plan_leaves(plan), n_leaves);
+	memset(b, 0, sizeof b);
+	for (uint32_t l = 0; l < n_leaves; l++) {
+		text[l] = (colfs_buf)COLFS_BUF_INIT;
+		off[l] = calloc(leaves[l].nv + 1, sizeof(size_t));
+		assert_non_null(off[l]);
+		for (size_t k = 0; k < leaves[l].nv; k++) {
+			colfs_buf_append(&text[l], leaves[l].vals[k],
+					 leaves[l].lens[k]);
+			off[l][k + 1] = text[l].len;
+		}
+		b[l] = (pq_asm_leaf_batch){
+			.rep = leaves[l].rep, .def = leaves[l].def,
+			.n = leaves[l].n, .n_values = leaves[l].nv,
+			.text = text[l].data ? text[l].data : "",
+			.off = off[l],
+		};
+	}
+	assert_int_equal(pq_asm_create(plan, &a, &r.err), COLFS_OK);
+	r.st = pq_asm_batch_set(a, b, &r.records, &r.err);
+	if (!r.st) {
+		size_t done = 0;
+		r.st = pq_asm_lines(a, &r.out, top_null, SIZE_MAX, &done,
+				    &r.err);
+	}
+	colfs_buf_putc(&r.out, 0);
+	for (uint32_t l = 0; l < n_leaves; l++) {
+		colfs_buf_free(&text[l]);
+		free(off[l]);
+	}
+	pq_asm_destroy(a);
+	pq_asm_plan_destroy(plan);
+	return r;
+}
+
+/* metadata: keys "a", "b", "c" */
+static const uint8_t V_META[] = {0x01, 3, 0, 1, 2, 3, 'a', 'b', 'c'};
+static const uint8_t V_OBJ_C[] = {0x02, 1, 2, 0, 1, 0x04};      /* {c: true} */
+static const uint8_t V_HI[] = {0x09, 'h', 'i'};                 /* "hi" */
+static const uint8_t V_NULL[] = {0x00};
+/* {a: "zz", b: false} */
+static const uint8_t V_OBJ_AB[] = {0x02, 2, 0, 1, 0, 3, 4,
+				   0x09, 'z', 'z', 0x08};
+static const uint8_t V_I8[] = {0x0C, 42};
+static const uint8_t V_CUT[] = {0x18, 1, 2};                    /* int64, cut */
+
+#define S(x) (const char *)(x)
+
+/* s: optional struct {x, v (VARIANT: metadata, value, typed_value {a:
+ * {value, typed_value int32}, b: {value}})}: a variant inside a struct,
+ * partially shredded objects, missing and null fields, a key both in value
+ * and shredded. */
+static const sn variant_schema[] = {
+	ROOT(1),
+	GRP("s", OPT, 2),
+	I32("x", REQ),
+	VARIANT("v", OPT, 3),
+	BA("metadata", REQ),
+	BA("value", OPT),
+	GRP("typed_value", OPT, 2),
+	GRP("b", REQ, 1),              /* out of key order in the schema */
+	BA("value", OPT),
+	GRP("a", REQ, 2),
+	BA("value", OPT),
+	I32("typed_value", OPT),
+};
+
+static void test_variant_struct(void **state)
+{
+	schema sc = mk_schema(variant_schema, N_OF(variant_schema));
+	/* records: 1 partial object + shredded a; 2 v null; 3 value only;
+	 * 4 b present as variant null; 5 s null; 6 a in both (shredded
+	 * wins), b from value (shredded b missing) */
+	static const uint32_t r0[6] = {0};
+	static const uint32_t dx[] = {1, 1, 1, 1, 0, 1};
+	static const uint32_t dm[] = {2, 1, 2, 2, 0, 2};
+	static const uint32_t dv[] = {3, 1, 3, 2, 0, 3};
+	static const uint32_t dbv[] = {3, 1, 2, 4, 0, 3};
+	static const uint32_t dav[] = {3, 1, 2, 3, 0, 3};
+	static const uint32_t dat[] = {4, 1, 2, 3, 0, 4};
+	static const uint8_t *const xs[] = {(const uint8_t *)"1",
+		(const uint8_t *)"2", (const uint8_t *)"3",
+		(const uint8_t *)"4", (const uint8_t *)"6"};
+	static const size_t xl[] = {1, 1, 1, 1, 1};
+	static const uint8_t *const ms[] = {V_META, V_META, V_META, V_META};
+	static const size_t ml[] = {sizeof V_META, sizeof V_META,
+				    sizeof V_META, sizeof V_META};
+	static const uint8_t *const vs[] = {V_OBJ_C, V_HI, V_OBJ_AB};
+	static const size_t vl[] = {sizeof V_OBJ_C, sizeof V_HI,
+				    sizeof V_OBJ_AB};
+	static const uint8_t *const bs[] = {V_NULL};
+	static const size_t bl[] = {1};
+	static const uint8_t *const ats[] = {(const uint8_t *)"5",
+					     (const uint8_t *)"7"};
+	static const size_t atl[] = {1, 1};
+	const bv leaves[] = {
+		{r0, dx, 6, xs, xl, 5},
+		{r0, dm, 6, ms, ml, 4},
+		{r0, dv, 6, vs, vl, 3},
+		{r0, dbv, 6, bs, bl, 1},
+		{r0, dav, 6, NULL, NULL, 0},
+		{r0, dat, 6, ats, atl, 2},
+	};
+	run r;
+
+	(void)state;
+	r = assemble_bytes(&sc, "s", leaves, N_OF(leaves), "\\N");
+	if (r.st)
+		fail_msg("%s", r.err.msg);
+	assert_string_equal(r.out.data,
+		"{\"x\":1,\"v\":{\"a\":5,\"c\":true}}\n"
+		"{\"x\":2,\"v\":null}\n"
+		"{\"x\":3,\"v\":\"hi\"}\n"
+		"{\"x\":4,\"v\":{\"b\":null}}\n"
+		"\\N\n"
+		"{\"x\":6,\"v\":{\"a\":7,\"b\":false}}\n");
+	colfs_buf_free(&r.out);
+	free(sc.e);
+}
+
+/* A top-level variant shredded as a LIST of elements with a string
+ * typed_value; a missing variant and the variant null are NULL. */
+static const sn variant_list_schema[] = {
+	ROOT(1),
+	VARIANT("v", OPT, 3),
+	BA("metadata", REQ),
+	BA("value", OPT),
+	LIST("typed_value", OPT),
+	GRP("list", RPT, 1),
+	GRP("element", REQ, 2),
+	BA("value", OPT),
+	STR("typed_value", OPT),
+};
+
+static void test_variant_list(void **state)
+{
+	schema sc = mk_schema(variant_list_schema, N_OF(variant_list_schema));
+	/* ["x", null, 42], [], value 42, missing, variant null, NULL */
+	static const uint32_t rm[] = {0, 0, 0, 0, 0, 0};
+	static const uint32_t dm[] = {1, 1, 1, 1, 1, 0};
+	static const uint32_t dv[] = {1, 1, 2, 1, 2, 0};
+	static const uint32_t re[] = {0, 1, 1, 0, 0, 0, 0, 0};
+	static const uint32_t dev[] = {3, 4, 4, 2, 1, 1, 1, 0};
+	static const uint32_t det[] = {4, 3, 3, 2, 1, 1, 1, 0};
+	static const uint8_t *const ms[] = {V_META, V_META, V_META, V_META,
+					    V_META};
+	static const size_t ml[] = {sizeof V_META, sizeof V_META,
+				    sizeof V_META, sizeof V_META,
+				    sizeof V_META};
+	static const uint8_t *const vs[] = {V_I8, V_NULL};
+	static const size_t vl[] = {sizeof V_I8, 1};
+	static const uint8_t *const evs[] = {V_NULL, V_I8};
+	static const size_t evl[] = {1, sizeof V_I8};
+	static const uint8_t *const ets[] = {(const uint8_t *)"\"x\""};
+	static const size_t etl[] = {3};
+	const bv leaves[] = {
+		{rm, dm, 6, ms, ml, 5},
+		{rm, dv, 6, vs, vl, 2},
+		{re, dev, 8, evs, evl, 2},
+		{re, det, 8, ets, etl, 1},
+	};
+	run r;
+
+	(void)state;
+	r = assemble_bytes(&sc, "v", leaves, N_OF(leaves), "\\N");
+	if (r.st)
+		fail_msg("%s", r.err.msg);
+	assert_string_equal(r.out.data,
+		"[\"x\",null,42]\n[]\n42\n\\N\n\\N\n\\N\n");
+	colfs_buf_free(&r.out);
+	/* in JSON mode the NULLs are null */
+	r = assemble_bytes(&sc, "v", leaves, N_OF(leaves), "null");
+	assert_int_equal(r.st, COLFS_OK);
+	assert_string_equal(r.out.data,
+		"[\"x\",null,42]\n[]\n42\nnull\nnull\nnull\n");
+	colfs_buf_free(&r.out);
+	free(sc.e);
+}
+
+static void test_variant_malformed(void **state)
+{
+	schema sc = mk_schema(variant_schema, N_OF(variant_schema));
+	static const uint32_t r0[1] = {0};
+	static const uint32_t d1[] = {1}, d2[] = {2}, d3[] = {3};
+	static const uint8_t *const xs[] = {(const uint8_t *)"1"};
+	static const size_t xl[] = {1};
+	static const uint8_t *const ms[] = {V_META};
+	static const size_t ml[] = {sizeof V_META};
+	static const uint8_t BAD_META[] = {0x01, 3, 0, 1, 2, 9, 'a', 'b',
+						 'c'};
+	static const uint8_t *const bms[] = {BAD_META};
+	static const size_t bml[] = {sizeof BAD_META};
+	static const uint8_t *const cut[] = {V_CUT};
+	static const size_t cutl[] = {sizeof V_CUT};
+	static const uint8_t *const hi[] = {V_HI};
+	static const size_t hil[] = {sizeof V_HI};
+	run r;
+
+	(void)state;
+	/* a cut value */
+	{
+		const bv leaves[] = {
+			{r0, d1, 1, xs, xl, 1}, {r0, d2, 1, ms, ml, 1},
+			{r0, d3, 1, cut, cutl, 1}, {r0, d2, 1, NULL, NULL, 0},
+			{r0, d2, 1, NULL, NULL, 0}, {r0, d2, 1, NULL, NULL, 0},
+		};
+		r = assemble_bytes(&sc, "s", leaves, N_OF(leaves), "\\N");
+		assert_int_equal(r.st, COLFS_ECORRUPT);
+		assert_non_null(strstr(r.err.msg,
+			"variant of record 0: variant value byte 0: primitive type 6 needs 8 bytes"));
+		colfs_buf_free(&r.out);
+	}
+	/* bad metadata */
+	{
+		const bv leaves[] = {
+			{r0, d1, 1, xs, xl, 1}, {r0, d2, 1, bms, bml, 1},
+			{r0, d3, 1, hi, hil, 1}, {r0, d2, 1, NULL, NULL, 0},
+			{r0, d2, 1, NULL, NULL, 0}, {r0, d2, 1, NULL, NULL, 0},
+		};
+		r = assemble_bytes(&sc, "s", leaves, N_OF(leaves), "\\N");
+		assert_int_equal(r.st, COLFS_ECORRUPT);
+		assert_non_null(strstr(r.err.msg, "key offset 3 is 9"));
+		colfs_buf_free(&r.out);
+	}
+	/* a shredded object beside a value that is not an object */
+	{
+		static const uint32_t d3b[] = {3};
+		const bv leaves[] = {
+			{r0, d1, 1, xs, xl, 1}, {r0, d2, 1, ms, ml, 1},
+			{r0, d3, 1, hi, hil, 1}, {r0, d3b, 1, NULL, NULL, 0},
+			{r0, d3b, 1, NULL, NULL, 0}, {r0, d3b, 1, NULL, NULL, 0},
+		};
+		r = assemble_bytes(&sc, "s", leaves, N_OF(leaves), "\\N");
+		assert_int_equal(r.st, COLFS_ECORRUPT);
+		assert_non_null(strstr(r.err.msg, "value is not an object"));
+		colfs_buf_free(&r.out);
+	}
+	/* raw leaves refuse a renderer */
+	{
+		pq_asm_plan *plan;
+		pq_asm *a;
+		colfs_err err = {0};
+		pq_asm_leaf_batch b[6];
+		assert_int_equal(pq_asm_plan_create(sc.e, sc.n, 1, &plan, &err),
+				 COLFS_OK);
+		assert_false(pq_asm_plan_leaf_raw(plan, 0));
+		assert_true(pq_asm_plan_leaf_raw(plan, 1));
+		assert_true(pq_asm_plan_leaf_raw(plan, 2));
+		assert_false(pq_asm_plan_leaf_raw(plan, 5));
+		assert_int_equal(pq_asm_create(plan, &a, &err), COLFS_OK);
+		memset(b, 0, sizeof b);
+		for (int l = 0; l < 6; l++) {
+			b[l].def = l == 0 ? d1 : d2;
+			b[l].rep = r0;
+			b[l].n = 1;
+		}
+		b[0].n_values = b[1].n_values = 1;
+		b[0].render = b[1].render = (pq_asm_render_fn)1;
+		assert_int_equal(pq_asm_batch_set(a, b, NULL, &err),
+				 COLFS_ECORRUPT);
+		assert_non_null(strstr(err.msg, "not a renderer"));
+		pq_asm_destroy(a);
+		pq_asm_plan_destroy(plan);
+	}
+	free(sc.e);
+}
+
+/* A VARIANT annotation on a group of another shape: read by structure. */
+static void test_variant_misfit(void **state)
+{
+	static const sn misfit[] = {
+		ROOT(1),
+		VARIANT("v", OPT, 2),
+		BA("metadata", REQ),
+		I32("other", OPT),
+	};
+	schema sc = mk_schema(misfit, N_OF(misfit));
+	static const uint32_t r0[1] = {0};
+	static const uint32_t d1[] = {1}, d2[] = {2};
+	static const uint8_t *const ms[] = {(const uint8_t *)"\"\\\\x01\""};
+	static const size_t ml[] = {7};
+	static const uint8_t *const os[] = {(const uint8_t *)"3"};
+	static const size_t ol[] = {1};
+	const bv leaves[] = {{r0, d1, 1, ms, ml, 1}, {r0, d2, 1, os, ol, 1}};
+	run r;
+
+	(void)state;
+	r = assemble_bytes(&sc, "v", leaves, N_OF(leaves), "\\N");
+	assert_int_equal(r.st, COLFS_OK);
+	assert_string_equal(r.out.data, "{\"metadata\":\"\\\\x01\",\"other\":3}\n");
+	colfs_buf_free(&r.out);
+	free(sc.e);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dremel_document),
+		cmocka_unit_test(test_variant_struct),
+		cmocka_unit_test(test_variant_list),
+		cmocka_unit_test(test_variant_malformed),
+		cmocka_unit_test(test_variant_misfit),
 		cmocka_unit_test(test_dremel_malformed),
 		cmocka_unit_test(test_list_three_level),
 		cmocka_unit_test(test_list_legacy),

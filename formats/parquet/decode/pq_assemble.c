@@ -25,13 +25,19 @@
 #include <string.h>
 
 #include "core/render.h"
+#include "pq_variant.h"
 
 enum pq_asm_kind {
 	PQ_ASM_LEAF = 0,
 	PQ_ASM_STRUCT,
 	PQ_ASM_LIST,
 	PQ_ASM_MAP,
+	PQ_ASM_VARIANT,   /* a VARIANT-annotated group */
+	PQ_ASM_VPART,     /* a group of value and/or typed_value */
+	PQ_ASM_VOBJECT,   /* a shredded object: fields are VPART nodes */
 };
+
+#define PQ_ASM_NONE UINT32_MAX
 
 typedef struct pq_asm_node {
 	uint8_t kind;
@@ -42,13 +48,18 @@ typedef struct pq_asm_node {
 	uint32_t leaf0, n_leaves;/* plan leaves under the node */
 	uint32_t kids, n_kids;   /* children: plan->kids[kids .. +n_kids) */
 	size_t name_off, name_len; /* `"name":` of a struct member */
+	size_t raw_off, raw_len;   /* the raw name (VOBJECT fields) */
 	uint32_t schema;
+	/* VARIANT and VPART: plan leaf of `metadata` (VARIANT only) and
+	 * `value`, node of `typed_value` (PQ_ASM_NONE when absent) */
+	uint32_t vmeta, vvalue, vtyped;
 } pq_asm_node;
 
 typedef struct pq_asm_leaf {
 	uint32_t schema;
 	int32_t column;
 	uint32_t max_def, max_rep;
+	bool raw;                /* values are raw bytes (variant binaries) */
 } pq_asm_leaf;
 
 struct pq_asm_plan {
@@ -261,6 +272,269 @@ static colfs_status list_element(plan_ctx *x, uint32_t list_idx,
 	return COLFS_OK;
 }
 
+/* ---- VARIANT groups (parquet-format VariantEncoding.md and
+ * VariantShredding.md) ---------------------------------------------------
+ *
+ * A VARIANT group has a required binary `metadata`, a binary `value` and
+ * optionally a shredded `typed_value`: a primitive, a three-level LIST of
+ * element groups, or a group of field groups; element and field groups
+ * hold `value` and/or `typed_value` again.  A group annotated VARIANT that
+ * does not have this shape is read by its structure, as a LIST or MAP
+ * annotation that does not fit. */
+
+static bool is_binary_leaf(const parquet_schema_elem *e)
+{
+	return !is_group(e) && e->type == PARQUET_BYTE_ARRAY &&
+	       e->repetition != PARQUET_REPEATED;
+}
+
+static bool name_is(const parquet_schema_elem *e, const char *name)
+{
+	return e->name && strcmp(e->name, name) == 0;
+}
+
+static bool typed_fits(plan_ctx *x, uint32_t idx, uint32_t depth);
+
+/* A group of `value` and/or `typed_value` (with `metadata` too when
+ * `top`), each at most once. */
+static bool vpart_fits(plan_ctx *x, uint32_t idx, bool top, uint32_t depth)
+{
+	const parquet_schema_elem *e = &x->schema[idx];
+	uint32_t c = idx, seen_meta = 0, seen_value = 0, seen_typed = 0;
+	colfs_err quiet = {0};
+	colfs_err *keep = x->err;
+	bool ok = true;
+
+	if (depth > PQ_ASM_MAX_DEPTH || !is_group(e) || !e->n_children ||
+	    (!top && e->repetition == PARQUET_REPEATED))
+		return false;
+	x->err = &quiet;
+	for (uint32_t i = 0; i < e->n_children && ok; i++) {
+		if (child_next(x, idx, c, &c)) {
+			ok = false;
+			break;
+		}
+		const parquet_schema_elem *k = &x->schema[c];
+		if (top && name_is(k, "metadata"))
+			ok = is_binary_leaf(k) &&
+			     k->repetition == PARQUET_REQUIRED && !seen_meta++;
+		else if (name_is(k, "value"))
+			ok = is_binary_leaf(k) && !seen_value++;
+		else if (name_is(k, "typed_value"))
+			ok = !seen_typed++ && typed_fits(x, c, depth + 1);
+		else
+			ok = false;
+	}
+	x->err = keep;
+	return ok && (top ? seen_meta == 1 : seen_value + seen_typed > 0);
+}
+
+/* A shredded typed_value: a primitive, a LIST of element groups, or a
+ * group of field groups. */
+static bool typed_fits(plan_ctx *x, uint32_t idx, uint32_t depth)
+{
+	const parquet_schema_elem *e = &x->schema[idx];
+	uint32_t c = idx;
+
+	if (depth > PQ_ASM_MAX_DEPTH || e->repetition == PARQUET_REPEATED)
+		return false;
+	if (!is_group(e))
+		return e->leaf >= 0;
+	if (!e->n_children)
+		return false;
+	if (is_list(e)) {
+		const parquet_schema_elem *r;
+		if (e->n_children != 1 || child_next(x, idx, idx, &c))
+			return false;
+		r = &x->schema[c];
+		if (r->repetition != PARQUET_REPEATED || !is_group(r) ||
+		    r->n_children != 1 || child_next(x, c, c, &c))
+			return false;
+		return x->schema[c].repetition == PARQUET_REQUIRED &&
+		       vpart_fits(x, c, false, depth + 1);
+	}
+	for (uint32_t i = 0; i < e->n_children; i++)
+		if (child_next(x, idx, c, &c) ||
+		    !vpart_fits(x, c, false, depth + 1))
+			return false;
+	return true;
+}
+
+static colfs_status node_new(plan_ctx *x, uint32_t idx, uint8_t kind,
+			     uint32_t *ni)
+{
+	const parquet_schema_elem *e = &x->schema[idx];
+	pq_asm_node *n;
+
+	COLFS_TRY(plan_grow(x->plan, x->err));
+	*ni = x->plan->n_nodes++;
+	n = &x->plan->nodes[*ni];
+	memset(n, 0, sizeof *n);
+	n->kind = kind;
+	n->schema = idx;
+	n->leaf0 = x->plan->n_leaves;
+	n->def = (uint32_t)e->max_def;
+	n->nullable = e->repetition == PARQUET_OPTIONAL;
+	n->vmeta = n->vvalue = n->vtyped = PQ_ASM_NONE;
+	return COLFS_OK;
+}
+
+static colfs_status node_done(plan_ctx *x, uint32_t ni, uint32_t *out)
+{
+	pq_asm_node *n = &x->plan->nodes[ni];
+
+	n->n_leaves = x->plan->n_leaves - n->leaf0;
+	if (!n->n_leaves)
+		return colfs_fail(x->err, COLFS_ECORRUPT, 0,
+				  "schema element %u has no leaf columns",
+				  n->schema);
+	*out = ni;
+	return COLFS_OK;
+}
+
+/* A binary leaf whose values the caller hands over as raw bytes. */
+static colfs_status plan_raw_leaf(plan_ctx *x, uint32_t idx, uint32_t depth,
+				  uint32_t *leaf)
+{
+	uint32_t k;
+
+	COLFS_TRY(plan_node(x, idx, false, depth, &k));
+	*leaf = x->plan->nodes[k].leaf0;
+	x->plan->leaves[*leaf].raw = true;
+	return COLFS_OK;
+}
+
+static colfs_status plan_typed(plan_ctx *x, uint32_t idx, uint32_t depth,
+			       uint32_t *out);
+
+/* The value/typed_value (and metadata) children of a VARIANT or VPART
+ * node `ni` (schema element idx). */
+static colfs_status plan_vparts(plan_ctx *x, uint32_t ni, uint32_t idx,
+				uint32_t depth)
+{
+	const parquet_schema_elem *e = &x->schema[idx];
+	uint32_t c = idx, leaf, k;
+
+	for (uint32_t i = 0; i < e->n_children; i++) {
+		COLFS_TRY(child_next(x, idx, c, &c));
+		if (name_is(&x->schema[c], "typed_value")) {
+			COLFS_TRY(plan_typed(x, c, depth + 1, &k));
+			x->plan->nodes[ni].vtyped = k;
+			continue;
+		}
+		COLFS_TRY(plan_raw_leaf(x, c, depth + 1, &leaf));
+		if (name_is(&x->schema[c], "metadata"))
+			x->plan->nodes[ni].vmeta = leaf;
+		else
+			x->plan->nodes[ni].vvalue = leaf;
+	}
+	return COLFS_OK;
+}
+
+static colfs_status plan_vpart(plan_ctx *x, uint32_t idx, uint32_t depth,
+			       uint32_t *out)
+{
+	uint32_t ni;
+
+	if (depth > PQ_ASM_MAX_DEPTH)
+		return colfs_fail(x->err, COLFS_EUNSUPPORTED, 0,
+				  "nesting deeper than %d levels",
+				  PQ_ASM_MAX_DEPTH);
+	COLFS_TRY(node_new(x, idx, PQ_ASM_VPART, &ni));
+	COLFS_TRY(plan_vparts(x, ni, idx, depth));
+	return node_done(x, ni, out);
+}
+
+static int raw_name_cmp(const pq_asm_plan *pl, uint32_t a, uint32_t b)
+{
+	const pq_asm_node *x = &pl->nodes[a], *y = &pl->nodes[b];
+	size_t n = x->raw_len < y->raw_len ? x->raw_len : y->raw_len;
+	int c = memcmp(pl->names.data + x->raw_off,
+		       pl->names.data + y->raw_off, n);
+
+	if (c)
+		return c;
+	return x->raw_len < y->raw_len ? -1 : x->raw_len > y->raw_len;
+}
+
+static colfs_status plan_typed(plan_ctx *x, uint32_t idx, uint32_t depth,
+			       uint32_t *out)
+{
+	const parquet_schema_elem *e = &x->schema[idx];
+	pq_asm_plan *pl = x->plan;
+	uint32_t ni, c = idx, nk = e->n_children, *tmp;
+	colfs_status st = COLFS_OK;
+
+	if (depth > PQ_ASM_MAX_DEPTH)
+		return colfs_fail(x->err, COLFS_EUNSUPPORTED, 0,
+				  "nesting deeper than %d levels",
+				  PQ_ASM_MAX_DEPTH);
+	if (!is_group(e))
+		return plan_node(x, idx, false, depth, out);
+	if (is_list(e)) {
+		uint32_t rep_child, el;
+		COLFS_TRY(node_new(x, idx, PQ_ASM_LIST, &ni));
+		COLFS_TRY(child_at(x, idx, 0, &rep_child));
+		COLFS_TRY(plan_repeated(x, &pl->nodes[ni], rep_child));
+		COLFS_TRY(child_at(x, rep_child, 0, &el));
+		COLFS_TRY(plan_vpart(x, el, depth + 1, &el));
+		COLFS_TRY(plan_set_kids(x, ni, &el, 1));
+		return node_done(x, ni, out);
+	}
+	COLFS_TRY(node_new(x, idx, PQ_ASM_VOBJECT, &ni));
+	tmp = malloc((size_t)nk * sizeof *tmp);
+	if (!tmp)
+		return colfs_fail(x->err, COLFS_ENOMEM, 0, "out of memory");
+	for (uint32_t i = 0; i < nk && !st; i++) {
+		st = child_next(x, idx, c, &c);
+		if (!st)
+			st = plan_vpart(x, c, depth + 1, &tmp[i]);
+		if (!st) {
+			pq_asm_node *cn = &pl->nodes[tmp[i]];
+			const char *nm = x->schema[c].name ?
+					 x->schema[c].name : "";
+			colfs_buf *b = &pl->names;
+			cn->name_off = b->len;
+			colfs_render_json_string(b, (const uint8_t *)nm,
+						 strlen(nm));
+			colfs_buf_putc(b, ':');
+			cn->name_len = b->len - cn->name_off;
+			cn->raw_off = b->len;
+			colfs_buf_append(b, nm, strlen(nm));
+			cn->raw_len = b->len - cn->raw_off;
+			if (b->failed)
+				st = colfs_fail(x->err, COLFS_ENOMEM, 0,
+						"out of memory building the assembly plan");
+		}
+	}
+	/* fields in key order (as a variant object lists them), so that
+	 * they merge with the fields of a partially shredded value; the
+	 * leaves of each field are read independently of that order */
+	for (uint32_t i = 1; i < nk && !st; i++)
+		for (uint32_t j = i; j > 0 &&
+		     raw_name_cmp(pl, tmp[j - 1], tmp[j]) > 0; j--) {
+			uint32_t t = tmp[j];
+			tmp[j] = tmp[j - 1];
+			tmp[j - 1] = t;
+		}
+	if (!st)
+		st = plan_set_kids(x, ni, tmp, nk);
+	free(tmp);
+	COLFS_TRY(st);
+	return node_done(x, ni, out);
+}
+
+/* A VARIANT group (its shape checked by vpart_fits) as node ni. */
+static colfs_status plan_variant(plan_ctx *x, uint32_t ni, uint32_t idx,
+				 uint32_t depth)
+{
+	pq_asm_node *n = &x->plan->nodes[ni];
+
+	n->kind = PQ_ASM_VARIANT;
+	n->vmeta = n->vvalue = n->vtyped = PQ_ASM_NONE;
+	return plan_vparts(x, ni, idx, depth);
+}
+
 static colfs_status plan_node(plan_ctx *x, uint32_t idx, bool as_element,
 			      uint32_t depth, uint32_t *out)
 {
@@ -321,8 +595,14 @@ static colfs_status plan_node(plan_ctx *x, uint32_t idx, bool as_element,
 		lf->column = e->leaf;
 		lf->max_def = (uint32_t)e->max_def;
 		lf->max_rep = (uint32_t)e->max_rep;
+		lf->raw = false;
 		n = &pl->nodes[ni];
 		n->kind = PQ_ASM_LEAF;
+		goto done;
+	}
+	if (e->logical.kind == PARQUET_LT_VARIANT &&
+	    vpart_fits(x, idx, true, depth)) {
+		COLFS_TRY(plan_variant(x, ni, idx, depth));
 		goto done;
 	}
 	if (e->n_children == 1) {
@@ -440,6 +720,11 @@ uint32_t pq_asm_plan_leaf_max_rep(const pq_asm_plan *plan, uint32_t i)
 	return i < plan->n_leaves ? plan->leaves[i].max_rep : 0;
 }
 
+bool pq_asm_plan_leaf_raw(const pq_asm_plan *plan, uint32_t i)
+{
+	return i < plan->n_leaves && plan->leaves[i].raw;
+}
+
 bool pq_asm_plan_nullable(const pq_asm_plan *plan)
 {
 	return plan->nodes[0].nullable;
@@ -448,7 +733,9 @@ bool pq_asm_plan_nullable(const pq_asm_plan *plan)
 static void describe(const pq_asm_plan *pl, uint32_t ni, unsigned indent,
 		     colfs_buf *out)
 {
-	static const char *const kinds[] = {"leaf", "struct", "list", "map"};
+	static const char *const kinds[] = {"leaf", "struct", "list", "map",
+					    "variant", "variant-part",
+					    "shredded-object"};
 	const pq_asm_node *n = &pl->nodes[ni];
 	uint32_t i;
 
@@ -463,6 +750,11 @@ static void describe(const pq_asm_plan *pl, uint32_t ni, unsigned indent,
 		colfs_buf_printf(out, " rep=%u rep_def=%u", n->rep, n->rep_def);
 	if (n->kind == PQ_ASM_LEAF)
 		colfs_buf_printf(out, " leaf=%u", n->leaf0);
+	if (n->vmeta != PQ_ASM_NONE && n->kind == PQ_ASM_VARIANT)
+		colfs_buf_printf(out, " metadata=%u", n->vmeta);
+	if (n->vvalue != PQ_ASM_NONE &&
+	    (n->kind == PQ_ASM_VARIANT || n->kind == PQ_ASM_VPART))
+		colfs_buf_printf(out, " value=%u", n->vvalue);
 	colfs_buf_putc(out, '\n');
 	for (i = 0; i < n->n_kids; i++)
 		describe(pl, pl->kids[n->kids + i], indent + 1, out);
@@ -508,6 +800,7 @@ struct pq_asm {
 	asm_leaf *lv;
 	size_t records, done;
 	colfs_buf scratch;
+	pq_variant_meta meta;    /* of the variant being assembled */
 };
 
 colfs_status pq_asm_create(const pq_asm_plan *plan, pq_asm **out,
@@ -566,6 +859,10 @@ colfs_status pq_asm_batch_set(pq_asm *a, const pq_asm_leaf_batch *leaves,
 		if (!b->render && b->n_values && (!b->text || !b->off))
 			return colfs_fail(err, COLFS_ECORRUPT, 0,
 					  "leaf %u: values without text or renderer",
+					  l);
+		if (pl->leaves[l].raw && b->render && b->n_values)
+			return colfs_fail(err, COLFS_ECORRUPT, 0,
+					  "leaf %u: variant bytes need text and offsets, not a renderer",
 					  l);
 		for (i = 0; i < b->n; i++) {
 			uint32_t rl = b->rep ? b->rep[i] : 0;
@@ -690,6 +987,240 @@ static colfs_status emit_key(pq_asm *a, uint32_t ni, uint32_t r_exp,
 	return COLFS_OK;
 }
 
+/* ---- variants ------------------------------------------------------------ */
+
+/* The entry of leaf l for an instance starting at repetition level r_exp
+ * under a present ancestor at definition level floor; *d its level. */
+static colfs_status entry_at(const pq_asm *a, uint32_t l, uint32_t r_exp,
+			     uint32_t floor, uint32_t *d, colfs_err *err)
+{
+	const asm_leaf *L = &a->lv[l];
+	uint32_t r;
+
+	if (L->pos >= L->b.n)
+		return colfs_fail(err, COLFS_ECORRUPT, 0,
+				  "leaf %u ends inside record %zu", l, a->done);
+	r = lv_rep(L);
+	*d = lv_def(L, a->plan->leaves[l].max_def);
+	if (r != r_exp)
+		return bad_entry(a, l, "repetition level", r, r_exp, err);
+	if (*d < floor)
+		return bad_entry(a, l, "definition level", *d, floor, err);
+	return COLFS_OK;
+}
+
+/* The bytes of the next value of a raw leaf (borrowed from the batch). */
+static void raw_take(asm_leaf *L, const uint8_t **p, size_t *n)
+{
+	const size_t k = L->k++;
+
+	*p = (const uint8_t *)L->b.text + L->b.off[k];
+	*n = L->b.off[k + 1] - L->b.off[k];
+}
+
+/* A decoder error, with the record it belongs to. */
+static colfs_status variant_err(const pq_asm *a, colfs_status st,
+				colfs_err *err)
+{
+	char inner[sizeof err->msg];
+
+	memcpy(inner, err->msg, sizeof inner);
+	inner[sizeof inner - 1] = 0;
+	return colfs_fail(err, st, 0, "variant of record %zu: %s", a->done,
+			  inner);
+}
+
+/* The JSON of value v[0..n), which may draw on a shared budget (NULL:
+ * its own). */
+static colfs_status variant_json(pq_asm *a, const uint8_t *v, size_t n,
+				 size_t *budget, colfs_buf *out,
+				 colfs_err *err)
+{
+	size_t own = n;
+	colfs_status st = pq_variant_to_json_budget(&a->meta, v, n,
+						    budget ? budget : &own,
+						    out, err);
+
+	if (st == COLFS_OK || out->failed)
+		return COLFS_OK;	/* a failed buffer: the caller sees it */
+	return variant_err(a, st, err);
+}
+
+static int key_cmp(const char *a, size_t an, const uint8_t *b, size_t bn)
+{
+	int c = memcmp(a, b, an < bn ? an : bn);
+
+	if (c)
+		return c;
+	return an < bn ? -1 : an > bn;
+}
+
+static colfs_status emit_vbody(pq_asm *a, const pq_asm_node *n,
+			       uint32_t r_exp, colfs_buf *out, bool *missing,
+			       colfs_err *err);
+
+/* A value/typed_value group that may be absent as a whole (an optional
+ * field group): *missing when it is, or when both parts are null. */
+static colfs_status emit_vpart(pq_asm *a, uint32_t ni, uint32_t r_exp,
+			       uint32_t floor, colfs_buf *out, bool *missing,
+			       colfs_err *err)
+{
+	const pq_asm_node *n = &a->plan->nodes[ni];
+	uint32_t d;
+
+	COLFS_TRY(entry_at(a, n->leaf0, r_exp, floor, &d, err));
+	if (d < n->def) {
+		if (!n->nullable)
+			return bad_entry(a, n->leaf0, "definition level", d,
+					 n->def, err);
+		COLFS_TRY(consume_absent(a, n, r_exp, floor, n->def, err));
+		*missing = true;
+		return COLFS_OK;
+	}
+	return emit_vbody(a, n, r_exp, out, missing, err);
+}
+
+/* A shredded object (node ti, present) merged with the fields of the
+ * partially shredded value v[0..vn) when has_v: both in key order; a
+ * shredded field that is present wins over a value field of the same
+ * key, a missing one lets it through. */
+static colfs_status emit_vobject(pq_asm *a, uint32_t ti, uint32_t r_exp,
+				 const uint8_t *v, size_t vn, bool has_v,
+				 colfs_buf *out, colfs_err *err)
+{
+	const pq_asm_plan *pl = a->plan;
+	const pq_asm_node *t = &pl->nodes[ti];
+	pq_variant_object o;
+	uint32_t i = 0, k = 0;
+	bool first = true;
+	size_t budget = vn;    /* the fields share the object's bytes */
+
+	memset(&o, 0, sizeof o);
+	if (has_v) {
+		if (!pq_variant_is_object(v, vn))
+			return colfs_fail(err, COLFS_ECORRUPT, 0,
+					  "variant of record %zu: typed_value holds shredded object fields but value is not an object",
+					  a->done);
+		if (pq_variant_object_open(v, vn, &o, err))
+			return variant_err(a, err->status, err);
+	}
+	out_putc(out, '{');
+	while (k < t->n_kids || i < o.n) {
+		const uint8_t *key = NULL, *val = NULL;
+		size_t klen = 0, vlen = 0;
+		if (i < o.n && pq_variant_object_field(&o, &a->meta, i, &key,
+							&klen, &val, &vlen,
+							err))
+			return variant_err(a, err->status, err);
+		if (k < t->n_kids) {
+			const uint32_t fi = pl->kids[t->kids + k];
+			const pq_asm_node *f = &pl->nodes[fi];
+			int c = i < o.n ? key_cmp(pl->names.data + f->raw_off,
+						  f->raw_len, key, klen) : -1;
+			if (c <= 0) {
+				const size_t mark = out->len;
+				bool miss = false;
+				if (!first)
+					out_putc(out, ',');
+				out_append(out, pl->names.data + f->name_off,
+					   f->name_len);
+				COLFS_TRY(emit_vpart(a, fi, r_exp, t->def, out,
+						     &miss, err));
+				k++;
+				if (miss) {
+					if (!out->failed)
+						out->len = mark;
+				} else {
+					first = false;
+					i += c == 0;
+				}
+				continue;
+			}
+		}
+		if (!first)
+			out_putc(out, ',');
+		colfs_render_json_string(out, key, klen);
+		out_putc(out, ':');
+		COLFS_TRY(variant_json(a, val, vlen, &budget, out, err));
+		first = false;
+		i++;
+	}
+	out_putc(out, '}');
+	return COLFS_OK;
+}
+
+/* The value and typed_value of a present VARIANT or VPART node n
+ * (VariantShredding.md, "Reconstructing a Shredded Variant"):
+ * typed_value when it is not null (an object merged with the fields of
+ * value), else value, else *missing. */
+static colfs_status emit_vbody(pq_asm *a, const pq_asm_node *n,
+			       uint32_t r_exp, colfs_buf *out, bool *missing,
+			       colfs_err *err)
+{
+	const uint8_t *vp = NULL;
+	size_t vn = 0;
+	bool has_v = false;
+	uint32_t d;
+
+	*missing = false;
+	if (n->vvalue != PQ_ASM_NONE) {
+		asm_leaf *L = &a->lv[n->vvalue];
+		COLFS_TRY(entry_at(a, n->vvalue, r_exp, n->def, &d, err));
+		if (d == a->plan->leaves[n->vvalue].max_def) {
+			raw_take(L, &vp, &vn);
+			has_v = true;
+		}
+		L->pos++;
+	}
+	if (n->vtyped != PQ_ASM_NONE) {
+		const pq_asm_node *t = &a->plan->nodes[n->vtyped];
+		COLFS_TRY(entry_at(a, t->leaf0, r_exp, n->def, &d, err));
+		if (d >= t->def) {
+			if (t->kind == PQ_ASM_VOBJECT)
+				return emit_vobject(a, n->vtyped, r_exp, vp,
+						    vn, has_v, out, err);
+			/* a primitive or an array: typed_value wins over
+			 * a value written beside it (which the
+			 * specification forbids) */
+			return emit(a, n->vtyped, r_exp, n->def, out, err);
+		}
+		COLFS_TRY(consume_absent(a, t, r_exp, n->def, t->def, err));
+	}
+	if (!has_v) {
+		*missing = true;
+		return COLFS_OK;
+	}
+	return variant_json(a, vp, vn, NULL, out, err);
+}
+
+/* A present VARIANT group: its metadata, then its value. */
+static colfs_status emit_variant(pq_asm *a, const pq_asm_node *n,
+				 uint32_t r_exp, colfs_buf *out,
+				 colfs_err *err)
+{
+	const pq_variant_meta keep = a->meta;
+	const uint8_t *mp;
+	size_t mn;
+	uint32_t d;
+	bool missing;
+	colfs_status st;
+
+	COLFS_TRY(entry_at(a, n->vmeta, r_exp, n->def, &d, err));
+	if (d != a->plan->leaves[n->vmeta].max_def)
+		return bad_entry(a, n->vmeta, "definition level", d,
+				 a->plan->leaves[n->vmeta].max_def, err);
+	raw_take(&a->lv[n->vmeta], &mp, &mn);
+	a->lv[n->vmeta].pos++;
+	if (pq_variant_meta_parse(mp, mn, &a->meta, err))
+		st = variant_err(a, err->status, err);
+	else
+		st = emit_vbody(a, n, r_exp, out, &missing, err);
+	if (!st && missing)
+		out_append(out, "null", 4);	/* a missing variant is null */
+	a->meta = keep;
+	return st;
+}
+
 static colfs_status emit(pq_asm *a, uint32_t ni, uint32_t r_exp,
 			 uint32_t floor, colfs_buf *out, colfs_err *err)
 {
@@ -723,6 +1254,17 @@ static colfs_status emit(pq_asm *a, uint32_t ni, uint32_t r_exp,
 		put_value(L, n->leaf0, out);
 		L->pos++;
 		return COLFS_OK;
+	case PQ_ASM_VARIANT:
+		return emit_variant(a, n, r_exp, out, err);
+	case PQ_ASM_VPART: {
+		bool missing;
+		COLFS_TRY(emit_vbody(a, n, r_exp, out, &missing, err));
+		if (missing)	/* an array element must be there: null */
+			out_append(out, "null", 4);
+		return COLFS_OK;
+	}
+	case PQ_ASM_VOBJECT:
+		return emit_vobject(a, ni, r_exp, NULL, 0, false, out, err);
 	case PQ_ASM_STRUCT:
 		out_putc(out, '{');
 		for (i = 0; i < n->n_kids; i++) {
@@ -824,6 +1366,8 @@ colfs_status pq_asm_next(pq_asm *a, colfs_buf *out, const char *top_null,
 	const asm_leaf *L = &a->lv[root->leaf0];
 	colfs_status st;
 
+	const size_t at = out->len;
+
 	if (a->done >= a->records)
 		return COLFS_END;
 	/* every leaf must stand at a record start (level 0): a chunk whose
@@ -843,6 +1387,13 @@ colfs_status pq_asm_next(pq_asm *a, colfs_buf *out, const char *top_null,
 	if (st) {
 		batch_drop(a);
 		return st;
+	}
+	/* a variant holding the variant null is a NULL value, as DuckDB
+	 * reads it (docs/values.md, VARIANT) */
+	if (top_null && root->kind == PQ_ASM_VARIANT && !out->failed &&
+	    out->len - at == 4 && memcmp(out->data + at, "null", 4) == 0) {
+		out->len = at;
+		colfs_buf_puts(out, top_null);
 	}
 	a->done++;
 	return COLFS_OK;

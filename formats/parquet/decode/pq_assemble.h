@@ -90,6 +90,10 @@ int32_t pq_asm_plan_leaf_column(const pq_asm_plan *plan, uint32_t i);
 uint32_t pq_asm_plan_leaf_schema(const pq_asm_plan *plan, uint32_t i);
 uint32_t pq_asm_plan_leaf_max_def(const pq_asm_plan *plan, uint32_t i);
 uint32_t pq_asm_plan_leaf_max_rep(const pq_asm_plan *plan, uint32_t i);
+/* True when leaf i is a binary of a VARIANT group (`metadata` or a
+ * `value`): its values are handed over as raw bytes in text/off (not
+ * JSON, not through a renderer). */
+bool pq_asm_plan_leaf_raw(const pq_asm_plan *plan, uint32_t i);
 /* True when the field's value can be absent at the top (optional). */
 bool pq_asm_plan_nullable(const pq_asm_plan *plan);
 /* The plan as text, one node per line ("list rep=1 def=2", ...), for
