@@ -232,15 +232,25 @@ static bool sv_plausible(const parquet_page_header *h, uint64_t max_alloc)
 	}
 }
 
-/* CRC-32 of `len` file bytes at `off`, read in pieces of `buf`. */
+static double sv_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* CRC-32 of `len` file bytes at `off`, read in pieces of `buf`;
+ * COLFS_END when the scan's time (started at t0) runs out. */
 static colfs_status sv_crc(pq_state *s, uint64_t off, uint64_t len,
-			   uint8_t *buf, size_t cap, uint32_t *crc,
+			   uint8_t *buf, size_t cap, double t0, uint32_t *crc,
 			   colfs_err *e)
 {
 	uint32_t c = 0;
 
 	while (len) {
 		size_t n = len < cap ? (size_t)len : cap;
+		if (sv_now() - t0 > SV_MAX_SECONDS)
+			return COLFS_END;
 		COLFS_TRY(colfs_source_read_at(s->src, off, n, buf, e));
 		c = colfs_crc32(c, buf, n);
 		off += n;
@@ -248,13 +258,6 @@ static colfs_status sv_crc(pq_state *s, uint64_t off, uint64_t len,
 	}
 	*crc = c;
 	return COLFS_OK;
-}
-
-static double sv_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static void sv_gap(colfs_tree *t, const colfs_node *dir, pq_salvage *sv,
@@ -278,7 +281,7 @@ static colfs_status sv_scan(colfs_tree *t, const colfs_node *dir,
 	uint8_t *win = malloc(wcap), *crcbuf = malloc(SV_WINDOW);
 	uint64_t wstart = 0, wend = 0, pos = 4, end = s->size;
 	uint64_t gap_from = 4, last_end = 0;
-	size_t cap = 0;
+	size_t cap = 0, tries = 0;
 	double t0 = sv_now();
 	colfs_err e = {0};
 	colfs_status st = COLFS_OK;
@@ -325,6 +328,10 @@ static colfs_status sv_scan(colfs_tree *t, const colfs_node *dir,
 			pos++;
 			continue;
 		}
+		if (++tries % 4096 == 0 && sv_now() - t0 > SV_MAX_SECONDS) {
+			sv->stop_why = "the scan's time cap";
+			break;
+		}
 		parquet_page_header h;
 		colfs_cursor c;
 		colfs_err he;
@@ -356,7 +363,12 @@ static colfs_status sv_scan(colfs_tree *t, const colfs_node *dir,
 			uint32_t got;
 			st = sv_crc(s, pos + h.header_len,
 				    (uint64_t)h.compressed_size, crcbuf,
-				    SV_WINDOW, &got, &e);
+				    SV_WINDOW, t0, &got, &e);
+			if (st == COLFS_END) {
+				sv->stop_why = "the scan's time cap";
+				st = COLFS_OK;
+				break;
+			}
 			if (st) {
 				colfs_tree_report_err(t, dir, &e);
 				sv->stop_why = "a read error";
@@ -753,7 +765,7 @@ misfit:
 static colfs_status sv_build_file(pq_state *s, pq_salvage *sv)
 {
 	const parquet_file *pf = sv->schema;
-	uint32_t ng = sv->n_groups, nc = 0, *order;
+	uint32_t ng = sv->n_groups, nc = 0, n_complete = 0, *order;
 	pq_state *syn;
 
 	order = calloc(ng ? ng : 1, sizeof *order);
@@ -768,6 +780,8 @@ static colfs_status sv_build_file(pq_state *s, pq_salvage *sv)
 					complete = sv->chunks[m].complete;
 			if (complete == (pass == 0))
 				order[g] = nc++;
+			if (pass == 0)
+				n_complete = nc;
 		}
 	sv->syn_pf = *pf;
 	sv->syn_pf.footer = NULL;
@@ -857,9 +871,9 @@ static colfs_status sv_build_file(pq_state *s, pq_salvage *sv)
 	syn->max_alloc = s->max_alloc;
 	syn->pf = &sv->syn_pf;
 	syn->synthetic = true;
-	syn->table_groups = nc;
+	syn->table_groups = n_complete;
 	sv->syn = syn;
-	sv->n_complete = nc;
+	sv->n_complete = n_complete;
 	return pqv_state_create(syn, &syn->values);
 }
 
@@ -992,8 +1006,9 @@ static colfs_status sv_page_info_gen(colfs_tree *t, colfs_node *f,
 	pq_salvage *sv = s->salvage;
 	sv_page *sp = &sv->pages[colfs_node_a(f)];
 	const parquet_page_header *h = &sp->pg.hdr;
-	const sv_chunk *ch = &sv->chunks[sp->chunk];
-	int32_t prefer = sv->schema && ch->leaf >= 0
+	const sv_chunk *ch = sp->chunk < sv->n_chunks ? &sv->chunks[sp->chunk]
+						      : NULL;
+	int32_t prefer = sv->schema && ch && ch->leaf >= 0
 			 ? sv_leaf_codec(sv->schema, (uint32_t)ch->leaf) : -1;
 	uint8_t *buf;
 	size_t len;
@@ -1054,8 +1069,9 @@ static colfs_status sv_decompressed_piece(colfs_tree *t, colfs_node *f,
 	pq_state *s = colfs_node_ctx(f);
 	pq_salvage *sv = s->salvage;
 	sv_page *sp = &sv->pages[colfs_node_a(f)];
-	const sv_chunk *ch = &sv->chunks[sp->chunk];
-	int32_t prefer = sv->schema && ch->leaf >= 0
+	const sv_chunk *ch = sp->chunk < sv->n_chunks ? &sv->chunks[sp->chunk]
+						      : NULL;
+	int32_t prefer = sv->schema && ch && ch->leaf >= 0
 			 ? sv_leaf_codec(sv->schema, (uint32_t)ch->leaf) : -1;
 	colfs_err e = {0};
 	uint8_t *buf;
