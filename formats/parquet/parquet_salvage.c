@@ -699,7 +699,10 @@ static colfs_status sv_match(colfs_tree *t, const colfs_node *dir,
 				    sv_is_hint(pf, recs))
 					break;
 			}
-			if (j == i + dict) {
+			/* a dictionary page at the end of the scan is the
+			 * start of a cut chunk: short, like a cut chunk */
+			if (j == i + dict &&
+			    !(dict && R && j == r1 && !why)) {
 				if (!why)
 					why = "it holds no data page";
 				goto misfit;
