@@ -1037,8 +1037,7 @@ static colfs_status sv_page_info_gen(colfs_tree *t, colfs_node *f,
 		      "codec", cl, "chunk", (json_int_t)sp->chunk);
 	if (!j)
 		return COLFS_ENOMEM;
-	if (h->type != PARQUET_PAGE_DICTIONARY || h->num_values)
-		json_object_set_new(j, "num_values", json_integer(h->num_values));
+	json_object_set_new(j, "num_values", json_integer(h->num_values));
 	return colfs_buf_json(out, j);
 }
 
