@@ -813,6 +813,16 @@ static colfs_status sv_build_file(pq_state *s, pq_salvage *sv)
 		for (uint32_t c = 0; c < pf->n_columns; c++)
 			rg->chunks[c].column = c;
 	}
+	/* the codec found for each leaf's first chunk holds for its other
+	 * chunks (one writer): one page per leaf is decompressed here */
+	int32_t *leaf_codec = malloc((pf->n_columns ? pf->n_columns : 1) *
+				     sizeof *leaf_codec);
+	if (!leaf_codec) {
+		free(order);
+		return COLFS_ENOMEM;
+	}
+	for (uint32_t c = 0; c < pf->n_columns; c++)
+		leaf_codec[c] = -1;
 	for (size_t m = 0; m < sv->n_chunks; m++) {
 		sv_chunk *sc = &sv->chunks[m];
 		if (sc->leaf < 0)
@@ -823,7 +833,7 @@ static colfs_status sv_build_file(pq_state *s, pq_salvage *sv)
 		const sv_page *f = &sv->pages[sc->first];
 		const sv_page *l = &sv->pages[sc->first + sc->n - 1];
 		static const int32_t enc_dict[] = {PARQUET_ENC_RLE_DICTIONARY};
-		int32_t codec = -1;
+		int32_t codec = leaf_codec[sc->leaf];
 		for (size_t k = sc->first; k < sc->first + sc->n && codec < 0;
 		     k++) {
 			uint8_t *b;
@@ -837,7 +847,9 @@ static colfs_status sv_build_file(pq_state *s, pq_salvage *sv)
 				codec = pc;
 			}
 		}
-		if (codec < 0)
+		if (codec >= 0)
+			leaf_codec[sc->leaf] = codec;
+		else
 			codec = sv_leaf_codec(pf, (uint32_t)sc->leaf);
 		ch->has_meta = true;
 		ch->type = pf->columns[sc->leaf].elem->type;
@@ -866,6 +878,7 @@ static colfs_status sv_build_file(pq_state *s, pq_salvage *sv)
 			rg->num_rows = sc->records;
 	}
 	free(order);
+	free(leaf_codec);
 	syn = calloc(1, sizeof *syn);
 	if (!syn)
 		return COLFS_ENOMEM;
