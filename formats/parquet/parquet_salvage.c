@@ -60,6 +60,7 @@ typedef struct sv_chunk {
 
 struct pq_salvage {
 	bool scanned;
+	colfs_status scan_status;  /* of the first (only) attempt */
 	sv_page *pages;
 	size_t n_pages;
 	sv_chunk *chunks;
@@ -836,6 +837,9 @@ static colfs_status sv_build_file(pq_state *s, pq_salvage *sv)
 		int32_t codec = leaf_codec[sc->leaf];
 		for (size_t k = sc->first; k < sc->first + sc->n && codec < 0;
 		     k++) {
+			const parquet_page_header *h = &sv->pages[k].pg.hdr;
+			if (h->type == PARQUET_PAGE_DATA_V2 && !h->is_compressed)
+				continue;   /* fits every codec */
 			uint8_t *b;
 			size_t len;
 			int32_t pc;
@@ -895,10 +899,9 @@ static colfs_status sv_build_file(pq_state *s, pq_salvage *sv)
 
 /* --- schema_from ------------------------------------------------------------------ */
 
-static const char *sv_schema_load(colfs_tree *t, pq_state *s, const char *path,
-				  parquet_file **out)
+static const char *sv_schema_load(pq_state *s, const char *path,
+				  parquet_file **out, char *why, size_t why_len)
 {
-	static char why[300];   /* only written under the tree lock */
 	colfs_source *src = NULL;
 	uint8_t tail[8], *footer = NULL;
 	colfs_err e = {0};
@@ -906,13 +909,10 @@ static const char *sv_schema_load(colfs_tree *t, pq_state *s, const char *path,
 	uint32_t flen;
 	int fd;
 
-	(void)t;
 	*out = NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(why, sizeof why, "cannot be opened");
-		return why;
-	}
+	if (fd < 0)
+		return "cannot be opened";
 	if (colfs_source_create_fd(fd, 1, &src)) {
 		close(fd);
 		return "cannot be read";
@@ -938,7 +938,7 @@ static const char *sv_schema_load(colfs_tree *t, pq_state *s, const char *path,
 	if (parquet_file_parse(footer, flen, size - 8 - flen, size, false, NULL,
 			       NULL, out, &e) ||
 	    !*out || !(*out)->n_columns) {
-		snprintf(why, sizeof why, "has a footer that does not decode: %s",
+		snprintf(why, why_len, "has a footer that does not decode: %s",
 			 e.msg);
 		parquet_file_destroy(*out);
 		*out = NULL;
@@ -1247,41 +1247,55 @@ static colfs_status sv_chunks_populate(colfs_tree *t, colfs_node *dir)
 
 static const colfs_node_ops sv_chunks_ops = {.populate = sv_chunks_populate};
 
+/* The scan, then the chunks: matched to schema_from's leaves when it is
+ * given and usable, else one per run. */
+static colfs_status sv_salvage(colfs_tree *t, const colfs_node *dir,
+			       pq_state *s, pq_salvage *sv, const char *from,
+			       char *why, size_t why_len)
+{
+	size_t cap = 0;
+
+	COLFS_TRY(sv_scan(t, dir, s, sv));
+	if (from) {
+		const char *bad;
+		sv->schema_path = from;
+		bad = sv_schema_load(s, from, &sv->schema, why, why_len);
+		if (bad) {
+			sv->schema_why = colfs_tree_strdup(t, bad);
+			colfs_tree_report(t, dir, 0, COLFS_ECORRUPT,
+					  "salvage: schema_from %s %s: pages are not matched to columns",
+					  from, bad);
+		}
+	}
+	if (sv->schema) {
+		COLFS_TRY(sv_match(t, dir, s, sv, &cap));
+		return sv_build_file(s, sv);
+	}
+	for (size_t r0 = 0; r0 < sv->n_pages;) {
+		size_t r1 = r0 + 1;
+		while (r1 < sv->n_pages && !sv_run_starts(sv, r1))
+			r1++;
+		sv->n_runs++;
+		COLFS_TRY(sv_chunk_add(sv, r0, r1 - r0, -1, 0, 0, &cap));
+		r0 = r1;
+	}
+	return COLFS_OK;
+}
+
 static colfs_status sv_populate(colfs_tree *t, colfs_node *dir)
 {
 	pq_state *s = colfs_node_ctx(dir);
 	pq_salvage *sv = s->salvage;
 	const char *from = colfs_tree_options(t)->schema_from;
-	size_t cap = 0;
 
+	if (sv->scan_status)
+		return sv->scan_status;   /* a failed first attempt */
 	if (!sv->scanned) {
+		char why[300];
 		sv->scanned = true;
-		COLFS_TRY(sv_scan(t, dir, s, sv));
-		if (from) {
-			sv->schema_path = from;
-			sv->schema_why = sv_schema_load(t, s, from, &sv->schema);
-			if (sv->schema_why) {
-				sv->schema_why = colfs_tree_strdup(t, sv->schema_why);
-				colfs_tree_report(t, dir, 0, COLFS_ECORRUPT,
-						  "salvage: schema_from %s %s: pages are not matched to columns",
-						  from, sv->schema_why
-						  ? sv->schema_why : "");
-			}
-		}
-		if (sv->schema) {
-			COLFS_TRY(sv_match(t, dir, s, sv, &cap));
-			COLFS_TRY(sv_build_file(s, sv));
-		} else {
-			for (size_t r0 = 0; r0 < sv->n_pages;) {
-				size_t r1 = r0 + 1;
-				while (r1 < sv->n_pages && !sv_run_starts(sv, r1))
-					r1++;
-				sv->n_runs++;
-				COLFS_TRY(sv_chunk_add(sv, r0, r1 - r0, -1, 0,
-						       0, &cap));
-				r0 = r1;
-			}
-		}
+		sv->scan_status = sv_salvage(t, dir, s, sv, from, why,
+					     sizeof why);
+		COLFS_TRY(sv->scan_status);
 	}
 	ADD(colfs_dir_add_doc(t, dir, "summary", &sv_summary_ops, s));
 	ADD(colfs_dir_add_errors(t, dir));
