@@ -973,10 +973,11 @@ static colfs_status sv_summary_gen(colfs_tree *t, colfs_node *f,
 		kinds[sv->pages[k].pg.hdr.type & 3]++;
 	for (size_t m = 0; m < sv->n_chunks; m++)
 		matched += sv->chunks[m].leaf >= 0;
-	colfs_buf_printf(out, "scanned: bytes 4 to %llu of %llu in %.3f s%s%s\n",
+	/* no timing here: the tree serves the same bytes on every mount */
+	colfs_buf_printf(out, "scanned: bytes 4 to %llu of %llu%s%s\n",
 			 (unsigned long long)sv->scanned_to,
 			 (unsigned long long)((pq_state *)colfs_node_ctx(f))->size,
-			 sv->seconds, sv->stop_why ? ", stopped at " : "",
+			 sv->stop_why ? ", stopped at " : "",
 			 sv->stop_why ? sv->stop_why : "");
 	colfs_buf_printf(out, "pages: %zu (%zu data v1, %zu data v2, %zu dictionary)\n",
 			 sv->n_pages, kinds[PARQUET_PAGE_DATA],
