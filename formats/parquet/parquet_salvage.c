@@ -416,7 +416,7 @@ static colfs_status sv_scan(colfs_tree *t, const colfs_node *dir,
 		else
 			colfs_tree_report(t, dir, sv->scanned_to,
 					  COLFS_EOVERFLOW,
-					  "salvage: the scan stopped at %s (%d pages, %d seconds): later pages are not listed",
+					  "salvage: the scan stopped at %s (caps: %d pages, %d seconds): later pages are not listed",
 					  sv->stop_why, SV_MAX_PAGES,
 					  SV_MAX_SECONDS);
 	}
