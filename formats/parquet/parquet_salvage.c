@@ -740,14 +740,38 @@ static colfs_status sv_match(colfs_tree *t, const colfs_node *dir,
 			i = j;
 			continue;
 misfit:
-			colfs_tree_report(t, dir, sv->pages[i].pg.offset,
-					  COLFS_ECORRUPT,
-					  "salvage: page %zu does not fit column %s (%s): pages %zu to %zu are not matched",
-					  i, col->path, why ? why : "?", i,
-					  r1 - 1);
-			COLFS_TRY(sv_chunk_add(sv, i, r1 - i, -1, 0, 0, cap));
-			GROUP_FAILS();
-			i = r1;
+			if (leaf > 0) {
+				/* the row group ends here: try the page again
+				 * as the start of the next one */
+				colfs_tree_report(t, dir, sv->pages[i].pg.offset,
+						  COLFS_ECORRUPT,
+						  "salvage: page %zu does not fit column %s (%s): the row group is incomplete",
+						  i, col->path, why ? why : "?");
+				GROUP_FAILS();
+				continue;
+			}
+			/* not the start of a row group: left unmatched, one
+			 * page at a time, until a page starts one; a stretch
+			 * of such pages in one run is one chunk */
+			if (sv->n_chunks && i > r0 &&
+			    sv->chunks[sv->n_chunks - 1].leaf < 0 &&
+			    sv->chunks[sv->n_chunks - 1].first +
+				    sv->chunks[sv->n_chunks - 1].n == i) {
+				sv_chunk *uc = &sv->chunks[sv->n_chunks - 1];
+				const parquet_page_header *h =
+					&sv->pages[i].pg.hdr;
+				uc->n++;
+				sv->pages[i].chunk = (uint32_t)(sv->n_chunks - 1);
+				if (h->type != PARQUET_PAGE_DICTIONARY)
+					uc->values += h->num_values;
+			} else {
+				colfs_tree_report(t, dir, sv->pages[i].pg.offset,
+						  COLFS_ECORRUPT,
+						  "salvage: page %zu does not fit column %s (%s): it and the pages after it that cannot start a row group are not matched",
+						  i, col->path, why ? why : "?");
+				COLFS_TRY(sv_chunk_add(sv, i, 1, -1, 0, 0, cap));
+			}
+			i++;
 		}
 		r0 = r1;
 	}

@@ -237,6 +237,37 @@ else
 	fail "crc: the CRC mismatch is not reported"
 fi
 
+# a page header destroyed in row group 1: matching resumes at the next
+# page that starts a row group, so row groups 0 and 2 are recovered
+head -c "$(chunks_end "$WORK/v1.parquet")" "$WORK/v1.parquet" > "$WORK/hole.parquet"
+read -r doff _ < <(range_of "$WORK/v1.parquet" row_groups/1/chunks/name/pages/1/raw)
+hoff=
+for n in $("$TOOL" ls "$WORK/hole.parquet" salvage/pages); do
+	info=$("$TOOL" cat "$WORK/hole.parquet" "salvage/pages/$n/info.json")
+	if echo "$info" | grep -q "\"data_offset\": $doff,"; then
+		hoff=$(echo "$info" | sed -n 's/^  "offset": \([0-9]*\),$/\1/p')
+		break
+	fi
+done
+if [ -z "$hoff" ]; then
+	fail "hole: the page of row_groups/1/chunks/name/pages/1 is not in salvage/pages"
+else
+	dd if=/dev/zero of="$WORK/hole.parquet" bs=1 seek="$hoff" count=10 \
+		conv=notrunc status=none
+	per=$("$TOOL" cat "$WORK/v1.parquet" row_groups/0/meta.json |
+		sed -n 's/^  "num_rows": \([0-9]*\),*$/\1/p')
+	if cmp -s <("$TOOL" cat "$WORK/v1.parquet" rows.jsonl |
+			sed -n "1,${per}p;$((2 * per + 1)),$((3 * per))p") \
+		<("$TOOL" -o schema_from="$WORK/v1.parquet" cat "$WORK/hole.parquet" salvage/rows.jsonl) &&
+	   "$TOOL" -o schema_from="$WORK/v1.parquet" cat "$WORK/hole.parquet" salvage/summary |
+		grep -q "2 complete, 1 incomplete"; then
+		ok "hole: row groups 0 and 2 recovered around a destroyed page header"
+	else
+		fail "hole: row groups 0 and 2 are not recovered"
+		"$TOOL" -o schema_from="$WORK/v1.parquet" cat "$WORK/hole.parquet" salvage/summary salvage/errors
+	fi
+fi
+
 # an unusable schema_from is reported, the pages are still listed
 if "$TOOL" -o schema_from="$WORK/none.parquet" cat "$WORK/died.parquet" salvage/errors |
 	grep -q "schema_from .* cannot be opened" &&
