@@ -534,6 +534,11 @@ colfs_status pq_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 			"    offset_index.json         the OffsetIndex (when present)\n"
 			"    bloom_filter/header.json  the BloomFilterHeader, and bloom_filter/bitset (when present)\n",
 			pf->n_row_groups);
+	if (s->salvage)
+		colfs_buf_puts(out,
+			"salvage/        the footer is unusable: the pages found by scanning the file\n"
+			"                (listing it scans once), grouped into chunks; with\n"
+			"                -o schema_from=HEALTHY.parquet also their values, columns/ and rows.*\n");
 	colfs_buf_puts(out,
 		"\nNames from the file are escaped into one path component: '%', '/',\n"
 		"control bytes become %XX; \".\" and \"..\" become %2E and %2E%2E.\n");

@@ -594,6 +594,7 @@ static void pq_close(void *state)
 
 	if (!s)
 		return;
+	pq_salvage_destroy(s->salvage);
 	pqv_state_destroy(s->values);
 	parquet_file_destroy(s->pf);
 	free(s);
@@ -726,6 +727,8 @@ static colfs_status pq_open(colfs_tree *t, colfs_err *err)
 	if (pqv_state_create(s, &s->values))
 		goto nomem;
 	if (pqv_table_views_add(t, root, s, -1))
+		goto nomem;
+	if (pq_salvage_wanted(s) && pq_salvage_add(t, root, s))
 		goto nomem;
 	return COLFS_OK;
 nomem:

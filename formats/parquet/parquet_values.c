@@ -172,7 +172,7 @@ static void page_report(colfs_tree *t, pq_state *s, uint32_t g, uint32_t c,
 	const parquet_row_group *rg = &s->pf->row_groups[g];
 	char tmp[32], path[512];
 	const char *raw = pq_chunk_name(s, rg, c, tmp, sizeof tmp);
-	char *esc = colfs_name_escape(raw);
+	char *esc = s->synthetic ? NULL : colfs_name_escape(raw);
 	colfs_node *n = NULL;
 
 	if (esc) {
@@ -1105,14 +1105,13 @@ static void cur_reset(pqv_state *v, pqv_cursor *cu)
 	cu->positioned = false;
 }
 
-static colfs_status chunk_fail(colfs_tree *t, const colfs_node *f,
-			       uint64_t off, const char *what, uint32_t g,
-			       uint32_t leaf)
+static colfs_status chunk_fail(colfs_tree *t, const pq_state *s,
+			       const colfs_node *f, uint64_t off,
+			       const char *what, uint32_t g, uint32_t leaf)
 {
 	if (!off) {
 		/* no better place: the chunk's first byte */
-		const pq_state *s = colfs_tree_format_state(t);
-		const parquet_chunk *ch = s ? chunk_at(s, g, leaf) : NULL;
+		const parquet_chunk *ch = chunk_at(s, g, leaf);
 		if (ch)
 			off = ch->start;
 	}
@@ -1134,7 +1133,7 @@ static colfs_status cur_fill(colfs_tree *t, pq_state *s, const colfs_node *f,
 		}
 		if (cu->k >= cu->w->n) {
 			if (cu->w->stop.status)
-				return chunk_fail(t, f, cu->w->stop.offset,
+				return chunk_fail(t, s, f, cu->w->stop.offset,
 						  "the page walk stopped early: values are missing",
 						  cu->g, cu->leaf);
 			return COLFS_END;
@@ -1162,7 +1161,7 @@ static colfs_status cur_seek(colfs_tree *t, pq_state *s, const colfs_node *f,
 		cur_reset(s->values, cu);
 		COLFS_TRY(pqv_chunk_walk(t, s, f, g, cu->leaf, &cu->w));
 		if (!cu->w)
-			return chunk_fail(t, f, 0, "the row group has no chunk for this column",
+			return chunk_fail(t, s, f, 0, "the row group has no chunk for this column",
 					  g, cu->leaf);
 		cu->g = g;
 		cu->k = 0;
@@ -1202,7 +1201,7 @@ static colfs_status cur_seek(colfs_tree *t, pq_state *s, const colfs_node *f,
 		}
 		if (cu->rec < r) {
 			cur_reset(s->values, cu);
-			return chunk_fail(t, f, 0, "the chunk holds fewer values than the row group's rows",
+			return chunk_fail(t, s, f, 0, "the chunk holds fewer values than the row group's rows",
 					  g, cu->leaf);
 		}
 		return COLFS_OK;
@@ -1214,7 +1213,7 @@ static colfs_status cur_seek(colfs_tree *t, pq_state *s, const colfs_node *f,
 		if (st) {
 			cur_reset(s->values, cu);
 			if (st == COLFS_END)
-				return chunk_fail(t, f, 0, "the chunk holds fewer records than the row group's rows",
+				return chunk_fail(t, s, f, 0, "the chunk holds fewer records than the row group's rows",
 						  g, cu->leaf);
 			return st;
 		}
@@ -1388,7 +1387,7 @@ static colfs_status acc_gather(colfs_tree *t, pq_state *s,
 		if (st) {
 			cur_reset(s->values, cu);
 			if (st == COLFS_END)
-				return chunk_fail(t, f, 0, "the chunk holds fewer records than the row group's rows",
+				return chunk_fail(t, s, f, 0, "the chunk holds fewer records than the row group's rows",
 						  cu->g, cu->leaf);
 			return st;
 		}
@@ -1506,7 +1505,7 @@ static colfs_status field_next(colfs_tree *t, pq_state *s, const colfs_node *f,
 	pqv_cursor *cu = &fl->cur[0];
 	colfs_status st = cur_fill(t, s, f, cu);
 	if (st == COLFS_END)
-		st = chunk_fail(t, f, 0, "values ended early", cu->g, cu->leaf);
+		st = chunk_fail(t, s, f, 0, "values ended early", cu->g, cu->leaf);
 	if (st)
 		return st;
 	if (cu->p.def && cu->p.def[cu->i] != cu->p.max_def)
@@ -1586,7 +1585,7 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 		while (left) {
 			st = cur_fill(t, s, f, cu);
 			if (st == COLFS_END)
-				st = chunk_fail(t, f, 0, "values ended early",
+				st = chunk_fail(t, s, f, 0, "values ended early",
 						g, cu->leaf);
 			if (st) {
 				cur_reset(s->values, cu);
@@ -1674,7 +1673,8 @@ static pqv_view *view_new(colfs_tree *t, pq_state *s, int mode, int64_t g,
 	w->s = s;
 	w->mode = mode;
 	w->g0 = g < 0 ? 0 : (uint32_t)g;
-	w->g1 = g < 0 ? s->pf->n_row_groups : (uint32_t)g + 1;
+	w->g1 = g >= 0 ? (uint32_t)g + 1 :
+		s->synthetic ? s->table_groups : s->pf->n_row_groups;
 	w->batch = mode == MODE_COLUMN ? COLUMN_BATCH : ROWS_BATCH;
 	w->text.null_token = colfs_tree_options(t)->null_token;
 	w->json = colfs_render_json_default;

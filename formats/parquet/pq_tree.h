@@ -14,6 +14,8 @@ typedef struct pq_page_list {
 	size_t n;
 } pq_page_list;
 
+typedef struct pq_salvage pq_salvage;
+
 typedef struct pq_state {
 	colfs_source *src;          /* borrowed from the tree */
 	uint64_t size;
@@ -27,6 +29,13 @@ typedef struct pq_state {
 	parquet_file *pf;           /* NULL when no footer could be decoded */
 	pq_page_list **walks;       /* [row group][chunk], tree memory */
 	struct pqv_state *values;   /* the value pipeline (parquet_values.c) */
+	pq_salvage *salvage;        /* salvage/ (parquet_salvage.c), or NULL */
+	/* The stand-in state salvage builds over schema_from: its problems
+	 * are reported under the node being read (its row groups are not in
+	 * the tree), and only row groups [0, table_groups) feed columns/ and
+	 * rows.* over the whole file. */
+	bool synthetic;
+	uint32_t table_groups;
 } pq_state;
 
 colfs_status pq_read_region(pq_state *s, uint64_t off, uint64_t len,
@@ -38,6 +47,11 @@ const parquet_chunk *pq_node_chunk(pq_state *s, const colfs_node *n);
 /* The raw (unescaped) name of chunk directory `c`. */
 const char *pq_chunk_name(const pq_state *s, const parquet_row_group *rg,
 			  uint32_t c, char *tmp, size_t tmp_len);
+
+/* parquet_salvage.c: salvage/ for a file whose footer is unusable */
+bool pq_salvage_wanted(const pq_state *s);
+colfs_status pq_salvage_add(colfs_tree *t, colfs_node *root, pq_state *s);
+void pq_salvage_destroy(pq_salvage *sv);
 
 /* parquet_docs.c */
 colfs_status pq_summary_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);

@@ -55,6 +55,8 @@ static int list_all(colfs_tree *t, colfs_node *dir, int depth,
 			colfs_node_size(t, kids[i], &size, &exact);
 		if (colfs_node_is_dir(kids[i]) && depth < max_depth &&
 		    strcmp(colfs_node_name(kids[i]), "pages") &&
+		    /* listing salvage/ scans the file (by design) */
+		    strcmp(colfs_node_name(kids[i]), "salvage") &&
 		    strcmp(colfs_node_name(kids[i]), "bloom_filter"))
 			list_all(t, kids[i], depth + 1, max_depth);
 	}
