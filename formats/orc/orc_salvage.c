@@ -381,6 +381,7 @@ static colfs_status scan(orc_file *f, orc_salvage *sv, colfs_err *err)
 				     : SALVAGE_MAX_FOOTER;
 	uint8_t *buf, *dec = NULL;
 	colfs_status st = COLFS_OK;
+	uint64_t pos = 3;
 
 	sv->cands = malloc(SALVAGE_MAX_CANDIDATES * sizeof(*sv->cands));
 	buf = malloc(SALVAGE_WINDOW + over);
@@ -415,6 +416,16 @@ static colfs_status scan(orc_file *f, orc_salvage *sv, colfs_err *err)
 	}
 done:
 	qsort(sv->cands, sv->n_cands, sizeof(*sv->cands), cand_cmp);
+	/* the chain: from offset 3, the candidate with the smallest start at
+	 * or after the end of the previous footer */
+	for (size_t i = 0, k = 0; i < sv->n_cands; i++) {
+		salvage_cand *c = &sv->cands[i];
+
+		if (c->start < pos)
+			continue;
+		c->stripe = (long)k++;
+		pos = c->footer_off + c->footer_len;
+	}
 out:
 	free(buf);
 	free(dec);
@@ -633,7 +644,7 @@ static colfs_status build_file(orc_file *f, orc_salvage *sv, colfs_err *err)
 	orc_file *s = calloc(1, sizeof(*s));
 	const orc_file *sib = sv->sib;
 	size_t n = 0, keep = 0;
-	uint64_t pos = 3, rows = 0, piece = 0;
+	uint64_t rows = 0, piece = 0;
 	uint64_t *nrows = NULL;
 
 	if (!s)
@@ -663,16 +674,9 @@ static colfs_status build_file(orc_file *f, orc_salvage *sv, colfs_err *err)
 	sv->footer.rowindexstride = sib->footer->rowindexstride;
 	s->footer = &sv->footer;
 
-	/* the chain: from offset 3, the candidate with the smallest start at
-	 * or after the end of the previous footer */
-	for (size_t i = 0; i < sv->n_cands; i++) {
-		salvage_cand *c = &sv->cands[i];
-
-		if (c->start < pos)
-			continue;
-		c->stripe = (long)n++;
-		pos = c->footer_off + c->footer_len;
-	}
+	for (size_t i = 0; i < sv->n_cands; i++)
+		if (sv->cands[i].stripe >= 0)
+			n++;
 	if (n == 0)
 		return COLFS_OK;
 	sv->si = calloc(n, sizeof(*sv->si));
@@ -832,7 +836,8 @@ static void summarize(orc_file *f, orc_salvage *sv)
 				 (unsigned long long)c->footer_len,
 				 c->n_streams, c->n_columns);
 		if (c->stripe >= 0)
-			colfs_buf_printf(b, ": stripe %ld", c->stripe);
+			colfs_buf_printf(b, ": %s %ld", sv->s ? "stripe"
+					 : "chain", c->stripe);
 		colfs_buf_putc(b, '\n');
 	}
 	if (!sv->s)
