@@ -400,6 +400,16 @@ static colfs_status readme_doc_generate(colfs_tree *t, colfs_node *n,
 			"(types) in the schema.\n\n",
 			(unsigned long long)f->num_rows, f->n_stripes,
 			f->n_types);
+	else
+		colfs_buf_puts(out,
+			"Its tail (PostScript, Footer) cannot be read (see "
+			"errors).\n"
+			"salvage/         summary of the stripe footers found by "
+			"scanning; with\n"
+			"                 -o schema_from=OTHER.orc: columns/, "
+			"rows.jsonl, rows.csv and\n"
+			"                 stripes/N/ (as below) of the recovered "
+			"stripes\n\n");
 	colfs_buf_puts(out,
 		"README           this text\n"
 		"format           the file format version and the writer\n"
