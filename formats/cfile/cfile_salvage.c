@@ -678,8 +678,22 @@ static void setup_decode(colfs_tree *t, cfile_salvage *sv)
 		sv->footer.dict_block_ptr = &sv->dict_ptr;
 		{
 			colfs_err derr = {0};
+			cfile_raw r;
+			bool zero = false;
 
-			if (cfile_dict_load(s, &derr) != COLFS_OK) {
+			/* a dictionary is a PLAIN BINARY block with ordinal
+			 * field 0 (§9.5); data blocks start with their mode,
+			 * 1 or 2 */
+			if (cfile_block_read(s, sv->b[i - 1].ptr, &r, &derr) ==
+			    COLFS_OK) {
+				zero = r.data_len >= 12 &&
+				       colfs_le32(r.data) == 0;
+				cfile_raw_free(&r);
+				if (!zero)
+					snprintf(derr.msg, sizeof(derr.msg),
+						 "its ordinal field is not 0");
+			}
+			if (!zero || cfile_dict_load(s, &derr) != COLFS_OK) {
 				snprintf(sv->why_not, sizeof(sv->why_not),
 					 "DICT_ENCODING needs the dictionary "
 					 "block, the last block before the "
