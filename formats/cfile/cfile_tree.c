@@ -760,8 +760,15 @@ static colfs_status readme_generate(colfs_tree *t, colfs_node *file,
 		"raw/          the header and footer bytes as stored\n",
 		colfs_tree_display_name(t));
 	if (!f->footer) {
-		colfs_buf_puts(out, "\nThe footer cannot be used (see errors), "
-				    "so nothing else is shown.\n");
+		colfs_buf_puts(out, "\nThe footer cannot be used (see errors).\n"
+			"salvage/      the blocks found by walking the file from "
+			"its header:\n"
+			"              summary, blocks/N/{info.json,raw,"
+			"decompressed,values},\n"
+			"              values; values need -o cfile_type=TYPE "
+			"-o cfile_encoding=ENC\n"
+			"              (and cfile_nullable=true, "
+			"cfile_compression=C)\n");
 		return colfs_buf_status(out);
 	}
 	colfs_buf_puts(out,
