@@ -279,17 +279,17 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 		uint32_t crc = 0;
 
 		COLFS_TRY(fill(sv, buf, cap, off, 1u << 16, &have, err));
-		for (size_t n = 0; n + 4 <= CSAL_MAX_STORED; n++) {
+		for (size_t n = 0; n + 4 <= CSAL_MAX_STORED;) {
 			if (n + 4 > have) {
-				size_t before = have;
+				size_t before = have, want = have * 2;
 
-				if (have == sv->s.size - off)
-					break;
-				COLFS_TRY(fill(sv, buf, cap, off, have * 2,
-					       &have, err));
+				if (want > CSAL_MAX_STORED)
+					want = CSAL_MAX_STORED;
+				COLFS_TRY(fill(sv, buf, cap, off, want, &have,
+					       err));
 				if (have == before)
-					break;
-				continue; /* re-check this n */
+					break; /* the end of the file */
+				continue;
 			}
 			if (n > 0 && colfs_le32(*buf + n) == crc &&
 			    frame_sane(sv, *buf, n)) {
@@ -297,6 +297,7 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 				return COLFS_OK;
 			}
 			crc = colfs_crc32c(crc, *buf + n, 1);
+			n++;
 		}
 		if (have == sv->s.size - off && have < CSAL_MAX_STORED)
 			snprintf(sv->stop_why, sizeof(sv->stop_why),

@@ -45,6 +45,8 @@
 #define SALVAGE_MAX_CANDIDATES 65536u
 #define SALVAGE_MAX_BOUNDARIES 16
 #define SALVAGE_SUMMARY_CANDIDATES 1000
+/* values counted in one stream to find a stripe's rows */
+#define SALVAGE_MAX_COUNT (1ull << 32)
 
 typedef struct salvage_cand {
 	uint64_t start;       /* first byte of the stripe */
@@ -508,7 +510,8 @@ static bool count_stream(orc_file *s, const orc_stream_loc *l, int how,
 		while (d.run_pos < d.run_len || orc_in_more(&d.in)) {
 			uint8_t b;
 
-			if (orc_byte_rle_next(&d, &b, 1, NULL) != COLFS_OK) {
+			if (count >= SALVAGE_MAX_COUNT ||
+			    orc_byte_rle_next(&d, &b, 1, NULL) != COLFS_OK) {
 				ok = false;
 				break;
 			}
@@ -522,7 +525,8 @@ static bool count_stream(orc_file *s, const orc_stream_loc *l, int how,
 		while (d.run_pos < d.run_len || orc_in_more(&d.in)) {
 			int64_t v;
 
-			if (orc_int_rle_next(&d, &v, 1, NULL) != COLFS_OK) {
+			if (count >= SALVAGE_MAX_COUNT ||
+			    orc_int_rle_next(&d, &v, 1, NULL) != COLFS_OK) {
 				ok = false;
 				break;
 			}

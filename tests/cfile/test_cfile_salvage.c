@@ -286,6 +286,17 @@ int main(void)
 	    (const char *const[]){"cfile_type=STRING",
 				  "cfile_encoding=PREFIX", NULL});
 
+	/* blocks larger than the walk's first 64 KiB read */
+	cw_params_default(&p);
+	p.type = CFILE_INT64;
+	p.encoding = CFILE_PLAIN;
+	p.compression = CFILE_NO_COMPRESSION;
+	p.count = 60000;
+	p.block_rows = 20000;
+	run(dir, &p, "int64-plain-big-blocks-crc",
+	    (const char *const[]){"cfile_type=INT64", "cfile_encoding=PLAIN",
+				  NULL});
+
 	cft_rmdir(dir);
 	free(dir);
 	if (failures)
