@@ -92,7 +92,7 @@ static bool write_file(const char *path, const void *p, size_t n)
 
 /* Stripe offsets and ends of the healthy file, from its summary. */
 static size_t stripe_extents(colfs_tree *t, uint64_t *off, uint64_t *end,
-			     size_t max)
+			     uint64_t *flen, size_t max)
 {
 	blob b;
 	size_t n = 0;
@@ -103,15 +103,18 @@ static size_t stripe_extents(colfs_tree *t, uint64_t *off, uint64_t *end,
 	b.data = realloc(b.data, b.len + 1);
 	b.data[b.len] = '\0';
 	for (line = b.data; line && *line; line = strchr(line, '\n')) {
-		unsigned long long rows, o, l;
+		unsigned long long rows, o, l, ix, d, fl;
 		size_t s;
 
 		if (*line == '\n')
 			line++;
-		if (sscanf(line, "stripe %zu: rows %llu offset %llu length %llu",
-			   &s, &rows, &o, &l) == 4 && s == n && n < max) {
+		if (sscanf(line, "stripe %zu: rows %llu offset %llu length %llu "
+			   "index %llu data %llu footer %llu",
+			   &s, &rows, &o, &l, &ix, &d, &fl) == 7 && s == n &&
+		    n < max) {
 			off[n] = o;
 			end[n] = o + l;
+			flen[n] = fl;
 			n++;
 		}
 	}
@@ -158,6 +161,7 @@ static bool contains(colfs_tree *t, const char *path, const char *text)
  * byte) and check what salvage recovers: `want` stripes. */
 static void check_damaged(const char *good, colfs_tree *healthy,
 			  const blob *g, size_t keep, bool zero_last,
+			  uint64_t zero_from, uint64_t zero_len, size_t skip,
 			  size_t want, const char *label)
 {
 	char path[] = "/tmp/colfs-orc-salvXXXXXX";
@@ -179,6 +183,8 @@ static void check_damaged(const char *good, colfs_tree *healthy,
 	before.len = keep;
 	if (zero_last && keep)
 		before.data[keep - 1] = 0;
+	if (zero_len)
+		memset(before.data + zero_from, 0, (size_t)zero_len);
 	if (!write_file(path, before.data, before.len)) {
 		FAIL("%s: cannot write %s", label, path);
 		goto out;
@@ -218,17 +224,23 @@ static void check_damaged(const char *good, colfs_tree *healthy,
 	all.len = 0;
 	for (size_t s = 0; s < want; s++) {
 		blob r;
+		/* healthy stripe of salvaged stripe s (`skip` is lost) */
+		size_t hs = s < skip ? s : s + 1;
 
-		snprintf(hp, sizeof(hp), "stripes/%zu/rows.jsonl", s);
+		snprintf(hp, sizeof(hp), "stripes/%zu/rows.jsonl", hs);
 		snprintf(dp, sizeof(dp), "salvage/stripes/%zu/rows.jsonl", s);
 		expect_same(healthy, hp, t, dp, label);
-		snprintf(hp, sizeof(hp), "stripes/%zu/rows.csv", s);
+		snprintf(hp, sizeof(hp), "stripes/%zu/rows.csv", hs);
 		snprintf(dp, sizeof(dp), "salvage/stripes/%zu/rows.csv", s);
 		expect_same(healthy, hp, t, dp, label);
-		snprintf(hp, sizeof(hp), "stripes/%zu/info.json", s);
-		snprintf(dp, sizeof(dp), "salvage/stripes/%zu/info.json", s);
-		expect_same(healthy, hp, t, dp, label);
-		snprintf(hp, sizeof(hp), "stripes/%zu/rows.jsonl", s);
+		if (hs == s) {
+			/* info.json has the stripe number and first row */
+			snprintf(hp, sizeof(hp), "stripes/%zu/info.json", s);
+			snprintf(dp, sizeof(dp),
+				 "salvage/stripes/%zu/info.json", s);
+			expect_same(healthy, hp, t, dp, label);
+		}
+		snprintf(hp, sizeof(hp), "stripes/%zu/rows.jsonl", hs);
 		if (read_path(healthy, hp, &r)) {
 			all.data = realloc(all.data, all.len + r.len + 1);
 			memcpy(all.data + all.len, r.data, r.len);
@@ -253,6 +265,9 @@ static void check_damaged(const char *good, colfs_tree *healthy,
 			free(sr.data);
 		}
 	}
+	if (skip != SIZE_MAX &&
+	    !contains(t, "errors", "bytes are not part of a recovered stripe"))
+		FAIL("%s: errors does not name the lost stripe's bytes", label);
 	/* the first stripe's footer and streams, byte for byte */
 	expect_same(healthy, "stripes/0/footer.json", t,
 		    "salvage/stripes/0/footer.json", label);
@@ -295,7 +310,7 @@ static void check_file(const char *good, const char *name)
 {
 	colfs_tree *h;
 	char why[256], label[300];
-	uint64_t off[4096], end[4096];
+	uint64_t off[4096], end[4096], flen[4096];
 	size_t n;
 	blob g;
 
@@ -303,7 +318,7 @@ static void check_file(const char *good, const char *name)
 		FAIL("%s: healthy file does not open: %s", name, why);
 		return;
 	}
-	n = stripe_extents(h, off, end, 4096);
+	n = stripe_extents(h, off, end, flen, 4096);
 	if (n < 2 || !read_file(good, &g)) {
 		FAIL("%s: needs at least 2 stripes (has %zu)", name, n);
 		colfs_tree_destroy(h);
@@ -311,12 +326,17 @@ static void check_file(const char *good, const char *name)
 	}
 	snprintf(label, sizeof(label), "%s cut in the last stripe", name);
 	check_damaged(good, h, &g, (size_t)(off[n - 1] + end[n - 1]) / 2,
-		      false, n - 1, label);
+		      false, 0, 0, SIZE_MAX, n - 1, label);
 	snprintf(label, sizeof(label), "%s cut after the last stripe", name);
-	check_damaged(good, h, &g, (size_t)end[n - 1], false, n, label);
+	check_damaged(good, h, &g, (size_t)end[n - 1], false, 0, 0, SIZE_MAX,
+		      n, label);
 	snprintf(label, sizeof(label), "%s with its PostScript length zeroed",
 		 name);
-	check_damaged(good, h, &g, g.len, true, n, label);
+	check_damaged(good, h, &g, g.len, true, 0, 0, SIZE_MAX, n, label);
+	snprintf(label, sizeof(label), "%s without its tail and stripe 1's "
+		 "footer", name);
+	check_damaged(good, h, &g, (size_t)end[n - 1], false,
+		      end[1] - flen[1], flen[1], 1, n - 1, label);
 	free(g.data);
 	colfs_tree_destroy(h);
 }
