@@ -58,6 +58,8 @@ typedef struct cfile_salvage {
 	bool header_ok;
 	bool compression_known;
 	const char *compression_from;
+	bool type_known;          /* the type options are given and valid */
+	uint64_t next_ordinal;    /* walk without checksums or codec */
 	bool can_decode;
 	char why_not[400];        /* why blocks are not decoded */
 	csal_block *b;
@@ -267,6 +269,131 @@ static bool frame_sane(const cfile_salvage *sv, const uint8_t *p, size_t n)
 	       colfs_le32(p) <= CFILE_MAX_BLOCK;
 }
 
+static bool varint32_at(const uint8_t *p, size_t n, size_t *at,
+			uint32_t *v)
+{
+	uint64_t x = 0;
+
+	for (unsigned i = 0; i < 5; i++) {
+		if (*at >= n)
+			return false;
+		x |= (uint64_t)(p[*at] & 0x7f) << (7 * i);
+		if (!(p[(*at)++] & 0x80)) {
+			if (x > UINT32_MAX)
+				return false;
+			*v = (uint32_t)x;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Uncompressed blocks without checksums: the length a data block declares
+ * through its own headers (§7.2 nullable prefix; §9.1 / §9.2 PLAIN: 8 +
+ * the values; §9.3 PLAIN BINARY: the offset table's group-varint groups
+ * after offsets_pos; §9.7 BIT_SHUFFLE: its size field; §9.5 DICT: the
+ * mode word, then a BIT_SHUFFLE or PLAIN BINARY block).  RLE, PREFIX and
+ * GROUP_VARINT blocks do not declare one: 0. */
+static colfs_status declared_len(cfile_salvage *sv, uint64_t off,
+				 uint8_t **buf, size_t *cap, uint32_t *out,
+				 uint32_t *ordinal, uint32_t *rows,
+				 colfs_err *err)
+{
+	const cfile_file *s = &sv->s;
+	size_t have, at = 0;
+	uint64_t inner = 0, total;
+	int32_t enc = s->encoding;
+	bool binary = s->ti->phys == CFILE_PHYS_BINARY;
+
+	*out = 0;
+	COLFS_TRY(fill(sv, buf, cap, off, 64, &have, err));
+	bool null_rows = false;
+
+	if (s->nullable) {
+		uint32_t blen;
+
+		null_rows = true;
+		if (!varint32_at(*buf, have, &at, rows) ||
+		    !varint32_at(*buf, have, &at, &blen) ||
+		    (uint64_t)at + blen + 64 > CSAL_MAX_STORED)
+			return COLFS_OK;
+		COLFS_TRY(fill(sv, buf, cap, off, at + blen + 64, &have, err));
+		at += blen;
+		if (at > have)
+			return COLFS_OK;
+	}
+	if (enc == CFILE_DICT) {
+		uint32_t mode;
+
+		if (have - at < 4)
+			return COLFS_OK;
+		mode = colfs_le32(*buf + at);
+		at += 4;
+		if (mode == 1)
+			enc = CFILE_BIT_SHUFFLE;
+		else if (mode == 2)
+			enc = CFILE_PLAIN;
+		else
+			return COLFS_OK;
+	}
+	if (enc == CFILE_BIT_SHUFFLE) {
+		if (have - at < 20)
+			return COLFS_OK;
+		inner = colfs_le32(*buf + at + 8);
+		if (inner < 20)
+			return COLFS_OK;
+		*ordinal = colfs_le32(*buf + at);
+		if (!null_rows)
+			*rows = colfs_le32(*buf + at + 4);
+	} else if (enc == CFILE_PLAIN && binary) {
+		uint32_t count, opos;
+		uint64_t groups, need, p;
+
+		if (have - at < 12)
+			return COLFS_OK;
+		*ordinal = colfs_le32(*buf + at);
+		count = colfs_le32(*buf + at + 4);
+		if (!null_rows)
+			*rows = count;
+		opos = colfs_le32(*buf + at + 8);
+		groups = ((uint64_t)count + 3) / 4;
+		need = (uint64_t)at + opos + 17 * groups;
+		if (opos < 12 || need > CSAL_MAX_STORED)
+			return COLFS_OK;
+		COLFS_TRY(fill(sv, buf, cap, off, (size_t)need, &have, err));
+		p = (uint64_t)at + opos;
+		for (uint64_t g = 0; g < groups; g++) {
+			uint8_t sel;
+
+			if (p >= have)
+				return COLFS_OK;
+			sel = (*buf)[p];
+			p += 5 + (sel >> 6) + ((sel >> 4) & 3) +
+			     ((sel >> 2) & 3) + (sel & 3);
+		}
+		inner = p - at;
+	} else if (enc == CFILE_PLAIN) {
+		uint32_t count;
+
+		if (have - at < 8)
+			return COLFS_OK;
+		count = colfs_le32(*buf + at);
+		*ordinal = colfs_le32(*buf + at + 4);
+		if (!null_rows)
+			*rows = count;
+		inner = s->ti->phys == CFILE_PHYS_BOOL
+				? 8 + ((uint64_t)count + 7) / 8
+				: 8 + (uint64_t)count * s->ti->width;
+	} else {
+		return COLFS_OK;
+	}
+	total = at + inner;
+	if (total > CSAL_MAX_STORED || total > sv->s.size - off)
+		return COLFS_OK;
+	*out = (uint32_t)total;
+	return COLFS_OK;
+}
+
 /* The stored size of the block at `off`, or 0 (why in sv->stop_why). */
 static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 			      size_t *cap, uint8_t **out, uint32_t *size,
@@ -311,9 +438,67 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 	}
 	if (!sv->compression_known ||
 	    sv->s.compression == CFILE_NO_COMPRESSION) {
-		snprintf(sv->stop_why, sizeof(sv->stop_why),
-			 "an uncompressed file without checksums: block "
-			 "boundaries cannot be recognised");
+		uint32_t len = 0;
+		cfile_raw r;
+		cfile_values v;
+		colfs_err derr = {0};
+		int32_t comp = sv->s.compression;
+
+		if (!sv->type_known) {
+			snprintf(sv->stop_why, sizeof(sv->stop_why),
+				 "an uncompressed file without checksums: "
+				 "block boundaries need the type options");
+			return COLFS_OK;
+		}
+		uint32_t ord = 0, rows = 0;
+
+		COLFS_TRY(declared_len(sv, off, buf, cap, &len, &ord, &rows,
+				       err));
+		if (!len) {
+			snprintf(sv->stop_why, sizeof(sv->stop_why),
+				 "an uncompressed file without checksums: no "
+				 "%s block length is declared here",
+				 cfile_encoding_name(sv->s.encoding));
+			return COLFS_OK;
+		}
+		/* data blocks follow each other in ordinal order (§11): an
+		 * index block read as a data block does not continue */
+		if (ord != sv->next_ordinal) {
+			snprintf(sv->stop_why, sizeof(sv->stop_why),
+				 "the block declared here has first ordinal "
+				 "%u, the blocks before end at row %llu (an "
+				 "index block?)", ord,
+				 (unsigned long long)sv->next_ordinal);
+			return COLFS_OK;
+		}
+		/* the block must decode (DICT codewords need the
+		 * dictionary, written last: their blocks are not checked) */
+		sv->s.compression = CFILE_NO_COMPRESSION;
+		if (cfile_block_read(&sv->s, (cfile_ptr){off, len}, &r,
+				     &derr) != COLFS_OK) {
+			sv->s.compression = comp;
+			return COLFS_OK;
+		}
+		if (sv->s.encoding != CFILE_DICT) {
+			if (cfile_block_decode(&sv->s, &r, (cfile_ptr){off, len},
+					       &v, &derr) != COLFS_OK) {
+				cfile_raw_free(&r);
+				sv->s.compression = comp;
+				snprintf(sv->stop_why, sizeof(sv->stop_why),
+					 "the block declared here does not "
+					 "decode (%.100s)", derr.msg);
+				return COLFS_OK;
+			}
+			cfile_values_free(&v);
+		}
+		cfile_raw_free(&r);
+		if (!sv->compression_known) {
+			sv->compression_known = true;
+			sv->compression_from = "blocks that decode "
+					       "uncompressed";
+		}
+		sv->next_ordinal += rows;
+		*size = len;
 		return COLFS_OK;
 	}
 	COLFS_TRY(fill(sv, buf, cap, off, 8, &have, err));
@@ -620,7 +805,9 @@ out:
 }
 
 /* Decoding parameters from the options. */
-static void setup_decode(colfs_tree *t, cfile_salvage *sv)
+/* The type options (before the walk: uncompressed blocks without
+ * checksums are delimited by their encoding). */
+static void parse_types(colfs_tree *t, cfile_salvage *sv)
 {
 	const colfs_options *o = colfs_tree_options(t);
 	cfile_file *s = &sv->s;
@@ -631,12 +818,6 @@ static void setup_decode(colfs_tree *t, cfile_salvage *sv)
 			 "values need -o cfile_type=TYPE and -o "
 			 "cfile_encoding=ENCODING (and cfile_nullable=true "
 			 "for a nullable column)");
-		return;
-	}
-	if (!sv->compression_known) {
-		snprintf(sv->why_not, sizeof(sv->why_not),
-			 "the compression is not known: give -o "
-			 "cfile_compression");
 		return;
 	}
 	s->type = name_lookup(o->cfile_type, cfile_type_name,
@@ -651,10 +832,30 @@ static void setup_decode(colfs_tree *t, cfile_salvage *sv)
 			 o->cfile_encoding, o->cfile_type);
 		colfs_tree_report(t, NULL, 0, COLFS_EUNSUPPORTED,
 				  "salvage: %s", sv->why_not);
+		s->ti = NULL;
 		return;
 	}
 	s->encoding = enc;
 	s->nullable = o->cfile_nullable;
+	sv->type_known = true;
+}
+
+/* After the walk: the dictionary, and whether blocks can be decoded. */
+static void setup_decode(colfs_tree *t, cfile_salvage *sv)
+{
+	cfile_file *s = &sv->s;
+
+	(void)t;
+	if (!sv->type_known)
+		return;
+	if (!sv->compression_known) {
+		snprintf(sv->why_not, sizeof(sv->why_not),
+			 "the compression is not known: give -o "
+			 "cfile_compression");
+		return;
+	}
+	{
+		int32_t enc = s->encoding;
 	kudu__cfile__cfile_footer_pb__init(&sv->footer);
 	s->footer = &sv->footer;
 	if (enc == CFILE_DICT) {
@@ -703,6 +904,7 @@ static void setup_decode(colfs_tree *t, cfile_salvage *sv)
 				return;
 			}
 		}
+	}
 	}
 	sv->can_decode = true;
 }
@@ -893,6 +1095,10 @@ static void summarize(colfs_tree *t, cfile_salvage *sv)
 				  "cfile_compression)\n");
 	colfs_buf_printf(b, "block boundaries: %s\n",
 			 s->checksums ? "each block's trailing CRC-32C"
+			 : !sv->compression_known ||
+					 s->compression == CFILE_NO_COMPRESSION
+				 ? "the length and ordinal the encoded block "
+				   "declares"
 			 : s->version == 1 ? "the v1 compressed-size prefix"
 					   : "the codec stream's end");
 	colfs_buf_printf(b, "walk: offsets %u to %llu of %llu bytes; stopped "
@@ -932,6 +1138,7 @@ static colfs_status salvage_populate(colfs_tree *t, colfs_node *dir)
 
 	if (!sv->scanned) {
 		sv->scanned = true;
+		parse_types(t, sv);
 		st = scan(t, sv, &err);
 		if (st) {
 			colfs_tree_report_err(t, dir, &err);

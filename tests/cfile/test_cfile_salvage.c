@@ -98,8 +98,9 @@ static void check(const char *label, colfs_tree *healthy, const char *path,
 	}
 	if (colfs_tree_resolve(t, "salvage/values", &n) == COLFS_OK)
 		FAIL("%s: salvage/values without the type options", label);
-	snprintf(p, sizeof(p), "salvage/blocks/%zu/raw", want ? want - 1 : 0);
-	if (want && colfs_tree_resolve(t, p, &n) != COLFS_OK)
+	snprintf(p, sizeof(p), "salvage/blocks/%zu/raw",
+		 listed ? listed - 1 : 0);
+	if (listed && colfs_tree_resolve(t, p, &n) != COLFS_OK)
 		FAIL("%s: %s missing", label, p);
 	colfs_tree_destroy(t);
 
@@ -181,6 +182,9 @@ static void run(const char *dir, const cw_params *cp, const char *name,
 		const char *const *opts)
 {
 	bool dict = cp->encoding == CFILE_DICT;
+	/* uncompressed without checksums: blocks are delimited by their
+	 * encoding, so nothing is listed without the type options */
+	bool bare = !cp->checksums && cp->compression == CFILE_NO_COMPRESSION;
 	char path[600], dmg[600], why[256], label[300];
 	region r[256];
 	unsigned long long footer;
@@ -207,14 +211,16 @@ static void run(const char *dir, const cw_params *cp, const char *name,
 		return;
 	}
 	snprintf(label, sizeof(label), "%s cut at the footer", name);
-	check(label, h, dmg, g, (size_t)footer, -1, n, opts, true, n + dict);
+	check(label, h, dmg, g, (size_t)footer, -1, n, opts, true,
+	      bare ? 0 : n + dict);
 	snprintf(label, sizeof(label), "%s cut inside data block %zu", name,
 		 n - 2);
 	check(label, h, dmg, g, (size_t)(r[n - 2].off + r[n - 2].len / 2), -1,
-	      n - 2, opts, !dict, n - 2);
+	      n - 2, opts, !dict, bare ? 0 : n - 2);
 	snprintf(label, sizeof(label), "%s with its trailing magic overwritten",
 		 name);
-	check(label, h, dmg, g, gl, (long)gl - 12, n, opts, true, n + dict);
+	check(label, h, dmg, g, gl, (long)gl - 12, n, opts, true,
+	      bare ? 0 : n + dict);
 	free(g);
 	colfs_tree_destroy(h);
 }
@@ -285,6 +291,29 @@ int main(void)
 	run(dir, &p, "v1-string-prefix-snappy",
 	    (const char *const[]){"cfile_type=STRING",
 				  "cfile_encoding=PREFIX", NULL});
+
+	/* uncompressed without checksums: the encodings' own lengths */
+	cw_params_default(&p);
+	p.checksums = false;
+	p.type = CFILE_INT32;
+	p.encoding = CFILE_PLAIN;
+	p.compression = CFILE_NO_COMPRESSION;
+	p.nullable = true;
+	p.count = 5000;
+	p.block_rows = 700;
+	run(dir, &p, "int32-plain-nullable-bare",
+	    (const char *const[]){"cfile_type=INT32", "cfile_encoding=PLAIN",
+				  "cfile_nullable=true", NULL});
+	p.type = CFILE_STRING;
+	p.nullable = false;
+	run(dir, &p, "string-plain-bare",
+	    (const char *const[]){"cfile_type=STRING", "cfile_encoding=PLAIN",
+				  NULL});
+	p.type = CFILE_DOUBLE;
+	p.encoding = CFILE_BIT_SHUFFLE;
+	run(dir, &p, "double-bshuf-bare",
+	    (const char *const[]){"cfile_type=DOUBLE",
+				  "cfile_encoding=BIT_SHUFFLE", NULL});
 
 	/* blocks larger than the walk's first 64 KiB read */
 	cw_params_default(&p);
