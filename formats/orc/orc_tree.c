@@ -44,6 +44,11 @@ static colfs_status format_doc_generate(colfs_tree *t, colfs_node *n,
 	char v[32];
 
 	(void)n;
+	if (!f->ps) {
+		colfs_buf_puts(out, "orc (version unknown: the PostScript "
+				    "cannot be read)\n");
+		return colfs_buf_status(out);
+	}
 	orc_format_version(f, v, sizeof(v));
 	colfs_buf_printf(out, "orc %s", v);
 	if (f->footer) {
