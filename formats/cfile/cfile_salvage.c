@@ -1195,6 +1195,10 @@ colfs_status cfile_salvage_add(colfs_tree *t, cfile_file *f, colfs_node *root)
 	}
 	if (f->size < 12)
 		return COLFS_OK;
+	colfs_tree_report(t, NULL, f->footer_start, COLFS_ECORRUPT,
+			  "the footer cannot be used; the blocks found by "
+			  "walking the file from its header are under "
+			  "salvage/");
 	return colfs_dir_add_dir(t, root, "salvage", &salvage_ops, sv)
 		       ? COLFS_OK
 		       : COLFS_ENOMEM;

@@ -869,7 +869,10 @@ static colfs_status root_populate(colfs_tree *t, colfs_node *root)
 	cfile_file *f = file_of(t);
 	char fmt[32];
 
-	snprintf(fmt, sizeof(fmt), "cfile v%d\n", f->version ? f->version : 0);
+	if (f->version)
+		snprintf(fmt, sizeof(fmt), "cfile v%d\n", f->version);
+	else
+		snprintf(fmt, sizeof(fmt), "cfile (footer magic lost)\n");
 	if (!colfs_dir_add_doc(t, root, "README", &readme_ops, NULL) ||
 	    !colfs_dir_add_text(t, root, "format", fmt, strlen(fmt)) ||
 	    !colfs_dir_add_doc(t, root, "layout", &layout_ops, NULL) ||
