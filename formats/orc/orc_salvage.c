@@ -71,7 +71,7 @@ typedef struct orc_salvage {
 	uint64_t block_size;
 	/* scan results */
 	salvage_cand *cands;
-	size_t n_cands;
+	size_t n_cands, cap_cands;
 	uint64_t attempts;
 	uint64_t scan_end;        /* first offset not scanned */
 	bool capped;
@@ -273,6 +273,17 @@ static bool try_footer(orc_file *f, orc_salvage *sv, const uint8_t *data,
 		sv->capped = true;
 		return true;
 	}
+	if (sv->n_cands == sv->cap_cands) {
+		size_t nc = sv->cap_cands ? sv->cap_cands * 2 : 64;
+		salvage_cand *nb = realloc(sv->cands, nc * sizeof(*nb));
+
+		if (!nb) {
+			sv->capped = true; /* out of memory: stop the scan */
+			return true;
+		}
+		sv->cands = nb;
+		sv->cap_cands = nc;
+	}
 	sv->cands[sv->n_cands++] = c;
 	return true;
 }
@@ -385,11 +396,10 @@ static colfs_status scan(orc_file *f, orc_salvage *sv, colfs_err *err)
 	colfs_status st = COLFS_OK;
 	uint64_t pos = 3;
 
-	sv->cands = malloc(SALVAGE_MAX_CANDIDATES * sizeof(*sv->cands));
 	buf = malloc(SALVAGE_WINDOW + over);
 	if (sv->compressed)
 		dec = malloc((size_t)sv->block_size);
-	if (!sv->cands || !buf || (sv->compressed && !dec)) {
+	if (!buf || (sv->compressed && !dec)) {
 		st = colfs_fail(err, COLFS_ENOMEM, 0, "out of memory");
 		goto out;
 	}
@@ -417,7 +427,8 @@ static colfs_status scan(orc_file *f, orc_salvage *sv, colfs_err *err)
 		}
 	}
 done:
-	qsort(sv->cands, sv->n_cands, sizeof(*sv->cands), cand_cmp);
+	if (sv->n_cands > 1)
+		qsort(sv->cands, sv->n_cands, sizeof(*sv->cands), cand_cmp);
 	/* the chain: from offset 3, the candidate with the smallest start at
 	 * or after the end of the previous footer */
 	for (size_t i = 0, k = 0; i < sv->n_cands; i++) {
