@@ -462,7 +462,13 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 			return COLFS_OK;
 		}
 		/* data blocks follow each other in ordinal order (§11): an
-		 * index block read as a data block does not continue */
+		 * index block read as a data block does not continue; and
+		 * writers never write a block without rows */
+		if (rows == 0) {
+			snprintf(sv->stop_why, sizeof(sv->stop_why),
+				 "the block declared here has no rows");
+			return COLFS_OK;
+		}
 		if (ord != sv->next_ordinal) {
 			snprintf(sv->stop_why, sizeof(sv->stop_why),
 				 "the block declared here has first ordinal "
