@@ -38,6 +38,13 @@ typedef struct colfs_options {
 	uint64_t max_alloc;         /* cap on one declared size; default 1 GiB */
 	bool checksums_ignore;      /* serve data whose checksum fails */
 	const char *schema_from;    /* healthy sibling file for salvage */
+	/* CFile salvage (a file whose footer is lost): how to decode the
+	 * blocks found.  Names as colfs_options_help lists them; NULL: not
+	 * given. */
+	const char *cfile_type;        /* INT32, STRING, ... */
+	const char *cfile_encoding;    /* PLAIN, BIT_SHUFFLE, RLE, ... */
+	const char *cfile_compression; /* NONE, SNAPPY, LZ4, ZLIB */
+	bool cfile_nullable;
 } colfs_options;
 
 /* Parse one "key=value" (or "key") option into `opts`.  Returns

@@ -8,9 +8,13 @@
 static bool probe(const uint8_t *head, size_t head_len, const uint8_t *tail,
 		  size_t tail_len, uint64_t size)
 {
-	(void)head;
-	(void)head_len;
-	if (size < 16 || tail_len < 12)
+	if (size < 16)
+		return false;
+	/* the header magic alone: a file whose footer is lost (salvage/) */
+	if (head_len >= 8 && (!memcmp(head, CFILE_MAGIC_V2, 8) ||
+			      !memcmp(head, CFILE_MAGIC_V1, 8)))
+		return true;
+	if (tail_len < 12)
 		return false;
 	const uint8_t *m = tail + tail_len - 12;
 	return !memcmp(m, CFILE_MAGIC_V2, 8) || !memcmp(m, CFILE_MAGIC_V1, 8);
@@ -22,6 +26,7 @@ static void file_free(void *state)
 
 	if (!f)
 		return;
+	cfile_salvage_free(f);
 	if (f->header)
 		kudu__cfile__cfile_header_pb__free_unpacked(f->header, NULL);
 	if (f->footer)

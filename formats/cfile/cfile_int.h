@@ -108,6 +108,8 @@ typedef struct cfile_file {
 	const uint8_t **dict_str;
 	uint32_t *dict_len;
 	uint32_t dict_n;
+
+	struct cfile_salvage *salvage; /* salvage/ of a file without footer */
 } cfile_file;
 
 /* A block read from the file: the stored bytes and the decoded bytes. */
@@ -183,6 +185,10 @@ colfs_status cfile_delta_stats_json(const cfile_file *f, colfs_buf *out);
  * bits_set=K". */
 colfs_status cfile_bloom_describe(const uint8_t *p, size_t n, colfs_buf *out,
 				  uint64_t where, colfs_err *err);
+
+/* cfile_salvage.c: salvage/ of a file whose footer cannot be used */
+colfs_status cfile_salvage_add(colfs_tree *t, cfile_file *f, colfs_node *root);
+void cfile_salvage_free(cfile_file *f);
 
 /* cfile_tree.c */
 colfs_status cfile_tree_build(colfs_tree *t, cfile_file *f);

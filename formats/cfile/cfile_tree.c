@@ -760,8 +760,15 @@ static colfs_status readme_generate(colfs_tree *t, colfs_node *file,
 		"raw/          the header and footer bytes as stored\n",
 		colfs_tree_display_name(t));
 	if (!f->footer) {
-		colfs_buf_puts(out, "\nThe footer cannot be used (see errors), "
-				    "so nothing else is shown.\n");
+		colfs_buf_puts(out, "\nThe footer cannot be used (see errors).\n"
+			"salvage/      the blocks found by walking the file from "
+			"its header:\n"
+			"              summary, blocks/N/{info.json,raw,"
+			"decompressed,values},\n"
+			"              values; values need -o cfile_type=TYPE "
+			"-o cfile_encoding=ENC\n"
+			"              (and cfile_nullable=true, "
+			"cfile_compression=C)\n");
 		return colfs_buf_status(out);
 	}
 	colfs_buf_puts(out,
@@ -862,7 +869,10 @@ static colfs_status root_populate(colfs_tree *t, colfs_node *root)
 	cfile_file *f = file_of(t);
 	char fmt[32];
 
-	snprintf(fmt, sizeof(fmt), "cfile v%d\n", f->version ? f->version : 0);
+	if (f->version)
+		snprintf(fmt, sizeof(fmt), "cfile v%d\n", f->version);
+	else
+		snprintf(fmt, sizeof(fmt), "cfile (footer magic lost)\n");
 	if (!colfs_dir_add_doc(t, root, "README", &readme_ops, NULL) ||
 	    !colfs_dir_add_text(t, root, "format", fmt, strlen(fmt)) ||
 	    !colfs_dir_add_doc(t, root, "layout", &layout_ops, NULL) ||
@@ -870,7 +880,7 @@ static colfs_status root_populate(colfs_tree *t, colfs_node *root)
 	    !colfs_dir_add_dir(t, root, "raw", &raw_ops, NULL))
 		return COLFS_ENOMEM;
 	if (!f->footer)
-		return COLFS_OK;
+		return cfile_salvage_add(t, f, root);
 	if (!colfs_dir_add_doc(t, root, "summary", &summary_ops, NULL) ||
 	    !colfs_dir_add_doc(t, root, "schema", &schema_ops, NULL) ||
 	    !colfs_dir_add_doc(t, root, "header.json", &header_json_ops,

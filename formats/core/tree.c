@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -143,6 +144,27 @@ static colfs_status parse_size(const char *s, uint64_t *out)
 	return COLFS_OK;
 }
 
+/* `v` (any case) is one of the NULL-terminated `names`. */
+static bool name_in(const char *v, const char *const *names)
+{
+	for (; *names; names++)
+		if (strcasecmp(v, *names) == 0)
+			return true;
+	return false;
+}
+
+/* Kudu CFile names (kudu.DataType, EncodingType, CompressionType). */
+static const char *const cfile_type_names[] = {
+	"UINT8", "INT8", "UINT16", "INT16", "UINT32", "INT32", "UINT64",
+	"INT64", "STRING", "BOOL", "FLOAT", "DOUBLE", "BINARY",
+	"UNIXTIME_MICROS", "INT128", "DECIMAL32", "DECIMAL64", "DECIMAL128",
+	"VARCHAR", "DATE", NULL};
+static const char *const cfile_encoding_names[] = {
+	"PLAIN", "PLAIN_ENCODING", "PREFIX", "PREFIX_ENCODING", "RLE",
+	"DICT", "DICT_ENCODING", "BIT_SHUFFLE", "GROUP_VARINT", NULL};
+static const char *const cfile_compression_names[] = {
+	"NONE", "NO_COMPRESSION", "SNAPPY", "LZ4", "ZLIB", NULL};
+
 colfs_status colfs_options_set(colfs_options *o, const char *kv)
 {
 	const char *eq = strchr(kv, '=');
@@ -174,6 +196,25 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 		if (!v || !*v)
 			return COLFS_ECORRUPT;
 		o->schema_from = v;
+	} else if (KEY("cfile_type")) {
+		if (!v || !name_in(v, cfile_type_names))
+			return COLFS_ECORRUPT;
+		o->cfile_type = v;
+	} else if (KEY("cfile_encoding")) {
+		if (!v || !name_in(v, cfile_encoding_names))
+			return COLFS_ECORRUPT;
+		o->cfile_encoding = v;
+	} else if (KEY("cfile_compression")) {
+		if (!v || !name_in(v, cfile_compression_names))
+			return COLFS_ECORRUPT;
+		o->cfile_compression = v;
+	} else if (KEY("cfile_nullable")) {
+		if (!v || strcmp(v, "true") == 0)
+			o->cfile_nullable = true;
+		else if (strcmp(v, "false") == 0)
+			o->cfile_nullable = false;
+		else
+			return COLFS_ECORRUPT;
 	} else {
 		return COLFS_ENOENT;
 	}
@@ -187,7 +228,11 @@ const char *colfs_options_help(void)
 	       "    -o cache_size=SIZE     decoded-data cache, e.g. 16M (default 64M)\n"
 	       "    -o max_alloc=SIZE      largest single buffer a file may ask for (default 1G)\n"
 	       "    -o checksums=verify|ignore  serve data whose checksum fails (default verify)\n"
-	       "    -o schema_from=FILE    healthy file of the same dataset, for salvage\n";
+	       "    -o schema_from=FILE    healthy file of the same dataset, for salvage\n"
+	       "    -o cfile_type=TYPE     CFile salvage: the column type (INT32, INT64, STRING, ...)\n"
+	       "    -o cfile_encoding=ENC  CFile salvage: PLAIN, BIT_SHUFFLE, RLE, PREFIX, DICT\n"
+	       "    -o cfile_compression=C CFile salvage: NONE, SNAPPY, LZ4, ZLIB (default: detected)\n"
+	       "    -o cfile_nullable=true|false  CFile salvage: nullable column (default false)\n";
 }
 
 /* ------------------------------------------------------------------------

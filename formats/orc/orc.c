@@ -21,6 +21,7 @@ static void orc_close(void *state)
 
 	if (!f)
 		return;
+	orc_salvage_free(f);
 	for (orc_view *v = f->views; v; v = v->next)
 		orc_view_free_reader(v);
 	for (orc_sdec *d = f->sdecs; d; d = d->next)
@@ -57,13 +58,14 @@ static colfs_status orc_open(colfs_tree *t, colfs_err *err)
 	st = orc_file_read_tail(f, &terr);
 	if (st) {
 		/* Without a footer there is no tree to show but the raw
-		 * tail and the errors. */
+		 * tail, the errors and salvage/ (the file starts with "ORC":
+		 * the probe saw it). */
 		colfs_tree_report_err(t, NULL, &terr);
+		colfs_tree_report(t, NULL, terr.offset, terr.status,
+				  "the file tail (PostScript and Footer) "
+				  "cannot be read; stripes can be recovered "
+				  "under salvage/ (with -o schema_from)");
 		f->footer = NULL;
-		if (!f->ps_msg.msg) {
-			*err = terr;
-			return st;
-		}
 	}
 	return orc_tree_build(f, colfs_tree_root(t));
 }

@@ -108,6 +108,8 @@ typedef struct orc_file {
 	struct orc_view *views;    /* streamed views with reader state */
 	struct orc_tz *tzs;        /* loaded time zones */
 	struct orc_sdec *sdecs;    /* streams/.../decoded views */
+
+	struct orc_salvage *salvage; /* salvage/ of a file without a tail */
 } orc_file;
 
 /* --- orc_tail.c ---------------------------------------------------------- */
@@ -212,5 +214,17 @@ void orc_tz_free_all(orc_file *f);
 
 /* --- orc_tree.c ---------------------------------------------------------- */
 colfs_status orc_tree_build(orc_file *f, colfs_node *root);
+/* Nodes whose context is `f` (the file or a salvaged copy of it). */
+colfs_node *orc_tree_add_view(colfs_tree *t, orc_file *f, colfs_node *dir,
+			       const char *name, orc_view_kind kind,
+			       uint32_t column, long stripe);
+colfs_node *orc_tree_add_stripes(colfs_tree *t, orc_file *f, colfs_node *dir);
+colfs_node *orc_tree_add_columns(colfs_tree *t, orc_file *f, colfs_node *dir);
+
+/* --- orc_salvage.c ------------------------------------------------------- */
+/* Add salvage/ to the root of a file whose tail is lost. */
+colfs_status orc_salvage_add(orc_file *f, colfs_node *root);
+/* Free the salvage state (the recovered stripes, the schema file). */
+void orc_salvage_free(orc_file *f);
 
 #endif

@@ -44,6 +44,11 @@ static colfs_status format_doc_generate(colfs_tree *t, colfs_node *n,
 	char v[32];
 
 	(void)n;
+	if (!f->ps) {
+		colfs_buf_puts(out, "orc (version unknown: the PostScript "
+				    "cannot be read)\n");
+		return colfs_buf_status(out);
+	}
 	orc_format_version(f, v, sizeof(v));
 	colfs_buf_printf(out, "orc %s", v);
 	if (f->footer) {
@@ -400,6 +405,16 @@ static colfs_status readme_doc_generate(colfs_tree *t, colfs_node *n,
 			"(types) in the schema.\n\n",
 			(unsigned long long)f->num_rows, f->n_stripes,
 			f->n_types);
+	else
+		colfs_buf_puts(out,
+			"Its tail (PostScript, Footer) cannot be read (see "
+			"errors).\n"
+			"salvage/         summary of the stripe footers found by "
+			"scanning; with\n"
+			"                 -o schema_from=OTHER.orc: columns/, "
+			"rows.jsonl, rows.csv and\n"
+			"                 stripes/N/ (as below) of the recovered "
+			"stripes\n\n");
 	colfs_buf_puts(out,
 		"README           this text\n"
 		"format           the file format version and the writer\n"
@@ -440,10 +455,11 @@ DOC_OPS(readme_doc);
 static colfs_status stripe_info_doc_generate(colfs_tree *t, colfs_node *n,
 					     colfs_buf *out)
 {
-	orc_file *f = file_of(t);
+	orc_file *f = colfs_node_ctx(n);
 	size_t s = (size_t)colfs_node_a(n);
 	json_t *j = orc_msg_json(&f->footer->stripes[s]->base);
 
+	(void)t;
 	if (j) {
 		json_object_set_new(j, "stripe", json_integer((json_int_t)s));
 		json_object_set_new(j, "firstRow",
@@ -457,12 +473,13 @@ DOC_OPS(stripe_info_doc);
 static colfs_status stripe_footer_doc_generate(colfs_tree *t, colfs_node *n,
 					       colfs_buf *out)
 {
-	orc_file *f = file_of(t);
+	orc_file *f = colfs_node_ctx(n);
 	size_t s = (size_t)colfs_node_a(n);
 	orc_stripe *sp;
 	colfs_err err = {0};
 	json_t *j, *locs;
 
+	(void)t;
 	COLFS_TRY(orc_stripe_load(f, s, &sp, &err));
 	j = orc_msg_json(sp->footer.msg);
 	if (!j)
@@ -508,10 +525,11 @@ DOC_OPS(stripe_footer_doc);
 static colfs_status stripe_stats_doc_generate(colfs_tree *t, colfs_node *n,
 					      colfs_buf *out)
 {
-	orc_file *f = file_of(t);
+	orc_file *f = colfs_node_ctx(n);
 	size_t s = (size_t)colfs_node_a(n);
 	const Orcpb__StripeStatistics *ss;
 
+	(void)t;
 	if (!f->meta || s >= f->meta->n_stripestats)
 		return json_out(out, json_pack("{s:b,s:s}", "available", 0,
 					       "why",
@@ -527,7 +545,7 @@ DOC_OPS(stripe_stats_doc);
 static colfs_status stream_piece(colfs_tree *t, colfs_node *n, uint64_t index,
 				 colfs_buf *out)
 {
-	orc_file *f = file_of(t);
+	orc_file *f = colfs_node_ctx(n);
 	orc_stripe *sp;
 	colfs_err err = {0};
 	const orc_stream_loc *l;
@@ -611,7 +629,7 @@ static const colfs_node_ops sdec_ops = {.piece = orc_sdec_piece};
 
 static colfs_status stream_dir_populate(colfs_tree *t, colfs_node *dir)
 {
-	orc_file *f = file_of(t);
+	orc_file *f = colfs_node_ctx(dir);
 	orc_stripe *sp;
 	colfs_err err = {0};
 	const orc_stream_loc *l;
@@ -679,7 +697,7 @@ DIR_OPS(stream_dir);
 
 static colfs_status streams_dir_populate(colfs_tree *t, colfs_node *dir)
 {
-	orc_file *f = file_of(t);
+	orc_file *f = colfs_node_ctx(dir);
 	orc_stripe *sp;
 	colfs_err err = {0};
 
@@ -718,7 +736,7 @@ DIR_OPS(streams_dir);
 static colfs_status index_doc_generate(colfs_tree *t, colfs_node *n,
 				       colfs_buf *out)
 {
-	orc_file *f = file_of(t);
+	orc_file *f = colfs_node_ctx(n);
 	orc_stripe *sp;
 	colfs_err err = {0};
 	uint32_t col = (uint32_t)colfs_node_b(n);
@@ -776,7 +794,7 @@ DOC_OPS(index_doc);
 
 static colfs_status index_col_dir_populate(colfs_tree *t, colfs_node *dir)
 {
-	orc_file *f = file_of(t);
+	orc_file *f = colfs_node_ctx(dir);
 	orc_stripe *sp;
 	colfs_err err = {0};
 	bool has_ri = false, has_bf = false;
@@ -815,7 +833,7 @@ DIR_OPS(index_col_dir);
 
 static colfs_status indexes_dir_populate(colfs_tree *t, colfs_node *dir)
 {
-	orc_file *f = file_of(t);
+	orc_file *f = colfs_node_ctx(dir);
 	orc_stripe *sp;
 	colfs_err err = {0};
 	uint32_t last = UINT32_MAX;
@@ -856,10 +874,10 @@ DIR_OPS(indexes_dir);
 
 static const colfs_node_ops view_ops = {.piece = orc_view_piece};
 
-static colfs_node *add_view(colfs_tree *t, colfs_node *dir, const char *name,
-			    orc_view_kind kind, uint32_t column, long stripe)
+colfs_node *orc_tree_add_view(colfs_tree *t, orc_file *f, colfs_node *dir,
+			       const char *name, orc_view_kind kind,
+			       uint32_t column, long stripe)
 {
-	orc_file *f = file_of(t);
 	orc_view *v = colfs_tree_alloc(t, sizeof(*v));
 
 	if (!v)
@@ -878,7 +896,7 @@ static colfs_node *add_view(colfs_tree *t, colfs_node *dir, const char *name,
 /* columns/: a = stripe + 1 (0: whole file) */
 static colfs_status columns_dir_populate(colfs_tree *t, colfs_node *dir)
 {
-	orc_file *f = file_of(t);
+	orc_file *f = colfs_node_ctx(dir);
 	long stripe = (long)colfs_node_a(dir) - 1;
 	const Orcpb__Type *root;
 
@@ -886,12 +904,12 @@ static colfs_status columns_dir_populate(colfs_tree *t, colfs_node *dir)
 		return COLFS_OK;
 	root = f->footer->types[0];
 	if (root->kind != ORCPB__TYPE__KIND__STRUCT) {
-		if (!add_view(t, dir, "value", ORC_VIEW_COLUMN, 0, stripe))
+		if (!orc_tree_add_view(t, f, dir, "value", ORC_VIEW_COLUMN, 0, stripe))
 			return COLFS_ENOMEM;
 		return COLFS_OK;
 	}
 	for (size_t i = 0; i < root->n_subtypes; i++)
-		if (!add_view(t, dir, root->fieldnames[i], ORC_VIEW_COLUMN,
+		if (!orc_tree_add_view(t, f, dir, root->fieldnames[i], ORC_VIEW_COLUMN,
 			      root->subtypes[i], stripe))
 			return COLFS_ENOMEM;
 	return COLFS_OK;
@@ -900,7 +918,7 @@ DIR_OPS(columns_dir);
 
 static colfs_status stripe_dir_populate(colfs_tree *t, colfs_node *dir)
 {
-	orc_file *f = file_of(t);
+	orc_file *f = colfs_node_ctx(dir);
 	uint64_t s = colfs_node_a(dir);
 	colfs_node *c;
 
@@ -920,8 +938,8 @@ static colfs_status stripe_dir_populate(colfs_tree *t, colfs_node *dir)
 		return COLFS_ENOMEM;
 	colfs_node_set_args(c, s + 1, 0, 0);
 	if (f->schema_ok &&
-	    (!add_view(t, dir, "rows.jsonl", ORC_VIEW_ROWS, 0, (long)s) ||
-	     !add_view(t, dir, "rows.csv", ORC_VIEW_CSV, 0, (long)s)))
+	    (!orc_tree_add_view(t, f, dir, "rows.jsonl", ORC_VIEW_ROWS, 0, (long)s) ||
+	     !orc_tree_add_view(t, f, dir, "rows.csv", ORC_VIEW_CSV, 0, (long)s)))
 		return COLFS_ENOMEM;
 	ADD(colfs_dir_add_dir(t, dir, "streams", &streams_dir, f));
 	ADD(colfs_dir_add_dir(t, dir, "indexes", &indexes_dir, f));
@@ -934,7 +952,7 @@ DIR_OPS(stripe_dir);
 
 static colfs_status stripes_dir_populate(colfs_tree *t, colfs_node *dir)
 {
-	orc_file *f = file_of(t);
+	orc_file *f = colfs_node_ctx(dir);
 
 	for (size_t s = 0; s < f->n_stripes; s++) {
 		char name[24];
@@ -1013,7 +1031,7 @@ colfs_status orc_tree_build(orc_file *f, colfs_node *root)
 	ADD(colfs_dir_add_dir(t, root, "raw", &raw_dir, f));
 	ADD(colfs_dir_add_doc(t, root, "layout", &layout_doc, f));
 	if (!f->footer)
-		return COLFS_OK;
+		return orc_salvage_add(f, root);
 	ADD(colfs_dir_add_doc(t, root, "summary", &summary_doc, f));
 	if (f->schema_ok) {
 		ADD(colfs_dir_add_doc(t, root, "schema", &schema_doc, f));
@@ -1034,10 +1052,26 @@ colfs_status orc_tree_build(orc_file *f, colfs_node *root)
 	ADD(colfs_dir_add_dir(t, root, "columns", &columns_dir, f));
 	colfs_node_set_args(c, 0, 0, 0);
 	if (f->schema_ok) {
-		ADD(add_view(t, root, "rows.jsonl", ORC_VIEW_ROWS, 0, -1));
-		ADD(add_view(t, root, "rows.csv", ORC_VIEW_CSV, 0, -1));
+		ADD(orc_tree_add_view(t, f, root, "rows.jsonl", ORC_VIEW_ROWS, 0, -1));
+		ADD(orc_tree_add_view(t, f, root, "rows.csv", ORC_VIEW_CSV, 0, -1));
 	}
 	ADD(colfs_dir_add_dir(t, root, "stripes", &stripes_dir, f));
 #undef ADD
 	return COLFS_OK;
+}
+
+/* The stripes/ and columns/ directories of `f`, for salvage (its stripes
+ * are the recovered ones). */
+colfs_node *orc_tree_add_stripes(colfs_tree *t, orc_file *f, colfs_node *dir)
+{
+	return colfs_dir_add_dir(t, dir, "stripes", &stripes_dir, f);
+}
+
+colfs_node *orc_tree_add_columns(colfs_tree *t, orc_file *f, colfs_node *dir)
+{
+	colfs_node *c = colfs_dir_add_dir(t, dir, "columns", &columns_dir, f);
+
+	if (c)
+		colfs_node_set_args(c, 0, 0, 0);
+	return c;
 }

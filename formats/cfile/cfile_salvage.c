@@ -1,0 +1,1229 @@
+/* colfs: salvage of a Kudu CFile whose footer is lost (docs/cfile-tree.md,
+ * "Salvage").
+ *
+ * Without the footer nothing says where blocks are, but blocks are written
+ * back to back from the end of the header (§1.3), so they can be walked
+ * if each block's end can be recognised:
+ *
+ *  - with checksums (the header's CRC-32C is present and right, so the
+ *    CHECKSUM bit was set): a block ends at the first n >= 1 where the 4
+ *    bytes after n bytes are the CRC-32C of those n bytes (and, for a
+ *    compressed file, the size prefix is sane);
+ *  - without checksums, compressed: v1 blocks carry their compressed size;
+ *    v2 blocks carry the uncompressed size u, and the codec stream's own
+ *    structure gives its end (zlib: the end of the deflate stream; LZ4:
+ *    the sequence whose literals reach u bytes; snappy: the element that
+ *    reaches u bytes), checked by decompressing exactly u bytes; a block
+ *    whose stream does not parse is taken as stored raw (u bytes);
+ *  - without checksums and uncompressed: not recognisable; nothing is
+ *    listed.
+ *
+ * The walk stops at the first position where no block ends (the lost
+ * footer, or damage).  Blocks whose decoded bytes end in an index block
+ * trailer (§10.1) are index blocks; with DICT_ENCODING the last block
+ * before the stop that is not an index block is the dictionary (Kudu
+ * writes it last, §1.3); the rest are data blocks.  The compression is
+ * the option's, else found from the first block whose size prefix says it
+ * is compressed (the codec that gives exactly that many bytes).  Data
+ * blocks are decoded by the ordinary block decoders with the type,
+ * encoding and nullability given as options.
+ *
+ * Bounds: a block is at most CFILE_MAX_BLOCK + 8 stored bytes (the
+ * reader's own cap plus the v1 prefix), at most CSAL_MAX_BLOCKS blocks
+ * are kept; memory is one block plus its decompressed form.  The source
+ * file is only read. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <zlib.h>
+
+#include "cfile_int.h"
+#include "core/codec.h"
+
+#define CSAL_MAX_STORED (CFILE_MAX_BLOCK + 8u)
+#define CSAL_MAX_BLOCKS (1u << 20)
+
+enum csal_kind { CSAL_DATA = 0, CSAL_INDEX, CSAL_DICT };
+
+typedef struct csal_block {
+	cfile_ptr ptr;
+	enum csal_kind kind;
+} csal_block;
+
+typedef struct cfile_salvage {
+	bool scanned;
+	cfile_file s;             /* framing and decoding parameters */
+	bool header_ok;
+	bool compression_known;
+	const char *compression_from;
+	bool type_known;          /* the type options are given and valid */
+	uint64_t next_ordinal;    /* walk without checksums or codec */
+	bool can_decode;
+	char why_not[400];        /* why blocks are not decoded */
+	csal_block *b;
+	uint32_t n, cap;
+	uint32_t *data;           /* block index of data block k */
+	uint32_t n_data;
+	uint64_t stop;            /* where the walk stopped */
+	char stop_why[200];
+	Kudu__Cfile__CFileFooterPB footer;
+	Kudu__Cfile__BlockPointerPB dict_ptr;
+	colfs_buf summary;
+} cfile_salvage;
+
+/* --- block ends without checksums --------------------------------------------- */
+
+/* The end of a bare LZ4 block that decodes to `u` bytes, or 0. */
+static size_t lz4_span(const uint8_t *p, size_t n, uint64_t u)
+{
+	size_t i = 0;
+	uint64_t o = 0;
+
+	while (i < n) {
+		unsigned tok = p[i++];
+		uint64_t lit = tok >> 4, ml = tok & 15, off;
+
+		if (lit == 15) {
+			uint8_t b;
+			do {
+				if (i >= n)
+					return 0;
+				b = p[i++];
+				lit += b;
+			} while (b == 255 && lit < u);
+		}
+		if (lit > n - i)
+			return 0;
+		i += (size_t)lit;
+		o += lit;
+		if (o >= u)
+			return o == u ? i : 0;
+		if (n - i < 2)
+			return 0;
+		off = (uint64_t)p[i] | (uint64_t)p[i + 1] << 8;
+		i += 2;
+		if (off == 0 || off > o)
+			return 0;
+		if (ml == 15) {
+			uint8_t b;
+			do {
+				if (i >= n)
+					return 0;
+				b = p[i++];
+				ml += b;
+			} while (b == 255 && ml < u);
+		}
+		o += ml + 4;
+		if (o >= u)
+			return 0; /* a block ends with literals */
+	}
+	return 0;
+}
+
+/* The end of a raw snappy stream that decodes to `u` bytes, or 0. */
+static size_t snappy_span(const uint8_t *p, size_t n, uint64_t u)
+{
+	size_t i = 0;
+	uint64_t o = 0, pre = 0;
+	unsigned sh = 0;
+
+	do {
+		if (i >= n || sh > 28)
+			return 0;
+		pre |= (uint64_t)(p[i] & 0x7f) << sh;
+		sh += 7;
+	} while (p[i++] & 0x80);
+	if (pre != u)
+		return 0;
+	while (o < u) {
+		unsigned tag;
+		uint64_t len, extra = 0;
+
+		if (i >= n)
+			return 0;
+		tag = p[i++];
+		switch (tag & 3) {
+		case 0:
+			len = (tag >> 2) + 1;
+			if (len > 60) {
+				unsigned nb = (unsigned)len - 60;
+				len = 0;
+				if (n - i < nb)
+					return 0;
+				for (unsigned k = 0; k < nb; k++)
+					len |= (uint64_t)p[i + k] << (8 * k);
+				len++;
+				i += nb;
+			}
+			if (len > n - i)
+				return 0;
+			i += (size_t)len;
+			break;
+		case 1:
+			len = 4 + ((tag >> 2) & 7);
+			extra = 1;
+			break;
+		case 2:
+			len = (tag >> 2) + 1;
+			extra = 2;
+			break;
+		default:
+			len = (tag >> 2) + 1;
+			extra = 4;
+			break;
+		}
+		if (extra) {
+			if (n - i < extra || o == 0)
+				return 0;
+			i += (size_t)extra;
+		}
+		o += len;
+	}
+	return o == u ? i : 0;
+}
+
+/* The end of a zlib stream that inflates to exactly `u` bytes, or 0. */
+static size_t zlib_span(const uint8_t *p, size_t n, uint8_t *out, uint64_t u)
+{
+	z_stream z;
+	int r;
+	size_t used;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK)
+		return 0;
+	z.next_in = (Bytef *)p;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)u;
+	r = inflate(&z, Z_FINISH);
+	used = z.total_in;
+	if (r != Z_STREAM_END || z.total_out != u)
+		used = 0;
+	inflateEnd(&z);
+	return used;
+}
+
+static colfs_codec codec_of(int32_t c)
+{
+	return c == CFILE_SNAPPY ? COLFS_CODEC_SNAPPY :
+	       c == CFILE_LZ4 ? COLFS_CODEC_LZ4_RAW :
+	       c == CFILE_ZLIB ? COLFS_CODEC_ZLIB : COLFS_CODEC_NONE;
+}
+
+/* Without checksums: the compressed payload length of a v2 block whose
+ * codec stream starts at p (u = the prefix's size), or 0. */
+static size_t codec_span(int32_t comp, const uint8_t *p, size_t n, uint64_t u,
+			 uint8_t *out)
+{
+	size_t c = 0, got = 0;
+
+	switch (comp) {
+	case CFILE_LZ4: c = lz4_span(p, n, u); break;
+	case CFILE_SNAPPY: c = snappy_span(p, n, u); break;
+	case CFILE_ZLIB: return zlib_span(p, n, out, u);
+	default: return 0;
+	}
+	if (!c || colfs_codec_decompress(codec_of(comp), p, c, out, (size_t)u,
+					 &got, 0, NULL) != COLFS_OK ||
+	    got != u)
+		return 0;
+	return c;
+}
+
+/* --- the walk ------------------------------------------------------------------- */
+
+/* Read up to `want` bytes at `off` into sv's buffer (grown). */
+static colfs_status fill(cfile_salvage *sv, uint8_t **buf, size_t *cap,
+			 uint64_t off, size_t want, size_t *have,
+			 colfs_err *err)
+{
+	uint64_t left = sv->s.size - off;
+
+	if (want > left)
+		want = (size_t)left;
+	if (want > *cap) {
+		uint8_t *nb = realloc(*buf, want);
+
+		if (!nb)
+			return colfs_fail(err, COLFS_ENOMEM, off,
+					  "out of memory");
+		*buf = nb;
+		*cap = want;
+	}
+	*have = want;
+	return colfs_source_read_at(sv->s.src, off, want, *buf, err);
+}
+
+/* Is `p[0..n)` (a stored payload) a sane compression frame? */
+static bool frame_sane(const cfile_salvage *sv, const uint8_t *p, size_t n)
+{
+	if (!sv->compression_known || sv->s.compression == CFILE_NO_COMPRESSION)
+		return true;
+	if (sv->s.version == 1)
+		return n >= 8 && colfs_le32(p) == n - 8 &&
+		       colfs_le32(p + 4) <= CFILE_MAX_BLOCK;
+	return n >= 4 && n - 4 <= colfs_le32(p) &&
+	       colfs_le32(p) <= CFILE_MAX_BLOCK;
+}
+
+static bool varint32_at(const uint8_t *p, size_t n, size_t *at,
+			uint32_t *v)
+{
+	uint64_t x = 0;
+
+	for (unsigned i = 0; i < 5; i++) {
+		if (*at >= n)
+			return false;
+		x |= (uint64_t)(p[*at] & 0x7f) << (7 * i);
+		if (!(p[(*at)++] & 0x80)) {
+			if (x > UINT32_MAX)
+				return false;
+			*v = (uint32_t)x;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Uncompressed blocks without checksums: the length a data block declares
+ * through its own headers (§7.2 nullable prefix; §9.1 / §9.2 PLAIN: 8 +
+ * the values; §9.3 PLAIN BINARY: the offset table's group-varint groups
+ * after offsets_pos; §9.7 BIT_SHUFFLE: its size field; §9.5 DICT: the
+ * mode word, then a BIT_SHUFFLE or PLAIN BINARY block).  RLE, PREFIX and
+ * GROUP_VARINT blocks do not declare one: 0. */
+static colfs_status declared_len(cfile_salvage *sv, uint64_t off,
+				 uint8_t **buf, size_t *cap, uint32_t *out,
+				 uint32_t *ordinal, uint32_t *rows,
+				 colfs_err *err)
+{
+	const cfile_file *s = &sv->s;
+	size_t have, at = 0;
+	uint64_t inner = 0, total;
+	int32_t enc = s->encoding;
+	bool binary = s->ti->phys == CFILE_PHYS_BINARY;
+
+	*out = 0;
+	COLFS_TRY(fill(sv, buf, cap, off, 64, &have, err));
+	bool null_rows = false;
+
+	if (s->nullable) {
+		uint32_t blen;
+
+		null_rows = true;
+		if (!varint32_at(*buf, have, &at, rows) ||
+		    !varint32_at(*buf, have, &at, &blen) ||
+		    (uint64_t)at + blen + 64 > CSAL_MAX_STORED)
+			return COLFS_OK;
+		COLFS_TRY(fill(sv, buf, cap, off, at + blen + 64, &have, err));
+		at += blen;
+		if (at > have)
+			return COLFS_OK;
+	}
+	if (enc == CFILE_DICT) {
+		uint32_t mode;
+
+		if (have - at < 4)
+			return COLFS_OK;
+		mode = colfs_le32(*buf + at);
+		at += 4;
+		if (mode == 1)
+			enc = CFILE_BIT_SHUFFLE;
+		else if (mode == 2)
+			enc = CFILE_PLAIN;
+		else
+			return COLFS_OK;
+	}
+	if (enc == CFILE_BIT_SHUFFLE) {
+		if (have - at < 20)
+			return COLFS_OK;
+		inner = colfs_le32(*buf + at + 8);
+		if (inner < 20)
+			return COLFS_OK;
+		*ordinal = colfs_le32(*buf + at);
+		if (!null_rows)
+			*rows = colfs_le32(*buf + at + 4);
+	} else if (enc == CFILE_PLAIN && binary) {
+		uint32_t count, opos;
+		uint64_t groups, need, p;
+
+		if (have - at < 12)
+			return COLFS_OK;
+		*ordinal = colfs_le32(*buf + at);
+		count = colfs_le32(*buf + at + 4);
+		if (!null_rows)
+			*rows = count;
+		opos = colfs_le32(*buf + at + 8);
+		groups = ((uint64_t)count + 3) / 4;
+		need = (uint64_t)at + opos + 17 * groups;
+		if (opos < 12 || need > CSAL_MAX_STORED)
+			return COLFS_OK;
+		COLFS_TRY(fill(sv, buf, cap, off, (size_t)need, &have, err));
+		p = (uint64_t)at + opos;
+		for (uint64_t g = 0; g < groups; g++) {
+			uint8_t sel;
+
+			if (p >= have)
+				return COLFS_OK;
+			sel = (*buf)[p];
+			p += 5 + (sel >> 6) + ((sel >> 4) & 3) +
+			     ((sel >> 2) & 3) + (sel & 3);
+		}
+		inner = p - at;
+	} else if (enc == CFILE_PLAIN) {
+		uint32_t count;
+
+		if (have - at < 8)
+			return COLFS_OK;
+		count = colfs_le32(*buf + at);
+		*ordinal = colfs_le32(*buf + at + 4);
+		if (!null_rows)
+			*rows = count;
+		inner = s->ti->phys == CFILE_PHYS_BOOL
+				? 8 + ((uint64_t)count + 7) / 8
+				: 8 + (uint64_t)count * s->ti->width;
+	} else {
+		return COLFS_OK;
+	}
+	total = at + inner;
+	if (total > CSAL_MAX_STORED || total > sv->s.size - off)
+		return COLFS_OK;
+	*out = (uint32_t)total;
+	return COLFS_OK;
+}
+
+/* The stored size of the block at `off`, or 0 (why in sv->stop_why). */
+static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
+			      size_t *cap, uint8_t **out, uint32_t *size,
+			      colfs_err *err)
+{
+	size_t have = 0;
+
+	*size = 0;
+	if (sv->s.checksums) {
+		uint32_t crc = 0;
+
+		COLFS_TRY(fill(sv, buf, cap, off, 1u << 16, &have, err));
+		for (size_t n = 0; n + 4 <= CSAL_MAX_STORED;) {
+			if (n + 4 > have) {
+				size_t before = have, want = have * 2;
+
+				if (want > CSAL_MAX_STORED)
+					want = CSAL_MAX_STORED;
+				COLFS_TRY(fill(sv, buf, cap, off, want, &have,
+					       err));
+				if (have == before)
+					break; /* the end of the file */
+				continue;
+			}
+			if (n > 0 && colfs_le32(*buf + n) == crc &&
+			    frame_sane(sv, *buf, n)) {
+				*size = (uint32_t)n + 4;
+				return COLFS_OK;
+			}
+			crc = colfs_crc32c(crc, *buf + n, 1);
+			n++;
+		}
+		if (have == sv->s.size - off && have < CSAL_MAX_STORED)
+			snprintf(sv->stop_why, sizeof(sv->stop_why),
+				 "no block checksum matches before the end "
+				 "of the file");
+		else
+			snprintf(sv->stop_why, sizeof(sv->stop_why),
+				 "no block checksum matches within %u bytes",
+				 CSAL_MAX_STORED);
+		return COLFS_OK;
+	}
+	if (!sv->compression_known ||
+	    sv->s.compression == CFILE_NO_COMPRESSION) {
+		uint32_t len = 0;
+		cfile_raw r;
+		cfile_values v;
+		colfs_err derr = {0};
+		int32_t comp = sv->s.compression;
+
+		if (!sv->type_known) {
+			snprintf(sv->stop_why, sizeof(sv->stop_why),
+				 "an uncompressed file without checksums: "
+				 "block boundaries need the type options");
+			return COLFS_OK;
+		}
+		uint32_t ord = 0, rows = 0;
+
+		COLFS_TRY(declared_len(sv, off, buf, cap, &len, &ord, &rows,
+				       err));
+		if (!len) {
+			snprintf(sv->stop_why, sizeof(sv->stop_why),
+				 "an uncompressed file without checksums: no "
+				 "%s block length is declared here",
+				 cfile_encoding_name(sv->s.encoding));
+			return COLFS_OK;
+		}
+		/* data blocks follow each other in ordinal order (§11): an
+		 * index block read as a data block does not continue; and
+		 * writers never write a block without rows */
+		if (rows == 0) {
+			snprintf(sv->stop_why, sizeof(sv->stop_why),
+				 "the block declared here has no rows");
+			return COLFS_OK;
+		}
+		if (ord != sv->next_ordinal) {
+			snprintf(sv->stop_why, sizeof(sv->stop_why),
+				 "the block declared here has first ordinal "
+				 "%u, the blocks before end at row %llu (an "
+				 "index block?)", ord,
+				 (unsigned long long)sv->next_ordinal);
+			return COLFS_OK;
+		}
+		/* the block must decode (DICT codewords need the
+		 * dictionary, written last: their blocks are not checked) */
+		sv->s.compression = CFILE_NO_COMPRESSION;
+		if (cfile_block_read(&sv->s, (cfile_ptr){off, len}, &r,
+				     &derr) != COLFS_OK) {
+			sv->s.compression = comp;
+			return COLFS_OK;
+		}
+		if (sv->s.encoding != CFILE_DICT) {
+			if (cfile_block_decode(&sv->s, &r, (cfile_ptr){off, len},
+					       &v, &derr) != COLFS_OK) {
+				cfile_raw_free(&r);
+				sv->s.compression = comp;
+				snprintf(sv->stop_why, sizeof(sv->stop_why),
+					 "the block declared here does not "
+					 "decode (%.100s)", derr.msg);
+				return COLFS_OK;
+			}
+			cfile_values_free(&v);
+		}
+		cfile_raw_free(&r);
+		if (!sv->compression_known) {
+			sv->compression_known = true;
+			sv->compression_from = "blocks that decode "
+					       "uncompressed";
+		}
+		sv->next_ordinal += rows;
+		*size = len;
+		return COLFS_OK;
+	}
+	COLFS_TRY(fill(sv, buf, cap, off, 8, &have, err));
+	if (sv->s.version == 1) {
+		uint32_t c, u;
+
+		if (have < 8) {
+			snprintf(sv->stop_why, sizeof(sv->stop_why),
+				 "the file ends inside a block prefix");
+			return COLFS_OK;
+		}
+		c = colfs_le32(*buf);
+		u = colfs_le32(*buf + 4);
+		if (u > CFILE_MAX_BLOCK || c > u + (u >> 4) + 1024 ||
+		    (uint64_t)c + 8 > sv->s.size - off) {
+			snprintf(sv->stop_why, sizeof(sv->stop_why),
+				 "the v1 size prefix (%u compressed, %u "
+				 "uncompressed) does not fit", c, u);
+			return COLFS_OK;
+		}
+		*size = c + 8;
+		return COLFS_OK;
+	}
+	{
+		uint32_t u, c;
+
+		if (have < 4) {
+			snprintf(sv->stop_why, sizeof(sv->stop_why),
+				 "the file ends inside a block prefix");
+			return COLFS_OK;
+		}
+		u = colfs_le32(*buf);
+		if (u == 0 || u > CFILE_MAX_BLOCK) {
+			snprintf(sv->stop_why, sizeof(sv->stop_why),
+				 "the size prefix %u is not a block's", u);
+			return COLFS_OK;
+		}
+		COLFS_TRY(fill(sv, buf, cap, off, (size_t)u + 4, &have, err));
+		free(*out);
+		*out = malloc(u);
+		if (!*out)
+			return colfs_fail(err, COLFS_ENOMEM, off,
+					  "out of memory");
+		c = (uint32_t)codec_span(sv->s.compression, *buf + 4, have - 4,
+					 u, *out);
+		if (!c) {
+			if ((uint64_t)u + 4 > have) {
+				snprintf(sv->stop_why, sizeof(sv->stop_why),
+					 "no %s stream of %u bytes starts "
+					 "here", cfile_compression_name(
+						 sv->s.compression), u);
+				return COLFS_OK;
+			}
+			c = u; /* stored raw */
+		}
+		*size = c + 4;
+	}
+	return COLFS_OK;
+}
+
+/* Does a decoded block end in an index block trailer (§10.1)? */
+static bool is_index_block(const uint8_t *p, size_t n)
+{
+	uint32_t tl, N;
+	Kudu__Cfile__IndexBlockTrailerPB *tr;
+	bool ok;
+
+	if (n < 8)
+		return false;
+	tl = colfs_le32(p + n - 4);
+	if (tl < 4 || tl > 64 || tl > n - 4)
+		return false;
+	tr = kudu__cfile__index_block_trailer_pb__unpack(NULL, tl,
+							  p + n - 4 - tl);
+	if (!tr)
+		return false;
+	N = tr->num_entries >= 0 ? (uint32_t)tr->num_entries : UINT32_MAX;
+	ok = tr->type == 0 || tr->type == 1;
+	ok = ok && N <= (n - 4 - tl) / 4;
+	if (ok) {
+		size_t table = n - 4 - tl - 4 * (size_t)N;
+		uint32_t prev = 0;
+
+		for (uint32_t i = 0; ok && i < N; i++) {
+			uint32_t o = colfs_le32(p + table + 4 * (size_t)i);
+
+			ok = o < table && (i == 0 ? o == 0 : o > prev);
+			prev = o;
+		}
+	}
+	kudu__cfile__index_block_trailer_pb__free_unpacked(tr, NULL);
+	return ok;
+}
+
+/* Which codec, if any, decompresses the stored payload `p` of a v2 block
+ * to exactly its prefix size (only blocks with c < u tell). */
+static int32_t detect_codec(const uint8_t *p, size_t n, uint8_t **tmp)
+{
+	static const int32_t codecs[] = {CFILE_LZ4, CFILE_SNAPPY, CFILE_ZLIB};
+	uint32_t u;
+
+	if (n < 4)
+		return -1;
+	u = colfs_le32(p);
+	if (n - 4 >= u || u > CFILE_MAX_BLOCK)
+		return -1;
+	free(*tmp);
+	*tmp = malloc(u ? u : 1);
+	if (!*tmp)
+		return -1;
+	for (size_t i = 0; i < 3; i++) {
+		size_t got = 0;
+
+		if (colfs_codec_decompress(codec_of(codecs[i]), p + 4, n - 4,
+					   *tmp, u, &got, 0, NULL) == COLFS_OK &&
+		    got == u)
+			return codecs[i];
+	}
+	return -1;
+}
+
+static int32_t name_lookup(const char *v, const char *(*name)(int32_t),
+			   int32_t count)
+{
+	for (int32_t i = 0; i < count; i++) {
+		const char *n = name(i);
+		size_t l = strlen(v);
+
+		if (strcasecmp(v, n) == 0 ||
+		    (strncasecmp(v, n, l) == 0 && !strcmp(n + l, "_ENCODING")))
+			return i;
+	}
+	return -1;
+}
+
+static colfs_status scan(colfs_tree *t, cfile_salvage *sv, colfs_err *err)
+{
+	const colfs_options *o = colfs_tree_options(t);
+	cfile_file *s = &sv->s;
+	uint8_t head[12], *buf = NULL, *out = NULL;
+	size_t cap = 0;
+	uint64_t pos;
+	colfs_status st = COLFS_OK;
+	uint32_t H;
+
+	/* header: magic, length, CRC (presence of checksums) */
+	COLFS_TRY(colfs_source_read_at(s->src, 0, 12, head, err));
+	s->version = !memcmp(head, CFILE_MAGIC_V2, 8) ? 2 :
+		     !memcmp(head, CFILE_MAGIC_V1, 8) ? 1 : 0;
+	H = colfs_le32(head + 8);
+	if (!s->version || H > CFILE_MAX_PB || 12 + (uint64_t)H > s->size) {
+		snprintf(sv->stop_why, sizeof(sv->stop_why),
+			 "the header is not a CFile header (magic or "
+			 "length)");
+		sv->stop = 0;
+		return COLFS_OK;
+	}
+	sv->header_ok = true;
+	pos = 12 + (uint64_t)H;
+	if (s->version == 2 && pos + 4 <= s->size) {
+		uint8_t *hb = malloc((size_t)pos + 4);
+
+		if (!hb)
+			return colfs_fail(err, COLFS_ENOMEM, 0,
+					  "out of memory");
+		st = colfs_source_read_at(s->src, 0, (size_t)pos + 4, hb, err);
+		if (!st && colfs_le32(hb + pos) == colfs_crc32c(0, hb, pos))
+			s->checksums = true;
+		free(hb);
+		COLFS_TRY(st);
+	}
+	if (s->checksums)
+		pos += 4;
+	s->header_len = (uint32_t)pos;
+	s->footer_start = s->size;
+
+	if (o->cfile_compression) {
+		s->compression = name_lookup(o->cfile_compression,
+					     cfile_compression_name, 5);
+		if (s->compression < 0 ||
+		    !strcasecmp(o->cfile_compression, "NONE"))
+			s->compression = CFILE_NO_COMPRESSION;
+		sv->compression_known = true;
+		sv->compression_from = "option cfile_compression";
+	}
+
+	/* without checksums the codec must be known to walk: the one that
+	 * decodes the first block (a v2 block stored raw does not tell) */
+	if (!s->checksums && !sv->compression_known) {
+		static const int32_t codecs[] = {CFILE_LZ4, CFILE_SNAPPY,
+						 CFILE_ZLIB};
+		for (size_t i = 0; i < 3 && !sv->compression_known; i++) {
+			uint32_t size;
+			cfile_raw r;
+
+			s->compression = codecs[i];
+			sv->compression_known = true;
+			st = block_end(sv, pos, &buf, &cap, &out, &size, err);
+			if (st)
+				goto out;
+			if (!size ||
+			    (s->version == 2 && size == colfs_le32(buf) + 4) ||
+			    cfile_block_read(s, (cfile_ptr){pos, size}, &r,
+					     NULL) != COLFS_OK) {
+				sv->compression_known = false;
+				continue;
+			}
+			cfile_raw_free(&r);
+		}
+		sv->stop_why[0] = '\0';
+		if (sv->compression_known)
+			sv->compression_from = "the first block's codec stream";
+		else
+			s->compression = CFILE_NO_COMPRESSION;
+	}
+
+	while (pos < s->size) {
+		uint32_t size;
+		csal_block *b;
+
+		if (sv->n >= CSAL_MAX_BLOCKS) {
+			snprintf(sv->stop_why, sizeof(sv->stop_why),
+				 "the cap of %u blocks is reached",
+				 CSAL_MAX_BLOCKS);
+			break;
+		}
+		st = block_end(sv, pos, &buf, &cap, &out, &size, err);
+		if (st)
+			goto out;
+		if (!size)
+			break;
+		if (!sv->compression_known && s->version == 2) {
+			int32_t c = detect_codec(buf, size - 4, &out);
+
+			if (c >= 0) {
+				s->compression = c;
+				sv->compression_known = true;
+				sv->compression_from = "the first compressed "
+						       "block";
+			}
+		}
+		if (sv->n == sv->cap) {
+			uint32_t nc = sv->cap ? sv->cap * 2 : 64;
+			csal_block *nb = realloc(sv->b, nc * sizeof(*nb));
+
+			if (!nb) {
+				st = colfs_fail(err, COLFS_ENOMEM, pos,
+						"out of memory");
+				goto out;
+			}
+			sv->b = nb;
+			sv->cap = nc;
+		}
+		b = &sv->b[sv->n++];
+		b->ptr.offset = pos;
+		b->ptr.size = size;
+		b->kind = CSAL_DATA;
+		pos += size;
+	}
+	sv->stop = pos;
+	if (pos >= s->size && !sv->stop_why[0])
+		snprintf(sv->stop_why, sizeof(sv->stop_why),
+			 "the end of the file");
+	if (!sv->compression_known) {
+		if (s->checksums && sv->n > 0) {
+			/* no block shrank: either uncompressed or every
+			 * block stored raw behind a prefix; a prefix that
+			 * is not sane rules the second out */
+			bool prefixed = true;
+
+			for (uint32_t i = 0; i < sv->n && prefixed; i++) {
+				uint8_t p4[4];
+
+				if (sv->b[i].ptr.size < 8 ||
+				    colfs_source_read_at(s->src,
+							 sv->b[i].ptr.offset,
+							 4, p4, NULL) ||
+				    colfs_le32(p4) != sv->b[i].ptr.size - 8)
+					prefixed = false;
+			}
+			if (!prefixed) {
+				s->compression = CFILE_NO_COMPRESSION;
+				sv->compression_known = true;
+				sv->compression_from =
+					"block sizes (no block has a "
+					"compression prefix)";
+			}
+		}
+	}
+	/* kinds */
+	for (uint32_t i = 0; sv->compression_known && i < sv->n; i++) {
+		cfile_raw r;
+
+		if (cfile_block_read(s, sv->b[i].ptr, &r, NULL) != COLFS_OK)
+			continue;
+		if (is_index_block(r.data, r.data_len))
+			sv->b[i].kind = CSAL_INDEX;
+		cfile_raw_free(&r);
+	}
+out:
+	free(buf);
+	free(out);
+	return st;
+}
+
+/* Decoding parameters from the options. */
+/* The type options (before the walk: uncompressed blocks without
+ * checksums are delimited by their encoding). */
+static void parse_types(colfs_tree *t, cfile_salvage *sv)
+{
+	const colfs_options *o = colfs_tree_options(t);
+	cfile_file *s = &sv->s;
+	int32_t enc;
+
+	if (!o->cfile_type || !o->cfile_encoding) {
+		snprintf(sv->why_not, sizeof(sv->why_not),
+			 "values need -o cfile_type=TYPE and -o "
+			 "cfile_encoding=ENCODING (and cfile_nullable=true "
+			 "for a nullable column)");
+		return;
+	}
+	s->type = name_lookup(o->cfile_type, cfile_type_name,
+			      CFILE_TYPE_COUNT);
+	enc = !strcasecmp(o->cfile_encoding, "DICT") ? CFILE_DICT :
+	      name_lookup(o->cfile_encoding, cfile_encoding_name,
+			  CFILE_ENCODING_COUNT);
+	s->ti = s->type >= 0 ? cfile_type_get(s->type) : NULL;
+	if (!s->ti || enc < 0 || !cfile_encoding_legal(s->type, enc)) {
+		snprintf(sv->why_not, sizeof(sv->why_not),
+			 "encoding %s is not valid for type %s",
+			 o->cfile_encoding, o->cfile_type);
+		colfs_tree_report(t, NULL, 0, COLFS_EUNSUPPORTED,
+				  "salvage: %s", sv->why_not);
+		s->ti = NULL;
+		return;
+	}
+	s->encoding = enc;
+	s->nullable = o->cfile_nullable;
+	sv->type_known = true;
+}
+
+/* After the walk: the dictionary, and whether blocks can be decoded. */
+static void setup_decode(colfs_tree *t, cfile_salvage *sv)
+{
+	cfile_file *s = &sv->s;
+
+	(void)t;
+	if (!sv->type_known)
+		return;
+	if (!sv->compression_known) {
+		snprintf(sv->why_not, sizeof(sv->why_not),
+			 "the compression is not known: give -o "
+			 "cfile_compression");
+		return;
+	}
+	{
+		int32_t enc = s->encoding;
+	kudu__cfile__cfile_footer_pb__init(&sv->footer);
+	s->footer = &sv->footer;
+	if (enc == CFILE_DICT) {
+		/* the dictionary is written last (§1.3) */
+		uint32_t i = sv->n;
+
+		while (i > 0 && sv->b[i - 1].kind != CSAL_DATA)
+			i--;
+		if (i == 0) {
+			snprintf(sv->why_not, sizeof(sv->why_not),
+				 "DICT_ENCODING needs the dictionary block, "
+				 "the last block before the footer: none "
+				 "found");
+			s->footer = NULL;
+			return;
+		}
+		sv->b[i - 1].kind = CSAL_DICT;
+		kudu__cfile__block_pointer_pb__init(&sv->dict_ptr);
+		sv->dict_ptr.has_offset = sv->dict_ptr.has_size = 1;
+		sv->dict_ptr.offset = (int64_t)sv->b[i - 1].ptr.offset;
+		sv->dict_ptr.size = (int32_t)sv->b[i - 1].ptr.size;
+		sv->footer.dict_block_ptr = &sv->dict_ptr;
+		{
+			colfs_err derr = {0};
+			cfile_raw r;
+			bool zero = false;
+
+			/* a dictionary is a PLAIN BINARY block with ordinal
+			 * field 0 (§9.5); data blocks start with their mode,
+			 * 1 or 2 */
+			if (cfile_block_read(s, sv->b[i - 1].ptr, &r, &derr) ==
+			    COLFS_OK) {
+				zero = r.data_len >= 12 &&
+				       colfs_le32(r.data) == 0;
+				cfile_raw_free(&r);
+				if (!zero)
+					snprintf(derr.msg, sizeof(derr.msg),
+						 "its ordinal field is not 0");
+			}
+			if (!zero || cfile_dict_load(s, &derr) != COLFS_OK) {
+				snprintf(sv->why_not, sizeof(sv->why_not),
+					 "DICT_ENCODING needs the dictionary "
+					 "block, the last block before the "
+					 "footer; the last block found is not "
+					 "one (%.120s)", derr.msg);
+				return;
+			}
+		}
+	}
+	}
+	sv->can_decode = true;
+}
+
+/* --- the tree ----------------------------------------------------------------- */
+
+static const char *null_token(colfs_tree *t)
+{
+	const char *s = colfs_tree_options(t)->null_token;
+	return s ? s : "\\N";
+}
+
+static colfs_status decode_block(colfs_tree *t, colfs_node *where,
+				 cfile_salvage *sv, uint32_t k,
+				 cfile_values *v, cfile_raw *raw)
+{
+	const csal_block *b = &sv->b[sv->data[k]];
+	colfs_err err = {0};
+	colfs_status st;
+
+	st = cfile_block_read(&sv->s, b->ptr, raw, &err);
+	if (!st) {
+		st = cfile_block_decode(&sv->s, raw, b->ptr, v, &err);
+		if (st)
+			cfile_raw_free(raw);
+	}
+	if (st)
+		colfs_tree_report(t, where, err.offset, st,
+				  "salvaged block %u: %s", k, err.msg);
+	return st;
+}
+
+static colfs_status values_piece(colfs_tree *t, colfs_node *file,
+				 uint64_t index, colfs_buf *out)
+{
+	cfile_salvage *sv = colfs_node_ctx(file);
+	cfile_values v;
+	cfile_raw raw;
+
+	if (index >= sv->n_data)
+		return COLFS_END;
+	COLFS_TRY(decode_block(t, file, sv, (uint32_t)index, &v, &raw));
+	cfile_values_render(&sv->s, &v, null_token(t), out);
+	cfile_values_free(&v);
+	cfile_raw_free(&raw);
+	return colfs_buf_status(out);
+}
+
+static colfs_status block_values_generate(colfs_tree *t, colfs_node *file,
+					  colfs_buf *out)
+{
+	return values_piece(t, file, colfs_node_a(file), out);
+}
+
+static colfs_status decompressed_generate(colfs_tree *t, colfs_node *file,
+					  colfs_buf *out)
+{
+	cfile_salvage *sv = colfs_node_ctx(file);
+	const csal_block *b = &sv->b[colfs_node_a(file)];
+	cfile_raw raw;
+	colfs_err err = {0};
+	colfs_status st = cfile_block_read(&sv->s, b->ptr, &raw, &err);
+
+	if (st) {
+		colfs_tree_report(t, file, err.offset, st, "%s", err.msg);
+		return st;
+	}
+	colfs_buf_append(out, raw.data, raw.data_len);
+	cfile_raw_free(&raw);
+	return colfs_buf_status(out);
+}
+
+static colfs_status info_generate(colfs_tree *t, colfs_node *file,
+				  colfs_buf *out)
+{
+	cfile_salvage *sv = colfs_node_ctx(file);
+	uint32_t k = (uint32_t)colfs_node_a(file);
+	const csal_block *b = &sv->b[sv->data[k]];
+	json_t *o = json_object();
+
+	json_object_set_new(o, "block", json_integer(k));
+	json_object_set_new(o, "offset",
+			    json_integer((json_int_t)b->ptr.offset));
+	json_object_set_new(o, "size", json_integer(b->ptr.size));
+	json_object_set_new(o, "checksum", json_boolean(sv->s.checksums));
+	json_object_set_new(o, "compression",
+			    json_string(cfile_compression_name(
+				    sv->s.compression)));
+	if (sv->can_decode) {
+		cfile_values v;
+		cfile_raw raw;
+
+		json_object_set_new(o, "type",
+				    json_string(cfile_type_name(sv->s.type)));
+		json_object_set_new(o, "encoding",
+				    json_string(cfile_encoding_name(
+					    sv->s.encoding)));
+		json_object_set_new(o, "nullable",
+				    json_boolean(sv->s.nullable));
+		if (decode_block(t, file, sv, k, &v, &raw) == COLFS_OK) {
+			json_object_set_new(o, "first_ordinal",
+					    json_integer(v.ordinal));
+			json_object_set_new(o, "rows", json_integer(v.rows));
+			cfile_values_free(&v);
+			cfile_raw_free(&raw);
+		}
+	}
+	return colfs_buf_json(out, o);
+}
+
+static const colfs_node_ops values_ops = {.piece = values_piece};
+static const colfs_node_ops block_values_ops = {
+	.generate = block_values_generate};
+static const colfs_node_ops decompressed_ops = {
+	.generate = decompressed_generate};
+static const colfs_node_ops info_ops = {.generate = info_generate};
+
+static colfs_status block_dir_populate(colfs_tree *t, colfs_node *dir)
+{
+	cfile_salvage *sv = colfs_node_ctx(dir);
+	uint32_t k = (uint32_t)colfs_node_a(dir);
+	const csal_block *b = &sv->b[sv->data[k]];
+	colfs_node *n;
+
+	if (!(n = colfs_dir_add_doc(t, dir, "info.json", &info_ops, sv)))
+		return COLFS_ENOMEM;
+	colfs_node_set_args(n, k, 0, 0);
+	if (!colfs_dir_add_range(t, dir, "raw", b->ptr.offset, b->ptr.size))
+		return COLFS_ENOMEM;
+	if (sv->compression_known) {
+		if (!(n = colfs_dir_add_doc(t, dir, "decompressed",
+					    &decompressed_ops, sv)))
+			return COLFS_ENOMEM;
+		colfs_node_set_args(n, sv->data[k], 0, 0);
+	}
+	if (sv->can_decode) {
+		if (!(n = colfs_dir_add_doc(t, dir, "values",
+					    &block_values_ops, sv)))
+			return COLFS_ENOMEM;
+		colfs_node_set_args(n, k, 0, 0);
+	}
+	return colfs_dir_add_errors(t, dir) ? COLFS_OK : COLFS_ENOMEM;
+}
+
+static const colfs_node_ops block_dir_ops = {.populate = block_dir_populate};
+
+static colfs_status blocks_populate(colfs_tree *t, colfs_node *dir)
+{
+	cfile_salvage *sv = colfs_node_ctx(dir);
+	char name[16];
+
+	for (uint32_t k = 0; k < sv->n_data; k++) {
+		colfs_node *n;
+
+		snprintf(name, sizeof(name), "%u", k);
+		n = colfs_dir_add_dir(t, dir, name, &block_dir_ops, sv);
+		if (!n)
+			return COLFS_ENOMEM;
+		colfs_node_set_args(n, k, 0, 0);
+	}
+	return COLFS_OK;
+}
+
+static const colfs_node_ops blocks_ops = {.populate = blocks_populate};
+
+static void summarize(colfs_tree *t, cfile_salvage *sv)
+{
+	colfs_buf *b = &sv->summary;
+	const cfile_file *s = &sv->s;
+	static const char *const kinds[] = {"data", "index", "dictionary"};
+
+	(void)t;
+	colfs_buf_puts(b, "salvage of a CFile whose footer cannot be used\n");
+	if (!sv->header_ok) {
+		colfs_buf_printf(b, "nothing salvaged: %s\n", sv->stop_why);
+		return;
+	}
+	colfs_buf_printf(b, "version: %d\nheader: %u bytes\nchecksums: %s\n",
+			 s->version, s->header_len,
+			 s->checksums ? "yes (the header CRC-32C matches)"
+				      : "no");
+	if (sv->compression_known)
+		colfs_buf_printf(b, "compression: %s (from %s)\n",
+				 cfile_compression_name(s->compression),
+				 sv->compression_from);
+	else
+		colfs_buf_puts(b, "compression: unknown (give -o "
+				  "cfile_compression)\n");
+	colfs_buf_printf(b, "block boundaries: %s\n",
+			 s->checksums ? "each block's trailing CRC-32C"
+			 : !sv->compression_known ||
+					 s->compression == CFILE_NO_COMPRESSION
+				 ? "the length and ordinal the encoded block "
+				   "declares"
+			 : s->version == 1 ? "the v1 compressed-size prefix"
+					   : "the codec stream's end");
+	colfs_buf_printf(b, "walk: offsets %u to %llu of %llu bytes; stopped "
+			 "at %llu: %s\n", s->header_len,
+			 (unsigned long long)sv->stop,
+			 (unsigned long long)s->size,
+			 (unsigned long long)sv->stop, sv->stop_why);
+	if (sv->can_decode)
+		colfs_buf_printf(b, "decoding: %s %s %s\n",
+				 cfile_type_name(s->type),
+				 s->nullable ? "NULL" : "NOT NULL",
+				 cfile_encoding_name(s->encoding));
+	else
+		colfs_buf_printf(b, "decoding: no: %s\n", sv->why_not);
+	colfs_buf_printf(b, "blocks: %u (data %u)\n", sv->n, sv->n_data);
+	for (uint32_t i = 0, k = 0; i < sv->n; i++) {
+		const csal_block *x = &sv->b[i];
+
+		colfs_buf_printf(b, "block at %llu size %u: %s",
+				 (unsigned long long)x->ptr.offset,
+				 x->ptr.size, kinds[x->kind]);
+		if (x->kind == CSAL_DATA)
+			colfs_buf_printf(b, " %u", k++);
+		colfs_buf_putc(b, '\n');
+	}
+	if (sv->stop < s->size)
+		colfs_buf_printf(b, "not recovered: offset %llu length %llu\n",
+				 (unsigned long long)sv->stop,
+				 (unsigned long long)(s->size - sv->stop));
+}
+
+static colfs_status salvage_populate(colfs_tree *t, colfs_node *dir)
+{
+	cfile_salvage *sv = colfs_node_ctx(dir);
+	colfs_err err = {0};
+	colfs_status st;
+
+	if (!sv->scanned) {
+		sv->scanned = true;
+		parse_types(t, sv);
+		st = scan(t, sv, &err);
+		if (st) {
+			colfs_tree_report_err(t, dir, &err);
+			return st;
+		}
+		if (sv->header_ok)
+			setup_decode(t, sv);
+		sv->data = calloc(sv->n ? sv->n : 1, sizeof(*sv->data));
+		if (!sv->data)
+			return COLFS_ENOMEM;
+		for (uint32_t i = 0; i < sv->n; i++)
+			if (sv->b[i].kind == CSAL_DATA)
+				sv->data[sv->n_data++] = i;
+		summarize(t, sv);
+		COLFS_TRY(colfs_buf_status(&sv->summary));
+		if (sv->header_ok && sv->stop < sv->s.size)
+			colfs_tree_report(t, dir, sv->stop, COLFS_ECORRUPT,
+					  "salvage: the block walk stops here "
+					  "(%s); %llu bytes are not recovered",
+					  sv->stop_why,
+					  (unsigned long long)(sv->s.size -
+							       sv->stop));
+	}
+	if (!colfs_dir_add_text(t, dir, "summary", sv->summary.data,
+				sv->summary.len) ||
+	    !colfs_dir_add_dir(t, dir, "blocks", &blocks_ops, sv) ||
+	    (sv->can_decode &&
+	     !colfs_dir_add_stream(t, dir, "values", &values_ops, sv)) ||
+	    !colfs_dir_add_errors(t, dir))
+		return COLFS_ENOMEM;
+	return COLFS_OK;
+}
+
+static const colfs_node_ops salvage_ops = {.populate = salvage_populate};
+
+colfs_status cfile_salvage_add(colfs_tree *t, cfile_file *f, colfs_node *root)
+{
+	cfile_salvage *sv = f->salvage;
+
+	if (!sv) {
+		sv = calloc(1, sizeof(*sv));
+		if (!sv)
+			return COLFS_ENOMEM;
+		f->salvage = sv;
+		sv->s.src = f->src;
+		sv->s.size = f->size;
+		sv->s.verify = f->verify;
+		sv->s.max_alloc = f->max_alloc;
+		sv->s.header_len = 12;
+		sv->s.footer_start = f->size;
+		sv->s.compression = CFILE_NO_COMPRESSION;
+		pthread_mutex_init(&sv->s.dict_lock, NULL);
+		pthread_mutex_init(&sv->s.seen_lock, NULL);
+	}
+	if (f->size < 12)
+		return COLFS_OK;
+	colfs_tree_report(t, NULL, f->footer_start, COLFS_ECORRUPT,
+			  "the footer cannot be used; the blocks found by "
+			  "walking the file from its header are under "
+			  "salvage/");
+	return colfs_dir_add_dir(t, root, "salvage", &salvage_ops, sv)
+		       ? COLFS_OK
+		       : COLFS_ENOMEM;
+}
+
+void cfile_salvage_free(cfile_file *f)
+{
+	cfile_salvage *sv = f ? f->salvage : NULL;
+
+	if (!sv)
+		return;
+	free(sv->s.dict_data);
+	free(sv->s.dict_str);
+	free(sv->s.dict_len);
+	pthread_mutex_destroy(&sv->s.dict_lock);
+	pthread_mutex_destroy(&sv->s.seen_lock);
+	free(sv->b);
+	free(sv->data);
+	colfs_buf_free(&sv->summary);
+	free(sv);
+	f->salvage = NULL;
+}
