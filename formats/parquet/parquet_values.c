@@ -1228,7 +1228,7 @@ static colfs_status cur_seek(colfs_tree *t, pq_state *s, const colfs_node *f,
 				 * entry belongs to no row (page_decode has
 				 * reported where) */
 				cur_reset(s->values, cu);
-				return chunk_fail(t, f, 0, "entries before the chunk's first row start belong to no row",
+				return chunk_fail(t, s, f, 0, "entries before the chunk's first row start belong to no row",
 						  g, cu->leaf);
 			}
 			if (!p->def || p->def[cu->i] == p->max_def)
