@@ -791,6 +791,19 @@ static colfs_status stripe_load_locked(orc_file *f, size_t s, orc_stripe *sp,
 		if (colfs_add_overflows(pos, st->length, &pos))
 			pos = UINT64_MAX;
 	}
+	/* the streams tile index + data exactly (ORC writers lay them out
+	 * back to back; the encrypted areas are streams of the list too) */
+	if (pos != foff)
+		colfs_tree_report(f->tree, NULL, pos < foff ? pos : start,
+				  COLFS_ECORRUPT,
+				  "stripe %zu: its %zu streams add up to %llu "
+				  "bytes, StripeInformation says %llu (index "
+				  "%llu + data %llu)", s, sf->n_streams,
+				  pos == UINT64_MAX ? 0ull :
+				  (unsigned long long)(pos - start),
+				  (unsigned long long)(foff - start),
+				  (unsigned long long)si->indexlength,
+				  (unsigned long long)si->datalength);
 	for (size_t i = 0; i < sp->n_streams; i++) {
 		const orc_stream_loc *l = &sp->streams[i];
 

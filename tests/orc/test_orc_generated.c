@@ -118,6 +118,38 @@ int main(void)
 	expect(t, "stripes/2/rows.jsonl", 2 * per, per, 0);
 	expect(t, "stripes/4/columns/name", 4 * per, rows - 4 * per, 2);
 	colfs_tree_destroy(t);
+	/* a stripe whose streams do not add up to its StripeInformation
+	 * lengths is reported (and only that stripe) */
+	orc_gen_short_stripe = 1;
+	if (orc_gen_write(path, rows, per))
+		return 1;
+	if (colfs_tree_open(path, NULL, &t, why, sizeof(why))) {
+		fprintf(stderr, "FAIL: open: %s\n", why);
+		unlink(path);
+		return 1;
+	}
+	for (int s = 0; s < 5; s++) {
+		char p[64];
+		colfs_node *n;
+		colfs_node *const *kids;
+		size_t nk;
+		snprintf(p, sizeof p, "stripes/%d/streams", s);
+		if (!colfs_tree_resolve(t, p, &n))
+			(void)colfs_dir_list(t, n, &kids, &nk);
+	}
+	size_t elen;
+	char *raw = read_all(t, "errors", &elen);
+	char *errs = raw ? strndup(raw, elen) : NULL;
+	free(raw);
+	const char *want = "stripe 1: its 6 streams add up to ";
+	if (!errs || !strstr(errs, want) ||
+	    strstr(strstr(errs, want) + strlen(want), "streams add up to")) {
+		fprintf(stderr, "FAIL: expected one '%s...' in errors:\n%s\n",
+			want, errs ? errs : "(none)");
+		failures++;
+	}
+	free(errs);
+	colfs_tree_destroy(t);
 	unlink(path);
 	if (failures)
 		return 1;
