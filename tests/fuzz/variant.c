@@ -56,8 +56,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_error_t je;
 	json_t *j = json_loadb(out.data, out.len, JSON_DECODE_ANY |
 			       JSON_ALLOW_NUL | JSON_DECODE_INT_AS_REAL, &je);
-	/* jansson refuses numbers beyond a double (decimals of 38 digits
-	 * with a large exponent do not occur: scale <= 38, 128 bits) */
+	/* jansson cannot hold an object key with a NUL ("\u0000", valid
+	 * JSON, which a variant key may be); every other refusal is ours */
+	if (!j && strstr(je.text, "NUL byte in object key"))
+		goto done;
 	if (!j)
 		fprintf(stderr, "not JSON: %.*s (%s)\n", (int)out.len,
 			out.data, je.text);
