@@ -783,6 +783,26 @@ static colfs_status index_doc_generate(colfs_tree *t, colfs_node *n,
 		colfs_tree_report_err(t, n, &err);
 		return st;
 	}
+	if (!bloom) {
+		/* one entry per stride of rows: ceil(rows / stride) */
+		const Orcpb__RowIndex *ri = (const Orcpb__RowIndex *)m.msg;
+		const size_t s = (size_t)colfs_node_a(n);
+		uint64_t stride = f->footer->rowindexstride;
+		uint64_t rows = s < f->footer->n_stripes ?
+				f->footer->stripes[s]->numberofrows : 0;
+		/* (ORC Java writes an extra empty entry into the row
+		 * indexes of files with encrypted columns: not checked) */
+		if (stride > 0 && s < f->footer->n_stripes && !f->footer->encryption &&
+		    (uint64_t)ri->n_entry != rows / stride + (rows % stride != 0))
+			colfs_tree_report(t, colfs_node_parent(n),
+					  found->offset, COLFS_ECORRUPT,
+					  "stripe %zu, column %u: the row index has %zu entries, %llu rows at a stride of %llu need %llu",
+					  s, col, ri->n_entry,
+					  (unsigned long long)rows,
+					  (unsigned long long)stride,
+					  (unsigned long long)(rows / stride +
+							       (rows % stride != 0)));
+	}
 	j = orc_msg_json(m.msg);
 	if (j)
 		json_object_set_new(j, "streamKind",

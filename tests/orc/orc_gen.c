@@ -92,6 +92,11 @@ static uint8_t *pack(const ProtobufCMessage *m, size_t *len)
 /* For tests of the stripe checks: the stripe with this index lists its
  * last stream one byte shorter than it is (-1: none). */
 static long orc_gen_short_stripe = -1;
+/* With a stride: a ROW_INDEX stream for column 1 (id) in every stripe,
+ * one entry per stride of rows; the stripe orc_gen_index_short_stripe
+ * gets one entry too few. */
+static uint64_t orc_gen_index_stride = 0;
+static long orc_gen_index_short_stripe = -1;
 
 static int orc_gen_write(const char *path, uint64_t rows, uint64_t per)
 {
@@ -111,7 +116,8 @@ static int orc_gen_write(const char *path, uint64_t rows, uint64_t per)
 		uint64_t *lens = malloc(n * sizeof(*lens));
 		uint8_t *present = malloc(n), *flags = malloc(n);
 		size_t nlens = 0;
-		Orcpb__Stream st[6], *stp[6];
+		Orcpb__Stream st[7], *stp[7];
+		uint64_t index_len = 0;
 		Orcpb__ColumnEncoding enc[5], *encp[5];
 		Orcpb__StripeFooter sf = ORCPB__STRIPE_FOOTER__INIT;
 		Orcpb__StripeInformation *si = malloc(sizeof(*si));
@@ -153,6 +159,36 @@ static int orc_gen_write(const char *path, uint64_t rows, uint64_t per)
 		bool_rle(&s[1], present, n);
 		rle1_literals(&s[3], lens, nlens);
 		bool_rle(&s[5], flags, n);
+		if (orc_gen_index_stride) {
+			/* the row index comes first: index, then data */
+			size_t ne = (size_t)((n + orc_gen_index_stride - 1) /
+					     orc_gen_index_stride) -
+				    ((long)nstripes == orc_gen_index_short_stripe);
+			Orcpb__RowIndex ri = ORCPB__ROW_INDEX__INIT;
+			Orcpb__RowIndexEntry *ents = calloc(ne + 1, sizeof(*ents));
+			Orcpb__RowIndexEntry **entp = calloc(ne + 1, sizeof(*entp));
+			uint64_t pos0 = 0;
+			for (size_t e = 0; e < ne; e++) {
+				orcpb__row_index_entry__init(&ents[e]);
+				ents[e].n_positions = 1;
+				ents[e].positions = &pos0;
+				entp[e] = &ents[e];
+			}
+			ri.n_entry = ne;
+			ri.entry = entp;
+			size_t il;
+			uint8_t *ib = pack(&ri.base, &il);
+			put(&file, ib, il);
+			free(ib);
+			free(ents);
+			free(entp);
+			orcpb__stream__init(&st[6]);
+			st[6].has_kind = st[6].has_column = st[6].has_length = 1;
+			st[6].kind = ORCPB__STREAM__KIND__ROW_INDEX;
+			st[6].column = 1;
+			st[6].length = il;
+			index_len = il;
+		}
 		for (int k = 0; k < 6; k++) {
 			orcpb__stream__init(&st[k]);
 			st[k].has_kind = st[k].has_column = st[k].has_length = 1;
@@ -161,7 +197,7 @@ static int orc_gen_write(const char *path, uint64_t rows, uint64_t per)
 			st[k].length = s[k].len -
 				       (k == 5 && (long)nstripes ==
 						  orc_gen_short_stripe);
-			stp[k] = &st[k];
+			stp[k + (index_len > 0)] = &st[k];
 			put(&file, s[k].p, s[k].len);
 			data_len += s[k].len;
 			free(s[k].p);
@@ -172,7 +208,9 @@ static int orc_gen_write(const char *path, uint64_t rows, uint64_t per)
 			enc[k].kind = ORCPB__COLUMN_ENCODING__KIND__DIRECT;
 			encp[k] = &enc[k];
 		}
-		sf.n_streams = 6;
+		if (index_len)
+			stp[0] = &st[6];
+		sf.n_streams = 6 + (index_len > 0);
 		sf.streams = stp;
 		sf.n_columns = 5;
 		sf.columns = encp;
@@ -184,7 +222,7 @@ static int orc_gen_write(const char *path, uint64_t rows, uint64_t per)
 		si->has_offset = si->has_indexlength = si->has_datalength = 1;
 		si->has_footerlength = si->has_numberofrows = 1;
 		si->offset = off;
-		si->indexlength = 0;
+		si->indexlength = index_len;
 		si->datalength = data_len;
 		si->footerlength = fl;
 		si->numberofrows = n;
@@ -230,7 +268,7 @@ static int orc_gen_write(const char *path, uint64_t rows, uint64_t per)
 		ft.has_numberofrows = 1;
 		ft.numberofrows = rows;
 		ft.has_rowindexstride = 1;
-		ft.rowindexstride = 0;
+		ft.rowindexstride = orc_gen_index_stride;
 		ft.has_writer = 1;
 		ft.writer = 0;
 		ft.softwareversion = "colfs-test-writer";

@@ -142,9 +142,40 @@ int main(void)
 	char *errs = raw ? strndup(raw, elen) : NULL;
 	free(raw);
 	const char *want = "stripe 1: its 6 streams add up to ";
+	(void)0;
 	if (!errs || !strstr(errs, want) ||
 	    strstr(strstr(errs, want) + strlen(want), "streams add up to")) {
-		fprintf(stderr, "FAIL: expected one '%s...' in errors:\n%s\n",
+		fprintf(stderr, "FAIL: expected one '%s...' in errors:\n%.2000s\n",
+			want, errs ? errs : "(none)");
+		failures++;
+	}
+	free(errs);
+	colfs_tree_destroy(t);
+	/* row indexes: one entry per stride; stripe 3's has one too few */
+	orc_gen_short_stripe = -1;
+	orc_gen_index_stride = 10000;
+	orc_gen_index_short_stripe = 3;
+	if (orc_gen_write(path, rows, per))
+		return 1;
+	if (colfs_tree_open(path, NULL, &t, why, sizeof(why))) {
+		fprintf(stderr, "FAIL: open: %s\n", why);
+		unlink(path);
+		return 1;
+	}
+	expect(t, "stripes/2/rows.jsonl", 2 * per, per, 0);
+	for (int s = 0; s < 5; s++) {
+		char p[64];
+		snprintf(p, sizeof p, "stripes/%d/indexes/1/row_index.json", s);
+		raw = read_all(t, p, &elen);
+		free(raw);
+	}
+	raw = read_all(t, "errors", &elen);
+	errs = raw ? strndup(raw, elen) : NULL;
+	free(raw);
+	want = "stripe 3, column 1: the row index has 2 entries, 25000 rows at a stride of 10000 need 3";
+	if (!errs || !strstr(errs, want) ||
+	    strstr(strstr(errs, want) + strlen(want), "row index has")) {
+		fprintf(stderr, "FAIL: expected one '%s' in errors:\n%.2000s\n",
 			want, errs ? errs : "(none)");
 		failures++;
 	}
