@@ -199,7 +199,8 @@ static int vf_cmp(const vf *v, const uint8_t *a, size_t al, const uint8_t *b,
 		return (x > y) - (x < y);
 	}
 	case ORD_BYTES: {
-		int c = memcmp(a, b, al < bl ? al : bl);
+		/* (an empty value may come with a NULL pointer) */
+		int c = al && bl ? memcmp(a, b, al < bl ? al : bl) : 0;
 		if (c)
 			return c < 0 ? -1 : 1;
 		return (al > bl) - (al < bl);
