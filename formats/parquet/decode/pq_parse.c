@@ -372,7 +372,7 @@ static bool render_matches(const pq_type *t, const pq_values *pv,
 
 	pq_render_value(&b, &colfs_render_text_default, t, pv, 0);
 	same = !b.failed && b.len == strlen(text) &&
-	       !memcmp(b.data, text, b.len);
+	       (b.len == 0 || !memcmp(b.data, text, b.len));
 	colfs_buf_free(&b);
 	return same;
 }
