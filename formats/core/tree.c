@@ -730,15 +730,27 @@ void colfs_tree_report(colfs_tree *t, const colfs_node *where, uint64_t offset,
 		       colfs_status st, const char *fmt, ...)
 {
 	char path[4096];
-	char msg[1024];
+	char raw[1024], msg[1024];
+	size_t j = 0;
 	va_list ap;
 	if (where)
 		colfs_node_path(where, path, sizeof path);
 	else
 		snprintf(path, sizeof path, "/");
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	vsnprintf(raw, sizeof raw, fmt, ap);
 	va_end(ap);
+	/* names from the file may hold control bytes: errors keeps one
+	 * problem per line */
+	for (size_t i = 0; raw[i] && j + 5 < sizeof msg; i++) {
+		unsigned char ch = (unsigned char)raw[i];
+		if (ch < 0x20 || ch == 0x7f)
+			j += (size_t)snprintf(msg + j, sizeof msg - j, "\\x%02x",
+					      ch);
+		else
+			msg[j++] = (char)ch;
+	}
+	msg[j] = 0;
 	tree_lock(t);
 	for (size_t i = 0; i < t->nerrors; i++) {
 		const error_entry *e = &t->errors[i];
