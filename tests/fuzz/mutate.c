@@ -29,13 +29,26 @@
  *   --max-size B    skip files larger than B bytes (default 1 MiB)
  *   --every K       take every K-th file (in name order) only (default 1)
  *   --list          print each case as it finishes
+ *   --mount COLFS   run each case through a FUSE mount instead: write the
+ *                   mutant to a temporary file, mount it with the daemon
+ *                   COLFS (`colfs -f`), walk the mount (every directory,
+ *                   every file read, bounded as in fuzz_walk.h), check
+ *                   that the daemon is still alive and within --mem MiB
+ *                   of peak resident memory (not under ASan), unmount
+ *                   with fusermount3 -u and check that the daemon exits
+ *                   with status 0.  A daemon that refuses the file (exit
+ *                   1 before mounting, with its one-line reason) passes.
+ *   --sample K      run every K-th case only (counted over all files;
+ *                   default 1)
  * Exit: 0 all cases passed, 1 a case failed, 77 nothing to test. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -56,9 +69,13 @@
 #define UNDER_ASAN 0
 #endif
 
-static unsigned opt_jobs, opt_timeout = 30, opt_every = 1;
+static unsigned opt_jobs, opt_timeout = 30, opt_every = 1, opt_sample = 1;
 static unsigned long opt_mem = 1024, opt_max_size = 1u << 20;
 static bool opt_list;
+static const char *opt_mount;   /* the colfs daemon, for --mount */
+static size_t n_planned;        /* cases planned so far, for --sample */
+static size_t n_refused;        /* --mount: mutants the daemon refused */
+static unsigned long *peak_kb;  /* --mount: largest daemon peak (shared) */
 
 typedef struct mcase {
 	char what[96];          /* the mutation, in words */
@@ -342,6 +359,12 @@ static void apply(const mcase *c, uint8_t *buf)
 
 /* --- running the cases ----------------------------------------------------- */
 
+/* Exit codes of a mount case (the in-process cases use 0 and 3 too). */
+enum {
+	MC_OK = 0, MC_OOM = 3, MC_CRASH = 4, MC_HANG = 5, MC_LOST = 6,
+	MC_EXIT = 7, MC_NOMOUNT = 8, MC_SETUP = 9, MC_REFUSED = 10,
+};
+
 static double since(const struct timespec *t0)
 {
 	struct timespec t1;
@@ -365,6 +388,23 @@ static void finish(running *r, int status)
 		else
 			snprintf(verdict, sizeof(verdict), "CRASH (signal %d, "
 				 "%s)", sig, strsignal(sig));
+	} else if (opt_mount && WIFEXITED(status) &&
+		   WEXITSTATUS(status) >= MC_CRASH &&
+		   WEXITSTATUS(status) <= MC_SETUP) {
+		static const char *const why[] = {
+			"DAEMON CRASH (killed by a signal)",
+			"HANG (the walk of the mount ran over the time limit)",
+			"DAEMON LOST (the mount stopped answering during the walk)",
+			"DAEMON EXIT (did not exit 0 after fusermount3 -u)",
+			"NO MOUNT (the daemon neither mounted nor refused)",
+			"SETUP (the case could not be prepared)",
+		};
+
+		snprintf(verdict, sizeof(verdict), "%s",
+			 why[WEXITSTATUS(status) - MC_CRASH]);
+	} else if (opt_mount && WIFEXITED(status) &&
+		   WEXITSTATUS(status) == MC_REFUSED) {
+		n_refused++;
 	} else if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
 		snprintf(verdict, sizeof(verdict),
 			 "OOM (over the %lu MiB limit)", opt_mem);
@@ -422,10 +462,294 @@ static void drain(void)
 		}
 }
 
+/* --- --mount: one case through a FUSE mount --------------------------------- */
+
+
+static double mc_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void mc_nap(void)
+{
+	struct timespec ts = {0, 10 * 1000 * 1000};
+
+	nanosleep(&ts, NULL);
+}
+
+static bool mc_mounted(const char *dir, const char *mnt)
+{
+	struct stat a, b;
+
+	return !stat(dir, &a) && !stat(mnt, &b) && a.st_dev != b.st_dev;
+}
+
+/* Peak resident memory of a process in KiB, 0 when unknown. */
+static unsigned long mc_vmhwm(pid_t pid)
+{
+	char path[64], line[256];
+	unsigned long kb = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (!(fp = fopen(path, "r")))
+		return 0;
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "VmHWM: %lu kB", &kb) == 1)
+			break;
+	fclose(fp);
+	return kb;
+}
+
+/* The walk of the mount, in its own process: every directory listed,
+ * every entry stat'ed, every regular file read (the bounds of
+ * fuzz_walk.h).  Errors from the daemon (EIO, ENOENT, ...) are answers;
+ * ENOTCONN and ECONNABORTED mean the daemon is gone: exit MC_LOST. */
+static unsigned mc_nodes;
+static char mc_buf[65536];
+
+static void mc_lost(int err)
+{
+	if (err == ENOTCONN || err == ECONNABORTED)
+		_exit(MC_LOST);
+}
+
+static void mc_walk(const char *path, unsigned depth)
+{
+	DIR *d;
+	struct dirent *e;
+
+	if (depth > FUZZ_WALK_MAX_DEPTH || !(d = opendir(path))) {
+		if (depth <= FUZZ_WALK_MAX_DEPTH)
+			mc_lost(errno);
+		return;
+	}
+	while ((errno = 0, e = readdir(d)) &&
+	       mc_nodes < FUZZ_WALK_MAX_NODES) {
+		char sub[4096];
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		mc_nodes++;
+		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
+		if (lstat(sub, &st)) {
+			mc_lost(errno);
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			mc_walk(sub, depth + 1);
+		} else if (S_ISREG(st.st_mode)) {
+			int fd = open(sub, O_RDONLY);
+			size_t got = 0;
+			ssize_t r = 0;
+
+			if (fd < 0) {
+				mc_lost(errno);
+				continue;
+			}
+			while (got < FUZZ_WALK_MAX_READ &&
+			       (r = read(fd, mc_buf, sizeof(mc_buf))) > 0)
+				got += (size_t)r;
+			if (r < 0)
+				mc_lost(errno);
+			close(fd);
+		}
+	}
+	if (!e && errno)
+		mc_lost(errno);
+	closedir(d);
+}
+
+/* Run argv with stdin/stdout on /dev/null and stderr into err_path; with
+ * `group`, in a process group of its own (so that a failed case can end
+ * the daemon and anything it started: a request the daemon has taken but
+ * not answered keeps the walker in the kernel until the daemon's /dev/fuse
+ * is closed). */
+static pid_t mc_spawn(char *const argv[], const char *err_path, bool group)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (group)
+			setpgid(0, 0);
+		int null = open("/dev/null", O_RDWR);
+		int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 1);
+		}
+		if (err >= 0)
+			dup2(err, 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Wait for `pid` until `deadline`; true and *status when it ended. */
+static bool mc_wait(pid_t pid, double deadline, int *status)
+{
+	for (;;) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+
+		if (r == pid)
+			return true;
+		if (r < 0 || mc_now() > deadline)
+			return false;
+		mc_nap();
+	}
+}
+
+/* Print the first lines of the daemon's stderr under a failed case. */
+static void mc_show(const char *err_path)
+{
+	FILE *fp = fopen(err_path, "r");
+	char line[512];
+
+	for (int i = 0; fp && i < 8 && fgets(line, sizeof(line), fp); i++)
+		printf("    colfs: %s", line);
+	if (fp)
+		fclose(fp);
+	fflush(stdout);
+}
+
+static int mount_case(const uint8_t *buf, size_t len)
+{
+	char dir[] = "/tmp/colfs-mutate.XXXXXX";
+	char file[64], mnt[64], err_path[64];
+	double deadline = mc_now() + opt_timeout;
+	int rc = MC_OK, status, fd;
+	pid_t daemon, walker = 0;
+	unsigned long hwm = 0;
+
+	if (!mkdtemp(dir))
+		return MC_SETUP;
+	snprintf(file, sizeof(file), "%s/f", dir);
+	snprintf(mnt, sizeof(mnt), "%s/m", dir);
+	snprintf(err_path, sizeof(err_path), "%s/stderr", dir);
+	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || write(fd, buf, len) != (ssize_t)len || close(fd) ||
+	    mkdir(mnt, 0700))
+		return MC_SETUP;
+	{
+		char *argv[] = {(char *)opt_mount, "-f", "-o",
+				"cache_size=16M", file, mnt, NULL};
+
+		daemon = mc_spawn(argv, err_path, true);
+	}
+	if (daemon < 0)
+		return MC_SETUP;
+	while (!mc_mounted(dir, mnt)) {
+		if (waitpid(daemon, &status, WNOHANG) == daemon) {
+			/* ended before mounting: a refusal is an answer */
+			if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
+				rc = MC_REFUSED;
+			else
+				rc = WIFSIGNALED(status) ? MC_CRASH : MC_EXIT;
+			daemon = 0;
+			goto out;
+		}
+		if (mc_now() > deadline) {
+			rc = MC_NOMOUNT;
+			goto out;
+		}
+		mc_nap();
+	}
+	walker = fork();
+	if (walker == 0) {
+		mc_walk(mnt, 0);
+		_exit(0);
+	}
+	if (walker < 0) {
+		rc = MC_SETUP;
+		goto out;
+	}
+	if (!mc_wait(walker, deadline, &status)) {
+		kill(walker, SIGKILL);   /* reaped below, once the daemon is gone */
+		rc = MC_HANG;
+	} else {
+		walker = 0;
+		if (WIFEXITED(status) && WEXITSTATUS(status) == MC_LOST)
+			rc = MC_LOST;
+		else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			rc = MC_SETUP;
+	}
+	if (waitpid(daemon, &status, WNOHANG) == daemon) {
+		kill(-daemon, SIGKILL);   /* whatever it left behind */
+		daemon = 0;
+		rc = WIFSIGNALED(status) ? MC_CRASH : MC_LOST;
+		goto out;
+	}
+	hwm = mc_vmhwm(daemon);
+	for (unsigned long seen = *peak_kb; hwm > seen;)
+		if (__atomic_compare_exchange_n(peak_kb, &seen, hwm, false,
+						__ATOMIC_RELAXED,
+						__ATOMIC_RELAXED))
+			break;
+	if (!UNDER_ASAN && rc == MC_OK && hwm > opt_mem * 1024) {
+		printf("    daemon peak memory %lu KiB\n", hwm);
+		rc = MC_OOM;
+	}
+out:
+	if (daemon > 0) {
+		char *argv[] = {"fusermount3", "-u", mnt, NULL};
+		pid_t um = -1;
+
+		if (rc == MC_OK)
+			um = mc_spawn(argv, "/dev/null", false);
+		else
+			kill(-daemon, SIGKILL);   /* a failed case: end it */
+		if (um > 0)
+			waitpid(um, NULL, 0);
+		if (!mc_wait(daemon, mc_now() + 10, &status)) {
+			kill(-daemon, SIGKILL);
+			waitpid(daemon, &status, 0);
+			if (rc == MC_OK)
+				rc = MC_EXIT;
+		} else if (rc == MC_OK &&
+			   (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
+			rc = WIFSIGNALED(status) ? MC_CRASH : MC_EXIT;
+		}
+	}
+	if (walker > 0)
+		waitpid(walker, NULL, 0);
+	if (rc != MC_OK && rc != MC_REFUSED)
+		mc_show(err_path);
+	unlink(file);
+	unlink(err_path);
+	if (rmdir(mnt) && errno != ENOENT) {
+		/* still mounted (a dead daemon's mount fails stat, so ask
+		 * rmdir): detach it */
+		char *lazy[] = {"fusermount3", "-u", "-z", mnt, NULL};
+		pid_t um = mc_spawn(lazy, "/dev/null", false);
+
+		if (um > 0)
+			waitpid(um, NULL, 0);
+		rmdir(mnt);
+	}
+	rmdir(dir);
+	return rc;
+}
+
 static void child(const uint8_t *orig, size_t n, const mcase *c)
 {
 	uint8_t *buf = malloc(n ? n : 1);
 
+	if (opt_mount) {
+		/* the daemon's own limits are checked; a backstop alarm only,
+		 * since mount_case ends its processes itself */
+		alarm(opt_timeout + 30);
+		if (!buf)
+			_exit(MC_SETUP);
+		memcpy(buf, orig, n);
+		apply(c, buf);
+		_exit(mount_case(buf, c->len));
+	}
 	if (!UNDER_ASAN) {
 		struct rlimit rl;
 
@@ -477,8 +801,12 @@ static void run_file(const char *path)
 	nc = plan(path, f, data, (size_t)st.st_size, cases, 96);
 	fflush(stdout);
 	for (size_t i = 0; i < nc; i++) {
-		running *r = free_slot();
+		running *r;
 		pid_t pid;
+
+		if (n_planned++ % opt_sample)
+			continue;
+		r = free_slot();
 
 		r->file = path;
 		r->c = cases[i];
@@ -555,6 +883,10 @@ int main(int argc, char **argv)
 			opt_max_size = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(a, "--every") && i + 1 < argc)
 			opt_every = (unsigned)atoi(argv[++i]);
+		else if (!strcmp(a, "--sample") && i + 1 < argc)
+			opt_sample = (unsigned)atoi(argv[++i]);
+		else if (!strcmp(a, "--mount") && i + 1 < argc)
+			opt_mount = argv[++i];
 		else if (!strcmp(a, "--list"))
 			opt_list = true;
 		else
@@ -564,6 +896,18 @@ int main(int argc, char **argv)
 		opt_jobs = 1;
 	if (opt_every < 1)
 		opt_every = 1;
+	if (opt_sample < 1)
+		opt_sample = 1;
+	peak_kb = mmap(NULL, sizeof(*peak_kb), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (peak_kb == MAP_FAILED)
+		return 2;
+	if (opt_mount && (access("/dev/fuse", R_OK | W_OK) ||
+			  system("command -v fusermount3 >/dev/null 2>&1"))) {
+		printf("--mount: /dev/fuse or fusermount3 is not available: "
+		       "skipping\n");
+		return 77;
+	}
 	slots = calloc(opt_jobs, sizeof(*slots));
 	if (!slots)
 		return 2;
@@ -577,6 +921,12 @@ int main(int argc, char **argv)
 	}
 	free(files);
 	drain();
+	if (opt_mount)
+		printf("through mounts of %s: %zu of the cases refused before "
+		       "mounting; largest daemon peak resident memory %lu "
+		       "KiB (limit %lu MiB%s)\n", opt_mount, n_refused,
+		       *peak_kb, opt_mem,
+		       UNDER_ASAN ? ", not checked under ASan" : "");
 	printf("%zu files, %zu cases, %zu failed, %zu skipped as larger than "
 	       "%lu bytes; %.1f s; slowest case %.2f s (%s)%s\n",
 	       n_files, n_cases, n_failed, n_skipped, opt_max_size,
