@@ -180,13 +180,16 @@ static colfs_status footer_read(colfs_tree *t, cfile_file *f)
 	}
 	f->num_values = (uint64_t)ft->num_values;
 	f->nullable = ft->has_is_type_nullable && ft->is_type_nullable;
-	if (!!ft->dict_block_ptr != (f->encoding == CFILE_DICT)) {
+	if (ft->dict_block_ptr && f->encoding != CFILE_DICT) {
 		colfs_tree_report(t, NULL, pb_at, COLFS_ECORRUPT,
-				  ft->dict_block_ptr
-					  ? "dict_block_ptr in a file that is "
-					    "not dictionary encoded"
-					  : "dictionary encoding without a "
-					    "dict_block_ptr");
+				  "dict_block_ptr in a file that is not "
+				  "dictionary encoded");
+		return COLFS_ECORRUPT;
+	}
+	if (!ft->dict_block_ptr && f->encoding == CFILE_DICT) {
+		colfs_tree_report(t, NULL, pb_at, COLFS_ECORRUPT,
+				  "dictionary encoding without a "
+				  "dict_block_ptr");
 		return COLFS_ECORRUPT;
 	}
 	return COLFS_OK;
