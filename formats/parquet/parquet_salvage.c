@@ -36,6 +36,7 @@
 #define SV_MAX_PAGES 262144          /* pages kept by one scan */
 #define SV_MAX_SECONDS 20            /* wall time of one scan */
 #define SV_MAX_GAP_REPORTS 100       /* gaps listed in errors */
+#define SV_MATCH_BUDGET 65536        /* pages tried per row-group split */
 
 enum { SV_CRC_ABSENT = 0, SV_CRC_OK = 1, SV_CRC_BAD = -1 };
 #define SV_CODEC_UNTRIED (-2)
@@ -634,6 +635,57 @@ static int32_t sv_leaf_codec(const parquet_file *pf, uint32_t leaf)
 	return -1;
 }
 
+/* Could the pages from `k` on hold leaves 1.. of a row group of `R` rows?
+ * Each leaf's chunk must fit its type (an optional dictionary page, then
+ * data pages of one run) and hold exactly R rows; the scan may end inside
+ * the group (a cut file) once at least one leaf after the first is whole.
+ * Every page looked at costs one unit of *budget. */
+static bool sv_group_fits(pq_state *s, pq_salvage *sv, size_t k, int64_t R,
+			  size_t *budget)
+{
+	const parquet_file *pf = sv->schema;
+	uint32_t whole = 0;
+	colfs_err e;
+
+	for (uint32_t leaf = 1; leaf < pf->n_columns; leaf++) {
+		const parquet_column *col = &pf->columns[leaf];
+		int32_t prefer = sv_leaf_codec(pf, leaf);
+		const char *why;
+		int64_t recs = 0;
+		bool dict;
+		size_t first;
+
+		if (k >= sv->n_pages)
+			return whole > 0;
+		dict = sv->pages[k].pg.hdr.type == PARQUET_PAGE_DICTIONARY;
+		if (dict && !sv_fits(col, &sv->pages[k].pg.hdr, &why))
+			return false;
+		k += dict;
+		first = k;
+		while (k < sv->n_pages && recs < R) {
+			const parquet_page_header *h = &sv->pages[k].pg.hdr;
+			int64_t pr = 0;
+
+			if (!*budget || (k > first && sv_run_starts(sv, k)) ||
+			    h->type == PARQUET_PAGE_DICTIONARY)
+				return false;
+			--*budget;
+			if ((h->encoding == PARQUET_ENC_PLAIN_DICTIONARY ||
+			     h->encoding == PARQUET_ENC_RLE_DICTIONARY) && !dict)
+				return false;
+			if (!sv_fits(col, h, &why) ||
+			    sv_page_records(s, sv, k, col, prefer, &pr, &e))
+				return false;
+			recs += pr;
+			k++;
+		}
+		if (recs != R)
+			return recs < R && k >= sv->n_pages && whole > 0;
+		whole++;
+	}
+	return true;
+}
+
 /* Split the runs into column chunks of the schema's leaves (the rule of
  * docs/parquet-tree.md, "Matching").  Problems are reported under `dir`. */
 static colfs_status sv_match(colfs_tree *t, const colfs_node *dir,
@@ -666,6 +718,7 @@ static colfs_status sv_match(colfs_tree *t, const colfs_node *dir,
 			size_t j = i;
 			int64_t recs = 0;
 			const char *why = NULL;
+			bool hinted = false;
 			bool dict = sv->pages[j].pg.hdr.type ==
 				    PARQUET_PAGE_DICTIONARY;
 
@@ -697,8 +750,40 @@ static colfs_status sv_match(colfs_tree *t, const colfs_node *dir,
 				if (R && recs >= R)
 					break;
 				if (!R && leaf == 0 && j < r1 &&
-				    sv_is_hint(pf, recs))
+				    sv_is_hint(pf, recs)) {
+					hinted = true;
 					break;
+				}
+			}
+			/* leaf 0 without a row count from OTHER: if the pages
+			 * after its stretch do not make a row group of its
+			 * rows, end its chunk at the first page boundary after
+			 * which they do (columns of one type written one after
+			 * another, row groups sized unlike OTHER's) */
+			if (leaf == 0 && !R && !hinted && n_leaves > 1 &&
+			    j > i + dict + 1) {
+				size_t budget = SV_MATCH_BUDGET;
+
+				if (!sv_group_fits(s, sv, j, recs, &budget)) {
+					int64_t rk = 0, pr = 0;
+
+					for (size_t k = i + dict; k + 1 < j; k++) {
+						if (sv_page_records(s, sv, k, col,
+								    prefer, &pr,
+								    &e))
+							break;
+						rk += pr;
+						if (sv_group_fits(s, sv, k + 1,
+								  rk, &budget)) {
+							j = k + 1;
+							recs = rk;
+							why = NULL;
+							break;
+						}
+						if (!budget)
+							break;
+					}
+				}
 			}
 			/* a dictionary page at the end of the scan is the
 			 * start of a cut chunk: short, like a cut chunk */

@@ -277,6 +277,31 @@ else
 	fail "schema_from missing: not reported"
 fi
 
+# A damaged copy of $1 salvaged with schema_from=$2, a file of the same
+# schema whose row groups have other sizes: the recovered rows must be the
+# first rows of $1, all of them for a file cut before its footer.
+same_type_files() {
+	local h=$1 other=$2 end size cut n
+	end=$(chunks_end "$h")
+	size=$(stat -c %s "$h")
+	for cut in "$end" $((end * 2 / 3)) $((end * 9 / 10)); do
+		head -c "$cut" "$h" > "$WORK/same-cut.parquet"
+		"$TOOL" -o schema_from="$other" cat "$WORK/same-cut.parquet" \
+			salvage/rows.csv > "$WORK/same-got.csv"
+		n=$(($(wc -l < "$WORK/same-got.csv") - 1))
+		if [ "$n" -le 0 ]; then
+			fail "same-type/cut $cut of $size: no rows recovered"
+		elif [ "$cut" = "$end" ] && [ "$n" != 30000 ]; then
+			fail "same-type/died: $n of 30000 rows recovered"
+		elif ! cmp -s "$WORK/same-got.csv" \
+			<("$TOOL" cat "$h" rows.csv | head -n $((n + 1))); then
+			fail "same-type/cut $cut of $size: the $n rows recovered differ from the file's first rows"
+		else
+			ok "same-type/cut $cut of $size: $n rows as the file's first rows"
+		fi
+	done
+}
+
 # DuckDB as the writer (nullable columns, decimals, booleans, lists)
 if sh "$dir/../values/duckdb-setup.sh" 2>/dev/null; then
 	cat > "$dir/../values/.salvage-gen.mjs" <<'EOF'
@@ -296,6 +321,25 @@ EOF
 		one_file "$WORK/duck.parquet" "duckdb-zstd"
 	else
 		fail "duckdb: the fixture could not be written"
+	fi
+	# schema_from with other row-group sizes: three flat PLAIN columns of
+	# one width (two BIGINT, one DOUBLE), so only the row counts can tell
+	# where one column's chunk ends
+	cat > "$dir/../values/.salvage-gen.mjs" <<'EOF'
+import { DuckDBInstance } from '@duckdb/node-api';
+const [out, rg] = process.argv.slice(2);
+const db = await DuckDBInstance.create(':memory:');
+const c = await db.connect();
+await c.run(`COPY (SELECT (i * 2654435761) % 1000000007 AS x,
+  (i * 40503) % 998244353 AS y, i::DOUBLE / 3 AS z
+  FROM range(30000) t(i)) TO '${out}'
+  (FORMAT PARQUET, COMPRESSION zstd, ROW_GROUP_SIZE ${rg})`);
+EOF
+	if (cd "$dir/../values" && node .salvage-gen.mjs "$WORK/same-a.parquet" 10000 &&
+	    node .salvage-gen.mjs "$WORK/same-b.parquet" 7000); then
+		same_type_files "$WORK/same-b.parquet" "$WORK/same-a.parquet"
+	else
+		fail "duckdb: the same-type fixtures could not be written"
 	fi
 	rm -f "$dir/../values/.salvage-gen.mjs"
 else
