@@ -32,12 +32,16 @@ typedef enum colfs_content {
 
 /* Options a user can set (-o key=value on the daemon, --key=value on the
  * tool).  Zeroed fields take the defaults. */
+/* The largest salvage_effort accepted. */
+#define COLFS_MAX_SALVAGE_EFFORT 1000
+
 typedef struct colfs_options {
 	const char *null_token;     /* how NULL renders; default "\\N" */
 	uint64_t cache_bytes;       /* decoded-piece cache; default 64 MiB */
 	uint64_t max_alloc;         /* cap on one declared size; default 1 GiB */
 	bool checksums_ignore;      /* serve data whose checksum fails */
 	const char *schema_from;    /* healthy sibling file for salvage */
+	uint32_t salvage_effort;    /* salvage scan caps times this; default 1 */
 	/* CFile salvage (a file whose footer is lost): how to decode the
 	 * blocks found.  Names as colfs_options_help lists them; NULL: not
 	 * given. */

@@ -196,6 +196,17 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 		if (!v || !*v)
 			return COLFS_ECORRUPT;
 		o->schema_from = v;
+	} else if (KEY("salvage_effort")) {
+		char *end;
+		unsigned long n;
+
+		if (!v || !*v)
+			return COLFS_ECORRUPT;
+		errno = 0;
+		n = strtoul(v, &end, 10);
+		if (*end || errno || n < 1 || n > COLFS_MAX_SALVAGE_EFFORT)
+			return COLFS_ECORRUPT;
+		o->salvage_effort = (uint32_t)n;
 	} else if (KEY("cfile_type")) {
 		if (!v || !name_in(v, cfile_type_names))
 			return COLFS_ECORRUPT;
@@ -229,6 +240,7 @@ const char *colfs_options_help(void)
 	       "    -o max_alloc=SIZE      largest single buffer a file may ask for (default 1G)\n"
 	       "    -o checksums=verify|ignore  serve data whose checksum fails (default verify)\n"
 	       "    -o schema_from=FILE    healthy file of the same dataset, for salvage\n"
+	       "    -o salvage_effort=N    salvage scans may take N times their caps (1-1000, default 1)\n"
 	       "    -o cfile_type=TYPE     CFile salvage: the column type (INT32, INT64, STRING, ...)\n"
 	       "    -o cfile_encoding=ENC  CFile salvage: PLAIN, BIT_SHUFFLE, RLE, PREFIX, DICT\n"
 	       "    -o cfile_compression=C CFile salvage: NONE, SNAPPY, LZ4, ZLIB (default: detected)\n"
@@ -1464,6 +1476,8 @@ static colfs_status tree_open(int fd, const char *display_name,
 		t->opts.cache_bytes = COLFS_DEFAULT_CACHE;
 	if (!t->opts.max_alloc)
 		t->opts.max_alloc = COLFS_DEFAULT_MAX_ALLOC;
+	if (!t->opts.salvage_effort)
+		t->opts.salvage_effort = 1;
 	t->display_name = strdup(display_name);
 	rc = colfs_source_create_fd(fd, 1, &t->src);
 	if (rc != COLFS_OK) {

@@ -28,7 +28,7 @@
  * one compression chunk (at most the block size) or, uncompressed, at most
  * SALVAGE_MAX_FOOTER bytes; at most SALVAGE_MAX_ATTEMPTS decompressions
  * and protobuf decodes are tried over the whole scan and at most
- * SALVAGE_MAX_CANDIDATES candidates kept.  Memory is one window plus one
+ * SALVAGE_MAX_CANDIDATES candidates kept (both times -o salvage_effort).  Memory is one window plus one
  * footer span plus one decompressed block plus the candidates.  The source
  * file is only read. */
 #include "orc_internal.h"
@@ -75,6 +75,9 @@ typedef struct orc_salvage {
 	uint64_t attempts;
 	uint64_t scan_end;        /* first offset not scanned */
 	bool capped;
+	/* the caps, times the salvage_effort option */
+	uint64_t max_attempts;
+	size_t max_cands;
 	/* the recovered stripes as a file (schema only) */
 	orc_file *s;
 	Orcpb__Footer footer;
@@ -269,7 +272,7 @@ static bool try_footer(orc_file *f, orc_salvage *sv, const uint8_t *data,
 	if (!ok)
 		return false;
 	c.footer_len = stored;
-	if (sv->n_cands >= SALVAGE_MAX_CANDIDATES) {
+	if (sv->n_cands >= sv->max_cands) {
 		sv->capped = true;
 		return true;
 	}
@@ -343,7 +346,7 @@ static void try_plain(orc_file *f, orc_salvage *sv, const uint8_t *p,
 			bounds[nb++] = pos;
 		}
 	}
-	while (nb > 0 && sv->attempts < SALVAGE_MAX_ATTEMPTS) {
+	while (nb > 0 && sv->attempts < sv->max_attempts) {
 		nb--;
 		if (try_footer(f, sv, p, bounds[nb], off, bounds[nb]))
 			return;
@@ -414,8 +417,8 @@ static colfs_status scan(orc_file *f, orc_salvage *sv, colfs_err *err)
 		if (st)
 			goto out;
 		for (size_t i = 0; i < lim; i++) {
-			if (sv->attempts >= SALVAGE_MAX_ATTEMPTS ||
-			    sv->n_cands >= SALVAGE_MAX_CANDIDATES) {
+			if (sv->attempts >= sv->max_attempts ||
+			    sv->n_cands >= sv->max_cands) {
 				sv->capped = true;
 				sv->scan_end = ws + i;
 				goto done;
@@ -820,17 +823,18 @@ static void summarize(orc_file *f, orc_salvage *sv)
 	}
 	colfs_buf_printf(b,
 			 "scan: offsets 3 to %llu of %llu bytes, %s, "
-			 "%llu decode attempts (cap %u), candidates cap %u\n",
+			 "%llu decode attempts (cap %llu), candidates cap %zu\n",
 			 (unsigned long long)sv->scan_end,
 			 (unsigned long long)f->size,
 			 !sv->have_schema ? "uncompressed footers only"
 			 : sv->compressed ? "one compression chunk per footer"
 					  : "uncompressed footers",
 			 (unsigned long long)sv->attempts,
-			 SALVAGE_MAX_ATTEMPTS, SALVAGE_MAX_CANDIDATES);
+			 (unsigned long long)sv->max_attempts, sv->max_cands);
 	if (sv->capped)
 		colfs_buf_printf(b, "scan stopped at offset %llu: cap "
-				 "reached\n", (unsigned long long)sv->scan_end);
+				 "reached (-o salvage_effort=N raises the caps "
+				 "N times)\n", (unsigned long long)sv->scan_end);
 	colfs_buf_printf(b, "candidates: %zu\n", sv->n_cands);
 	for (size_t i = 0; i < sv->n_cands; i++) {
 		const salvage_cand *c = &sv->cands[i];
@@ -912,6 +916,14 @@ static colfs_status salvage_dir_populate(colfs_tree *t, colfs_node *dir)
 		summarize(f, sv);
 		if (colfs_buf_status(&sv->summary))
 			return COLFS_ENOMEM;
+		if (sv->capped)
+			colfs_tree_report(t, dir, sv->scan_end, COLFS_EOVERFLOW,
+					  "salvage: the scan stopped at a cap "
+					  "(%llu decode attempts, %zu candidates; "
+					  "-o salvage_effort=N raises them N "
+					  "times): later stripes are not found",
+					  (unsigned long long)sv->max_attempts,
+					  sv->max_cands);
 		if (sv->s) {
 			uint64_t covered = 3;
 
@@ -961,8 +973,13 @@ colfs_status orc_salvage_add(orc_file *f, colfs_node *root)
 {
 	orc_salvage *sv = calloc(1, sizeof(*sv));
 
+	uint32_t effort = colfs_tree_options(f->tree)->salvage_effort;
+
 	if (!sv)
 		return COLFS_ENOMEM;
+	effort = effort ? effort : 1;
+	sv->max_attempts = (uint64_t)SALVAGE_MAX_ATTEMPTS * effort;
+	sv->max_cands = (size_t)SALVAGE_MAX_CANDIDATES * effort;
 	f->salvage = sv;
 	open_schema(f, sv);
 	if (!colfs_dir_add_dir(f->tree, root, "salvage", &salvage_dir_ops, f))

@@ -6,7 +6,8 @@
  * judged by sv_plausible).  An accepted page is skipped whole; elsewhere
  * the scan moves byte by byte, using memchr to jump to the next byte that
  * can start a header.  The scan is capped (SV_MAX_PAGES pages,
- * SV_MAX_SECONDS of wall time) and reads the file through one window of
+ * SV_MAX_SECONDS of wall time, both times -o salvage_effort) and reads
+ * the file through one window of
  * SV_WINDOW bytes.  Pages that follow one another contiguously form runs;
  * a dictionary page starts a new run.
  *
@@ -74,6 +75,10 @@ struct pq_salvage {
 	size_t n_crc_ok, n_crc_bad;
 	const char *stop_why;    /* NULL: the whole file was scanned */
 	double seconds;
+	/* the caps, times the salvage_effort option */
+	size_t max_pages;
+	double max_seconds;
+	size_t match_budget;
 	/* schema_from */
 	const char *schema_path;
 	parquet_file *schema;    /* the healthy file's metadata */
@@ -242,16 +247,16 @@ static double sv_now(void)
 }
 
 /* CRC-32 of `len` file bytes at `off`, read in pieces of `buf`;
- * COLFS_END when the scan's time (started at t0) runs out. */
+ * COLFS_END when the scan's time (up to `deadline`) runs out. */
 static colfs_status sv_crc(pq_state *s, uint64_t off, uint64_t len,
-			   uint8_t *buf, size_t cap, double t0, uint32_t *crc,
-			   colfs_err *e)
+			   uint8_t *buf, size_t cap, double deadline,
+			   uint32_t *crc, colfs_err *e)
 {
 	uint32_t c = 0;
 
 	while (len) {
 		size_t n = len < cap ? (size_t)len : cap;
-		if (sv_now() - t0 > SV_MAX_SECONDS)
+		if (sv_now() > deadline)
 			return COLFS_END;
 		COLFS_TRY(colfs_source_read_at(s->src, off, n, buf, e));
 		c = colfs_crc32(c, buf, n);
@@ -298,7 +303,7 @@ static colfs_status sv_scan(colfs_tree *t, const colfs_node *dir,
 							  : SV_HEADER_MAX;
 		if (pos < wstart || pos + need > wend) {
 			size_t len = end - pos < wcap ? (size_t)(end - pos) : wcap;
-			if (sv_now() - t0 > SV_MAX_SECONDS) {
+			if (sv_now() - t0 > sv->max_seconds) {
 				sv->stop_why = "the scan's time cap";
 				break;
 			}
@@ -330,7 +335,7 @@ static colfs_status sv_scan(colfs_tree *t, const colfs_node *dir,
 			pos++;
 			continue;
 		}
-		if (++tries % 4096 == 0 && sv_now() - t0 > SV_MAX_SECONDS) {
+		if (++tries % 4096 == 0 && sv_now() - t0 > sv->max_seconds) {
 			sv->stop_why = "the scan's time cap";
 			break;
 		}
@@ -365,7 +370,7 @@ static colfs_status sv_scan(colfs_tree *t, const colfs_node *dir,
 			uint32_t got;
 			st = sv_crc(s, pos + h.header_len,
 				    (uint64_t)h.compressed_size, crcbuf,
-				    SV_WINDOW, t0, &got, &e);
+				    SV_WINDOW, t0 + sv->max_seconds, &got, &e);
 			if (st == COLFS_END) {
 				sv->stop_why = "the scan's time cap";
 				st = COLFS_OK;
@@ -379,7 +384,7 @@ static colfs_status sv_scan(colfs_tree *t, const colfs_node *dir,
 			}
 			crc = got == h.crc ? SV_CRC_OK : SV_CRC_BAD;
 		}
-		if (sv->n_pages == SV_MAX_PAGES) {
+		if (sv->n_pages == sv->max_pages) {
 			sv->stop_why = "the scan's page cap";
 			break;
 		}
@@ -417,9 +422,9 @@ static colfs_status sv_scan(colfs_tree *t, const colfs_node *dir,
 		else
 			colfs_tree_report(t, dir, sv->scanned_to,
 					  COLFS_EOVERFLOW,
-					  "salvage: the scan stopped at %s (caps: %d pages, %d seconds): later pages are not listed",
-					  sv->stop_why, SV_MAX_PAGES,
-					  SV_MAX_SECONDS);
+					  "salvage: the scan stopped at %s (caps: %zu pages, %.0f seconds; -o salvage_effort=N raises them N times): later pages are not listed",
+					  sv->stop_why, sv->max_pages,
+					  sv->max_seconds);
 	}
 	sv->seconds = sv_now() - t0;
 	free(win);
@@ -762,7 +767,7 @@ static colfs_status sv_match(colfs_tree *t, const colfs_node *dir,
 			 * another, row groups sized unlike OTHER's) */
 			if (leaf == 0 && !R && !hinted && n_leaves > 1 &&
 			    j > i + dict + 1) {
-				size_t budget = SV_MATCH_BUDGET;
+				size_t budget = sv->match_budget;
 
 				if (!sv_group_fits(s, sv, j, recs, &budget)) {
 					int64_t rk = 0, pr = 0;
@@ -1088,6 +1093,9 @@ static colfs_status sv_summary_gen(colfs_tree *t, colfs_node *f,
 			 (unsigned long long)((pq_state *)colfs_node_ctx(f))->size,
 			 sv->stop_why ? ", stopped at " : "",
 			 sv->stop_why ? sv->stop_why : "");
+	colfs_buf_printf(out, "scan caps: %zu pages, %.0f seconds "
+			 "(-o salvage_effort raises them)\n", sv->max_pages,
+			 sv->max_seconds);
 	colfs_buf_printf(out, "pages: %zu (%zu data v1, %zu data v2, %zu dictionary)\n",
 			 sv->n_pages, kinds[PARQUET_PAGE_DATA],
 			 kinds[PARQUET_PAGE_DATA_V2],
@@ -1426,9 +1434,15 @@ bool pq_salvage_wanted(const pq_state *s)
 
 colfs_status pq_salvage_add(colfs_tree *t, colfs_node *root, pq_state *s)
 {
+	uint32_t effort = colfs_tree_options(t)->salvage_effort;
+
 	s->salvage = calloc(1, sizeof *s->salvage);
 	if (!s->salvage)
 		return COLFS_ENOMEM;
+	effort = effort ? effort : 1;
+	s->salvage->max_pages = (size_t)SV_MAX_PAGES * effort;
+	s->salvage->max_seconds = (double)SV_MAX_SECONDS * effort;
+	s->salvage->match_budget = (size_t)SV_MATCH_BUDGET * effort;
 	return colfs_dir_add_dir(t, root, "salvage", &sv_ops, s) ? COLFS_OK
 								 : COLFS_ENOMEM;
 }

@@ -381,6 +381,20 @@ static int run_generated(void)
 					     "errors");
 				colfs_tree_destroy(t);
 			}
+			/* salvage_effort multiplies the scan's caps */
+			opts.schema_from = path;
+			opts.salvage_effort = 2;
+			if (colfs_tree_open(cut, &opts, &t, why, sizeof(why))) {
+				FAIL("salvage_effort=2: open fails: %s", why);
+			} else {
+				if (!contains(t, "salvage/summary",
+					      "(cap 8388608), candidates cap "
+					      "131072"))
+					FAIL("salvage_effort=2: the summary "
+					     "does not show the doubled caps");
+				colfs_tree_destroy(t);
+			}
+			opts.salvage_effort = 0;
 		}
 		free(g.data);
 		unlink(cut);

@@ -175,6 +175,8 @@ one_file() {
 	check_pages "$h" "$WORK/died.parquet" "$name/died"
 	check_values "$h" "$WORK/died.parquet" "$name/died"
 	summary_has "$WORK/died.parquet" "$name/died" "rows recovered: $rows_total" -o "schema_from=$h"
+	summary_has "$WORK/died.parquet" "$name/died" "scan caps: 262144 pages, 20 seconds"
+	summary_has "$WORK/died.parquet" "$name/died" "scan caps: 786432 pages, 60 seconds" -o salvage_effort=3
 	"$TOOL" ls "$WORK/died.parquet" salvage | grep -qx columns &&
 		fail "$name/died: salvage/columns without schema_from"
 

@@ -411,7 +411,7 @@ test_manpage() {
 	[ -s warnings ] && fail "man warnings: $(cat warnings)"
 	for w in ls tree cat stat check --json -l --depth -o --help --version \
 		null= cache_size= max_alloc= checksums= schema_from= \
-		'EXIT STATUS'; do
+		salvage_effort= 'EXIT STATUS'; do
 		grep -q -- "$w" rendered || fail "the man page lacks $w"
 	done
 }

@@ -412,6 +412,13 @@ static void test_options(void **state)
 	assert_true(o.checksums_ignore);
 	assert_int_equal(colfs_options_set(&o, "checksums=maybe"), COLFS_ECORRUPT);
 	assert_int_equal(colfs_options_set(&o, "frobnicate=1"), COLFS_ENOENT);
+	assert_int_equal(colfs_options_set(&o, "salvage_effort=8"), COLFS_OK);
+	assert_int_equal(o.salvage_effort, 8);
+	assert_int_equal(colfs_options_set(&o, "salvage_effort=1000"), COLFS_OK);
+	assert_int_equal(colfs_options_set(&o, "salvage_effort=0"), COLFS_ECORRUPT);
+	assert_int_equal(colfs_options_set(&o, "salvage_effort=1001"), COLFS_ECORRUPT);
+	assert_int_equal(colfs_options_set(&o, "salvage_effort=2x"), COLFS_ECORRUPT);
+	assert_int_equal(colfs_options_set(&o, "salvage_effort"), COLFS_ECORRUPT);
 }
 
 static void test_refusals(void **state)
