@@ -25,8 +25,9 @@
  * count cannot be found this way is reported and not recovered.
  *
  * Bounds: the file is read in windows of SALVAGE_WINDOW bytes; a footer is
- * one compression chunk (at most the block size) or, uncompressed, at most
- * SALVAGE_MAX_FOOTER bytes; at most SALVAGE_MAX_ATTEMPTS decompressions
+ * one compression chunk (at most the block size), a full chunk and the
+ * chunks after it (at most SALVAGE_MAX_FOOTER bytes more) or,
+ * uncompressed, at most SALVAGE_MAX_FOOTER bytes; at most SALVAGE_MAX_ATTEMPTS decompressions
  * and protobuf decodes are tried over the whole scan and at most
  * SALVAGE_MAX_CANDIDATES candidates kept (both times -o salvage_effort).  Memory is one window plus one
  * footer span plus one decompressed block plus the candidates.  The source
@@ -75,6 +76,7 @@ typedef struct orc_salvage {
 	uint64_t attempts;
 	uint64_t scan_end;        /* first offset not scanned */
 	bool capped;
+	uint8_t *joined, *comp;   /* try_chunks: joined footer, one chunk */
 	/* the caps, times the salvage_effort option */
 	uint64_t max_attempts;
 	size_t max_cands;
@@ -353,10 +355,65 @@ static void try_plain(orc_file *f, orc_salvage *sv, const uint8_t *p,
 	}
 }
 
-/* A compressed footer: one compression chunk. */
+/* A footer longer than one compression chunk.  Writers cut a stream into
+ * chunks of block_size uncompressed bytes, so a first chunk that holds
+ * exactly block_size bytes and does not decode alone may go on in the
+ * chunks that follow it: they are read from the file, joined (up to
+ * SALVAGE_MAX_FOOTER bytes after the first chunk) and the footer is tried
+ * again after each. */
+static void try_chunks(orc_file *f, orc_salvage *sv, const uint8_t *first,
+		       size_t len, uint64_t off, uint64_t stored)
+{
+	size_t cap = (size_t)sv->block_size + SALVAGE_MAX_FOOTER;
+	uint64_t at = off + stored;
+
+	if (!sv->joined) {
+		sv->joined = malloc(cap);
+		sv->comp = malloc((size_t)sv->block_size);
+		if (!sv->joined || !sv->comp)
+			return;
+	}
+	memcpy(sv->joined, first, len);
+	while (len + sv->block_size <= cap &&
+	       sv->attempts < sv->max_attempts) {
+		uint8_t hb[3];
+		size_t clen, got = 0;
+		uint32_t h;
+
+		if (at + 3 > f->size ||
+		    colfs_source_read_at(f->src, at, 3, hb, NULL))
+			return;
+		h = (uint32_t)hb[0] | (uint32_t)hb[1] << 8 |
+		    (uint32_t)hb[2] << 16;
+		clen = h >> 1;
+		if (clen == 0 || clen > sv->block_size ||
+		    at + 3 + clen > f->size ||
+		    colfs_source_read_at(f->src, at + 3, clen, sv->comp, NULL))
+			return;
+		sv->attempts++;
+		if (h & 1) {
+			memcpy(sv->joined + len, sv->comp, clen);
+			got = clen;
+		} else if (colfs_codec_decompress(sv->codec, sv->comp, clen,
+						  sv->joined + len,
+						  (size_t)sv->block_size, &got,
+						  at + 3, NULL) != COLFS_OK) {
+			return;
+		}
+		len += got;
+		at += 3 + clen;
+		if (try_footer(f, sv, sv->joined, len, off, at - off) ||
+		    got != sv->block_size)
+			return;
+	}
+}
+
+/* A compressed footer: one compression chunk, or a full one and those
+ * after it. */
 static void try_chunk(orc_file *f, orc_salvage *sv, const uint8_t *p,
 		      size_t avail, uint64_t off, uint8_t *dec)
 {
+	const uint8_t *body = dec;
 	uint32_t h;
 	size_t clen, got = 0;
 
@@ -369,16 +426,20 @@ static void try_chunk(orc_file *f, orc_salvage *sv, const uint8_t *p,
 	if (h & 1) {
 		if (p[3] != 0x0a)
 			return;
-		try_footer(f, sv, p + 3, clen, off, 3 + (uint64_t)clen);
-		return;
+		body = p + 3;
+		got = clen;
+	} else {
+		sv->attempts++;
+		if (colfs_codec_decompress(sv->codec, p + 3, clen, dec,
+					   (size_t)sv->block_size, &got,
+					   off + 3, NULL) != COLFS_OK ||
+		    got < 2 || dec[0] != 0x0a)
+			return;
 	}
-	sv->attempts++;
-	if (colfs_codec_decompress(sv->codec, p + 3, clen, dec,
-				   (size_t)sv->block_size, &got, off + 3,
-				   NULL) != COLFS_OK ||
-	    got < 2 || dec[0] != 0x0a)
+	if (try_footer(f, sv, body, got, off, 3 + (uint64_t)clen))
 		return;
-	try_footer(f, sv, dec, got, off, 3 + (uint64_t)clen);
+	if (got == sv->block_size)
+		try_chunks(f, sv, body, got, off, 3 + (uint64_t)clen);
 }
 
 static int cand_cmp(const void *a, const void *b)
@@ -445,6 +506,9 @@ done:
 out:
 	free(buf);
 	free(dec);
+	free(sv->joined);
+	free(sv->comp);
+	sv->joined = sv->comp = NULL;
 	return st;
 }
 
@@ -827,7 +891,7 @@ static void summarize(orc_file *f, orc_salvage *sv)
 			 (unsigned long long)sv->scan_end,
 			 (unsigned long long)f->size,
 			 !sv->have_schema ? "uncompressed footers only"
-			 : sv->compressed ? "one compression chunk per footer"
+			 : sv->compressed ? "compressed footers"
 					  : "uncompressed footers",
 			 (unsigned long long)sv->attempts,
 			 (unsigned long long)sv->max_attempts, sv->max_cands);

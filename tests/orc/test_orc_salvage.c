@@ -3,7 +3,9 @@
  *   test_orc_salvage generated
  *   test_orc_salvage corpus CORPUS_DIR
  *
- * A healthy file (written by orc_gen.c, or read from the corpus) is
+ * A healthy file (written by orc_gen.c, also rewritten as ZLIB in 64-byte
+ * compression chunks so that its stripe footers span several chunks, or
+ * read from the corpus) is
  * damaged in a temporary copy: truncated in the middle of its last stripe,
  * truncated right after its last stripe, or with its PostScript length
  * byte zeroed.  The damaged copy must open; with schema_from= the healthy
@@ -18,6 +20,7 @@
 #include <colfs.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 static int failures;
 
@@ -341,6 +344,142 @@ static void check_file(const char *good, const char *name)
 	colfs_tree_destroy(h);
 }
 
+/* --- a compressed copy with a small block size ------------------------------ */
+
+/* Append `n` bytes to `out` in ORC compression chunks of at most `block`
+ * bytes each: raw deflate when it is smaller, else stored (original). */
+static void put_chunked(wbuf *out, const uint8_t *p, size_t n, size_t block)
+{
+	uint8_t z[1024];
+
+	for (size_t i = 0; i < n; i += block) {
+		size_t k = n - i < block ? n - i : block, zl = 0;
+		z_stream zs = {0};
+		uint32_t h;
+
+		if (k <= sizeof(z) - 64 &&
+		    deflateInit2(&zs, 9, Z_DEFLATED, -15, 8,
+				 Z_DEFAULT_STRATEGY) == Z_OK) {
+			zs.next_in = (Bytef *)(p + i);
+			zs.avail_in = (uInt)k;
+			zs.next_out = z;
+			zs.avail_out = sizeof(z);
+			if (deflate(&zs, Z_FINISH) == Z_STREAM_END)
+				zl = zs.total_out;
+			deflateEnd(&zs);
+		}
+		if (zl && zl < k) {
+			h = (uint32_t)zl << 1;
+			put(out, &(uint8_t[3]){(uint8_t)h, (uint8_t)(h >> 8),
+					       (uint8_t)(h >> 16)}, 3);
+			put(out, z, zl);
+		} else {
+			h = (uint32_t)k << 1 | 1;
+			put(out, &(uint8_t[3]){(uint8_t)h, (uint8_t)(h >> 8),
+					       (uint8_t)(h >> 16)}, 3);
+			put(out, p + i, k);
+		}
+	}
+}
+
+/* Rewrite an uncompressed ORC file without row indexes (orc_gen's) as a
+ * ZLIB file with compression block size `block`: every stream, stripe
+ * footer, the Metadata and the Footer in chunks.  With a block smaller
+ * than the stripe footers, each footer spans several chunks. */
+static bool reframe(const blob *in, const char *out_path, size_t block)
+{
+	const uint8_t *b = (const uint8_t *)in->data;
+	size_t n = in->len, ps_len, foot_at, meta_at;
+	Orcpb__PostScript *ps;
+	Orcpb__Footer *ft;
+	wbuf out = {0};
+	bool ok = false;
+	uint8_t *packed;
+	size_t plen;
+
+	if (n < 4)
+		return false;
+	ps_len = b[n - 1];
+	ps = orcpb__post_script__unpack(NULL, ps_len, b + n - 1 - ps_len);
+	if (!ps || ps->compression != ORCPB__COMPRESSION_KIND__NONE)
+		return false;
+	foot_at = n - 1 - ps_len - (size_t)ps->footerlength;
+	meta_at = foot_at - (size_t)ps->metadatalength;
+	ft = orcpb__footer__unpack(NULL, (size_t)ps->footerlength, b + foot_at);
+	if (!ft)
+		goto out;
+	put(&out, "ORC", 3);
+	for (size_t k = 0; k < ft->n_stripes; k++) {
+		Orcpb__StripeInformation *si = ft->stripes[k];
+		const uint8_t *sp = b + si->offset;
+		uint64_t at = 0, new_off = out.len, data_len = 0;
+		Orcpb__StripeFooter *sf = orcpb__stripe_footer__unpack(
+			NULL, (size_t)si->footerlength,
+			sp + si->indexlength + si->datalength);
+
+		if (!sf || si->indexlength)
+			goto out;
+		for (size_t j = 0; j < sf->n_streams; j++) {
+			size_t before = out.len;
+
+			put_chunked(&out, sp + at, (size_t)sf->streams[j]->length,
+				    block);
+			at += sf->streams[j]->length;
+			sf->streams[j]->length = out.len - before;
+			data_len += sf->streams[j]->length;
+		}
+		plen = orcpb__stripe_footer__get_packed_size(sf);
+		packed = malloc(plen);
+		orcpb__stripe_footer__pack(sf, packed);
+		{
+			size_t before = out.len;
+
+			put_chunked(&out, packed, plen, block);
+			si->footerlength = out.len - before;
+		}
+		free(packed);
+		orcpb__stripe_footer__free_unpacked(sf, NULL);
+		si->offset = new_off;
+		si->datalength = data_len;
+	}
+	{
+		size_t before = out.len;
+
+		put_chunked(&out, b + meta_at, (size_t)ps->metadatalength,
+			    block);
+		ps->metadatalength = out.len - before;
+	}
+	ft->has_contentlength = true;
+	ft->contentlength = out.len;
+	plen = orcpb__footer__get_packed_size(ft);
+	packed = malloc(plen);
+	orcpb__footer__pack(ft, packed);
+	{
+		size_t before = out.len;
+
+		put_chunked(&out, packed, plen, block);
+		ps->footerlength = out.len - before;
+	}
+	free(packed);
+	ps->compression = ORCPB__COMPRESSION_KIND__ZLIB;
+	ps->has_compression = true;
+	ps->compressionblocksize = block;
+	ps->has_compressionblocksize = true;
+	plen = orcpb__post_script__get_packed_size(ps);
+	packed = malloc(plen);
+	orcpb__post_script__pack(ps, packed);
+	put(&out, packed, plen);
+	put_u8(&out, (uint8_t)plen);
+	free(packed);
+	ok = write_file(out_path, out.p, out.len);
+out:
+	free(out.p);
+	if (ft)
+		orcpb__footer__free_unpacked(ft, NULL);
+	orcpb__post_script__free_unpacked(ps, NULL);
+	return ok;
+}
+
 static int run_generated(void)
 {
 	char path[] = "/tmp/colfs-orc-salvgenXXXXXX";
@@ -357,6 +496,22 @@ static int run_generated(void)
 	if (orc_gen_write(path, 123457, 25000))
 		return 1;
 	check_file(path, "generated");
+
+	/* ZLIB in 64-byte chunks: every stripe footer spans two chunks */
+	{
+		char z[] = "/tmp/colfs-orc-salvzlibXXXXXX";
+		blob g;
+
+		fd = mkstemp(z);
+		close(fd);
+		if (!orc_gen_write(z, 20000, 5000) && read_file(z, &g) &&
+		    reframe(&g, z, 64))
+			check_file(z, "generated, ZLIB in 64-byte chunks");
+		else
+			FAIL("the ZLIB copy could not be written");
+		free(g.data);
+		unlink(z);
+	}
 
 	/* a schema_from that is not there: reported, the mount stands */
 	{
