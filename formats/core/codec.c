@@ -394,9 +394,12 @@ static colfs_status codec_zstd(const codec_job *job, size_t *out_len)
 /* LZ4                                                                 */
 
 /* Length an LZ4 block decodes to, walking its sequences without writing
- * anything (per the LZ4 block format description).  Only used after
- * LZ4_decompress_safe failed, to tell "does not fit" from "malformed".
- * Returns false if the block is malformed. */
+ * anything (per the LZ4 block format description).  Returns false if the
+ * block is malformed.  Used after LZ4_decompress_safe failed, to tell
+ * "does not fit" from "malformed", and after it succeeded, because
+ * liblz4 (1.9.4) accepts some blocks whose last sequence is a match when
+ * the output has room to spare (and refuses the same block with an
+ * exact-size output): the format requires literals last. */
 static bool lz4_block_length(const uint8_t *in, size_t len, uint64_t *total)
 {
 	size_t i = 0;
@@ -418,8 +421,11 @@ static bool lz4_block_length(const uint8_t *in, size_t len, uint64_t *total)
 		i += (size_t)lit;
 		out += lit;
 		if (i == len) {
+			/* last sequence: literals only; encoders write its
+			 * token's match nibble as 0 (liblz4 accepts another
+			 * value or not depending on the output's room) */
 			*total = out;
-			return true;   /* last sequence: literals only */
+			return (token & 15u) == 0;
 		}
 		if (len - i < 2)
 			return false;
@@ -454,12 +460,19 @@ static colfs_status lz4_block(const codec_job *job, const uint8_t *in,
 	int icap = cap > (size_t)INT_MAX ? INT_MAX : (int)cap;
 	int n = LZ4_decompress_safe((const char *)in, (char *)out,
 				    (int)in_len, icap);
-	if (n >= 0) {
+	uint64_t total = 0;
+	bool formed = lz4_block_length(in, in_len, &total);
+	if (n >= 0 && formed && total == (uint64_t)n) {
 		*got = (size_t)n;
 		return COLFS_OK;
 	}
-	uint64_t total;
-	if (lz4_block_length(in, in_len, &total) && total > cap)
+	if (n >= 0)
+		return JOB_FAIL(job, COLFS_ECORRUPT,
+				"%s at compressed byte %zu (%zu bytes) is not a "
+				"valid LZ4 block: it does not end with a "
+				"literals-only sequence",
+				what, at, in_len);
+	if (formed && total > cap)
 		return JOB_FAIL(job, COLFS_EOVERFLOW,
 				"%s at compressed byte %zu decodes to %llu "
 				"bytes, expected at most %zu", what, at,

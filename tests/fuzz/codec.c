@@ -48,17 +48,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memset(again, 0x5A, out_len + GUARD);
 		st = colfs_codec_decompress(codec, src, in.n, again, out_len,
 					    &again_len, FUZZ_BASE, &err);
-		/* liblz4 1.9.4 accepts some blocks whose last sequence
-		 * is a match (invalid) when the output has room to spare,
-		 * and refuses them with an exact-size output: see
-		 * KNOWN-CRASHES.md, codec-lz4-lenient-block */
-		if (st != COLFS_OK &&
-		    (codec == COLFS_CODEC_LZ4_HADOOP ||
-		     codec == COLFS_CODEC_LZ4_RAW) &&
-		    fuzz_known_issue("codec-lz4-lenient-block")) {
-			free(again);
-			goto crc;
-		}
 		FUZZ_CHECK(st == COLFS_OK);
 		FUZZ_CHECK(again_len == out_len);
 		FUZZ_CHECK(!memcmp(again, out, out_len));
@@ -66,7 +55,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_CHECK(again[out_len + i] == 0x5A);
 		free(again);
 	}
-crc:
 	{
 		size_t half = in.n / 2;
 		uint32_t a = colfs_crc32(0, src, in.n);
