@@ -4,6 +4,7 @@
  *   cfile_index.c  index blocks and the B-tree walk (§10)
  *   cfile_block.c  block framing (§5, §6) and the encodings (§7-§9)
  *   cfile_tree.c   the mounted tree
+ *   cfile_verify.c `verify`: the file's claims against its decoded data
  */
 #ifndef COLFS_CFILE_INT_H
 #define COLFS_CFILE_INT_H
