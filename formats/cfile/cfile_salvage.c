@@ -18,8 +18,11 @@
  *  - without checksums and uncompressed: not recognisable; nothing is
  *    listed.
  *
- * The walk stops at the first position where no block ends (the lost
- * footer, or damage).  Blocks whose decoded bytes end in an index block
+ * Where no block ends (damage, or the lost footer), the walk looks
+ * forward for the next position where a whole block verifies (resync():
+ * CRC-32C and exact decompression; bounded by CSAL_RESYNC_WINDOW and
+ * CSAL_RESYNC_ATTEMPTS), records the skipped range and goes on; it stops
+ * where none is found.  Blocks whose decoded bytes end in an index block
  * trailer (§10.1) are index blocks; with DICT_ENCODING the last block
  * before the stop that is not an index block is the dictionary (Kudu
  * writes it last, §1.3); the rest are data blocks.  The compression is
