@@ -324,7 +324,11 @@ static colfs_status leaves_map(cv *v)
 		}
 		return COLFS_OK;
 	}
-	if (v->nleaves != f->nblocks && f->walk_complete)
+	bool all_read = true;
+	for (uint32_t k = 0; k < f->validx.n; k++)
+		all_read &= f->validx.node[k].ok;
+	/* an unreadable node is a problem of its own (errors) */
+	if (v->nleaves != f->nblocks && f->walk_complete && all_read)
 		cv_problem(v, f->validx.n ? f->validx.node[0].ptr.offset : 0,
 			   "the value index has %u leaf entries, the "
 			   "positional index %u data blocks", v->nleaves,
@@ -616,8 +620,7 @@ static void delta_stats_check(cv *v)
 		cv_problem(v, off, "deltafilestats lacks a required field "
 			   "(delete_count, min_timestamp, max_timestamp)");
 	if (!v->stats_ok) {
-		cv_line(v, "deltafilestats: not compared (a delta does not "
-			"decode, see errors)");
+		cv_line(v, "deltafilestats: not compared");
 		kudu__cfile__delta_stats_pb__free_unpacked(s, NULL);
 		return;
 	}
@@ -795,8 +798,10 @@ colfs_status cfile_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 		if (!st && f->role == CFILE_ROLE_DELTA) {
 			cv_line(&v, "deltas: %llu", (unsigned long long)v.deltas);
 			if (!v.stats_ok)
-				cv_line(&v, "order and counts: a delta does not "
-					"decode (see deltas), not compared");
+				cv_line(&v, "order and counts: not compared (a "
+					"delta does not decode, see deltas; or "
+					"more than %u column ids)",
+					CV_MAX_COLUMNS);
 			else if (v.ts_up && v.ts_down)
 				cv_problem(&v, f->footer_start,
 					   "timestamps within a row go both up "
