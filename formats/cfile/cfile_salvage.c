@@ -15,8 +15,9 @@
  *    the sequence whose literals reach u bytes; snappy: the element that
  *    reaches u bytes), checked by decompressing exactly u bytes; a block
  *    whose stream does not parse is taken as stored raw (u bytes);
- *  - without checksums and uncompressed: not recognisable; nothing is
- *    listed.
+ *  - without checksums and uncompressed: with the type options, the
+ *    length the encoded block declares or implies (declared_len), the
+ *    ordinals continuing and the block decoding; else nothing is listed.
  *
  * Where no block ends (damage, or the lost footer), the walk looks
  * forward for the next position where a whole block verifies (resync():
@@ -307,12 +308,130 @@ static bool varint32_at(const uint8_t *p, size_t n, size_t *at,
 	return false;
 }
 
+/* Make at least `need` bytes from `off` available in *buf (*have grows);
+ * *ok false when the file or the block cap ends first. */
+static colfs_status want_bytes(cfile_salvage *sv, uint64_t off, uint8_t **buf,
+			       size_t *cap, size_t *have, uint64_t need,
+			       bool *ok, colfs_err *err)
+{
+	size_t want;
+
+	*ok = need <= *have;
+	if (*ok || need > CSAL_MAX_STORED)
+		return COLFS_OK;
+	want = *have * 2 > need ? *have * 2 : (size_t)need;
+	if (want > CSAL_MAX_STORED)
+		want = CSAL_MAX_STORED;
+	COLFS_TRY(fill(sv, buf, cap, off, want, have, err));
+	*ok = need <= *have;
+	return COLFS_OK;
+}
+
+/* The end of an RLE block's stream (§9.6, §8) that starts at `at` (after
+ * the count and ordinal), holding `count` values of `w` bits: runs are
+ * walked, the final literal run holds ceil(m * w / 8) bytes for its m
+ * values (Kudu truncates it).  0 when it runs out. */
+static colfs_status rle_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
+			    size_t *cap, size_t *have, size_t at,
+			    uint32_t count, unsigned w, uint64_t *end,
+			    colfs_err *err)
+{
+	uint64_t done = 0, p = at;
+	bool ok;
+
+	*end = 0;
+	while (done < count) {
+		uint32_t ind;
+		size_t q;
+
+		COLFS_TRY(want_bytes(sv, off, buf, cap, have, p + 5, &ok, err));
+		q = (size_t)p;
+		if (!varint32_at(*buf, *have, &q, &ind) || ind > INT32_MAX ||
+		    (ind >> 1) == 0)
+			return COLFS_OK;
+		p = q;
+		if (!(ind & 1)) {
+			p += (w + 7) / 8;
+			done += ind >> 1;
+		} else if (done + (uint64_t)(ind >> 1) * 8 >= count) {
+			p += ((count - done) * w + 7) / 8;
+			done = count;
+		} else {
+			p += (uint64_t)(ind >> 1) * w;
+			done += (uint64_t)(ind >> 1) * 8;
+		}
+		if (p > CSAL_MAX_STORED)
+			return COLFS_OK;
+	}
+	*end = p;
+	return COLFS_OK;
+}
+
+/* The end of a PREFIX block (§9.4) whose header group starts at `at`:
+ * `count` entries (varint shared, varint unshared, the bytes), then the
+ * restart array of R = (count - 1) / interval positions and R itself.
+ * 0 when it runs out or R is not there. */
+static colfs_status prefix_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
+			       size_t *cap, size_t *have, size_t at,
+			       uint32_t *ordinal, uint32_t *count,
+			       uint64_t *end, colfs_err *err)
+{
+	uint32_t hdr[4], n, r;
+	uint64_t p = at;
+	bool ok;
+	uint8_t sel;
+
+	*end = 0;
+	COLFS_TRY(want_bytes(sv, off, buf, cap, have, p + 17, &ok, err));
+	if (p >= *have)
+		return COLFS_OK;
+	sel = (*buf)[p++];
+	for (int i = 0; i < 4; i++) {
+		unsigned len = ((sel >> (6 - 2 * i)) & 3) + 1;
+
+		if (p + len > *have)
+			return COLFS_OK;
+		hdr[i] = 0;
+		for (unsigned k = len; k-- > 0;)
+			hdr[i] = hdr[i] << 8 | (*buf)[p + k];
+		p += len;
+	}
+	n = hdr[0];
+	if (hdr[2] == 0 || (uint64_t)n * 2 > CSAL_MAX_STORED)
+		return COLFS_OK;
+	*count = n;
+	*ordinal = hdr[1];
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t shared, unshared;
+		size_t q;
+
+		COLFS_TRY(want_bytes(sv, off, buf, cap, have, p + 10, &ok,
+				     err));
+		q = (size_t)p;
+		if (!varint32_at(*buf, *have, &q, &shared) ||
+		    !varint32_at(*buf, *have, &q, &unshared))
+			return COLFS_OK;
+		p = (uint64_t)q + unshared;
+		if (p > CSAL_MAX_STORED)
+			return COLFS_OK;
+	}
+	r = n ? (n - 1) / hdr[2] : 0;
+	p += 4 * (uint64_t)r;
+	COLFS_TRY(want_bytes(sv, off, buf, cap, have, p + 4, &ok, err));
+	if (!ok || colfs_le32(*buf + p) != r)
+		return COLFS_OK;
+	*end = p + 4;
+	return COLFS_OK;
+}
+
 /* Uncompressed blocks without checksums: the length a data block declares
  * through its own headers (§7.2 nullable prefix; §9.1 / §9.2 PLAIN: 8 +
  * the values; §9.3 PLAIN BINARY: the offset table's group-varint groups
  * after offsets_pos; §9.7 BIT_SHUFFLE: its size field; §9.5 DICT: the
- * mode word, then a BIT_SHUFFLE or PLAIN BINARY block).  RLE, PREFIX and
- * GROUP_VARINT blocks do not declare one: 0. */
+ * mode word, then a BIT_SHUFFLE or PLAIN BINARY block; §9.6 RLE: the end
+ * of its run stream after `count` values; §9.4 PREFIX: its entries, then
+ * the restart array and its length).  GROUP_VARINT blocks are not
+ * walked: 0. */
 static colfs_status declared_len(cfile_salvage *sv, uint64_t off,
 				 uint8_t **buf, size_t *cap, uint32_t *out,
 				 uint32_t *ordinal, uint32_t *rows,
@@ -403,6 +522,34 @@ static colfs_status declared_len(cfile_salvage *sv, uint64_t off,
 		inner = s->ti->phys == CFILE_PHYS_BOOL
 				? 8 + ((uint64_t)count + 7) / 8
 				: 8 + (uint64_t)count * s->ti->width;
+	} else if (enc == CFILE_RLE) {
+		unsigned w = s->ti->phys == CFILE_PHYS_BOOL ? 1
+							    : 8u * s->ti->width;
+		uint32_t count;
+		uint64_t end;
+
+		if (w > 64 || have - at < 8)
+			return COLFS_OK;
+		count = colfs_le32(*buf + at);
+		*ordinal = colfs_le32(*buf + at + 4);
+		if (!null_rows)
+			*rows = count;
+		COLFS_TRY(rle_end(sv, off, buf, cap, &have, at + 8, count, w,
+				  &end, err));
+		if (!end)
+			return COLFS_OK;
+		inner = end - at;
+	} else if (enc == CFILE_PREFIX) {
+		uint32_t count = 0;
+		uint64_t end;
+
+		COLFS_TRY(prefix_end(sv, off, buf, cap, &have, at, ordinal,
+				     &count, &end, err));
+		if (!end)
+			return COLFS_OK;
+		if (!null_rows)
+			*rows = count;
+		inner = end - at;
 	} else {
 		return COLFS_OK;
 	}
@@ -654,8 +801,8 @@ static uint32_t zshift(uint32_t x, uint64_t n)
  * told from damage).  Candidates: compressed files, positions whose size
  * prefix is sane (the stream's end, or u bytes stored raw, gives the
  * block's end); uncompressed files with checksums and the type options,
- * positions where a PLAIN, BIT_SHUFFLE or DICT block declares a length
- * and rows.  `*next` = 0 when none (why in `why`). */
+ * positions where the encoded block gives a length and rows
+ * (declared_len: every encoding but GROUP_VARINT).  `*next` = 0 when none (why in `why`). */
 static colfs_status resync(cfile_salvage *sv, uint64_t pos, uint8_t **out,
 			   uint64_t *next, char *why, size_t why_len,
 			   colfs_err *err)
@@ -664,9 +811,7 @@ static colfs_status resync(cfile_salvage *sv, uint64_t pos, uint8_t **out,
 	bool comp = sv->compression_known &&
 		    s->compression != CFILE_NO_COMPRESSION;
 	bool typed = !comp && s->checksums && sv->type_known &&
-		     (s->encoding == CFILE_PLAIN ||
-		      s->encoding == CFILE_BIT_SHUFFLE ||
-		      s->encoding == CFILE_DICT);
+		     s->encoding != CFILE_GROUP_VARINT;
 	uint64_t wlen = s->size - pos;
 	uint8_t *w = NULL, *tmp = NULL;
 	size_t tcap = 0, ocap = 0;

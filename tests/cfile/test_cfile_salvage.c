@@ -418,6 +418,25 @@ int main(void)
 	    (const char *const[]){"cfile_type=DOUBLE",
 				  "cfile_encoding=BIT_SHUFFLE", NULL});
 
+	/* RLE and PREFIX: the run stream and the restart array end them */
+	p.type = CFILE_INT16;
+	p.encoding = CFILE_RLE;
+	p.nullable = true;
+	run(dir, &p, "int16-rle-nullable-bare",
+	    (const char *const[]){"cfile_type=INT16", "cfile_encoding=RLE",
+				  "cfile_nullable=true", NULL});
+	p.type = CFILE_BOOL;
+	p.nullable = false;
+	run(dir, &p, "bool-rle-bare",
+	    (const char *const[]){"cfile_type=BOOL", "cfile_encoding=RLE",
+				  NULL});
+	p.type = CFILE_VARCHAR;
+	p.encoding = CFILE_PREFIX;
+	p.restart_interval = 3;
+	run(dir, &p, "varchar-prefix-bare",
+	    (const char *const[]){"cfile_type=VARCHAR",
+				  "cfile_encoding=PREFIX", NULL});
+
 	/* blocks larger than the walk's first 64 KiB read */
 	cw_params_default(&p);
 	p.type = CFILE_INT64;
@@ -490,6 +509,12 @@ int main(void)
 		       (const char *const[]){"cfile_type=INT32",
 					     "cfile_encoding=PLAIN",
 					     "cfile_nullable=true", NULL});
+	p.type = CFILE_STRING;
+	p.encoding = CFILE_PREFIX;
+	p.nullable = false;
+	damaged_middle(dir, &p, "mid-string-prefix-crc",
+		       (const char *const[]){"cfile_type=STRING",
+					     "cfile_encoding=PREFIX", NULL});
 
 	cft_rmdir(dir);
 	free(dir);
