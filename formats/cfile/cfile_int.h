@@ -4,6 +4,7 @@
  *   cfile_index.c  index blocks and the B-tree walk (§10)
  *   cfile_block.c  block framing (§5, §6) and the encodings (§7-§9)
  *   cfile_tree.c   the mounted tree
+ *   cfile_verify.c `verify`: the file's claims against its decoded data
  */
 #ifndef COLFS_CFILE_INT_H
 #define COLFS_CFILE_INT_H
@@ -176,6 +177,9 @@ void cfile_key_render(colfs_buf *out, const uint8_t *k, uint32_t n,
 
 /* cfile_special.c: DeltaFiles (§13.1) and BloomFiles (§13.2) */
 enum cfile_role cfile_role_detect(const cfile_file *f);
+/* One memcmp-sortable varint of a DeltaKey (§13.1). */
+colfs_status cfile_memcmp_varint(colfs_cursor *c, uint64_t *out,
+				 colfs_err *err);
 /* Render one DeltaFile value (DeltaKey + RowChangeList) as one line. */
 colfs_status cfile_delta_render(const uint8_t *p, size_t n, colfs_buf *out,
 				uint64_t where, colfs_err *err);
@@ -189,6 +193,11 @@ colfs_status cfile_bloom_describe(const uint8_t *p, size_t n, colfs_buf *out,
 /* cfile_salvage.c: salvage/ of a file whose footer cannot be used */
 colfs_status cfile_salvage_add(colfs_tree *t, cfile_file *f, colfs_node *root);
 void cfile_salvage_free(cfile_file *f);
+
+/* cfile_verify.c: the `verify` stream (what the file claims against the
+ * decoded data) */
+colfs_status cfile_verify_gen(colfs_tree *t, colfs_node *file,
+			      colfs_buf *out);
 
 /* cfile_tree.c */
 colfs_status cfile_tree_build(colfs_tree *t, cfile_file *f);

@@ -15,11 +15,15 @@
  *    the sequence whose literals reach u bytes; snappy: the element that
  *    reaches u bytes), checked by decompressing exactly u bytes; a block
  *    whose stream does not parse is taken as stored raw (u bytes);
- *  - without checksums and uncompressed: not recognisable; nothing is
- *    listed.
+ *  - without checksums and uncompressed: with the type options, the
+ *    length the encoded block declares or implies (declared_len), the
+ *    ordinals continuing and the block decoding; else nothing is listed.
  *
- * The walk stops at the first position where no block ends (the lost
- * footer, or damage).  Blocks whose decoded bytes end in an index block
+ * Where no block ends (damage, or the lost footer), the walk looks
+ * forward for the next position where a whole block verifies (resync():
+ * CRC-32C and exact decompression; bounded by CSAL_RESYNC_WINDOW and
+ * CSAL_RESYNC_ATTEMPTS), records the skipped range and goes on; it stops
+ * where none is found.  Blocks whose decoded bytes end in an index block
  * trailer (§10.1) are index blocks; with DICT_ENCODING the last block
  * before the stop that is not an index block is the dictionary (Kudu
  * writes it last, §1.3); the rest are data blocks.  The compression is
@@ -44,6 +48,14 @@
 
 #define CSAL_MAX_STORED (CFILE_MAX_BLOCK + 8u)
 #define CSAL_MAX_BLOCKS (1u << 20)
+/* Resynchronising after a damaged block (docs/tree.md, Limits): the next
+ * block must start and end within this many bytes of the damaged block's
+ * start, at most this many candidate starts (positions whose first bytes
+ * could begin a block) are tried, and at most this many byte ranges are
+ * skipped in one file. */
+#define CSAL_RESYNC_WINDOW (4u << 20)
+#define CSAL_RESYNC_ATTEMPTS 4096u
+#define CSAL_MAX_SKIPS 1024u
 
 enum csal_kind { CSAL_DATA = 0, CSAL_INDEX, CSAL_DICT };
 
@@ -51,6 +63,12 @@ typedef struct csal_block {
 	cfile_ptr ptr;
 	enum csal_kind kind;
 } csal_block;
+
+/* A byte range the walk skipped: no block verifies in it. */
+typedef struct csal_skip {
+	uint64_t off, len;
+	char why[200];
+} csal_skip;
 
 typedef struct cfile_salvage {
 	bool scanned;
@@ -68,6 +86,10 @@ typedef struct cfile_salvage {
 	uint32_t n_data;
 	uint64_t stop;            /* where the walk stopped */
 	char stop_why[200];
+	csal_skip *skip;          /* damaged ranges walked past */
+	uint32_t n_skip;
+	/* the caps, times the salvage_effort option */
+	uint32_t max_blocks, max_skips, resync_attempts;
 	Kudu__Cfile__CFileFooterPB footer;
 	Kudu__Cfile__BlockPointerPB dict_ptr;
 	colfs_buf summary;
@@ -288,12 +310,130 @@ static bool varint32_at(const uint8_t *p, size_t n, size_t *at,
 	return false;
 }
 
+/* Make at least `need` bytes from `off` available in *buf (*have grows);
+ * *ok false when the file or the block cap ends first. */
+static colfs_status want_bytes(cfile_salvage *sv, uint64_t off, uint8_t **buf,
+			       size_t *cap, size_t *have, uint64_t need,
+			       bool *ok, colfs_err *err)
+{
+	size_t want;
+
+	*ok = need <= *have;
+	if (*ok || need > CSAL_MAX_STORED)
+		return COLFS_OK;
+	want = *have * 2 > need ? *have * 2 : (size_t)need;
+	if (want > CSAL_MAX_STORED)
+		want = CSAL_MAX_STORED;
+	COLFS_TRY(fill(sv, buf, cap, off, want, have, err));
+	*ok = need <= *have;
+	return COLFS_OK;
+}
+
+/* The end of an RLE block's stream (§9.6, §8) that starts at `at` (after
+ * the count and ordinal), holding `count` values of `w` bits: runs are
+ * walked, the final literal run holds ceil(m * w / 8) bytes for its m
+ * values (Kudu truncates it).  0 when it runs out. */
+static colfs_status rle_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
+			    size_t *cap, size_t *have, size_t at,
+			    uint32_t count, unsigned w, uint64_t *end,
+			    colfs_err *err)
+{
+	uint64_t done = 0, p = at;
+	bool ok;
+
+	*end = 0;
+	while (done < count) {
+		uint32_t ind;
+		size_t q;
+
+		COLFS_TRY(want_bytes(sv, off, buf, cap, have, p + 5, &ok, err));
+		q = (size_t)p;
+		if (!varint32_at(*buf, *have, &q, &ind) || ind > INT32_MAX ||
+		    (ind >> 1) == 0)
+			return COLFS_OK;
+		p = q;
+		if (!(ind & 1)) {
+			p += (w + 7) / 8;
+			done += ind >> 1;
+		} else if (done + (uint64_t)(ind >> 1) * 8 >= count) {
+			p += ((count - done) * w + 7) / 8;
+			done = count;
+		} else {
+			p += (uint64_t)(ind >> 1) * w;
+			done += (uint64_t)(ind >> 1) * 8;
+		}
+		if (p > CSAL_MAX_STORED)
+			return COLFS_OK;
+	}
+	*end = p;
+	return COLFS_OK;
+}
+
+/* The end of a PREFIX block (§9.4) whose header group starts at `at`:
+ * `count` entries (varint shared, varint unshared, the bytes), then the
+ * restart array of R = (count - 1) / interval positions and R itself.
+ * 0 when it runs out or R is not there. */
+static colfs_status prefix_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
+			       size_t *cap, size_t *have, size_t at,
+			       uint32_t *ordinal, uint32_t *count,
+			       uint64_t *end, colfs_err *err)
+{
+	uint32_t hdr[4], n, r;
+	uint64_t p = at;
+	bool ok;
+	uint8_t sel;
+
+	*end = 0;
+	COLFS_TRY(want_bytes(sv, off, buf, cap, have, p + 17, &ok, err));
+	if (p >= *have)
+		return COLFS_OK;
+	sel = (*buf)[p++];
+	for (int i = 0; i < 4; i++) {
+		unsigned len = ((sel >> (6 - 2 * i)) & 3) + 1;
+
+		if (p + len > *have)
+			return COLFS_OK;
+		hdr[i] = 0;
+		for (unsigned k = len; k-- > 0;)
+			hdr[i] = hdr[i] << 8 | (*buf)[p + k];
+		p += len;
+	}
+	n = hdr[0];
+	if (hdr[2] == 0 || (uint64_t)n * 2 > CSAL_MAX_STORED)
+		return COLFS_OK;
+	*count = n;
+	*ordinal = hdr[1];
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t shared, unshared;
+		size_t q;
+
+		COLFS_TRY(want_bytes(sv, off, buf, cap, have, p + 10, &ok,
+				     err));
+		q = (size_t)p;
+		if (!varint32_at(*buf, *have, &q, &shared) ||
+		    !varint32_at(*buf, *have, &q, &unshared))
+			return COLFS_OK;
+		p = (uint64_t)q + unshared;
+		if (p > CSAL_MAX_STORED)
+			return COLFS_OK;
+	}
+	r = n ? (n - 1) / hdr[2] : 0;
+	p += 4 * (uint64_t)r;
+	COLFS_TRY(want_bytes(sv, off, buf, cap, have, p + 4, &ok, err));
+	if (!ok || colfs_le32(*buf + p) != r)
+		return COLFS_OK;
+	*end = p + 4;
+	return COLFS_OK;
+}
+
 /* Uncompressed blocks without checksums: the length a data block declares
  * through its own headers (§7.2 nullable prefix; §9.1 / §9.2 PLAIN: 8 +
  * the values; §9.3 PLAIN BINARY: the offset table's group-varint groups
  * after offsets_pos; §9.7 BIT_SHUFFLE: its size field; §9.5 DICT: the
- * mode word, then a BIT_SHUFFLE or PLAIN BINARY block).  RLE, PREFIX and
- * GROUP_VARINT blocks do not declare one: 0. */
+ * mode word, then a BIT_SHUFFLE or PLAIN BINARY block; §9.6 RLE: the end
+ * of its run stream after `count` values; §9.4 PREFIX: its entries, then
+ * the restart array and its length).  GROUP_VARINT blocks are not
+ * walked: 0. */
 static colfs_status declared_len(cfile_salvage *sv, uint64_t off,
 				 uint8_t **buf, size_t *cap, uint32_t *out,
 				 uint32_t *ordinal, uint32_t *rows,
@@ -384,6 +524,34 @@ static colfs_status declared_len(cfile_salvage *sv, uint64_t off,
 		inner = s->ti->phys == CFILE_PHYS_BOOL
 				? 8 + ((uint64_t)count + 7) / 8
 				: 8 + (uint64_t)count * s->ti->width;
+	} else if (enc == CFILE_RLE) {
+		unsigned w = s->ti->phys == CFILE_PHYS_BOOL ? 1
+							    : 8u * s->ti->width;
+		uint32_t count;
+		uint64_t end;
+
+		if (w > 64 || have - at < 8)
+			return COLFS_OK;
+		count = colfs_le32(*buf + at);
+		*ordinal = colfs_le32(*buf + at + 4);
+		if (!null_rows)
+			*rows = count;
+		COLFS_TRY(rle_end(sv, off, buf, cap, &have, at + 8, count, w,
+				  &end, err));
+		if (!end)
+			return COLFS_OK;
+		inner = end - at;
+	} else if (enc == CFILE_PREFIX) {
+		uint32_t count = 0;
+		uint64_t end;
+
+		COLFS_TRY(prefix_end(sv, off, buf, cap, &have, at, ordinal,
+				     &count, &end, err));
+		if (!end)
+			return COLFS_OK;
+		if (!null_rows)
+			*rows = count;
+		inner = end - at;
 	} else {
 		return COLFS_OK;
 	}
@@ -551,6 +719,9 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 		c = (uint32_t)codec_span(sv->s.compression, *buf + 4, have - 4,
 					 u, *out);
 		if (!c) {
+			uint8_t n4[4];
+			uint64_t after = off + 4 + (uint64_t)u;
+
 			if ((uint64_t)u + 4 > have) {
 				snprintf(sv->stop_why, sizeof(sv->stop_why),
 					 "no %s stream of %u bytes starts "
@@ -558,11 +729,221 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 						 sv->s.compression), u);
 				return COLFS_OK;
 			}
+			/* stored raw, if a block (or the end of the file)
+			 * follows; else a damaged stream */
+			if (after < sv->s.size &&
+			    (after + 4 > sv->s.size ||
+			     colfs_source_read_at(sv->s.src, after, 4, n4,
+						  err) != COLFS_OK ||
+			     colfs_le32(n4) == 0 ||
+			     colfs_le32(n4) > CFILE_MAX_BLOCK)) {
+				snprintf(sv->stop_why, sizeof(sv->stop_why),
+					 "the %s stream here does not parse, "
+					 "and no block follows it taken as "
+					 "stored raw", cfile_compression_name(
+						 sv->s.compression));
+				return COLFS_OK;
+			}
 			c = u; /* stored raw */
 		}
 		*size = c + 4;
 	}
 	return COLFS_OK;
+}
+
+/* --- resynchronising after a damaged block ---------------------------------------- */
+
+/* The CRC-32C register is linear over GF(2): n zero bytes turn a register
+ * x into Z_n(x).  zpow[k] is the 32x32 matrix of Z_(2^k) (column j is the
+ * image of bit j).  With the registers P[i] after the first i bytes of a
+ * window (from 0, without the inversions), the CRC-32C of any span [s, e)
+ * is ~(P[e] ^ Z_(e-s)(~P[s])): one candidate block costs O(log n), not a
+ * pass over its bytes. */
+#define CSAL_ZPOW 24
+static uint32_t zpow[CSAL_ZPOW][32];
+static pthread_once_t zpow_once = PTHREAD_ONCE_INIT;
+
+static uint32_t gf2_apply(const uint32_t m[32], uint32_t v)
+{
+	uint32_t r = 0;
+
+	for (unsigned j = 0; v; j++, v >>= 1)
+		if (v & 1)
+			r ^= m[j];
+	return r;
+}
+
+static void zpow_build(void)
+{
+	for (unsigned j = 0; j < 32; j++) {
+		uint32_t z = 1u << j;
+
+		for (unsigned i = 0; i < 8; i++)
+			z = (z >> 1) ^ (0x82F63B78u & (0u - (z & 1u)));
+		zpow[0][j] = z;
+	}
+	for (unsigned k = 1; k < CSAL_ZPOW; k++)
+		for (unsigned j = 0; j < 32; j++)
+			zpow[k][j] = gf2_apply(zpow[k - 1], zpow[k - 1][j]);
+}
+
+static uint32_t zshift(uint32_t x, uint64_t n)
+{
+	for (unsigned k = 0; n && k < CSAL_ZPOW; k++, n >>= 1)
+		if (n & 1)
+			x = gf2_apply(zpow[k], x);
+	return x;
+}
+
+/* After a position where no block ends: the first later position, within
+ * CSAL_RESYNC_WINDOW bytes and CSAL_RESYNC_ATTEMPTS candidates, where a
+ * whole block verifies: its CRC-32C matches (with checksums) and it
+ * decompresses to exactly its declared size (compressed files; without
+ * checksums a real codec stream is required, a block stored raw cannot be
+ * told from damage).  Candidates: compressed files, positions whose size
+ * prefix is sane (the stream's end, or u bytes stored raw, gives the
+ * block's end); uncompressed files with checksums and the type options,
+ * positions where the encoded block gives a length and rows
+ * (declared_len: every encoding but GROUP_VARINT).  `*next` = 0 when none (why in `why`). */
+static colfs_status resync(cfile_salvage *sv, uint64_t pos, uint8_t **out,
+			   uint64_t *next, char *why, size_t why_len,
+			   colfs_err *err)
+{
+	cfile_file *s = &sv->s;
+	bool comp = sv->compression_known &&
+		    s->compression != CFILE_NO_COMPRESSION;
+	bool typed = !comp && s->checksums && sv->type_known &&
+		     s->encoding != CFILE_GROUP_VARINT;
+	uint64_t wlen = s->size - pos;
+	uint8_t *w = NULL, *tmp = NULL;
+	size_t tcap = 0, ocap = 0;
+	uint32_t *P = NULL;
+	colfs_source *wsrc = NULL;
+	unsigned attempts = 0;
+	colfs_status st = COLFS_OK;
+
+	*next = 0;
+	if (!comp && !typed) {
+		snprintf(why, why_len, "%s",
+			 !s->checksums
+				 ? "uncompressed blocks without checksums "
+				   "cannot be told from damage"
+			 : !sv->type_known
+				 ? "finding the next uncompressed block "
+				   "needs the type options"
+				 : "these uncompressed blocks do not declare "
+				   "their length");
+		return COLFS_OK;
+	}
+	if (wlen > CSAL_RESYNC_WINDOW)
+		wlen = CSAL_RESYNC_WINDOW;
+	w = malloc(wlen ? (size_t)wlen : 1);
+	if (s->checksums)
+		P = malloc(((size_t)wlen + 1) * sizeof(*P));
+	if (!w || (s->checksums && !P)) {
+		st = colfs_fail(err, COLFS_ENOMEM, pos, "out of memory");
+		goto out;
+	}
+	if ((st = colfs_source_read_at(s->src, pos, (size_t)wlen, w, err)))
+		goto out;
+	if (typed && (st = colfs_source_create_memory(w, (size_t)wlen,
+						      &wsrc))) {
+		st = colfs_fail(err, st, pos, "out of memory");
+		goto out;
+	}
+	if (P) {
+		pthread_once(&zpow_once, zpow_build);
+		P[0] = 0;
+		for (size_t i = 0; i < wlen; i++)
+			P[i + 1] = ~colfs_crc32c(~P[i], w + i, 1);
+	}
+	for (uint64_t o = 1; o + 4 <= wlen && attempts < sv->resync_attempts;
+	     o++) {
+		uint64_t left = wlen - o;
+		uint32_t u = colfs_le32(w + o), cand[2];
+		int nc = 0;
+
+		if (comp && s->version == 1) {
+			uint32_t uu;
+
+			if (left < 8)
+				continue;
+			uu = colfs_le32(w + o + 4);
+			if (u == 0 || uu > CFILE_MAX_BLOCK ||
+			    u > uu + (uu >> 4) + 1024 || (uint64_t)u + 8 > left)
+				continue;
+			cand[nc++] = u + 8;
+		} else if (comp) {
+			size_t c;
+
+			if (u == 0 || u > CFILE_MAX_BLOCK)
+				continue;
+			if (u > ocap) {
+				uint8_t *nb = realloc(*out, u);
+
+				if (!nb) {
+					st = colfs_fail(err, COLFS_ENOMEM, pos,
+							"out of memory");
+					goto out;
+				}
+				*out = nb;
+				ocap = u;
+			}
+			c = codec_span(s->compression, w + o + 4,
+				       (size_t)(left - 4), u, *out);
+			if (c && c < u)
+				cand[nc++] = (uint32_t)c + 4;
+			if (s->checksums && (uint64_t)u + 4 <= left)
+				cand[nc++] = u + 4; /* stored raw */
+		} else {
+			uint32_t len = 0, ord = 0, rows = 0;
+			colfs_source *src0 = s->src;
+			uint64_t size0 = s->size;
+
+			/* the encoded block's own lengths, read from the
+			 * window as a source of its own */
+			s->src = wsrc;
+			s->size = wlen;
+			st = declared_len(sv, o, &tmp, &tcap, &len, &ord, &rows,
+					  err);
+			s->src = src0;
+			s->size = size0;
+			if (st)
+				goto out;
+			if (!len || !rows)
+				continue;
+			cand[nc++] = len;
+		}
+		attempts++;
+		for (int k = 0; k < nc; k++) {
+			uint64_t e = o + cand[k];
+			uint32_t size = cand[k];
+			cfile_raw r;
+
+			if (s->checksums) {
+				if (e + 4 > wlen ||
+				    colfs_le32(w + e) !=
+					    ~(P[e] ^ zshift(~P[o], e - o)))
+					continue;
+				size += 4;
+			}
+			if (cfile_block_read(s, (cfile_ptr){pos + o, size}, &r,
+					     NULL) != COLFS_OK)
+				continue;
+			cfile_raw_free(&r);
+			*next = pos + o;
+			goto out;
+		}
+	}
+	snprintf(why, why_len, "no block verifies in the next %llu bytes "
+		 "(%u candidate starts tried)", (unsigned long long)wlen,
+		 attempts);
+out:
+	colfs_source_destroy(wsrc);
+	free(w);
+	free(P);
+	free(tmp);
+	return st;
 }
 
 /* Does a decoded block end in an index block trailer (§10.1)? */
@@ -725,15 +1106,56 @@ static colfs_status scan(colfs_tree *t, cfile_salvage *sv, colfs_err *err)
 		uint32_t size;
 		csal_block *b;
 
-		if (sv->n >= CSAL_MAX_BLOCKS) {
+		if (sv->n >= sv->max_blocks) {
 			snprintf(sv->stop_why, sizeof(sv->stop_why),
-				 "the cap of %u blocks is reached",
-				 CSAL_MAX_BLOCKS);
+				 "the cap of %u blocks is reached; -o "
+				 "salvage_effort raises it", sv->max_blocks);
 			break;
 		}
 		st = block_end(sv, pos, &buf, &cap, &out, &size, err);
 		if (st)
 			goto out;
+		if (!size && pos < s->size) {
+			/* damage, or the end of the blocks: walk past it to
+			 * the next block that verifies */
+			uint64_t next = 0;
+			char why[200];
+
+			if (sv->n_skip >= sv->max_skips) {
+				snprintf(sv->stop_why, sizeof(sv->stop_why),
+					 "the cap of %u skipped ranges is "
+					 "reached; -o salvage_effort raises it",
+					 sv->max_skips);
+				break;
+			}
+			st = resync(sv, pos, &out, &next, why, sizeof(why),
+				    err);
+			if (st)
+				goto out;
+			if (!next) {
+				size_t l = strlen(sv->stop_why);
+
+				snprintf(sv->stop_why + l,
+					 sizeof(sv->stop_why) - l, "; %s", why);
+				break;
+			}
+			csal_skip *nk = realloc(sv->skip, (sv->n_skip + 1) *
+							  sizeof(*nk));
+			if (!nk) {
+				st = colfs_fail(err, COLFS_ENOMEM, pos,
+						"out of memory");
+				goto out;
+			}
+			sv->skip = nk;
+			nk[sv->n_skip].off = pos;
+			nk[sv->n_skip].len = next - pos;
+			snprintf(nk[sv->n_skip].why, sizeof(nk->why), "%s",
+				 sv->stop_why);
+			sv->n_skip++;
+			sv->stop_why[0] = '\0';
+			pos = next;
+			continue;
+		}
 		if (!size)
 			break;
 		if (!sv->compression_known && s->version == 2) {
@@ -1130,6 +1552,11 @@ static void summarize(colfs_tree *t, cfile_salvage *sv)
 			colfs_buf_printf(b, " %u", k++);
 		colfs_buf_putc(b, '\n');
 	}
+	for (uint32_t i = 0; i < sv->n_skip; i++)
+		colfs_buf_printf(b, "skipped: offset %llu length %llu (%s)\n",
+				 (unsigned long long)sv->skip[i].off,
+				 (unsigned long long)sv->skip[i].len,
+				 sv->skip[i].why);
 	if (sv->stop < s->size)
 		colfs_buf_printf(b, "not recovered: offset %llu length %llu\n",
 				 (unsigned long long)sv->stop,
@@ -1160,6 +1587,19 @@ static colfs_status salvage_populate(colfs_tree *t, colfs_node *dir)
 				sv->data[sv->n_data++] = i;
 		summarize(t, sv);
 		COLFS_TRY(colfs_buf_status(&sv->summary));
+		for (uint32_t i = 0; i < sv->n_skip; i++)
+			colfs_tree_report(t, dir, sv->skip[i].off,
+					  COLFS_ECORRUPT,
+					  "salvage: bytes %llu to %llu (%llu "
+					  "bytes) hold no block that verifies "
+					  "(%s); the walk goes on at %llu",
+					  (unsigned long long)sv->skip[i].off,
+					  (unsigned long long)(sv->skip[i].off +
+							       sv->skip[i].len),
+					  (unsigned long long)sv->skip[i].len,
+					  sv->skip[i].why,
+					  (unsigned long long)(sv->skip[i].off +
+							       sv->skip[i].len));
 		if (sv->header_ok && sv->stop < sv->s.size)
 			colfs_tree_report(t, dir, sv->stop, COLFS_ECORRUPT,
 					  "salvage: the block walk stops here "
@@ -1188,6 +1628,12 @@ colfs_status cfile_salvage_add(colfs_tree *t, cfile_file *f, colfs_node *root)
 		sv = calloc(1, sizeof(*sv));
 		if (!sv)
 			return COLFS_ENOMEM;
+		uint32_t effort = colfs_tree_options(t)->salvage_effort;
+
+		effort = effort ? effort : 1;
+		sv->max_blocks = CSAL_MAX_BLOCKS * effort;
+		sv->max_skips = CSAL_MAX_SKIPS * effort;
+		sv->resync_attempts = CSAL_RESYNC_ATTEMPTS * effort;
 		f->salvage = sv;
 		sv->s.src = f->src;
 		sv->s.size = f->size;
@@ -1222,6 +1668,7 @@ void cfile_salvage_free(cfile_file *f)
 	pthread_mutex_destroy(&sv->s.dict_lock);
 	pthread_mutex_destroy(&sv->s.seen_lock);
 	free(sv->b);
+	free(sv->skip);
 	free(sv->data);
 	colfs_buf_free(&sv->summary);
 	free(sv);

@@ -26,7 +26,7 @@ enum cfile_role cfile_role_detect(const cfile_file *f)
 }
 
 /* The memcmp-sortable varint of SQLite4 (§13.1). */
-static colfs_status memcmp_varint(colfs_cursor *c, uint64_t *out,
+colfs_status cfile_memcmp_varint(colfs_cursor *c, uint64_t *out,
 				  colfs_err *err)
 {
 	uint8_t a0;
@@ -79,8 +79,8 @@ colfs_status cfile_delta_render(const uint8_t *p, size_t n, colfs_buf *out,
 					    "REINSERT"};
 
 	colfs_cursor_init_virtual(&c, p, n, where);
-	COLFS_TRY(memcmp_varint(&c, &row, err));
-	COLFS_TRY(memcmp_varint(&c, &ts, err));
+	COLFS_TRY(cfile_memcmp_varint(&c, &row, err));
+	COLFS_TRY(cfile_memcmp_varint(&c, &ts, err));
 	COLFS_TRY(colfs_cursor_u8(&c, &type, err));
 	if (type < 1 || type > 3)
 		return colfs_fail(err, COLFS_ECORRUPT, where,

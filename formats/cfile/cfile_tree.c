@@ -176,6 +176,18 @@ static colfs_status delta_stats_generate(colfs_tree *t, colfs_node *file,
 
 static const colfs_node_ops delta_stats_ops = {.generate = delta_stats_generate};
 
+/* A stream, not a document: its size is not known without decoding the
+ * file, and ls -l must not decode (one piece: the whole report). */
+static colfs_status verify_piece(colfs_tree *t, colfs_node *file,
+				 uint64_t index, colfs_buf *out)
+{
+	if (index > 0)
+		return COLFS_END;
+	return cfile_verify_gen(t, file, out);
+}
+
+static const colfs_node_ops verify_ops = {.piece = verify_piece};
+
 /* The value-index key of data block `i` (BloomFiles), or NULL. */
 static const cfile_ientry *block_key(const cfile_file *f, uint32_t i)
 {
@@ -778,7 +790,12 @@ static colfs_status readme_generate(colfs_tree *t, colfs_node *file,
 		"header.json   CFileHeaderPB, decoded\n"
 		"footer.json   CFileFooterPB, decoded\n"
 		"metadata/     header then footer metadata pairs, one file per "
-		"key\n");
+		"key\n"
+		"verify        what the file claims (value index keys, "
+		"min_key/max_key,\n"
+		"              sort order, deltafilestats) checked against the "
+		"decoded data;\n"
+		"              MISMATCH: lines, also reported in errors\n");
 	if (f->role != CFILE_ROLE_BLOOM)
 		colfs_buf_puts(out, "values        every value in ordinal "
 				    "order, one per line; NULL is \\N\n");
@@ -891,7 +908,8 @@ static colfs_status root_populate(colfs_tree *t, colfs_node *root)
 	    (f->role != CFILE_ROLE_BLOOM &&
 	     !colfs_dir_add_stream(t, root, "values", &values_ops, NULL)) ||
 	    !colfs_dir_add_dir(t, root, "blocks", &blocks_ops, NULL) ||
-	    !colfs_dir_add_dir(t, root, "index", &index_ops, NULL))
+	    !colfs_dir_add_dir(t, root, "index", &index_ops, NULL) ||
+	    !colfs_dir_add_stream(t, root, "verify", &verify_ops, NULL))
 		return COLFS_ENOMEM;
 	if (f->encoding == CFILE_DICT &&
 	    !colfs_dir_add_doc(t, root, "dictionary", &dictionary_ops, NULL))

@@ -29,8 +29,11 @@ static void usage(FILE *f)
 	      "  --array              array cells of the type (feature 0x2)\n"
 	      "  --delta              a DeltaFile of --count deltas (LZ4 unless\n"
 	      "                       --compression follows)\n"
+	      "  --undo               with --delta: UNDO order (timestamps descending in a row)\n"
 	      "  --bloom              a BloomFile of --count keys, --block-rows per bloom\n"
-	      "  --damage D           index-cycle bad-codeword ordinal unknown-feature num-values\n",
+	      "  --damage D           index-cycle bad-codeword ordinal unknown-feature num-values\n"
+	      "                       validx-key min-key max-key unsorted (with --validx)\n"
+	      "                       delta-deletes delta-max-ts delta-column (with --delta)\n",
 	      f);
 }
 
@@ -59,12 +62,15 @@ int main(int argc, char **argv)
 		{"dict-limit", 1, 0, 'L'},  {"seed", 1, 0, 'S'},
 		{"damage", 1, 0, 'X'},      {"help", 0, 0, 'h'},
 		{"delta", 0, 0, 'd'},       {"bloom", 0, 0, 'b'},
-		{"array", 0, 0, 'A'},
+		{"array", 0, 0, 'A'},       {"undo", 0, 0, 'U'},
 		{0, 0, 0, 0},
 	};
 	static const char *const damage[] = {"none", "index-cycle",
 					     "bad-codeword", "ordinal",
-					     "unknown-feature", "num-values"};
+					     "unknown-feature", "num-values",
+					     "validx-key", "min-key", "max-key",
+					     "unsorted", "delta-deletes",
+					     "delta-max-ts", "delta-column"};
 	cw_params p;
 	char why[256];
 	int c;
@@ -136,6 +142,9 @@ int main(int argc, char **argv)
 		}
 		case 'A':
 			p.array = true;
+			break;
+		case 'U':
+			p.undo = true;
 			break;
 		case 'd':
 			p.role = CW_DELTA;

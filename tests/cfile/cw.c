@@ -160,6 +160,7 @@ typedef struct cw_strings {
 	uint8_t **s;
 	uint32_t *len;
 	uint32_t n;
+	uint32_t *order;        /* value index files: indexes in key order */
 } cw_strings;
 
 static int strings_make(cw_strings *st, uint32_t n, int32_t type)
@@ -206,6 +207,35 @@ static void strings_free(cw_strings *st)
 			free(st->s[k]);
 	free(st->s);
 	free(st->len);
+	free(st->order);
+}
+
+static const cw_strings *sort_st;
+
+static int string_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint32_t n = sort_st->len[x] < sort_st->len[y] ? sort_st->len[x]
+						       : sort_st->len[y];
+	int c = n ? memcmp(sort_st->s[x], sort_st->s[y], n) : 0;
+
+	if (c)
+		return c;
+	return sort_st->len[x] < sort_st->len[y] ? -1
+						 : sort_st->len[x] > sort_st->len[y];
+}
+
+/* The strings in memcmp order (a primary key column is sorted). */
+static int strings_sort(cw_strings *st)
+{
+	st->order = malloc(((size_t)st->n + 1) * sizeof(*st->order));
+	if (!st->order)
+		return -1;
+	for (uint32_t k = 0; k < st->n; k++)
+		st->order[k] = k;
+	sort_st = st;
+	qsort(st->order, st->n, sizeof(*st->order), string_cmp);
+	return 0;
 }
 
 static bool row_is_null(const cw_params *p, uint32_t i, uint32_t block_rows)
@@ -326,11 +356,56 @@ static void value_fixed(const cw_params *p, const cfile_type_info *ti,
 	}
 }
 
+/* Row i of a column with a value index (a primary key, §13): sorted.  The
+ * rows spread over the whole key space (§10.2: big-endian, sign bit
+ * flipped), so the first is the type's minimum; strings go through the
+ * table in memcmp order. */
+static void value_sorted(const cw_params *p, const cfile_type_info *ti,
+			 const cw_strings *st, uint32_t i, cw_value *v)
+{
+	uint64_t count = p->count ? p->count : 1;
+	unsigned w = ti->width;
+	uint8_t key[16];
+
+	if (ti->phys == CFILE_PHYS_BINARY) {
+		uint32_t k = st->order[(uint64_t)i * st->n / count];
+		v->key = k;
+		v->str = st->s[k];
+		v->len = st->len[k];
+		return;
+	}
+	v->len = w;
+	if (p->type == CFILE_DATE || p->type == CFILE_UNIXTIME_MICROS) {
+		int64_t x = ((int64_t)i - (int64_t)(count / 2)) *
+			    (p->type == CFILE_DATE ? 1 : 1000003);
+		for (unsigned k = 0; k < w; k++)
+			v->fixed[k] = (uint8_t)((uint64_t)x >> (8 * k));
+		return;
+	}
+	unsigned top = w < 8 ? w : 8;
+	unsigned __int128 hi = ((unsigned __int128)i << (8 * top)) / count;
+	uint64_t lo = mix(i);
+	memset(key, 0, sizeof(key));
+	for (unsigned k = 0; k < top; k++)
+		key[k] = (uint8_t)(hi >> (8 * (top - 1 - k)));
+	for (unsigned k = top; k < w; k++)
+		key[k] = (uint8_t)(lo >> (8 * (k - top)));
+	if (ti->is_signed)
+		key[0] ^= 0x80;
+	for (unsigned k = 0; k < w; k++)
+		v->fixed[k] = key[w - 1 - k];
+}
+
 static void value_at(const cw_params *p, const cfile_type_info *ti,
 		     const cw_strings *st, uint32_t block_rows, uint32_t i,
 		     cw_value *v)
 {
 	memset(v, 0, sizeof(*v));
+	if (p->validx && p->role == CW_COLUMN && !p->nullable &&
+	    (ti->phys == CFILE_PHYS_INT || ti->phys == CFILE_PHYS_BINARY)) {
+		value_sorted(p, ti, st, i, v);
+		return;
+	}
 	v->null = row_is_null(p, i, block_rows);
 	if (ti->phys == CFILE_PHYS_BINARY) {
 		uint64_t seg = i / 23;
@@ -1059,11 +1134,16 @@ static int write_data_block(cw *w, uint32_t r0, uint32_t rows)
 		free(vals);
 		return -1;
 	}
-	for (uint32_t i = 0; i < rows; i++) {
+	for (uint32_t i = 0; i < rows; i++)
 		value_at(p, w->ti, w->st, w->block_rows, r0 + i, &vals[i]);
+	if (p->damage == CW_DAMAGE_UNSORTED && w->block_no == 1 && rows > 4) {
+		cw_value x = vals[3];
+		vals[3] = vals[4];
+		vals[4] = x;
+	}
+	for (uint32_t i = 0; i < rows; i++)
 		if (!vals[i].null)
 			nn[n++] = &vals[i];
-	}
 	if (w->expected && write_expected(w, vals, rows))
 		goto out;
 	if (p->damage == CW_DAMAGE_ORDINAL && w->block_no == 1)
@@ -1116,6 +1196,11 @@ static int write_data_block(cw *w, uint32_t r0, uint32_t rows)
 		       key[cpl] == w->prev_last[cpl])
 			cpl++;
 		keep = cpl == kl ? kl : cpl + 1;
+		if (p->damage == CW_DAMAGE_VALIDX_KEY && w->block_no == 1 &&
+		    kl > 0) {
+			keep = kl;
+			key[kl - 1] ^= 1;
+		}
 		if (tree_add(w, &w->validx, 0, key, keep, off, size))
 			goto out;
 		w->prev_last_len = value_key(w, &vals[rows - 1],
@@ -1227,9 +1312,10 @@ static int write_footer(cw *w, int has_dict, uint64_t dict_off,
 	Kudu__Cfile__CFileFooterPB f = KUDU__CFILE__CFILE_FOOTER_PB__INIT;
 	Kudu__Cfile__BTreeInfoPB pinfo, vinfo;
 	Kudu__Cfile__BlockPointerPB pbp, vbp, dbp;
-	Kudu__Cfile__FileMetadataPairPB m[2];
-	Kudu__Cfile__FileMetadataPairPB *mp[2] = {&m[0], &m[1]};
+	Kudu__Cfile__FileMetadataPairPB m[3];
+	Kudu__Cfile__FileMetadataPairPB *mp[3] = {&m[0], &m[1], &m[2]};
 	uint8_t *stats = NULL;
+	uint8_t minmax[2][512];
 	colfs_buf tail = COLFS_BUF_INIT;
 	size_t n;
 	uint8_t *pb;
@@ -1247,23 +1333,46 @@ static int write_footer(cw *w, int has_dict, uint64_t dict_off,
 	f.compression = p->compression;
 	meta_pair(&m[0], "colfs.writer", "cfile-writer");
 	f.n_metadata = 1;
+	if (p->role == CW_COLUMN && p->validx && p->count > 0) {
+		/* a single-column primary key: the first and last key (§13) */
+		static const char *const names[2] = {"min_key", "max_key"};
+		uint32_t rows[2] = {0, p->count - 1};
+		if (p->damage == CW_DAMAGE_MIN_KEY && p->count > 1)
+			rows[0] = 1;
+		if (p->damage == CW_DAMAGE_MAX_KEY && p->count > 1)
+			rows[1] = 0;
+		for (int k = 0; k < 2; k++) {
+			cw_value v;
+			value_at(p, w->ti, w->st, w->block_rows, rows[k], &v);
+			kudu__cfile__file_metadata_pair_pb__init(&m[1 + k]);
+			m[1 + k].key = (char *)names[k];
+			m[1 + k].has_value = 1;
+			m[1 + k].value.data = minmax[k];
+			m[1 + k].value.len = value_key(w, &v, minmax[k],
+						       sizeof(minmax[k]));
+		}
+		f.n_metadata = 3;
+	}
 	if (p->role == CW_DELTA) {
 		Kudu__Cfile__DeltaStatsPB ds = KUDU__CFILE__DELTA_STATS_PB__INIT;
 		Kudu__Cfile__DeltaColumnStatsPB cs[512], *csp[512];
 		size_t ncs = 0;
 		ds.has_delete_count = ds.has_min_timestamp = 1;
 		ds.has_max_timestamp = ds.has_reinsert_count = 1;
-		ds.delete_count = w->delete_count;
+		ds.delete_count = w->delete_count +
+				  (p->damage == CW_DAMAGE_DELTA_DELETES);
 		ds.reinsert_count = w->reinsert_count;
 		ds.min_timestamp = w->min_ts;
-		ds.max_timestamp = w->max_ts;
+		ds.max_timestamp = w->max_ts +
+				   (p->damage == CW_DAMAGE_DELTA_MAX_TS);
 		for (int c = 0; c < 512; c++) {
 			if (!w->update_count[c])
 				continue;
 			kudu__cfile__delta_column_stats_pb__init(&cs[ncs]);
 			cs[ncs].has_col_id = cs[ncs].has_update_count = 1;
 			cs[ncs].col_id = c;
-			cs[ncs].update_count = w->update_count[c];
+			cs[ncs].update_count = w->update_count[c] +
+				(c == 3 && p->damage == CW_DAMAGE_DELTA_COLUMN);
 			csp[ncs] = &cs[ncs];
 			ncs++;
 		}
@@ -1374,7 +1483,8 @@ static int cw_write_file(const cw_params *p, const char *path,
 			    "columns");
 	if (w.ti->phys == CFILE_PHYS_BINARY) {
 		uint32_t distinct = p->distinct ? p->distinct : 50;
-		if (strings_make(&st, distinct, p->type))
+		if (strings_make(&st, distinct, p->type) ||
+		    (p->validx && strings_sort(&st)))
 			goto oom;
 		w.st = &st;
 		w.codeword = malloc(distinct * sizeof(*w.codeword));
@@ -1493,9 +1603,11 @@ static void delta_make(cw *w, uint32_t i, colfs_buf *val, colfs_buf *line,
 		       size_t *key_len)
 {
 	uint64_t row = (uint64_t)(i / 3) * 97;
-	uint64_t ts = i % 3 == 0 ? i
-				 : (1600000000000000ull + (uint64_t)i * 1000) << 12 |
-					   (i % 3);
+	/* three deltas per row; UNDO files list them newest first */
+	uint32_t t = w->p->undo ? i - i % 3 + (2 - i % 3) : i;
+	uint64_t ts = t % 3 == 0 ? t
+				 : (1600000000000000ull + (uint64_t)t * 1000) << 12 |
+					   (t % 3);
 	uint8_t type = i % 5 == 0 ? 2 : i % 5 == 1 ? 3 : 1;
 	static const char *const names[] = {"", "UPDATE", "DELETE",
 					    "REINSERT"};

@@ -20,6 +20,15 @@ enum cw_damage {
 	CW_DAMAGE_ORDINAL,         /* second data block: first-ordinal field off by one */
 	CW_DAMAGE_UNKNOWN_FEATURE, /* incompatible_features gets bit 0x80 */
 	CW_DAMAGE_NUM_VALUES,      /* footer num_values one too many */
+	/* Lies `verify` must find (each one mismatch, nothing else): */
+	CW_DAMAGE_VALIDX_KEY,      /* value index: block 1's key is its first
+				    * value's key with the last bit flipped */
+	CW_DAMAGE_MIN_KEY,         /* min_key: the second value's key */
+	CW_DAMAGE_MAX_KEY,         /* max_key: the first value's key */
+	CW_DAMAGE_UNSORTED,        /* block 1: values 3 and 4 swapped */
+	CW_DAMAGE_DELTA_DELETES,   /* deltafilestats delete_count + 1 */
+	CW_DAMAGE_DELTA_MAX_TS,    /* deltafilestats max_timestamp + 1 */
+	CW_DAMAGE_DELTA_COLUMN,    /* deltafilestats: column 3 update_count + 1 */
 };
 
 typedef struct cw_params {
@@ -30,7 +39,9 @@ typedef struct cw_params {
 	bool nullable;
 	bool checksums;          /* CHECKSUM feature bit (v2 only) */
 	bool posidx;
-	bool validx;
+	bool validx;             /* value index; the column is then a primary
+				  * key: its values are sorted and the footer
+				  * has min_key / max_key (§13) */
 	bool header_metadata;    /* a non-empty CFileHeaderPB */
 	bool array;              /* array cells of the type (§7.3, feature 0x2):
 				  * NULL cells, empty arrays, NULL elements
@@ -50,6 +61,8 @@ typedef struct cw_params {
 	 * expected file holds what `deltas` / the block lines of `bloom`
 	 * show. */
 	enum cw_role { CW_COLUMN = 0, CW_DELTA, CW_BLOOM } role;
+	bool undo;               /* DeltaFile: UNDO order, timestamps
+				  * descending within a row (§13.1) */
 } cw_params;
 
 /* Fill `p` with defaults (v2, INT32, PLAIN, none, checksums, posidx). */

@@ -225,6 +225,109 @@ static void run(const char *dir, const cw_params *cp, const char *name,
 	colfs_tree_destroy(h);
 }
 
+/* Blocks 1 and 4 damaged (with checksums: 8 bytes overwritten in the
+ * middle; without: the size prefix made impossible) and the footer cut
+ * off: the walk must skip each damaged block, report its range, and
+ * recover every other data block with the writer's values. */
+static void damaged_middle(const char *dir, const cw_params *cp,
+			   const char *name, const char *const *opts)
+{
+	char path[600], exp[600], dmg[600], why[256], q[128], *want = NULL;
+	region r[256];
+	unsigned long long footer;
+	size_t n, gl, wl;
+	colfs_tree *h = NULL, *t = NULL;
+	colfs_options o = {0};
+	char *g = NULL, *sum = NULL, *errs = NULL;
+	const size_t bad[2] = {1, 4};
+	uint32_t br = cp->block_rows;
+
+	snprintf(path, sizeof(path), "%s/%s.cfile", dir, name);
+	snprintf(exp, sizeof(exp), "%s/%s.txt", dir, name);
+	snprintf(dmg, sizeof(dmg), "%s/%s-middle.cfile", dir, name);
+	if (cw_write(cp, path, exp, why, sizeof(why)) ||
+	    colfs_tree_open(path, NULL, &h, why, sizeof(why))) {
+		FAIL("%s: %s", name, why);
+		return;
+	}
+	n = data_blocks(h, r, 256, &footer);
+	g = cft_slurp(path, &gl);
+	want = cft_slurp(exp, &wl);
+	if (n < 7 || !footer || !g || !want) {
+		FAIL("%s: %zu data blocks", name, n);
+		goto out;
+	}
+	for (int k = 0; k < 2; k++) {
+		const region *x = &r[bad[k]];
+		if (cp->checksums)
+			memcpy(g + x->off + x->len / 2, "XXXXXXXX", 8);
+		else
+			memset(g + x->off, 0xff, 4);
+	}
+	write_bytes(dmg, g, (size_t)footer);
+	for (size_t i = 0; opts[i]; i++)
+		if (colfs_options_set(&o, opts[i]) != COLFS_OK)
+			FAIL("%s: option %s refused", name, opts[i]);
+	if (colfs_tree_open(dmg, &o, &t, why, sizeof(why))) {
+		FAIL("%s: damaged copy does not open: %s", name, why);
+		goto out;
+	}
+	sum = cft_read(t, "salvage/summary", NULL);
+	errs = cft_read(t, "salvage/errors", NULL);
+	if (!sum || !errs) {
+		FAIL("%s: salvage unreadable", name);
+		goto out;
+	}
+	for (int k = 0; k < 2; k++) {
+		snprintf(q, sizeof(q), "skipped: offset %llu length %llu",
+			 r[bad[k]].off, r[bad[k]].len);
+		if (!strstr(sum, q))
+			FAIL("%s: summary does not say \"%s\":\n%s", name, q,
+			     sum);
+		snprintf(q, sizeof(q), "offset %llu (0x%llx): corrupt: "
+			 "salvage: bytes %llu to %llu", r[bad[k]].off,
+			 r[bad[k]].off, r[bad[k]].off,
+			 r[bad[k]].off + r[bad[k]].len);
+		if (!strstr(errs, q))
+			FAIL("%s: errors do not say \"%s\":\n%s", name, q, errs);
+	}
+	/* every other block: the writer's values, block_rows lines each */
+	const char *line = want;
+	for (size_t j = 0, m = 0; j < n; j++) {
+		const char *end = line;
+		for (uint32_t k = 0; k < br && *end; k++)
+			end = strchr(end, '\n') + 1;
+		if (j != bad[0] && j != bad[1]) {
+			char p[64];
+			size_t sl;
+			char *sv;
+			snprintf(q, sizeof(q), "block at %llu size %llu: data "
+				 "%zu\n", r[j].off, r[j].len, m);
+			snprintf(p, sizeof(p), "salvage/blocks/%zu/values", m);
+			sv = cft_read(t, p, &sl);
+			if (!strstr(sum, q) || !sv ||
+			    sl != (size_t)(end - line) ||
+			    memcmp(sv, line, sl))
+				FAIL("%s: block %zu is not salvaged as data "
+				     "block %zu with the writer's values", name,
+				     j, m);
+			free(sv);
+			m++;
+		}
+		line = end;
+	}
+	printf("done %s: damage in the middle\n", name);
+out:
+	free(sum);
+	free(errs);
+	free(g);
+	free(want);
+	if (t)
+		colfs_tree_destroy(t);
+	if (h)
+		colfs_tree_destroy(h);
+}
+
 int main(void)
 {
 	char *dir = cft_tmpdir();
@@ -315,6 +418,25 @@ int main(void)
 	    (const char *const[]){"cfile_type=DOUBLE",
 				  "cfile_encoding=BIT_SHUFFLE", NULL});
 
+	/* RLE and PREFIX: the run stream and the restart array end them */
+	p.type = CFILE_INT16;
+	p.encoding = CFILE_RLE;
+	p.nullable = true;
+	run(dir, &p, "int16-rle-nullable-bare",
+	    (const char *const[]){"cfile_type=INT16", "cfile_encoding=RLE",
+				  "cfile_nullable=true", NULL});
+	p.type = CFILE_BOOL;
+	p.nullable = false;
+	run(dir, &p, "bool-rle-bare",
+	    (const char *const[]){"cfile_type=BOOL", "cfile_encoding=RLE",
+				  NULL});
+	p.type = CFILE_VARCHAR;
+	p.encoding = CFILE_PREFIX;
+	p.restart_interval = 3;
+	run(dir, &p, "varchar-prefix-bare",
+	    (const char *const[]){"cfile_type=VARCHAR",
+				  "cfile_encoding=PREFIX", NULL});
+
 	/* blocks larger than the walk's first 64 KiB read */
 	cw_params_default(&p);
 	p.type = CFILE_INT64;
@@ -325,6 +447,74 @@ int main(void)
 	run(dir, &p, "int64-plain-big-blocks-crc",
 	    (const char *const[]){"cfile_type=INT64", "cfile_encoding=PLAIN",
 				  NULL});
+
+	/* damage in the middle: the walk goes on after it */
+	cw_params_default(&p);
+	p.type = CFILE_INT64;
+	p.encoding = CFILE_BIT_SHUFFLE;
+	p.compression = CFILE_LZ4;
+	p.count = 5000;
+	p.block_rows = 600;
+	damaged_middle(dir, &p, "mid-int64-bshuf-lz4-crc",
+		       (const char *const[]){"cfile_type=INT64",
+					     "cfile_encoding=BIT_SHUFFLE",
+					     NULL});
+	p.checksums = false;
+	damaged_middle(dir, &p, "mid-int64-bshuf-lz4",
+		       (const char *const[]){"cfile_type=INT64",
+					     "cfile_encoding=BIT_SHUFFLE",
+					     NULL});
+	cw_params_default(&p);
+	p.type = CFILE_STRING;
+	p.encoding = CFILE_DICT;
+	p.compression = CFILE_SNAPPY;
+	p.count = 5000;
+	p.block_rows = 600;
+	p.distinct = 2000;
+	p.dict_limit = 300;
+	damaged_middle(dir, &p, "mid-string-dict-snappy-crc",
+		       (const char *const[]){"cfile_type=STRING",
+					     "cfile_encoding=DICT",
+					     "cfile_compression=SNAPPY", NULL});
+	cw_params_default(&p);
+	p.type = CFILE_DOUBLE;
+	p.encoding = CFILE_PLAIN;
+	p.compression = CFILE_ZLIB;
+	p.checksums = false;
+	p.count = 4000;
+	p.block_rows = 500;
+	damaged_middle(dir, &p, "mid-double-plain-zlib",
+		       (const char *const[]){"cfile_type=DOUBLE",
+					     "cfile_encoding=PLAIN", NULL});
+	cw_params_default(&p);
+	p.version = 1;
+	p.checksums = false;
+	p.type = CFILE_STRING;
+	p.encoding = CFILE_PREFIX;
+	p.compression = CFILE_SNAPPY;
+	p.count = 4000;
+	p.block_rows = 500;
+	damaged_middle(dir, &p, "mid-v1-string-prefix-snappy",
+		       (const char *const[]){"cfile_type=STRING",
+					     "cfile_encoding=PREFIX", NULL});
+	/* uncompressed with checksums: the type options give the lengths */
+	cw_params_default(&p);
+	p.type = CFILE_INT32;
+	p.encoding = CFILE_PLAIN;
+	p.compression = CFILE_NO_COMPRESSION;
+	p.nullable = true;
+	p.count = 6000;
+	p.block_rows = 700;
+	damaged_middle(dir, &p, "mid-int32-plain-nullable-crc",
+		       (const char *const[]){"cfile_type=INT32",
+					     "cfile_encoding=PLAIN",
+					     "cfile_nullable=true", NULL});
+	p.type = CFILE_STRING;
+	p.encoding = CFILE_PREFIX;
+	p.nullable = false;
+	damaged_middle(dir, &p, "mid-string-prefix-crc",
+		       (const char *const[]){"cfile_type=STRING",
+					     "cfile_encoding=PREFIX", NULL});
 
 	cft_rmdir(dir);
 	free(dir);
