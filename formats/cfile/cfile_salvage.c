@@ -1534,6 +1534,10 @@ static void summarize(colfs_tree *t, cfile_salvage *sv)
 			 (unsigned long long)sv->stop,
 			 (unsigned long long)s->size,
 			 (unsigned long long)sv->stop, sv->stop_why);
+	colfs_buf_printf(b, "caps: %u blocks, %u skipped ranges, %u candidate "
+			 "starts per damaged block (-o salvage_effort raises "
+			 "them)\n", sv->max_blocks, sv->max_skips,
+			 sv->resync_attempts);
 	if (sv->can_decode)
 		colfs_buf_printf(b, "decoding: %s %s %s\n",
 				 cfile_type_name(s->type),

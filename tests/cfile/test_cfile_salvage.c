@@ -278,6 +278,28 @@ static void damaged_middle(const char *dir, const cw_params *cp,
 		FAIL("%s: salvage unreadable", name);
 		goto out;
 	}
+	if (!strstr(sum, "caps: 1048576 blocks, 1024 skipped ranges, 4096 "
+			 "candidate starts"))
+		FAIL("%s: summary does not show the caps:\n%s", name, sum);
+	{
+		colfs_options o3 = o;
+		colfs_tree *t3;
+		char *s3;
+
+		if (colfs_options_set(&o3, "salvage_effort=3") ||
+		    colfs_tree_open(dmg, &o3, &t3, why, sizeof(why))) {
+			FAIL("%s: salvage_effort=3: does not open", name);
+		} else {
+			s3 = cft_read(t3, "salvage/summary", NULL);
+			if (!s3 || !strstr(s3, "caps: 3145728 blocks, 3072 "
+					       "skipped ranges, 12288 "
+					       "candidate starts"))
+				FAIL("%s: salvage_effort=3: caps not tripled",
+				     name);
+			free(s3);
+			colfs_tree_destroy(t3);
+		}
+	}
 	for (int k = 0; k < 2; k++) {
 		snprintf(q, sizeof(q), "skipped: offset %llu length %llu",
 			 r[bad[k]].off, r[bad[k]].len);
