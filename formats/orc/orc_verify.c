@@ -40,6 +40,7 @@ typedef struct ov_bytes {
 typedef struct ov_acc {
 	uint64_t count;          /* non-null values */
 	bool has_null;
+	bool parent_null;        /* a slot under a null struct */
 	bool set;                /* lo/hi hold a value */
 	i128 lo, hi;             /* ints, dates, decimals; timestamps: millis */
 	int32_t nlo, nhi;        /* timestamps: nanoseconds below the ms */
@@ -71,6 +72,7 @@ enum {
 	NOTE_DEC_OVER = 1u << 4,
 	NOTE_ENCRYPTED = 1u << 5,
 	NOTE_NO_META = 1u << 6,
+	NOTE_DEC_HIVE11 = 1u << 7,
 };
 
 typedef struct ov {
@@ -183,6 +185,7 @@ static bool acc_merge(ov_acc *a, const ov_acc *b, uint32_t kind)
 {
 	a->count += b->count;
 	a->has_null |= b->has_null;
+	a->parent_null |= b->parent_null;
 	a->sum_over |= b->sum_over;
 	add_sum(a, b->sum);
 	a->nan |= b->nan;
@@ -248,8 +251,10 @@ static colfs_status acc_column(const orc_col *c, size_t n,
 	if (!c->selected || depth > ORC_MAX_DEPTH)
 		return COLFS_OK;
 	for (size_t i = 0; i < n; i++) {
-		if (domain && !domain[i])
+		if (domain && !domain[i]) {
+			a->parent_null = true;
 			continue;
+		}
 		if (!v->present[i]) {
 			a->has_null = true;
 			continue;
@@ -454,14 +459,20 @@ static bool dec_parse(const char *s, i128 *val, int32_t *scale)
 }
 
 /* Compare a decimal string with x at scale `scale`: -1, 0, 1 or 2 when it
- * cannot be compared (does not parse, does not fit 128 bits). */
-static int dec_cmp(const char *s, i128 x, int32_t scale)
+ * cannot be compared (does not parse, does not fit 128 bits).  With
+ * `trunc` the string is first cut to `scale` digits, as the reader cuts
+ * Hive 0.11 decimals (no fixed scale). */
+static int dec_cmp(const char *s, i128 x, int32_t scale, bool trunc)
 {
 	i128 y;
 	int32_t sy;
 
 	if (!dec_parse(s, &y, &sy))
 		return 2;
+	while (trunc && sy > scale) {
+		y /= 10;
+		sy--;
+	}
 	while (sy < scale) {
 		if (__builtin_mul_overflow(y, 10, &y))
 			return 2;
@@ -531,7 +542,9 @@ static void check_stats(ov *v, const Orcpb__ColumnStatistics *cs,
 		ov_problem(v, off, "%s: numberOfValues %llu, the data has %llu",
 			   w, (unsigned long long)cs->numberofvalues,
 			   (unsigned long long)a->count);
-	if (cs->has_hasnull && cs->hasnull != a->has_null)
+	/* ORC C++ counts the slots of a null struct's children as nulls */
+	if (cs->has_hasnull && cs->hasnull != a->has_null &&
+	    !(cs->hasnull && a->parent_null))
 		ov_problem(v, off, "%s: hasNull %s, the data has %s", w,
 			   cs->hasnull ? "true" : "false",
 			   a->has_null ? "nulls" : "no nulls");
@@ -582,9 +595,11 @@ static void check_stats(ov *v, const Orcpb__ColumnStatistics *cs,
 		if (s->has_maximum && (!a->dset || s->maximum != a->dhi))
 			ov_problem(v, off, "%s: maximum %.17g, the data's is %.17g",
 				   w, s->maximum, a->dhi);
+		/* (+inf and -inf add up to NaN) */
 		if (s->has_sum && !(fabs(s->sum - a->dsum) <=
 				    1e-9 * a->dabs + 1e-300) &&
-		    !(isinf(s->sum) && s->sum == a->dsum))
+		    !(isinf(s->sum) && s->sum == a->dsum) &&
+		    !(isnan(s->sum) && isnan(a->dsum)))
 			ov_problem(v, off, "%s: sum %.17g, the data's is %.17g",
 				   w, s->sum, a->dsum);
 		break;
@@ -724,12 +739,13 @@ static void check_stats(ov *v, const Orcpb__ColumnStatistics *cs,
 	case ORCPB__TYPE__KIND__DECIMAL: {
 		const Orcpb__DecimalStatistics *s = cs->decimalstatistics;
 		int32_t sc = dec_scale(f, ty);
+		bool hive11 = ty->precision == 0;
 		int r;
 
 		if (!s)
 			break;
 		if (s->minimum &&
-		    (!a->set || (r = dec_cmp(s->minimum, a->lo, sc)) == -1 ||
+		    (!a->set || (r = dec_cmp(s->minimum, a->lo, sc, hive11)) == -1 ||
 		     r == 1)) {
 			put_dec(&b, a->lo, sc);
 			colfs_buf_putc(&b, '\0');
@@ -739,7 +755,7 @@ static void check_stats(ov *v, const Orcpb__ColumnStatistics *cs,
 		}
 		b.len = 0;
 		if (s->maximum &&
-		    (!a->set || (r = dec_cmp(s->maximum, a->hi, sc)) == -1 ||
+		    (!a->set || (r = dec_cmp(s->maximum, a->hi, sc, hive11)) == -1 ||
 		     r == 1)) {
 			put_dec(&b, a->hi, sc);
 			colfs_buf_putc(&b, '\0');
@@ -748,9 +764,11 @@ static void check_stats(ov *v, const Orcpb__ColumnStatistics *cs,
 				   colfs_buf_status(&b) ? "?" : b.data);
 		}
 		b.len = 0;
-		if (s->sum && a->sum_over) {
+		if (s->sum && hive11) {
+			v->notes |= NOTE_DEC_HIVE11;
+		} else if (s->sum && a->sum_over) {
 			v->notes |= NOTE_DEC_OVER;
-		} else if (s->sum && (r = dec_cmp(s->sum, a->sum, sc)) != 0) {
+		} else if (s->sum && (r = dec_cmp(s->sum, a->sum, sc, false)) != 0) {
 			if (r == 2) {
 				v->notes |= NOTE_DEC_OVER;
 				break;
@@ -806,6 +824,9 @@ static void put_notes(ov *v)
 		"indexes are encrypted)",
 		"not checked: the stripe statistics (the file has no "
 		"readable Metadata)",
+		"not checked: the sum of Hive 0.11 decimals (no fixed scale: "
+		"values are read at scale 6, minimum/maximum compared at that "
+		"scale)",
 	};
 
 	for (size_t i = 0; i < sizeof(text) / sizeof(text[0]); i++)
