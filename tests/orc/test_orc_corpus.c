@@ -603,9 +603,24 @@ static void check_file(const char *corpus, const char *rel, const char *kind,
 				     rel, (int)(nl - p), p);
 			p = nl + 1;
 		}
-	} else if (errors.len) {
-		FAIL("%s: healthy file has errors: %.*s", rel,
-		     (int)(errors.len > 400 ? 400 : errors.len), errors.data);
+	} else {
+		/* a healthy file may still carry a writer's wrong statistics:
+		 * verify-corpus (test_orc_verify.c) checks those exactly */
+		const char *p = errors.data, *end = errors.data + errors.len;
+
+		while (p && p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+			if (!nl)
+				nl = end;
+			if (!memmem(p, (size_t)(nl - p),
+				    "statistics disagree with the data: ", 35)) {
+				FAIL("%s: healthy file has errors: %.*s", rel,
+				     (int)(nl - p > 400 ? 400 : nl - p), p);
+				break;
+			}
+			p = nl + 1;
+		}
 	}
 	free(errors.data);
 	free(summary.data);
