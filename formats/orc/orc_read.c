@@ -18,9 +18,6 @@
 
 /* 2015-01-01 00:00:00 UTC: ORC timestamps count seconds from here. */
 #define ORC_TS_BASE 1420070400LL
-/* Hive 0.11 decimals (precision 0) are read at this scale, as ORC's C++
- * reader does by default. */
-#define ORC_HIVE11_SCALE 6
 /* Cap on the elements of lists and maps in one batch. */
 #define ORC_MAX_BATCH_ELEMS (16u << 20)
 

@@ -12,6 +12,10 @@
 #include "orc_internal.h"
 #include "orc_rle.h"
 
+/* Hive 0.11 decimals (precision 0) are read at this scale, as ORC's C++
+ * reader does by default. */
+#define ORC_HIVE11_SCALE 6
+
 typedef __int128 i128;
 
 typedef struct orc_vec {

@@ -517,11 +517,6 @@ static void put_dec(colfs_buf *b, i128 x, int32_t scale)
 	colfs_buf_free(&t);
 }
 
-static int32_t dec_scale(const orc_file *f, const Orcpb__Type *ty)
-{
-	(void)f;
-	return ty->precision == 0 ? 6 : (int32_t)ty->scale;
-}
 
 /* Check one ColumnStatistics against the values `a` of column `col`. */
 static void check_stats(ov *v, const Orcpb__ColumnStatistics *cs,
@@ -738,7 +733,8 @@ static void check_stats(ov *v, const Orcpb__ColumnStatistics *cs,
 	}
 	case ORCPB__TYPE__KIND__DECIMAL: {
 		const Orcpb__DecimalStatistics *s = cs->decimalstatistics;
-		int32_t sc = dec_scale(f, ty);
+		int32_t sc = ty->precision == 0 ? ORC_HIVE11_SCALE
+						 : (int32_t)ty->scale;
 		bool hive11 = ty->precision == 0;
 		int r;
 
@@ -949,6 +945,19 @@ static colfs_status stripe_run(colfs_tree *t, orc_file *f, size_t s,
 	stride = f->footer->rowindexstride;
 	colfs_buf_printf(&out, "stripe %zu: %llu rows, %zu columns\n", s,
 			 (unsigned long long)rows, nt);
+	/* A row takes at least 1/520 byte of some stream (a run of 130
+	 * bytes of PRESENT or boolean bits in 2 bytes), but a schema without
+	 * leaf columns takes none: a row count no data can hold is not
+	 * counted out batch by batch. */
+	if (rows / 1024 > si->datalength + si->indexlength) {
+		colfs_buf_printf(&out,
+				 "not checked: %llu rows in %llu bytes of "
+				 "data (more than 1024 a byte)\n",
+				 (unsigned long long)rows,
+				 (unsigned long long)si->datalength);
+		vs->st = COLFS_ECORRUPT;
+		goto done;
+	}
 	st = orc_stripe_load(f, s, &sp, &err);
 	if (!st)
 		st = orc_reader_create(f, s, 0, &r, &err);
