@@ -85,7 +85,7 @@ typedef struct ov {
 	bool *encrypted;         /* per type id */
 } ov;
 
-/* --- accumulating ---------------------------------------------------------- */
+/* --- accumulating ------------------------------------------------------ */
 
 static void acc_free(ov_acc *a)
 {
@@ -343,7 +343,7 @@ static colfs_status acc_column(const orc_col *c, size_t n,
 	return COLFS_OK;
 }
 
-/* --- reporting ---------------------------------------------------------------- */
+/* --- reporting --------------------------------------------------------- */
 
 static void ov_problem(ov *v, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -412,7 +412,7 @@ static void what_text(char *b, size_t len, long stripe, uint32_t col,
 		snprintf(b + k, len - (size_t)k, ", row group %ld", group);
 }
 
-/* --- comparing ----------------------------------------------------------------- */
+/* --- comparing --------------------------------------------------------- */
 
 /* A decimal string ("-12.340", "1E+3") as unscaled value and scale. */
 static bool dec_parse(const char *s, i128 *val, int32_t *scale)
@@ -517,22 +517,219 @@ static void put_dec(colfs_buf *b, i128 x, int32_t scale)
 	colfs_buf_free(&t);
 }
 
+/* One statistic being checked: where it is and what it is of. */
+typedef struct ov_site {
+	ov *v;
+	const char *w;           /* "stripe N, column C (KIND), row group G" */
+	uint64_t off;
+	const ov_acc *a;
+} ov_site;
 
-/* Check one ColumnStatistics against the values `a` of column `col`. */
+/* "CLAIM, the data's is GOT" for two byte strings. */
+static void bytes_problem(const ov_site *x, const char *field,
+			  const char *relation, const char *claim,
+			  const ov_bytes *got, bool have)
+{
+	colfs_buf b = COLFS_BUF_INIT;
+
+	put_text(&b, (const uint8_t *)claim, strlen(claim));
+	colfs_buf_puts(&b, relation);
+	put_text(&b, got->p, have ? got->len : 0);
+	colfs_buf_putc(&b, '\0');
+	ov_problem(x->v, x->off, "%s: %s %s", x->w, field,
+		   colfs_buf_status(&b) ? "?" : b.data);
+	colfs_buf_free(&b);
+}
+
+static int bytes_cmp_str(const char *s, const ov_bytes *b)
+{
+	return bytes_cmp((const uint8_t *)s, strlen(s), b->p, b->len);
+}
+
+static void check_int(const ov_site *x, const Orcpb__IntegerStatistics *s)
+{
+	const ov_acc *a = x->a;
+	colfs_buf b = COLFS_BUF_INIT;
+
+	if (s->has_minimum && (!a->set || s->minimum != a->lo))
+		ov_problem(x->v, x->off, "%s: minimum %lld, the data's is %s%lld",
+			   x->w, (long long)s->minimum,
+			   a->set ? "" : "(no values) ", (long long)a->lo);
+	if (s->has_maximum && (!a->set || s->maximum != a->hi))
+		ov_problem(x->v, x->off, "%s: maximum %lld, the data's is %s%lld",
+			   x->w, (long long)s->maximum,
+			   a->set ? "" : "(no values) ", (long long)a->hi);
+	/* a writer whose running sum overflows leaves it out */
+	if (s->has_sum && (a->sum_over || a->sum != s->sum)) {
+		put_i128(&b, a->sum);
+		colfs_buf_putc(&b, '\0');
+		ov_problem(x->v, x->off, "%s: sum %lld, the data's is %s", x->w,
+			   (long long)s->sum,
+			   colfs_buf_status(&b) ? "?" : b.data);
+	}
+	colfs_buf_free(&b);
+}
+
+static void check_double(const ov_site *x, const Orcpb__DoubleStatistics *s)
+{
+	const ov_acc *a = x->a;
+
+	if (a->nan) {
+		/* NaN ends ORC's comparisons: what the writer kept depends on
+		 * where the NaN came */
+		x->v->notes |= NOTE_NAN;
+		return;
+	}
+	if (s->has_minimum && (!a->dset || s->minimum != a->dlo))
+		ov_problem(x->v, x->off, "%s: minimum %.17g, the data's is %.17g",
+			   x->w, s->minimum, a->dlo);
+	if (s->has_maximum && (!a->dset || s->maximum != a->dhi))
+		ov_problem(x->v, x->off, "%s: maximum %.17g, the data's is %.17g",
+			   x->w, s->maximum, a->dhi);
+	/* (+inf and -inf add up to NaN) */
+	if (s->has_sum &&
+	    !(fabs(s->sum - a->dsum) <= 1e-9 * a->dabs + 1e-300) &&
+	    !(isinf(s->sum) && s->sum == a->dsum) &&
+	    !(isnan(s->sum) && isnan(a->dsum)))
+		ov_problem(x->v, x->off, "%s: sum %.17g, the data's is %.17g",
+			   x->w, s->sum, a->dsum);
+}
+
+static void check_string(const ov_site *x, const Orcpb__StringStatistics *s)
+{
+	const ov_acc *a = x->a;
+
+	if (s->has_sum && (a->sum_over || a->sum != s->sum))
+		ov_problem(x->v, x->off, "%s: sum %lld, the data has %lld bytes",
+			   x->w, (long long)s->sum, (long long)a->sum);
+	if (x->v->f->ps->writerversion < OV_HIVE_8732) {
+		x->v->notes |= NOTE_STRING_OLD;
+		return;
+	}
+	if (s->minimum && (!a->set || bytes_cmp_str(s->minimum, &a->slo)))
+		bytes_problem(x, "minimum", ", the data's is ", s->minimum,
+			      &a->slo, a->set);
+	if (s->maximum && (!a->set || bytes_cmp_str(s->maximum, &a->shi)))
+		bytes_problem(x, "maximum", ", the data's is ", s->maximum,
+			      &a->shi, a->set);
+	/* ORC-203: values too long for the statistics are cut to bounds */
+	if (s->lowerbound && a->set && bytes_cmp_str(s->lowerbound, &a->slo) > 0)
+		bytes_problem(x, "lowerBound", " is above the data's minimum ",
+			      s->lowerbound, &a->slo, true);
+	if (s->upperbound && a->set && bytes_cmp_str(s->upperbound, &a->shi) < 0)
+		bytes_problem(x, "upperBound", " is below the data's maximum ",
+			      s->upperbound, &a->shi, true);
+}
+
+static void check_timestamp(const ov_site *x,
+			    const Orcpb__TimestampStatistics *s)
+{
+	const ov_acc *a = x->a;
+
+	if (x->v->f->ps->writerversion < OV_ORC_135) {
+		x->v->notes |= NOTE_TS_OLD;
+		return;
+	}
+	if (!s->has_minimumutc && !s->has_maximumutc) {
+		if (s->has_minimum || s->has_maximum)
+			x->v->notes |= NOTE_TS_LEGACY;
+		return;
+	}
+	/* minimumUtc/maximumUtc: milliseconds of the wall-clock time read
+	 * as UTC; the nanos fields, when present, hold the nanoseconds below
+	 * the millisecond plus one */
+	if (s->has_minimumutc &&
+	    (!a->set || s->minimumutc != a->lo ||
+	     (s->has_minimumnanos && s->minimumnanos - 1 != a->nlo)))
+		ov_problem(x->v, x->off,
+			   "%s: minimumUtc %lld ms + %d ns, the data's is %lld ms + %d ns",
+			   x->w, (long long)s->minimumutc,
+			   s->has_minimumnanos ? s->minimumnanos - 1 : 0,
+			   (long long)a->lo, a->nlo);
+	if (s->has_maximumutc &&
+	    (!a->set || s->maximumutc != a->hi ||
+	     (s->has_maximumnanos && s->maximumnanos - 1 != a->nhi)))
+		ov_problem(x->v, x->off,
+			   "%s: maximumUtc %lld ms + %d ns, the data's is %lld ms + %d ns",
+			   x->w, (long long)s->maximumutc,
+			   s->has_maximumnanos ? s->maximumnanos - 1 : 999999,
+			   (long long)a->hi, a->nhi);
+}
+
+static void dec_problem(const ov_site *x, const char *field,
+			const char *claim, i128 got, int32_t scale)
+{
+	colfs_buf b = COLFS_BUF_INIT;
+
+	put_dec(&b, got, scale);
+	colfs_buf_putc(&b, '\0');
+	ov_problem(x->v, x->off, "%s: %s %s, the data's is %s", x->w, field,
+		   claim, colfs_buf_status(&b) ? "?" : b.data);
+	colfs_buf_free(&b);
+}
+
+static void check_decimal(const ov_site *x, const Orcpb__DecimalStatistics *s,
+			  const Orcpb__Type *ty)
+{
+	const ov_acc *a = x->a;
+	/* Hive 0.11 decimals have no fixed scale: the reader cuts them */
+	bool hive11 = ty->precision == 0;
+	int32_t sc = hive11 ? ORC_HIVE11_SCALE : (int32_t)ty->scale;
+	int r;
+
+	if (s->minimum && (!a->set ||
+			   ((r = dec_cmp(s->minimum, a->lo, sc, hive11)) != 0 &&
+			    r != 2)))
+		dec_problem(x, "minimum", s->minimum, a->lo, sc);
+	if (s->maximum && (!a->set ||
+			   ((r = dec_cmp(s->maximum, a->hi, sc, hive11)) != 0 &&
+			    r != 2)))
+		dec_problem(x, "maximum", s->maximum, a->hi, sc);
+	if (!s->sum)
+		return;
+	if (hive11) {
+		x->v->notes |= NOTE_DEC_HIVE11;
+		return;
+	}
+	r = a->sum_over ? 2 : dec_cmp(s->sum, a->sum, sc, false);
+	if (r == 2)
+		x->v->notes |= NOTE_DEC_OVER;
+	else if (r != 0)
+		dec_problem(x, "sum", s->sum, a->sum, sc);
+}
+
+static void check_collection(const ov_site *x,
+			     const Orcpb__CollectionStatistics *s)
+{
+	const ov_acc *a = x->a;
+
+	if (s->has_minchildren && (!a->cset || s->minchildren != a->clo))
+		ov_problem(x->v, x->off, "%s: minChildren %llu, the data's is %llu",
+			   x->w, (unsigned long long)s->minchildren,
+			   (unsigned long long)a->clo);
+	if (s->has_maxchildren && (!a->cset || s->maxchildren != a->chi))
+		ov_problem(x->v, x->off, "%s: maxChildren %llu, the data's is %llu",
+			   x->w, (unsigned long long)s->maxchildren,
+			   (unsigned long long)a->chi);
+	if (s->has_totalchildren && s->totalchildren != a->ctotal)
+		ov_problem(x->v, x->off, "%s: totalChildren %llu, the data has %llu",
+			   x->w, (unsigned long long)s->totalchildren,
+			   (unsigned long long)a->ctotal);
+}
+
+/* Check one ColumnStatistics against the values `a` of column `col`
+ * (stripe and group -1 when not one). */
 static void check_stats(ov *v, const Orcpb__ColumnStatistics *cs,
 			const ov_acc *a, uint32_t col, long stripe, long group,
 			uint64_t off)
 {
-	const orc_file *f = v->f;
-	const Orcpb__Type *ty = f->footer->types[col];
-	uint32_t kind = ty->kind;
-	uint32_t wv = f->ps->writerversion;
+	const Orcpb__Type *ty = v->f->footer->types[col];
 	char w[128];
-	colfs_buf b = COLFS_BUF_INIT;
+	const ov_site x = {.v = v, .w = w, .off = off, .a = a};
 
 	if (!cs)
 		return;
-	what_text(w, sizeof(w), stripe, col, kind, group);
+	what_text(w, sizeof(w), stripe, col, ty->kind, group);
 	if (cs->has_numberofvalues && cs->numberofvalues != a->count)
 		ov_problem(v, off, "%s: numberOfValues %llu, the data has %llu",
 			   w, (unsigned long long)cs->numberofvalues,
@@ -543,130 +740,25 @@ static void check_stats(ov *v, const Orcpb__ColumnStatistics *cs,
 		ov_problem(v, off, "%s: hasNull %s, the data has %s", w,
 			   cs->hasnull ? "true" : "false",
 			   a->has_null ? "nulls" : "no nulls");
-	switch (kind) {
+	switch (ty->kind) {
 	case ORCPB__TYPE__KIND__BYTE:
 	case ORCPB__TYPE__KIND__SHORT:
 	case ORCPB__TYPE__KIND__INT:
-	case ORCPB__TYPE__KIND__LONG: {
-		const Orcpb__IntegerStatistics *s = cs->intstatistics;
-
-		if (!s)
-			break;
-		if (s->has_minimum && (!a->set || s->minimum != a->lo))
-			ov_problem(v, off, "%s: minimum %lld, the data's is %s%lld",
-				   w, (long long)s->minimum,
-				   a->set ? "" : "(no values) ",
-				   (long long)a->lo);
-		if (s->has_maximum && (!a->set || s->maximum != a->hi))
-			ov_problem(v, off, "%s: maximum %lld, the data's is %s%lld",
-				   w, (long long)s->maximum,
-				   a->set ? "" : "(no values) ",
-				   (long long)a->hi);
-		/* a writer whose running sum overflows leaves it out */
-		if (s->has_sum && (a->sum_over || a->sum != s->sum)) {
-			put_i128(&b, a->sum);
-			colfs_buf_putc(&b, '\0');
-			ov_problem(v, off, "%s: sum %lld, the data's is %s", w,
-				   (long long)s->sum,
-				   colfs_buf_status(&b) ? "?" : b.data);
-		}
+	case ORCPB__TYPE__KIND__LONG:
+		if (cs->intstatistics)
+			check_int(&x, cs->intstatistics);
 		break;
-	}
 	case ORCPB__TYPE__KIND__FLOAT:
-	case ORCPB__TYPE__KIND__DOUBLE: {
-		const Orcpb__DoubleStatistics *s = cs->doublestatistics;
-
-		if (!s)
-			break;
-		if (a->nan) {
-			/* NaN ends ORC's comparisons: what the writer kept
-			 * depends on where the NaN came */
-			v->notes |= NOTE_NAN;
-			break;
-		}
-		if (s->has_minimum && (!a->dset || s->minimum != a->dlo))
-			ov_problem(v, off, "%s: minimum %.17g, the data's is %.17g",
-				   w, s->minimum, a->dlo);
-		if (s->has_maximum && (!a->dset || s->maximum != a->dhi))
-			ov_problem(v, off, "%s: maximum %.17g, the data's is %.17g",
-				   w, s->maximum, a->dhi);
-		/* (+inf and -inf add up to NaN) */
-		if (s->has_sum && !(fabs(s->sum - a->dsum) <=
-				    1e-9 * a->dabs + 1e-300) &&
-		    !(isinf(s->sum) && s->sum == a->dsum) &&
-		    !(isnan(s->sum) && isnan(a->dsum)))
-			ov_problem(v, off, "%s: sum %.17g, the data's is %.17g",
-				   w, s->sum, a->dsum);
+	case ORCPB__TYPE__KIND__DOUBLE:
+		if (cs->doublestatistics)
+			check_double(&x, cs->doublestatistics);
 		break;
-	}
 	case ORCPB__TYPE__KIND__STRING:
 	case ORCPB__TYPE__KIND__VARCHAR:
-	case ORCPB__TYPE__KIND__CHAR: {
-		const Orcpb__StringStatistics *s = cs->stringstatistics;
-
-		if (!s)
-			break;
-		if (s->has_sum && (a->sum_over || a->sum != s->sum))
-			ov_problem(v, off, "%s: sum %lld, the data has %lld bytes",
-				   w, (long long)s->sum, (long long)a->sum);
-		if (wv < OV_HIVE_8732) {
-			v->notes |= NOTE_STRING_OLD;
-			break;
-		}
-		if (s->minimum &&
-		    (!a->set || bytes_cmp((const uint8_t *)s->minimum,
-					  strlen(s->minimum), a->slo.p,
-					  a->slo.len) != 0)) {
-			put_text(&b, (const uint8_t *)s->minimum,
-				 strlen(s->minimum));
-			colfs_buf_puts(&b, ", the data's is ");
-			put_text(&b, a->slo.p, a->set ? a->slo.len : 0);
-			colfs_buf_putc(&b, '\0');
-			ov_problem(v, off, "%s: minimum %s", w,
-				   colfs_buf_status(&b) ? "?" : b.data);
-		}
-		b.len = 0;
-		if (s->maximum &&
-		    (!a->set || bytes_cmp((const uint8_t *)s->maximum,
-					  strlen(s->maximum), a->shi.p,
-					  a->shi.len) != 0)) {
-			put_text(&b, (const uint8_t *)s->maximum,
-				 strlen(s->maximum));
-			colfs_buf_puts(&b, ", the data's is ");
-			put_text(&b, a->shi.p, a->set ? a->shi.len : 0);
-			colfs_buf_putc(&b, '\0');
-			ov_problem(v, off, "%s: maximum %s", w,
-				   colfs_buf_status(&b) ? "?" : b.data);
-		}
-		b.len = 0;
-		/* ORC-203: long values are cut to bounds */
-		if (s->lowerbound && a->set &&
-		    bytes_cmp((const uint8_t *)s->lowerbound,
-			      strlen(s->lowerbound), a->slo.p,
-			      a->slo.len) > 0) {
-			put_text(&b, (const uint8_t *)s->lowerbound,
-				 strlen(s->lowerbound));
-			colfs_buf_puts(&b, " is above the data's minimum ");
-			put_text(&b, a->slo.p, a->slo.len);
-			colfs_buf_putc(&b, '\0');
-			ov_problem(v, off, "%s: lowerBound %s", w,
-				   colfs_buf_status(&b) ? "?" : b.data);
-		}
-		b.len = 0;
-		if (s->upperbound && a->set &&
-		    bytes_cmp((const uint8_t *)s->upperbound,
-			      strlen(s->upperbound), a->shi.p,
-			      a->shi.len) < 0) {
-			put_text(&b, (const uint8_t *)s->upperbound,
-				 strlen(s->upperbound));
-			colfs_buf_puts(&b, " is below the data's maximum ");
-			put_text(&b, a->shi.p, a->shi.len);
-			colfs_buf_putc(&b, '\0');
-			ov_problem(v, off, "%s: upperBound %s", w,
-				   colfs_buf_status(&b) ? "?" : b.data);
-		}
+	case ORCPB__TYPE__KIND__CHAR:
+		if (cs->stringstatistics)
+			check_string(&x, cs->stringstatistics);
 		break;
-	}
 	case ORCPB__TYPE__KIND__BINARY:
 		if (cs->binarystatistics && cs->binarystatistics->has_sum &&
 		    (a->sum_over || a->sum != cs->binarystatistics->sum))
@@ -683,123 +775,37 @@ static void check_stats(ov *v, const Orcpb__ColumnStatistics *cs,
 				   (unsigned long long)cs->bucketstatistics->count[0],
 				   (long long)a->sum);
 		break;
-	case ORCPB__TYPE__KIND__DATE: {
-		const Orcpb__DateStatistics *s = cs->datestatistics;
-
-		if (!s)
+	case ORCPB__TYPE__KIND__DATE:
+		if (!cs->datestatistics)
 			break;
-		if (s->has_minimum && (!a->set || s->minimum != a->lo))
+		if (cs->datestatistics->has_minimum &&
+		    (!a->set || cs->datestatistics->minimum != a->lo))
 			ov_problem(v, off, "%s: minimum %d, the data's is %lld",
-				   w, s->minimum, (long long)a->lo);
-		if (s->has_maximum && (!a->set || s->maximum != a->hi))
+				   w, cs->datestatistics->minimum,
+				   (long long)a->lo);
+		if (cs->datestatistics->has_maximum &&
+		    (!a->set || cs->datestatistics->maximum != a->hi))
 			ov_problem(v, off, "%s: maximum %d, the data's is %lld",
-				   w, s->maximum, (long long)a->hi);
+				   w, cs->datestatistics->maximum,
+				   (long long)a->hi);
 		break;
-	}
 	case ORCPB__TYPE__KIND__TIMESTAMP:
-	case ORCPB__TYPE__KIND__TIMESTAMP_INSTANT: {
-		const Orcpb__TimestampStatistics *s = cs->timestampstatistics;
-
-		if (!s)
-			break;
-		if (wv < OV_ORC_135) {
-			v->notes |= NOTE_TS_OLD;
-			break;
-		}
-		if (!s->has_minimumutc && !s->has_maximumutc) {
-			if (s->has_minimum || s->has_maximum)
-				v->notes |= NOTE_TS_LEGACY;
-			break;
-		}
-		/* minimumUtc/maximumUtc: milliseconds of the wall-clock
-		 * time read as UTC; the nanos fields, when present, hold the
-		 * nanoseconds below the millisecond plus one */
-		if (s->has_minimumutc &&
-		    (!a->set || s->minimumutc != a->lo ||
-		     (s->has_minimumnanos && s->minimumnanos - 1 != a->nlo)))
-			ov_problem(v, off, "%s: minimumUtc %lld ms + %d ns, the data's is %lld ms + %d ns",
-				   w, (long long)s->minimumutc,
-				   s->has_minimumnanos ? s->minimumnanos - 1 : 0,
-				   (long long)a->lo, a->nlo);
-		if (s->has_maximumutc &&
-		    (!a->set || s->maximumutc != a->hi ||
-		     (s->has_maximumnanos && s->maximumnanos - 1 != a->nhi)))
-			ov_problem(v, off, "%s: maximumUtc %lld ms + %d ns, the data's is %lld ms + %d ns",
-				   w, (long long)s->maximumutc,
-				   s->has_maximumnanos ? s->maximumnanos - 1
-						       : 999999,
-				   (long long)a->hi, a->nhi);
+	case ORCPB__TYPE__KIND__TIMESTAMP_INSTANT:
+		if (cs->timestampstatistics)
+			check_timestamp(&x, cs->timestampstatistics);
 		break;
-	}
-	case ORCPB__TYPE__KIND__DECIMAL: {
-		const Orcpb__DecimalStatistics *s = cs->decimalstatistics;
-		int32_t sc = ty->precision == 0 ? ORC_HIVE11_SCALE
-						 : (int32_t)ty->scale;
-		bool hive11 = ty->precision == 0;
-		int r;
-
-		if (!s)
-			break;
-		if (s->minimum &&
-		    (!a->set || (r = dec_cmp(s->minimum, a->lo, sc, hive11)) == -1 ||
-		     r == 1)) {
-			put_dec(&b, a->lo, sc);
-			colfs_buf_putc(&b, '\0');
-			ov_problem(v, off, "%s: minimum %s, the data's is %s",
-				   w, s->minimum,
-				   colfs_buf_status(&b) ? "?" : b.data);
-		}
-		b.len = 0;
-		if (s->maximum &&
-		    (!a->set || (r = dec_cmp(s->maximum, a->hi, sc, hive11)) == -1 ||
-		     r == 1)) {
-			put_dec(&b, a->hi, sc);
-			colfs_buf_putc(&b, '\0');
-			ov_problem(v, off, "%s: maximum %s, the data's is %s",
-				   w, s->maximum,
-				   colfs_buf_status(&b) ? "?" : b.data);
-		}
-		b.len = 0;
-		if (s->sum && hive11) {
-			v->notes |= NOTE_DEC_HIVE11;
-		} else if (s->sum && a->sum_over) {
-			v->notes |= NOTE_DEC_OVER;
-		} else if (s->sum && (r = dec_cmp(s->sum, a->sum, sc, false)) != 0) {
-			if (r == 2) {
-				v->notes |= NOTE_DEC_OVER;
-				break;
-			}
-			put_dec(&b, a->sum, sc);
-			colfs_buf_putc(&b, '\0');
-			ov_problem(v, off, "%s: sum %s, the data's is %s", w,
-				   s->sum, colfs_buf_status(&b) ? "?" : b.data);
-		}
+	case ORCPB__TYPE__KIND__DECIMAL:
+		if (cs->decimalstatistics)
+			check_decimal(&x, cs->decimalstatistics, ty);
 		break;
-	}
 	case ORCPB__TYPE__KIND__LIST:
-	case ORCPB__TYPE__KIND__MAP: {
-		const Orcpb__CollectionStatistics *s = cs->collectionstatistics;
-
-		if (!s)
-			break;
-		if (s->has_minchildren && (!a->cset || s->minchildren != a->clo))
-			ov_problem(v, off, "%s: minChildren %llu, the data's is %llu",
-				   w, (unsigned long long)s->minchildren,
-				   (unsigned long long)a->clo);
-		if (s->has_maxchildren && (!a->cset || s->maxchildren != a->chi))
-			ov_problem(v, off, "%s: maxChildren %llu, the data's is %llu",
-				   w, (unsigned long long)s->maxchildren,
-				   (unsigned long long)a->chi);
-		if (s->has_totalchildren && s->totalchildren != a->ctotal)
-			ov_problem(v, off, "%s: totalChildren %llu, the data has %llu",
-				   w, (unsigned long long)s->totalchildren,
-				   (unsigned long long)a->ctotal);
+	case ORCPB__TYPE__KIND__MAP:
+		if (cs->collectionstatistics)
+			check_collection(&x, cs->collectionstatistics);
 		break;
-	}
 	default:
 		break;
 	}
-	colfs_buf_free(&b);
 }
 
 static void put_notes(ov *v)
@@ -853,7 +859,7 @@ static bool *encrypted_columns(const orc_file *f)
 	return e;
 }
 
-/* --- a stripe --------------------------------------------------------------------- */
+/* --- a stripe ---------------------------------------------------------- */
 
 typedef struct ov_index {
 	orc_msg m;               /* Orcpb__RowIndex, or no message */

@@ -109,7 +109,7 @@ static bool verify_all(colfs_tree *t, const char *name, long *stripes,
 	return true;
 }
 
-/* --- generated files ------------------------------------------------------------ */
+/* --- generated files --------------------------------------------------- */
 
 /* Write with the lie `lie` (ORC_GEN_LIE_*) and check that verify finds
  * `want_stripes` + `want_file` mismatches, each containing `text`. */
