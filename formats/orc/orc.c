@@ -22,6 +22,7 @@ static void orc_close(void *state)
 	if (!f)
 		return;
 	orc_salvage_free(f);
+	orc_verify_free(f);
 	for (orc_view *v = f->views; v; v = v->next)
 		orc_view_free_reader(v);
 	for (orc_sdec *d = f->sdecs; d; d = d->next)

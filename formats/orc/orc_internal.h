@@ -110,6 +110,8 @@ typedef struct orc_file {
 	struct orc_sdec *sdecs;    /* streams/.../decoded views */
 
 	struct orc_salvage *salvage; /* salvage/ of a file without a tail */
+	/* stripes/N/verify, done (one per stripe, under the lock) */
+	struct orc_verify_stripe *verify;
 } orc_file;
 
 /* --- orc_tail.c ---------------------------------------------------------- */
@@ -201,6 +203,14 @@ orc_sdec_kind orc_sdec_kind_of(const orc_file *f, const orc_stripe *sp,
 colfs_status orc_sdec_piece(colfs_tree *t, colfs_node *file, uint64_t index,
 			    colfs_buf *out);
 void orc_sdec_free_state(orc_sdec *d);
+
+/* --- orc_verify.c -------------------------------------------------------- */
+/* stripes/N/verify (a = stripe) and verify: one piece each. */
+colfs_status orc_verify_stripe_piece(colfs_tree *t, colfs_node *file,
+				     uint64_t index, colfs_buf *out);
+colfs_status orc_verify_file_piece(colfs_tree *t, colfs_node *file,
+				   uint64_t index, colfs_buf *out);
+void orc_verify_free(orc_file *f);
 
 /* --- orc_tz.c ------------------------------------------------------------ */
 typedef struct orc_tz orc_tz;

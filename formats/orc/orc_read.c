@@ -7,8 +7,7 @@
  * batch, null where the struct is null; the children of lists and maps
  * have one slot per element).  A view keeps its reader between pieces so
  * that reading a file front to back decodes each stripe once. */
-#include "orc_internal.h"
-#include "orc_rle.h"
+#include "orc_read.h"
 
 #include "../core/render.h"
 
@@ -19,67 +18,9 @@
 
 /* 2015-01-01 00:00:00 UTC: ORC timestamps count seconds from here. */
 #define ORC_TS_BASE 1420070400LL
-/* Hive 0.11 decimals (precision 0) are read at this scale, as ORC's C++
- * reader does by default. */
-#define ORC_HIVE11_SCALE 6
 /* Cap on the elements of lists and maps in one batch. */
 #define ORC_MAX_BATCH_ELEMS (16u << 20)
 
-typedef __int128 i128;
-
-typedef struct orc_vec {
-	size_t cap;
-	uint8_t *present;
-	int64_t *i;        /* ints, bools, dates, seconds, list offsets,
-			    * union child slots */
-	int64_t *j;        /* nanos, list lengths */
-	double *d;
-	i128 *dec;
-	const uint8_t **sp;
-	uint64_t *sl;
-	uint8_t *tag;
-} orc_vec;
-
-typedef struct orc_col {
-	uint32_t id;
-	const Orcpb__Type *type;
-	uint32_t kind;
-	bool selected;
-	bool v2;
-	bool dict;
-	bool decimal64;      /* ORCv2 decimal: RLE v2 unscaled values */
-	int32_t scale;       /* decimal: rendering scale */
-	uint64_t f_max_alloc;
-	bool has_present;
-	orc_bool_rle present;
-	orc_int_rle ints;    /* DATA (integers, dictionary ids, seconds) */
-	orc_int_rle lens;    /* LENGTH */
-	orc_int_rle second;  /* SECONDARY */
-	orc_byte_rle bytes;  /* DATA of tinyint, union tags */
-	orc_bool_rle bools;  /* DATA of boolean */
-	orc_in data;         /* DATA of float/double/string/decimal v1 */
-	uint8_t *arena;      /* this batch's direct string bytes */
-	size_t arena_cap;
-	/* dictionary */
-	uint8_t *dict_data;
-	uint64_t *dict_off;  /* n + 1 offsets */
-	size_t dict_n;
-	/* timestamps */
-	const orc_tz *tz;
-	int64_t tz_epoch;
-	struct orc_col **kids;
-	size_t n_kids;
-	orc_vec v;
-} orc_col;
-
-typedef struct orc_reader {
-	orc_file *f;
-	size_t stripe;
-	uint64_t rows_left;
-	orc_col *root;
-	uint8_t *scratch;    /* bits of present streams */
-	size_t scratch_cap;
-} orc_reader;
 
 /* --- vectors ---------------------------------------------------------------- */
 
@@ -1386,4 +1327,22 @@ fail:
 	orc_view_free_reader(v);
 	colfs_tree_report_err(t, file, &err);
 	return st;
+}
+
+/* --- for orc_verify.c --------------------------------------------------- */
+
+colfs_status orc_reader_create(orc_file *f, size_t stripe, uint32_t column,
+			       orc_reader **out, colfs_err *err)
+{
+	return reader_create(f, stripe, column, out, err);
+}
+
+colfs_status orc_reader_read(orc_reader *r, size_t n, colfs_err *err)
+{
+	return col_read(r, r->root, n, NULL, err);
+}
+
+void orc_reader_free(orc_reader *r)
+{
+	reader_free(r);
 }

@@ -439,9 +439,13 @@ static colfs_status readme_doc_generate(colfs_tree *t, colfs_node *n,
 		"                 nested values as compact JSON\n"
 		"rows.jsonl       every row as orc-contents prints it\n"
 		"rows.csv         header + one CSV line per row (docs/values.md)\n"
+		"verify           the file statistics checked against the "
+		"decoded values\n"
 		"stripes/N/       info.json, footer.json (streams, encodings, "
 		"time zone),\n"
 		"                 statistics.json, columns/, rows.jsonl, rows.csv,\n"
+		"                 verify (row index and stripe statistics "
+		"against the values),\n"
 		"                 streams/<ordinal>-<column>-<KIND>/{raw,"
 		"decompressed,decoded},\n"
 		"                 indexes/<column>/{row_index.json,"
@@ -936,6 +940,13 @@ static colfs_status columns_dir_populate(colfs_tree *t, colfs_node *dir)
 }
 DIR_OPS(columns_dir);
 
+/* verify: streams (their size is not known without decoding, and ls -l
+ * must not decode); orc_verify.c */
+static const colfs_node_ops verify_stripe_ops = {
+	.piece = orc_verify_stripe_piece};
+static const colfs_node_ops verify_file_ops = {
+	.piece = orc_verify_file_piece};
+
 static colfs_status stripe_dir_populate(colfs_tree *t, colfs_node *dir)
 {
 	orc_file *f = colfs_node_ctx(dir);
@@ -963,6 +974,9 @@ static colfs_status stripe_dir_populate(colfs_tree *t, colfs_node *dir)
 		return COLFS_ENOMEM;
 	ADD(colfs_dir_add_dir(t, dir, "streams", &streams_dir, f));
 	ADD(colfs_dir_add_dir(t, dir, "indexes", &indexes_dir, f));
+	if (f->schema_ok && f->ps)
+		ADD(colfs_dir_add_stream(t, dir, "verify", &verify_stripe_ops,
+					 f));
 #undef ADD
 	if (!colfs_dir_add_errors(t, dir))
 		return COLFS_ENOMEM;
@@ -1076,6 +1090,9 @@ colfs_status orc_tree_build(orc_file *f, colfs_node *root)
 		ADD(orc_tree_add_view(t, f, root, "rows.csv", ORC_VIEW_CSV, 0, -1));
 	}
 	ADD(colfs_dir_add_dir(t, root, "stripes", &stripes_dir, f));
+	if (f->schema_ok)
+		ADD(colfs_dir_add_stream(t, root, "verify", &verify_file_ops,
+					 f));
 #undef ADD
 	return COLFS_OK;
 }

@@ -98,6 +98,114 @@ static long orc_gen_short_stripe = -1;
 static uint64_t orc_gen_index_stride = 0;
 static long orc_gen_index_short_stripe = -1;
 
+/* With orc_gen_stats: statistics in the row index entries (column 1), the
+ * Metadata (every stripe, every column) and the Footer, true but for the
+ * one lie orc_gen_lie picks (test_orc_verify.c knows what each says). */
+enum {
+	ORC_GEN_LIE_NONE = 0,
+	ORC_GEN_LIE_INDEX_MIN,      /* stripe 1, row group 1, id minimum + 1 */
+	ORC_GEN_LIE_INDEX_COUNT,    /* stripe 2, row group 0, id count - 1 */
+	ORC_GEN_LIE_STRIPE_MAX,     /* stripe 0, name maximum "name-998" */
+	ORC_GEN_LIE_STRIPE_HASNULL, /* stripe 1, name hasNull false */
+	ORC_GEN_LIE_STRIPE_SUM,     /* stripe 2, score sum 1 */
+	ORC_GEN_LIE_FILE_COUNT,     /* file, root count + 1 */
+	ORC_GEN_LIE_FILE_SUM,       /* file, id sum + 1 */
+	ORC_GEN_LIE_FILE_TRUE,      /* file, flag true count 0 */
+};
+static int orc_gen_stats = 0;
+static int orc_gen_lie = ORC_GEN_LIE_NONE;
+
+/* What rows [from, to) hold, per column of the fixed schema. */
+typedef struct gen_stats {
+	uint64_t rows, names, trues;
+	int64_t idmin, idmax, idsum, namelen;
+	char nmin[32], nmax[32];
+	double dmin, dmax, dsum;
+} gen_stats;
+
+static void gen_stats_rows(gen_stats *g, uint64_t from, uint64_t to)
+{
+	memset(g, 0, sizeof(*g));
+	for (uint64_t r = from; r < to; r++) {
+		char name[32];
+		double d = (double)r * 0.5;
+
+		if (g->rows == 0) {
+			g->idmin = g->idmax = (int64_t)r;
+			g->dmin = g->dmax = d;
+		}
+		if ((int64_t)r < g->idmin)
+			g->idmin = (int64_t)r;
+		if ((int64_t)r > g->idmax)
+			g->idmax = (int64_t)r;
+		if (d < g->dmin)
+			g->dmin = d;
+		if (d > g->dmax)
+			g->dmax = d;
+		g->idsum += (int64_t)r;
+		g->dsum += d;
+		g->trues += r % 3 == 0;
+		g->rows++;
+		if (r % 7 == 3)
+			continue;
+		snprintf(name, sizeof(name), "name-%llu",
+			 (unsigned long long)(r % 1000));
+		if (g->names == 0 || strcmp(name, g->nmin) < 0)
+			strcpy(g->nmin, name);
+		if (g->names == 0 || strcmp(name, g->nmax) > 0)
+			strcpy(g->nmax, name);
+		g->namelen += (int64_t)strlen(name);
+		g->names++;
+	}
+}
+
+/* The ColumnStatistics of every column (5) for g, in `mem` (freed with
+ * gen_stats_free). */
+typedef struct gen_cs {
+	Orcpb__ColumnStatistics cs[5];
+	Orcpb__ColumnStatistics *csp[5];
+	Orcpb__IntegerStatistics is;
+	Orcpb__StringStatistics ss;
+	Orcpb__DoubleStatistics ds;
+	Orcpb__BucketStatistics bs;
+	uint64_t bucket;
+} gen_cs;
+
+static void gen_cs_fill(gen_cs *m, const gen_stats *g)
+{
+	for (int k = 0; k < 5; k++) {
+		orcpb__column_statistics__init(&m->cs[k]);
+		m->cs[k].has_numberofvalues = m->cs[k].has_hasnull = 1;
+		m->cs[k].numberofvalues = g->rows;
+		m->csp[k] = &m->cs[k];
+	}
+	orcpb__integer_statistics__init(&m->is);
+	m->is.has_minimum = m->is.has_maximum = m->is.has_sum = 1;
+	m->is.minimum = g->idmin;
+	m->is.maximum = g->idmax;
+	m->is.sum = g->idsum;
+	m->cs[1].intstatistics = &m->is;
+	orcpb__string_statistics__init(&m->ss);
+	m->ss.minimum = (char *)g->nmin;
+	m->ss.maximum = (char *)g->nmax;
+	m->ss.has_sum = 1;
+	m->ss.sum = g->namelen;
+	m->cs[2].stringstatistics = &m->ss;
+	m->cs[2].numberofvalues = g->names;
+	m->cs[2].hasnull = g->names < g->rows;
+	orcpb__double_statistics__init(&m->ds);
+	m->ds.has_minimum = m->ds.has_maximum = m->ds.has_sum = 1;
+	m->ds.minimum = g->dmin;
+	m->ds.maximum = g->dmax;
+	m->ds.sum = g->dsum;
+	m->cs[3].doublestatistics = &m->ds;
+	orcpb__bucket_statistics__init(&m->bs);
+	m->bucket = g->trues;
+	m->bs.n_count = 1;
+	m->bs.count = &m->bucket;
+	m->cs[4].bucketstatistics = &m->bs;
+}
+
 static int orc_gen_write(const char *path, uint64_t rows, uint64_t per)
 {
 	FILE *out;
@@ -105,6 +213,7 @@ static int orc_gen_write(const char *path, uint64_t rows, uint64_t per)
 	wbuf file = {0};
 	Orcpb__StripeInformation **sinfo = NULL;
 	size_t nstripes = 0;
+	gen_stats *sstats = NULL;
 
 	if (per == 0)
 		per = 100000;
@@ -168,11 +277,28 @@ static int orc_gen_write(const char *path, uint64_t rows, uint64_t per)
 			Orcpb__RowIndexEntry *ents = calloc(ne + 1, sizeof(*ents));
 			Orcpb__RowIndexEntry **entp = calloc(ne + 1, sizeof(*entp));
 			uint64_t pos0 = 0;
+			gen_stats *eg = calloc(ne + 1, sizeof(*eg));
+			gen_cs *ecs = calloc(ne + 1, sizeof(*ecs));
 			for (size_t e = 0; e < ne; e++) {
+				uint64_t from = done + e * orc_gen_index_stride;
+				uint64_t to = from + orc_gen_index_stride;
+
 				orcpb__row_index_entry__init(&ents[e]);
 				ents[e].n_positions = 1;
 				ents[e].positions = &pos0;
 				entp[e] = &ents[e];
+				if (!orc_gen_stats)
+					continue;
+				gen_stats_rows(&eg[e], from,
+					       to < done + n ? to : done + n);
+				if (orc_gen_lie == ORC_GEN_LIE_INDEX_MIN &&
+				    nstripes == 1 && e == 1)
+					eg[e].idmin++;
+				gen_cs_fill(&ecs[e], &eg[e]);
+				if (orc_gen_lie == ORC_GEN_LIE_INDEX_COUNT &&
+				    nstripes == 2 && e == 0)
+					ecs[e].cs[1].numberofvalues--;
+				ents[e].statistics = &ecs[e].cs[1];
 			}
 			ri.n_entry = ne;
 			ri.entry = entp;
@@ -180,6 +306,8 @@ static int orc_gen_write(const char *path, uint64_t rows, uint64_t per)
 			uint8_t *ib = pack(&ri.base, &il);
 			put(&file, ib, il);
 			free(ib);
+			free(eg);
+			free(ecs);
 			free(ents);
 			free(entp);
 			orcpb__stream__init(&st[6]);
@@ -227,6 +355,8 @@ static int orc_gen_write(const char *path, uint64_t rows, uint64_t per)
 		si->footerlength = fl;
 		si->numberofrows = n;
 		sinfo = realloc(sinfo, (nstripes + 1) * sizeof(*sinfo));
+		sstats = realloc(sstats, (nstripes + 1) * sizeof(*sstats));
+		gen_stats_rows(&sstats[nstripes], done, done + n);
 		sinfo[nstripes++] = si;
 		free(ids);
 		free(lens);
@@ -246,7 +376,50 @@ static int orc_gen_write(const char *path, uint64_t rows, uint64_t per)
 		char *names[4] = {"id", "name", "score", "flag"};
 		uint32_t version[2] = {0, 12};
 		uint8_t *fb, *pb, pslen;
-		size_t fl, pl;
+		size_t fl, pl, ml = 0;
+		gen_cs *scs = calloc(nstripes + 1, sizeof(*scs));
+		Orcpb__StripeStatistics *ssm = calloc(nstripes + 1, sizeof(*ssm));
+		Orcpb__StripeStatistics **ssp = calloc(nstripes + 1, sizeof(*ssp));
+		gen_cs fcs;
+		gen_stats fg;
+		uint64_t content_len = file.len - 3;
+
+		if (orc_gen_stats) {
+			Orcpb__Metadata md = ORCPB__METADATA__INIT;
+			uint8_t *mb;
+
+			for (size_t i = 0; i < nstripes; i++) {
+				gen_stats *g = &sstats[i];
+
+				if (orc_gen_lie == ORC_GEN_LIE_STRIPE_MAX && i == 0)
+					strcpy(g->nmax, "name-998");
+				if (orc_gen_lie == ORC_GEN_LIE_STRIPE_SUM && i == 2)
+					g->dsum = 1;
+				gen_cs_fill(&scs[i], g);
+				if (orc_gen_lie == ORC_GEN_LIE_STRIPE_HASNULL &&
+				    i == 1)
+					scs[i].cs[2].hasnull = 0;
+				orcpb__stripe_statistics__init(&ssm[i]);
+				ssm[i].n_colstats = 5;
+				ssm[i].colstats = scs[i].csp;
+				ssp[i] = &ssm[i];
+			}
+			md.n_stripestats = nstripes;
+			md.stripestats = ssp;
+			mb = pack(&md.base, &ml);
+			put(&file, mb, ml);
+			free(mb);
+			gen_stats_rows(&fg, 0, rows);
+			if (orc_gen_lie == ORC_GEN_LIE_FILE_SUM)
+				fg.idsum++;
+			if (orc_gen_lie == ORC_GEN_LIE_FILE_TRUE)
+				fg.trues = 0;
+			gen_cs_fill(&fcs, &fg);
+			if (orc_gen_lie == ORC_GEN_LIE_FILE_COUNT)
+				fcs.cs[0].numberofvalues++;
+			ft.n_statistics = 5;
+			ft.statistics = fcs.csp;
+		}
 
 		for (int k = 0; k < 5; k++) {
 			orcpb__type__init(&ty[k]);
@@ -260,7 +433,7 @@ static int orc_gen_write(const char *path, uint64_t rows, uint64_t per)
 		ty[0].fieldnames = names;
 		ft.has_headerlength = ft.has_contentlength = 1;
 		ft.headerlength = 3;
-		ft.contentlength = file.len;
+		ft.contentlength = content_len + 3;
 		ft.n_stripes = nstripes;
 		ft.stripes = sinfo;
 		ft.n_types = 5;
@@ -280,7 +453,7 @@ static int orc_gen_write(const char *path, uint64_t rows, uint64_t per)
 		ps.n_version = 2;
 		ps.version = version;
 		ps.has_metadatalength = 1;
-		ps.metadatalength = 0;
+		ps.metadatalength = ml;
 		ps.has_writerversion = 1;
 		ps.writerversion = 6;
 		ps.magic = "ORC";
@@ -290,7 +463,11 @@ static int orc_gen_write(const char *path, uint64_t rows, uint64_t per)
 		put(&file, &pslen, 1);
 		free(fb);
 		free(pb);
+		free(scs);
+		free(ssm);
+		free(ssp);
 	}
+	free(sstats);
 	for (size_t i = 0; i < nstripes; i++)
 		free(sinfo[i]);
 	free(sinfo);
