@@ -403,7 +403,7 @@ static colfs_status codec_zstd(const codec_job *job, size_t *out_len)
 static bool lz4_block_length(const uint8_t *in, size_t len, uint64_t *total)
 {
 	size_t i = 0;
-	uint64_t out = 0;
+	uint64_t out = 0, last_match = UINT64_MAX;  /* where it starts */
 	while (i < len) {
 		uint8_t token = in[i++];
 		uint64_t lit = token >> 4;
@@ -422,10 +422,15 @@ static bool lz4_block_length(const uint8_t *in, size_t len, uint64_t *total)
 		out += lit;
 		if (i == len) {
 			/* last sequence: literals only; encoders write its
-			 * token's match nibble as 0 (liblz4 accepts another
-			 * value or not depending on the output's room) */
+			 * token's match nibble as 0, and after a match the
+			 * last 5 bytes are literals and the last match starts
+			 * at least 12 bytes before the end (liblz4 accepts
+			 * blocks that break these or not depending on the
+			 * output's room) */
 			*total = out;
-			return (token & 15u) == 0;
+			return (token & 15u) == 0 &&
+			       (last_match == UINT64_MAX ||
+				(lit >= 5 && out - last_match >= 12));
 		}
 		if (len - i < 2)
 			return false;
@@ -433,6 +438,7 @@ static bool lz4_block_length(const uint8_t *in, size_t len, uint64_t *total)
 		i += 2;
 		if (dist == 0 || dist > out)
 			return false;
+		last_match = out;
 		uint64_t match = (token & 15u) + 4u;
 		if ((token & 15u) == 15u) {
 			uint8_t b;
@@ -469,8 +475,10 @@ static colfs_status lz4_block(const codec_job *job, const uint8_t *in,
 	if (n >= 0)
 		return JOB_FAIL(job, COLFS_ECORRUPT,
 				"%s at compressed byte %zu (%zu bytes) is not a "
-				"valid LZ4 block: it does not end with a "
-				"literals-only sequence",
+				"valid LZ4 block: it does not end as the "
+				"format requires (a literals-only sequence, "
+				"the last 5 bytes literals, no match in the "
+				"last 12)",
 				what, at, in_len);
 	if (formed && total > cap)
 		return JOB_FAIL(job, COLFS_EOVERFLOW,
