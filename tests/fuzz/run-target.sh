@@ -34,9 +34,13 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:allocator_m
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1:suppressions=$here/ubsan.supp}"
 log="$out/findings/$t.log"
 # known crashes are in crashes/ and fuzz_known_issue() keeps their paths
-# quiet; the run itself must find nothing new
+# quiet; the run itself must find nothing new.  The seed is fixed
+# (COLFS_FUZZ_SEED, default 1) so that a test run is reproducible: a
+# machine explores the same inputs in the same order, as far as its time
+# allows; COLFS_FUZZ_SEED=0 lets libFuzzer pick a random one.
 set +e
-"$out/fuzz-$t" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 \
+"$out/fuzz-$t" -seed="${COLFS_FUZZ_SEED:-1}" \
+	-max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 \
 	-malloc_limit_mb=1024 -max_len=65536 -print_final_stats=1 \
 	-artifact_prefix="$out/findings/$t-" $dirs > "$log" 2>&1
 rc=$?
