@@ -800,7 +800,8 @@ static colfs_status col_read(orc_reader *r, orc_col *c, size_t n,
 
 /* --- printing: orc-contents ------------------------------------------------------ */
 
-static void put_i128(colfs_buf *b, i128 v)
+/* A 128-bit integer in decimal. */
+void orc_put_i128(colfs_buf *b, i128 v)
 {
 	char tmp[48];
 	size_t k = sizeof(tmp);
@@ -826,7 +827,7 @@ static void put_decimal(colfs_buf *b, i128 v, int32_t scale)
 	bool neg = v < 0;
 	size_t n;
 
-	put_i128(&t, neg ? -v : v);
+	orc_put_i128(&t, neg ? -v : v);
 	if (colfs_buf_status(&t) || !t.data) {
 		colfs_buf_free(&t);
 		b->failed = true;

@@ -80,4 +80,7 @@ colfs_status orc_reader_create(orc_file *f, size_t stripe, uint32_t column,
 colfs_status orc_reader_read(orc_reader *r, size_t n, colfs_err *err);
 void orc_reader_free(orc_reader *r);
 
+/* Append a 128-bit integer in decimal (decimal digits, sums). */
+void orc_put_i128(colfs_buf *b, i128 v);
+
 #endif

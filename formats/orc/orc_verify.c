@@ -364,24 +364,6 @@ static void ov_problem(ov *v, uint64_t off, const char *fmt, ...)
 			  "statistics disagree with the data: %s", msg);
 }
 
-static void put_i128(colfs_buf *b, i128 x)
-{
-	char tmp[48];
-	size_t k = sizeof(tmp);
-	bool neg = x < 0;
-	unsigned __int128 u = neg ? (unsigned __int128)0 - (unsigned __int128)x
-				  : (unsigned __int128)x;
-
-	tmp[--k] = '\0';
-	do {
-		tmp[--k] = (char)('0' + (int)(u % 10));
-		u /= 10;
-	} while (u);
-	if (neg)
-		tmp[--k] = '-';
-	colfs_buf_puts(b, tmp + k);
-}
-
 /* A value for a message: printable bytes as they are (cut at 64), others
  * as \xHH. */
 static void put_text(colfs_buf *b, const uint8_t *p, size_t n)
@@ -495,7 +477,7 @@ static void put_dec(colfs_buf *b, i128 x, int32_t scale)
 		colfs_buf_putc(b, '-');
 		x = -x;
 	}
-	put_i128(&t, x);
+	orc_put_i128(&t, x);
 	if (colfs_buf_status(&t) || !t.data) {
 		colfs_buf_free(&t);
 		return;
@@ -561,7 +543,7 @@ static void check_int(const ov_site *x, const Orcpb__IntegerStatistics *s)
 			   a->set ? "" : "(no values) ", (long long)a->hi);
 	/* a writer whose running sum overflows leaves it out */
 	if (s->has_sum && (a->sum_over || a->sum != s->sum)) {
-		put_i128(&b, a->sum);
+		orc_put_i128(&b, a->sum);
 		colfs_buf_putc(&b, '\0');
 		ov_problem(x->v, x->off, "%s: sum %lld, the data's is %s", x->w,
 			   (long long)s->sum,
