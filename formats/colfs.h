@@ -35,6 +35,14 @@ typedef enum colfs_content {
 /* The largest salvage_effort accepted. */
 #define COLFS_MAX_SALVAGE_EFFORT 1000
 
+/* How a stat finds the size of a stream whose size is not known yet
+ * (docs/tree.md, "Sizes"). */
+typedef enum colfs_sizes_mode {
+	COLFS_SIZES_AUTO = 0,  /* decode it when cheap (SIZE_PROBE_BYTES) */
+	COLFS_SIZES_LAZY,      /* never: 0 until read to its end */
+	COLFS_SIZES_EXACT,     /* always: decode it whole when first asked */
+} colfs_sizes_mode;
+
 typedef struct colfs_options {
 	const char *null_token;     /* how NULL renders; default "\\N" */
 	uint64_t cache_bytes;       /* decoded-piece cache; default 64 MiB */
@@ -49,6 +57,10 @@ typedef struct colfs_options {
 	const char *cfile_encoding;    /* PLAIN, BIT_SHUFFLE, RLE, ... */
 	const char *cfile_compression; /* NONE, SNAPPY, LZ4, ZLIB */
 	bool cfile_nullable;
+	colfs_sizes_mode sizes;     /* default auto */
+	/* The size index file: NULL the default (XDG cache directory), "off"
+	 * none, else a path. */
+	const char *size_index;
 } colfs_options;
 
 /* Parse one "key=value" (or "key") option into `opts`.  Returns
@@ -117,10 +129,35 @@ colfs_status colfs_dir_list(colfs_tree *t, colfs_node *dir,
 colfs_status colfs_dir_lookup(colfs_tree *t, colfs_node *dir, const char *name,
 			      colfs_node **out);
 
-/* Size of a file node.  `*exact` is false for a stream whose length is not
- * known yet; `*size` is then 0 and the file must be served with direct I/O. */
+/* Size of a file node.  A stream's size is known once it has been read to
+ * its end, or from the size index, or learned here as the tree's sizes
+ * mode asks (auto: when the whole view renders within
+ * COLFS_SIZE_PROBE_BYTES; exact: always).  `*exact` is false for a stream
+ * whose length is still not known; `*size` is then 0 and the file must be
+ * served with direct I/O.  A size is never a guess. */
 colfs_status colfs_node_size(colfs_tree *t, colfs_node *n, uint64_t *size,
 			     bool *exact);
+/* Rendered bytes a stat may decode to learn a stream's size (sizes=auto):
+ * a view whose whole rendering is larger keeps size 0 until read. */
+#define COLFS_SIZE_PROBE_BYTES (4u << 20)
+/* Learn the sizes of `n` nodes as colfs_node_size would, on up to
+ * `threads` threads at once (0: one per online CPU, at most 16).  With
+ * `exact`, every stream is decoded to its end whatever the sizes mode.
+ * `progress` (may be NULL) is called after each node, never two at once,
+ * with how many are done. */
+void colfs_nodes_learn_sizes(colfs_tree *t, colfs_node *const *nodes,
+			     size_t n, unsigned threads, bool exact,
+			     void (*progress)(void *arg, size_t done,
+					      size_t total),
+			     void *arg);
+/* The size index file (NULL with size_index=off or when no cache
+ * directory is known) and what reading it at open gave: "PATH: N sizes",
+ * or why it was ignored (missing, damaged, stale). */
+const char *colfs_tree_size_index_path(const colfs_tree *t);
+const char *colfs_tree_size_index_note(const colfs_tree *t);
+/* Write the index when sizes were learned that it lacks.  COLFS_OK when
+ * written or when there was nothing to write; `why` says what was done. */
+colfs_status colfs_tree_save_sizes(colfs_tree *t, char *why, size_t why_len);
 /* For a range node: where its bytes are in the source file. */
 bool colfs_node_range(const colfs_node *n, uint64_t *offset, uint64_t *len);
 

@@ -79,7 +79,12 @@ static int colfsd_stat(colfsd *d, colfs_node *n, struct stat *st,
 		exact = false;
 	st->st_nlink = 1;
 	st->st_size = (off_t)size;
-	st->st_blocks = (blkcnt_t)((size + 511) / 512);
+	/* du: a range takes its stored bytes; a generated file what it
+	 * would take written to disk (whole 4 KiB blocks). */
+	if (colfs_node_content(n) == COLFS_CONTENT_RANGE)
+		st->st_blocks = (blkcnt_t)((size + 511) / 512);
+	else
+		st->st_blocks = (blkcnt_t)((size + 4095) / 4096 * 8);
 	*stable = exact && !colfs_node_is_volatile(n);
 	return 0;
 }
@@ -420,6 +425,30 @@ static void colfsd_opendir(fuse_req_t req, fuse_ino_t ino,
 	fuse_reply_open(req, fi);
 }
 
+/* Before answering a readdirplus: learn the sizes of the streams about to
+ * be listed (those of kids[pos - 2 ...] that fit in `size` bytes) on
+ * several threads at once, as the sizes mode asks, rather than one by one
+ * in the loop below. */
+static void colfsd_learn_sizes(colfsd *d, colfs_node *const *kids,
+			       size_t count, uint64_t pos, size_t size)
+{
+	size_t first = pos < 2 ? 0 : (size_t)(pos - 2);
+	/* An entry takes more than 64 bytes of the reply. */
+	size_t last = first + size / 64 + 1;
+	size_t streams = 0;
+
+	if (d->sizes_mode == COLFS_SIZES_LAZY)
+		return;
+	if (last > count)
+		last = count;
+	for (size_t i = first; i < last && streams < 2; i++)
+		if (colfs_node_content(kids[i]) == COLFS_CONTENT_STREAM)
+			streams++;
+	if (streams >= 2)
+		colfs_nodes_learn_sizes(d->tree, kids + first, last - first, 0,
+					false, NULL, NULL);
+}
+
 static void colfsd_readdir_common(fuse_req_t req, fuse_ino_t ino, size_t size,
 				  off_t off, bool plus)
 {
@@ -446,6 +475,8 @@ static void colfsd_readdir_common(fuse_req_t req, fuse_ino_t ino, size_t size,
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
+	if (plus && off >= 0 && (uint64_t)off < count + 2)
+		colfsd_learn_sizes(d, kids, count, (uint64_t)off, size);
 
 	size_t used = 0;
 	for (uint64_t pos = off < 0 ? 0 : (uint64_t)off; pos < count + 2;

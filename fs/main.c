@@ -253,6 +253,7 @@ int main(int argc, char *argv[])
 				colfs_status_name(st));
 		goto out;
 	}
+	d.sizes_mode = a.opts.sizes;
 	if (fstat(colfs_tree_fd(d.tree), &d.source) != 0) {
 		fprintf(stderr, "colfs: %s: %s\n", a.source, strerror(errno));
 		goto out;
@@ -297,6 +298,10 @@ int main(int argc, char *argv[])
 	status = ret < 0 ? 1 : 0;
 	fuse_session_unmount(se);
 	fuse_remove_signal_handlers(se);
+	/* Keep the sizes learned for the next mount (size index). */
+	char swhy[700];
+	if (colfs_tree_save_sizes(d.tree, swhy, sizeof swhy) != COLFS_OK)
+		fprintf(stderr, "colfs: size index not written: %s\n", swhy);
 
 out:
 	if (se)

@@ -5,6 +5,7 @@
  *	colfs-tool [OPTIONS] cat FILE PATH...
  *	colfs-tool [OPTIONS] stat FILE [PATH]
  *	colfs-tool [OPTIONS] check [--json] FILE
+ *	colfs-tool [OPTIONS] index FILE
  *
  * It uses only formats/colfs.h, the same interface as the daemon, so the
  * names, the order and the bytes are the ones the mount shows.  Exit
@@ -67,6 +68,10 @@ static void tool_usage(FILE *f)
 "                              checksum), then print each problem with its\n"
 "                              byte offset and a summary (--json: one JSON\n"
 "                              document); a progress bar on a terminal\n"
+"  index FILE                  learn the exact size of every view (decoding\n"
+"                              each, several at once) and write the size\n"
+"                              index the mount reads (-o size_index);\n"
+"                              a progress bar on a terminal\n"
 "\n"
 "options:\n"
 "  -o KEY=VALUE[,KEY=VALUE]    a colfs option (the daemon's -o options);\n"
@@ -878,6 +883,141 @@ static int tool_check(tool *tl)
 	return rc;
 }
 
+/* --- index ---------------------------------------------------------------- */
+
+/* index: list the whole tree, learn the size of every stream on all
+ * cores, write the size index. */
+typedef struct index_state {
+	bool progress;        /* stderr is a terminal */
+	double last;
+	bool shown;
+} index_state;
+
+static void index_progress(void *arg, size_t done, size_t total)
+{
+	index_state *is = arg;
+	double now = check_now();
+	char bar[21];
+	int fill;
+
+	if (!is->progress || (is->shown && now - is->last < 0.1 &&
+			      done < total))
+		return;
+	is->last = now;
+	fill = total ? (int)(20.0 * (double)done / (double)total) : 20;
+	memset(bar, '#', (size_t)fill);
+	memset(bar + fill, ' ', (size_t)(20 - fill));
+	bar[20] = '\0';
+	fprintf(stderr, "\r[%s] %zu/%zu views", bar, done, total);
+	fflush(stderr);
+	is->shown = true;
+}
+
+static int tool_index(tool *tl)
+{
+	colfs_tree *t = tl->tree;
+	colfs_node **stack = NULL, **streams = NULL;
+	size_t depth = 0, cap = 0, nstreams = 0, capstreams = 0;
+	index_state is = { .progress = isatty(STDERR_FILENO) == 1 };
+	char why[1024];
+	colfs_status st;
+	int rc = TOOL_OK;
+
+	if (!colfs_tree_size_index_path(t)) {
+		fprintf(stderr, "colfs-tool: %s: no size index: %s\n", tl->file,
+			colfs_tree_size_index_note(t));
+		return TOOL_USAGE;
+	}
+	/* Every directory listed, every non-volatile stream kept. */
+	stack = malloc(sizeof(*stack));
+	if (!stack)
+		goto oom;
+	cap = 1;
+	stack[depth++] = colfs_tree_root(t);
+	while (depth > 0) {
+		colfs_node *dir = stack[--depth];
+		colfs_node *const *kids;
+		size_t nkids;
+
+		st = colfs_dir_list(t, dir, &kids, &nkids);
+		if (st) {
+			char path[4096];
+
+			colfs_node_path(dir, path, sizeof(path));
+			tool_report(tl, path, st, NULL);
+			continue;
+		}
+		for (size_t i = nkids; i-- > 0;) {
+			colfs_node *k = kids[i];
+			colfs_node **grown;
+
+			if (colfs_node_is_dir(k)) {
+				if (depth == cap) {
+					grown = realloc(stack, 2 * cap *
+							sizeof(*stack));
+					if (!grown)
+						goto oom;
+					stack = grown;
+					cap *= 2;
+				}
+				stack[depth++] = k;
+			} else if (colfs_node_content(k) ==
+					   COLFS_CONTENT_STREAM &&
+				   !colfs_node_is_volatile(k)) {
+				if (nstreams == capstreams) {
+					size_t nc = capstreams ? 2 * capstreams
+							       : 64;
+					grown = realloc(streams,
+							nc * sizeof(*streams));
+					if (!grown)
+						goto oom;
+					streams = grown;
+					capstreams = nc;
+				}
+				streams[nstreams++] = k;
+			}
+		}
+	}
+	colfs_nodes_learn_sizes(t, streams, nstreams, 0, true, index_progress,
+				&is);
+	if (is.shown)
+		fprintf(stderr, "\r%60s\r", "");
+	/* A view that could not be decoded has no size: say which. */
+	size_t sized = 0;
+	for (size_t i = 0; i < nstreams; i++) {
+		uint64_t size;
+		bool exact;
+
+		if (colfs_node_size(t, streams[i], &size, &exact) == COLFS_OK &&
+		    exact) {
+			sized++;
+		} else {
+			char path[4096];
+
+			colfs_node_path(streams[i], path, sizeof(path));
+			tool_report(tl, path, COLFS_EIO,
+				    "cannot be decoded to its end: no size");
+		}
+	}
+	tool_printf(tl, "previous index: %s\n", colfs_tree_size_index_note(t));
+	st = colfs_tree_save_sizes(t, why, sizeof(why));
+	if (st) {
+		fprintf(stderr, "colfs-tool: size index not written: %s\n", why);
+		rc = TOOL_FAIL;
+	} else {
+		tool_printf(tl, "%zu of %zu views sized; index %s\n", sized,
+			    nstreams, why);
+	}
+	free(stack);
+	free(streams);
+	return rc > tl->status ? rc : tl->status;
+oom:
+	free(stack);
+	free(streams);
+	fprintf(stderr, "colfs-tool: out of memory\n");
+	return TOOL_FAIL;
+}
+
 /* --- options ------------------------------------------------------------- */
 
 /* Apply "a=b,c=d" (each piece kept alive in tl->owned). */
@@ -1027,18 +1167,20 @@ int main(int argc, char **argv)
 	}
 	cmd = pos[0];
 	if (strcmp(cmd, "ls") && strcmp(cmd, "tree") && strcmp(cmd, "cat") &&
-	    strcmp(cmd, "stat") && strcmp(cmd, "check")) {
+	    strcmp(cmd, "stat") && strcmp(cmd, "check") &&
+	    strcmp(cmd, "index")) {
 		fprintf(stderr, "colfs-tool: unknown command '%s' (try "
 				"--help)\n", cmd);
 		rc = TOOL_USAGE;
 		goto out;
 	}
 	if ((!strcmp(cmd, "cat") && npos < 3) ||
-	    (!strcmp(cmd, "check") && npos > 2) ||
+	    ((!strcmp(cmd, "check") || !strcmp(cmd, "index")) && npos > 2) ||
 	    (strcmp(cmd, "cat") && npos > 3)) {
 		fprintf(stderr, "colfs-tool: %s takes %s\n", cmd,
 			!strcmp(cmd, "cat") ? "FILE PATH..." :
-			!strcmp(cmd, "check") ? "FILE" : "FILE [PATH]");
+			!strcmp(cmd, "check") || !strcmp(cmd, "index")
+				? "FILE" : "FILE [PATH]");
 		rc = TOOL_USAGE;
 		goto out;
 	}
@@ -1081,6 +1223,8 @@ int main(int argc, char **argv)
 		rc = tool_stat(&tl, npos > 2 ? pos[2] : "/");
 	else if (!strcmp(cmd, "check"))
 		rc = tool_check(&tl);
+	else if (!strcmp(cmd, "index"))
+		rc = tool_index(&tl);
 	else
 		rc = tool_cat(&tl, pos + 2, npos - 2);
 

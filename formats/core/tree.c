@@ -13,6 +13,7 @@
  */
 #include "tree.h"
 #include "cursor.h"
+#include "sizeindex.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +26,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #define COLFS_DEFAULT_CACHE (64ull << 20)
 #define COLFS_DEFAULT_MAX_ALLOC (1ull << 30)
@@ -57,6 +59,10 @@ typedef struct stream_state {
 	uint64_t *ends;      /* ends[i] = offset just past piece i */
 	size_t known, cap;   /* pieces whose length is known */
 	bool complete;       /* piece `known` answered COLFS_END */
+	/* The size index's word for this view: -1 none, checked once. */
+	int64_t index_size;
+	bool index_checked;
+	bool probe_failed;   /* a stat's decode failed: not tried again */
 } stream_state;
 
 struct colfs_node {
@@ -107,6 +113,10 @@ struct colfs_tree {
 	error_entry *errors;
 	size_t nerrors, caperrors, dropped_errors;
 	piece_cache cache;
+	/* The size index (NULL: off), where it lives, how reading it went. */
+	colfs_sizeindex *sizes;
+	char *sizes_path;
+	char sizes_note[600];
 };
 
 struct colfs_handle {
@@ -219,6 +229,19 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 		if (!v || !name_in(v, cfile_compression_names))
 			return COLFS_ECORRUPT;
 		o->cfile_compression = v;
+	} else if (KEY("sizes")) {
+		if (v && strcmp(v, "auto") == 0)
+			o->sizes = COLFS_SIZES_AUTO;
+		else if (v && strcmp(v, "lazy") == 0)
+			o->sizes = COLFS_SIZES_LAZY;
+		else if (v && strcmp(v, "exact") == 0)
+			o->sizes = COLFS_SIZES_EXACT;
+		else
+			return COLFS_ECORRUPT;
+	} else if (KEY("size_index")) {
+		if (!v || !*v)
+			return COLFS_ECORRUPT;
+		o->size_index = v;
 	} else if (KEY("cfile_nullable")) {
 		if (!v || strcmp(v, "true") == 0)
 			o->cfile_nullable = true;
@@ -244,7 +267,11 @@ const char *colfs_options_help(void)
 	       "    -o cfile_type=TYPE     CFile salvage: the column type (INT32, INT64, STRING, ...)\n"
 	       "    -o cfile_encoding=ENC  CFile salvage: PLAIN, BIT_SHUFFLE, RLE, PREFIX, DICT\n"
 	       "    -o cfile_compression=C CFile salvage: NONE, SNAPPY, LZ4, ZLIB (default: detected)\n"
-	       "    -o cfile_nullable=true|false  CFile salvage: nullable column (default false)\n";
+	       "    -o cfile_nullable=true|false  CFile salvage: nullable column (default false)\n"
+	       "    -o sizes=auto|exact|lazy  when a stat decodes a view to know its size:\n"
+	       "                           auto when cheap (default), exact always, lazy never\n"
+	       "    -o size_index=PATH|off the file keeping learned sizes (default in\n"
+	       "                           $XDG_CACHE_HOME/colfs, else ~/.cache/colfs)\n";
 }
 
 /* ------------------------------------------------------------------------
@@ -1159,6 +1186,7 @@ static stream_state *stream_of(colfs_tree *t, colfs_node *n)
 		s = calloc(1, sizeof *s);
 		if (s) {
 			pthread_mutex_init(&s->lock, NULL);
+			s->index_size = -1;
 			__atomic_store_n(&n->stream, s, __ATOMIC_RELEASE);
 		}
 	}
@@ -1216,6 +1244,25 @@ static colfs_status stream_render(colfs_tree *t, colfs_node *n,
 	return COLFS_OK;
 }
 
+/* The stream has just been read to its end: check the size index's word
+ * for it, and keep its size there.  Called with the stream lock held. */
+static void stream_completed(colfs_tree *t, colfs_node *n, stream_state *s)
+{
+	uint64_t size = s->known ? s->ends[s->known - 1] : 0;
+	char path[4096];
+
+	if (!t->sizes)
+		return;
+	colfs_node_path(n, path, sizeof path);
+	if (s->index_size >= 0 && (uint64_t)s->index_size != size)
+		colfs_tree_report(t, n, 0, COLFS_ECORRUPT,
+				  "the size index said %lld bytes, the view "
+				  "has %llu: the index is wrong, remove %s",
+				  (long long)s->index_size,
+				  (unsigned long long)size, t->sizes_path);
+	colfs_sizeindex_put(t->sizes, path, size);
+}
+
 /* Learn piece lengths until `offset` is inside a known piece or the stream
  * is complete.  Called with the stream lock held. */
 static colfs_status stream_reach(colfs_tree *t, colfs_node *n, stream_state *s,
@@ -1226,6 +1273,7 @@ static colfs_status stream_reach(colfs_tree *t, colfs_node *n, stream_state *s,
 		colfs_status st = stream_render(t, n, s, s->known, &b);
 		if (st == COLFS_END) {
 			__atomic_store_n(&s->complete, true, __ATOMIC_RELEASE);
+			stream_completed(t, n, s);
 			break;
 		}
 		if (st != COLFS_OK)
@@ -1289,6 +1337,127 @@ bool colfs_node_range(const colfs_node *n, uint64_t *offset, uint64_t *len)
 	return true;
 }
 
+/* A stream's size, learned as `mode` says when not known yet.  A decode
+ * that fails leaves the size unknown (its read answers the error, and the
+ * problem is in `errors`); only running out of memory fails the stat. */
+static colfs_status stream_size(colfs_tree *t, colfs_node *n,
+				colfs_sizes_mode mode, uint64_t *size,
+				bool *exact)
+{
+	stream_state *s = stream_of(t, n);
+	colfs_status st = COLFS_OK;
+
+	*size = 0;
+	*exact = false;
+	if (!s)
+		return COLFS_ENOMEM;
+	if (__atomic_load_n(&s->complete, __ATOMIC_ACQUIRE)) {
+		/* Complete streams never change: no lock needed. */
+		*size = s->known ? s->ends[s->known - 1] : 0;
+		*exact = true;
+		return COLFS_OK;
+	}
+	pthread_mutex_lock(&s->lock);
+	if (!s->complete && !s->index_checked) {
+		uint64_t v;
+		char path[4096];
+
+		s->index_checked = true;
+		colfs_node_path(n, path, sizeof path);
+		if (t->sizes && colfs_sizeindex_get(t->sizes, path, &v) &&
+		    v <= INT64_MAX)
+			s->index_size = (int64_t)v;
+	}
+	if (!s->complete && s->index_size < 0 && !s->probe_failed &&
+	    mode != COLFS_SIZES_LAZY) {
+		/* auto: render until the view ends or passes the budget. */
+		uint64_t upto = mode == COLFS_SIZES_EXACT
+					? UINT64_MAX
+					: (uint64_t)COLFS_SIZE_PROBE_BYTES;
+		st = stream_reach(t, n, s, upto);
+		if (st != COLFS_OK)
+			s->probe_failed = true;
+	}
+	if (s->complete) {
+		*size = s->known ? s->ends[s->known - 1] : 0;
+		*exact = true;
+	} else if (s->index_size >= 0) {
+		*size = (uint64_t)s->index_size;
+		*exact = true;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return st == COLFS_ENOMEM ? st : COLFS_OK;
+}
+
+/* The nodes of one colfs_nodes_learn_sizes call, shared by its threads. */
+typedef struct learn_job {
+	colfs_tree *t;
+	colfs_node *const *nodes;
+	size_t n, next, done;
+	colfs_sizes_mode mode;
+	pthread_mutex_t lock;
+	void (*progress)(void *arg, size_t done, size_t total);
+	void *arg;
+} learn_job;
+
+static void *learn_worker(void *arg)
+{
+	learn_job *j = arg;
+
+	for (;;) {
+		size_t i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+		uint64_t size;
+		bool exact;
+
+		if (i >= j->n)
+			break;
+		colfs_node *n = j->nodes[i];
+		if (n->kind == COLFS_CONTENT_STREAM)
+			stream_size(j->t, n, j->mode, &size, &exact);
+		else if (n->kind != COLFS_CONTENT_DIR)
+			colfs_node_size(j->t, n, &size, &exact);
+		pthread_mutex_lock(&j->lock);
+		j->done++;
+		if (j->progress)
+			j->progress(j->arg, j->done, j->n);
+		pthread_mutex_unlock(&j->lock);
+	}
+	return NULL;
+}
+
+void colfs_nodes_learn_sizes(colfs_tree *t, colfs_node *const *nodes,
+			     size_t n, unsigned threads, bool exact,
+			     void (*progress)(void *arg, size_t done,
+					      size_t total),
+			     void *arg)
+{
+	learn_job j = {
+		.t = t, .nodes = nodes, .n = n,
+		.mode = exact ? COLFS_SIZES_EXACT : t->opts.sizes,
+		.progress = progress, .arg = arg,
+	};
+	pthread_t tids[16];
+	unsigned started = 0;
+
+	if (threads == 0) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		threads = cpus < 1 ? 1 : cpus > 16 ? 16 : (unsigned)cpus;
+	}
+	if (threads > 16)
+		threads = 16;
+	if (threads > n)
+		threads = (unsigned)n;
+	pthread_mutex_init(&j.lock, NULL);
+	/* This thread works too: threads - 1 helpers. */
+	for (unsigned i = 1; i < threads; i++)
+		if (pthread_create(&tids[started], NULL, learn_worker, &j) == 0)
+			started++;
+	learn_worker(&j);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	pthread_mutex_destroy(&j.lock);
+}
+
 colfs_status colfs_node_size(colfs_tree *t, colfs_node *n, uint64_t *size,
 			     bool *exact)
 {
@@ -1314,18 +1483,8 @@ colfs_status colfs_node_size(colfs_tree *t, colfs_node *n, uint64_t *size,
 		*size = (uint64_t)sz;
 		return COLFS_OK;
 	}
-	case COLFS_CONTENT_STREAM: {
-		stream_state *s = stream_of(t, n);
-		if (!s)
-			return COLFS_ENOMEM;
-		pthread_mutex_lock(&s->lock);
-		if (s->complete)
-			*size = s->known ? s->ends[s->known - 1] : 0;
-		else
-			*exact = false;
-		pthread_mutex_unlock(&s->lock);
-		return COLFS_OK;
-	}
+	case COLFS_CONTENT_STREAM:
+		return stream_size(t, n, t->opts.sizes, size, exact);
 	}
 	return COLFS_EUNSUPPORTED;
 }
@@ -1429,6 +1588,179 @@ static const char *describe_none(const uint8_t *head, size_t n)
 		    : "not a Parquet, ORC or Kudu CFile file (no known magic bytes)";
 }
 
+/* ------------------------------------------------------------------------
+ * The size index
+ */
+
+/* A hash of the options that change what a view renders (cache_size
+ * does not). */
+static uint64_t sizes_options_hash(const colfs_options *o)
+{
+	char buf[4096];
+	snprintf(buf, sizeof buf,
+		 "null=%s\nchecksums=%d\nschema_from=%s\nsalvage_effort=%u\n"
+		 "max_alloc=%llu\ncfile=%s,%s,%s,%d\n",
+		 o->null_token ? o->null_token : "",
+		 (int)o->checksums_ignore,
+		 o->schema_from ? o->schema_from : "", o->salvage_effort,
+		 (unsigned long long)o->max_alloc,
+		 o->cfile_type ? o->cfile_type : "",
+		 o->cfile_encoding ? o->cfile_encoding : "",
+		 o->cfile_compression ? o->cfile_compression : "",
+		 (int)o->cfile_nullable);
+	return XXH64(buf, strlen(buf), 0);
+}
+
+/* The key of the source as it is now: device, inode, size, mtime, a hash
+ * of its last 64 KiB (the footer of every format), the format, the
+ * options and colfs's version. */
+static bool sizes_key(colfs_tree *t, const struct stat *st, char *key,
+		      size_t len)
+{
+	uint64_t size = colfs_source_size(t->src);
+	size_t tail = size < 65536 ? (size_t)size : 65536;
+	uint8_t *buf = malloc(tail ? tail : 1);
+	colfs_err err;
+
+	if (!buf || colfs_source_read_at(t->src, size - tail, tail, buf,
+					 &err) != COLFS_OK) {
+		free(buf);
+		return false;
+	}
+	uint64_t h = XXH64(buf, tail, 0);
+	free(buf);
+	snprintf(key, len,
+		 "dev=%llu ino=%llu size=%llu mtime=%lld.%09ld tail=%016llx "
+		 "format=%s options=%016llx colfs=%s",
+		 (unsigned long long)st->st_dev,
+		 (unsigned long long)st->st_ino, (unsigned long long)size,
+		 (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec,
+		 (unsigned long long)h, t->format->name,
+		 (unsigned long long)sizes_options_hash(&t->opts),
+		 COLFS_VERSION);
+	return true;
+}
+
+/* Where the index lives: -o size_index=PATH (made absolute), else
+ * $XDG_CACHE_HOME/colfs or ~/.cache/colfs, named after the source's base
+ * name and a hash of its real path and the options.  NULL: none. */
+static char *sizes_path(colfs_tree *t, const struct stat *st)
+{
+	const char *opt = t->opts.size_index;
+	char *out = NULL;
+
+	if (opt && strcmp(opt, "off") == 0)
+		return NULL;
+	if (opt) {
+		char cwd[4096];
+		if (opt[0] == '/')
+			return strdup(opt);
+		if (!getcwd(cwd, sizeof cwd))
+			return NULL;
+		if (asprintf(&out, "%s/%s", cwd, opt) < 0)
+			return NULL;
+		return out;
+	}
+	/* The default needs the source's real path, and that it is the
+	 * file open (a tree opened from a descriptor may have none). */
+	char *real = realpath(t->display_name, NULL);
+	struct stat rst;
+	if (!real || stat(real, &rst) != 0 || rst.st_dev != st->st_dev ||
+	    rst.st_ino != st->st_ino) {
+		free(real);
+		return NULL;
+	}
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	char *dir = NULL;
+	if (xdg && xdg[0] == '/')
+		dir = strdup(xdg);
+	else if (home && home[0] == '/' && asprintf(&dir, "%s/.cache", home) < 0)
+		dir = NULL;
+	if (dir) {
+		const char *base = strrchr(real, '/');
+		base = base ? base + 1 : real;
+		char safe[64];
+		size_t k = 0;
+		for (; base[k] && k < sizeof safe - 1; k++)
+			safe[k] = (base[k] == '.' || base[k] == '-' ||
+				   base[k] == '_' ||
+				   (base[k] >= '0' && base[k] <= '9') ||
+				   (base[k] >= 'a' && base[k] <= 'z') ||
+				   (base[k] >= 'A' && base[k] <= 'Z'))
+					  ? base[k]
+					  : '_';
+		safe[k] = '\0';
+		uint64_t h = XXH64(real, strlen(real),
+				   sizes_options_hash(&t->opts));
+		if (asprintf(&out, "%s/colfs/%s-%016llx.sizes", dir, safe,
+			     (unsigned long long)h) < 0)
+			out = NULL;
+	}
+	free(dir);
+	free(real);
+	return out;
+}
+
+/* Read the index for a freshly opened tree.  Whatever goes wrong, the
+ * mount goes on without it; sizes_note says why. */
+static void sizes_open(colfs_tree *t)
+{
+	struct stat st;
+	char key[512];
+
+	snprintf(t->sizes_note, sizeof t->sizes_note, "off");
+	if (fstat(colfs_source_fd(t->src), &st) != 0)
+		return;
+	t->sizes_path = sizes_path(t, &st);
+	if (!t->sizes_path) {
+		if (!t->opts.size_index)
+			snprintf(t->sizes_note, sizeof t->sizes_note,
+				 "off (no cache directory for this source)");
+		return;
+	}
+	if (!sizes_key(t, &st, key, sizeof key) ||
+	    !(t->sizes = colfs_sizeindex_create(key))) {
+		snprintf(t->sizes_note, sizeof t->sizes_note,
+			 "off (out of memory or unreadable source)");
+		return;
+	}
+	char why[600] = "";
+	colfs_status rc = colfs_sizeindex_load(t->sizes, t->sizes_path, why,
+					       sizeof why);
+	if (rc == COLFS_OK)
+		snprintf(t->sizes_note, sizeof t->sizes_note, "read %s", why);
+	else if (rc == COLFS_ENOENT)
+		snprintf(t->sizes_note, sizeof t->sizes_note, "none yet at %s",
+			 t->sizes_path);
+	else
+		snprintf(t->sizes_note, sizeof t->sizes_note, "ignored %s",
+			 why);
+}
+
+const char *colfs_tree_size_index_path(const colfs_tree *t)
+{
+	return t->sizes_path;
+}
+
+const char *colfs_tree_size_index_note(const colfs_tree *t)
+{
+	return t->sizes_note;
+}
+
+colfs_status colfs_tree_save_sizes(colfs_tree *t, char *why, size_t why_len)
+{
+	if (!t->sizes) {
+		snprintf(why, why_len, "no size index (%s)", t->sizes_note);
+		return COLFS_OK;
+	}
+	if (!colfs_sizeindex_dirty(t->sizes)) {
+		snprintf(why, why_len, "%s: up to date", t->sizes_path);
+		return COLFS_OK;
+	}
+	return colfs_sizeindex_save(t->sizes, t->sizes_path, why, why_len);
+}
+
 static colfs_status tree_open(int fd, const char *display_name,
 			      const colfs_format *forced,
 			      const colfs_options *opts, colfs_tree **out,
@@ -1525,6 +1857,7 @@ static colfs_status tree_open(int fd, const char *display_name,
 			 err.msg[0] ? err.msg : colfs_status_name(rc));
 		goto fail;
 	}
+	sizes_open(t);
 	*out = t;
 	return COLFS_OK;
 
@@ -1585,6 +1918,8 @@ void colfs_tree_destroy(colfs_tree *t)
 	if (t->cache.buckets)
 		cache_destroy(&t->cache);
 	colfs_source_destroy(t->src);
+	colfs_sizeindex_destroy(t->sizes);
+	free(t->sizes_path);
 	free(t->display_name);
 	pthread_mutex_destroy(&t->lock);
 	free(t);
