@@ -104,10 +104,17 @@ test_toy_ls_long() {
 		long range 10 data; long dir - sub; long dir - empty;
 		long dir - bad; long doc 0 errors)
 "
-	# a stream's size is unknown until it has been read: "?"; the broken
-	# document cannot be sized: "!", an error line, and status 1
+	# a stream small enough is sized when listed (sizes=auto: its whole
+	# view is under 4 MiB); the broken document cannot be sized: "!", an
+	# error line, and status 1
 	toy ls -l toy.bin sub
 	expect_rc 1 "ls -l sub"
+	expect_file out "$(long doc 6 'a%2Fb'; long stream 327680 big;
+		long doc '!' broken; long range 4 head)
+"
+	# with sizes=lazy a stream's size is unknown until it has been read: "?"
+	toy -o sizes=lazy ls -l toy.bin sub
+	expect_rc 1 "ls -l sub (lazy)"
 	expect_file out "$(long doc 6 'a%2Fb'; long stream '?' big;
 		long doc '!' broken; long range 4 head)
 "
@@ -247,10 +254,12 @@ entries: 7
 	grep -q '^offset: 4$' out || fail "stat data: $(cat out)"
 	grep -q '^length: 10$' out || fail "stat data: $(cat out)"
 	grep -q '^inode: [0-9][0-9]*$' out || fail "stat data: $(cat out)"
-	toy stat toy.bin sub/big
+	toy -o sizes=lazy stat toy.bin sub/big
 	expect_rc 0 "stat big"
 	grep -q '^kind: stream$' out || fail "stat big: $(cat out)"
 	grep -q '^size: ? ' out || fail "stat big: $(cat out)"
+	toy stat toy.bin sub/big
+	grep -q '^size: 327680 (exact)$' out || fail "stat big (auto): $(cat out)"
 	toy stat toy.bin errors
 	expect_rc 0 "stat errors"
 	grep -q '^kind: doc$' out || fail "stat errors: $(cat out)"

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 
 #include "core/tree.h"
 
@@ -315,7 +316,8 @@ static void check_stream(colfs_tree *t, size_t chunk)
 static void test_stream(void **state)
 {
 	(void)state;
-	colfs_tree *t = open_test_tree(NULL);
+	/* sizes=lazy: a stat never decodes, the size is known once read. */
+	colfs_tree *t = open_test_tree("sizes=lazy");
 	colfs_node *s;
 	assert_int_equal(colfs_tree_resolve(t, "stream", &s), COLFS_OK);
 	uint64_t size;
@@ -397,6 +399,265 @@ static void test_stream_threads(void **state)
 	colfs_tree_destroy(t);
 }
 
+/* --- sizes ------------------------------------------------------------ */
+
+/* "big": 600 pieces of 8000 bytes (4.8 MB, past the 4 MiB probe budget);
+ * "small": the stream of the test format; "big2" like big. */
+static colfs_status big_piece(colfs_tree *t, colfs_node *f, uint64_t i,
+			      colfs_buf *out)
+{
+	(void)t;
+	(void)f;
+	if (i >= 600)
+		return COLFS_END;
+	for (int k = 0; k < 1000; k++)
+		colfs_buf_printf(out, "%07llu\n", (unsigned long long)(i * 1000 + k));
+	return COLFS_OK;
+}
+
+static const colfs_node_ops big_ops = { .piece = big_piece };
+
+static colfs_status populate_sizes(colfs_tree *t, colfs_node *root)
+{
+	colfs_dir_add_stream(t, root, "big", &big_ops, NULL);
+	colfs_dir_add_stream(t, root, "small", &stream_ops, NULL);
+	colfs_dir_add_stream(t, root, "big2", &big_ops, NULL);
+	colfs_dir_add_stream(t, root, "bad", &bad_stream_ops, NULL);
+	return COLFS_OK;
+}
+
+static const colfs_node_ops sizes_root_ops = { .populate = populate_sizes };
+
+static colfs_status sizes_open(colfs_tree *t, colfs_err *err)
+{
+	(void)err;
+	colfs_node_set_ops(colfs_tree_root(t), &sizes_root_ops, NULL);
+	return COLFS_OK;
+}
+
+static const colfs_format sizes_format = {
+	.name = "sizes", .probe = test_probe, .open = sizes_open,
+};
+
+#define BIG_LEN (600u * 8000u)
+
+/* The sizes tree over the file at `path` with up to two options. */
+static colfs_tree *open_sizes_tree(const char *path, const char *o1,
+				   const char *o2)
+{
+	int fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	colfs_options o = {0};
+	if (o1)
+		assert_int_equal(colfs_options_set(&o, o1), COLFS_OK);
+	if (o2)
+		assert_int_equal(colfs_options_set(&o, o2), COLFS_OK);
+	colfs_tree *t;
+	char why[256];
+	assert_int_equal(colfs_tree_open_format(fd, path, &sizes_format, &o,
+						&t, why, sizeof why),
+			 COLFS_OK);
+	return t;
+}
+
+static void size_of(colfs_tree *t, const char *name, uint64_t *size,
+		    bool *exact)
+{
+	colfs_node *n;
+	assert_int_equal(colfs_tree_resolve(t, name, &n), COLFS_OK);
+	assert_int_equal(colfs_node_size(t, n, size, exact), COLFS_OK);
+}
+
+static char *sizes_source(void)
+{
+	static char path[] = "/tmp/colfs-sizes-src-XXXXXX";
+	strcpy(path, "/tmp/colfs-sizes-src-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "0123456789", 10), 10);
+	close(fd);
+	return path;
+}
+
+static void test_sizes_modes(void **state)
+{
+	(void)state;
+	char *src = sizes_source();
+	uint64_t size;
+	bool exact;
+	colfs_buf want = COLFS_BUF_INIT;
+	for (uint64_t i = 0; i < NPIECES; i++)
+		expected_piece(i, &want);
+
+	/* auto: the small view is sized at stat, the big one is not. */
+	colfs_tree *t = open_sizes_tree(src, "size_index=off", NULL);
+	size_of(t, "small", &size, &exact);
+	assert_true(exact);
+	assert_int_equal(size, want.len);
+	size_of(t, "big", &size, &exact);
+	assert_false(exact);
+	assert_int_equal(size, 0);
+	/* A view that fails to decode has no size; the stat still works. */
+	size_of(t, "bad", &size, &exact);
+	assert_false(exact);
+	/* Read whole, the big one is exact. */
+	colfs_node *n;
+	assert_int_equal(colfs_tree_resolve(t, "big", &n), COLFS_OK);
+	size_t len;
+	free(read_all(t, n, 65536, &len));
+	assert_int_equal(len, BIG_LEN);
+	size_of(t, "big", &size, &exact);
+	assert_true(exact);
+	assert_int_equal(size, BIG_LEN);
+	colfs_tree_destroy(t);
+
+	/* exact: every stat decodes. */
+	t = open_sizes_tree(src, "size_index=off", "sizes=exact");
+	size_of(t, "big2", &size, &exact);
+	assert_true(exact);
+	assert_int_equal(size, BIG_LEN);
+	colfs_tree_destroy(t);
+
+	/* Several at once, on threads. */
+	t = open_sizes_tree(src, "size_index=off", "sizes=lazy");
+	colfs_node *const *kids;
+	size_t nkids;
+	assert_int_equal(colfs_dir_list(t, colfs_tree_root(t), &kids, &nkids),
+			 COLFS_OK);
+	colfs_nodes_learn_sizes(t, kids, nkids, 4, true, NULL, NULL);
+	size_of(t, "big", &size, &exact);
+	assert_true(exact && size == BIG_LEN);
+	size_of(t, "big2", &size, &exact);
+	assert_true(exact && size == BIG_LEN);
+	size_of(t, "small", &size, &exact);
+	assert_true(exact && size == want.len);
+	colfs_tree_destroy(t);
+	colfs_buf_free(&want);
+	unlink(src);
+}
+
+static char *slurp_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	colfs_buf b = COLFS_BUF_INIT;
+	char tmp[4096];
+	size_t n;
+	while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
+		colfs_buf_append(&b, tmp, n);
+	fclose(f);
+	return colfs_buf_take(&b, len);
+}
+
+static void spit_file(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+/* With sizes=lazy, only the index can make "big" exact at stat. */
+static bool big_known(const char *src, const char *opt)
+{
+	colfs_tree *t = open_sizes_tree(src, opt, "sizes=lazy");
+	uint64_t size;
+	bool exact;
+	size_of(t, "big", &size, &exact);
+	if (exact)
+		assert_int_equal(size, BIG_LEN);
+	colfs_tree_destroy(t);
+	return exact;
+}
+
+static void test_sizes_index(void **state)
+{
+	(void)state;
+	char *src = sizes_source();
+	char dir[] = "/tmp/colfs-sizes-idx-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char idx[256], opt[300], why[1024];
+	/* In a directory that does not exist yet: it is made. */
+	snprintf(idx, sizeof idx, "%s/sub/dir/s.sizes", dir);
+	snprintf(opt, sizeof opt, "size_index=%s", idx);
+
+	assert_false(big_known(src, opt));
+	colfs_tree *t = open_sizes_tree(src, opt, "sizes=exact");
+	assert_non_null(strstr(colfs_tree_size_index_note(t), "none yet"));
+	uint64_t size;
+	bool exact;
+	size_of(t, "big", &size, &exact);
+	size_of(t, "small", &size, &exact);
+	assert_int_equal(colfs_tree_save_sizes(t, why, sizeof why), COLFS_OK);
+	assert_non_null(strstr(why, ": 2 sizes"));
+	colfs_tree_destroy(t);
+	assert_true(big_known(src, opt));
+
+	size_t len;
+	char *good = slurp_file(idx, &len);
+	/* Every byte flipped in turn: never trusted, never a crash. */
+	for (size_t i = 0; i < len; i++) {
+		char *bad = malloc(len);
+		memcpy(bad, good, len);
+		bad[i] ^= 0x01;
+		spit_file(idx, bad, len);
+		free(bad);
+		assert_false(big_known(src, opt));
+	}
+	/* Every truncation. */
+	for (size_t cut = 0; cut < len; cut++) {
+		spit_file(idx, good, cut);
+		assert_false(big_known(src, opt));
+	}
+	/* Appended garbage, an empty line. */
+	char *more = malloc(len + 8);
+	memcpy(more, good, len);
+	memcpy(more + len, "1 /x\n", 5);
+	spit_file(idx, more, len + 5);
+	assert_false(big_known(src, opt));
+	free(more);
+	/* Not a file. */
+	unlink(idx);
+	assert_int_equal(mkdir(idx, 0700), 0);
+	assert_false(big_known(src, opt));
+	rmdir(idx);
+
+	/* Stale: the source's mtime changed (same bytes). */
+	spit_file(idx, good, len);
+	assert_true(big_known(src, opt));
+	struct timespec ts[2] = {{0, UTIME_OMIT}, {12345, 0}};
+	assert_int_equal(utimensat(AT_FDCWD, src, ts, 0), 0);
+	t = open_sizes_tree(src, opt, "sizes=lazy");
+	assert_non_null(strstr(colfs_tree_size_index_note(t), "stale"));
+	colfs_tree_destroy(t);
+	assert_false(big_known(src, opt));
+	/* Stale: other options (null= changes the rendering). */
+	assert_int_equal(utimensat(AT_FDCWD, src, NULL, 0), 0);
+	t = open_sizes_tree(src, opt, "sizes=exact");
+	size_of(t, "big", &size, &exact);
+	assert_int_equal(colfs_tree_save_sizes(t, why, sizeof why), COLFS_OK);
+	colfs_tree_destroy(t);
+	assert_true(big_known(src, opt));
+	t = open_sizes_tree(src, opt, "null=NULL");
+	assert_non_null(strstr(colfs_tree_size_index_note(t), "stale"));
+	colfs_tree_destroy(t);
+
+	/* off: nothing read, nothing written. */
+	t = open_sizes_tree(src, "size_index=off", NULL);
+	assert_null(colfs_tree_size_index_path(t));
+	assert_int_equal(colfs_tree_save_sizes(t, why, sizeof why), COLFS_OK);
+	colfs_tree_destroy(t);
+
+	free(good);
+	unlink(idx);
+	snprintf(idx, sizeof idx, "%s/sub/dir", dir);
+	rmdir(idx);
+	snprintf(idx, sizeof idx, "%s/sub", dir);
+	rmdir(idx);
+	rmdir(dir);
+	unlink(src);
+}
+
 static void test_options(void **state)
 {
 	(void)state;
@@ -419,6 +680,17 @@ static void test_options(void **state)
 	assert_int_equal(colfs_options_set(&o, "salvage_effort=1001"), COLFS_ECORRUPT);
 	assert_int_equal(colfs_options_set(&o, "salvage_effort=2x"), COLFS_ECORRUPT);
 	assert_int_equal(colfs_options_set(&o, "salvage_effort"), COLFS_ECORRUPT);
+	assert_int_equal(colfs_options_set(&o, "sizes=exact"), COLFS_OK);
+	assert_int_equal(o.sizes, COLFS_SIZES_EXACT);
+	assert_int_equal(colfs_options_set(&o, "sizes=lazy"), COLFS_OK);
+	assert_int_equal(o.sizes, COLFS_SIZES_LAZY);
+	assert_int_equal(colfs_options_set(&o, "sizes=auto"), COLFS_OK);
+	assert_int_equal(o.sizes, COLFS_SIZES_AUTO);
+	assert_int_equal(colfs_options_set(&o, "sizes=some"), COLFS_ECORRUPT);
+	assert_int_equal(colfs_options_set(&o, "sizes"), COLFS_ECORRUPT);
+	assert_int_equal(colfs_options_set(&o, "size_index=off"), COLFS_OK);
+	assert_string_equal(o.size_index, "off");
+	assert_int_equal(colfs_options_set(&o, "size_index="), COLFS_ECORRUPT);
 }
 
 static void test_refusals(void **state)
@@ -457,6 +729,8 @@ int main(void)
 		cmocka_unit_test(test_stream_tail_first),
 		cmocka_unit_test(test_stream_error),
 		cmocka_unit_test(test_stream_threads),
+		cmocka_unit_test(test_sizes_modes),
+		cmocka_unit_test(test_sizes_index),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_refusals),
 	};
