@@ -137,9 +137,14 @@ colfs_status colfs_dir_lookup(colfs_tree *t, colfs_node *dir, const char *name,
  * served with direct I/O.  A size is never a guess. */
 colfs_status colfs_node_size(colfs_tree *t, colfs_node *n, uint64_t *size,
 			     bool *exact);
-/* Rendered bytes a stat may decode to learn a stream's size (sizes=auto):
- * a view whose whole rendering is larger keeps size 0 until read. */
-#define COLFS_SIZE_PROBE_BYTES (4u << 20)
+/* sizes=auto: a stat decodes a stream to learn its size when the source
+ * file is at most COLFS_SIZE_PROBE_SOURCE bytes (every view of it is
+ * cheap), else when the view's whole rendering is at most
+ * COLFS_SIZE_PROBE_BYTES (it stops there otherwise; never for views whose
+ * rendering costs far more than its length, verify); a view not sized
+ * keeps size 0 until read. */
+#define COLFS_SIZE_PROBE_BYTES (1u << 20)
+#define COLFS_SIZE_PROBE_SOURCE (4u << 20)
 /* Learn the sizes of `n` nodes as colfs_node_size would, on up to
  * `threads` threads at once (0: one per online CPU, at most 16).  With
  * `exact`, every stream is decoded to its end whatever the sizes mode.

@@ -10,9 +10,11 @@ libzstd-dev liblz4-dev libsnappy-dev libbrotli-dev liblzo2-dev libxxhash-dev
 libprotobuf-c-dev protobuf-c-compiler libjansson-dev libcmocka-dev tzdata"
 # Extra tools the tests use: clang for fuzzing, node/npm for the DuckDB
 # oracle, python3 to count results, bitshuffle (the reference library for
-# CFile bitshuffle blocks, a module of /usr/bin/python3).
+# CFile bitshuffle blocks, a module of /usr/bin/python3), rsync (the exact
+# sizes test copies the mount with it), bsdutils (script: a terminal for
+# the progress bar test).
 if [ "${COLFS_WITH_TEST_TOOLS:-0}" = 1 ]; then
-	PKGS="$PKGS clang libclang-rt-14-dev python3 jq bitshuffle"
+	PKGS="$PKGS clang libclang-rt-14-dev python3 jq bitshuffle rsync bsdutils"
 	command -v node >/dev/null 2>&1 || PKGS="$PKGS nodejs npm"
 fi
 

@@ -20,6 +20,9 @@ CASE=${1:?usage: fs-test.sh CASE}
 T=${TEST_TIMEOUT:-20}     # seconds for any one command
 
 WORK=$(mktemp -d /tmp/colfs-fs-test.XXXXXX)
+# The size index goes to $XDG_CACHE_HOME/colfs: keep it in the work
+# directory, never in the user's cache.
+export XDG_CACHE_HOME=$WORK/cache
 MOUNTS=()                 # mount points to unmount at exit
 PIDS=()                   # daemons to kill at exit
 
@@ -34,6 +37,8 @@ cleanup() {
 	for p in "${PIDS[@]+"${PIDS[@]}"}"; do
 		kill -KILL "$p" 2>/dev/null || true
 	done
+	# copies of the read-only tree (cp -a, tar) keep r-x directories
+	chmod -R u+w "$WORK" 2>/dev/null || true
 	rm -rf "$WORK" 2>/dev/null || true
 }
 trap cleanup EXIT
@@ -763,6 +768,313 @@ case_bad_corpus() {
 		"$CORPUS/MANIFEST.tsv")
 	[ $((mounted + refused)) -gt 0 ] || fail "no damaged files in the manifest"
 	echo "ok: $mounted damaged files mounted and read without a crash or a hang, $refused refused with one line"
+}
+
+# --- exact sizes (docs/tree.md, "Sizes") ------------------------------------
+
+PY=/usr/bin/python3
+
+# Every tool that trusts st_size (tar, cp -a, rsync -a, shutil.copytree,
+# cmp, filecmp, mmap) must give each file of a FRESH mount byte for byte as
+# cat gives it.  Each tool gets its own fresh mount (size_index=off, so
+# nothing is known but what a stat learns).
+sizes_tools_one() { # FILE LABEL
+	local file=$1 label=$2 mnt d tool
+	local out=$WORK/out-$label
+	mkdir -p "$out"
+	for tool in tar cp rsync copytree; do
+		newmnt; mnt=$NEWMNT
+		mount_bg "$file" "$mnt" -o size_index=off
+		d=$out/$tool
+		case $tool in
+		tar)
+			mkdir "$d"
+			timeout 120 tar cf "$out/t.tar" -C "$mnt" . ||
+				fail "$label: tar cf failed"
+			tar xf "$out/t.tar" -C "$d" || fail "$label: tar xf" ;;
+		cp)
+			timeout 120 cp -a "$mnt" "$d" || fail "$label: cp -a failed" ;;
+		rsync)
+			timeout 120 rsync -a "$mnt/" "$d/" ||
+				fail "$label: rsync -a failed" ;;
+		copytree)
+			timeout 120 "$PY" -c 'import shutil, sys
+shutil.copytree(sys.argv[1], sys.argv[2])' "$mnt" "$d" ||
+				fail "$label: shutil.copytree failed" ;;
+		esac
+		umount_fuse "$mnt"
+		wait_unmounted "$mnt" || fail "$label: still mounted"
+	done
+	# cmp (compares sizes first), filecmp and mmap, against cat's bytes
+	# from another fresh mount.
+	newmnt; mnt=$NEWMNT
+	mount_bg "$file" "$mnt" -o size_index=off
+	local ref=$out/ref
+	mkdir "$ref"
+	(cd "$mnt" && find . -type d) | (cd "$ref" && xargs mkdir -p)
+	# cat's bytes: a read loop to the end of each file (one process for
+	# all of them: the tree has hundreds of files).
+	timeout 120 "$PY" -c 'import os, sys
+mnt, ref = sys.argv[1:3]
+for root, dirs, files in os.walk(mnt):
+    for name in files:
+        p = os.path.join(root, name)
+        with open(p, "rb") as f, open(os.path.join(ref, os.path.relpath(p, mnt)), "wb") as o:
+            while True:
+                b = f.read(131072)
+                if not b:
+                    break
+                o.write(b)' "$mnt" "$ref" || fail "$label: reading the files failed"
+	umount_fuse "$mnt"
+	newmnt; mnt=$NEWMNT
+	mount_bg "$file" "$mnt" -o size_index=off
+	local n
+	n=$( (cd "$mnt" && find . -type f -print0) | timeout 120 bash -c '
+		n=0
+		while IFS= read -r -d "" f; do
+			cmp -s "$1/$f" "$2/$f" || { echo "cmp: $f"; exit 1; }
+			n=$((n + 1))
+		done
+		echo "$n"' cmp "$ref" "$mnt") ||
+		fail "$label: cmp says a file differs from cat's bytes: $n"
+	umount_fuse "$mnt"
+	newmnt; mnt=$NEWMNT
+	mount_bg "$file" "$mnt" -o size_index=off
+	timeout 120 "$PY" - "$ref" "$mnt" "$label" <<'PYEOF' || fail "$label: filecmp/mmap"
+import filecmp, mmap, os, sys
+ref, mnt, label = sys.argv[1:4]
+bad = []
+for root, dirs, files in os.walk(mnt):
+    for name in files:
+        p = os.path.join(root, name)
+        r = os.path.join(ref, os.path.relpath(p, mnt))
+        want = open(r, 'rb').read()
+        if not filecmp.cmp(r, p, shallow=False):
+            bad.append('filecmp ' + p)
+        if os.stat(p).st_size != len(want):
+            bad.append('size %s: %d, cat gives %d' % (p, os.stat(p).st_size, len(want)))
+            continue
+        if want:
+            with open(p, 'rb') as f, mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ) as m:
+                if m[:] != want:
+                    bad.append('mmap ' + p)
+if bad:
+    sys.exit(label + ': ' + '; '.join(bad[:10]))
+PYEOF
+	umount_fuse "$mnt"
+	for tool in tar cp rsync copytree; do
+		diff -r "$ref" "$out/$tool" > "$out/diff" 2>&1 ||
+			fail "$label: $tool copied differently from cat: $(head -5 "$out/diff")"
+	done
+	[ "$n" -gt 0 ] || fail "$label: no files"
+	echo "ok: $label: $n files, tar, cp -a, rsync -a, copytree, cmp, filecmp, mmap as cat"
+}
+
+need_sizes_tools() {
+	need_fuse
+	command -v rsync > /dev/null || skip "rsync is not installed (tools/bootstrap.sh)"
+	[ -x "$PY" ] || skip "$PY is not installed"
+}
+
+case_sizes_tools_sample() {
+	need_sizes_tools
+	local f
+	f=$(pick_parquet)
+	need_mountable "$f"
+	sizes_tools_one "$f" sample
+}
+
+case_sizes_tools_cfile() {
+	need_sizes_tools
+	if [ -n "${CFILE_WRITER:-}" ] && [ -x "$CFILE_WRITER" ]; then
+		timeout "$T" "$CFILE_WRITER" --type STRING --encoding PREFIX \
+			--nullable --count 3000 --block-rows 500 \
+			"$WORK/s.cfile" > /dev/null || fail "cfile-writer"
+		sizes_tools_one "$WORK/s.cfile" cfile-string
+		timeout "$T" "$CFILE_WRITER" --type INT64 --encoding BIT_SHUFFLE \
+			--compression LZ4 --count 5000 "$WORK/i.cfile" > /dev/null ||
+			fail "cfile-writer"
+		sizes_tools_one "$WORK/i.cfile" cfile-int64
+	else
+		skip "cfile-writer (tests/cfile) is not built"
+	fi
+}
+
+case_sizes_tools_corpus() {
+	need_sizes_tools
+	[ -d "${CORPUS:-/nonexistent}" ] || skip "no corpus at $CORPUS"
+	local rel
+	for rel in parquet/good/alltypes_plain.parquet \
+		parquet/good/byte_stream_split.zstd.parquet \
+		orc/good/TestOrcFile.test1.orc \
+		orc/good/orc-rust/nested_map.orc; do
+		[ -s "$CORPUS/$rel" ] || fail "corpus file missing: $rel"
+		sizes_tools_one "$CORPUS/$rel" "$(basename "$rel")"
+	done
+}
+
+# A file whose views are far past the probe budget: `ls -l columns/` on a
+# fresh mount stays under a second (nothing big is decoded); with
+# -o sizes=exact every size is the number of bytes cat gives.
+case_sizes_big() {
+	need_fuse
+	[ -n "${MKSAMPLE:-}" ] || skip "colfs-mksample is not built"
+	local big=$WORK/big.parquet mnt t0 t1 ms best=999999 i f size got
+	timeout 120 "$MKSAMPLE" "$big" --rows 4000000 --row-groups 4 \
+		--page-rows 20000 --no-bloom > /dev/null || fail "colfs-mksample"
+	need_mountable "$big"
+	# Two fresh mounts; the better time counts (the machine may be busy).
+	for i in 1 2; do
+		newmnt; mnt=$NEWMNT
+		mount_bg "$big" "$mnt" -o size_index=off
+		t0=$(date +%s%N)
+		timeout "$T" ls -l "$mnt/columns/" > "$WORK/ls" || fail "ls -l"
+		t1=$(date +%s%N)
+		ms=$(( (t1 - t0) / 1000000 ))
+		[ "$ms" -lt "$best" ] && best=$ms
+		# Nothing there is a guess: unknown sizes are 0.
+		awk 'NR > 1 && $5 != 0 { bad = 1 } END { exit bad }' "$WORK/ls" ||
+			fail "a column of 4M rows was sized by a listing: $(cat "$WORK/ls")"
+		umount_fuse "$mnt"
+	done
+	[ "$best" -lt 1000 ] ||
+		fail "ls -l columns/ took $best ms on a fresh mount (limit 1000)"
+	echo "ok: ls -l columns/ of 4M rows on a fresh mount: $best ms"
+
+	newmnt; mnt=$NEWMNT
+	mount_bg "$big" "$mnt" -o size_index=off,sizes=exact
+	timeout 300 ls -l "$mnt/columns/" > "$WORK/ls" || fail "ls -l (exact)"
+	for f in "$mnt"/columns/*; do
+		size=$(stat -c %s "$f")
+		got=$(timeout 300 cat "$f" | wc -c)
+		[ "$size" -gt 0 ] && [ "$size" = "$got" ] ||
+			fail "sizes=exact: $f has size $size, cat gives $got bytes"
+	done
+	umount_fuse "$mnt"
+	echo "ok: sizes=exact: every column's size is what cat gives"
+}
+
+# The size index: sizes learned by one mount make the next one exact (with
+# sizes=lazy, nothing else could); `colfs-tool index` writes the same
+# file; a damaged, truncated or stale index is ignored.
+case_sizes_index() {
+	need_fuse
+	local f mnt idx=$WORK/idx.sizes lines
+	f=$(pick_parquet)
+	need_mountable "$f"
+	cp "$f" "$WORK/s.parquet"
+	f=$WORK/s.parquet
+	# A fresh lazy mount: no size known; reading columns/ learns them.
+	newmnt; mnt=$NEWMNT
+	mount_fg "$f" "$mnt" -o sizes=lazy,size_index="$idx"
+	[ "$(stat -c %s "$mnt/columns/id")" = 0 ] || fail "lazy: id sized"
+	cat "$mnt"/columns/* > /dev/null
+	umount_fuse "$mnt"
+	wait_gone "$FGPID" || fail "the daemon did not exit"
+	[ -s "$idx" ] || fail "no size index written at $idx"
+	grep -q ' /columns/id$' "$idx" || fail "index lacks /columns/id: $(cat "$idx")"
+	cp "$idx" "$WORK/good.sizes"
+
+	# lazy_sizes FILE MNT: the sizes of columns/* a lazy mount shows.
+	lazy_sizes() {
+		newmnt; mnt=$NEWMNT
+		mount_bg "$f" "$mnt" -o sizes=lazy,size_index="$idx"
+		stat -c '%s %n' "$mnt"/columns/* | sed "s|$mnt/||" > "$WORK/$1"
+		if [ "$1" = known ]; then
+			local s n
+			while read -r s n; do
+				[ "$s" = "$(cat "$mnt/$n" | wc -c)" ] ||
+					fail "index size of $n is $s, cat gives another"
+			done < "$WORK/known"
+		fi
+		umount_fuse "$mnt"
+	}
+	lazy_sizes known
+	awk '$1 == 0 { exit 1 }' "$WORK/known" ||
+		fail "second mount not exact from the index: $(cat "$WORK/known")"
+
+	# Damaged: a flipped byte in a size; truncated; stale (the source
+	# touched); garbage.  Each is ignored: sizes unknown (0) again.
+	sed '3s/^\([0-9]\)/X/' "$WORK/good.sizes" > "$idx"
+	cp "$WORK/good.sizes" "$idx"
+	printf '%s' "$(sed -n 3p "$idx" | cut -c1 | tr '0-9' '1-90')" |
+		dd of="$idx" bs=1 seek="$(($(sed -n 1,2p "$idx" | wc -c)))" \
+			conv=notrunc 2> /dev/null
+	cmp -s "$idx" "$WORK/good.sizes" && fail "the flip did not change the index"
+	lazy_sizes flipped
+	awk '$1 != 0 { exit 1 }' "$WORK/flipped" ||
+		fail "a damaged index was trusted: $(cat "$WORK/flipped")"
+	head -c -10 "$WORK/good.sizes" > "$idx"
+	lazy_sizes truncated
+	awk '$1 != 0 { exit 1 }' "$WORK/truncated" || fail "a truncated index was trusted"
+	head -c 100000 /dev/urandom > "$idx"
+	lazy_sizes garbage
+	awk '$1 != 0 { exit 1 }' "$WORK/garbage" || fail "garbage was trusted"
+	cp "$WORK/good.sizes" "$idx"
+	touch -d '2001-01-01' "$f"
+	lazy_sizes stale
+	awk '$1 != 0 { exit 1 }' "$WORK/stale" || fail "a stale index was trusted"
+
+	# colfs-tool index writes the index a mount reads (here the default
+	# one, in $XDG_CACHE_HOME/colfs).
+	if [ -n "${COLFS_TOOL:-}" ]; then
+		timeout 120 "$COLFS_TOOL" index "$f" > "$WORK/tool.out" 2> "$WORK/tool.err" ||
+			fail "colfs-tool index: $(cat "$WORK/tool.err")"
+		[ ! -s "$WORK/tool.err" ] || fail "colfs-tool index wrote to stderr (not a terminal): $(cat "$WORK/tool.err")"
+		grep -q "views sized; index $XDG_CACHE_HOME/colfs/s.parquet-" "$WORK/tool.out" ||
+			fail "colfs-tool index: $(cat "$WORK/tool.out")"
+		newmnt; mnt=$NEWMNT
+		mount_bg "$f" "$mnt" -o sizes=lazy
+		[ "$(stat -c %s "$mnt/rows.jsonl")" = "$(cat "$mnt/rows.jsonl" | wc -c)" ] ||
+			fail "rows.jsonl not sized from colfs-tool's index"
+		[ "$(stat -c %s "$mnt/columns/name")" -gt 0 ] || fail "columns/name not sized"
+		umount_fuse "$mnt"
+	fi
+	echo "ok: the size index makes the next mount exact; damaged, truncated, garbage and stale ones are ignored"
+}
+
+# Once a size is known the view goes through the page cache (keep_cache,
+# no direct_io): after one cat every page of it is resident (mincore), so
+# a second cat is served by the kernel.
+case_sizes_page_cache() {
+	need_fuse
+	[ -x "$PY" ] || skip "$PY is not installed"
+	local f mnt
+	f=$(pick_parquet)
+	need_mountable "$f"
+	newmnt; mnt=$NEWMNT
+	mount_bg "$f" "$mnt" -o size_index=off
+	cat "$mnt/rows.jsonl" > "$WORK/a"
+	timeout "$T" "$PY" - "$mnt/rows.jsonl" <<'PYEOF' || fail "rows.jsonl is not in the page cache after a cat"
+import ctypes, mmap, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+p = sys.argv[1]
+size = os.stat(p).st_size
+page = os.sysconf('SC_PAGE_SIZE')
+with open(p, 'rb') as f:
+    m = mmap.mmap(f.fileno(), size, access=mmap.ACCESS_COPY)
+    addr = ctypes.addressof(ctypes.c_char.from_buffer(m))
+    n = (size + page - 1) // page
+    vec = (ctypes.c_ubyte * n)()
+    if libc.mincore(ctypes.c_void_p(addr), ctypes.c_size_t(size), vec) != 0:
+        sys.exit('mincore: errno %d' % ctypes.get_errno())
+    resident = sum(v & 1 for v in vec)
+    del addr
+    if resident != n:
+        sys.exit('%d of %d pages resident' % (resident, n))
+PYEOF
+	cat "$mnt/rows.jsonl" > "$WORK/b"
+	cmp -s "$WORK/a" "$WORK/b" || fail "the second cat differs"
+	# du: a generated file takes whole 4 KiB blocks, a range its bytes.
+	[ "$(stat -c %b "$mnt/rows.jsonl")" = $(( ($(stat -c %s "$mnt/rows.jsonl") + 4095) / 4096 * 8 )) ] ||
+		fail "st_blocks of rows.jsonl: $(stat -c '%s %b' "$mnt/rows.jsonl")"
+	local fr
+	fr=$(find "$mnt/row_groups/0/chunks" -name data -type f | head -1)
+	[ -n "$fr" ] || fr=$mnt/raw/footer
+	[ "$(stat -c %b "$fr")" = $(( ($(stat -c %s "$fr") + 511) / 512 )) ] ||
+		fail "st_blocks of $fr: $(stat -c '%s %b' "$fr")"
+	umount_fuse "$mnt"
+	echo "ok: a known view is in the page cache after one cat; st_blocks honest"
 }
 
 fn="case_${CASE//-/_}"

@@ -9,6 +9,9 @@ name=${1:?test name}
 work=$(mktemp -d "${TMPDIR:-/tmp}/colfs-tool-test.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
+# The size index (colfs-tool index) goes to $XDG_CACHE_HOME/colfs: keep it
+# here, never in the user's cache.
+export XDG_CACHE_HOME=$work/cache
 
 fail() {
 	echo "FAIL [$name]: $*" >&2
@@ -105,7 +108,7 @@ test_toy_ls_long() {
 		long dir - bad; long doc 0 errors)
 "
 	# a stream small enough is sized when listed (sizes=auto: its whole
-	# view is under 4 MiB); the broken document cannot be sized: "!", an
+	# view is under 1 MiB); the broken document cannot be sized: "!", an
 	# error line, and status 1
 	toy ls -l toy.bin sub
 	expect_rc 1 "ls -l sub"
@@ -418,9 +421,9 @@ test_manpage() {
 	MANWIDTH=80 man --warnings -l "$page" >rendered 2>warnings ||
 		fail "man failed: $(cat warnings)"
 	[ -s warnings ] && fail "man warnings: $(cat warnings)"
-	for w in ls tree cat stat check --json -l --depth -o --help --version \
-		null= cache_size= max_alloc= checksums= schema_from= \
-		salvage_effort= 'EXIT STATUS'; do
+	for w in ls tree cat stat check index --json -l --depth -o --help \
+		--version null= cache_size= max_alloc= checksums= schema_from= \
+		salvage_effort= sizes= size_index= 'EXIT STATUS'; do
 		grep -q -- "$w" rendered || fail "the man page lacks $w"
 	done
 }
@@ -587,6 +590,56 @@ test_sample_sizes() {
 			esac
 		done || exit 1
 	done
+}
+
+# colfs-tool index: every stream's size, written to the size index that the
+# next open (mount or tool) reads; a damaged one is ignored and replaced.
+test_index() {
+	need_parquet
+	cp "$SAMPLE" s.parquet
+	run "$COLFS_TOOL" index s.parquet
+	expect_rc 0 "index"
+	[ ! -s err ] || fail "index wrote to stderr (not a terminal): $(cat err)"
+	grep -q "^previous index: none yet at $XDG_CACHE_HOME/colfs/s.parquet-[0-9a-f]*.sizes$" out ||
+		fail "index: $(cat out)"
+	grep -qE "^([0-9]+) of \1 views sized; index $XDG_CACHE_HOME/colfs/s.parquet-[0-9a-f]*.sizes: [0-9]+ sizes$" out ||
+		fail "index: $(cat out)"
+	idx=$(ls "$XDG_CACHE_HOME"/colfs/s.parquet-*.sizes)
+	# Each size in the index is what cat gives.
+	for p in /columns/id /columns/tags /rows.jsonl /rows.csv /row_groups/1/chunks/name/values; do
+		size=$(awk -v p="$p" '$2 == p { print $1 }' "$idx")
+		[ -n "$size" ] || fail "the index lacks $p"
+		[ "$("$COLFS_TOOL" cat s.parquet "$p" | wc -c)" = "$size" ] ||
+			fail "$p: the index says $size bytes, cat gives another count"
+	done
+	# Read back: with sizes=lazy only the index can know them.
+	run "$COLFS_TOOL" -o sizes=lazy ls -l s.parquet columns
+	expect_rc 0 "ls -l (lazy, indexed)"
+	grep -q '?' out && fail "sizes not taken from the index: $(cat out)"
+	run "$COLFS_TOOL" index s.parquet
+	grep -q "^previous index: read $idx: [0-9]* sizes$" out || fail "index again: $(cat out)"
+	# A flipped byte: ignored, and replaced by a good one.
+	printf 'X' | dd of="$idx" bs=1 seek=60 conv=notrunc 2>/dev/null
+	run "$COLFS_TOOL" -o sizes=lazy ls -l s.parquet columns
+	grep -q ' ? id$' out || fail "a damaged index was trusted: $(cat out)"
+	run "$COLFS_TOOL" index s.parquet
+	expect_rc 0 "index over a damaged one"
+	grep -q "^previous index: ignored $idx: " out || fail "damaged index: $(cat out)"
+	run "$COLFS_TOOL" -o sizes=lazy ls -l s.parquet columns
+	grep -q '?' out && fail "the index was not rewritten: $(cat out)"
+	# -o size_index=PATH, and off.
+	run "$COLFS_TOOL" -o size_index=mine.sizes index s.parquet
+	expect_rc 0 "index to a path"
+	[ -s mine.sizes ] || fail "no index at mine.sizes"
+	run "$COLFS_TOOL" -o size_index=off index s.parquet
+	expect_rc 2 "index with size_index=off"
+	grep -q 'no size index' err || fail "size_index=off: $(cat err)"
+	# A progress bar on a terminal.
+	if command -v script >/dev/null; then
+		script -qec "$COLFS_TOOL index s.parquet" /dev/null >tty 2>&1 ||
+			fail "index on a terminal failed: $(cat tty)"
+		grep -q 'views' tty || fail "no progress bar on a terminal: $(cat tty)"
+	fi
 }
 
 # Every page of both samples: the CRC-32 in its header (as the tree shows

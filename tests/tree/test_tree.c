@@ -401,7 +401,7 @@ static void test_stream_threads(void **state)
 
 /* --- sizes ------------------------------------------------------------ */
 
-/* "big": 600 pieces of 8000 bytes (4.8 MB, past the 4 MiB probe budget);
+/* "big": 600 pieces of 8000 bytes (4.8 MB, past the 1 MiB probe budget);
  * "small": the stream of the test format; "big2" like big. */
 static colfs_status big_piece(colfs_tree *t, colfs_node *f, uint64_t i,
 			      colfs_buf *out)
@@ -416,6 +416,9 @@ static colfs_status big_piece(colfs_tree *t, colfs_node *f, uint64_t i,
 }
 
 static const colfs_node_ops big_ops = { .piece = big_piece };
+/* Small output, but marked as costly to render (as verify is). */
+static const colfs_node_ops costly_ops = { .piece = test_piece,
+					   .size_costly = true };
 
 static colfs_status populate_sizes(colfs_tree *t, colfs_node *root)
 {
@@ -423,6 +426,7 @@ static colfs_status populate_sizes(colfs_tree *t, colfs_node *root)
 	colfs_dir_add_stream(t, root, "small", &stream_ops, NULL);
 	colfs_dir_add_stream(t, root, "big2", &big_ops, NULL);
 	colfs_dir_add_stream(t, root, "bad", &bad_stream_ops, NULL);
+	colfs_dir_add_stream(t, root, "costly", &costly_ops, NULL);
 	return COLFS_OK;
 }
 
@@ -468,13 +472,16 @@ static void size_of(colfs_tree *t, const char *name, uint64_t *size,
 	assert_int_equal(colfs_node_size(t, n, size, exact), COLFS_OK);
 }
 
-static char *sizes_source(void)
+/* A source file: 10 bytes, or (large) past COLFS_SIZE_PROBE_SOURCE. */
+static char *sizes_source(bool large)
 {
 	static char path[] = "/tmp/colfs-sizes-src-XXXXXX";
 	strcpy(path, "/tmp/colfs-sizes-src-XXXXXX");
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "0123456789", 10), 10);
+	if (large)
+		assert_int_equal(ftruncate(fd, COLFS_SIZE_PROBE_SOURCE + 1), 0);
 	close(fd);
 	return path;
 }
@@ -482,7 +489,7 @@ static char *sizes_source(void)
 static void test_sizes_modes(void **state)
 {
 	(void)state;
-	char *src = sizes_source();
+	char *src = sizes_source(true);
 	uint64_t size;
 	bool exact;
 	colfs_buf want = COLFS_BUF_INIT;
@@ -499,6 +506,9 @@ static void test_sizes_modes(void **state)
 	assert_int_equal(size, 0);
 	/* A view that fails to decode has no size; the stat still works. */
 	size_of(t, "bad", &size, &exact);
+	assert_false(exact);
+	/* A costly view is not decoded at stat (the source is large). */
+	size_of(t, "costly", &size, &exact);
 	assert_false(exact);
 	/* Read whole, the big one is exact. */
 	colfs_node *n;
@@ -530,6 +540,16 @@ static void test_sizes_modes(void **state)
 	size_of(t, "big2", &size, &exact);
 	assert_true(exact && size == BIG_LEN);
 	size_of(t, "small", &size, &exact);
+	assert_true(exact && size == want.len);
+	colfs_tree_destroy(t);
+	unlink(src);
+
+	/* A small source: every view is sized at stat, costly ones too. */
+	src = sizes_source(false);
+	t = open_sizes_tree(src, "size_index=off", NULL);
+	size_of(t, "big", &size, &exact);
+	assert_true(exact && size == BIG_LEN);
+	size_of(t, "costly", &size, &exact);
 	assert_true(exact && size == want.len);
 	colfs_tree_destroy(t);
 	colfs_buf_free(&want);
@@ -573,7 +593,7 @@ static bool big_known(const char *src, const char *opt)
 static void test_sizes_index(void **state)
 {
 	(void)state;
-	char *src = sizes_source();
+	char *src = sizes_source(false);
 	char dir[] = "/tmp/colfs-sizes-idx-XXXXXX";
 	assert_non_null(mkdtemp(dir));
 	char idx[256], opt[300], why[1024];
