@@ -907,7 +907,7 @@ case_sizes_tools_corpus() {
 	for rel in parquet/good/alltypes_plain.parquet \
 		parquet/good/byte_stream_split.zstd.parquet \
 		orc/good/TestOrcFile.test1.orc \
-		orc/good/orc-rust/nested_map.orc; do
+		orc/good/orc-rust/nested_map.orc orc/good/decimal.orc; do
 		[ -s "$CORPUS/$rel" ] || fail "corpus file missing: $rel"
 		sizes_tools_one "$CORPUS/$rel" "$(basename "$rel")"
 	done
