@@ -530,7 +530,10 @@ case_toy() {
 	src="$WORK/t.toy"
 	{ printf 'TOYF'; seq 1 20000; } > "$src"
 	newmnt; mnt=$NEWMNT
-	timeout "$T" "$COLFS_TOY" "$src" "$mnt" || fail "colfs-toy did not mount"
+	# sizes=lazy: a stream's size is learned by reading it (the default,
+	# sizes=auto, is checked at the end).
+	timeout "$T" "$COLFS_TOY" -o sizes=lazy "$src" "$mnt" ||
+		fail "colfs-toy did not mount"
 	is_mounted "$mnt" || fail "nothing mounted"
 
 	out=$(cd "$mnt" && timeout "$T" ls -U | tr '\n' ' ')
@@ -592,6 +595,14 @@ case_toy() {
 		fail "errors size is stale"
 	rc=0; out=$(timeout "$T" cat "$mnt/no-such" 2>&1) || rc=$?
 	case "$out" in *"No such file"*) ;; *) fail "no-such: $out" ;; esac
+	umount_fuse "$mnt"
+	wait_unmounted "$mnt" || fail "still mounted"
+
+	# sizes=auto (the default): big is small (320 KiB), so a stat
+	# learns its size before any read.
+	timeout "$T" "$COLFS_TOY" "$src" "$mnt" || fail "colfs-toy did not mount"
+	out=$(stat -c %s "$mnt/sub/big")
+	[ "$out" -eq 327680 ] || fail "sizes=auto: big reports $out before a read"
 	umount_fuse "$mnt"
 	echo "ok: range, documents, stream, broken nodes and errors over FUSE"
 }
