@@ -7,7 +7,10 @@
 #   cat:   for each column, `cat mnt/columns/X > /dev/null` (wall time, and
 #          the daemon's peak RSS) against DuckDB's
 #          COPY (SELECT X FROM file) TO ... (FORMAT csv) with threads=1.
-# Usage: tools/bench/bench.sh [mount|cat|all] [ROWS]
+#   sizes: `ls -l columns/` on a fresh mount (sizes=auto, no index), with
+#          -o sizes=exact, `colfs-tool index FILE`, and `ls -l columns/` on
+#          a mount that reads that index (docs/tree.md, "Sizes").
+# Usage: tools/bench/bench.sh [mount|cat|sizes|all] [ROWS]
 # Environment: COLFS_BUILD (build directory, default build), COLFS_OPTS
 # (daemon -o options, e.g. cache_size=64M), COLFS_BENCH_DIR.
 set -eu
@@ -38,8 +41,8 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-mount_it() {
-	"$B"/fs/colfs -f ${COLFS_OPTS:+-o "$COLFS_OPTS"} "$FILE" "$MNT" &
+mount_it() { # [extra -o options]
+	"$B"/fs/colfs -f ${COLFS_OPTS:+-o "$COLFS_OPTS"} ${1:+-o "$1"} "$FILE" "$MNT" &
 	PID=$!
 	i=0
 	while ! mountpoint -q "$MNT"; do
@@ -82,4 +85,31 @@ if [ "$WHAT" = cat ] || [ "$WHAT" = all ]; then
 	done
 	fusermount3 -u "$MNT"
 	wait $PID || true
+fi
+
+if [ "$WHAT" = sizes ] || [ "$WHAT" = all ]; then
+	IDX=$(mktemp -d /tmp/colfs-bench-index.XXXXXX)
+	# ls_columns LABEL: time `ls -l columns/`, and how many sizes are known.
+	ls_columns() {
+		t0=$(now)
+		ls -l "$MNT/columns/" > "$IDX/ls"
+		t1=$(now)
+		known=$(awk 'NR > 1 && $5 > 0' "$IDX/ls" | wc -l)
+		total=$(awk 'NR > 1' "$IDX/ls" | wc -l)
+		echo "sizes: $1: ls -l columns/ $(echo "$t1 - $t0" | bc) s, $known of $total sizes known"
+		fusermount3 -u "$MNT"
+		wait $PID || true
+	}
+	mount_it size_index=off
+	ls_columns "fresh mount (sizes=auto)"
+	mount_it size_index=off,sizes=exact
+	ls_columns "fresh mount, -o sizes=exact"
+	t0=$(now)
+	XDG_CACHE_HOME=$IDX "$B"/tools/colfs-tool index "$FILE"
+	t1=$(now)
+	echo "sizes: colfs-tool index $(echo "$t1 - $t0" | bc) s ($(wc -c < "$IDX"/colfs/*.sizes) bytes of index)"
+	export XDG_CACHE_HOME="$IDX"
+	mount_it
+	ls_columns "second mount, reading the index"
+	rm -rf "$IDX"
 fi
