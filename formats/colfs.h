@@ -137,6 +137,10 @@ colfs_status colfs_dir_lookup(colfs_tree *t, colfs_node *dir, const char *name,
  * served with direct I/O.  A size is never a guess. */
 colfs_status colfs_node_size(colfs_tree *t, colfs_node *n, uint64_t *size,
 			     bool *exact);
+/* The same, but a stream whose size is not known is never decoded here
+ * (whatever the sizes mode): for listings that may not need sizes. */
+colfs_status colfs_node_size_known(colfs_tree *t, colfs_node *n,
+				   uint64_t *size, bool *exact);
 /* sizes=auto: a stat decodes a stream to learn its size when the source
  * file is at most COLFS_SIZE_PROBE_SOURCE bytes (every view of it is
  * cheap), else when the view's whole rendering is at most

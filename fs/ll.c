@@ -44,9 +44,12 @@ static mode_t colfsd_mode(const colfsd *d, bool dir)
 
 /* Attributes of a node.  `*stable` tells whether they can be cached for
  * the life of the mount: not for volatile documents (`errors`) nor for a
- * stream whose size is not known yet.  Returns 0 or an errno. */
+ * stream whose size is not known yet.  With `learn`, a stream's size is
+ * learned as the sizes mode says; without, only a known size is given
+ * (a listing: `ls -R` and `find` need no sizes, and the stat of `ls -l`
+ * that follows learns them).  Returns 0 or an errno. */
 static int colfsd_stat(colfsd *d, colfs_node *n, struct stat *st,
-		       bool *stable)
+		       bool *stable, bool learn)
 {
 	const bool dir = colfs_node_is_dir(n);
 
@@ -70,7 +73,9 @@ static int colfsd_stat(colfsd *d, colfs_node *n, struct stat *st,
 	/* A document that cannot be produced (damaged input) still has
 	 * attributes, so that `ls -l`, `find` and `du` walk past it: it shows
 	 * size 0, is never cached, and its open answers the error (EIO). */
-	colfs_status cs = colfs_node_size(d->tree, n, &size, &exact);
+	colfs_status cs = learn ? colfs_node_size(d->tree, n, &size, &exact)
+			       : colfs_node_size_known(d->tree, n, &size,
+						       &exact);
 	if (cs == COLFS_ENOMEM)
 		return colfsd_errno(cs);
 	if (cs || !exact)
@@ -89,12 +94,13 @@ static int colfsd_stat(colfsd *d, colfs_node *n, struct stat *st,
 	return 0;
 }
 
-static int colfsd_entry(colfsd *d, colfs_node *n, struct fuse_entry_param *e)
+static int colfsd_entry(colfsd *d, colfs_node *n, struct fuse_entry_param *e,
+			bool learn)
 {
 	bool stable;
 
 	memset(e, 0, sizeof *e);
-	int err = colfsd_stat(d, n, &e->attr, &stable);
+	int err = colfsd_stat(d, n, &e->attr, &stable, learn);
 	if (err)
 		return err;
 	e->ino = e->attr.st_ino;
@@ -165,7 +171,7 @@ static void colfsd_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 			return;
 		}
 	}
-	int err = colfsd_entry(d, kid, &e);
+	int err = colfsd_entry(d, kid, &e, true);
 	if (err)
 		fuse_reply_err(req, err);
 	else
@@ -200,7 +206,7 @@ static void colfsd_getattr(fuse_req_t req, fuse_ino_t ino,
 		fuse_reply_err(req, ESTALE);
 		return;
 	}
-	int err = colfsd_stat(colfsd_of(req), n, &st, &stable);
+	int err = colfsd_stat(colfsd_of(req), n, &st, &stable, true);
 	if (err)
 		fuse_reply_err(req, err);
 	else
@@ -425,10 +431,11 @@ static void colfsd_opendir(fuse_req_t req, fuse_ino_t ino,
 	fuse_reply_open(req, fi);
 }
 
-/* Before answering a readdirplus: learn the sizes of the streams about to
- * be listed (those of kids[pos - 2 ...] that fit in `size` bytes) on
- * several threads at once, as the sizes mode asks, rather than one by one
- * in the loop below. */
+/* Before answering a readdirplus with sizes=exact: learn the sizes of the
+ * streams about to be listed (those of kids[pos - 2 ...] that fit in
+ * `size` bytes) on several threads at once, rather than one by one in the
+ * stats that follow.  With sizes=auto a listing learns nothing (`ls -R`
+ * and `find` must not decode); the stat of `ls -l` probes each view. */
 static void colfsd_learn_sizes(colfsd *d, colfs_node *const *kids,
 			       size_t count, uint64_t pos, size_t size)
 {
@@ -437,7 +444,7 @@ static void colfsd_learn_sizes(colfsd *d, colfs_node *const *kids,
 	size_t last = first + size / 64 + 1;
 	size_t streams = 0;
 
-	if (d->sizes_mode == COLFS_SIZES_LAZY)
+	if (d->sizes_mode != COLFS_SIZES_EXACT)
 		return;
 	if (last > count)
 		last = count;
@@ -501,7 +508,7 @@ static void colfsd_readdir_common(fuse_req_t req, fuse_ino_t ino, size_t size,
 			/* "." and ".." carry no entry (the kernel knows them);
 			 * a node whose attributes fail is listed without
 			 * one, so its lookup answers the error. */
-			if (pos < 2 || colfsd_entry(d, kid, &e) != 0) {
+			if (pos < 2 || colfsd_entry(d, kid, &e, false) != 0) {
 				memset(&e, 0, sizeof e);
 				e.attr.st_ino = colfs_node_ino(kid);
 				e.attr.st_mode = colfsd_mode(

@@ -1464,6 +1464,14 @@ void colfs_nodes_learn_sizes(colfs_tree *t, colfs_node *const *nodes,
 	pthread_mutex_destroy(&j.lock);
 }
 
+colfs_status colfs_node_size_known(colfs_tree *t, colfs_node *n,
+				   uint64_t *size, bool *exact)
+{
+	if (n->kind == COLFS_CONTENT_STREAM)
+		return stream_size(t, n, COLFS_SIZES_LAZY, size, exact);
+	return colfs_node_size(t, n, size, exact);
+}
+
 colfs_status colfs_node_size(colfs_tree *t, colfs_node *n, uint64_t *size,
 			     bool *exact)
 {
