@@ -38,7 +38,7 @@ typedef enum colfs_content {
 /* How a stat finds the size of a stream whose size is not known yet
  * (docs/tree.md, "Sizes"). */
 typedef enum colfs_sizes_mode {
-	COLFS_SIZES_AUTO = 0,  /* decode it when cheap (SIZE_PROBE_BYTES) */
+	COLFS_SIZES_AUTO = 0,  /* when cheap (COLFS_SIZE_PROBE_SOURCE) */
 	COLFS_SIZES_LAZY,      /* never: 0 until read to its end */
 	COLFS_SIZES_EXACT,     /* always: decode it whole when first asked */
 } colfs_sizes_mode;
@@ -131,8 +131,8 @@ colfs_status colfs_dir_lookup(colfs_tree *t, colfs_node *dir, const char *name,
 
 /* Size of a file node.  A stream's size is known once it has been read to
  * its end, or from the size index, or learned here as the tree's sizes
- * mode asks (auto: when the whole view renders within
- * COLFS_SIZE_PROBE_BYTES; exact: always).  `*exact` is false for a stream
+ * mode asks (auto: when the source is at most COLFS_SIZE_PROBE_SOURCE
+ * bytes; exact: always).  `*exact` is false for a stream
  * whose length is still not known; `*size` is then 0 and the file must be
  * served with direct I/O.  A size is never a guess. */
 colfs_status colfs_node_size(colfs_tree *t, colfs_node *n, uint64_t *size,
@@ -141,13 +141,12 @@ colfs_status colfs_node_size(colfs_tree *t, colfs_node *n, uint64_t *size,
  * (whatever the sizes mode): for listings that may not need sizes. */
 colfs_status colfs_node_size_known(colfs_tree *t, colfs_node *n,
 				   uint64_t *size, bool *exact);
-/* sizes=auto: a stat decodes a stream to learn its size when the source
- * file is at most COLFS_SIZE_PROBE_SOURCE bytes (every view of it is
- * cheap), else when the view's whole rendering is at most
- * COLFS_SIZE_PROBE_BYTES (it stops there otherwise; never for views whose
- * rendering costs far more than its length, verify); a view not sized
- * keeps size 0 until read. */
-#define COLFS_SIZE_PROBE_BYTES (1u << 20)
+/* sizes=auto: a stat decodes a stream whole to learn its size when the
+ * source file is at most this many bytes (any view of it decodes in a
+ * fraction of a second); a view of a larger source keeps size 0 until it
+ * is read, or sized by the index or sizes=exact.  (A budget on rendered
+ * bytes does not bound the cost: the first lines of a column may need a
+ * whole 36 MB page, and verify decodes a chunk for a few lines.) */
 #define COLFS_SIZE_PROBE_SOURCE (4u << 20)
 /* Learn the sizes of `n` nodes as colfs_node_size would, on up to
  * `threads` threads at once (0: one per online CPU, at most 16).  With

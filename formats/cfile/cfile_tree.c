@@ -186,8 +186,7 @@ static colfs_status verify_piece(colfs_tree *t, colfs_node *file,
 	return cfile_verify_gen(t, file, out);
 }
 
-static const colfs_node_ops verify_ops = {.piece = verify_piece,
-					  .size_costly = true};
+static const colfs_node_ops verify_ops = {.piece = verify_piece};
 
 /* The value-index key of data block `i` (BloomFiles), or NULL. */
 static const cfile_ientry *block_key(const cfile_file *f, uint32_t i)

@@ -1369,18 +1369,10 @@ static colfs_status stream_size(colfs_tree *t, colfs_node *n,
 			s->index_size = (int64_t)v;
 	}
 	if (!s->complete && s->index_size < 0 && !s->probe_failed &&
-	    mode != COLFS_SIZES_LAZY) {
-		/* auto: a small source's views whole; else render until the
-		 * view ends or passes the budget, unless that says nothing
-		 * of the cost. */
-		uint64_t upto = UINT64_MAX;
-		bool small = colfs_source_size(t->src) <= COLFS_SIZE_PROBE_SOURCE;
-		if (mode == COLFS_SIZES_AUTO && !small)
-			upto = n->ops && n->ops->size_costly
-				       ? 0
-				       : (uint64_t)COLFS_SIZE_PROBE_BYTES;
-		if (upto)
-			st = stream_reach(t, n, s, upto);
+	    (mode == COLFS_SIZES_EXACT ||
+	     (mode == COLFS_SIZES_AUTO &&
+	      colfs_source_size(t->src) <= COLFS_SIZE_PROBE_SOURCE))) {
+		st = stream_reach(t, n, s, UINT64_MAX);
 		if (st != COLFS_OK)
 			s->probe_failed = true;
 	}

@@ -39,11 +39,6 @@ typedef struct colfs_node_ops {
 	 * Pieces must be rendered the same way every time. */
 	colfs_status (*piece)(colfs_tree *t, colfs_node *file, uint64_t index,
 			      colfs_buf *out);
-	/* Streams: rendering even a little of it decodes far more than it
-	 * writes (verify decodes a whole chunk for a few lines), so its
-	 * rendered bytes say nothing of its cost: sizes=auto sizes it at
-	 * stat only when the source is small (docs/tree.md, "Sizes"). */
-	bool size_costly;
 } colfs_node_ops;
 
 /* A format module: one const table each, listed in registry.c. */

@@ -941,11 +941,11 @@ static colfs_status columns_dir_populate(colfs_tree *t, colfs_node *dir)
 DIR_OPS(columns_dir);
 
 /* verify: streams (their size is not known without decoding, and ls -l
- * of a large file must not decode: size_costly); orc_verify.c */
+ * must not decode); orc_verify.c */
 static const colfs_node_ops verify_stripe_ops = {
-	.piece = orc_verify_stripe_piece, .size_costly = true};
+	.piece = orc_verify_stripe_piece};
 static const colfs_node_ops verify_file_ops = {
-	.piece = orc_verify_file_piece, .size_costly = true};
+	.piece = orc_verify_file_piece};
 
 static colfs_status stripe_dir_populate(colfs_tree *t, colfs_node *dir)
 {

@@ -454,8 +454,7 @@ static colfs_status verify_piece(colfs_tree *t, colfs_node *file,
 	return pqv_verify_gen(t, file, out);
 }
 
-static const colfs_node_ops verify_ops = {.piece = verify_piece,
-					  .size_costly = true};
+static const colfs_node_ops verify_ops = {.piece = verify_piece};
 
 static colfs_status chunk_populate_all(colfs_tree *t, colfs_node *dir)
 {

@@ -107,8 +107,8 @@ test_toy_ls_long() {
 		long range 10 data; long dir - sub; long dir - empty;
 		long dir - bad; long doc 0 errors)
 "
-	# a stream small enough is sized when listed (sizes=auto: its whole
-	# view is under 1 MiB); the broken document cannot be sized: "!", an
+	# a stream of a small file is sized when listed (sizes=auto: the
+	# source is under 4 MiB); the broken document cannot be sized: "!", an
 	# error line, and status 1
 	toy ls -l toy.bin sub
 	expect_rc 1 "ls -l sub"

@@ -401,8 +401,8 @@ static void test_stream_threads(void **state)
 
 /* --- sizes ------------------------------------------------------------ */
 
-/* "big": 600 pieces of 8000 bytes (4.8 MB, past the 1 MiB probe budget);
- * "small": the stream of the test format; "big2" like big. */
+/* "big": 600 pieces of 8000 bytes (4.8 MB); "small": the stream of the
+ * test format; "big2" like big; "bad" fails at piece 2. */
 static colfs_status big_piece(colfs_tree *t, colfs_node *f, uint64_t i,
 			      colfs_buf *out)
 {
@@ -416,9 +416,6 @@ static colfs_status big_piece(colfs_tree *t, colfs_node *f, uint64_t i,
 }
 
 static const colfs_node_ops big_ops = { .piece = big_piece };
-/* Small output, but marked as costly to render (as verify is). */
-static const colfs_node_ops costly_ops = { .piece = test_piece,
-					   .size_costly = true };
 
 static colfs_status populate_sizes(colfs_tree *t, colfs_node *root)
 {
@@ -426,7 +423,6 @@ static colfs_status populate_sizes(colfs_tree *t, colfs_node *root)
 	colfs_dir_add_stream(t, root, "small", &stream_ops, NULL);
 	colfs_dir_add_stream(t, root, "big2", &big_ops, NULL);
 	colfs_dir_add_stream(t, root, "bad", &bad_stream_ops, NULL);
-	colfs_dir_add_stream(t, root, "costly", &costly_ops, NULL);
 	return COLFS_OK;
 }
 
@@ -496,20 +492,13 @@ static void test_sizes_modes(void **state)
 	for (uint64_t i = 0; i < NPIECES; i++)
 		expected_piece(i, &want);
 
-	/* auto: the small view is sized at stat, the big one is not. */
+	/* auto, a large source: no view is decoded at stat. */
 	colfs_tree *t = open_sizes_tree(src, "size_index=off", NULL);
 	size_of(t, "small", &size, &exact);
-	assert_true(exact);
-	assert_int_equal(size, want.len);
+	assert_false(exact);
 	size_of(t, "big", &size, &exact);
 	assert_false(exact);
 	assert_int_equal(size, 0);
-	/* A view that fails to decode has no size; the stat still works. */
-	size_of(t, "bad", &size, &exact);
-	assert_false(exact);
-	/* A costly view is not decoded at stat (the source is large). */
-	size_of(t, "costly", &size, &exact);
-	assert_false(exact);
 	/* Read whole, the big one is exact. */
 	colfs_node *n;
 	assert_int_equal(colfs_tree_resolve(t, "big", &n), COLFS_OK);
@@ -544,13 +533,16 @@ static void test_sizes_modes(void **state)
 	colfs_tree_destroy(t);
 	unlink(src);
 
-	/* A small source: every view is sized at stat, costly ones too. */
+	/* auto, a small source: every view is sized at stat. */
 	src = sizes_source(false);
 	t = open_sizes_tree(src, "size_index=off", NULL);
 	size_of(t, "big", &size, &exact);
 	assert_true(exact && size == BIG_LEN);
-	size_of(t, "costly", &size, &exact);
+	size_of(t, "small", &size, &exact);
 	assert_true(exact && size == want.len);
+	/* A view that fails to decode has no size; the stat still works. */
+	size_of(t, "bad", &size, &exact);
+	assert_false(exact);
 	colfs_tree_destroy(t);
 	colfs_buf_free(&want);
 	unlink(src);
