@@ -27,7 +27,7 @@ typedef struct colfsd {
 	/* FUSE connection options given with -o (max_readahead, sync_read,
 	 * no_splice_write...), applied at init; NULL when none. */
 	struct fuse_conn_info_opts *conn_opts;
-	/* -o sizes= (readdirplus learns sizes in parallel unless lazy). */
+	/* -o sizes= (with exact, a readdirplus learns sizes in parallel). */
 	colfs_sizes_mode sizes_mode;
 	/* Files open right now.  The kernel sends RELEASE asynchronously, so
 	 * at unmount some may never be released: they are closed at exit,
