@@ -54,6 +54,7 @@ cleanup() {
 	while read -r m; do
 		umount -l "$m" 2>/dev/null
 	done
+	grep -q -F " $ROOT " /proc/self/mounts && umount -l "$ROOT"
 	if [ "$KEEP" = 1 ]; then
 		echo "bare-machine: kept $ROOT"
 	else
@@ -73,13 +74,24 @@ debootstrap --variant=minbase bookworm "$ROOT" ${COLFS_MIRROR:-} \
 t1=$(now)
 echo "bare-machine: minimal Debian 12 root in $ROOT ($((t1 - t0)) s)"
 
+# The root is a mount point, as / is on a machine (unshare --mount, which
+# a test uses, needs that).
+mount --bind "$ROOT" "$ROOT"
 mkdir -p "$ROOT/root/colfs"
 git -C "$SRC" archive HEAD | tar -x -C "$ROOT/root/colfs"
 for d in dev proc sys; do
 	mount --rbind "/$d" "$ROOT/$d"
 	mount --make-rslave "$ROOT/$d"
 done
+# This network's settings come in, as a machine on it has them: the name
+# servers, and the extra CA certificates TLS is verified with here (node's
+# NODE_EXTRA_CA_CERTS, for npm).
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf" 2>/dev/null || true
+EXTRA_CA=
+if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -r "$NODE_EXTRA_CA_CERTS" ]; then
+	cp "$NODE_EXTRA_CA_CERTS" "$ROOT/etc/colfs-host-ca.crt"
+	EXTRA_CA=NODE_EXTRA_CA_CERTS=/etc/colfs-host-ca.crt
+fi
 if [ -n "$SHARED" ]; then
 	mkdir -p "$ROOT/root/shared"
 	mount --bind "$SHARED" "$ROOT/root/shared"
@@ -91,7 +103,7 @@ fi
 
 # A login's environment, nothing of this machine's.
 in_root() {
-	chroot "$ROOT" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+	chroot "$ROOT" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 $EXTRA_CA \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		/bin/sh -c "cd /root/colfs && $1"
 }

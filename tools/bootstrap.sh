@@ -12,11 +12,12 @@ libprotobuf-c-dev protobuf-c-compiler libjansson-dev libcmocka-dev tzdata"
 # oracle, python3 to count results, bitshuffle (the reference library for
 # CFile bitshuffle blocks, a module of /usr/bin/python3), procps (pgrep),
 # man-db (the man page test), shfmt (tests/tool/commands-audit.py parses
-# the scripts with it).  Every command a script runs must be in a minimal
+# the scripts with it), ca-certificates (npm verifies the registry's TLS
+# with the system's store; nodejs only recommends it).  Every command a script runs must be in a minimal
 # Debian 12 or come from this list: the commands-audit test checks it.
 if [ "${COLFS_WITH_TEST_TOOLS:-0}" = 1 ]; then
 	PKGS="$PKGS clang libclang-rt-14-dev python3 jq bitshuffle procps man-db
-shfmt nodejs npm"
+shfmt ca-certificates nodejs npm"
 fi
 # --list: print the packages and stop (tests/tool/commands-audit.py checks
 # that every command the scripts run comes from one of them or from a
