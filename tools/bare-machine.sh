@@ -49,6 +49,12 @@ ROOT=$(mktemp -d "$WORKDIR/root.XXXXXX")
 BOUND=""
 cleanup() {
 	set +e
+	# processes still running in the root (an interrupted run)
+	for p in /proc/[0-9]*; do
+		case $(readlink "$p/root" 2>/dev/null) in
+		"$ROOT"|"$ROOT"/*) kill -9 "${p#/proc/}" 2>/dev/null ;;
+		esac
+	done
 	# FUSE mounts a failed run left inside, then the binds, innermost first
 	grep -F " $ROOT/" /proc/self/mounts | awk '{print $2}' | sort -r |
 	while read -r m; do
