@@ -52,6 +52,8 @@ mount_it() { # [extra -o options]
 	done
 }
 now() { date +%s.%N; }
+# seconds from $1 to $2 (two `now` readings)
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 
 if [ "$WHAT" = mount ] || [ "$WHAT" = all ]; then
 	t0=$(now)
@@ -62,9 +64,9 @@ if [ "$WHAT" = mount ] || [ "$WHAT" = all ]; then
 	ls -R "$MNT/row_groups" >/dev/null
 	t2=$(now)
 	rchar=$(awk '/^rchar/ {print $2}' /proc/$PID/io)
-	echo "mount: file $SIZE bytes; mount + ls + cat summary $(echo "$t1 - $t0" | bc) s;" \
-	     "ls -R row_groups $(echo "$t2 - $t1" | bc) s; daemon read() returned $rchar bytes in all, FUSE requests included; see docs/performance.md for the file bytes alone" \
-	     "($(echo "scale=4; 100 * $rchar / $SIZE" | bc)% of the file)"
+	echo "mount: file $SIZE bytes; mount + ls + cat summary $(secs $t0 $t1) s;" \
+	     "ls -R row_groups $(secs $t1 $t2) s; daemon read() returned $rchar bytes in all, FUSE requests included; see docs/performance.md for the file bytes alone" \
+	     "($(awk -v a="$rchar" -v b="$SIZE" 'BEGIN { printf "%.4f", 100 * a / b }')% of the file)"
 	fusermount3 -u "$MNT"
 	wait $PID || true
 fi
@@ -80,8 +82,8 @@ if [ "$WHAT" = cat ] || [ "$WHAT" = all ]; then
 		t2=$(now)
 		$SQL "SET threads=1" "COPY (SELECT $col FROM '$FILE') TO '/dev/null' (FORMAT csv, HEADER false)"
 		t3=$(now)
-		echo "cat columns/$col: colfs $(echo "$t1 - $t0" | bc) s (daemon peak RSS ${rss} kB);" \
-		     "duckdb COPY csv threads=1 $(echo "$t3 - $t2" | bc) s"
+		echo "cat columns/$col: colfs $(secs $t0 $t1) s (daemon peak RSS ${rss} kB);" \
+		     "duckdb COPY csv threads=1 $(secs $t2 $t3) s"
 	done
 	fusermount3 -u "$MNT"
 	wait $PID || true
@@ -96,7 +98,7 @@ if [ "$WHAT" = sizes ] || [ "$WHAT" = all ]; then
 		t1=$(now)
 		known=$(awk 'NR > 1 && $5 > 0' "$IDX/ls" | wc -l)
 		total=$(awk 'NR > 1' "$IDX/ls" | wc -l)
-		echo "sizes: $1: ls -l columns/ $(echo "$t1 - $t0" | bc) s, $known of $total sizes known"
+		echo "sizes: $1: ls -l columns/ $(secs $t0 $t1) s, $known of $total sizes known"
 		fusermount3 -u "$MNT"
 		wait $PID || true
 	}
@@ -107,7 +109,7 @@ if [ "$WHAT" = sizes ] || [ "$WHAT" = all ]; then
 	t0=$(now)
 	XDG_CACHE_HOME=$IDX "$B"/tools/colfs-tool index "$FILE"
 	t1=$(now)
-	echo "sizes: colfs-tool index $(echo "$t1 - $t0" | bc) s ($(wc -c < "$IDX"/colfs/*.sizes) bytes of index)"
+	echo "sizes: colfs-tool index $(secs $t0 $t1) s ($(wc -c < "$IDX"/colfs/*.sizes) bytes of index)"
 	export XDG_CACHE_HOME="$IDX"
 	mount_it
 	ls_columns "second mount, reading the index"
