@@ -22,8 +22,17 @@ static const char *null_token(colfs_tree *t)
 
 /* --- decoding a block for a node -------------------------------------------- */
 
-static colfs_status block_values(colfs_tree *t, const colfs_node *where,
-				 uint32_t i, cfile_raw *raw, cfile_values *v)
+/* blocks/N: the part a block's problem is filed under, whichever view
+ * (values, deltas, bloom, the block's own files) found it. */
+#define block_report(t, i, off, st, ...)                                    \
+	do {                                                                \
+		char bpath_[32];                                            \
+		snprintf(bpath_, sizeof bpath_, "/blocks/%u", (unsigned)(i)); \
+		colfs_tree_report_path((t), bpath_, (off), (st), __VA_ARGS__); \
+	} while (0)
+
+static colfs_status block_values(colfs_tree *t, uint32_t i, cfile_raw *raw,
+				 cfile_values *v)
 {
 	cfile_file *f = file_of(t);
 	const cfile_dblock *b = &f->blocks[i];
@@ -37,17 +46,17 @@ static colfs_status block_values(colfs_tree *t, const colfs_node *where,
 			cfile_raw_free(raw);
 	}
 	if (st) {
-		colfs_tree_report(t, where, err.offset, st, "block %u: %s", i,
+		block_report(t, i, err.offset, st, "block %u: %s", i,
 				  err.msg);
 		return st;
 	}
 	if (b->key_known && v->ordinal != b->first_row)
-		colfs_tree_report(t, where, b->ptr.offset, COLFS_ECORRUPT,
+		block_report(t, i, b->ptr.offset, COLFS_ECORRUPT,
 				  "block %u: first-ordinal field %u, the "
 				  "positional index says %llu", i, v->ordinal,
 				  (unsigned long long)b->first_row);
 	if (b->rows && v->rows != b->rows) {
-		colfs_tree_report(t, where, b->ptr.offset, COLFS_ECORRUPT,
+		block_report(t, i, b->ptr.offset, COLFS_ECORRUPT,
 				  "block %u holds %u rows, the index and "
 				  "num_values say %llu", i, v->rows,
 				  (unsigned long long)b->rows);
@@ -56,7 +65,7 @@ static colfs_status block_values(colfs_tree *t, const colfs_node *where,
 		return COLFS_ECORRUPT;
 	}
 	if (v->rows == 0 && f->num_values > 0)
-		colfs_tree_report(t, where, b->ptr.offset, COLFS_ECORRUPT,
+		block_report(t, i, b->ptr.offset, COLFS_ECORRUPT,
 				  "block %u holds no rows", i);
 	if (!b->key_known) {
 		/* No positional index: ordinals must follow the rows of the
@@ -75,7 +84,7 @@ static colfs_status block_values(colfs_tree *t, const colfs_node *where,
 		}
 		pthread_mutex_unlock(&f->seen_lock);
 		if (known && want != v->ordinal)
-			colfs_tree_report(t, where, b->ptr.offset,
+			block_report(t, i, b->ptr.offset,
 					  COLFS_ECORRUPT,
 					  "block %u: first-ordinal field %u, "
 					  "the rows before it end at %llu", i,
@@ -125,7 +134,7 @@ static colfs_status values_piece(colfs_tree *t, colfs_node *file,
 		rows_total_check(t, file);
 		return COLFS_END;
 	}
-	COLFS_TRY(block_values(t, file, (uint32_t)index, &raw, &v));
+	COLFS_TRY(block_values(t, (uint32_t)index, &raw, &v));
 	cfile_values_render(f, &v, null_token(t), out);
 	cfile_values_free(&v);
 	cfile_raw_free(&raw);
@@ -147,14 +156,13 @@ static colfs_status deltas_piece(colfs_tree *t, colfs_node *file,
 		rows_total_check(t, file);
 		return COLFS_END;
 	}
-	COLFS_TRY(block_values(t, file, (uint32_t)index, &raw, &v));
+	COLFS_TRY(block_values(t, (uint32_t)index, &raw, &v));
 	for (uint32_t i = 0; i < v.n && !st; i++)
 		st = cfile_delta_render(v.str[i], v.len[i], out,
 					f->blocks[index].ptr.offset, &err);
 	if (st)
-		colfs_tree_report(t, file, err.offset, st,
-				  "block %llu: delta: %s",
-				  (unsigned long long)index, err.msg);
+		block_report(t, index, err.offset, st, "block %llu: delta: %s",
+			     (unsigned long long)index, err.msg);
 	cfile_values_free(&v);
 	cfile_raw_free(&raw);
 	return st ? st : colfs_buf_status(out);
@@ -198,8 +206,7 @@ static const cfile_ientry *block_key(const cfile_file *f, uint32_t i)
 	return NULL;
 }
 
-static colfs_status bloom_line(colfs_tree *t, const colfs_node *where,
-			       uint32_t i, colfs_buf *out)
+static colfs_status bloom_line(colfs_tree *t, uint32_t i, colfs_buf *out)
 {
 	cfile_file *f = file_of(t);
 	const cfile_ientry *e = block_key(f, i);
@@ -217,8 +224,8 @@ static colfs_status bloom_line(colfs_tree *t, const colfs_node *where,
 		cfile_raw_free(&raw);
 	}
 	if (st) {
-		colfs_tree_report(t, where, err.offset, st, "bloom block %u: %s",
-				  i, err.msg);
+		block_report(t, i, err.offset, st, "bloom block %u: %s", i,
+			     err.msg);
 		return st;
 	}
 	colfs_buf_putc(out, '\n');
@@ -230,17 +237,18 @@ static colfs_status bloom_generate(colfs_tree *t, colfs_node *file,
 {
 	cfile_file *f = file_of(t);
 
+	(void)file;
 	colfs_buf_printf(out, "BloomFile: %u bloom blocks (one line each: "
 			 "block, first key, parameters)\n", f->nblocks);
 	for (uint32_t i = 0; i < f->nblocks; i++)
-		COLFS_TRY(bloom_line(t, file, i, out));
+		COLFS_TRY(bloom_line(t, i, out));
 	return colfs_buf_status(out);
 }
 
 static colfs_status block_bloom_generate(colfs_tree *t, colfs_node *file,
 					 colfs_buf *out)
 {
-	return bloom_line(t, file, (uint32_t)colfs_node_a(file), out);
+	return bloom_line(t, (uint32_t)colfs_node_a(file), out);
 }
 
 static const colfs_node_ops bloom_ops = {.generate = bloom_generate};
@@ -254,7 +262,7 @@ static colfs_status block_values_generate(colfs_tree *t, colfs_node *file,
 	cfile_raw raw;
 	cfile_values v;
 
-	COLFS_TRY(block_values(t, file, (uint32_t)colfs_node_a(file), &raw,
+	COLFS_TRY(block_values(t, (uint32_t)colfs_node_a(file), &raw,
 			       &v));
 	cfile_values_render(f, &v, null_token(t), out);
 	cfile_values_free(&v);
@@ -268,7 +276,7 @@ static colfs_status null_bitmap_generate(colfs_tree *t, colfs_node *file,
 	cfile_raw raw;
 	cfile_values v;
 
-	COLFS_TRY(block_values(t, file, (uint32_t)colfs_node_a(file), &raw,
+	COLFS_TRY(block_values(t, (uint32_t)colfs_node_a(file), &raw,
 			       &v));
 	for (uint32_t r = 0; r < v.rows; r++)
 		colfs_buf_puts(out, v.present && !v.present[r] ? "0\n" : "1\n");

@@ -631,7 +631,7 @@ static const colfs_node_ops stream_decompressed_ops = {.piece = stream_piece};
 
 static const colfs_node_ops sdec_ops = {.piece = orc_sdec_piece};
 
-static colfs_status stream_dir_populate(colfs_tree *t, colfs_node *dir)
+static colfs_status stream_dir_fill(colfs_tree *t, colfs_node *dir)
 {
 	orc_file *f = colfs_node_ctx(dir);
 	orc_stripe *sp;
@@ -697,7 +697,46 @@ static colfs_status stream_dir_populate(colfs_tree *t, colfs_node *dir)
 	}
 	return COLFS_OK;
 }
+
+/* Every stream directory ends with its `errors`: the problems any view
+ * found in the stream's bytes (orc_part_path). */
+static colfs_status stream_dir_populate(colfs_tree *t, colfs_node *dir)
+{
+	COLFS_TRY(stream_dir_fill(t, dir));
+	return colfs_dir_add_errors(t, dir) ? COLFS_OK : COLFS_ENOMEM;
+}
 DIR_OPS(stream_dir);
+
+void orc_part_path(orc_file *f, size_t s, uint64_t off, char *buf,
+		   size_t len)
+{
+	orc_stripe *sp;
+	colfs_err err = {0};
+	int w = snprintf(buf, len, "/stripes/%zu", s);
+
+	if (w < 0 || (size_t)w >= len || s >= f->n_stripes ||
+	    orc_stripe_load(f, s, &sp, &err))
+		return;
+	/* the names streams_dir_populate gives */
+	for (size_t i = 0; i < sp->n_streams; i++) {
+		const orc_stream_loc *l = &sp->streams[i];
+		if (l->length && off >= l->offset && off - l->offset < l->length) {
+			snprintf(buf + w, len - (size_t)w, "/streams/%zu-%u-%s",
+				 i, l->column, orc_stream_kind_name(l->kind));
+			return;
+		}
+	}
+	for (size_t i = 0; i < sp->n_enc; i++) {
+		const orc_stream_loc *l = &sp->enc[i];
+		if (l->length && off >= l->offset && off - l->offset < l->length) {
+			snprintf(buf + w, len - (size_t)w,
+				 "/streams/encrypted-%u-%u-%u-%s", l->variant,
+				 l->index, l->column,
+				 orc_stream_kind_name(l->kind));
+			return;
+		}
+	}
+}
 
 static colfs_status streams_dir_populate(colfs_tree *t, colfs_node *dir)
 {
