@@ -803,7 +803,8 @@ test_check_refuse() {
 		for j in "" --json; do
 			check $j "$f"
 			expect_rc 2 "check $j $f"
-			[ -s out ] && fail "check $j $f wrote to stdout"
+			# --json answers with an error object (check-json-unreadable)
+			[ -z "$j" ] && [ -s out ] && fail "check $f wrote to stdout"
 			grep -q "^colfs-tool: $f: ." err || fail "$f: $(cat err)"
 		done
 	done
@@ -814,6 +815,77 @@ test_check_refuse() {
 	run "$COLFS_TOOL" ls --json text.txt
 	expect_rc 2 "--json outside check"
 	grep -q 'option of check' err || fail "ls --json: $(cat err)"
+}
+
+# check --json prints one JSON document whatever happens: for a file that
+# cannot be read (missing, empty, not a format, a directory, unreadable)
+# {"file": ..., "readable": false, "error": "<the reason on stderr>"},
+# exit 2; a readable file's document says "readable": true.
+test_check_json_unreadable() {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	printf 'hello, world\n' >text.txt
+	: >empty.parquet
+	mkdir dir.parquet
+	for f in missing.parquet empty.parquet text.txt dir.parquet \
+		'quote"and\back'; do
+		check --json "$f"
+		expect_rc 2 "check --json $f"
+		why=$(sed -n 's/^colfs-tool: //p' err)
+		[ -n "$why" ] || fail "$f: no reason on stderr: $(cat err)"
+		python3 - out "$f" "$why" <<-'PY' || fail "$f: not the error object: $(cat out)"
+		import json, sys
+		text = open(sys.argv[1]).read()
+		doc = json.loads(text)  # exactly one document, nothing else
+		assert text.endswith("}\n") and text.count("\n") == 1, text
+		assert doc == {"file": sys.argv[2], "readable": False,
+		               "error": sys.argv[3]}, doc
+		PY
+	done
+	need_parquet
+	check --json "$SAMPLE"
+	expect_rc 0 "check --json of the sample"
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["readable"] is True and d["healthy"] is True, d' out ||
+		fail "sample: $(head -c 300 out)"
+}
+
+# The progress follows the stored bytes decoded, not the count of
+# entries: check --progress on a pipe writes "PCT% PATH" before each file
+# it reads.  The documents at the root (metadata, nothing to decode) move
+# it by nothing; the first chunk's bytes come at a few percent (the old
+# bar, a share per root entry, stood at 70% there); it never goes back;
+# each row group (a quarter of the stored bytes) moves it by 15 to 35%;
+# it ends at 100%.
+test_check_progress_bytes() {
+	need_parquet
+	"$COLFS_MKSAMPLE" p.parquet --rows 40000 --row-groups 4 ||
+		fail "mksample"
+	run "$COLFS_TOOL" check --progress p.parquet
+	expect_rc 0 "check --progress"
+	grep -q 'healthy' out || fail "check: $(cat out)"
+	python3 - err <<-'PY' || fail "progress: $(head -c 2000 err)"
+	import re, sys
+	lines = open(sys.argv[1]).read().splitlines()
+	assert lines[-1] == "100.0% done", lines[-1]
+	pct = []
+	for l in lines[:-1]:
+	    m = re.fullmatch(r" *([0-9.]+)% (/.*)", l)
+	    assert m, l
+	    pct.append((float(m.group(1)), m.group(2)))
+	assert all(a[0] <= b[0] for a, b in zip(pct, pct[1:])), "goes back"
+	first = {}
+	for p, path in pct:
+	    n = 3 if path.startswith("/row_groups/") else 2
+	    first.setdefault("/".join(path.split("/")[:n]), p)
+	assert first["/README"] == 0.0, first
+	assert first["/row_groups/0"] < 5, first
+	for g in range(4):
+	    end = first.get("/row_groups/%d" % (g + 1), first["/columns"])
+	    step = end - first["/row_groups/%d" % g]
+	    assert 15 <= step <= 35, (g, step, first)
+	PY
+	# --progress belongs to check
+	run "$COLFS_TOOL" ls --progress p.parquet
+	expect_rc 2 "ls --progress"
 }
 
 # A progress bar on a terminal only: under script(1) stderr is a tty.
