@@ -766,78 +766,110 @@ static colfs_status layout_generate(colfs_tree *t, colfs_node *file,
 	return colfs_buf_status(out);
 }
 
+static void readme_index(colfs_buf *out, const cfile_index *ix,
+			 const char *name, const char *what)
+{
+	if (!ix->present || !ix->n)
+		return;
+	colfs_readme_entry(out, 1, name, false, "%s: its root node", what);
+	colfs_readme_entry(out, 2, "info.json", false,
+			   "the node: offset, size, depth, LEAF or INTERNAL, entries");
+	colfs_readme_entry(out, 2, "entries", false,
+			   "one line per entry: \"i key=K offset=O size=S child=i/|block=N\"");
+	colfs_readme_entry(out, 2, "raw", false, "the node's stored bytes");
+	if (ix->n > 1)
+		colfs_readme_entry(out, 2, "K/", false,
+				   "the child node of entry K, with the same entries");
+}
+
 static colfs_status readme_generate(colfs_tree *t, colfs_node *file,
 				    colfs_buf *out)
 {
 	(void)file;
 	cfile_file *f = file_of(t);
+	bool bloom = f->role == CFILE_ROLE_BLOOM;
 
 	colfs_buf_printf(out,
-		"%s: an Apache Kudu CFile (one column).\n\n"
-		"format        the format and its version\n"
-		"errors        problems found so far, with byte offsets\n"
-		"layout        byte map: offset length kind path\n"
-		"raw/          the header and footer bytes as stored\n",
-		colfs_tree_display_name(t));
+		"%s: an Apache Kudu CFile (one column), mounted read-only by "
+		"colfs.\n\n", colfs_tree_display_name(t));
+	if (!f->footer)
+		colfs_buf_puts(out, "The footer cannot be used (see errors).\n\n");
+	colfs_readme_entries(out);
+	colfs_readme_entry(out, 0, "README", false, "this text");
+	colfs_readme_entry(out, 0, "format", false,
+			   "the format and its version");
+	colfs_readme_entry(out, 0, "layout", false,
+			   "byte map: offset length kind path");
+	colfs_readme_entry(out, 0, "errors", false,
+			   "problems found so far, with byte offsets");
+	colfs_readme_entry(out, 0, "raw/", false,
+			   "the header and footer bytes as stored");
+	colfs_readme_entry(out, 1, "header", false,
+			   "magic, header length and CFileHeaderPB");
+	colfs_readme_entry(out, 1, "footer", false,
+			   "CFileFooterPB, its length and the magic");
 	if (!f->footer) {
-		colfs_buf_puts(out, "\nThe footer cannot be used (see errors).\n"
-			"salvage/      the blocks found by walking the file from "
-			"its header:\n"
-			"              summary, blocks/N/{info.json,raw,"
-			"decompressed,values},\n"
-			"              values; values need -o cfile_type=TYPE "
-			"-o cfile_encoding=ENC\n"
-			"              (and cfile_nullable=true, "
-			"cfile_compression=C)\n");
+		colfs_readme_entry(out, 0, "salvage/", false,
+				   "the blocks found by walking the file from its header: summary, blocks/N/{info.json,raw,decompressed,values}, values; values need -o cfile_type=TYPE -o cfile_encoding=ENC (and cfile_nullable=true, cfile_compression=C)");
+		colfs_readme_end(out);
 		return colfs_buf_status(out);
 	}
-	colfs_buf_puts(out,
-		"summary       type, encoding, compression, counts, indexes\n"
-		"schema        the column: type, nullability, encoding, "
-		"compression\n"
-		"header.json   CFileHeaderPB, decoded\n"
-		"footer.json   CFileFooterPB, decoded\n"
-		"metadata/     header then footer metadata pairs, one file per "
-		"key\n"
-		"verify        what the file claims (value index keys, "
-		"min_key/max_key,\n"
-		"              sort order, deltafilestats) checked against the "
-		"decoded data;\n"
-		"              MISMATCH: lines, also reported in errors\n");
-	if (f->role != CFILE_ROLE_BLOOM)
-		colfs_buf_puts(out, "values        every value in ordinal "
-				    "order, one per line; NULL is \\N\n");
+	colfs_readme_entry(out, 0, "summary", false,
+			   "type, encoding, compression, counts, indexes");
+	colfs_readme_entry(out, 0, "schema", false,
+			   "the column: type, nullability, encoding, compression");
+	colfs_readme_entry(out, 0, "header.json", false,
+			   "CFileHeaderPB, decoded");
+	colfs_readme_entry(out, 0, "footer.json", false,
+			   "CFileFooterPB, decoded");
+	colfs_readme_entry(out, 0, "metadata/", false,
+			   "header then footer metadata pairs");
+	if ((f->header && f->header->n_metadata) || f->footer->n_metadata)
+		colfs_readme_entry(out, 1, "<key>", false,
+				   "one file per key, the value bytes");
+	if (!bloom)
+		colfs_readme_entry(out, 0, "values", true,
+				   "every value in ordinal order, one per line; NULL is \\N");
+	colfs_readme_entry(out, 0, "blocks/", false,
+			   "the data blocks in ordinal order, numbered from 0");
+	if (f->nblocks) {
+		colfs_readme_entry(out, 1, "N/", false, "data block N");
+		colfs_readme_entry(out, 2, "info.json", false,
+				   "where it is, its rows and first key");
+		colfs_readme_entry(out, 2, "raw", false, "its stored bytes");
+		colfs_readme_entry(out, 2, "decompressed", true,
+				   "its bytes after the codec");
+		if (bloom)
+			colfs_readme_entry(out, 2, "bloom", true,
+					   "its bloom block: first key, hash functions, bitmap size, bits set");
+		else
+			colfs_readme_entry(out, 2, "values", true,
+					   "its values, one per line");
+		if (!bloom && f->nullable)
+			colfs_readme_entry(out, 2, "null_bitmap", true,
+					   "one line per row: 1 present, 0 NULL");
+		colfs_readme_entry(out, 2, "errors", false,
+				   "the problems found so far in this block");
+	}
+	colfs_readme_entry(out, 0, "index/", false,
+			   "the B-trees: each directory is one index block");
+	readme_index(out, &f->posidx, "ordinal/", "the positional index");
+	readme_index(out, &f->validx, "value/", "the value index");
+	colfs_readme_entry(out, 0, "verify", true,
+			   "what the file claims (value index keys, min_key/max_key, sort order, deltafilestats) checked against the decoded data; MISMATCH: lines, also reported in errors");
 	if (f->encoding == CFILE_DICT)
-		colfs_buf_puts(out, "dictionary    the dictionary strings, "
-				    "codeword order\n");
-	if (f->role == CFILE_ROLE_DELTA)
-		colfs_buf_puts(out,
-			"deltas        a DeltaFile: one line per delta: row, "
-			"hybrid timestamp, change\n"
-			"              list (cN=value: \"text\", 0xhex or NULL; "
-			"types live in the schema)\n"
-			"deltafilestats.json  the DeltaStatsPB footer "
-			"metadata\n");
-	if (f->role == CFILE_ROLE_BLOOM)
-		colfs_buf_puts(out,
-			"bloom         a BloomFile: one line per bloom block "
-			"(first key, hash\n"
-			"              functions, bitmap size, bits set); "
-			"blocks/N/bloom the same\n");
-	colfs_buf_puts(out,
-		"blocks/N/     data block N: info.json, raw (stored bytes), "
-		"decompressed,\n");
-	colfs_buf_puts(out, f->role == CFILE_ROLE_BLOOM ? "              bloom"
-							: "              values");
-	if (f->nullable)
-		colfs_buf_puts(out, ", null_bitmap (1 present, 0 NULL)");
-	colfs_buf_puts(out,
-		"\nindex/ordinal/ index/value/  the B-trees: each directory "
-		"is one index block\n"
-		"              (info.json, entries: \"i key=K offset=O size=S "
-		"child=i/|block=N\",\n"
-		"              raw); child nodes are the numbered "
-		"subdirectories\n");
+		colfs_readme_entry(out, 0, "dictionary", true,
+				   "the dictionary strings, codeword order");
+	if (f->role == CFILE_ROLE_DELTA) {
+		colfs_readme_entry(out, 0, "deltas", true,
+				   "a DeltaFile: one line per delta: row, hybrid timestamp, change list (cN=value: \"text\", 0xhex or NULL; types live in the schema)");
+		colfs_readme_entry(out, 0, "deltafilestats.json", false,
+				   "the DeltaStatsPB footer metadata");
+	}
+	if (bloom)
+		colfs_readme_entry(out, 0, "bloom", true,
+				   "a BloomFile: one line per bloom block (first key, hash functions, bitmap size, bits set)");
+	colfs_readme_end(out);
 	return colfs_buf_status(out);
 }
 

@@ -137,6 +137,20 @@ uint64_t colfs_node_a(const colfs_node *n);
 uint64_t colfs_node_b(const colfs_node *n);
 uint64_t colfs_node_c(const colfs_node *n);
 
+/* --- the in-mount README ------------------------------------------------- */
+/* Every format's README lists the entries that exist for its file in one
+ * layout (docs/tree.md, "README"; tests/tool/readme-check.py reads it):
+ * colfs_readme_entries starts the list, then one colfs_readme_entry per
+ * entry: `depth` levels of two-space indent, the name (a trailing '/' for
+ * a directory; N, K or <...> for each numbered or named entry), the mark
+ * "[decodes]" for a view that decodes values when read, and what it
+ * holds.  colfs_readme_end closes the list (a blank line). */
+void colfs_readme_entries(colfs_buf *out);
+void colfs_readme_entry(colfs_buf *out, unsigned depth, const char *name,
+			bool decodes, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void colfs_readme_end(colfs_buf *out);
+
 /* --- names ---------------------------------------------------------------- */
 /* Escape a name from the file into one safe path component:
  *   '%' -> %25, '/' -> %2F, bytes < 0x20 and 0x7f -> %XX,
