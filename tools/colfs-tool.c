@@ -453,7 +453,9 @@ static int tool_cat_one(tool *tl, const char *path, char *buf)
 		if (got && !tool_write(tl, buf, got))
 			break;
 		off += got;
-		if (got < TOOL_READ_SIZE)
+		/* a short read is not the end: the tree serves the bytes
+		 * before a failing piece first, and the next read fails */
+		if (got == 0)
 			break;
 	}
 	colfs_handle_close(h);

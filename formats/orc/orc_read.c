@@ -1329,7 +1329,7 @@ fail:
 	{
 		/* filed under the stripe (and stream) that is broken */
 		char path[256];
-		orc_part_path(f, stripe, err.offset, path, sizeof path);
+		orc_part_path(f, stripe, &err, path, sizeof path);
 		colfs_tree_report_err_path(t, path, &err);
 	}
 	return st;

@@ -834,20 +834,33 @@ static colfs_status stream_dir_populate(colfs_tree *t, colfs_node *dir)
 }
 DIR_OPS(stream_dir);
 
-void orc_part_path(orc_file *f, size_t s, uint64_t off, char *buf,
+/* A stream holds the bytes [offset, offset + length); a stream that ran
+ * out is reported at its end, so a truncation at `off` belongs to the
+ * stream that ends there. */
+static bool stream_holds(const orc_stream_loc *l, uint64_t off, bool ended)
+{
+	if (!l->length || off < l->offset)
+		return false;
+	return ended ? off - l->offset <= l->length && off > l->offset
+		     : off - l->offset < l->length;
+}
+
+void orc_part_path(orc_file *f, size_t s, const colfs_err *err, char *buf,
 		   size_t len)
 {
+	uint64_t off = err->offset;
+	bool ended = err->status == COLFS_ETRUNCATED;
 	orc_stripe *sp;
-	colfs_err err = {0};
+	colfs_err lerr = {0};
 	int w = snprintf(buf, len, "/stripes/%zu", s);
 
 	if (w < 0 || (size_t)w >= len || s >= f->n_stripes ||
-	    orc_stripe_load(f, s, &sp, &err))
+	    orc_stripe_load(f, s, &sp, &lerr))
 		return;
 	/* the names streams_dir_populate gives */
 	for (size_t i = 0; i < sp->n_streams; i++) {
 		const orc_stream_loc *l = &sp->streams[i];
-		if (l->length && off >= l->offset && off - l->offset < l->length) {
+		if (stream_holds(l, off, ended)) {
 			snprintf(buf + w, len - (size_t)w, "/streams/%zu-%u-%s",
 				 i, l->column, orc_stream_kind_name(l->kind));
 			return;
@@ -855,7 +868,7 @@ void orc_part_path(orc_file *f, size_t s, uint64_t off, char *buf,
 	}
 	for (size_t i = 0; i < sp->n_enc; i++) {
 		const orc_stream_loc *l = &sp->enc[i];
-		if (l->length && off >= l->offset && off - l->offset < l->length) {
+		if (stream_holds(l, off, ended)) {
 			snprintf(buf + w, len - (size_t)w,
 				 "/streams/encrypted-%u-%u-%u-%s", l->variant,
 				 l->index, l->column,
