@@ -727,10 +727,8 @@ static bool check_list(check_state *cs)
 	colfs_tree *t = cs->tl->tree;
 	size_t *stack = NULL, depth = 0, cap = 0;
 
+	/* check_push grows `items` and `order` together */
 	if (!check_push(cs, colfs_tree_root(t), 0))
-		return false;
-	cs->order = malloc(cs->capitems * sizeof(*cs->order));
-	if (!cs->order)
 		return false;
 	stack = malloc(64 * sizeof(*stack));
 	if (!stack)
