@@ -514,6 +514,9 @@ bool pq_part_path(const pq_state *s, uint32_t g, uint32_t c, size_t k,
 		return false;
 	if (k == PQ_NO_PAGE)
 		w = snprintf(buf, len, "/row_groups/%u/chunks/%s", g, name);
+	else if (k == PQ_PAGES)
+		w = snprintf(buf, len, "/row_groups/%u/chunks/%s/pages", g,
+			     name);
 	else
 		w = snprintf(buf, len, "/row_groups/%u/chunks/%s/pages/%zu", g,
 			     name, k);

@@ -192,11 +192,12 @@ colfs_status pqv_chunk_walk(colfs_tree *t, pq_state *s, const colfs_node *where,
 	pthread_mutex_unlock(&v->lock);
 	if (st)
 		return st;
-	/* the walk's problems belong to the chunk, whichever view walked */
+	/* the walk's problems belong to the chunk's pages/, whichever view
+	 * walked */
 	if (fresh && note.status)
-		part_report(t, s, g, c, PQ_NO_PAGE, where, &note);
+		part_report(t, s, g, c, PQ_PAGES, where, &note);
 	if (fresh && w->stop.status)
-		part_report(t, s, g, c, PQ_NO_PAGE, where, &w->stop);
+		part_report(t, s, g, c, PQ_PAGES, where, &w->stop);
 	*out = w;
 	return COLFS_OK;
 }

@@ -397,9 +397,7 @@ static void test_bad_page_offset(void **state)
 	(void)state;
 	walk(t, colfs_tree_root(t));
 	e = slurp(t, "/errors");
-	/* a page walk's problem belongs to the chunk, whichever view (here
-	 * the listing of pages/) walked it */
-	assert_non_null(strstr(e, "/row_groups/0/chunks/id: offset "));
+	assert_non_null(strstr(e, "/row_groups/0/chunks/id/pages: offset "));
 	/* the metadata documents still open */
 	assert_non_null(slurp(t, "/row_groups/0/chunks/id/meta.json"));
 	assert_non_null(slurp(t, "/metadata.json"));

@@ -927,14 +927,14 @@ umount_file() {
 
 # --- problems land where they belong -----------------------------------------
 
-# expect_filed FILE VIEW PART...: on a fresh tree, read only VIEW (through
-# colfs-tool, then through a fresh mount), then the `errors` of each PART
-# and of the root: the problem VIEW met is filed under the first PART's
-# path (the broken part), and shows in the errors of every PART given
-# (the part and the directories above it) and in the root errors.
+# expect_filed FILE VIEW PART DIR...: on a fresh tree, read only VIEW
+# (through colfs-tool, then through a fresh mount), then the `errors` of
+# each DIR and of the root: the problem VIEW met is filed under PART's
+# path (the broken part), and shows in the errors of every DIR given (the
+# part's own and the directories above it) and in the root errors.
 expect_filed() {
 	local f=$1 view=$2 part=$3
-	shift 2
+	shift 3
 	local cats=()
 	for p in "$@"; do cats+=("${p#/}/errors"); done
 	run timeout 60 "$COLFS_TOOL" cat "$f" "$view" "${cats[@]}" errors
@@ -943,7 +943,7 @@ expect_filed() {
 		fail "$f: $view: the cause is not filed under $part: $(cat err)"
 	line=$(grep -m1 "^$part: offset [0-9]* (0x[0-9a-f]*): " out) ||
 		fail "$f: no problem under $part in the errors: $(cat out)"
-	# once in each PART's errors and once in the root's
+	# once in each DIR's errors and once in the root's
 	n=$(grep -cxF -- "$line" out)
 	[ "$n" -eq $(($# + 1)) ] ||
 		fail "$f: '$line' shows $n times, expected $(($# + 1)): $(cat out)"
@@ -984,9 +984,9 @@ damage() {
 test_errors_filed_under_part() {
 	need_parquet
 	"$COLFS_MKSAMPLE" crc.parquet --bad-crc || fail "mksample --bad-crc"
-	expect_filed crc.parquet columns/price \
-		/row_groups/0/chunks/price/pages/0 \
-		/row_groups/0/chunks/price /row_groups/0
+	p=/row_groups/0/chunks/price/pages/0
+	expect_filed crc.parquet columns/price $p \
+		$p /row_groups/0/chunks/price /row_groups/0
 	# page 1's header lies between page 0's data and page 1's data
 	"$COLFS_MKSAMPLE" hdr.parquet --codec snappy --data-page-v2 \
 		--rows 1234 --row-groups 2 || fail "mksample"
@@ -994,20 +994,24 @@ test_errors_filed_under_part() {
 	end0=$(($(offset_of hdr.parquet $c/0/raw) + $(length_of hdr.parquet $c/0/raw)))
 	start1=$(offset_of hdr.parquet $c/1/raw)
 	damage hdr.parquet $(((end0 + start1) / 2)) 8
+	# the walk stops: filed under the chunk's pages/ (no errors of its
+	# own: the chunk's shows it)
 	expect_filed hdr.parquet columns/price \
+		/row_groups/0/chunks/price/pages \
 		/row_groups/0/chunks/price /row_groups/0
 	# ORC: the id column's data stream of stripe 1 runs out early
 	[ -n "${ORC_GEN:-}" ] || skip "ORC_GEN is not set"
 	"$ORC_GEN" g.orc 3000 1000 || fail "orc_gen"
 	s=stripes/1/streams/0-1-DATA/raw
 	damage g.orc $(($(offset_of g.orc $s) + 600)) 16
-	expect_filed g.orc columns/id /stripes/1/streams/0-1-DATA /stripes/1
+	p=/stripes/1/streams/0-1-DATA
+	expect_filed g.orc columns/id $p $p /stripes/1
 	# CFile: block 1's checksum fails
 	[ -n "${CFILE_WRITER:-}" ] || skip "CFILE_WRITER is not set"
 	"$CFILE_WRITER" --type INT32 --encoding PLAIN --count 3000 \
 		--block-rows 1000 c.cfile c.txt || fail "cfile-writer"
 	damage c.cfile $(($(offset_of c.cfile blocks/1/raw) + 900)) 4
-	expect_filed c.cfile values /blocks/1
+	expect_filed c.cfile values /blocks/1 /blocks/1
 }
 
 # --- the in-mount README -----------------------------------------------------
