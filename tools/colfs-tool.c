@@ -46,6 +46,7 @@ typedef struct tool {
 	int status;           /* worst exit status so far */
 	bool pipe_closed;     /* stdout's reader went away: stop quietly */
 	bool json;            /* check --json */
+	bool progress;        /* check --progress */
 	size_t err_mark;      /* problems recorded before the current read */
 } tool;
 
@@ -457,7 +458,9 @@ static int tool_cat_one(tool *tl, const char *path, char *buf)
 		if (got && !tool_write(tl, buf, got))
 			break;
 		off += got;
-		if (got < TOOL_READ_SIZE)
+		/* a short read is not the end: the tree serves the bytes
+		 * before a failing piece first, and the next read fails */
+		if (got == 0)
 			break;
 	}
 	colfs_handle_close(h);
@@ -530,13 +533,32 @@ static int tool_stat(tool *tl, const char *path)
  * opened and read to its end, so each format decodes every value and
  * verifies every checksum it knows.  The problems the tree collected are
  * printed afterwards.  Nodes are visited once each (the listing is a tree,
- * lookups of unlisted names are never made), up to CHECK_MAX_NODES. */
+ * lookups of unlisted names are never made), up to CHECK_MAX_NODES.
+ *
+ * It works in two passes: first every directory is listed (metadata
+ * only), then every file is read, in the tree's order.  The listing gives
+ * each file a weight in stored bytes, and the progress bar shows the
+ * weight of the files read so far over the whole:
+ *   - a range file weighs its length (the bytes read);
+ *   - a value view (a stream) weighs the stored bytes of the part it
+ *     decodes (the bytes the range files under its nearest directory
+ *     that has any cover: a page, a chunk, a stripe, a block, the whole
+ *     file), shared among the views of its directory;
+ *   - a document weighs nothing (small, from metadata).
+ * So the bar follows the stored bytes decoded, not the count of entries
+ * (a root with a dozen small documents and one `row_groups/` used to
+ * show 70% before the first chunk was decoded). */
 #define CHECK_MAX_NODES 10000000u
 #define CHECK_MAX_UNREADABLE_KEPT 1000u
 
 typedef struct check_item {
 	colfs_node *node;
-	double lo, hi;        /* this subtree's share of the progress bar */
+	size_t parent;        /* index of the parent directory's item */
+	uint64_t lo, hi;      /* directories: hi = stored bytes under it,
+			       * known once lo = 1 */
+	double weight;        /* files: stored bytes it stands for */
+	uint32_t views;       /* directories: non-range files directly in it */
+	bool range;
 } check_item;
 
 typedef struct check_unreadable {
@@ -553,7 +575,13 @@ typedef struct check_state {
 	size_t nbad;
 	bool capped;          /* stopped at CHECK_MAX_NODES */
 	bool progress;        /* stderr is a terminal */
+	bool progress_lines;  /* --progress on a pipe: one line per file */
 	bool bar_shown;
+	double done, total;   /* weights read so far, of all files */
+	check_item *items;    /* every node listed */
+	size_t nitems, capitems;
+	size_t *order;        /* items visited, in the tree's order */
+	size_t norder;
 	char *buf;
 } check_state;
 
@@ -565,11 +593,23 @@ static double check_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* At most ten updates a second, only on a terminal. */
-static void check_progress(check_state *cs, double frac)
+static double check_fraction(const check_state *cs, double extra)
+{
+	double frac = cs->total > 0 ? (cs->done + extra) / cs->total : 0;
+
+	if (frac < 0)
+		frac = 0;
+	if (frac > 1)
+		frac = 1;
+	return frac;
+}
+
+/* On a terminal: a bar, at most ten updates a second.  With --progress
+ * on a pipe or file: "PCT% PATH" once per file read. */
+static void check_progress(check_state *cs, double extra)
 {
 	static double last;
-	double now;
+	double now, frac;
 	char bar[21];
 	int fill;
 
@@ -579,10 +619,7 @@ static void check_progress(check_state *cs, double frac)
 	if (cs->bar_shown && now - last < 0.1)
 		return;
 	last = now;
-	if (frac < 0)
-		frac = 0;
-	if (frac > 1)
-		frac = 1;
+	frac = check_fraction(cs, extra);
 	fill = (int)(frac * 20);
 	memset(bar, '#', (size_t)fill);
 	memset(bar + fill, ' ', (size_t)(20 - fill));
@@ -591,6 +628,16 @@ static void check_progress(check_state *cs, double frac)
 		(int)(frac * 100), cs->nodes);
 	fflush(stderr);
 	cs->bar_shown = true;
+}
+
+static void check_progress_line(check_state *cs, colfs_node *n)
+{
+	char path[4096];
+
+	if (!cs->progress_lines)
+		return;
+	colfs_node_path(n, path, sizeof(path));
+	fprintf(stderr, "%5.1f%% %s\n", 100 * check_fraction(cs, 0), path);
 }
 
 static void check_progress_clear(check_state *cs)
@@ -628,12 +675,14 @@ static void check_note_unreadable(check_state *cs, colfs_node *n,
 	cs->nbad++;
 }
 
-/* Read one file node to its end. */
-static void check_read(check_state *cs, colfs_node *n, double lo)
+/* Read one file node to its end; a range's bytes move the bar as they
+ * are read. */
+static void check_read(check_state *cs, colfs_node *n, double weight)
 {
 	colfs_tree *t = cs->tl->tree;
 	colfs_handle *h = NULL;
-	uint64_t off = 0;
+	uint64_t off = 0, roff, rlen;
+	bool range = colfs_node_range(n, &roff, &rlen);
 	colfs_status st;
 
 	st = colfs_node_open(t, n, &h);
@@ -652,52 +701,68 @@ static void check_read(check_state *cs, colfs_node *n, double lo)
 		if (got == 0 || got > TOOL_READ_SIZE)
 			break;
 		off += got;
-		check_progress(cs, lo);
+		check_progress(cs, range && off < weight ? (double)off : 0);
 	}
 	colfs_handle_close(h);
 }
 
-static bool check_walk(check_state *cs)
+static bool check_push(check_state *cs, colfs_node *n, size_t parent)
+{
+	if (cs->nitems == cs->capitems) {
+		size_t want = cs->capitems ? cs->capitems * 2 : 256;
+		check_item *grown = realloc(cs->items, want * sizeof(*grown));
+		size_t *order;
+
+		if (!grown)
+			return false;
+		cs->items = grown;
+		order = realloc(cs->order, want * sizeof(*order));
+		if (!order)
+			return false;
+		cs->order = order;
+		cs->capitems = want;
+	}
+	cs->items[cs->nitems++] = (check_item){.node = n, .parent = parent};
+	return true;
+}
+
+/* Pass 1: list every directory, depth first in the tree's order. */
+static bool check_list(check_state *cs)
 {
 	colfs_tree *t = cs->tl->tree;
-	check_item *stack = NULL;
-	size_t depth = 0, cap = 0;
+	size_t *stack = NULL, depth = 0, cap = 0;
 
+	/* check_push grows `items` and `order` together */
+	if (!check_push(cs, colfs_tree_root(t), 0))
+		return false;
 	stack = malloc(64 * sizeof(*stack));
 	if (!stack)
 		return false;
 	cap = 64;
-	stack[depth++] = (check_item){ colfs_tree_root(t), 0.0, 1.0 };
+	stack[depth++] = 0;
 	while (depth > 0) {
-		check_item it = stack[--depth];
+		size_t i = stack[--depth];
 		colfs_node *const *kids;
 		size_t nkids;
 		colfs_status st;
-		double step;
 
 		if (cs->nodes >= CHECK_MAX_NODES) {
 			cs->capped = true;
 			break;
 		}
 		cs->nodes++;
-		check_progress(cs, it.lo);
-		if (!colfs_node_is_dir(it.node)) {
-			/* `errors` documents report, they hold no data */
-			if (!colfs_node_is_volatile(it.node))
-				check_read(cs, it.node, it.lo);
+		cs->order[cs->norder++] = i;
+		if (!colfs_node_is_dir(cs->items[i].node))
 			continue;
-		}
-		st = colfs_dir_list(t, it.node, &kids, &nkids);
+		check_progress(cs, 0);
+		st = colfs_dir_list(t, cs->items[i].node, &kids, &nkids);
 		if (st) {
-			check_note_unreadable(cs, it.node, st);
+			check_note_unreadable(cs, cs->items[i].node, st);
 			continue;
 		}
-		if (nkids == 0)
-			continue;
 		if (nkids > cap - depth) {
 			size_t want = depth + nkids + 64;
-			check_item *grown = realloc(stack,
-						    want * sizeof(*stack));
+			size_t *grown = realloc(stack, want * sizeof(*stack));
 
 			if (!grown) {
 				free(stack);
@@ -707,13 +772,136 @@ static bool check_walk(check_state *cs)
 			cap = want;
 		}
 		/* pushed last to first, so popped in the tree's order */
-		step = (it.hi - it.lo) / (double)nkids;
-		for (size_t i = nkids; i-- > 0;)
-			stack[depth++] = (check_item){
-				kids[i], it.lo + step * (double)i,
-				it.lo + step * (double)(i + 1) };
+		for (size_t k = nkids; k-- > 0;) {
+			if (!check_push(cs, kids[k], i)) {
+				free(stack);
+				return false;
+			}
+			stack[depth++] = cs->nitems - 1;
+		}
 	}
 	free(stack);
+	return true;
+}
+
+typedef struct check_extent {
+	uint64_t off, end;
+} check_extent;
+
+static int check_extent_cmp(const void *a, const void *b)
+{
+	const check_extent *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* The stored bytes under the directory at preorder position `o`: the
+ * union of the range files in its subtree (positions o+1 .. end-1). */
+static double check_union(check_state *cs, size_t o, size_t end,
+			  check_extent *ext)
+{
+	size_t n = 0;
+	uint64_t covered = 0, reach = 0;
+
+	for (size_t k = o + 1; k < end; k++) {
+		const check_item *it = &cs->items[cs->order[k]];
+		uint64_t off, len;
+
+		if (it->range && colfs_node_range(it->node, &off, &len) &&
+		    len && off + len > off)
+			ext[n++] = (check_extent){off, off + len};
+	}
+	qsort(ext, n, sizeof(*ext), check_extent_cmp);
+	for (size_t k = 0; k < n; k++) {
+		uint64_t from = ext[k].off > reach ? ext[k].off : reach;
+
+		if (ext[k].end > from)
+			covered += ext[k].end - from;
+		if (ext[k].end > reach)
+			reach = ext[k].end;
+	}
+	return (double)covered;
+}
+
+/* The weights (see the comment at the top of check). */
+static bool check_weigh(check_state *cs)
+{
+	check_item *it = cs->items;
+	size_t *pos = malloc(cs->nitems * sizeof(*pos));
+	size_t *end = malloc(cs->norder * sizeof(*end));
+	check_extent *ext = malloc(cs->norder * sizeof(*ext));
+
+	if (!pos || !end || !ext) {
+		free(pos);
+		free(end);
+		free(ext);
+		return false;
+	}
+	for (size_t o = 0; o < cs->norder; o++) {
+		size_t i = cs->order[o];
+		uint64_t off, len;
+
+		pos[i] = o;
+		end[o] = o + 1;
+		it[i].range = colfs_node_range(it[i].node, &off, &len);
+		if (it[i].range)
+			it[i].weight = (double)len;
+		else if (colfs_node_content(it[i].node) ==
+			 COLFS_CONTENT_STREAM)
+			it[it[i].parent].views++;
+	}
+	/* a subtree is a run of positions in preorder: find where each
+	 * ends, children (later positions) first */
+	for (size_t o = cs->norder; o-- > 1;) {
+		size_t pp = pos[it[cs->order[o]].parent];
+
+		if (end[o] > end[pp])
+			end[pp] = end[o];
+	}
+	for (size_t o = 1; o < cs->norder; o++) {
+		size_t i = cs->order[o], d = it[i].parent;
+
+		if (colfs_node_content(it[i].node) != COLFS_CONTENT_STREAM)
+			continue;
+		for (;;) {
+			if (!it[d].lo) { /* lo: 1 once `hi` holds the union */
+				it[d].hi = (uint64_t)check_union(
+					cs, pos[d], end[pos[d]], ext);
+				it[d].lo = 1;
+			}
+			if (it[d].hi || d == 0)
+				break;
+			d = it[d].parent;
+		}
+		it[i].weight = (double)it[d].hi / (double)it[it[i].parent].views;
+	}
+	for (size_t o = 0; o < cs->norder; o++)
+		cs->total += it[cs->order[o]].weight;
+	free(pos);
+	free(end);
+	free(ext);
+	return true;
+}
+
+static bool check_walk(check_state *cs)
+{
+	if (!check_list(cs) || !check_weigh(cs))
+		return false;
+	/* pass 2: read every file */
+	for (size_t o = 0; o < cs->norder; o++) {
+		check_item *it = &cs->items[cs->order[o]];
+
+		/* `errors` documents report, they hold no data */
+		if (colfs_node_is_dir(it->node) ||
+		    colfs_node_is_volatile(it->node))
+			continue;
+		check_progress_line(cs, it->node);
+		check_read(cs, it->node, it->weight);
+		cs->done += it->weight;
+		check_progress(cs, 0);
+	}
+	if (cs->progress_lines)
+		fprintf(stderr, "%5.1f%% done\n", 100 * check_fraction(cs, 0));
 	return true;
 }
 
@@ -788,7 +976,7 @@ static int check_output(check_state *cs, bool json)
 	if (json) {
 		tool_printf(tl, "{\"file\": ");
 		check_json_str(tl, tl->file);
-		tool_printf(tl, ", \"format\": ");
+		tool_printf(tl, ", \"readable\": true, \"format\": ");
 		check_json_str(tl, colfs_tree_format(tl->tree));
 		tool_printf(tl, ", \"healthy\": %s, \"nodes\": %" PRIu64
 			    ", \"unreadable\": %" PRIu64
@@ -865,10 +1053,16 @@ static int tool_check(tool *tl)
 	memset(&cs, 0, sizeof(cs));
 	cs.tl = tl;
 	cs.progress = isatty(STDERR_FILENO) == 1;
+	cs.progress_lines = tl->progress && !cs.progress;
 	cs.buf = malloc(TOOL_READ_SIZE);
 	if (!cs.buf || !check_walk(&cs)) {
 		check_progress_clear(&cs);
 		fprintf(stderr, "colfs-tool: out of memory\n");
+		for (size_t i = 0; i < cs.nbad; i++)
+			free(cs.bad[i].path);
+		free(cs.bad);
+		free(cs.items);
+		free(cs.order);
 		free(cs.buf);
 		return TOOL_FAIL;
 	}
@@ -877,6 +1071,8 @@ static int tool_check(tool *tl)
 	for (size_t i = 0; i < cs.nbad; i++)
 		free(cs.bad[i].path);
 	free(cs.bad);
+	free(cs.items);
+	free(cs.order);
 	free(cs.buf);
 	if (tl->status > rc)
 		rc = tl->status;
@@ -1114,6 +1310,8 @@ int main(int argc, char **argv)
 			goto out;
 		} else if (!strcmp(a, "--json")) {
 			tl.json = true;
+		} else if (!strcmp(a, "--progress")) {
+			tl.progress = true;
 		} else if (!strcmp(a, "-l")) {
 			tl.long_form = true;
 		} else if (!strcmp(a, "--depth") || !strcmp(a, "-L")) {
@@ -1189,8 +1387,9 @@ int main(int argc, char **argv)
 		rc = TOOL_USAGE;
 		goto out;
 	}
-	if (tl.json && strcmp(cmd, "check")) {
-		fprintf(stderr, "colfs-tool: --json is an option of check\n");
+	if ((tl.json || tl.progress) && strcmp(cmd, "check")) {
+		fprintf(stderr, "colfs-tool: %s is an option of check\n",
+			tl.json ? "--json" : "--progress");
 		rc = TOOL_USAGE;
 		goto out;
 	}
@@ -1205,12 +1404,20 @@ int main(int argc, char **argv)
 	st = colfs_tree_open(tl.file, &tl.opts, &tl.tree, why, sizeof(why));
 	if (st || !tl.tree) {
 		/* the reason names the file already */
-		if (why[0])
-			fprintf(stderr, "colfs-tool: %s\n", why);
-		else
-			fprintf(stderr, "colfs-tool: %s: %s\n", tl.file,
-				colfs_status_name(st ? st : COLFS_EIO));
+		if (!why[0])
+			snprintf(why, sizeof(why), "%s: %s", tl.file,
+				 colfs_status_name(st ? st : COLFS_EIO));
+		fprintf(stderr, "colfs-tool: %s\n", why);
 		tl.tree = NULL;
+		if (tl.json) {
+			/* check --json answers with one document, always */
+			tool_printf(&tl, "{\"file\": ");
+			check_json_str(&tl, tl.file);
+			tool_printf(&tl, ", \"readable\": false, \"error\": ");
+			check_json_str(&tl, why);
+			tool_printf(&tl, "}\n");
+			fflush(stdout);
+		}
 		rc = TOOL_USAGE;
 		goto out;
 	}

@@ -22,8 +22,17 @@ static const char *null_token(colfs_tree *t)
 
 /* --- decoding a block for a node -------------------------------------------- */
 
-static colfs_status block_values(colfs_tree *t, const colfs_node *where,
-				 uint32_t i, cfile_raw *raw, cfile_values *v)
+/* blocks/N: the part a block's problem is filed under, whichever view
+ * (values, deltas, bloom, the block's own files) found it. */
+#define block_report(t, i, off, st, ...)                                    \
+	do {                                                                \
+		char bpath_[32];                                            \
+		snprintf(bpath_, sizeof bpath_, "/blocks/%u", (unsigned)(i)); \
+		colfs_tree_report_path((t), bpath_, (off), (st), __VA_ARGS__); \
+	} while (0)
+
+static colfs_status block_values(colfs_tree *t, uint32_t i, cfile_raw *raw,
+				 cfile_values *v)
 {
 	cfile_file *f = file_of(t);
 	const cfile_dblock *b = &f->blocks[i];
@@ -37,17 +46,17 @@ static colfs_status block_values(colfs_tree *t, const colfs_node *where,
 			cfile_raw_free(raw);
 	}
 	if (st) {
-		colfs_tree_report(t, where, err.offset, st, "block %u: %s", i,
+		block_report(t, i, err.offset, st, "block %u: %s", i,
 				  err.msg);
 		return st;
 	}
 	if (b->key_known && v->ordinal != b->first_row)
-		colfs_tree_report(t, where, b->ptr.offset, COLFS_ECORRUPT,
+		block_report(t, i, b->ptr.offset, COLFS_ECORRUPT,
 				  "block %u: first-ordinal field %u, the "
 				  "positional index says %llu", i, v->ordinal,
 				  (unsigned long long)b->first_row);
 	if (b->rows && v->rows != b->rows) {
-		colfs_tree_report(t, where, b->ptr.offset, COLFS_ECORRUPT,
+		block_report(t, i, b->ptr.offset, COLFS_ECORRUPT,
 				  "block %u holds %u rows, the index and "
 				  "num_values say %llu", i, v->rows,
 				  (unsigned long long)b->rows);
@@ -56,7 +65,7 @@ static colfs_status block_values(colfs_tree *t, const colfs_node *where,
 		return COLFS_ECORRUPT;
 	}
 	if (v->rows == 0 && f->num_values > 0)
-		colfs_tree_report(t, where, b->ptr.offset, COLFS_ECORRUPT,
+		block_report(t, i, b->ptr.offset, COLFS_ECORRUPT,
 				  "block %u holds no rows", i);
 	if (!b->key_known) {
 		/* No positional index: ordinals must follow the rows of the
@@ -75,7 +84,7 @@ static colfs_status block_values(colfs_tree *t, const colfs_node *where,
 		}
 		pthread_mutex_unlock(&f->seen_lock);
 		if (known && want != v->ordinal)
-			colfs_tree_report(t, where, b->ptr.offset,
+			block_report(t, i, b->ptr.offset,
 					  COLFS_ECORRUPT,
 					  "block %u: first-ordinal field %u, "
 					  "the rows before it end at %llu", i,
@@ -125,7 +134,7 @@ static colfs_status values_piece(colfs_tree *t, colfs_node *file,
 		rows_total_check(t, file);
 		return COLFS_END;
 	}
-	COLFS_TRY(block_values(t, file, (uint32_t)index, &raw, &v));
+	COLFS_TRY(block_values(t, (uint32_t)index, &raw, &v));
 	cfile_values_render(f, &v, null_token(t), out);
 	cfile_values_free(&v);
 	cfile_raw_free(&raw);
@@ -147,14 +156,13 @@ static colfs_status deltas_piece(colfs_tree *t, colfs_node *file,
 		rows_total_check(t, file);
 		return COLFS_END;
 	}
-	COLFS_TRY(block_values(t, file, (uint32_t)index, &raw, &v));
+	COLFS_TRY(block_values(t, (uint32_t)index, &raw, &v));
 	for (uint32_t i = 0; i < v.n && !st; i++)
 		st = cfile_delta_render(v.str[i], v.len[i], out,
 					f->blocks[index].ptr.offset, &err);
 	if (st)
-		colfs_tree_report(t, file, err.offset, st,
-				  "block %llu: delta: %s",
-				  (unsigned long long)index, err.msg);
+		block_report(t, index, err.offset, st, "block %llu: delta: %s",
+			     (unsigned long long)index, err.msg);
 	cfile_values_free(&v);
 	cfile_raw_free(&raw);
 	return st ? st : colfs_buf_status(out);
@@ -198,8 +206,7 @@ static const cfile_ientry *block_key(const cfile_file *f, uint32_t i)
 	return NULL;
 }
 
-static colfs_status bloom_line(colfs_tree *t, const colfs_node *where,
-			       uint32_t i, colfs_buf *out)
+static colfs_status bloom_line(colfs_tree *t, uint32_t i, colfs_buf *out)
 {
 	cfile_file *f = file_of(t);
 	const cfile_ientry *e = block_key(f, i);
@@ -217,8 +224,8 @@ static colfs_status bloom_line(colfs_tree *t, const colfs_node *where,
 		cfile_raw_free(&raw);
 	}
 	if (st) {
-		colfs_tree_report(t, where, err.offset, st, "bloom block %u: %s",
-				  i, err.msg);
+		block_report(t, i, err.offset, st, "bloom block %u: %s", i,
+			     err.msg);
 		return st;
 	}
 	colfs_buf_putc(out, '\n');
@@ -230,17 +237,18 @@ static colfs_status bloom_generate(colfs_tree *t, colfs_node *file,
 {
 	cfile_file *f = file_of(t);
 
+	(void)file;
 	colfs_buf_printf(out, "BloomFile: %u bloom blocks (one line each: "
 			 "block, first key, parameters)\n", f->nblocks);
 	for (uint32_t i = 0; i < f->nblocks; i++)
-		COLFS_TRY(bloom_line(t, file, i, out));
+		COLFS_TRY(bloom_line(t, i, out));
 	return colfs_buf_status(out);
 }
 
 static colfs_status block_bloom_generate(colfs_tree *t, colfs_node *file,
 					 colfs_buf *out)
 {
-	return bloom_line(t, file, (uint32_t)colfs_node_a(file), out);
+	return bloom_line(t, (uint32_t)colfs_node_a(file), out);
 }
 
 static const colfs_node_ops bloom_ops = {.generate = bloom_generate};
@@ -254,7 +262,7 @@ static colfs_status block_values_generate(colfs_tree *t, colfs_node *file,
 	cfile_raw raw;
 	cfile_values v;
 
-	COLFS_TRY(block_values(t, file, (uint32_t)colfs_node_a(file), &raw,
+	COLFS_TRY(block_values(t, (uint32_t)colfs_node_a(file), &raw,
 			       &v));
 	cfile_values_render(f, &v, null_token(t), out);
 	cfile_values_free(&v);
@@ -268,7 +276,7 @@ static colfs_status null_bitmap_generate(colfs_tree *t, colfs_node *file,
 	cfile_raw raw;
 	cfile_values v;
 
-	COLFS_TRY(block_values(t, file, (uint32_t)colfs_node_a(file), &raw,
+	COLFS_TRY(block_values(t, (uint32_t)colfs_node_a(file), &raw,
 			       &v));
 	for (uint32_t r = 0; r < v.rows; r++)
 		colfs_buf_puts(out, v.present && !v.present[r] ? "0\n" : "1\n");
@@ -758,78 +766,110 @@ static colfs_status layout_generate(colfs_tree *t, colfs_node *file,
 	return colfs_buf_status(out);
 }
 
+static void readme_index(colfs_buf *out, const cfile_index *ix,
+			 const char *name, const char *what)
+{
+	if (!ix->present || !ix->n)
+		return;
+	colfs_readme_entry(out, 1, name, false, "%s: its root node", what);
+	colfs_readme_entry(out, 2, "info.json", false,
+			   "the node: offset, size, depth, LEAF or INTERNAL, entries");
+	colfs_readme_entry(out, 2, "entries", false,
+			   "one line per entry: \"i key=K offset=O size=S child=i/|block=N\"");
+	colfs_readme_entry(out, 2, "raw", false, "the node's stored bytes");
+	if (ix->n > 1)
+		colfs_readme_entry(out, 2, "K/", false,
+				   "the child node of entry K, with the same entries");
+}
+
 static colfs_status readme_generate(colfs_tree *t, colfs_node *file,
 				    colfs_buf *out)
 {
 	(void)file;
 	cfile_file *f = file_of(t);
+	bool bloom = f->role == CFILE_ROLE_BLOOM;
 
 	colfs_buf_printf(out,
-		"%s: an Apache Kudu CFile (one column).\n\n"
-		"format        the format and its version\n"
-		"errors        problems found so far, with byte offsets\n"
-		"layout        byte map: offset length kind path\n"
-		"raw/          the header and footer bytes as stored\n",
-		colfs_tree_display_name(t));
+		"%s: an Apache Kudu CFile (one column), mounted read-only by "
+		"colfs.\n\n", colfs_tree_display_name(t));
+	if (!f->footer)
+		colfs_buf_puts(out, "The footer cannot be used (see errors).\n\n");
+	colfs_readme_entries(out);
+	colfs_readme_entry(out, 0, "README", false, "this text");
+	colfs_readme_entry(out, 0, "format", false,
+			   "the format and its version");
+	colfs_readme_entry(out, 0, "layout", false,
+			   "byte map: offset length kind path");
+	colfs_readme_entry(out, 0, "errors", false,
+			   "problems found so far, with byte offsets");
+	colfs_readme_entry(out, 0, "raw/", false,
+			   "the header and footer bytes as stored");
+	colfs_readme_entry(out, 1, "header", false,
+			   "magic, header length and CFileHeaderPB");
+	colfs_readme_entry(out, 1, "footer", false,
+			   "CFileFooterPB, its length and the magic");
 	if (!f->footer) {
-		colfs_buf_puts(out, "\nThe footer cannot be used (see errors).\n"
-			"salvage/      the blocks found by walking the file from "
-			"its header:\n"
-			"              summary, blocks/N/{info.json,raw,"
-			"decompressed,values},\n"
-			"              values; values need -o cfile_type=TYPE "
-			"-o cfile_encoding=ENC\n"
-			"              (and cfile_nullable=true, "
-			"cfile_compression=C)\n");
+		colfs_readme_entry(out, 0, "salvage/", false,
+				   "the blocks found by walking the file from its header: summary, blocks/N/{info.json,raw,decompressed,values}, values; values need -o cfile_type=TYPE -o cfile_encoding=ENC (and cfile_nullable=true, cfile_compression=C)");
+		colfs_readme_end(out);
 		return colfs_buf_status(out);
 	}
-	colfs_buf_puts(out,
-		"summary       type, encoding, compression, counts, indexes\n"
-		"schema        the column: type, nullability, encoding, "
-		"compression\n"
-		"header.json   CFileHeaderPB, decoded\n"
-		"footer.json   CFileFooterPB, decoded\n"
-		"metadata/     header then footer metadata pairs, one file per "
-		"key\n"
-		"verify        what the file claims (value index keys, "
-		"min_key/max_key,\n"
-		"              sort order, deltafilestats) checked against the "
-		"decoded data;\n"
-		"              MISMATCH: lines, also reported in errors\n");
-	if (f->role != CFILE_ROLE_BLOOM)
-		colfs_buf_puts(out, "values        every value in ordinal "
-				    "order, one per line; NULL is \\N\n");
+	colfs_readme_entry(out, 0, "summary", false,
+			   "type, encoding, compression, counts, indexes");
+	colfs_readme_entry(out, 0, "schema", false,
+			   "the column: type, nullability, encoding, compression");
+	colfs_readme_entry(out, 0, "header.json", false,
+			   "CFileHeaderPB, decoded");
+	colfs_readme_entry(out, 0, "footer.json", false,
+			   "CFileFooterPB, decoded");
+	colfs_readme_entry(out, 0, "metadata/", false,
+			   "header then footer metadata pairs");
+	if ((f->header && f->header->n_metadata) || f->footer->n_metadata)
+		colfs_readme_entry(out, 1, "<key>", false,
+				   "one file per key, the value bytes");
+	if (!bloom)
+		colfs_readme_entry(out, 0, "values", true,
+				   "every value in ordinal order, one per line; NULL is \\N");
+	colfs_readme_entry(out, 0, "blocks/", false,
+			   "the data blocks in ordinal order, numbered from 0");
+	if (f->nblocks) {
+		colfs_readme_entry(out, 1, "N/", false, "data block N");
+		colfs_readme_entry(out, 2, "info.json", false,
+				   "where it is, its rows and first key");
+		colfs_readme_entry(out, 2, "raw", false, "its stored bytes");
+		colfs_readme_entry(out, 2, "decompressed", true,
+				   "its bytes after the codec");
+		if (bloom)
+			colfs_readme_entry(out, 2, "bloom", true,
+					   "its bloom block: first key, hash functions, bitmap size, bits set");
+		else
+			colfs_readme_entry(out, 2, "values", true,
+					   "its values, one per line");
+		if (!bloom && f->nullable)
+			colfs_readme_entry(out, 2, "null_bitmap", true,
+					   "one line per row: 1 present, 0 NULL");
+		colfs_readme_entry(out, 2, "errors", false,
+				   "the problems found so far in this block");
+	}
+	colfs_readme_entry(out, 0, "index/", false,
+			   "the B-trees: each directory is one index block");
+	readme_index(out, &f->posidx, "ordinal/", "the positional index");
+	readme_index(out, &f->validx, "value/", "the value index");
+	colfs_readme_entry(out, 0, "verify", true,
+			   "what the file claims (value index keys, min_key/max_key, sort order, deltafilestats) checked against the decoded data; MISMATCH: lines, also reported in errors");
 	if (f->encoding == CFILE_DICT)
-		colfs_buf_puts(out, "dictionary    the dictionary strings, "
-				    "codeword order\n");
-	if (f->role == CFILE_ROLE_DELTA)
-		colfs_buf_puts(out,
-			"deltas        a DeltaFile: one line per delta: row, "
-			"hybrid timestamp, change\n"
-			"              list (cN=value: \"text\", 0xhex or NULL; "
-			"types live in the schema)\n"
-			"deltafilestats.json  the DeltaStatsPB footer "
-			"metadata\n");
-	if (f->role == CFILE_ROLE_BLOOM)
-		colfs_buf_puts(out,
-			"bloom         a BloomFile: one line per bloom block "
-			"(first key, hash\n"
-			"              functions, bitmap size, bits set); "
-			"blocks/N/bloom the same\n");
-	colfs_buf_puts(out,
-		"blocks/N/     data block N: info.json, raw (stored bytes), "
-		"decompressed,\n");
-	colfs_buf_puts(out, f->role == CFILE_ROLE_BLOOM ? "              bloom"
-							: "              values");
-	if (f->nullable)
-		colfs_buf_puts(out, ", null_bitmap (1 present, 0 NULL)");
-	colfs_buf_puts(out,
-		"\nindex/ordinal/ index/value/  the B-trees: each directory "
-		"is one index block\n"
-		"              (info.json, entries: \"i key=K offset=O size=S "
-		"child=i/|block=N\",\n"
-		"              raw); child nodes are the numbered "
-		"subdirectories\n");
+		colfs_readme_entry(out, 0, "dictionary", true,
+				   "the dictionary strings, codeword order");
+	if (f->role == CFILE_ROLE_DELTA) {
+		colfs_readme_entry(out, 0, "deltas", true,
+				   "a DeltaFile: one line per delta: row, hybrid timestamp, change list (cN=value: \"text\", 0xhex or NULL; types live in the schema)");
+		colfs_readme_entry(out, 0, "deltafilestats.json", false,
+				   "the DeltaStatsPB footer metadata");
+	}
+	if (bloom)
+		colfs_readme_entry(out, 0, "bloom", true,
+				   "a BloomFile: one line per bloom block (first key, hash functions, bitmap size, bits set)");
+	colfs_readme_end(out);
 	return colfs_buf_status(out);
 }
 

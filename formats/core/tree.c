@@ -285,6 +285,70 @@ static uint32_t hash_str(const char *s)
 	return h;
 }
 
+/* ------------------------------------------------------------------------
+ * The in-mount README's list of entries
+ */
+void colfs_readme_entries(colfs_buf *out)
+{
+	colfs_buf_puts(out,
+		"Listing a directory reads metadata only.  Entries marked [decodes]\n"
+		"are value views: reading one decodes the values of the part it\n"
+		"belongs to; the others are stored bytes or documents made from\n"
+		"the metadata.\n\n"
+		"Entries (two spaces of indent per level; a trailing / marks a\n"
+		"directory; N, K and <...> stand for each numbered or named entry):\n\n");
+}
+
+void colfs_readme_entry(colfs_buf *out, unsigned depth, const char *name,
+			bool decodes, const char *fmt, ...)
+{
+	int w = (int)(2 * depth + strlen(name));
+	va_list ap;
+
+	colfs_buf_printf(out, "%*s%s%*s %s", (int)(2 * depth), "", name,
+			 w < 27 ? 27 - w : 0, "", decodes ? "[decodes] " : "");
+	va_start(ap, fmt);
+	colfs_buf_vprintf(out, fmt, ap);
+	va_end(ap);
+	colfs_buf_putc(out, '\n');
+}
+
+void colfs_readme_end(colfs_buf *out)
+{
+	colfs_buf_putc(out, '\n');
+}
+
+char *colfs_name_nth(colfs_name_fn raw, void *ctx, size_t i)
+{
+	char tmp[64];
+	char *name = colfs_name_escape(raw(ctx, i, tmp, sizeof tmp));
+	unsigned dup = 0;
+	if (!name)
+		return NULL;
+	/* unique_name gives the k-th repeat of a name "name%k".  Exact
+	 * unless "name%k" is also the escape of another entry (a name that
+	 * ends in a control byte, say "a\x12" beside twelve "a"): hostile
+	 * files only, where the problem then lands on that twin. */
+	for (size_t j = 0; j < i; j++) {
+		char *other = colfs_name_escape(raw(ctx, j, tmp, sizeof tmp));
+		if (!other) {
+			free(name);
+			return NULL;
+		}
+		dup += strcmp(other, name) == 0;
+		free(other);
+	}
+	if (dup) {
+		size_t n = strlen(name) + 16;
+		char *alt = malloc(n);
+		if (alt)
+			snprintf(alt, n, "%s%%%u", name, dup);
+		free(name);
+		name = alt;
+	}
+	return name;
+}
+
 char *colfs_name_escape(const char *raw)
 {
 	static const char hex[] = "0123456789ABCDEF";
@@ -765,20 +829,15 @@ void colfs_tree_report_err(colfs_tree *t, const colfs_node *where,
 	colfs_tree_report(t, where, err->offset, err->status, "%s", err->msg);
 }
 
-void colfs_tree_report(colfs_tree *t, const colfs_node *where, uint64_t offset,
-		       colfs_status st, const char *fmt, ...)
+/* Record one problem under the tree path `path` (the node need not
+ * exist: a format names the broken part from its indices, so the problem
+ * shows in that part's `errors` whether or not it was listed). */
+static void report_v(colfs_tree *t, const char *path, uint64_t offset,
+		     colfs_status st, const char *fmt, va_list ap)
 {
-	char path[4096];
 	char raw[1024], msg[1024];
 	size_t j = 0;
-	va_list ap;
-	if (where)
-		colfs_node_path(where, path, sizeof path);
-	else
-		snprintf(path, sizeof path, "/");
-	va_start(ap, fmt);
 	vsnprintf(raw, sizeof raw, fmt, ap);
-	va_end(ap);
 	/* names from the file may hold control bytes: errors keeps one
 	 * problem per line */
 	for (size_t i = 0; raw[i] && j + 5 < sizeof msg; i++) {
@@ -817,6 +876,36 @@ void colfs_tree_report(colfs_tree *t, const colfs_node *where, uint64_t offset,
 	t->nerrors++;
 out:
 	tree_unlock(t);
+}
+
+void colfs_tree_report(colfs_tree *t, const colfs_node *where, uint64_t offset,
+		       colfs_status st, const char *fmt, ...)
+{
+	char path[4096];
+	va_list ap;
+	if (where)
+		colfs_node_path(where, path, sizeof path);
+	else
+		snprintf(path, sizeof path, "/");
+	va_start(ap, fmt);
+	report_v(t, path, offset, st, fmt, ap);
+	va_end(ap);
+}
+
+void colfs_tree_report_path(colfs_tree *t, const char *path, uint64_t offset,
+			    colfs_status st, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	report_v(t, path && *path ? path : "/", offset, st, fmt, ap);
+	va_end(ap);
+}
+
+void colfs_tree_report_err_path(colfs_tree *t, const char *path,
+				const colfs_err *err)
+{
+	colfs_tree_report_path(t, path, err->offset, err->status, "%s",
+			       err->msg);
 }
 
 size_t colfs_tree_error_count(colfs_tree *t)

@@ -133,6 +133,12 @@ colfs_status orc_decompress(orc_file *f, const uint8_t *in, size_t len,
 /* The stripe's footer, loaded on first use (thread-safe). */
 colfs_status orc_stripe_load(orc_file *f, size_t s, orc_stripe **out,
 			     colfs_err *err);
+/* The tree path of the part of stripe `s` where problem `err` lies (the
+ * directory of the stream that holds its offset, or that ends there for a
+ * truncation; else the stripe's), whether or not it was listed: problems
+ * found by any view are filed there (colfs_tree_report_path). */
+void orc_part_path(orc_file *f, size_t s, const colfs_err *err, char *buf,
+		   size_t len);
 const char *orc_compression_name(uint32_t kind);
 const char *orc_stream_kind_name(uint32_t kind);
 const char *orc_encoding_name(uint32_t kind);

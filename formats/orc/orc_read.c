@@ -1326,7 +1326,12 @@ colfs_status orc_view_piece(colfs_tree *t, colfs_node *file, uint64_t index,
 	return colfs_buf_status(out);
 fail:
 	orc_view_free_reader(v);
-	colfs_tree_report_err(t, file, &err);
+	{
+		/* filed under the stripe (and stream) that is broken */
+		char path[256];
+		orc_part_path(f, stripe, &err, path, sizeof path);
+		colfs_tree_report_err_path(t, path, &err);
+	}
 	return st;
 }
 

@@ -390,14 +390,60 @@ static colfs_status layout_doc_generate(colfs_tree *t, colfs_node *n,
 }
 DOC_OPS(layout_doc);
 
+/* Which stream and index entries exist in some stripe: the README lists
+ * those (the stripe footers are metadata; each is read once and kept). */
+typedef struct readme_has {
+	bool raw, dec, sdec, stream, ri, bf;
+} readme_has;
+
+static readme_has readme_scan(orc_file *f)
+{
+	readme_has h = {0};
+
+	for (size_t s = 0; s < f->n_stripes; s++) {
+		orc_stripe *sp;
+		colfs_err err = {0};
+
+		if (orc_stripe_load(f, s, &sp, &err))
+			continue;
+		for (size_t i = 0; i < sp->n_streams; i++) {
+			const orc_stream_loc *l = &sp->streams[i];
+			bool enc = l->kind ==
+					   ORCPB__STREAM__KIND__ENCRYPTED_INDEX ||
+				   l->kind == ORCPB__STREAM__KIND__ENCRYPTED_DATA;
+			bool v2;
+
+			h.stream = true;
+			h.raw |= l->in_file;
+			h.dec |= l->in_file && !enc;
+			if (!enc)
+				h.sdec |= orc_sdec_kind_of(f, sp, i, &v2) !=
+					  ORC_SDEC_NONE;
+			h.ri |= l->kind == ORCPB__STREAM__KIND__ROW_INDEX;
+			h.bf |= l->kind == ORCPB__STREAM__KIND__BLOOM_FILTER ||
+				l->kind == ORCPB__STREAM__KIND__BLOOM_FILTER_UTF8;
+		}
+		for (size_t i = 0; i < sp->n_enc; i++) {
+			h.stream = true;
+			h.raw |= sp->enc[i].in_file;
+		}
+	}
+	return h;
+}
+
 static colfs_status readme_doc_generate(colfs_tree *t, colfs_node *n,
 					colfs_buf *out)
 {
 	orc_file *f = file_of(t);
+	readme_has h;
+	/* columns_dir_populate: a view per field of a struct root, else one */
+	bool fields = f->schema_ok &&
+		      (f->footer->types[0]->kind != ORCPB__TYPE__KIND__STRUCT ||
+		       f->footer->types[0]->n_subtypes > 0);
 
 	(void)n;
 	colfs_buf_printf(out,
-		"%s: an Apache ORC file, mounted by colfs.\n\n",
+		"%s: an Apache ORC file, mounted read-only by colfs.\n\n",
 		colfs_tree_display_name(t));
 	if (f->footer)
 		colfs_buf_printf(out,
@@ -408,48 +454,129 @@ static colfs_status readme_doc_generate(colfs_tree *t, colfs_node *n,
 	else
 		colfs_buf_puts(out,
 			"Its tail (PostScript, Footer) cannot be read (see "
-			"errors).\n"
-			"salvage/         summary of the stripe footers found by "
-			"scanning; with\n"
-			"                 -o schema_from=OTHER.orc: columns/, "
-			"rows.jsonl, rows.csv and\n"
-			"                 stripes/N/ (as below) of the recovered "
-			"stripes\n\n");
-	colfs_buf_puts(out,
-		"README           this text\n"
-		"format           the file format version and the writer\n"
-		"summary          the facts orc-metadata prints: rows, stripes, "
-		"codec, sizes\n"
-		"schema           the type in Hive notation (struct<...>)\n"
-		"schema.json      the type tree as JSON, with type ids\n"
-		"postscript.json  the PostScript, every field\n"
-		"footer.json      the file Footer, every field\n"
-		"metadata.json    PostScript + Footer + Metadata (stripe "
-		"statistics)\n"
-		"statistics.json  file-level column statistics, one per "
-		"column id\n"
-		"user_metadata/   one file per user metadata key, the value "
-		"bytes\n"
-		"raw/             the stored bytes of the tail sections\n"
-		"layout           byte map: offset length kind path, gaps and "
-		"overlaps marked\n"
-		"errors           problems found so far, with byte offsets\n"
-		"columns/<field>  values of one top-level field, one row per "
-		"line (docs/values.md);\n"
-		"                 nested values as compact JSON\n"
-		"rows.jsonl       every row as orc-contents prints it\n"
-		"rows.csv         header + one CSV line per row (docs/values.md)\n"
-		"verify           the file statistics checked against the "
-		"decoded values\n"
-		"stripes/N/       info.json, footer.json (streams, encodings, "
-		"time zone),\n"
-		"                 statistics.json, columns/, rows.jsonl, rows.csv,\n"
-		"                 verify (row index and stripe statistics "
-		"against the values),\n"
-		"                 streams/<ordinal>-<column>-<KIND>/{raw,"
-		"decompressed,decoded},\n"
-		"                 indexes/<column>/{row_index.json,"
-		"bloom_filter.json}\n");
+			"errors).\n\n");
+	colfs_readme_entries(out);
+	colfs_readme_entry(out, 0, "README", false, "this text");
+	colfs_readme_entry(out, 0, "format", false,
+			   "the file format version and the writer");
+	colfs_readme_entry(out, 0, "errors", false,
+			   "problems found so far, with byte offsets");
+	colfs_readme_entry(out, 0, "raw/", false,
+			   "the stored bytes of the tail sections");
+	if (f->size >= 3)
+		colfs_readme_entry(out, 1, "magic", false,
+				   "the leading \"ORC\" (when the file starts with it)");
+	if (f->ps_msg.msg) {
+		colfs_readme_entry(out, 1, "postscript", false,
+				   "the PostScript");
+		colfs_readme_entry(out, 1, "footer", false, "the Footer");
+		colfs_readme_entry(out, 1, "metadata", false,
+				   "the Metadata (stripe statistics)");
+	}
+	if (f->size > 0)
+		colfs_readme_entry(out, 1, "postscript_length", false,
+				   "the last byte: the PostScript's length");
+	colfs_readme_entry(out, 0, "layout", false,
+			   "byte map: offset length kind path, gaps and overlaps marked");
+	if (!f->footer) {
+		colfs_readme_entry(out, 0, "salvage/", false,
+				   "summary of the stripe footers found by scanning; with -o schema_from=OTHER.orc: columns/, rows.jsonl, rows.csv and stripes/N/ (as in a whole file) of the recovered stripes");
+		colfs_readme_end(out);
+		return colfs_buf_status(out);
+	}
+	colfs_readme_entry(out, 0, "summary", false,
+			   "the facts orc-metadata prints: rows, stripes, codec, sizes");
+	if (f->schema_ok) {
+		colfs_readme_entry(out, 0, "schema", false,
+				   "the type in Hive notation (struct<...>)");
+		colfs_readme_entry(out, 0, "schema.json", false,
+				   "the type tree as JSON, with type ids");
+	}
+	colfs_readme_entry(out, 0, "postscript.json", false,
+			   "the PostScript, every field");
+	colfs_readme_entry(out, 0, "footer.json", false,
+			   "the file Footer, every field");
+	colfs_readme_entry(out, 0, "metadata.json", false,
+			   "PostScript + Footer + Metadata (stripe statistics)");
+	colfs_readme_entry(out, 0, "statistics.json", false,
+			   "file-level column statistics, one per column id");
+	if (f->footer->n_metadata) {
+		colfs_readme_entry(out, 0, "user_metadata/", false,
+				   "the user metadata");
+		colfs_readme_entry(out, 1, "<key>", false,
+				   "one file per key, the value bytes");
+	}
+	colfs_readme_entry(out, 0, "columns/", false,
+			   "the values of each top-level field");
+	if (fields)
+		colfs_readme_entry(out, 1, "<field>", true,
+				   "one row per line (docs/values.md); nested values as compact JSON");
+	if (f->schema_ok) {
+		colfs_readme_entry(out, 0, "rows.jsonl", true,
+				   "every row as orc-contents prints it");
+		colfs_readme_entry(out, 0, "rows.csv", true,
+				   "a header, then one CSV line per row (docs/values.md)");
+	}
+	colfs_readme_entry(out, 0, "stripes/", false,
+			   "the %zu stripes, numbered from 0", f->n_stripes);
+	if (f->n_stripes) {
+		h = readme_scan(f);
+		colfs_readme_entry(out, 1, "N/", false, "stripe N");
+		colfs_readme_entry(out, 2, "info.json", false,
+				   "the StripeInformation: offset, lengths, rows");
+		colfs_readme_entry(out, 2, "footer.json", false,
+				   "the StripeFooter: streams, encodings, time zone");
+		colfs_readme_entry(out, 2, "statistics.json", false,
+				   "the stripe's column statistics");
+		colfs_readme_entry(out, 2, "columns/", false,
+				   "the stripe's values of each top-level field");
+		if (fields)
+			colfs_readme_entry(out, 3, "<field>", true,
+					   "one row per line");
+		if (f->schema_ok) {
+			colfs_readme_entry(out, 2, "rows.jsonl", true,
+					   "the stripe's rows as orc-contents prints them");
+			colfs_readme_entry(out, 2, "rows.csv", true,
+					   "the stripe's rows as CSV, a header first");
+		}
+		colfs_readme_entry(out, 2, "streams/", false,
+				   "one directory per stream of the stripe footer");
+		if (h.stream)
+			colfs_readme_entry(out, 3, "<stream>/", false,
+					   "named <ordinal>-<column>-<KIND> (encrypted-<variant>-<index>-<column>-<KIND>: an encrypted variant's stream, raw only)");
+		if (h.raw)
+			colfs_readme_entry(out, 4, "raw", false,
+					   "the stored bytes (when inside the stripe and the file)");
+		if (h.dec)
+			colfs_readme_entry(out, 4, "decompressed", true,
+					   "the bytes after the file's codec");
+		if (h.sdec)
+			colfs_readme_entry(out, 4, "decoded", true,
+					   "the stream decoded by its encoding, one value per line (integer, length and present streams)");
+		if (h.stream)
+			colfs_readme_entry(out, 4, "errors", false,
+					   "the problems found so far in this stream");
+		colfs_readme_entry(out, 2, "indexes/", false,
+				   "one directory per column with a row index or bloom filter");
+		if (h.ri || h.bf)
+			colfs_readme_entry(out, 3, "<column>/", false,
+					   "named by column id");
+		if (h.ri)
+			colfs_readme_entry(out, 4, "row_index.json", false,
+					   "the RowIndex: positions and statistics per row stride");
+		if (h.bf)
+			colfs_readme_entry(out, 4, "bloom_filter.json", false,
+					   "the BloomFilterIndex");
+		if (f->schema_ok && f->ps)
+			colfs_readme_entry(out, 2, "verify", true,
+					   "the row index and the stripe statistics checked against the stripe's values");
+		colfs_readme_entry(out, 2, "errors", false,
+				   "the problems found so far in this stripe");
+	}
+	if (f->schema_ok)
+		colfs_readme_entry(out, 0, "verify", true,
+				   "the file statistics checked against the decoded values");
+	colfs_readme_end(out);
 	return colfs_buf_status(out);
 }
 DOC_OPS(readme_doc);
@@ -631,7 +758,7 @@ static const colfs_node_ops stream_decompressed_ops = {.piece = stream_piece};
 
 static const colfs_node_ops sdec_ops = {.piece = orc_sdec_piece};
 
-static colfs_status stream_dir_populate(colfs_tree *t, colfs_node *dir)
+static colfs_status stream_dir_fill(colfs_tree *t, colfs_node *dir)
 {
 	orc_file *f = colfs_node_ctx(dir);
 	orc_stripe *sp;
@@ -697,7 +824,59 @@ static colfs_status stream_dir_populate(colfs_tree *t, colfs_node *dir)
 	}
 	return COLFS_OK;
 }
+
+/* Every stream directory ends with its `errors`: the problems any view
+ * found in the stream's bytes (orc_part_path). */
+static colfs_status stream_dir_populate(colfs_tree *t, colfs_node *dir)
+{
+	COLFS_TRY(stream_dir_fill(t, dir));
+	return colfs_dir_add_errors(t, dir) ? COLFS_OK : COLFS_ENOMEM;
+}
 DIR_OPS(stream_dir);
+
+/* A stream holds the bytes [offset, offset + length); a stream that ran
+ * out is reported at its end, so a truncation at `off` belongs to the
+ * stream that ends there. */
+static bool stream_holds(const orc_stream_loc *l, uint64_t off, bool ended)
+{
+	if (!l->length || off < l->offset)
+		return false;
+	return ended ? off - l->offset <= l->length && off > l->offset
+		     : off - l->offset < l->length;
+}
+
+void orc_part_path(orc_file *f, size_t s, const colfs_err *err, char *buf,
+		   size_t len)
+{
+	uint64_t off = err->offset;
+	bool ended = err->status == COLFS_ETRUNCATED;
+	orc_stripe *sp;
+	colfs_err lerr = {0};
+	int w = snprintf(buf, len, "/stripes/%zu", s);
+
+	if (w < 0 || (size_t)w >= len || s >= f->n_stripes ||
+	    orc_stripe_load(f, s, &sp, &lerr))
+		return;
+	/* the names streams_dir_populate gives */
+	for (size_t i = 0; i < sp->n_streams; i++) {
+		const orc_stream_loc *l = &sp->streams[i];
+		if (stream_holds(l, off, ended)) {
+			snprintf(buf + w, len - (size_t)w, "/streams/%zu-%u-%s",
+				 i, l->column, orc_stream_kind_name(l->kind));
+			return;
+		}
+	}
+	for (size_t i = 0; i < sp->n_enc; i++) {
+		const orc_stream_loc *l = &sp->enc[i];
+		if (stream_holds(l, off, ended)) {
+			snprintf(buf + w, len - (size_t)w,
+				 "/streams/encrypted-%u-%u-%u-%s", l->variant,
+				 l->index, l->column,
+				 orc_stream_kind_name(l->kind));
+			return;
+		}
+	}
+}
 
 static colfs_status streams_dir_populate(colfs_tree *t, colfs_node *dir)
 {

@@ -488,59 +488,238 @@ colfs_status pq_summary_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 
 /* --- README ----------------------------------------------------------------- */
 
+/* Which entries exist somewhere in this file's tree: the README lists
+ * those and no others (from the metadata alone, as the tree does). */
+typedef struct readme_has {
+	bool chunk, stats, meta, views, levels, dict, ci, oi, bloom, verify;
+	bool data;                  /* a chunk that holds values: data pages */
+} readme_has;
+
+static bool readme_in_file(const pq_state *s, int64_t off, int64_t len)
+{
+	uint64_t end;
+	return off >= 0 && len > 0 &&
+	       !colfs_add_overflows((uint64_t)off, (uint64_t)len, &end) &&
+	       end <= s->size;
+}
+
+static readme_has readme_scan(const pq_state *s)
+{
+	const parquet_file *pf = s->pf;
+	readme_has h = {0};
+
+	for (uint32_t g = 0; g < pf->n_row_groups; g++)
+		for (uint32_t c = 0; c < pf->row_groups[g].n_chunks; c++) {
+			const parquet_chunk *ch = &pf->row_groups[g].chunks[c];
+			bool ok = ch->has_meta && !ch->encrypted &&
+				  ch->column < pf->n_columns;
+
+			h.chunk = true;
+			h.stats |= ch->has_statistics;
+			h.meta |= ch->has_meta;
+			h.verify |= ch->has_meta && !ch->encrypted;
+			h.views |= ok;
+			h.data |= ok && ch->num_values > 0;
+			if (ok && (pf->columns[ch->column].max_rep > 0 ||
+				   pf->columns[ch->column].max_def > 0))
+				h.levels = true;
+			for (uint32_t i = 0; ok && i < ch->n_encodings; i++)
+				h.dict |= ch->encodings[i] ==
+						  PARQUET_ENC_PLAIN_DICTIONARY ||
+					  ch->encodings[i] ==
+						  PARQUET_ENC_RLE_DICTIONARY;
+			if (ok && ch->dictionary_page_offset > 0 &&
+			    (uint64_t)ch->dictionary_page_offset == ch->start)
+				h.dict = true;
+			if (ch->encrypted)
+				continue;
+			h.ci |= readme_in_file(s, ch->column_index_offset,
+					       ch->column_index_length);
+			h.oi |= readme_in_file(s, ch->offset_index_offset,
+					       ch->offset_index_length);
+			h.bloom |= ch->bloom_filter_offset >= 0;
+		}
+	return h;
+}
+
 colfs_status pq_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 {
 	pq_state *s = colfs_node_ctx(f);
 	const parquet_file *pf = s->pf;
 	bool full = pf && !s->encrypted_footer;
+	colfs_node *rows = NULL;
+	/* the table views exist unless a field cannot be assembled (then
+	 * rows.* are left out, and errors says why): ask the root */
+	bool table = full && s->values && pf->n_schema;
+	bool rows_ok = table && !colfs_dir_lookup(t, colfs_node_parent(f),
+						  "rows.jsonl", &rows);
+	colfs_node *cols = NULL;
+	colfs_node *const *kids;
+	size_t nfields = 0;
+
+	if (table && !colfs_dir_lookup(t, colfs_node_parent(f), "columns",
+				       &cols) &&
+	    colfs_dir_list(t, cols, &kids, &nfields))
+		nfields = 0;
+	readme_has h = full ? readme_scan(s) : (readme_has){0};
 
 	colfs_buf_printf(out,
 		"This directory is the Parquet file %s (%llu bytes), mounted\n"
-		"read-only by colfs.  Listing never decodes data.\n\n",
+		"read-only by colfs.\n\n",
 		colfs_tree_display_name(t), (unsigned long long)s->size);
-	colfs_buf_puts(out,
-		"README          this text\n"
-		"format          \"parquet\" and FileMetaData.version\n"
-		"summary         rows, columns, row groups, sizes, codecs, writer\n");
-	if (full)
-		colfs_buf_printf(out,
-			"schema          the schema in parquet-mr's `message` notation (%u leaf columns)\n"
-			"schema.json     the schema tree as JSON, with max definition/repetition levels\n",
-			pf->n_columns);
+	colfs_readme_entries(out);
+	colfs_readme_entry(out, 0, "README", false, "this text");
+	colfs_readme_entry(out, 0, "format", false,
+			   "\"parquet\" and FileMetaData.version");
+	colfs_readme_entry(out, 0, "summary", false,
+			   "rows, columns, row groups, sizes, codecs, writer");
+	if (full) {
+		colfs_readme_entry(out, 0, "schema", false,
+				   "the schema in parquet-mr's `message` notation (%u leaf columns)",
+				   pf->n_columns);
+		colfs_readme_entry(out, 0, "schema.json", false,
+				   "the schema tree as JSON, with max definition/repetition levels");
+	}
 	if (pf)
-		colfs_buf_printf(out,
-			"metadata.json   every field of the %s, decoded by name\n",
-			s->encrypted_footer ? "FileCryptoMetaData (the footer itself is encrypted)"
-					    : "FileMetaData");
-	if (pf && pf->n_kv)
-		colfs_buf_printf(out,
-			"key_value/      one file per key/value metadata entry (%u), holding the value bytes\n",
-			pf->n_kv);
-	colfs_buf_puts(out,
-		"layout          byte map: `offset length kind tree-path` per region, sorted; gaps and overlaps marked\n"
-		"errors          every problem found so far: `path: offset N (0xN): status: message`\n"
-		"raw/            magic_head, magic_tail, footer_length and footer: the stored bytes\n");
-	if (full)
-		colfs_buf_printf(out,
-			"row_groups/     the %u row groups, numbered from 0:\n"
-			"  N/meta.json                 the RowGroup\n"
-			"  N/chunks/<path>/            one directory per column chunk, named by the dotted leaf path:\n"
-			"    meta.json                 ColumnChunk + ColumnMetaData\n"
-			"    statistics.json           min/max rendered per the column's type (when the chunk has statistics)\n"
-			"    raw                       the stored bytes of the chunk (all pages, headers included)\n"
-			"    pages/K/header.json       the PageHeader of page K (found by walking the headers)\n"
-			"    pages/K/raw               the stored (compressed) data of page K, header excluded\n"
-			"    column_index.json         the ColumnIndex (when present)\n"
-			"    offset_index.json         the OffsetIndex (when present)\n"
-			"    bloom_filter/header.json  the BloomFilterHeader, and bloom_filter/bitset (when present)\n",
-			pf->n_row_groups);
+		colfs_readme_entry(out, 0, "metadata.json", false,
+				   "every field of the %s, decoded by name",
+				   s->encrypted_footer ? "FileCryptoMetaData (the footer itself is encrypted)"
+						       : "FileMetaData");
+	if (pf && pf->n_kv) {
+		colfs_readme_entry(out, 0, "key_value/", false,
+				   "the key/value metadata (%u entries)",
+				   pf->n_kv);
+		colfs_readme_entry(out, 1, "<key>", false,
+				   "one file per key, holding the value bytes");
+	}
+	colfs_readme_entry(out, 0, "layout", false,
+			   "byte map: `offset length kind tree-path` per region, sorted; gaps and overlaps marked");
+	colfs_readme_entry(out, 0, "errors", false,
+			   "every problem found so far: `path: offset N (0xN): status: message`");
+	colfs_readme_entry(out, 0, "raw/", false,
+			   "the stored bytes of the file's frame:");
+	if (s->size >= 4)
+		colfs_readme_entry(out, 1, "magic_head", false,
+				   "the first 4 bytes (PAR1)");
+	if (s->size >= 8) {
+		colfs_readme_entry(out, 1, "magic_tail", false,
+				   "the last 4 bytes (PAR1, or PARE: encrypted footer)");
+		colfs_readme_entry(out, 1, "footer_length", false,
+				   "the footer's length, 4 bytes little-endian");
+	}
+	if (s->footer_ok)
+		colfs_readme_entry(out, 1, "footer", false,
+				   "the footer (FileMetaData), as stored");
+	if (full && pf->n_row_groups) {
+		colfs_readme_entry(out, 0, "row_groups/", false,
+				   "the %u row groups, numbered from 0",
+				   pf->n_row_groups);
+		colfs_readme_entry(out, 1, "N/", false, "row group N");
+		colfs_readme_entry(out, 2, "meta.json", false, "the RowGroup");
+		colfs_readme_entry(out, 2, "chunks/", false,
+				   "one directory per column chunk");
+	}
+	if (h.chunk) {
+		colfs_readme_entry(out, 3, "<path>/", false,
+				   "the chunk of one leaf column, named by its dotted path");
+		colfs_readme_entry(out, 4, "meta.json", false,
+				   "ColumnChunk + ColumnMetaData");
+		if (h.stats)
+			colfs_readme_entry(out, 4, "statistics.json", false,
+					   "min/max rendered per the column's type (when the chunk has statistics)");
+	}
+	if (h.meta) {
+		colfs_readme_entry(out, 4, "raw", false,
+				   "the stored bytes of the chunk (all pages, headers included)");
+		colfs_readme_entry(out, 4, "pages/", false,
+				   "the pages, found by walking their headers, numbered from 0");
+		colfs_readme_entry(out, 5, "K/", false, "page K");
+		colfs_readme_entry(out, 6, "header.json", false,
+				   "its PageHeader");
+		colfs_readme_entry(out, 6, "raw", false,
+				   "its stored (compressed) data, header excluded");
+	}
+	if (h.views) {
+		colfs_readme_entry(out, 6, "decompressed", true,
+				   "its data decompressed");
+	}
+	if (h.data) {
+		colfs_readme_entry(out, 6, "values", true,
+				   "a data page's values, one per line (docs/values.md)");
+		if (h.levels)
+			colfs_readme_entry(out, 6, "levels", true,
+					   "a data page's repetition and definition levels, one entry per line");
+	}
+	if (h.meta)
+		colfs_readme_entry(out, 6, "errors", false,
+				   "the problems found so far in this page");
+	if (h.views) {
+		colfs_readme_entry(out, 4, "values", true,
+				   "the chunk's values, one per line");
+		if (h.levels)
+			colfs_readme_entry(out, 4, "levels", true,
+					   "the chunk's repetition and definition levels (when the column has any)");
+		if (h.dict)
+			colfs_readme_entry(out, 4, "dictionary", true,
+					   "the dictionary page's values, one per line (dictionary-encoded chunks)");
+	}
+	if (h.ci)
+		colfs_readme_entry(out, 4, "column_index.json", false,
+				   "the ColumnIndex, min/max typed (when present)");
+	if (h.oi)
+		colfs_readme_entry(out, 4, "offset_index.json", false,
+				   "the OffsetIndex (when present)");
+	if (h.bloom) {
+		colfs_readme_entry(out, 4, "bloom_filter/", false,
+				   "the split-block bloom filter (when present)");
+		colfs_readme_entry(out, 5, "header.json", false,
+				   "the BloomFilterHeader");
+		colfs_readme_entry(out, 5, "bitset", false,
+				   "the stored bitset (when the header is readable)");
+		colfs_readme_entry(out, 5, "might_contain/", false,
+				   "look up might_contain/<value>: a file exists when the filter may hold the value (nothing is listed)");
+	}
+	if (h.verify)
+		colfs_readme_entry(out, 4, "verify", true,
+				   "statistics, column index, offset index and row count checked against the decoded pages");
+	if (h.chunk)
+		colfs_readme_entry(out, 4, "errors", false,
+				   "the problems found so far in this chunk and its pages");
+	if (table && pf->n_row_groups) {
+		colfs_readme_entry(out, 2, "columns/", false,
+				   "the row group's values, one file per column");
+		if (nfields)
+			colfs_readme_entry(out, 3, "<field>", true,
+					   "one top-level field (or a nested leaf without repetition, a.b.c), one row per line");
+	}
+	if (rows_ok && pf->n_row_groups) {
+		colfs_readme_entry(out, 2, "rows.jsonl", true,
+				   "the row group's rows, one JSON object per line");
+		colfs_readme_entry(out, 2, "rows.csv", true,
+				   "the row group's rows as CSV, a header line first");
+	}
+	if (full && pf->n_row_groups)
+		colfs_readme_entry(out, 2, "errors", false,
+				   "the problems found so far in this row group");
+	if (table) {
+		colfs_readme_entry(out, 0, "columns/", false,
+				   "the whole file's values, one file per column");
+		if (nfields)
+			colfs_readme_entry(out, 1, "<field>", true,
+					   "one top-level field (or a nested leaf without repetition, a.b.c), one row per line (docs/values.md)");
+	}
+	if (rows_ok) {
+		colfs_readme_entry(out, 0, "rows.jsonl", true,
+				   "every row, one JSON object per line");
+		colfs_readme_entry(out, 0, "rows.csv", true,
+				   "every row as CSV, a header line first");
+	}
 	if (s->salvage)
-		colfs_buf_puts(out,
-			"salvage/        the footer is unusable: the pages found by scanning the file\n"
-			"                (listing it scans once), grouped into chunks; with\n"
-			"                -o schema_from=HEALTHY.parquet also their values, columns/ and rows.*\n");
+		colfs_readme_entry(out, 0, "salvage/", false,
+				   "the footer is unusable: the pages found by scanning the file (listing it scans once), grouped into chunks; with -o schema_from=HEALTHY.parquet also their values, columns/ and rows.* (docs/parquet-tree.md)");
+	colfs_readme_end(out);
 	colfs_buf_puts(out,
-		"\nNames from the file are escaped into one path component: '%', '/',\n"
+		"Names from the file are escaped into one path component: '%', '/',\n"
 		"control bytes become %XX; \".\" and \"..\" become %2E and %2E%2E.\n");
 	if (colfs_tree_error_count(t))
 		colfs_buf_printf(out,

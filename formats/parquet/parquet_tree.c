@@ -486,6 +486,44 @@ const char *pq_chunk_name(const pq_state *s, const parquet_row_group *rg,
 	return tmp;
 }
 
+typedef struct chunk_names {
+	const pq_state *s;
+	const parquet_row_group *rg;
+} chunk_names;
+
+static const char *chunk_name_at(void *ctx, size_t j, char *tmp,
+				 size_t tmp_len)
+{
+	const chunk_names *cn = ctx;
+	return pq_chunk_name(cn->s, cn->rg, (uint32_t)j, tmp, tmp_len);
+}
+
+bool pq_part_path(const pq_state *s, uint32_t g, uint32_t c, size_t k,
+		  char *buf, size_t len)
+{
+	chunk_names cn;
+	char *name;
+	int w;
+
+	if (s->synthetic || !s->pf || g >= s->pf->n_row_groups ||
+	    c >= s->pf->row_groups[g].n_chunks)
+		return false;
+	cn = (chunk_names){.s = s, .rg = &s->pf->row_groups[g]};
+	name = colfs_name_nth(chunk_name_at, &cn, c);
+	if (!name)
+		return false;
+	if (k == PQ_NO_PAGE)
+		w = snprintf(buf, len, "/row_groups/%u/chunks/%s", g, name);
+	else if (k == PQ_PAGES)
+		w = snprintf(buf, len, "/row_groups/%u/chunks/%s/pages", g,
+			     name);
+	else
+		w = snprintf(buf, len, "/row_groups/%u/chunks/%s/pages/%zu", g,
+			     name, k);
+	free(name);
+	return w > 0 && (size_t)w < len;
+}
+
 static colfs_status chunks_populate(colfs_tree *t, colfs_node *dir)
 {
 	pq_state *s = colfs_node_ctx(dir);

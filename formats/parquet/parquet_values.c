@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,44 @@ static const parquet_chunk *chunk_at(const pq_state *s, uint32_t g, uint32_t c)
 	return &s->pf->row_groups[g].chunks[c];
 }
 
+/* Report a problem of chunk (g, c) under the chunk's own directory, or of
+ * its page k (PQ_NO_PAGE: the chunk), whether or not that directory was
+ * listed; under `fallback` when the part has no place in the tree. */
+static void part_report(colfs_tree *t, const pq_state *s, uint32_t g,
+			uint32_t c, size_t k, const colfs_node *fallback,
+			const colfs_err *e)
+{
+	char path[4096];
+
+	if (pq_part_path(s, g, c, k, path, sizeof path))
+		colfs_tree_report_err_path(t, path, e);
+	else
+		colfs_tree_report_err(t, fallback, e);
+}
+
+/* A problem of row group g as a whole (records that do not assemble):
+ * under its directory, or `fallback` in salvage's stand-in state. */
+static void rg_report(colfs_tree *t, const pq_state *s, uint32_t g,
+		      const colfs_node *fallback, uint64_t off,
+		      colfs_status st, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+static void rg_report(colfs_tree *t, const pq_state *s, uint32_t g,
+		      const colfs_node *fallback, uint64_t off,
+		      colfs_status st, const char *fmt, ...)
+{
+	char path[32], msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof path, "/row_groups/%u", g);
+	if (s->synthetic || !s->pf || g >= s->pf->n_row_groups)
+		colfs_tree_report(t, fallback, off, st, "%s", msg);
+	else
+		colfs_tree_report_path(t, path, off, st, "%s", msg);
+}
+
 colfs_status pqv_chunk_walk(colfs_tree *t, pq_state *s, const colfs_node *where,
 			    uint32_t g, uint32_t c, const pqv_walk **out)
 {
@@ -153,37 +192,17 @@ colfs_status pqv_chunk_walk(colfs_tree *t, pq_state *s, const colfs_node *where,
 	pthread_mutex_unlock(&v->lock);
 	if (st)
 		return st;
+	/* the walk's problems belong to the chunk's pages/, whichever view
+	 * walked */
 	if (fresh && note.status)
-		colfs_tree_report_err(t, where, &note);
+		part_report(t, s, g, c, PQ_PAGES, where, &note);
 	if (fresh && w->stop.status)
-		colfs_tree_report_err(t, where, &w->stop);
+		part_report(t, s, g, c, PQ_PAGES, where, &w->stop);
 	*out = w;
 	return COLFS_OK;
 }
 
 /* --- reading one page ---------------------------------------------------- */
-
-/* Report a page's problem under the page's own directory when it can be
- * found, else under `fallback`. */
-static void page_report(colfs_tree *t, pq_state *s, uint32_t g, uint32_t c,
-			size_t k, const colfs_node *fallback,
-			const colfs_err *e)
-{
-	const parquet_row_group *rg = &s->pf->row_groups[g];
-	char tmp[32], path[512];
-	const char *raw = pq_chunk_name(s, rg, c, tmp, sizeof tmp);
-	char *esc = s->synthetic ? NULL : colfs_name_escape(raw);
-	colfs_node *n = NULL;
-
-	if (esc) {
-		snprintf(path, sizeof path, "row_groups/%u/chunks/%s/pages/%zu",
-			 g, esc, k);
-		free(esc);
-		if (colfs_tree_resolve(t, path, &n))
-			n = NULL;
-	}
-	colfs_tree_report_err(t, n ? n : fallback, e);
-}
 
 static colfs_status codec_of(int32_t codec, colfs_codec *out, uint64_t off,
 			     colfs_err *e)
@@ -395,7 +414,7 @@ static colfs_status dict_decode(colfs_tree *t, pq_state *s, uint32_t g,
 		/* a CRC mismatch served under checksums=ignore */
 		colfs_err r = *e;
 		r.status = COLFS_ECORRUPT;
-		page_report(t, s, g, c, 0, NULL, &r);
+		part_report(t, s, g, c, 0, NULL, &r);
 		memset(e, 0, sizeof *e);
 	}
 	if (!st) {
@@ -544,7 +563,7 @@ static colfs_status page_decode(colfs_tree *t, pq_state *s,
 		goto fail;
 	if (e.msg[0]) {
 		e.status = COLFS_ECORRUPT;
-		page_report(t, s, g, c, k, where, &e);
+		part_report(t, s, g, c, k, where, &e);
 		memset(&e, 0, sizeof e);
 	}
 	colfs_cursor_init_virtual(&cur, p->buf, p->buf_len, off);
@@ -599,7 +618,7 @@ static colfs_status page_decode(colfs_tree *t, pq_state *s,
 				   "repetition level %u at the page's first entry: %s must start a new row (level 0)",
 				   p->rep[0],
 				   first ? "a column chunk" : "a v2 data page");
-			page_report(t, s, g, c, k, where, &e);
+			part_report(t, s, g, c, k, where, &e);
 			memset(&e, 0, sizeof e);
 		}
 	}
@@ -630,7 +649,7 @@ static colfs_status page_decode(colfs_tree *t, pq_state *s,
 fail:
 	if (!e.status)
 		e.status = st ? st : COLFS_ECORRUPT;
-	page_report(t, s, g, c, k, where, &e);
+	part_report(t, s, g, c, k, where, &e);
 	page_release(s->values, p);
 	return e.status;
 }
@@ -945,7 +964,7 @@ static colfs_status pageview_piece(colfs_tree *t, colfs_node *f,
 		if (st || e.msg[0]) {
 			if (!st)
 				e.status = COLFS_ECORRUPT;
-			page_report(t, s, g, c, k, f, &e);
+			part_report(t, s, g, c, k, f, &e);
 		}
 		if (st)
 			return st;
@@ -994,7 +1013,7 @@ static colfs_status dictionary_piece(colfs_tree *t, colfs_node *f,
 	if (!w->n || w->pages[0].hdr.type != PARQUET_PAGE_DICTIONARY)
 		return w->stop.status ? COLFS_ECORRUPT : COLFS_END;
 	if (dict_get(t, s, g, c, w, &d, &e)) {
-		page_report(t, s, g, c, 0, f, &e);
+		part_report(t, s, g, c, 0, f, &e);
 		return e.status;
 	}
 	leaf_init(&leaf, t, &s->pf->columns[ch->column]);
@@ -1115,8 +1134,10 @@ static colfs_status chunk_fail(colfs_tree *t, const pq_state *s,
 		if (ch)
 			off = ch->start;
 	}
-	colfs_tree_report(t, f, off, COLFS_ECORRUPT,
-			  "row group %u, column %u: %s", g, leaf, what);
+	colfs_err e = {0};
+	colfs_fail(&e, COLFS_ECORRUPT, off, "row group %u, column %u: %s", g,
+		   leaf, what);
+	part_report(t, s, g, leaf, PQ_NO_PAGE, f, &e);
 	return COLFS_ECORRUPT;
 }
 
@@ -1474,9 +1495,8 @@ static colfs_status field_load(colfs_tree *t, pq_state *s, const colfs_node *f,
 				   (unsigned long long)m);
 		for (uint32_t i = 0; i < fl->n_leaves; i++)
 			cur_reset(s->values, &fl->cur[i]);
-		colfs_tree_report(t, f, e.offset, e.status,
-				  "row group %u, field %s: %s", g, fl->name,
-				  e.msg);
+		rg_report(t, s, g, f, e.offset, e.status,
+			  "row group %u, field %s: %s", g, fl->name, e.msg);
 		return e.status;
 	}
 	return COLFS_OK;
@@ -1572,9 +1592,9 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 						"assembled %zu of %llu records",
 						done, (unsigned long long)m);
 			if (st) {
-				colfs_tree_report(t, f, e.offset, e.status,
-						  "row group %u, field %s: %s",
-						  g, fl->name, e.msg);
+				rg_report(t, s, g, f, e.offset, e.status,
+					  "row group %u, field %s: %s", g,
+					  fl->name, e.msg);
 				for (uint32_t i = 0; i < fl->n_leaves; i++)
 					cur_reset(s->values, &fl->cur[i]);
 			}

@@ -47,6 +47,15 @@ const parquet_chunk *pq_node_chunk(pq_state *s, const colfs_node *n);
 /* The raw (unescaped) name of chunk directory `c`. */
 const char *pq_chunk_name(const pq_state *s, const parquet_row_group *rg,
 			  uint32_t c, char *tmp, size_t tmp_len);
+/* The tree path of chunk `c` of row group `g` (k == PQ_NO_PAGE), of its
+ * page walk (k == PQ_PAGES: its pages/ directory) or of its page `k`, for
+ * filing a problem under the broken part whether or not it was listed
+ * (colfs_tree_report_path).  False when the part has no place in the
+ * tree (salvage's stand-in state) or the path does not fit. */
+#define PQ_NO_PAGE ((size_t)-1)
+#define PQ_PAGES ((size_t)-2)
+bool pq_part_path(const pq_state *s, uint32_t g, uint32_t c, size_t k,
+		  char *buf, size_t len);
 
 /* parquet_salvage.c: salvage/ for a file whose footer is unusable */
 bool pq_salvage_wanted(const pq_state *s);

@@ -865,7 +865,8 @@ test_check_refuse() {
 		for j in "" --json; do
 			check $j "$f"
 			expect_rc 2 "check $j $f"
-			[ -s out ] && fail "check $j $f wrote to stdout"
+			# --json answers with an error object (check-json-unreadable)
+			[ -z "$j" ] && [ -s out ] && fail "check $f wrote to stdout"
 			grep -q "^colfs-tool: $f: ." err || fail "$f: $(cat err)"
 		done
 	done
@@ -876,6 +877,262 @@ test_check_refuse() {
 	run "$COLFS_TOOL" ls --json text.txt
 	expect_rc 2 "--json outside check"
 	grep -q 'option of check' err || fail "ls --json: $(cat err)"
+}
+
+# check --json prints one JSON document whatever happens: for a file that
+# cannot be read (missing, empty, not a format, a directory, unreadable)
+# {"file": ..., "readable": false, "error": "<the reason on stderr>"},
+# exit 2; a readable file's document says "readable": true.
+test_check_json_unreadable() {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	printf 'hello, world\n' >text.txt
+	: >empty.parquet
+	mkdir dir.parquet
+	for f in missing.parquet empty.parquet text.txt dir.parquet \
+		'quote"and\back'; do
+		check --json "$f"
+		expect_rc 2 "check --json $f"
+		why=$(sed -n 's/^colfs-tool: //p' err)
+		[ -n "$why" ] || fail "$f: no reason on stderr: $(cat err)"
+		python3 - out "$f" "$why" <<-'PY' || fail "$f: not the error object: $(cat out)"
+		import json, sys
+		text = open(sys.argv[1]).read()
+		doc = json.loads(text)  # exactly one document, nothing else
+		assert text.endswith("}\n") and text.count("\n") == 1, text
+		assert doc == {"file": sys.argv[2], "readable": False,
+		               "error": sys.argv[3]}, doc
+		PY
+	done
+	need_parquet
+	check --json "$SAMPLE"
+	expect_rc 0 "check --json of the sample"
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["readable"] is True and d["healthy"] is True, d' out ||
+		fail "sample: $(head -c 300 out)"
+}
+
+# The progress follows the stored bytes decoded, not the count of
+# entries: check --progress on a pipe writes "PCT% PATH" before each file
+# it reads.  The documents at the root (metadata, nothing to decode) move
+# it by nothing; the first chunk's bytes come at a few percent (the old
+# bar, a share per root entry, stood at 70% there); it never goes back;
+# each row group (a quarter of the stored bytes) moves it by 15 to 35%;
+# it ends at 100%.
+test_check_progress_bytes() {
+	need_parquet
+	"$COLFS_MKSAMPLE" p.parquet --rows 40000 --row-groups 4 ||
+		fail "mksample"
+	run "$COLFS_TOOL" check --progress p.parquet
+	expect_rc 0 "check --progress"
+	grep -q 'healthy' out || fail "check: $(cat out)"
+	python3 - err <<-'PY' || fail "progress: $(head -c 2000 err)"
+	import re, sys
+	lines = open(sys.argv[1]).read().splitlines()
+	assert lines[-1] == "100.0% done", lines[-1]
+	pct = []
+	for l in lines[:-1]:
+	    m = re.fullmatch(r" *([0-9.]+)% (/.*)", l)
+	    assert m, l
+	    pct.append((float(m.group(1)), m.group(2)))
+	assert all(a[0] <= b[0] for a, b in zip(pct, pct[1:])), "goes back"
+	first = {}
+	for p, path in pct:
+	    n = 3 if path.startswith("/row_groups/") else 2
+	    first.setdefault("/".join(path.split("/")[:n]), p)
+	assert first["/README"] == 0.0, first
+	assert first["/row_groups/0"] < 5, first
+	for g in range(4):
+	    end = first.get("/row_groups/%d" % (g + 1), first["/columns"])
+	    step = end - first["/row_groups/%d" % g]
+	    assert 15 <= step <= 35, (g, step, first)
+	PY
+	# --progress belongs to check
+	run "$COLFS_TOOL" ls --progress p.parquet
+	expect_rc 2 "ls --progress"
+}
+
+# --- mounts ------------------------------------------------------------------
+
+# mount_file FILE: mount FILE on $work/mnt with colfs -f in the background
+# (skip without FUSE); the EXIT trap unmounts it and stops the daemon.
+MNT_PID=
+mount_file() {
+	[ -n "${COLFS:-}" ] || skip "COLFS is not set"
+	[ -c /dev/fuse ] && command -v fusermount3 >/dev/null ||
+		skip "no FUSE (/dev/fuse, fusermount3)"
+	mnt=$work/mnt
+	mkdir -p "$mnt"
+	"$COLFS" -f "$1" "$mnt" 2>"$work/daemon.err" &
+	MNT_PID=$!
+	trap 'umount_file; rm -rf "$work"' EXIT
+	for _ in $(seq 100); do
+		grep -qs " $mnt fuse" /proc/self/mounts && return 0
+		sleep 0.1
+	done
+	fail "the mount of $1 did not appear: $(cat "$work/daemon.err")"
+}
+
+umount_file() {
+	if grep -qs " $mnt fuse" /proc/self/mounts; then
+		timeout 10 fusermount3 -u "$mnt" 2>/dev/null ||
+			timeout 10 fusermount3 -u -z "$mnt" 2>/dev/null
+	fi
+	if [ -n "$MNT_PID" ]; then
+		for _ in $(seq 50); do
+			kill -0 "$MNT_PID" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -KILL "$MNT_PID" 2>/dev/null
+		wait "$MNT_PID" 2>/dev/null
+		MNT_PID=
+	fi
+}
+
+# --- problems land where they belong -----------------------------------------
+
+# expect_filed FILE VIEW PART DIR...: on a fresh tree, read only VIEW
+# (through colfs-tool, then through a fresh mount), then the `errors` of
+# each DIR and of the root: the problem VIEW met is filed under PART's
+# path (the broken part), and shows in the errors of every DIR given (the
+# part's own and the directories above it) and in the root errors.
+expect_filed() {
+	local f=$1 view=$2 part=$3
+	shift 3
+	local cats=()
+	for p in "$@"; do cats+=("${p#/}/errors"); done
+	run timeout 60 "$COLFS_TOOL" cat "$f" "$view" "${cats[@]}" errors
+	[ "$rc" -eq 1 ] || fail "$f: cat $view exits $rc, expected 1"
+	grep -q "^colfs-tool: $f:   because $part: offset " err ||
+		fail "$f: $view: the cause is not filed under $part: $(cat err)"
+	line=$(grep -m1 "^$part: offset [0-9]* (0x[0-9a-f]*): " out) ||
+		fail "$f: no problem under $part in the errors: $(cat out)"
+	# once in each DIR's errors and once in the root's
+	n=$(grep -cxF -- "$line" out)
+	[ "$n" -eq $(($# + 1)) ] ||
+		fail "$f: '$line' shows $n times, expected $(($# + 1)): $(cat out)"
+	mount_file "$f"
+	timeout 60 cat "$mnt/$view" >/dev/null 2>&1 &&
+		fail "$f: the mount serves $view whole"
+	for p in "$@"; do
+		timeout 10 cat "$mnt$p/errors" >errs ||
+			fail "$f: the mount cannot read $p/errors"
+		grep -qxF -- "$line" errs ||
+			fail "$f: the mount's $p/errors lacks '$line': $(cat errs)"
+	done
+	timeout 10 cat "$mnt/errors" >errs
+	grep -qxF -- "$line" errs ||
+		fail "$f: the mount's root errors lacks '$line': $(cat errs)"
+	umount_file
+}
+
+# offset_of FILE PATH: where a range node's bytes are in FILE
+offset_of() {
+	"$COLFS_TOOL" stat "$1" "$2" | sed -n 's/^offset: //p'
+}
+length_of() {
+	"$COLFS_TOOL" stat "$1" "$2" | sed -n 's/^length: //p'
+}
+
+# damage FILE OFFSET COUNT: COUNT bytes 0x7f at OFFSET
+damage() {
+	head -c "$3" /dev/zero | tr '\0' '\177' |
+		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+# A problem met while reading only columns/ (CFile: values) is filed
+# under the part that is broken, whether or not that part's directory
+# was listed: the page (a bad CRC), the chunk (a page header destroyed:
+# the walk stops), the ORC stream (one that ends early) and stripe, the
+# CFile block.
+test_errors_filed_under_part() {
+	need_parquet
+	"$COLFS_MKSAMPLE" crc.parquet --bad-crc || fail "mksample --bad-crc"
+	p=/row_groups/0/chunks/price/pages/0
+	expect_filed crc.parquet columns/price $p \
+		$p /row_groups/0/chunks/price /row_groups/0
+	# page 1's header lies between page 0's data and page 1's data
+	"$COLFS_MKSAMPLE" hdr.parquet --codec snappy --data-page-v2 \
+		--rows 1234 --row-groups 2 || fail "mksample"
+	c=row_groups/0/chunks/price/pages
+	end0=$(($(offset_of hdr.parquet $c/0/raw) + $(length_of hdr.parquet $c/0/raw)))
+	start1=$(offset_of hdr.parquet $c/1/raw)
+	damage hdr.parquet $(((end0 + start1) / 2)) 8
+	# the walk stops: filed under the chunk's pages/ (no errors of its
+	# own: the chunk's shows it)
+	expect_filed hdr.parquet columns/price \
+		/row_groups/0/chunks/price/pages \
+		/row_groups/0/chunks/price /row_groups/0
+	# ORC: the id column's data stream of stripe 1 runs out early
+	[ -n "${ORC_GEN:-}" ] || skip "ORC_GEN is not set"
+	"$ORC_GEN" g.orc 3000 1000 || fail "orc_gen"
+	s=stripes/1/streams/0-1-DATA/raw
+	damage g.orc $(($(offset_of g.orc $s) + 600)) 16
+	p=/stripes/1/streams/0-1-DATA
+	expect_filed g.orc columns/id $p $p /stripes/1
+	# CFile: block 1's checksum fails
+	[ -n "${CFILE_WRITER:-}" ] || skip "CFILE_WRITER is not set"
+	"$CFILE_WRITER" --type INT32 --encoding PLAIN --count 3000 \
+		--block-rows 1000 c.cfile c.txt || fail "cfile-writer"
+	damage c.cfile $(($(offset_of c.cfile blocks/1/raw) + 900)) 4
+	expect_filed c.cfile values /blocks/1 /blocks/1
+}
+
+# --- the in-mount README -----------------------------------------------------
+
+# readme_check FILE [MOUNT]: tests/tool/readme-check.py (the README's
+# entries against colfs-tool tree, and the mount's listing with MOUNT)
+readme_check() {
+	python3 "$TESTS_TOOL_DIR/readme-check.py" "$COLFS_TOOL" "$@" ||
+		fail "$1: the README and the tree disagree"
+}
+
+# Every format's README lists exactly the entries its file has, value
+# views marked [decodes]: the samples, generated ORC and CFile files of
+# several shapes, files whose footer is lost (salvage), corpus files when
+# present; for one file of each format also through a mount.
+test_readme_entries() {
+	need_parquet
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	[ -n "${ORC_GEN:-}" ] && [ -n "${CFILE_WRITER:-}" ] ||
+		skip "ORC_GEN or CFILE_WRITER is not set"
+	"$ORC_GEN" g.orc 3000 1000 || fail "orc_gen"
+	"$CFILE_WRITER" --type STRING --encoding DICT --nullable --count 5000 \
+		--block-rows 50 --index-block-size 128 dict.cfile x.txt &&
+	"$CFILE_WRITER" --type STRING --encoding PREFIX --validx \
+		--count 3000 --block-rows 100 prefix.cfile x.txt &&
+	"$CFILE_WRITER" --type INT64 --encoding BIT_SHUFFLE --compression LZ4 \
+		--delta --count 500 delta.cfile x.txt &&
+	"$CFILE_WRITER" --type BINARY --encoding PLAIN --bloom --count 3000 \
+		--block-rows 500 bloom.cfile x.txt || fail "cfile-writer"
+	head -c 20000 "$SAMPLE_SNAPPY" >cut.parquet
+	head -c 30000 g.orc >cut.orc
+	head -c 9000 dict.cfile >cut.cfile
+	for f in "$SAMPLE" "$SAMPLE_SNAPPY" g.orc dict.cfile prefix.cfile \
+		delta.cfile bloom.cfile cut.parquet cut.orc cut.cfile; do
+		readme_check "$f"
+	done
+	# the value views are listed: the Parquet README used to omit them
+	"$COLFS_TOOL" cat "$SAMPLE" README >readme
+	for v in 'columns/' 'rows.jsonl' 'values' 'levels' 'dictionary' \
+		'verify'; do
+		grep -qE "^ *${v%/}/? " readme ||
+			fail "the sample's README lacks $v"
+	done
+	if [ -d "$CORPUS_DIR" ]; then
+		for f in parquet/good/alltypes_plain.parquet \
+			parquet/good/nested_lists.snappy.parquet \
+			parquet/good/datapage_v2_empty_datapage.snappy.parquet \
+			orc/good/TestOrcFile.testSeek.orc \
+			orc/good/demo-12-zlib.orc; do
+			[ -f "$CORPUS_DIR/$f" ] && readme_check "$CORPUS_DIR/$f"
+		done
+	else
+		echo "no corpus at $CORPUS_DIR: corpus files not checked" >&2
+	fi
+	for f in "$SAMPLE" g.orc dict.cfile; do
+		mount_file "$f"
+		readme_check "$f" "$mnt"
+		umount_file
+	done
 }
 
 # A progress bar on a terminal only: under script(1) stderr is a tty.
@@ -926,7 +1183,9 @@ check_corpus() {
 			grep -q ': unreadable: ' out ||
 			fail "$f: exit 1 without a problem: $(cat out)" ;;
 		2) refused=$((refused + 1))
-		   [ -s out ] && fail "$f: refused but wrote to stdout" ;;
+		   # one JSON document: the error object
+		   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["readable"] is False and d["error"], d' out ||
+			fail "$f: refused without the error object: $(cat out)" ;;
 		*) cat err >&2; fail "$f: exit status $rc (crash or timeout)" ;;
 		esac
 	done < <(find "$1" -type f -print0 | sort -z)
