@@ -294,7 +294,9 @@ void colfs_readme_entries(colfs_buf *out)
 		"Listing a directory reads metadata only.  Entries marked [decodes]\n"
 		"are value views: reading one decodes the values of the part it\n"
 		"belongs to; the others are stored bytes or documents made from\n"
-		"the metadata.\n\n"
+		"the metadata.  A stat of a value view (ls -l) decodes it to learn\n"
+		"its size only when the source is small or with -o sizes=exact\n"
+		"(docs/tree.md, \"Sizes\").\n\n"
 		"Entries (two spaces of indent per level; a trailing / marks a\n"
 		"directory; N, K and <...> stand for each numbered or named entry):\n\n");
 }
