@@ -23,7 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <dirent.h>
+#include <poll.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -245,6 +247,110 @@ static int colfsd_check_mountpoint(const char *given, const char *dir)
 	return 0;
 }
 
+/* The source watcher.  The core finds a changed source when it reads
+ * (every file then answers EIO), but pages the kernel has cached are
+ * served without asking us: a file kept open, or mapped, would go on
+ * showing old bytes.  So a thread waits for inotify to say the source was
+ * written to, checks it as the core does (when the writing has paused),
+ * and once it has changed drops
+ * the kernel's cached pages and attributes of every node, so that every
+ * read comes to us and answers EIO.  Without inotify (a limit reached)
+ * the checks at open and read still hold. */
+typedef struct colfsd_watch {
+	colfsd *d;
+	struct fuse_session *se;
+	int ifd;         /* inotify */
+	int stop[2];     /* a byte written to stop[1] ends the thread */
+	pthread_t thread;
+	bool running;
+} colfsd_watch;
+
+static void *colfsd_watch_run(void *arg)
+{
+	colfsd_watch *w = arg;
+	char ev[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+
+	for (;;) {
+		struct pollfd p[2] = {{w->ifd, POLLIN, 0}, {w->stop[0], POLLIN, 0}};
+
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return NULL;
+		}
+		if (p[1].revents)
+			return NULL;
+		if (read(w->ifd, ev, sizeof ev) < 0 && errno != EAGAIN)
+			return NULL;
+		/* Let the writer finish (until 100 ms pass without an event,
+		 * 2 s at most), so that `errors` names the size it left
+		 * rather than that of its O_TRUNC. */
+		for (int quiet = 0; quiet < 20; quiet++) {
+			p[0].revents = p[1].revents = 0;
+			if (poll(p, 2, 100) <= 0)
+				break;
+			if (p[1].revents)
+				return NULL;
+			if (read(w->ifd, ev, sizeof ev) < 0 && errno != EAGAIN)
+				return NULL;
+		}
+		colfs_tree *t = w->d->tree;
+		if (colfs_node_check(t, colfs_tree_root(t)) == COLFS_OK)
+			continue;
+		/* Changed (and filed in errors by the check): from now on
+		 * nothing cached may be served. */
+		colfs_node *n;
+		for (uint64_t ino = 1; (n = colfs_tree_node(t, ino)); ino++)
+			if (!colfs_node_is_dir(n))
+				fuse_lowlevel_notify_inval_inode(w->se, ino, 0,
+								 0);
+		return NULL;
+	}
+}
+
+static void colfsd_watch_start(colfsd_watch *w, colfsd *d,
+			       struct fuse_session *se)
+{
+	char fdpath[64];
+
+	memset(w, 0, sizeof *w);
+	w->d = d;
+	w->se = se;
+	w->stop[0] = w->stop[1] = -1;
+	w->ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	if (w->ifd < 0)
+		return;
+	/* The open descriptor, not the path: the file that is mounted,
+	 * wherever it is renamed to. */
+	snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d",
+		 colfs_tree_fd(d->tree));
+	if (inotify_add_watch(w->ifd, fdpath, IN_MODIFY | IN_ATTRIB) < 0 ||
+	    pipe2(w->stop, O_CLOEXEC) != 0 ||
+	    pthread_create(&w->thread, NULL, colfsd_watch_run, w) != 0) {
+		close(w->ifd);
+		w->ifd = -1;
+		return;
+	}
+	w->running = true;
+}
+
+static void colfsd_watch_stop(colfsd_watch *w)
+{
+	if (w->running) {
+		char b = 0;
+		if (write(w->stop[1], &b, 1) != 1) {
+			/* the pipe is empty and open: cannot happen */
+		}
+		pthread_join(w->thread, NULL);
+	}
+	if (w->ifd >= 0)
+		close(w->ifd);
+	if (w->stop[0] >= 0)
+		close(w->stop[0]);
+	if (w->stop[1] >= 0)
+		close(w->stop[1]);
+}
+
 static void colfsd_args_free(colfsd_args *a)
 {
 	for (size_t i = 0; i < a->kept_n; i++)
@@ -394,6 +500,9 @@ int main(int argc, char *argv[])
 		goto out;
 	}
 
+	/* After fuse_daemonize: a thread would not survive its fork. */
+	colfsd_watch watch;
+	colfsd_watch_start(&watch, &d, se);
 	int ret;
 	if (cmd.singlethread) {
 		ret = fuse_session_loop(se);
@@ -416,6 +525,7 @@ int main(int argc, char *argv[])
 	/* 0: unmounted from outside (fusermount3 -u, umount); > 0: the
 	 * signal that asked us to stop.  Both are a clean end. */
 	status = ret < 0 ? 1 : 0;
+	colfsd_watch_stop(&watch);
 	fuse_session_unmount(se);
 	fuse_remove_signal_handlers(se);
 

@@ -770,8 +770,9 @@ case_bad_corpus() {
 # --- a changed source -----------------------------------------------------------
 # The source is changed while mounted (docs/tree.md, "A changed source"):
 # every data file then answers EIO, those read before the change (cached by
-# the core and by the kernel's page cache) included, and so does a file
-# kept open across the change; `errors` holds one problem line and
+# the core and by the kernel's page cache) included, and so do a stream
+# and a byte range (its pages cached by the kernel) kept open across the
+# change; `errors` holds one problem line and
 # `summary` starts with the same message.
 
 # Two different Parquet files: the two colfs-mksample samples.
@@ -802,6 +803,41 @@ source_mount() {
 		fail "reading the open file before the change"
 	[ "$(wc -c < "$WORK/part")" -eq 100 ] || fail "short read before"
 	OLD_SIZE=$(stat -c %s "$WORK/live.parquet")
+	# raw/footer kept open, its pages in the kernel's cache: once the
+	# source changes, a read of it must come to colfs (which drops those
+	# pages) and fail, never serve new bytes.  A helper holds it open and
+	# reads it again (pread at 0) when $WORK/changed appears.
+	rm -f "$WORK/changed" "$WORK/held"
+	KEPT=
+	if command -v python3 > /dev/null; then
+		timeout 60 python3 - "$MNT/raw/footer" "$WORK" <<'PY' > "$WORK/kept.out" 2>&1 &
+import errno, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY)
+old = os.pread(fd, 1 << 20, 0)
+open(sys.argv[2] + "/held", "w").close()
+while not os.path.exists(sys.argv[2] + "/changed"):
+    time.sleep(0.01)
+for _ in range(500):
+    try:
+        now = os.pread(fd, 1 << 20, 0)
+    except OSError as e:
+        print("EIO" if e.errno == errno.EIO else e)
+        sys.exit(0)
+    if now != old:
+        print("new bytes served")
+        sys.exit(1)
+    time.sleep(0.01)
+print("old bytes still served after 5 s")
+sys.exit(1)
+PY
+		KEPT=$!
+		PIDS+=("$KEPT")
+		for _ in $(seq 1 100); do
+			[ -e "$WORK/held" ] && break
+			sleep 0.1
+		done
+		[ -e "$WORK/held" ] || fail "the helper did not open raw/footer"
+	fi
 }
 
 # After the change: EIO everywhere, one problem, the summary's first line.
@@ -826,6 +862,12 @@ source_expect_changed() { # NEW_SIZE
 	rc=0; timeout "$T" cat <&3 > "$WORK/rest" 2>/dev/null || rc=$?
 	[ "$rc" -ne 0 ] || fail "the file kept open read on after the change"
 	exec 3<&-
+	if [ -n "$KEPT" ]; then
+		touch "$WORK/changed"
+		wait "$KEPT" || fail "raw/footer kept open: $(cat "$WORK/kept.out")"
+		[ "$(cat "$WORK/kept.out")" = EIO ] ||
+			fail "raw/footer kept open: $(cat "$WORK/kept.out")"
+	fi
 	local re="source changed since mount \\(size $OLD_SIZE -> $1, mtime [0-9T:.-]+Z -> [0-9T:.-]+Z\\): remount"
 	out=$(timeout "$T" cat "$MNT/errors") || fail "cat errors"
 	[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] ||
@@ -886,6 +928,10 @@ case_source_rename() {
 	need_two_samples
 	source_mount
 	exec 3<&-
+	if [ -n "$KEPT" ]; then
+		kill "$KEPT" 2>/dev/null || true
+		wait "$KEPT" 2>/dev/null || true
+	fi
 	cp "$SAMPLE_SNAPPY" "$WORK/new.parquet"
 	mv "$WORK/new.parquet" "$WORK/live.parquet"
 	local f out
