@@ -10,14 +10,29 @@ libzstd-dev liblz4-dev libsnappy-dev libbrotli-dev liblzo2-dev libxxhash-dev
 libprotobuf-c-dev protobuf-c-compiler libjansson-dev libcmocka-dev tzdata"
 # Extra tools the tests use: clang for fuzzing, node/npm for the DuckDB
 # oracle, python3 to count results, bitshuffle (the reference library for
-# CFile bitshuffle blocks, a module of /usr/bin/python3).
+# CFile bitshuffle blocks, a module of /usr/bin/python3), procps (pgrep),
+# man-db (the man page test), shfmt (tests/tool/commands-audit.py parses
+# the scripts with it).  Every command a script runs must be in a minimal
+# Debian 12 or come from this list: the commands-audit test checks it.
 if [ "${COLFS_WITH_TEST_TOOLS:-0}" = 1 ]; then
-	PKGS="$PKGS clang libclang-rt-14-dev python3 jq bitshuffle"
-	command -v node >/dev/null 2>&1 || PKGS="$PKGS nodejs npm"
+	PKGS="$PKGS clang libclang-rt-14-dev python3 jq bitshuffle procps man-db
+shfmt nodejs npm"
+fi
+# --list: print the packages and stop (tests/tool/commands-audit.py checks
+# that every command the scripts run comes from one of them or from a
+# minimal Debian).
+if [ "${1:-}" = --list ]; then
+	echo $PKGS
+	exit 0
 fi
 
 missing=""
 for p in $PKGS; do
+	# A node installed otherwise (e.g. from NodeSource, npm included) serves.
+	case $p in
+	nodejs) command -v node >/dev/null 2>&1 && continue ;;
+	npm) command -v npm >/dev/null 2>&1 && continue ;;
+	esac
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing="$missing $p"
 done

@@ -1004,6 +1004,63 @@ test_sample_duckdb() {
 	true
 }
 
+# --- the commands the scripts run -------------------------------------------
+
+# Every command of every shell script (tests, tools, CI) is in a minimal
+# Debian 12 or installed by tools/bootstrap.sh (issue: pgrep was neither,
+# and the tests failed on a bare machine only).
+test_commands_audit() {
+	command -v shfmt >/dev/null || fail "shfmt is not installed (tools/bootstrap.sh installs it)"
+	run /usr/bin/python3 "$TESTS_TOOL_DIR/commands-audit.py" "$TESTS_TOOL_DIR/../.."
+	cat out
+	expect_rc 0 "commands-audit.py"
+}
+
+# ... and the audit catches a command that bootstrap does not install,
+# wherever the script runs it.
+test_commands_audit_catches() {
+	command -v shfmt >/dev/null || fail "shfmt is not installed (tools/bootstrap.sh installs it)"
+	audit="$TESTS_TOOL_DIR/commands-audit.py"
+	cat >scratch.sh <<-'EOF'
+	#!/bin/sh
+	set -eu
+	cleanup() { rm -f x; }
+	show() { echo "$*"; "$@"; }
+	n=$(ls | wc -l)
+	case $n in
+	pgrep) echo "a case pattern, not a command" ;;
+	esac
+	pid=$(pgrep -f colfs || true)
+	echo "$pid" | xxd >/dev/null
+	timeout 5 colfs-no-such-command --flag
+	show strace true
+	cat <<-END
+	sl is in a here-document, not a command
+	END
+	EOF
+	pkgs=$(COLFS_WITH_TEST_TOOLS=1 "$TESTS_TOOL_DIR/../../tools/bootstrap.sh" --list |
+		tr ' ' '\n' | grep -v -x -e procps -e strace | tr '\n' ' ')
+	run /usr/bin/python3 "$audit" --pkgs "$pkgs" scratch.sh
+	cat out
+	expect_rc 1 "commands-audit.py on a script with missing commands"
+	for c in "scratch.sh:9: command 'pgrep'" "scratch.sh:10: command 'xxd'" \
+		"scratch.sh:11: command 'colfs-no-such-command'" \
+		"scratch.sh:12: command 'strace'"; do
+		grep -q -F "FAIL $c" out || fail "the audit did not name $c"
+	done
+	for c in sl cleanup show ls wc echo timeout rm; do
+		grep -q "command '$c'" out && fail "the audit named $c, which is not missing"
+	done
+	grep -q "4 not accounted for" out || fail "expected exactly 4 problems"
+	# the same script with those commands installed by bootstrap passes
+	# (xxd and strace come with the packages named here, pgrep with procps)
+	command -v xxd >/dev/null && command -v strace >/dev/null && command -v pgrep >/dev/null || return 0
+	sed -i '/colfs-no-such-command/d' scratch.sh
+	run /usr/bin/python3 "$audit" --pkgs "$pkgs procps xxd strace" scratch.sh
+	expect_rc 0 "commands-audit.py with procps, xxd and strace listed"
+	true
+}
+
 fn="test_${name//-/_}"
 declare -F "$fn" >/dev/null || fail "no such test"
 "$fn" || fail "the test function returned status $?"

@@ -63,6 +63,8 @@ unmount_it() {
 	PID=
 }
 now() { date +%s.%N; }
+# seconds from $1 to $2 (two `now` readings)
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 hwm() { awk '/^VmHWM/ {print $2 " kB"}' /proc/"$PID"/status; }
 
 # one timed cat: prints "path  bytes  seconds"
@@ -71,7 +73,7 @@ timed_cat() {
 	n=$(cat "$MNT/$1" | wc -c)
 	t1=$(now)
 	printf '  %-28s %12s bytes %8.2f s\n' "$1" "$n" \
-		"$(echo "$t1 - $t0" | bc)"
+		"$(secs $t0 $t1)"
 }
 
 run() { # FILE OPTS

@@ -49,6 +49,8 @@ mount_it() {
 	done
 }
 now() { date +%s.%N; }
+# seconds from $1 to $2 (two `now` readings)
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 
 if [ "$WHAT" = mount ] || [ "$WHAT" = all ]; then
 	t0=$(now)
@@ -59,9 +61,9 @@ if [ "$WHAT" = mount ] || [ "$WHAT" = all ]; then
 	ls -R "$MNT/row_groups" >/dev/null
 	t2=$(now)
 	rchar=$(awk '/^rchar/ {print $2}' /proc/$PID/io)
-	echo "mount: file $SIZE bytes; mount + ls + cat summary $(echo "$t1 - $t0" | bc) s;" \
-	     "ls -R row_groups $(echo "$t2 - $t1" | bc) s; daemon read() returned $rchar bytes in all, FUSE requests included; see docs/performance.md for the file bytes alone" \
-	     "($(echo "scale=4; 100 * $rchar / $SIZE" | bc)% of the file)"
+	echo "mount: file $SIZE bytes; mount + ls + cat summary $(secs $t0 $t1) s;" \
+	     "ls -R row_groups $(secs $t1 $t2) s; daemon read() returned $rchar bytes in all, FUSE requests included; see docs/performance.md for the file bytes alone" \
+	     "($(awk -v a="$rchar" -v b="$SIZE" 'BEGIN { printf "%.4f", 100 * a / b }')% of the file)"
 	fusermount3 -u "$MNT"
 	wait $PID || true
 fi
@@ -77,8 +79,8 @@ if [ "$WHAT" = cat ] || [ "$WHAT" = all ]; then
 		t2=$(now)
 		$SQL "SET threads=1" "COPY (SELECT $col FROM '$FILE') TO '/dev/null' (FORMAT csv, HEADER false)"
 		t3=$(now)
-		echo "cat columns/$col: colfs $(echo "$t1 - $t0" | bc) s (daemon peak RSS ${rss} kB);" \
-		     "duckdb COPY csv threads=1 $(echo "$t3 - $t2" | bc) s"
+		echo "cat columns/$col: colfs $(secs $t0 $t1) s (daemon peak RSS ${rss} kB);" \
+		     "duckdb COPY csv threads=1 $(secs $t2 $t3) s"
 	done
 	fusermount3 -u "$MNT"
 	wait $PID || true
