@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <dirent.h>
 #include <poll.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
@@ -283,8 +284,8 @@ static void *colfsd_watch_run(void *arg)
 		if (read(w->ifd, ev, sizeof ev) < 0 && errno != EAGAIN)
 			return NULL;
 		/* Let the writer finish (until 100 ms pass without an event,
-		 * 2 s at most), so that `errors` names the size it left
-		 * rather than that of its O_TRUNC. */
+		 * 20 rounds at most), so that `errors` names the size it
+		 * left rather than that of its O_TRUNC. */
 		for (int quiet = 0; quiet < 20; quiet++) {
 			p[0].revents = p[1].revents = 0;
 			if (poll(p, 2, 100) <= 0)
@@ -325,13 +326,18 @@ static void colfsd_watch_start(colfsd_watch *w, colfsd *d,
 	snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d",
 		 colfs_tree_fd(d->tree));
 	if (inotify_add_watch(w->ifd, fdpath, IN_MODIFY | IN_ATTRIB) < 0 ||
-	    pipe2(w->stop, O_CLOEXEC) != 0 ||
-	    pthread_create(&w->thread, NULL, colfsd_watch_run, w) != 0) {
+	    pipe2(w->stop, O_CLOEXEC) != 0) {
 		close(w->ifd);
 		w->ifd = -1;
 		return;
 	}
-	w->running = true;
+	/* The thread blocks every signal: SIGTERM and friends must reach a
+	 * thread of the session loop, whose read they interrupt. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	w->running = pthread_create(&w->thread, NULL, colfsd_watch_run, w) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 static void colfsd_watch_stop(colfsd_watch *w)
