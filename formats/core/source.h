@@ -2,14 +2,16 @@
  * source's read_at; tests back a source with memory.
  *
  * A file source remembers the size and modification time its descriptor
- * had when it was created.  Every read checks them again after reading
- * (one fstat): a file rewritten, truncated or appended to since then is
- * "changed" for good, and every read from then on fails with COLFS_EIO
+ * had when it was created; colfs_source_check compares them again (one
+ * fstat).  A file rewritten, truncated or appended to since then is
+ * "changed" for good: every read from then on fails with COLFS_EIO
  * "source changed since mount (...): remount", so that bytes of the new
- * file are never decoded against metadata of the old one.  The check
- * comes after the pread because a writer updates the modification time
- * before it copies its bytes: bytes read before an unchanged fstat are
- * the old ones. */
+ * file are never decoded against metadata of the old one.  A read that
+ * comes up short checks at once (a cut file is not blamed for being
+ * short).  Otherwise the caller checks after it has read what it needs
+ * (the tree does, after rendering each piece and document): a writer
+ * updates the modification time before it copies its bytes, so bytes
+ * read before an unchanged check are the old ones. */
 #ifndef COLFS_SOURCE_H
 #define COLFS_SOURCE_H
 

@@ -924,8 +924,8 @@ void colfs_tree_report(colfs_tree *t, const colfs_node *where, uint64_t offset,
 	va_list ap;
 
 	/* What is found in a changed file is no news about the file: the
-	 * change itself is the one problem. */
-	if (colfs_source_changed(t->src)) {
+	 * change itself is the one problem.  (One fstat per problem.) */
+	if (colfs_source_check(t->src, NULL) != COLFS_OK) {
 		tree_file_change(t);
 		return;
 	}
@@ -1259,6 +1259,10 @@ static colfs_status doc_render(colfs_tree *t, colfs_node *n, blob **out)
 		tree_unlock(t);
 		if (st == COLFS_OK)
 			st = colfs_buf_status(&buf);
+		/* Made of old bytes only if the source is unchanged now
+		 * (source.h); not kept otherwise. */
+		if (st == COLFS_OK && !n->is_volatile)
+			st = tree_source_check(t);
 		/* The summary of a changed source says so even when the
 		 * rest cannot be made. */
 		if (st != COLFS_OK && st != COLFS_ENOMEM && note > 0 &&
@@ -1340,6 +1344,14 @@ static colfs_status stream_render(colfs_tree *t, colfs_node *n,
 				  : COLFS_EUNSUPPORTED;
 	if (st == COLFS_OK)
 		st = colfs_buf_status(&buf);
+	/* Decoded from old bytes only if the source is unchanged now
+	 * (source.h): a piece (or an end) read across a change is never
+	 * kept nor served. */
+	if (st == COLFS_OK || st == COLFS_END) {
+		colfs_status cs = tree_source_check(t);
+		if (cs)
+			st = cs;
+	}
 	if (st != COLFS_OK) {
 		colfs_buf_free(&buf);
 		if (st == COLFS_END && i < s->known)
@@ -1526,8 +1538,12 @@ colfs_status colfs_handle_read(colfs_handle *h, uint64_t offset, size_t len,
 		colfs_err err;
 		colfs_status st = colfs_source_pread(h->t->src, n->off + offset,
 						     len, buf, got, &err);
-		if (st != COLFS_OK)
+		if (st == COLFS_OK)
+			st = tree_source_check(h->t);
+		if (st != COLFS_OK) {
+			*got = 0;
 			return st;
+		}
 		/* The file shrank under us: the range promised more. */
 		return *got == len ? COLFS_OK : COLFS_ETRUNCATED;
 	}

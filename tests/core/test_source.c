@@ -178,9 +178,10 @@ static void test_fd_owned(void **state)
 	assert_int_equal(errno, EBADF);
 }
 
-/* The file is cut after the source measured it: every read, inside the
- * part that is left or not, fails with COLFS_EIO "source changed since
- * mount" naming both sizes; the check is sticky. */
+/* The file is cut after the source measured it: a read that comes up
+ * short fails with COLFS_EIO "source changed since mount" naming both
+ * sizes, and so does every read after it (the change is sticky), inside
+ * the part that is left or not. */
 static void test_fd_shrinks(void **state)
 {
 	(void)state;
@@ -227,6 +228,12 @@ static void test_fd_rewritten(void **state)
 	assert_int_equal(pwrite(fd, "x", 1, 0), 1);
 	times[1].tv_nsec = 6; /* whatever the clock's granularity */
 	assert_int_equal(futimens(fd, times), 0);
+	/* A full read does not check by itself (the reader checks once it
+	 * has what it needs); the check sees it, and from then on every
+	 * read fails. */
+	assert_false(colfs_source_changed(src));
+	assert_int_equal(colfs_source_check(src, &err), COLFS_EIO);
+	assert_true(colfs_source_changed(src));
 	assert_int_equal(colfs_source_read_at(src, 0, 16, buf, &err),
 			 COLFS_EIO);
 	assert_string_equal(err.msg,
@@ -248,6 +255,7 @@ static void test_fd_appended(void **state)
 	int fd = temp_file();
 	assert_int_equal(colfs_source_create_fd(fd, 1, &src), COLFS_OK);
 	assert_int_equal(pwrite(fd, data, 10, SIZE), 10);
+	assert_int_equal(colfs_source_check(src, &err), COLFS_EIO);
 	assert_int_equal(colfs_source_read_at(src, 0, 16, buf, &err),
 			 COLFS_EIO);
 	assert_non_null(strstr(err.msg, "(size 1000 -> 1010, mtime "));
