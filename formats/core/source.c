@@ -13,6 +13,7 @@
 typedef struct source_change {
 	pthread_mutex_t lock;
 	bool seen;              /* atomic; set once, never cleared */
+	uint64_t reads;         /* atomic: preads made */
 	uint64_t size;
 	struct timespec mtime;
 } source_change;
@@ -91,6 +92,13 @@ int colfs_source_fd(const colfs_source *src)
 	return src->fd;
 }
 
+uint64_t colfs_source_reads(const colfs_source *src)
+{
+	return src->change ? __atomic_load_n(&src->change->reads,
+					     __ATOMIC_ACQUIRE)
+			   : 0;
+}
+
 bool colfs_source_changed(const colfs_source *src)
 {
 	return src->change &&
@@ -164,6 +172,7 @@ colfs_status colfs_source_pread(const colfs_source *src, uint64_t offset,
 		return COLFS_OK;
 	}
 	size_t done = 0;
+	__atomic_add_fetch(&src->change->reads, 1, __ATOMIC_ACQ_REL);
 	while (done < len) {
 		ssize_t n = pread(src->fd, (char *)buf + done, len - done,
 				  (off_t)(offset + done));

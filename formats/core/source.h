@@ -53,6 +53,9 @@ colfs_status colfs_source_pread(const colfs_source *src, uint64_t offset,
  * "source changed since mount (size A -> B, mtime T1 -> T2): remount" in
  * `err` when it changed, now or before. */
 colfs_status colfs_source_check(const colfs_source *src, colfs_err *err);
+/* How many reads of the file were made so far (all threads): a caller
+ * that read nothing since its last check need not check again. */
+uint64_t colfs_source_reads(const colfs_source *src);
 /* Has a check (or a read) seen a change?  No system call. */
 bool colfs_source_changed(const colfs_source *src);
 

@@ -1255,13 +1255,16 @@ static colfs_status doc_render(colfs_tree *t, colfs_node *n, blob **out)
 		if (n->is_summary)
 			tree_source_note(t, &buf);
 		size_t note = buf.len;
+		uint64_t reads = colfs_source_reads(t->src);
 		st = n->ops->generate(t, n, &buf);
 		tree_unlock(t);
 		if (st == COLFS_OK)
 			st = colfs_buf_status(&buf);
 		/* Made of old bytes only if the source is unchanged now
-		 * (source.h); not kept otherwise. */
-		if (st == COLFS_OK && !n->is_volatile)
+		 * (source.h); not kept otherwise.  A document made of
+		 * metadata already read needs no check. */
+		if (st == COLFS_OK && !n->is_volatile &&
+		    colfs_source_reads(t->src) != reads)
 			st = tree_source_check(t);
 		/* The summary of a changed source says so even when the
 		 * rest cannot be made. */
@@ -1339,6 +1342,7 @@ static colfs_status stream_render(colfs_tree *t, colfs_node *n,
 		return COLFS_OK;
 	}
 	colfs_buf buf = COLFS_BUF_INIT;
+	uint64_t reads = colfs_source_reads(t->src);
 	colfs_status st = n->ops && n->ops->piece
 				  ? n->ops->piece(t, n, i, &buf)
 				  : COLFS_EUNSUPPORTED;
@@ -1347,7 +1351,8 @@ static colfs_status stream_render(colfs_tree *t, colfs_node *n,
 	/* Decoded from old bytes only if the source is unchanged now
 	 * (source.h): a piece (or an end) read across a change is never
 	 * kept nor served. */
-	if (st == COLFS_OK || st == COLFS_END) {
+	if ((st == COLFS_OK || st == COLFS_END) &&
+	    colfs_source_reads(t->src) != reads) {
 		colfs_status cs = tree_source_check(t);
 		if (cs)
 			st = cs;
