@@ -67,6 +67,18 @@ typedef struct colfs_options {
  * COLFS_ENOENT for a key colfs does not know, COLFS_ECORRUPT for a bad
  * value.  The string must outlive `opts`. */
 colfs_status colfs_options_set(colfs_options *opts, const char *kv);
+/* How many options name a file (schema_from). */
+#define COLFS_PATH_OPTIONS 1
+/* Make every option that names a file absolute (realpath) and check that
+ * it opens for reading as a regular file, so that a wrong name is refused
+ * before anything starts and a daemon that changes directory still finds
+ * it.  A path that fails is refused with a one-line reason in `why`
+ * ("schema_from=X: No such file or directory").  The absolute paths are
+ * malloc'd into `owned` (NULL where unused); free them once `opts` is no
+ * longer used. */
+colfs_status colfs_options_resolve_paths(colfs_options *opts,
+					 char *owned[COLFS_PATH_OPTIONS],
+					 char *why, size_t why_len);
 /* One line per option, for --help. */
 const char *colfs_options_help(void);
 
@@ -168,6 +180,14 @@ const char *colfs_tree_size_index_note(const colfs_tree *t);
 colfs_status colfs_tree_save_sizes(colfs_tree *t, char *why, size_t why_len);
 /* For a range node: where its bytes are in the source file. */
 bool colfs_node_range(const colfs_node *n, uint64_t *offset, uint64_t *len);
+
+/* Can `n`'s content still be served?  COLFS_EIO once the source file has
+ * changed (size or modification time) since the tree was opened: then
+ * every file answers it except the volatile ones (`errors`, `summary`),
+ * which say what changed.  One fstat.  colfs_node_open and
+ * colfs_handle_read check by themselves; a caller serving a range node's
+ * bytes straight from colfs_tree_fd checks here first. */
+colfs_status colfs_node_check(colfs_tree *t, const colfs_node *n);
 
 /* Open a file node for reading.  A document is generated (or taken from
  * the cache) here, so a node that cannot be produced fails at open. */

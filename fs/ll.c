@@ -300,9 +300,12 @@ static void colfsd_open(fuse_req_t req, fuse_ino_t ino,
 	switch (colfs_node_content(n)) {
 	case COLFS_CONTENT_RANGE:
 		f->range = colfs_node_range(n, &f->offset, &f->len);
-		if (!f->range) {
+		/* A changed source: EIO at open, before the page cache
+		 * (keep_cache) can serve old bytes of an earlier read. */
+		cs = f->range ? colfs_node_check(d->tree, n) : COLFS_EIO;
+		if (cs) {
 			colfsd_file_destroy(f);
-			fuse_reply_err(req, EIO);
+			fuse_reply_err(req, colfsd_errno(cs));
 			return;
 		}
 		fi->keep_cache = 1;
@@ -369,6 +372,11 @@ static void colfsd_read(fuse_req_t req, fuse_ino_t ino, size_t size,
 		uint64_t at = (uint64_t)off;
 		if (at >= f->len || size == 0) {
 			fuse_reply_buf(req, NULL, 0);
+			return;
+		}
+		colfs_status cs = colfs_node_check(d->tree, f->node);
+		if (cs) {
+			fuse_reply_err(req, colfsd_errno(cs));
 			return;
 		}
 		size_t n = f->len - at < size ? (size_t)(f->len - at) : size;

@@ -4,10 +4,12 @@
  *   colfs [options] FILE MOUNTPOINT
  *
  * The order of events is what makes refusal clean: the options are parsed
- * and checked (colfs's own and FUSE's), then FILE is opened and its
- * metadata read, and only when that worked is anything mounted and the
- * daemon sent to the background.  A file colfs cannot show leaves one line
- * on stderr and exit status 1, with nothing mounted.
+ * and checked (colfs's own and FUSE's; the files options name are made
+ * absolute and opened once), MOUNTPOINT is checked (a directory, not
+ * already a FUSE mount), then FILE is opened and its metadata read, and
+ * only when that worked is anything mounted and the daemon sent to the
+ * background (which changes directory to /).  Anything refused leaves one
+ * line on stderr and exit status 1, with nothing mounted.
  *
  * mount(8) and /etc/fstab reach us through mount.fuse3, which runs
  * "colfs FILE MOUNTPOINT -o opts": options may follow the positionals, and
@@ -20,7 +22,13 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
+#include <poll.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "colfsd.h"
@@ -28,6 +36,7 @@
 /* What the first pass over the arguments collects. */
 typedef struct colfsd_args {
 	char *source;          /* FILE (the first positional) */
+	char *mountpoint;      /* MOUNTPOINT as given, for messages */
 	int positionals;       /* how many seen */
 	colfs_options opts;    /* colfs's own -o options */
 	/* colfs_options_set keeps pointers into its strings: they live here
@@ -82,8 +91,14 @@ static int colfsd_opt_proc(void *data, const char *arg, int key,
 			}
 			return 0;
 		}
-		if (a->positionals == 2)
+		if (a->positionals == 2) {
+			a->mountpoint = strdup(arg);
+			if (!a->mountpoint) {
+				fprintf(stderr, "colfs: out of memory\n");
+				return -1;
+			}
 			return 1; /* MOUNTPOINT, for fuse_parse_cmdline */
+		}
 		fprintf(stderr,
 			"colfs: unexpected argument '%s' (usage: colfs "
 			"[options] FILE MOUNTPOINT)\n", arg);
@@ -137,12 +152,218 @@ static void colfsd_usage(const char *prog)
 	       "(see colfs(1))\n");
 }
 
+/* Is `dir` (absolute, resolved) the mount point of a FUSE file system?
+ * Its type goes in `type` ("fuse.colfs", "fuse.sshfs", ...). */
+static bool colfsd_is_fuse_mount(const char *dir, char *type, size_t type_len)
+{
+	FILE *mi = fopen("/proc/self/mountinfo", "re");
+	char line[8192];
+	bool found = false;
+
+	if (!mi) {
+		/* No /proc: the file system type of the directory itself
+		 * (FUSE_SUPER_MAGIC), which is also that of a directory
+		 * inside a FUSE mount. */
+		struct statfs sf;
+		snprintf(type, type_len, "fuse");
+		return statfs(dir, &sf) == 0 && sf.f_type == 0x65735546;
+	}
+	/* "36 35 98:0 / /mnt/x rw,... shared:1 - fuse.colfs /data/x ro,..."
+	 * with ' ', '\t', '\n' and '\\' in paths written as \ooo. */
+	while (!found && fgets(line, sizeof line, mi)) {
+		char *save = NULL, *point = NULL, *tok;
+		int field = 0;
+
+		for (tok = strtok_r(line, " ", &save); tok;
+		     tok = strtok_r(NULL, " ", &save), field++) {
+			if (field == 4)
+				point = tok;
+			if (strcmp(tok, "-") == 0)
+				break;
+		}
+		tok = strtok_r(NULL, " ", &save);
+		if (!point || !tok || strncmp(tok, "fuse", 4) != 0)
+			continue;
+		/* Unescape the mount point in place. */
+		char *w = point;
+		for (const char *r = point; *r; r++) {
+			if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' &&
+			    r[2] >= '0' && r[2] <= '7' && r[3] >= '0' &&
+			    r[3] <= '7') {
+				*w++ = (char)((r[1] - '0') * 64 +
+					      (r[2] - '0') * 8 + (r[3] - '0'));
+				r += 3;
+			} else {
+				*w++ = *r;
+			}
+		}
+		*w = '\0';
+		if (strcmp(point, dir) == 0) {
+			snprintf(type, type_len, "%s", tok);
+			found = true;
+		}
+	}
+	fclose(mi);
+	return found;
+}
+
+/* MOUNTPOINT must be a directory that is not a FUSE mount already (a
+ * second mount would stack on the first and hide it).  `given` is as the
+ * user wrote it, `dir` as libfuse resolved it.  A directory with files in
+ * it is allowed, with a warning: they are hidden while mounted. */
+static int colfsd_check_mountpoint(const char *given, const char *dir)
+{
+	struct stat st;
+	char type[256];
+
+	if (stat(dir, &st) != 0) {
+		fprintf(stderr, "colfs: %s: %s\n", given, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "colfs: %s: MOUNTPOINT is not a directory "
+			"(usage: colfs [options] FILE MOUNTPOINT)\n", given);
+		return -1;
+	}
+	if (colfsd_is_fuse_mount(dir, type, sizeof type)) {
+		fprintf(stderr, "colfs: %s: already a FUSE mount (%s); "
+			"unmount it first: fusermount3 -u %s\n", given, type,
+			given);
+		return -1;
+	}
+	DIR *dd = opendir(dir);
+	if (dd) {
+		struct dirent *e;
+		size_t n = 0;
+		while ((e = readdir(dd)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				n++;
+		closedir(dd);
+		if (n)
+			fprintf(stderr, "colfs: warning: %s is not empty "
+				"(%zu %s): hidden while colfs is mounted "
+				"there\n", given, n,
+				n == 1 ? "entry" : "entries");
+	}
+	return 0;
+}
+
+/* The source watcher.  The core finds a changed source when it reads
+ * (every file then answers EIO), but pages the kernel has cached are
+ * served without asking us: a file kept open, or mapped, would go on
+ * showing old bytes.  So a thread waits for inotify to say the source was
+ * written to, checks it as the core does (when the writing has paused),
+ * and once it has changed drops
+ * the kernel's cached pages and attributes of every node, so that every
+ * read comes to us and answers EIO.  Without inotify (a limit reached)
+ * the checks at open and read still hold. */
+typedef struct colfsd_watch {
+	colfsd *d;
+	struct fuse_session *se;
+	int ifd;         /* inotify */
+	int stop[2];     /* a byte written to stop[1] ends the thread */
+	pthread_t thread;
+	bool running;
+} colfsd_watch;
+
+static void *colfsd_watch_run(void *arg)
+{
+	colfsd_watch *w = arg;
+	char ev[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+
+	for (;;) {
+		struct pollfd p[2] = {{w->ifd, POLLIN, 0}, {w->stop[0], POLLIN, 0}};
+
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return NULL;
+		}
+		if (p[1].revents)
+			return NULL;
+		if (read(w->ifd, ev, sizeof ev) < 0 && errno != EAGAIN)
+			return NULL;
+		/* Let the writer finish (until 100 ms pass without an event,
+		 * 20 rounds at most), so that `errors` names the size it
+		 * left rather than that of its O_TRUNC. */
+		for (int quiet = 0; quiet < 20; quiet++) {
+			p[0].revents = p[1].revents = 0;
+			if (poll(p, 2, 100) <= 0)
+				break;
+			if (p[1].revents)
+				return NULL;
+			if (read(w->ifd, ev, sizeof ev) < 0 && errno != EAGAIN)
+				return NULL;
+		}
+		colfs_tree *t = w->d->tree;
+		if (colfs_node_check(t, colfs_tree_root(t)) == COLFS_OK)
+			continue;
+		/* Changed (and filed in errors by the check): from now on
+		 * nothing cached may be served. */
+		colfs_node *n;
+		for (uint64_t ino = 1; (n = colfs_tree_node(t, ino)); ino++)
+			if (!colfs_node_is_dir(n))
+				fuse_lowlevel_notify_inval_inode(w->se, ino, 0,
+								 0);
+		return NULL;
+	}
+}
+
+static void colfsd_watch_start(colfsd_watch *w, colfsd *d,
+			       struct fuse_session *se)
+{
+	char fdpath[64];
+
+	memset(w, 0, sizeof *w);
+	w->d = d;
+	w->se = se;
+	w->stop[0] = w->stop[1] = -1;
+	w->ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	if (w->ifd < 0)
+		return;
+	/* The open descriptor, not the path: the file that is mounted,
+	 * wherever it is renamed to. */
+	snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d",
+		 colfs_tree_fd(d->tree));
+	if (inotify_add_watch(w->ifd, fdpath, IN_MODIFY | IN_ATTRIB) < 0 ||
+	    pipe2(w->stop, O_CLOEXEC) != 0) {
+		close(w->ifd);
+		w->ifd = -1;
+		return;
+	}
+	/* The thread blocks every signal: SIGTERM and friends must reach a
+	 * thread of the session loop, whose read they interrupt. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	w->running = pthread_create(&w->thread, NULL, colfsd_watch_run, w) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static void colfsd_watch_stop(colfsd_watch *w)
+{
+	if (w->running) {
+		char b = 0;
+		if (write(w->stop[1], &b, 1) != 1) {
+			/* the pipe is empty and open: cannot happen */
+		}
+		pthread_join(w->thread, NULL);
+	}
+	if (w->ifd >= 0)
+		close(w->ifd);
+	if (w->stop[0] >= 0)
+		close(w->stop[0]);
+	if (w->stop[1] >= 0)
+		close(w->stop[1]);
+}
+
 static void colfsd_args_free(colfsd_args *a)
 {
 	for (size_t i = 0; i < a->kept_n; i++)
 		free(a->kept[i]);
 	free(a->kept);
 	free(a->source);
+	free(a->mountpoint);
 }
 
 /* "-o default_permissions,fsname=<FILE>", inserted before the user's own
@@ -183,6 +404,7 @@ int main(int argc, char *argv[])
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	struct fuse_cmdline_opts cmd;
 	colfsd_args a;
+	char *paths[COLFS_PATH_OPTIONS] = {NULL};
 	colfsd d;
 	struct fuse_session *se = NULL;
 	int status = 1;
@@ -216,6 +438,18 @@ int main(int argc, char *argv[])
 		goto out;
 	}
 
+	/* Options naming files, made absolute: the daemon changes
+	 * directory to / when it goes to the background. */
+	char why[512] = "";
+	if (colfs_options_resolve_paths(&a.opts, paths, why, sizeof why)) {
+		fprintf(stderr, "colfs: -o %s\n", why);
+		goto out;
+	}
+	if (colfsd_check_mountpoint(a.mountpoint ? a.mountpoint
+						  : cmd.mountpoint,
+				    cmd.mountpoint) != 0)
+		goto out;
+
 	d.conn_opts = fuse_parse_conn_info_opts(&args);
 	if (!d.conn_opts || colfsd_args_defaults(&args, a.source) != 0) {
 		fprintf(stderr, "colfs: cannot parse the options\n");
@@ -233,7 +467,6 @@ int main(int argc, char *argv[])
 	/* Opened here rather than by colfs_tree_open: O_NONBLOCK keeps a
 	 * FIFO given as FILE from blocking the open forever (the core then
 	 * refuses it as "not a regular file"). */
-	char why[512] = "";
 	int fd = open(a.source, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		fprintf(stderr, "colfs: %s: %s\n", a.source, strerror(errno));
@@ -274,6 +507,9 @@ int main(int argc, char *argv[])
 		goto out;
 	}
 
+	/* After fuse_daemonize: a thread would not survive its fork. */
+	colfsd_watch watch;
+	colfsd_watch_start(&watch, &d, se);
 	int ret;
 	if (cmd.singlethread) {
 		ret = fuse_session_loop(se);
@@ -296,6 +532,7 @@ int main(int argc, char *argv[])
 	/* 0: unmounted from outside (fusermount3 -u, umount); > 0: the
 	 * signal that asked us to stop.  Both are a clean end. */
 	status = ret < 0 ? 1 : 0;
+	colfsd_watch_stop(&watch);
 	fuse_session_unmount(se);
 	fuse_remove_signal_handlers(se);
 	/* Keep the sizes learned for the next mount (size index). */
@@ -313,5 +550,7 @@ out:
 	free(cmd.mountpoint);
 	fuse_opt_free_args(&args);
 	colfsd_args_free(&a);
+	for (size_t i = 0; i < COLFS_PATH_OPTIONS; i++)
+		free(paths[i]);
 	return status;
 }

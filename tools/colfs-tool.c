@@ -41,6 +41,8 @@ typedef struct tool {
 	colfs_options opts;
 	char **owned;         /* option strings split from -o a=b,c=d */
 	size_t nowned;
+	/* option paths made absolute (colfs_options_resolve_paths) */
+	char *paths[COLFS_PATH_OPTIONS];
 	bool long_form;       /* ls -l */
 	long depth;           /* tree --depth; < 0 = unlimited */
 	int status;           /* worst exit status so far */
@@ -1271,6 +1273,8 @@ static void tool_free(tool *tl)
 	for (size_t i = 0; i < tl->nowned; i++)
 		free(tl->owned[i]);
 	free(tl->owned);
+	for (size_t i = 0; i < COLFS_PATH_OPTIONS; i++)
+		free(tl->paths[i]);
 }
 
 int main(int argc, char **argv)
@@ -1401,6 +1405,14 @@ int main(int argc, char **argv)
 
 	tl.file = pos[1];
 	why[0] = '\0';
+	/* Resolved as the daemon resolves them: a missing schema_from is
+	 * refused, not found missing later by the salvage. */
+	if (colfs_options_resolve_paths(&tl.opts, tl.paths, why,
+					sizeof(why))) {
+		fprintf(stderr, "colfs-tool: -o %s\n", why);
+		rc = TOOL_USAGE;
+		goto out;
+	}
 	st = colfs_tree_open(tl.file, &tl.opts, &tl.tree, why, sizeof(why));
 	if (st || !tl.tree) {
 		/* the reason names the file already */

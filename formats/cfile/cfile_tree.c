@@ -938,7 +938,7 @@ static colfs_status root_populate(colfs_tree *t, colfs_node *root)
 		return COLFS_ENOMEM;
 	if (!f->footer)
 		return cfile_salvage_add(t, f, root);
-	if (!colfs_dir_add_doc(t, root, "summary", &summary_ops, NULL) ||
+	if (!colfs_dir_add_summary(t, root, &summary_ops, NULL) ||
 	    !colfs_dir_add_doc(t, root, "schema", &schema_ops, NULL) ||
 	    !colfs_dir_add_doc(t, root, "header.json", &header_json_ops,
 			       NULL) ||

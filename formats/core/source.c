@@ -1,16 +1,30 @@
 #include "source.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+/* What the descriptor looked like when it changed (first seen). */
+typedef struct source_change {
+	pthread_mutex_t lock;
+	bool seen;              /* atomic; set once, never cleared */
+	uint64_t reads;         /* atomic: preads made */
+	uint64_t size;
+	struct timespec mtime;
+} source_change;
 
 struct colfs_source {
 	int fd;
 	int own_fd;
 	uint64_t size;
-	unsigned char *mem; /* memory source when fd < 0 */
+	struct timespec mtime;  /* at creation */
+	source_change *change;  /* file sources: written by checks */
+	unsigned char *mem;     /* memory source when fd < 0 */
 };
 
 colfs_status colfs_source_create_fd(int fd, int own_fd, colfs_source **out)
@@ -21,9 +35,16 @@ colfs_status colfs_source_create_fd(int fd, int own_fd, colfs_source **out)
 	colfs_source *s = calloc(1, sizeof *s);
 	if (!s)
 		return COLFS_ENOMEM;
+	s->change = calloc(1, sizeof *s->change);
+	if (!s->change) {
+		free(s);
+		return COLFS_ENOMEM;
+	}
+	pthread_mutex_init(&s->change->lock, NULL);
 	s->fd = fd;
 	s->own_fd = own_fd;
 	s->size = (uint64_t)st.st_size;
+	s->mtime = st.st_mtim;
 	*out = s;
 	return COLFS_OK;
 }
@@ -53,6 +74,10 @@ void colfs_source_destroy(colfs_source *src)
 		return;
 	if (src->fd >= 0 && src->own_fd)
 		close(src->fd);
+	if (src->change) {
+		pthread_mutex_destroy(&src->change->lock);
+		free(src->change);
+	}
 	free(src->mem);
 	free(src);
 }
@@ -67,11 +92,76 @@ int colfs_source_fd(const colfs_source *src)
 	return src->fd;
 }
 
+uint64_t colfs_source_reads(const colfs_source *src)
+{
+	return src->change ? __atomic_load_n(&src->change->reads,
+					     __ATOMIC_ACQUIRE)
+			   : 0;
+}
+
+bool colfs_source_changed(const colfs_source *src)
+{
+	return src->change &&
+	       __atomic_load_n(&src->change->seen, __ATOMIC_ACQUIRE);
+}
+
+/* "2026-11-24T20:30:01.123456789Z" */
+static void source_time(const struct timespec *ts, char *buf, size_t len)
+{
+	struct tm tm;
+	time_t sec = ts->tv_sec;
+	char day[32];
+
+	if (!gmtime_r(&sec, &tm) ||
+	    !strftime(day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm))
+		snprintf(day, sizeof day, "%lld", (long long)sec);
+	snprintf(buf, len, "%s.%09ldZ", day, (long)ts->tv_nsec);
+}
+
+colfs_status colfs_source_check(const colfs_source *src, colfs_err *err)
+{
+	source_change *c = src->change;
+
+	if (!c)
+		return COLFS_OK; /* memory: never changes */
+	if (!__atomic_load_n(&c->seen, __ATOMIC_ACQUIRE)) {
+		struct stat st;
+
+		/* A descriptor that cannot be fstat'ed any more is not one
+		 * whose bytes can be trusted either; it is reported by the
+		 * read that needs it. */
+		if (fstat(src->fd, &st) != 0)
+			return colfs_fail(err, COLFS_EIO, 0,
+					  "cannot check the file for changes: %s",
+					  strerror(errno));
+		if ((uint64_t)st.st_size == src->size &&
+		    st.st_mtim.tv_sec == src->mtime.tv_sec &&
+		    st.st_mtim.tv_nsec == src->mtime.tv_nsec)
+			return COLFS_OK;
+		pthread_mutex_lock(&c->lock);
+		if (!c->seen) {
+			c->size = (uint64_t)st.st_size;
+			c->mtime = st.st_mtim;
+			__atomic_store_n(&c->seen, true, __ATOMIC_RELEASE);
+		}
+		pthread_mutex_unlock(&c->lock);
+	}
+	char was[48], now[48];
+	source_time(&src->mtime, was, sizeof was);
+	source_time(&c->mtime, now, sizeof now);
+	return colfs_fail(err, COLFS_EIO, 0,
+			  "source changed since mount (size %llu -> %llu, mtime %s -> %s): remount",
+			  (unsigned long long)src->size,
+			  (unsigned long long)c->size, was, now);
+}
+
 colfs_status colfs_source_pread(const colfs_source *src, uint64_t offset,
 				size_t len, void *buf, size_t *got,
 				colfs_err *err)
 {
 	*got = 0;
+	if (colfs_source_changed(src))
+		return colfs_source_check(src, err);
 	if (offset >= src->size)
 		return COLFS_OK;
 	if (len > src->size - offset)
@@ -82,6 +172,7 @@ colfs_status colfs_source_pread(const colfs_source *src, uint64_t offset,
 		return COLFS_OK;
 	}
 	size_t done = 0;
+	__atomic_add_fetch(&src->change->reads, 1, __ATOMIC_ACQ_REL);
 	while (done < len) {
 		ssize_t n = pread(src->fd, (char *)buf + done, len - done,
 				  (off_t)(offset + done));
@@ -95,6 +186,10 @@ colfs_status colfs_source_pread(const colfs_source *src, uint64_t offset,
 			break;
 		done += (size_t)n;
 	}
+	/* A file that ended early may have been cut since: say so rather
+	 * than let the reader blame the file. */
+	if (done < len)
+		COLFS_TRY(colfs_source_check(src, err));
 	*got = done;
 	return COLFS_OK;
 }
@@ -102,6 +197,8 @@ colfs_status colfs_source_pread(const colfs_source *src, uint64_t offset,
 colfs_status colfs_source_read_at(const colfs_source *src, uint64_t offset,
 				  size_t len, void *buf, colfs_err *err)
 {
+	if (colfs_source_changed(src))
+		return colfs_source_check(src, err);
 	if (offset > src->size || len > src->size - offset)
 		return colfs_fail(err, COLFS_ETRUNCATED, offset,
 				  "expected %zu bytes at offset %llu, file has %llu",

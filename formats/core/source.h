@@ -1,8 +1,21 @@
 /* colfs: where file bytes come from.  All I/O of the core goes through a
- * source's read_at; tests back a source with memory. */
+ * source's read_at; tests back a source with memory.
+ *
+ * A file source remembers the size and modification time its descriptor
+ * had when it was created; colfs_source_check compares them again (one
+ * fstat).  A file rewritten, truncated or appended to since then is
+ * "changed" for good: every read from then on fails with COLFS_EIO
+ * "source changed since mount (...): remount", so that bytes of the new
+ * file are never decoded against metadata of the old one.  A read that
+ * comes up short checks at once (a cut file is not blamed for being
+ * short).  Otherwise the caller checks after it has read what it needs
+ * (the tree does, after rendering each piece and document): a writer
+ * updates the modification time before it copies its bytes, so bytes
+ * read before an unchanged check are the old ones. */
 #ifndef COLFS_SOURCE_H
 #define COLFS_SOURCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +31,7 @@ colfs_status colfs_source_create_memory(const void *data, size_t len,
 					colfs_source **out);
 void colfs_source_destroy(colfs_source *src);
 
+/* The size at creation (the size the format's metadata was read from). */
 uint64_t colfs_source_size(const colfs_source *src);
 /* The descriptor behind the source, or -1 for a memory source. */
 int colfs_source_fd(const colfs_source *src);
@@ -33,5 +47,16 @@ colfs_status colfs_source_read_at(const colfs_source *src, uint64_t offset,
 colfs_status colfs_source_pread(const colfs_source *src, uint64_t offset,
 				size_t len, void *buf, size_t *got,
 				colfs_err *err);
+
+/* Check the descriptor against its state at creation (one fstat; none for
+ * a memory source, and none once a change was seen).  COLFS_EIO with
+ * "source changed since mount (size A -> B, mtime T1 -> T2): remount" in
+ * `err` when it changed, now or before. */
+colfs_status colfs_source_check(const colfs_source *src, colfs_err *err);
+/* How many reads of the file were made so far (all threads): a caller
+ * that read nothing since its last check need not check again. */
+uint64_t colfs_source_reads(const colfs_source *src);
+/* Has a check (or a read) seen a change?  No system call. */
+bool colfs_source_changed(const colfs_source *src);
 
 #endif

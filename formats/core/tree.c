@@ -20,6 +20,7 @@
 #include <jansson.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,7 @@ struct colfs_node {
 	colfs_node *parent;
 	colfs_content kind;
 	bool is_volatile;
+	bool is_summary;              /* the source's state comes first */
 	int populated;                /* atomic: children are final */
 	colfs_status populate_st;     /* why an empty directory failed */
 	const colfs_node_ops *ops;
@@ -104,6 +106,13 @@ struct colfs_tree {
 	colfs_options opts;
 	char *display_name;
 	colfs_source *src;
+	/* The source as named at open, made absolute, when it named the
+	 * opened file (else NULL), and that file's identity: the summary
+	 * tells when the path has come to name another file. */
+	char *source_path;
+	dev_t src_dev;
+	ino_t src_ino;
+	bool change_filed;            /* atomic: the root problem is filed */
 	const colfs_format *format;
 	void *format_state;
 	colfs_node **nodes;           /* nodes[ino - 1] */
@@ -124,6 +133,9 @@ struct colfs_handle {
 	colfs_node *n;
 	blob *doc;
 };
+
+static colfs_status tree_source_check(colfs_tree *t);
+static void tree_file_change(colfs_tree *t);
 
 /* ------------------------------------------------------------------------
  * Options
@@ -253,6 +265,55 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 		return COLFS_ENOENT;
 	}
 #undef KEY
+	return COLFS_OK;
+}
+
+/* The options that name a file, in the order of the `owned` slots. */
+static const struct {
+	const char *name;
+	size_t field;
+} path_options[COLFS_PATH_OPTIONS] = {
+	{"schema_from", offsetof(colfs_options, schema_from)},
+};
+
+colfs_status colfs_options_resolve_paths(colfs_options *o,
+					 char *owned[COLFS_PATH_OPTIONS],
+					 char *why, size_t why_len)
+{
+	for (size_t i = 0; i < COLFS_PATH_OPTIONS; i++)
+		owned[i] = NULL;
+	for (size_t i = 0; i < COLFS_PATH_OPTIONS; i++) {
+		const char **v = (const char **)((char *)o +
+						 path_options[i].field);
+		struct stat st;
+		int fd;
+
+		if (!*v)
+			continue;
+		char *abs = realpath(*v, NULL);
+		if (!abs) {
+			snprintf(why, why_len, "%s=%s: %s",
+				 path_options[i].name, *v, strerror(errno));
+			return errno == ENOENT ? COLFS_ENOENT : COLFS_EIO;
+		}
+		/* O_NONBLOCK: a FIFO must not block the check. */
+		fd = open(abs, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+			bool dir = fd >= 0 && S_ISDIR(st.st_mode);
+			snprintf(why, why_len, "%s=%s: %s",
+				 path_options[i].name, *v,
+				 fd < 0 ? strerror(errno)
+				 : dir  ? "is a directory"
+					: "not a regular file");
+			if (fd >= 0)
+				close(fd);
+			free(abs);
+			return COLFS_EUNSUPPORTED;
+		}
+		close(fd);
+		owned[i] = abs;
+		*v = abs;
+	}
 	return COLFS_OK;
 }
 
@@ -690,6 +751,8 @@ static colfs_status errors_generate(colfs_tree *t, colfs_node *file,
 				    colfs_buf *out)
 {
 	colfs_node *dir = file->parent;
+	/* A change of the source is found here too, not only by reads. */
+	tree_source_check(t);
 	colfs_tree_errors_render(t, dir == colfs_tree_root(t) ? NULL : dir,
 				 out);
 	return colfs_buf_status(out);
@@ -705,6 +768,47 @@ colfs_node *colfs_dir_add_errors(colfs_tree *t, colfs_node *dir)
 	if (n)
 		n->is_volatile = true;
 	return n;
+}
+
+colfs_node *colfs_dir_add_summary(colfs_tree *t, colfs_node *dir,
+				  const colfs_node_ops *ops, void *ctx)
+{
+	colfs_node *n = colfs_dir_add_doc(t, dir, "summary", ops, ctx);
+	if (n) {
+		n->is_volatile = true;
+		n->is_summary = true;
+	}
+	return n;
+}
+
+/* The lines a summary starts with when the source is no longer what was
+ * mounted: changed in place (every read fails), or its path now names
+ * another file or nothing (the mount goes on serving the open one). */
+static void tree_source_note(colfs_tree *t, colfs_buf *out)
+{
+	colfs_err e = {0};
+	struct stat st;
+
+	if (colfs_source_check(t->src, &e) != COLFS_OK) {
+		tree_file_change(t);
+		colfs_buf_printf(out, "%s\n", e.msg);
+		return;
+	}
+	if (!t->source_path)
+		return;
+	if (stat(t->source_path, &st) != 0)
+		colfs_buf_printf(out, "source: %s: %s since mount; this mount "
+				 "still serves the file that was opened then\n",
+				 t->source_path,
+				 errno == ENOENT ? "removed or renamed"
+						 : strerror(errno));
+	else if (st.st_dev != t->src_dev || st.st_ino != t->src_ino)
+		colfs_buf_printf(out, "source: %s was replaced since mount "
+				 "(now inode %llu, was %llu); this mount still "
+				 "serves the file that was opened then: remount "
+				 "to see the new one\n",
+				 t->source_path, (unsigned long long)st.st_ino,
+				 (unsigned long long)t->src_ino);
 }
 
 colfs_node *colfs_dir_make_hidden(colfs_tree *t, colfs_node *dir,
@@ -831,15 +935,12 @@ void colfs_tree_report_err(colfs_tree *t, const colfs_node *where,
 	colfs_tree_report(t, where, err->offset, err->status, "%s", err->msg);
 }
 
-/* Record one problem under the tree path `path` (the node need not
- * exist: a format names the broken part from its indices, so the problem
- * shows in that part's `errors` whether or not it was listed). */
-static void report_v(colfs_tree *t, const char *path, uint64_t offset,
-		     colfs_status st, const char *fmt, va_list ap)
+/* Add a problem to the list (the tree path, and the message as made). */
+static void tree_record(colfs_tree *t, const char *path, uint64_t offset,
+			colfs_status st, const char *raw)
 {
-	char raw[1024], msg[1024];
+	char msg[1024];
 	size_t j = 0;
-	vsnprintf(raw, sizeof raw, fmt, ap);
 	/* names from the file may hold control bytes: errors keeps one
 	 * problem per line */
 	for (size_t i = 0; raw[i] && j + 5 < sizeof msg; i++) {
@@ -880,27 +981,71 @@ out:
 	tree_unlock(t);
 }
 
+/* File the one root problem of a changed source (once). */
+static void tree_file_change(colfs_tree *t)
+{
+	colfs_err e = {0};
+
+	if (__atomic_exchange_n(&t->change_filed, true, __ATOMIC_ACQ_REL))
+		return;
+	if (colfs_source_check(t->src, &e) != COLFS_OK)
+		tree_record(t, "/", e.offset, e.status, e.msg);
+}
+
+/* COLFS_EIO once the source has changed since the tree was opened (one
+ * fstat); the change is then filed at the root. */
+static colfs_status tree_source_check(colfs_tree *t)
+{
+	if (colfs_source_check(t->src, NULL) == COLFS_OK)
+		return COLFS_OK;
+	tree_file_change(t);
+	return COLFS_EIO;
+}
+
+colfs_status colfs_node_check(colfs_tree *t, const colfs_node *n)
+{
+	if (n->is_volatile)
+		return COLFS_OK;
+	return tree_source_check(t);
+}
+
 void colfs_tree_report(colfs_tree *t, const colfs_node *where, uint64_t offset,
 		       colfs_status st, const char *fmt, ...)
 {
 	char path[4096];
+	char raw[1024];
 	va_list ap;
+
+	/* What is found in a changed file is no news about the file: the
+	 * change itself is the one problem.  (One fstat per problem.) */
+	if (colfs_source_check(t->src, NULL) != COLFS_OK) {
+		tree_file_change(t);
+		return;
+	}
 	if (where)
 		colfs_node_path(where, path, sizeof path);
 	else
 		snprintf(path, sizeof path, "/");
 	va_start(ap, fmt);
-	report_v(t, path, offset, st, fmt, ap);
+	vsnprintf(raw, sizeof raw, fmt, ap);
 	va_end(ap);
+	tree_record(t, path, offset, st, raw);
 }
 
 void colfs_tree_report_path(colfs_tree *t, const char *path, uint64_t offset,
 			    colfs_status st, const char *fmt, ...)
 {
+	char raw[1024];
 	va_list ap;
+
+	if (colfs_source_check(t->src, NULL) != COLFS_OK) {
+		tree_file_change(t);
+		return;
+	}
 	va_start(ap, fmt);
-	report_v(t, path && *path ? path : "/", offset, st, fmt, ap);
+	vsnprintf(raw, sizeof raw, fmt, ap);
 	va_end(ap);
+	tree_record(t, path && *path ? path : "/", offset, st, raw);
 }
 
 void colfs_tree_report_err_path(colfs_tree *t, const char *path,
@@ -1223,10 +1368,27 @@ static colfs_status doc_render(colfs_tree *t, colfs_node *n, blob **out)
 		st = COLFS_EUNSUPPORTED;
 	} else {
 		tree_lock(t);
+		if (n->is_summary)
+			tree_source_note(t, &buf);
+		size_t note = buf.len;
+		uint64_t reads = colfs_source_reads(t->src);
 		st = n->ops->generate(t, n, &buf);
 		tree_unlock(t);
 		if (st == COLFS_OK)
 			st = colfs_buf_status(&buf);
+		/* Made of old bytes only if the source is unchanged now
+		 * (source.h); not kept otherwise.  A document made of
+		 * metadata already read needs no check. */
+		if (st == COLFS_OK && !n->is_volatile &&
+		    colfs_source_reads(t->src) != reads)
+			st = tree_source_check(t);
+		/* The summary of a changed source says so even when the
+		 * rest cannot be made. */
+		if (st != COLFS_OK && st != COLFS_ENOMEM && note > 0 &&
+		    colfs_source_changed(t->src)) {
+			buf.len = note;
+			st = COLFS_OK;
+		}
 	}
 	if (st != COLFS_OK) {
 		colfs_buf_free(&buf);
@@ -1297,11 +1459,21 @@ static colfs_status stream_render(colfs_tree *t, colfs_node *n,
 		return COLFS_OK;
 	}
 	colfs_buf buf = COLFS_BUF_INIT;
+	uint64_t reads = colfs_source_reads(t->src);
 	colfs_status st = n->ops && n->ops->piece
 				  ? n->ops->piece(t, n, i, &buf)
 				  : COLFS_EUNSUPPORTED;
 	if (st == COLFS_OK)
 		st = colfs_buf_status(&buf);
+	/* Decoded from old bytes only if the source is unchanged now
+	 * (source.h): a piece (or an end) read across a change is never
+	 * kept nor served. */
+	if ((st == COLFS_OK || st == COLFS_END) &&
+	    colfs_source_reads(t->src) != reads) {
+		colfs_status cs = tree_source_check(t);
+		if (cs)
+			st = cs;
+	}
 	if (st != COLFS_OK) {
 		colfs_buf_free(&buf);
 		if (st == COLFS_END && i < s->known)
@@ -1591,6 +1763,7 @@ colfs_status colfs_node_open(colfs_tree *t, colfs_node *n, colfs_handle **out)
 	*out = NULL;
 	if (n->kind == COLFS_CONTENT_DIR)
 		return COLFS_EUNSUPPORTED;
+	COLFS_TRY(colfs_node_check(t, n));
 	colfs_handle *h = calloc(1, sizeof *h);
 	if (!h)
 		return COLFS_ENOMEM;
@@ -1612,6 +1785,9 @@ colfs_status colfs_handle_read(colfs_handle *h, uint64_t offset, size_t len,
 {
 	colfs_node *n = h->n;
 	*got = 0;
+	/* Pieces and documents made before a change are not served after
+	 * it either: nothing mixes the old file with the new. */
+	COLFS_TRY(colfs_node_check(h->t, n));
 	switch (n->kind) {
 	case COLFS_CONTENT_RANGE: {
 		if (offset >= n->len)
@@ -1621,8 +1797,12 @@ colfs_status colfs_handle_read(colfs_handle *h, uint64_t offset, size_t len,
 		colfs_err err;
 		colfs_status st = colfs_source_pread(h->t->src, n->off + offset,
 						     len, buf, got, &err);
-		if (st != COLFS_OK)
+		if (st == COLFS_OK)
+			st = tree_source_check(h->t);
+		if (st != COLFS_OK) {
+			*got = 0;
 			return st;
+		}
 		/* The file shrank under us: the range promised more. */
 		return *got == len ? COLFS_OK : COLFS_ETRUNCATED;
 	}
@@ -1858,6 +2038,34 @@ colfs_status colfs_tree_save_sizes(colfs_tree *t, char *why, size_t why_len)
 	return colfs_sizeindex_save(t->sizes, t->sizes_path, why, why_len);
 }
 
+/* `name` made absolute (from the current directory; symbolic links are
+ * kept, so that a link moved to another file counts as a replacement),
+ * when it names the file `st` describes; else NULL. */
+static char *tree_source_path(const char *name, const struct stat *st)
+{
+	struct stat now;
+	char *abs;
+
+	if (name[0] == '/') {
+		abs = strdup(name);
+	} else {
+		char *cwd = getcwd(NULL, 0);
+		if (!cwd)
+			return NULL;
+		abs = malloc(strlen(cwd) + strlen(name) + 2);
+		if (abs)
+			sprintf(abs, "%s/%s", strcmp(cwd, "/") ? cwd : "",
+				name);
+		free(cwd);
+	}
+	if (abs && (stat(abs, &now) != 0 || now.st_dev != st->st_dev ||
+		    now.st_ino != st->st_ino)) {
+		free(abs);
+		abs = NULL;
+	}
+	return abs;
+}
+
 static colfs_status tree_open(int fd, const char *display_name,
 			      const colfs_format *forced,
 			      const colfs_options *opts, colfs_tree **out,
@@ -1908,6 +2116,9 @@ static colfs_status tree_open(int fd, const char *display_name,
 	if (!t->opts.salvage_effort)
 		t->opts.salvage_effort = 1;
 	t->display_name = strdup(display_name);
+	t->src_dev = st.st_dev;
+	t->src_ino = st.st_ino;
+	t->source_path = tree_source_path(display_name, &st);
 	rc = colfs_source_create_fd(fd, 1, &t->src);
 	if (rc != COLFS_OK) {
 		close(fd);
@@ -2017,6 +2228,7 @@ void colfs_tree_destroy(colfs_tree *t)
 	colfs_source_destroy(t->src);
 	colfs_sizeindex_destroy(t->sizes);
 	free(t->sizes_path);
+	free(t->source_path);
 	free(t->display_name);
 	pthread_mutex_destroy(&t->lock);
 	free(t);

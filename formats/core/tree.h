@@ -126,6 +126,12 @@ colfs_node *colfs_dir_add_stream(colfs_tree *t, colfs_node *dir,
 /* The `errors` document of a directory (volatile: problems so far in the
  * subtree of `dir`). */
 colfs_node *colfs_dir_add_errors(colfs_tree *t, colfs_node *dir);
+/* The root `summary`: a document made by `ops->generate` again at every
+ * open (volatile), after the lines the core puts first when the source is
+ * no longer the file that was mounted (changed in place, or its path now
+ * names another file). */
+colfs_node *colfs_dir_add_summary(colfs_tree *t, colfs_node *dir,
+				  const colfs_node_ops *ops, void *ctx);
 /* A node made by a lookup callback: not listed, but kept and stable. */
 colfs_node *colfs_dir_make_hidden(colfs_tree *t, colfs_node *dir,
 				  const char *raw_name, colfs_content kind,

@@ -1245,7 +1245,7 @@ colfs_status orc_tree_build(orc_file *f, colfs_node *root)
 	ADD(colfs_dir_add_doc(t, root, "layout", &layout_doc, f));
 	if (!f->footer)
 		return orc_salvage_add(f, root);
-	ADD(colfs_dir_add_doc(t, root, "summary", &summary_doc, f));
+	ADD(colfs_dir_add_summary(t, root, &summary_doc, f));
 	if (f->schema_ok) {
 		ADD(colfs_dir_add_doc(t, root, "schema", &schema_doc, f));
 		ADD(colfs_dir_add_doc(t, root, "schema.json",

@@ -741,7 +741,7 @@ static colfs_status pq_open(colfs_tree *t, colfs_err *err)
 
 	if (!colfs_dir_add_doc(t, root, "README", &readme_ops, s) ||
 	    !colfs_dir_add_text(t, root, "format", fmt, strlen(fmt)) ||
-	    !colfs_dir_add_doc(t, root, "summary", &summary_ops, s))
+	    !colfs_dir_add_summary(t, root, &summary_ops, s))
 		goto nomem;
 	if (s->pf && !s->encrypted_footer) {
 		if (!colfs_dir_add_doc(t, root, "schema", &schema_ops, s) ||

@@ -1,5 +1,6 @@
 /* Sources: memory and file descriptor, read_at inside, at and past the
- * end, short preads, a file that shrinks under the source. */
+ * end, short preads, a file that changes under the source (shrinks, is
+ * rewritten with the same size, grows). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/source.h"
@@ -176,8 +178,10 @@ static void test_fd_owned(void **state)
 	assert_int_equal(errno, EBADF);
 }
 
-/* The file is cut after the source measured it: read_at reports where the
- * data ran out; pread returns what there is. */
+/* The file is cut after the source measured it: a read that comes up
+ * short fails with COLFS_EIO "source changed since mount" naming both
+ * sizes, and so does every read after it (the change is sticky), inside
+ * the part that is left or not. */
 static void test_fd_shrinks(void **state)
 {
 	(void)state;
@@ -188,14 +192,86 @@ static void test_fd_shrinks(void **state)
 	fill();
 	int fd = temp_file();
 	assert_int_equal(colfs_source_create_fd(fd, 1, &src), COLFS_OK);
+	assert_int_equal(colfs_source_check(src, &err), COLFS_OK);
+	assert_false(colfs_source_changed(src));
 	assert_int_equal(ftruncate(fd, 600), 0);
 	assert_int_equal(colfs_source_read_at(src, 500, 200, buf, &err),
-			 COLFS_ETRUNCATED);
-	assert_int_equal(err.offset, 600);
-	assert_int_equal(colfs_source_pread(src, 500, 200, buf, &got, &err),
+			 COLFS_EIO);
+	assert_int_equal(err.status, COLFS_EIO);
+	assert_non_null(strstr(err.msg, "source changed since mount (size 1000 -> 600, mtime "));
+	assert_non_null(strstr(err.msg, "): remount"));
+	assert_true(colfs_source_changed(src));
+	assert_int_equal(colfs_source_pread(src, 0, 100, buf, &got, &err),
+			 COLFS_EIO);
+	assert_int_equal(got, 0);
+	/* Back to its old length: still changed. */
+	assert_int_equal(ftruncate(fd, SIZE), 0);
+	assert_int_equal(colfs_source_read_at(src, 0, 10, buf, &err),
+			 COLFS_EIO);
+	colfs_source_destroy(src);
+}
+
+/* Rewritten in place with the same size: the modification time tells. */
+static void test_fd_rewritten(void **state)
+{
+	(void)state;
+	colfs_source *src;
+	uint8_t buf[16];
+	colfs_err err;
+	fill();
+	int fd = temp_file();
+	struct timespec times[2] = {{0, UTIME_OMIT}, {1000000000, 5}};
+	assert_int_equal(futimens(fd, times), 0);
+	assert_int_equal(colfs_source_create_fd(fd, 1, &src), COLFS_OK);
+	assert_int_equal(colfs_source_read_at(src, 0, 16, buf, &err),
 			 COLFS_OK);
-	assert_int_equal(got, 100);
-	assert_memory_equal(buf, data + 500, 100);
+	assert_int_equal(pwrite(fd, "x", 1, 0), 1);
+	times[1].tv_nsec = 6; /* whatever the clock's granularity */
+	assert_int_equal(futimens(fd, times), 0);
+	/* A full read does not check by itself (the reader checks once it
+	 * has what it needs); the check sees it, and from then on every
+	 * read fails. */
+	assert_false(colfs_source_changed(src));
+	assert_int_equal(colfs_source_check(src, &err), COLFS_EIO);
+	assert_true(colfs_source_changed(src));
+	assert_int_equal(colfs_source_read_at(src, 0, 16, buf, &err),
+			 COLFS_EIO);
+	assert_string_equal(err.msg,
+			    "source changed since mount (size 1000 -> 1000, "
+			    "mtime 2001-09-09T01:46:40.000000005Z -> "
+			    "2001-09-09T01:46:40.000000006Z): remount");
+	colfs_source_destroy(src);
+}
+
+/* Appended to: the bytes that were there are still there, but the file
+ * is another one. */
+static void test_fd_appended(void **state)
+{
+	(void)state;
+	colfs_source *src;
+	uint8_t buf[16];
+	colfs_err err;
+	fill();
+	int fd = temp_file();
+	assert_int_equal(colfs_source_create_fd(fd, 1, &src), COLFS_OK);
+	assert_int_equal(pwrite(fd, data, 10, SIZE), 10);
+	assert_int_equal(colfs_source_check(src, &err), COLFS_EIO);
+	assert_int_equal(colfs_source_read_at(src, 0, 16, buf, &err),
+			 COLFS_EIO);
+	assert_non_null(strstr(err.msg, "(size 1000 -> 1010, mtime "));
+	colfs_source_destroy(src);
+}
+
+/* A memory source never changes. */
+static void test_memory_check(void **state)
+{
+	(void)state;
+	colfs_source *src;
+	colfs_err err;
+	assert_int_equal(colfs_source_create_memory(data, SIZE, &src),
+			 COLFS_OK);
+	assert_int_equal(colfs_source_check(src, &err), COLFS_OK);
+	assert_false(colfs_source_changed(src));
 	colfs_source_destroy(src);
 }
 
@@ -240,6 +316,9 @@ int main(void)
 		cmocka_unit_test(test_fd),
 		cmocka_unit_test(test_fd_owned),
 		cmocka_unit_test(test_fd_shrinks),
+		cmocka_unit_test(test_fd_rewritten),
+		cmocka_unit_test(test_fd_appended),
+		cmocka_unit_test(test_memory_check),
 		cmocka_unit_test(test_fd_bad),
 		cmocka_unit_test(test_fd_io_error),
 	};

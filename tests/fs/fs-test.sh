@@ -674,7 +674,9 @@ crosscheck_one() { # FILE
 		while read -r size p; do
 			[ "$size" -gt 0 ] && [ "$size" -le $((16 << 20)) ] ||
 				continue
-			case "$p" in errors|*/errors) continue ;; esac
+			# Volatile: made again at every open (the root
+			# summary counts the problems found so far).
+			case "$p" in errors|*/errors|summary) continue ;; esac
 			printf '%s\n' "$p"
 		done > "$WORK/files"
 	local ok=1
@@ -1093,6 +1095,326 @@ PYEOF
 		fail "st_blocks of $fr: $(stat -c '%s %b' "$fr")"
 	umount_fuse "$mnt"
 	echo "ok: a known view is in the page cache after one cat; st_blocks honest"
+}
+
+# --- a changed source -----------------------------------------------------------
+# The source is changed while mounted (docs/tree.md, "A changed source"):
+# every data file then answers EIO, those read before the change (cached by
+# the core and by the kernel's page cache) included, and so do a stream
+# and a byte range (its pages cached by the kernel) kept open across the
+# change; `errors` holds one problem line and
+# `summary` starts with the same message.
+
+# Two different Parquet files: the two colfs-mksample samples.
+need_two_samples() {
+	[ -n "${SAMPLE:-}" ] && [ -s "$SAMPLE" ] &&
+		[ -n "${SAMPLE_SNAPPY:-}" ] && [ -s "$SAMPLE_SNAPPY" ] ||
+		skip "no colfs-mksample samples"
+	need_mountable "$SAMPLE"
+}
+
+# Mount a copy of SAMPLE as $WORK/live.parquet on MNT, read a few files
+# (so that they are cached) and keep one open on fd 3, half read.
+CHANGE_FILES="raw/footer columns/id row_groups/0/columns/id rows.jsonl schema"
+source_mount() {
+	local f
+	cp "$SAMPLE" "$WORK/live.parquet"
+	newmnt; MNT=$NEWMNT
+	mount_bg "$WORK/live.parquet" "$MNT"
+	for f in $CHANGE_FILES; do
+		timeout "$T" cat "$MNT/$f" > "$WORK/before.${f//\//_}" ||
+			fail "cat $f before the change"
+		[ -s "$WORK/before.${f//\//_}" ] || fail "$f is empty"
+	done
+	[ -z "$(timeout "$T" cat "$MNT/errors")" ] ||
+		fail "errors is not empty before the change"
+	exec 3< "$MNT/columns/name"
+	timeout "$T" dd bs=100 count=1 status=none <&3 > "$WORK/part" ||
+		fail "reading the open file before the change"
+	[ "$(wc -c < "$WORK/part")" -eq 100 ] || fail "short read before"
+	OLD_SIZE=$(stat -c %s "$WORK/live.parquet")
+	# raw/footer kept open, its pages in the kernel's cache: once the
+	# source changes, a read of it must come to colfs (which drops those
+	# pages) and fail, never serve new bytes.  A helper holds it open and
+	# reads it again (pread at 0) when $WORK/changed appears.
+	rm -f "$WORK/changed" "$WORK/held"
+	KEPT=
+	if command -v python3 > /dev/null; then
+		timeout 60 python3 - "$MNT/raw/footer" "$WORK" <<'PY' > "$WORK/kept.out" 2>&1 &
+import errno, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY)
+old = os.pread(fd, 1 << 20, 0)
+open(sys.argv[2] + "/held", "w").close()
+while not os.path.exists(sys.argv[2] + "/changed"):
+    time.sleep(0.01)
+for _ in range(500):
+    try:
+        now = os.pread(fd, 1 << 20, 0)
+    except OSError as e:
+        print("EIO" if e.errno == errno.EIO else e)
+        sys.exit(0)
+    if now != old:
+        print("new bytes served")
+        sys.exit(1)
+    time.sleep(0.01)
+print("old bytes still served after 5 s")
+sys.exit(1)
+PY
+		KEPT=$!
+		PIDS+=("$KEPT")
+		for _ in $(seq 1 100); do
+			[ -e "$WORK/held" ] && break
+			sleep 0.1
+		done
+		[ -e "$WORK/held" ] || fail "the helper did not open raw/footer"
+	fi
+}
+
+# After the change: EIO everywhere, one problem, the summary's first line.
+# NEW_SIZE: the size the change left.
+source_expect_changed() { # NEW_SIZE
+	local f out rc line
+	for f in $CHANGE_FILES columns/name row_groups/0/chunks; do
+		rc=0; out=$(timeout "$T" cat "$MNT/$f" 2>&1 >/dev/null) || rc=$?
+		[ "$rc" -ne 124 ] || fail "cat $f hung"
+		[ "$rc" -ne 0 ] || [ -d "$MNT/$f" ] ||
+			fail "cat $f succeeded after the change"
+		case "$out" in
+		*"Input/output error"*|*"Is a directory"*) ;;
+		*) fail "cat $f after the change: expected EIO, got: $out" ;;
+		esac
+	done
+	# The first chunk's raw bytes, never read before: EIO too.
+	f=$(cd "$MNT/row_groups/0/chunks" && ls | head -n1)
+	! timeout "$T" cat "$MNT/row_groups/0/chunks/$f/raw" > /dev/null 2>&1 ||
+		fail "a chunk's raw bytes are served after the change"
+	# The file kept open: its next read fails, nothing of the new file.
+	rc=0; timeout "$T" cat <&3 > "$WORK/rest" 2>/dev/null || rc=$?
+	[ "$rc" -ne 0 ] || fail "the file kept open read on after the change"
+	exec 3<&-
+	if [ -n "$KEPT" ]; then
+		touch "$WORK/changed"
+		wait "$KEPT" || fail "raw/footer kept open: $(cat "$WORK/kept.out")"
+		[ "$(cat "$WORK/kept.out")" = EIO ] ||
+			fail "raw/footer kept open: $(cat "$WORK/kept.out")"
+	fi
+	local re="source changed since mount \\(size $OLD_SIZE -> $1, mtime [0-9T:.-]+Z -> [0-9T:.-]+Z\\): remount"
+	out=$(timeout "$T" cat "$MNT/errors") || fail "cat errors"
+	[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] ||
+		fail "errors should hold one line: $out"
+	printf '%s\n' "$out" | grep -Eqx "/: offset 0 \\(0x0\\): I/O error: $re" ||
+		fail "errors: $out"
+	line=$(timeout "$T" head -n1 "$MNT/summary") || fail "cat summary"
+	printf '%s\n' "$line" | grep -Eqx "$re" || fail "summary: $line"
+	# The rest of the summary is still there.
+	timeout "$T" grep -q '^format: parquet' "$MNT/summary" ||
+		fail "the summary lost its body"
+	echo "ok: EIO after the change; errors and summary: $line"
+	umount_fuse "$MNT"
+}
+
+# cat B.parquet > live.parquet: rewritten in place, another size.
+case_source_rewrite() {
+	need_fuse
+	need_two_samples
+	source_mount
+	cat "$SAMPLE_SNAPPY" > "$WORK/live.parquet"
+	source_expect_changed "$(stat -c %s "$SAMPLE_SNAPPY")"
+}
+
+# One byte rewritten in place: the same size, a new modification time.
+case_source_rewrite_same_size() {
+	need_fuse
+	need_two_samples
+	source_mount
+	sleep 0.05 # past the file system's timestamp granularity
+	printf 'X' | dd of="$WORK/live.parquet" bs=1 seek=100 conv=notrunc \
+		status=none
+	source_expect_changed "$OLD_SIZE"
+}
+
+# truncate -s 3000: raw/footer no longer reads 0 bytes with exit 0.
+case_source_truncate() {
+	need_fuse
+	need_two_samples
+	source_mount
+	truncate -s 3000 "$WORK/live.parquet"
+	source_expect_changed 3000
+}
+
+case_source_append() {
+	need_fuse
+	need_two_samples
+	source_mount
+	cat "$SAMPLE" >> "$WORK/live.parquet"
+	source_expect_changed $((OLD_SIZE * 2))
+}
+
+# Another file renamed over the path: the mount goes on serving the file
+# it opened, byte for byte, and `summary` says the path names another
+# file; once the path is removed, that it is gone.
+case_source_rename() {
+	need_fuse
+	need_two_samples
+	source_mount
+	exec 3<&-
+	if [ -n "$KEPT" ]; then
+		kill "$KEPT" 2>/dev/null || true
+		wait "$KEPT" 2>/dev/null || true
+	fi
+	cp "$SAMPLE_SNAPPY" "$WORK/new.parquet"
+	mv "$WORK/new.parquet" "$WORK/live.parquet"
+	local f out
+	for f in $CHANGE_FILES; do
+		timeout "$T" cat "$MNT/$f" > "$WORK/after" ||
+			fail "cat $f after the rename"
+		cmp -s "$WORK/after" "$WORK/before.${f//\//_}" ||
+			fail "$f changed after the rename"
+	done
+	timeout "$T" cat "$MNT/row_groups/0/chunks/"*/raw > /dev/null ||
+		fail "chunk raw bytes after the rename"
+	[ -z "$(timeout "$T" cat "$MNT/errors")" ] ||
+		fail "errors after a rename: $(cat "$MNT/errors")"
+	out=$(timeout "$T" head -n1 "$MNT/summary")
+	case "$out" in
+	"source: $WORK/live.parquet was replaced since mount (now inode "*"); this mount still serves the file that was opened then: remount to see the new one") ;;
+	*) fail "summary after the rename: $out" ;;
+	esac
+	rm "$WORK/live.parquet"
+	out=$(timeout "$T" head -n1 "$MNT/summary")
+	case "$out" in
+	"source: $WORK/live.parquet: removed or renamed since mount; this mount still serves the file that was opened then") ;;
+	*) fail "summary after rm: $out" ;;
+	esac
+	timeout "$T" cat "$MNT/columns/id" | cmp -s - "$WORK/before.columns_id" ||
+		fail "columns/id changed after rm"
+	echo "ok: a renamed-over source keeps serving the file opened: $out"
+	umount_fuse "$MNT"
+}
+
+# --- mount-time checks ------------------------------------------------------------
+
+# colfs must exit 1 with one line that starts with "colfs: " and says
+# WORDS, and mount nothing on MNT.
+expect_mount_refused() { # WORDS MNT colfs-arguments...
+	local words=$1 mnt=$2 out rc=0
+	shift 2
+	out=$(timeout "$T" "$COLFS" "$@" 2>&1) || rc=$?
+	[ "$rc" -eq 1 ] || fail "colfs $*: exit $rc: $out"
+	[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] ||
+		fail "colfs $*: expected one line, got: $out"
+	case "$out" in
+	"colfs: "*"$words"*) ;;
+	*) fail "colfs $*: the message does not say '$words': $out" ;;
+	esac
+	echo "ok: $out"
+}
+
+# The two arguments swapped: MOUNTPOINT is a regular file.
+case_refuse_mountpoint_file() {
+	need_fuse
+	need_two_samples
+	cp "$SAMPLE_SNAPPY" "$WORK/t.parquet"
+	(cd "$WORK" && expect_mount_refused \
+		"t.parquet: MOUNTPOINT is not a directory" t.parquet \
+		"$SAMPLE" t.parquet)
+	! grep -qs " $WORK/t.parquet " /proc/self/mounts ||
+		{ fusermount3 -u "$WORK/t.parquet"; fail "t.parquet got mounted"; }
+	cmp -s "$SAMPLE_SNAPPY" "$WORK/t.parquet" ||
+		fail "t.parquet is no longer readable as it was"
+}
+
+# A second colfs onto a colfs mount does not stack; the first goes on.
+case_refuse_mounted() {
+	need_fuse
+	need_two_samples
+	local mnt n
+	newmnt; mnt=$NEWMNT
+	mount_bg "$SAMPLE" "$mnt"
+	expect_mount_refused "$mnt: already a FUSE mount (fuse.colfs)" "$mnt" \
+		"$SAMPLE_SNAPPY" "$mnt"
+	n=$(grep -c " $mnt fuse" /proc/self/mounts)
+	[ "$n" -eq 1 ] || fail "$n mounts on $mnt"
+	timeout "$T" grep -qx "file: $SAMPLE" "$mnt/summary" ||
+		fail "the first mount no longer serves its file"
+	umount_fuse "$mnt"
+}
+
+# schema_from naming nothing, a directory, a missing relative name: refused
+# before mounting; so by colfs-tool (exit 2).
+case_refuse_schema_from() {
+	need_fuse
+	need_two_samples
+	local mnt out rc
+	newmnt; mnt=$NEWMNT
+	expect_mount_refused "schema_from=/nonexistent: No such file or directory" \
+		"$mnt" -o schema_from=/nonexistent "$SAMPLE" "$mnt"
+	expect_mount_refused "schema_from=$WORK: is a directory" \
+		"$mnt" "$SAMPLE" "$mnt" -o "schema_from=$WORK"
+	(cd "$WORK" && expect_mount_refused \
+		"schema_from=missing.parquet: No such file or directory" \
+		"$mnt" -o schema_from=missing.parquet "$SAMPLE" "$mnt")
+	! is_mounted "$mnt" || fail "something got mounted"
+	if [ -n "${COLFS_TOOL:-}" ] && [ -x "$COLFS_TOOL" ]; then
+		rc=0; out=$("$COLFS_TOOL" -o schema_from=/nonexistent ls "$SAMPLE" 2>&1) || rc=$?
+		[ "$rc" -eq 2 ] && [ "$out" = "colfs-tool: -o schema_from=/nonexistent: No such file or directory" ] ||
+			fail "colfs-tool: exit $rc: $out"
+	fi
+	echo "ok: a schema_from that cannot be opened is refused"
+}
+
+# A mount point with files in it: mounted, with a one-line warning.
+case_warn_nonempty() {
+	need_fuse
+	need_two_samples
+	local mnt err
+	newmnt; mnt=$NEWMNT
+	touch "$mnt/a" "$mnt/b"
+	timeout "$T" "$COLFS" "$SAMPLE" "$mnt" 2> "$WORK/err" ||
+		fail "colfs refused a non-empty mount point: $(cat "$WORK/err")"
+	is_mounted "$mnt" || fail "not mounted"
+	err=$(cat "$WORK/err")
+	[ "$err" = "colfs: warning: $mnt is not empty (2 entries): hidden while colfs is mounted there" ] ||
+		fail "warning: $err"
+	[ -f "$mnt/summary" ] || fail "the mount does not show the tree"
+	umount_fuse "$mnt"
+	wait_unmounted "$mnt" || fail "still mounted"
+	[ -e "$mnt/a" ] || fail "the hidden files are gone"
+	echo "ok: $err"
+}
+
+# -o schema_from with a relative path, daemon in the background (it
+# changes directory to /): the salvage of a file cut after its last column
+# chunk uses it, and recovers the healthy file's values.
+case_schema_from_relative() {
+	need_fuse
+	need_two_samples
+	need_tool
+	local end mnt hmnt out
+	cp "$SAMPLE" "$WORK/healthy.parquet"
+	end=$("$COLFS_TOOL" cat "$WORK/healthy.parquet" layout |
+		awk '$3 == "column_chunk" { e = $1 + $2 } END { print e }')
+	[ -n "$end" ] && [ "$end" -gt 0 ] || fail "no column chunk in the layout"
+	head -c "$end" "$WORK/healthy.parquet" > "$WORK/died.parquet"
+	newmnt; mnt=$NEWMNT
+	(cd "$WORK" && mount_bg died.parquet "$mnt" -o schema_from=healthy.parquet)
+	out=$(timeout "$T" cat "$mnt/salvage/summary") || fail "cat salvage/summary"
+	case "$out" in
+	*"schema_from: $WORK/healthy.parquet"*) ;;
+	*) fail "salvage/summary does not use schema_from: $out" ;;
+	esac
+	newmnt; hmnt=$NEWMNT
+	mount_bg "$WORK/healthy.parquet" "$hmnt"
+	local c n=0
+	for c in $(ls "$hmnt/columns"); do
+		timeout "$T" cmp "$mnt/salvage/columns/$c" "$hmnt/columns/$c" ||
+			fail "salvage/columns/$c differs from the healthy file's"
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] || fail "no columns"
+	umount_fuse "$hmnt"
+	umount_fuse "$mnt"
+	echo "ok: relative schema_from in the background: $n columns recovered"
 }
 
 fn="case_${CASE//-/_}"

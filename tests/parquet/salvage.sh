@@ -270,13 +270,23 @@ else
 	fi
 fi
 
-# an unusable schema_from is reported, the pages are still listed
-if "$TOOL" -o schema_from="$WORK/none.parquet" cat "$WORK/died.parquet" salvage/errors |
-	grep -q "schema_from .* cannot be opened" &&
-   [ "$("$TOOL" -o schema_from="$WORK/none.parquet" ls "$WORK/died.parquet" salvage/pages | wc -l)" -gt 0 ]; then
-	ok "schema_from missing: reported, pages still listed"
+# a missing schema_from is refused before the file is opened (exit 2,
+# one line); one that is not Parquet is reported, the pages still listed
+out=$("$TOOL" -o schema_from="$WORK/none.parquet" ls "$WORK/died.parquet" 2>&1)
+rc=$?
+if [ "$rc" -eq 2 ] &&
+   [ "$out" = "colfs-tool: -o schema_from=$WORK/none.parquet: No such file or directory" ]; then
+	ok "schema_from missing: refused"
 else
-	fail "schema_from missing: not reported"
+	fail "schema_from missing: exit $rc: $out"
+fi
+echo "not parquet" > "$WORK/text.parquet"
+if "$TOOL" -o schema_from="$WORK/text.parquet" cat "$WORK/died.parquet" salvage/errors |
+	grep -q "schema_from .* does not end with a plaintext Parquet footer" &&
+   [ "$("$TOOL" -o schema_from="$WORK/text.parquet" ls "$WORK/died.parquet" salvage/pages | wc -l)" -gt 0 ]; then
+	ok "schema_from not Parquet: reported, pages still listed"
+else
+	fail "schema_from not Parquet: not reported"
 fi
 
 # A damaged copy of $1 salvaged with schema_from=$2, a file of the same
