@@ -543,7 +543,12 @@ char *colfs_tree_strdup(colfs_tree *t, const char *s)
 
 colfs_node *colfs_tree_root(colfs_tree *t)
 {
-	return t->nodes[0];
+	colfs_node *n;
+	/* t->nodes moves when it grows (a populate on another thread) */
+	tree_lock(t);
+	n = t->nodes[0];
+	tree_unlock(t);
+	return n;
 }
 
 colfs_node *colfs_tree_node(colfs_tree *t, uint64_t ino)
