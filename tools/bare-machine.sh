@@ -46,6 +46,7 @@ git -C "$SRC" rev-parse --verify -q HEAD >/dev/null ||
 	{ echo "bare-machine: $SRC is not a git checkout with a commit" >&2; exit 2; }
 mkdir -p "$WORKDIR"
 ROOT=$(mktemp -d "$WORKDIR/root.XXXXXX")
+chmod 0755 "$ROOT"   # it is /: every user walks through it
 BOUND=""
 cleanup() {
 	set +e
