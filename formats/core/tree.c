@@ -1893,31 +1893,22 @@ static uint64_t sizes_options_hash(const colfs_options *o)
 	return XXH64(buf, strlen(buf), 0);
 }
 
-/* The key of the source as it is now: device, inode, size, mtime, a hash
- * of its last 64 KiB (the footer of every format), the format, the
- * options and colfs's version. */
+/* The key of the source as it is now: device, inode, size, mtime and
+ * ctime (a rewrite that sets the mtime back still moves the ctime), the
+ * format, the options and colfs's version.  It reads none of the file:
+ * opening reads only the metadata (docs/performance.md). */
 static bool sizes_key(colfs_tree *t, const struct stat *st, char *key,
 		      size_t len)
 {
-	uint64_t size = colfs_source_size(t->src);
-	size_t tail = size < 65536 ? (size_t)size : 65536;
-	uint8_t *buf = malloc(tail ? tail : 1);
-	colfs_err err;
-
-	if (!buf || colfs_source_read_at(t->src, size - tail, tail, buf,
-					 &err) != COLFS_OK) {
-		free(buf);
-		return false;
-	}
-	uint64_t h = XXH64(buf, tail, 0);
-	free(buf);
 	snprintf(key, len,
-		 "dev=%llu ino=%llu size=%llu mtime=%lld.%09ld tail=%016llx "
-		 "format=%s options=%016llx colfs=%s",
+		 "dev=%llu ino=%llu size=%llu mtime=%lld.%09ld "
+		 "ctime=%lld.%09ld format=%s options=%016llx colfs=%s",
 		 (unsigned long long)st->st_dev,
-		 (unsigned long long)st->st_ino, (unsigned long long)size,
+		 (unsigned long long)st->st_ino,
+		 (unsigned long long)colfs_source_size(t->src),
 		 (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec,
-		 (unsigned long long)h, t->format->name,
+		 (long long)st->st_ctim.tv_sec, (long)st->st_ctim.tv_nsec,
+		 t->format->name,
 		 (unsigned long long)sizes_options_hash(&t->opts),
 		 COLFS_VERSION);
 	return true;
