@@ -190,10 +190,12 @@ static void tool_report(tool *tl, const char *path, colfs_status st,
 
 			if (colfs_tree_error_get(tl->tree, i, &pr))
 				break;
-			fprintf(stderr,
-				"colfs-tool: %s:   because %s: offset %" PRIu64
-				" (0x%" PRIx64 "): %s: %s\n",
-				tl->file, pr.path, pr.offset, pr.offset,
+			char where[48];
+
+			fprintf(stderr, "colfs-tool: %s:   because %s: %s: %s: %s\n",
+				tl->file, pr.path,
+				colfs_offset_text(pr.offset, where,
+						  sizeof where),
 				colfs_status_name(pr.status), pr.message);
 		}
 	}
@@ -994,17 +996,22 @@ static int check_output(check_state *cs, bool json)
 		if (json) {
 			tool_printf(tl, "%s\n  {\"path\": ", kept ? "," : "");
 			check_json_str(tl, p->path);
-			tool_printf(tl, ", \"offset\": %" PRIu64 ", \"kind\": ",
-				    p->offset);
+			if (p->offset == COLFS_OFFSET_UNKNOWN)
+				tool_printf(tl, ", \"offset\": null, \"kind\": ");
+			else
+				tool_printf(tl, ", \"offset\": %" PRIu64
+					    ", \"kind\": ", p->offset);
 			check_json_str(tl, colfs_status_name(p->status));
 			tool_printf(tl, ", \"message\": ");
 			check_json_str(tl, p->message);
 			tool_printf(tl, "}");
 		} else {
-			tool_printf(tl, "%s: offset %" PRIu64 " (0x%" PRIx64
-				    "): %s: %s\n", p->path, p->offset,
-				    p->offset, colfs_status_name(p->status),
-				    p->message);
+			char where[48];
+
+			tool_printf(tl, "%s: %s: %s: %s\n", p->path,
+				    colfs_offset_text(p->offset, where,
+						      sizeof where),
+				    colfs_status_name(p->status), p->message);
 		}
 		kept++;
 	}

@@ -1,5 +1,6 @@
 #include "status.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -32,4 +33,14 @@ colfs_status colfs_fail(colfs_err *err, colfs_status st, uint64_t offset,
 		va_end(ap);
 	}
 	return st;
+}
+
+const char *colfs_offset_text(uint64_t offset, char *buf, size_t size)
+{
+	if (offset == COLFS_OFFSET_UNKNOWN)
+		snprintf(buf, size, "offset unknown");
+	else
+		snprintf(buf, size, "offset %" PRIu64 " (0x%" PRIx64 ")",
+			 offset, offset);
+	return buf;
 }

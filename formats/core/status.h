@@ -50,6 +50,15 @@ typedef struct colfs_err {
 	char msg[240];        /* expected vs found, in words */
 } colfs_err;
 
+/* The offset of a problem whose place in the file is not known (a value
+ * that failed far from any byte the decoder can name).  Rendered as
+ * "offset unknown" in `errors` and as null in JSON. */
+#define COLFS_OFFSET_UNKNOWN UINT64_MAX
+
+/* "offset <dec> (0x<hex>)", or "offset unknown" for COLFS_OFFSET_UNKNOWN:
+ * the one way a problem's place is written.  Returns `buf`. */
+const char *colfs_offset_text(uint64_t offset, char *buf, size_t size);
+
 /* Fill `err` (if not NULL) and return `st`.  printf-style message. */
 colfs_status colfs_fail(colfs_err *err, colfs_status st, uint64_t offset,
 			const char *fmt, ...)

@@ -1103,9 +1103,11 @@ void colfs_tree_errors_render(colfs_tree *t, const colfs_node *under,
 		const error_entry *e = &t->errors[i];
 		if (under && !path_under(e->path, dir))
 			continue;
-		colfs_buf_printf(out, "%s: offset %llu (0x%llx): %s: %s\n",
-				 e->path, (unsigned long long)e->offset,
-				 (unsigned long long)e->offset,
+		char where[48];
+
+		colfs_buf_printf(out, "%s: %s: %s: %s\n", e->path,
+				 colfs_offset_text(e->offset, where,
+						   sizeof where),
 				 colfs_status_name(e->status), e->msg);
 	}
 	if (!under && t->dropped_errors)
