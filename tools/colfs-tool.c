@@ -3,7 +3,7 @@
  *	colfs-tool [OPTIONS] ls [-l] FILE [PATH]
  *	colfs-tool [OPTIONS] tree [--depth N] FILE [PATH]
  *	colfs-tool [OPTIONS] cat FILE PATH...
- *	colfs-tool [OPTIONS] stat FILE [PATH]
+ *	colfs-tool [OPTIONS] stat FILE [PATH...]
  *	colfs-tool [OPTIONS] check [--json] FILE
  *	colfs-tool [OPTIONS] index FILE
  *
@@ -65,7 +65,7 @@ static void tool_usage(FILE *f)
 "  tree [--depth N] FILE [PATH]\n"
 "                              the subtree, drawn like tree(1)\n"
 "  cat FILE PATH...            the bytes of file nodes, as the mount serves\n"
-"  stat FILE [PATH]            inode, kind, size, and source range\n"
+"  stat FILE [PATH...]         inode, kind, size, and source range\n"
 "  check [--json] FILE         list every directory and read every file\n"
 "                              node (decoding every value, verifying every\n"
 "                              checksum), then print each problem with its\n"
@@ -1385,7 +1385,7 @@ int main(int argc, char **argv)
 	}
 	if ((!strcmp(cmd, "cat") && npos < 3) ||
 	    ((!strcmp(cmd, "check") || !strcmp(cmd, "index")) && npos > 2) ||
-	    (strcmp(cmd, "cat") && npos > 3)) {
+	    ((!strcmp(cmd, "ls") || !strcmp(cmd, "tree")) && npos > 3)) {
 		fprintf(stderr, "colfs-tool: %s takes %s\n", cmd,
 			!strcmp(cmd, "cat") ? "FILE PATH..." :
 			!strcmp(cmd, "check") || !strcmp(cmd, "index")
@@ -1445,8 +1445,22 @@ int main(int argc, char **argv)
 		rc = tool_ls(&tl, npos > 2 ? pos[2] : "/");
 	else if (!strcmp(cmd, "tree"))
 		rc = tool_tree(&tl, npos > 2 ? pos[2] : "/");
-	else if (!strcmp(cmd, "stat"))
+	else if (!strcmp(cmd, "stat") && npos <= 3)
 		rc = tool_stat(&tl, npos > 2 ? pos[2] : "/");
+	else if (!strcmp(cmd, "stat"))
+		/* several paths: one block each, a blank line between */
+		for (int i = 2, shown = 0; i < npos; i++) {
+			colfs_node *sn = NULL;
+
+			if (colfs_tree_resolve(tl.tree, pos[i], &sn) || !sn) {
+				/* tool_stat reports it */
+				rc = tool_stat(&tl, pos[i]);
+				continue;
+			}
+			if (shown++)
+				tool_printf(&tl, "\n");
+			rc = tool_stat(&tl, pos[i]);
+		}
 	else if (!strcmp(cmd, "check"))
 		rc = tool_check(&tl);
 	else if (!strcmp(cmd, "index"))

@@ -34,19 +34,21 @@ for c in $("$tool" ls "$f" columns); do
 	"$tool" cat "$a" "columns/$c" | grep -vx '\\N' | sort -u >"$work/absent.txt"
 	np=$(wc -l <"$work/present.txt") na=$(wc -l <"$work/absent.txt")
 	[ "$np" -gt 0 ] && [ "$na" -gt 0 ] || { echo "FAIL: $c: no values"; fails=$((fails + 1)); continue; }
-	miss=0
+	# one stat per column and side: each value found prints one block
+	# ("path: ..."), a value not in the filter one line on stderr
 	while IFS= read -r v; do
-		"$tool" stat "$f" "$bf/might_contain/$(esc "$v")" >/dev/null 2>&1 || {
-			echo "FAIL: $c: stored value '$v' not found"
-			miss=$((miss + 1))
-		}
-	done <"$work/present.txt"
-	fp=0
-	while IFS= read -r v; do
-		grep -qxF -- "$v" "$work/present.txt" && continue
-		"$tool" stat "$f" "$bf/might_contain/$(esc "$v")" >/dev/null 2>&1 &&
-			fp=$((fp + 1))
-	done <"$work/absent.txt"
+		printf '%s\n' "$bf/might_contain/$(esc "$v")"
+	done <"$work/present.txt" >"$work/present.paths"
+	xargs -d '\n' "$tool" stat "$f" <"$work/present.paths" 2>"$work/err" |
+		grep -c '^path: ' >"$work/found"
+	miss=$((np - $(cat "$work/found")))
+	[ "$miss" = 0 ] || sed "s/^/FAIL: $c: not found: /" "$work/err" | head -5
+	grep -vxF -f "$work/present.txt" "$work/absent.txt" |
+		while IFS= read -r v; do
+			printf '%s\n' "$bf/might_contain/$(esc "$v")"
+		done >"$work/absent.paths"
+	fp=$(xargs -d '\n' -r "$tool" stat "$f" <"$work/absent.paths" 2>/dev/null |
+		grep -c '^path: ')
 	if [ "$miss" -gt 0 ] || [ $((fp * 4)) -gt "$na" ]; then
 		echo "FAIL: $c: $miss of $np stored values missed, $fp of $na absent values found"
 		fails=$((fails + 1))

@@ -79,20 +79,35 @@ check_pages() {
 		fail "$name: salvage/pages has $found pages, expected $limit"
 		return
 	fi
+	# One colfs-tool run per side and part: the pages' bytes one after
+	# another.  The header.json documents carry each page's stored and
+	# decompressed sizes, so equal streams mean equal pages, one by one.
+	local hp=() dp=()
 	while read -r p; do
 		[ "$n" -lt "$limit" ] || break
 		local g=${p%%/*} rest=${p#*/}
 		local c=${rest%/*} k=${rest##*/}
-		local h="row_groups/$g/chunks/$c/pages/$k"
-		for what in raw decompressed header.json; do
-			if ! cmp -s <("$TOOL" cat "$healthy" "$h/$what") \
-				<("$TOOL" cat "$damaged" "salvage/pages/$n/$what"); then
-				fail "$name: salvage/pages/$n/$what differs from $h/$what"
-				bad=1
-			fi
-		done
+		hp+=("row_groups/$g/chunks/$c/pages/$k")
+		dp+=("salvage/pages/$n")
 		n=$((n + 1))
 	done < "$WORK/pages.txt"
+	[ "$n" -gt 0 ] || return
+	for what in header.json raw decompressed; do
+		if ! cmp -s <("$TOOL" cat "$healthy" "${hp[@]/%//$what}") \
+			<("$TOOL" cat "$damaged" "${dp[@]/%//$what}"); then
+			# name the first page that differs
+			local i
+			for ((i = 0; i < n; i++)); do
+				if ! cmp -s <("$TOOL" cat "$healthy" "${hp[i]}/$what") \
+					<("$TOOL" cat "$damaged" "${dp[i]}/$what"); then
+					fail "$name: ${dp[i]}/$what differs from ${hp[i]}/$what"
+					break
+				fi
+			done
+			[ "$i" -lt "$n" ] || fail "$name: the pages' $what differ"
+			bad=1
+		fi
+	done
 	[ $bad = 0 ] && ok "$name: $n pages with the healthy file's header, raw and decompressed bytes"
 }
 
@@ -400,10 +415,15 @@ if [ -d "$CORPUS/parquet" ]; then
 		walk check "$f"
 		n=$((n + 1))
 	done < <(find "$CORPUS/parquet/bad" -type f -print0 2>/dev/null)
+	# the truncated copies are mutants: COLFS_MUTATE_EVERY=N (the
+	# sanitizer run) walks one healthy file in N
+	every=${COLFS_MUTATE_EVERY:-1} i=0
 	while IFS= read -r -d '' f; do
 		sz=$(stat -c %s "$f")
 		[ "$sz" -le 20000000 ] || continue
 		[ "$(head -c 4 "$f" | tr -d '\000')" = PAR1 ] || continue
+		i=$((i + 1))
+		[ "$every" -le 1 ] || [ $((i % every)) = 1 ] || continue
 		head -c $((sz * 2 / 3)) "$f" > "$WORK/t.parquet"
 		walk check "$WORK/t.parquet"
 		walk -o "schema_from=$f" check "$WORK/t.parquet"

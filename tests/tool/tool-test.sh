@@ -571,24 +571,45 @@ test_sample_range_dd() {
 
 test_sample_sizes() {
 	need_parquet
+	command -v python3 >/dev/null || skip "python3 is not installed"
 	for f in "$SAMPLE" "$SAMPLE_SNAPPY"; do
 		walk / "$f" >nodes || fail "walking $f failed"
 		[ "$(grep -c '^doc ' nodes)" -ge 50 ] ||
 			fail "only $(grep -c '^doc ' nodes) documents in $f"
-		grep -E '^(doc|range) ' nodes | while read -r kind p; do
-			"$COLFS_TOOL" stat "$f" "$p" >st || fail "stat $p"
-			size=$(sed -n 's/^size: \([0-9]*\) (exact)$/\1/p' st)
-			[ -n "$size" ] || fail "$p ($kind): size not exact: $(cat st)"
-			"$COLFS_TOOL" cat "$f" "$p" >got || fail "cat $p"
-			[ "$(wc -c <got)" = "$size" ] ||
-				fail "$p: stat says $size bytes, cat gives $(wc -c <got)"
-			case $p in
-			*.json)
-				command -v python3 >/dev/null || continue
-				python3 -c 'import json,sys; json.load(open(sys.argv[1]))' got ||
-					fail "$p does not parse as JSON";;
-			esac
-		done || exit 1
+		# one stat of every document and range, then each one's bytes
+		grep -E '^(doc|range) ' nodes | cut -d' ' -f2- >paths
+		xargs -d '\n' "$COLFS_TOOL" stat "$f" <paths >st ||
+			fail "stat of the documents and ranges of $f"
+		python3 - "$COLFS_TOOL" "$f" paths st <<-'PY' || fail "sizes of $f"
+			import json, subprocess, sys
+			tool, f, paths, st = sys.argv[1:]
+			paths = open(paths).read().split("\n")[:-1]
+			# a block starts at its "path:" line (xargs may have made
+			# several stat calls)
+			blocks = ["path: " + b for b in
+			          ("\n" + open(st).read()).split("\npath: ")[1:]]
+			bad = 0
+			if len(blocks) != len(paths):
+			    sys.exit(f"{len(paths)} paths, {len(blocks)} stat blocks")
+			for p, b in zip(paths, blocks):
+			    kv = dict(l.split(": ", 1) for l in b.strip().split("\n"))
+			    if kv.get("path") != p or not kv["size"].endswith(" (exact)"):
+			        print(f"{p}: size not exact: {b}"); bad += 1; continue
+			    size = int(kv["size"].split()[0])
+			    got = subprocess.run([tool, "cat", f, p], capture_output=True)
+			    if got.returncode != 0:
+			        print(f"cat {p}: exit {got.returncode}"); bad += 1; continue
+			    if len(got.stdout) != size:
+			        print(f"{p}: stat says {size} bytes, cat gives {len(got.stdout)}")
+			        bad += 1
+			    elif p.endswith(".json"):
+			        try:
+			            json.loads(got.stdout)
+			        except ValueError as e:
+			            print(f"{p} does not parse as JSON: {e}"); bad += 1
+			print(f"{len(paths)} documents and ranges of {f}: {bad} wrong")
+			sys.exit(1 if bad else 0)
+		PY
 	done
 }
 
@@ -654,24 +675,25 @@ test_sample_page_crc() {
 		grep -o '/row_groups/.*/pages/[0-9]*/header.json$' nodes |
 			sed 's,/header.json$,,' >pages
 		[ "$(wc -l <pages)" -ge 15 ] || fail "only $(wc -l <pages) pages in $f"
-		while read -r p; do
-			"$COLFS_TOOL" cat "$f" "$p/header.json" >h.json ||
-				fail "cat $p/header.json"
-			"$COLFS_TOOL" cat "$f" "$p/raw" >raw || fail "cat $p/raw"
-			python3 - h.json raw "$p" <<-'PY' || fail "page $p of $f"
-			import json, sys, zlib
-			h = json.load(open(sys.argv[1]))
-			raw = open(sys.argv[2], 'rb').read()
-			crc = zlib.crc32(raw)
-			if crc >= 2**31:
-			    crc -= 2**32
-			if h.get('crc') != crc:
-			    sys.exit(f"{sys.argv[3]}: crc {h.get('crc')}, bytes give {crc}")
-			if h['compressed_page_size'] != len(raw):
-			    sys.exit(f"{sys.argv[3]}: {len(raw)} bytes, header says "
-			             f"{h['compressed_page_size']}")
+		python3 - "$COLFS_TOOL" "$f" pages <<-'PY' || fail "pages of $f"
+			import json, subprocess, sys, zlib
+			tool, f, pages = sys.argv[1:]
+			bad = 0
+			for p in open(pages).read().split():
+			    cat = lambda what: subprocess.run([tool, "cat", f, f"{p}/{what}"],
+			                                      capture_output=True, check=True).stdout
+			    h = json.loads(cat("header.json"))
+			    raw = cat("raw")
+			    crc = zlib.crc32(raw)
+			    if crc >= 2**31:
+			        crc -= 2**32
+			    if h.get('crc') != crc:
+			        print(f"{p}: crc {h.get('crc')}, bytes give {crc}"); bad += 1
+			    if h['compressed_page_size'] != len(raw):
+			        print(f"{p}: {len(raw)} bytes, header says "
+			              f"{h['compressed_page_size']}"); bad += 1
+			sys.exit(1 if bad else 0)
 			PY
-		done <pages
 	done
 }
 
