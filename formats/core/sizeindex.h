@@ -4,8 +4,9 @@
  * that the next mount of the same source knows them from the start (as
  * ratarmount keeps its index).  One index belongs to one source file as it
  * was when the sizes were learned, under one set of rendering options: the
- * `key` line names both (device, inode, size, mtime, a hash of the file's
- * tail, the format, a hash of the options).  The file:
+ * `key` line names both (device, inode, size, mtime, ctime, the format, a
+ * hash of the options, the colfs version: nothing read from the file).
+ * The file:
  *
  *   colfs-sizes 1
  *   key <key>
