@@ -28,14 +28,14 @@ static void orc_close(void *state)
 	for (orc_sdec *d = f->sdecs; d; d = d->next)
 		orc_sdec_free_state(d);
 	for (size_t s = 0; s < f->n_stripes && f->stripes; s++) {
-		orc_msg_free(&f->stripes[s].footer);
+		colfs_proto_free(&f->stripes[s].footer);
 		free(f->stripes[s].streams);
 		free(f->stripes[s].enc);
 	}
 	free(f->stripes);
-	orc_msg_free(&f->meta_msg);
-	orc_msg_free(&f->footer_msg);
-	orc_msg_free(&f->ps_msg);
+	colfs_proto_free(&f->meta_msg);
+	colfs_proto_free(&f->footer_msg);
+	colfs_proto_free(&f->ps_msg);
 	orc_tz_free_all(f);
 	pthread_mutex_destroy(&f->lock);
 	free(f);

@@ -19,6 +19,7 @@
 #include "../core/buf.h"
 #include "../core/codec.h"
 #include "../core/cursor.h"
+#include "../core/proto.h"
 #include "../core/source.h"
 #include "../core/tree.h"
 #include "orc.pb-c.h"
@@ -30,18 +31,6 @@
 #define ORC_ROWS_PER_PIECE 10000u
 /* Deepest type nesting accepted. */
 #define ORC_MAX_DEPTH 64
-
-/* A decoded protobuf message and the allocator that bounds it. */
-typedef struct orc_pb_alloc {
-	ProtobufCAllocator a;
-	size_t used;
-	size_t cap;
-} orc_pb_alloc;
-
-typedef struct orc_msg {
-	ProtobufCMessage *msg;
-	orc_pb_alloc alloc;
-} orc_msg;
 
 /* One stream of a stripe as located from the stripe footer. */
 typedef struct orc_stream_loc {
@@ -58,7 +47,7 @@ typedef struct orc_stripe {
 	bool loaded;
 	colfs_status status;       /* of loading the footer */
 	colfs_err err;
-	orc_msg footer;            /* Orcpb__StripeFooter */
+	colfs_proto_msg footer;            /* Orcpb__StripeFooter */
 	orc_stream_loc *streams;   /* one per footer stream */
 	size_t n_streams;
 	/* the streams of the footer's StripeEncryptionVariants, located
@@ -78,13 +67,13 @@ typedef struct orc_file {
 	/* tail */
 	uint32_t ps_len;
 	uint64_t ps_off;
-	orc_msg ps_msg;
+	colfs_proto_msg ps_msg;
 	const Orcpb__PostScript *ps;
 	uint64_t footer_off, footer_len;
-	orc_msg footer_msg;
+	colfs_proto_msg footer_msg;
 	const Orcpb__Footer *footer;
 	uint64_t meta_off, meta_len;
-	orc_msg meta_msg;
+	colfs_proto_msg meta_msg;
 	const Orcpb__Metadata *meta;   /* NULL when absent or unreadable */
 
 	colfs_codec codec;
@@ -116,11 +105,6 @@ typedef struct orc_file {
 
 /* --- orc_tail.c ---------------------------------------------------------- */
 colfs_status orc_file_read_tail(orc_file *f, colfs_err *err);
-/* Unpack `len` bytes as `desc` with a capped allocator. */
-colfs_status orc_msg_unpack(orc_msg *m, const ProtobufCMessageDescriptor *desc,
-			    const uint8_t *data, size_t len, size_t cap,
-			    uint64_t offset, colfs_err *err);
-void orc_msg_free(orc_msg *m);
 /* Decompress an ORC stream (chunk framing when the file is compressed) of
  * `len` bytes at absolute `offset` into a malloc'd buffer. */
 colfs_status orc_read_decompressed(orc_file *f, uint64_t offset, uint64_t len,
@@ -149,14 +133,6 @@ const char *orc_writer_version_name(uint32_t v);
 void orc_format_version(const orc_file *f, char *buf, size_t len);
 /* The type tree in Hive notation. */
 void orc_type_string(const orc_file *f, uint32_t id, colfs_buf *out);
-
-/* --- orc_json.c ---------------------------------------------------------- */
-struct json_t;
-/* Every field of a decoded message, as JSON (enums by name, bytes as hex
- * unless they are UTF-8 text). */
-struct json_t *orc_msg_json(const ProtobufCMessage *m);
-struct json_t *orc_json_bytes(const uint8_t *p, size_t n);
-struct json_t *orc_json_text(const char *s, size_t n);
 
 /* --- orc_read.c ---------------------------------------------------------- */
 /* A streamed view: rows.jsonl / rows.csv / columns/<field>, whole file or

@@ -258,7 +258,7 @@ static bool footer_fits(const orc_salvage *sv, const Orcpb__StripeFooter *sf,
 static bool try_footer(orc_file *f, orc_salvage *sv, const uint8_t *data,
 		       size_t len, uint64_t off, uint64_t stored)
 {
-	orc_msg m = {0};
+	colfs_proto_msg m = {0};
 	salvage_cand c;
 	bool ok;
 	uint64_t cap = (uint64_t)len * 64 + (1u << 20);
@@ -266,11 +266,11 @@ static bool try_footer(orc_file *f, orc_salvage *sv, const uint8_t *data,
 	if (cap > f->max_alloc)
 		cap = f->max_alloc;
 	sv->attempts++;
-	if (orc_msg_unpack(&m, &orcpb__stripe_footer__descriptor, data, len,
+	if (colfs_proto_unpack(&m, &orcpb__stripe_footer__descriptor, data, len,
 			   (size_t)cap, off, NULL) != COLFS_OK)
 		return false;
 	ok = footer_fits(sv, (const Orcpb__StripeFooter *)m.msg, off, &c);
-	orc_msg_free(&m);
+	colfs_proto_free(&m);
 	if (!ok)
 		return false;
 	c.footer_len = stored;
@@ -524,7 +524,7 @@ static bool rows_from_index(orc_salvage *sv, orc_file *s, size_t k,
 	uint64_t stride = sv->sib->footer->rowindexstride, sum = 0;
 	uint8_t *data;
 	size_t len;
-	orc_msg m = {0};
+	colfs_proto_msg m = {0};
 	const Orcpb__RowIndex *ix;
 	bool ok = true;
 	uint64_t cap;
@@ -542,7 +542,7 @@ static bool rows_from_index(orc_salvage *sv, orc_file *s, size_t k,
 	cap = (uint64_t)len * 64 + (1u << 20);
 	if (cap > s->max_alloc)
 		cap = s->max_alloc;
-	if (orc_msg_unpack(&m, &orcpb__row_index__descriptor, data, len,
+	if (colfs_proto_unpack(&m, &orcpb__row_index__descriptor, data, len,
 			   (size_t)cap, ri->offset, NULL) != COLFS_OK) {
 		free(data);
 		return false;
@@ -566,7 +566,7 @@ static bool rows_from_index(orc_salvage *sv, orc_file *s, size_t k,
 		    sum <= lo || sum > hi)
 			ok = false;
 	}
-	orc_msg_free(&m);
+	colfs_proto_free(&m);
 	if (ok)
 		*rows = sum;
 	return ok;
@@ -713,7 +713,7 @@ static bool rows_from_column(orc_salvage *sv, orc_file *s, size_t k,
 static void stripes_free(orc_file *s)
 {
 	for (size_t k = 0; k < s->n_stripes && s->stripes; k++) {
-		orc_msg_free(&s->stripes[k].footer);
+		colfs_proto_free(&s->stripes[k].footer);
 		free(s->stripes[k].streams);
 		free(s->stripes[k].enc);
 	}

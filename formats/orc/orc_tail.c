@@ -7,65 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* --- protobuf-c with a cap on what one message may allocate ------------- */
-
-static void *pb_alloc(void *data, size_t size)
-{
-	orc_pb_alloc *al = data;
-
-	if (size > al->cap || al->used > al->cap - size)
-		return NULL;
-	al->used += size;
-	return malloc(size);
-}
-
-static void pb_free(void *data, void *ptr)
-{
-	(void)data;
-	free(ptr);
-}
-
-colfs_status orc_msg_unpack(orc_msg *m, const ProtobufCMessageDescriptor *desc,
-			    const uint8_t *data, size_t len, size_t cap,
-			    uint64_t offset, colfs_err *err)
-{
-	m->alloc.a.alloc = pb_alloc;
-	m->alloc.a.free = pb_free;
-	m->alloc.a.allocator_data = &m->alloc;
-	m->alloc.used = 0;
-	m->alloc.cap = cap;
-	m->msg = protobuf_c_message_unpack(desc, &m->alloc.a, len, data);
-	if (!m->msg) {
-		if (m->alloc.used >= m->alloc.cap / 2)
-			return colfs_fail(err, COLFS_EOVERFLOW, offset,
-					  "%s: decoding needs more than %zu "
-					  "bytes of memory",
-					  desc->short_name, cap);
-		return colfs_fail(err, COLFS_ECORRUPT, offset,
-				  "%s: %zu bytes are not a valid protobuf "
-				  "message", desc->short_name, len);
-	}
-	return COLFS_OK;
-}
-
-void orc_msg_free(orc_msg *m)
-{
-	if (m->msg)
-		protobuf_c_message_free_unpacked(m->msg, &m->alloc.a);
-	m->msg = NULL;
-}
-
-/* The allocation cap for a message of `len` encoded bytes: protobuf-c's
- * structures are a bounded multiple of the encoding. */
-static size_t msg_cap(const orc_file *f, size_t len)
-{
-	uint64_t cap = (uint64_t)len * 64 + (1u << 20);
-
-	if (cap > f->max_alloc)
-		cap = f->max_alloc;
-	return (size_t)cap;
-}
-
 /* --- names ---------------------------------------------------------------- */
 
 const char *orc_compression_name(uint32_t kind)
@@ -377,14 +318,14 @@ colfs_status orc_read_decompressed(orc_file *f, uint64_t offset, uint64_t len,
 
 static colfs_status read_section(orc_file *f, uint64_t off, uint64_t len,
 				 const ProtobufCMessageDescriptor *desc,
-				 orc_msg *m, colfs_err *err)
+				 colfs_proto_msg *m, colfs_err *err)
 {
 	uint8_t *data;
 	size_t n;
 	colfs_status st;
 
 	COLFS_TRY(orc_read_decompressed(f, off, len, &data, &n, err));
-	st = orc_msg_unpack(m, desc, data, n, msg_cap(f, n), off, err);
+	st = colfs_proto_unpack(m, desc, data, n, colfs_proto_cap(n, f->max_alloc), off, err);
 	free(data);
 	return st;
 }
@@ -488,7 +429,7 @@ colfs_status orc_file_read_tail(orc_file *f, colfs_err *err)
 				  (unsigned long long)f->size);
 	f->ps_off = f->size - 1 - last;
 	COLFS_TRY(colfs_source_read_at(f->src, f->ps_off, last, ps_buf, err));
-	COLFS_TRY(orc_msg_unpack(&f->ps_msg, &orcpb__post_script__descriptor,
+	COLFS_TRY(colfs_proto_unpack(&f->ps_msg, &orcpb__post_script__descriptor,
 				 ps_buf, last, 1u << 20, f->ps_off, err));
 	f->ps = ps = (const Orcpb__PostScript *)f->ps_msg.msg;
 	if (ps->magic && strcmp(ps->magic, "ORC") != 0)
@@ -852,7 +793,7 @@ colfs_status orc_stripe_load(orc_file *f, size_t s, orc_stripe **out,
 		tmp.status = st;
 		if (st) {
 			colfs_tree_report_err(f->tree, NULL, &tmp.err);
-			orc_msg_free(&tmp.footer);
+			colfs_proto_free(&tmp.footer);
 			free(tmp.streams);
 			tmp.streams = NULL;
 			tmp.n_streams = 0;
@@ -876,7 +817,7 @@ colfs_status orc_stripe_load(orc_file *f, size_t s, orc_stripe **out,
 			tmp.enc = NULL;
 		}
 		pthread_mutex_unlock(&f->lock);
-		orc_msg_free(&tmp.footer);
+		colfs_proto_free(&tmp.footer);
 		free(tmp.streams);
 		free(tmp.enc);
 	}

@@ -171,15 +171,16 @@ static json_t *type_json(const orc_file *f, uint32_t id, const char *name,
 	if (!o)
 		return NULL;
 	if (name)
-		json_object_set_new(o, "name", orc_json_text(name,
-							    strlen(name)));
+		json_object_set_new(o, "name", colfs_proto_json_text(
+					    (const uint8_t *)name, strlen(name)));
 	json_object_set_new(o, "id", json_integer(id));
 	json_object_set_new(o, "kind",
 			    json_string(orc_type_kind_name(ty->kind)));
 	orc_type_string(f, id, &b);
 	if (!colfs_buf_status(&b))
 		json_object_set_new(o, "type",
-				    orc_json_text(b.data ? b.data : "", b.len));
+				    colfs_proto_json_text(
+					    (const uint8_t *)b.data, b.len));
 	colfs_buf_free(&b);
 	if (ty->has_maximumlength)
 		json_object_set_new(o, "maximumLength",
@@ -197,7 +198,8 @@ static json_t *type_json(const orc_file *f, uint32_t id, const char *name,
 			const char *v = sp->value ? sp->value : "";
 
 			json_object_set_new(a, sp->key ? sp->key : "",
-					    orc_json_text(v, strlen(v)));
+					    colfs_proto_json_text(
+					    (const uint8_t *)v, strlen(v)));
 		}
 		json_object_set_new(o, "attributes", a);
 	}
@@ -243,24 +245,24 @@ static colfs_status msg_doc_generate(colfs_tree *t, colfs_node *n,
 
 	switch (colfs_node_a(n)) {
 	case 0:
-		return json_out(out, orc_msg_json(f->ps_msg.msg));
+		return json_out(out, colfs_proto_json(f->ps_msg.msg, NULL));
 	case 1:
-		return json_out(out, orc_msg_json(f->footer_msg.msg));
+		return json_out(out, colfs_proto_json(f->footer_msg.msg, NULL));
 	case 2:
 		if (!f->meta)
 			return json_out(out, json_pack("{s:b}", "available",
 						       0));
-		return json_out(out, orc_msg_json(f->meta_msg.msg));
+		return json_out(out, colfs_proto_json(f->meta_msg.msg, NULL));
 	default:
 		j = json_object();
 		if (!j)
 			return COLFS_ENOMEM;
 		json_object_set_new(j, "postscript",
-				    orc_msg_json(f->ps_msg.msg));
+				    colfs_proto_json(f->ps_msg.msg, NULL));
 		json_object_set_new(j, "footer",
-				    orc_msg_json(f->footer_msg.msg));
+				    colfs_proto_json(f->footer_msg.msg, NULL));
 		json_object_set_new(j, "metadata",
-				    f->meta ? orc_msg_json(f->meta_msg.msg)
+				    f->meta ? colfs_proto_json(f->meta_msg.msg, NULL)
 					    : json_null());
 		return json_out(out, j);
 	}
@@ -273,7 +275,7 @@ static json_t *stats_json(const orc_file *f,
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < n && a; i++) {
-		json_t *o = orc_msg_json(&st[i]->base);
+		json_t *o = colfs_proto_json(&st[i]->base, NULL);
 
 		if (o) {
 			json_object_set_new(o, "column", json_integer(i));
@@ -284,9 +286,9 @@ static json_t *stats_json(const orc_file *f,
 				if (!colfs_buf_status(&b))
 					json_object_set_new(
 						o, "type",
-						orc_json_text(b.data ? b.data
-								     : "",
-							      b.len));
+						colfs_proto_json_text(
+							(const uint8_t *)b.data,
+							b.len));
 				colfs_buf_free(&b);
 			}
 		}
@@ -588,7 +590,7 @@ static colfs_status stripe_info_doc_generate(colfs_tree *t, colfs_node *n,
 {
 	orc_file *f = colfs_node_ctx(n);
 	size_t s = (size_t)colfs_node_a(n);
-	json_t *j = orc_msg_json(&f->footer->stripes[s]->base);
+	json_t *j = colfs_proto_json(&f->footer->stripes[s]->base, NULL);
 
 	(void)t;
 	if (j) {
@@ -612,7 +614,7 @@ static colfs_status stripe_footer_doc_generate(colfs_tree *t, colfs_node *n,
 
 	(void)t;
 	COLFS_TRY(orc_stripe_load(f, s, &sp, &err));
-	j = orc_msg_json(sp->footer.msg);
+	j = colfs_proto_json(sp->footer.msg, NULL);
 	if (!j)
 		return COLFS_ENOMEM;
 	locs = json_array();
@@ -927,7 +929,7 @@ static colfs_status index_doc_generate(colfs_tree *t, colfs_node *n,
 	const orc_stream_loc *found = NULL;
 	uint8_t *data;
 	size_t len;
-	orc_msg m = {0};
+	colfs_proto_msg m = {0};
 	colfs_status st;
 	json_t *j;
 
@@ -952,7 +954,7 @@ static colfs_status index_doc_generate(colfs_tree *t, colfs_node *n,
 	st = orc_read_decompressed(f, found->offset, found->length, &data,
 				   &len, &err);
 	if (!st) {
-		st = orc_msg_unpack(&m,
+		st = colfs_proto_unpack(&m,
 				    bloom ? &orcpb__bloom_filter_index__descriptor
 					  : &orcpb__row_index__descriptor,
 				    data, len,
@@ -986,11 +988,11 @@ static colfs_status index_doc_generate(colfs_tree *t, colfs_node *n,
 					  (unsigned long long)(rows / stride +
 							       (rows % stride != 0)));
 	}
-	j = orc_msg_json(m.msg);
+	j = colfs_proto_json(m.msg, NULL);
 	if (j)
 		json_object_set_new(j, "streamKind",
 				    json_string(orc_stream_kind_name(found->kind)));
-	orc_msg_free(&m);
+	colfs_proto_free(&m);
 	return json_out(out, j);
 }
 DOC_OPS(index_doc);

@@ -844,7 +844,7 @@ static bool *encrypted_columns(const orc_file *f)
 /* --- a stripe ---------------------------------------------------------- */
 
 typedef struct ov_index {
-	orc_msg m;               /* Orcpb__RowIndex, or no message */
+	colfs_proto_msg m;               /* Orcpb__RowIndex, or no message */
 	uint64_t off;
 } ov_index;
 
@@ -886,7 +886,7 @@ static colfs_status load_indexes(ov *v, const orc_stripe *sp, ov_index *ix)
 					     ? (size_t)len * 64 + (1u << 20)
 					     : (size_t)f->max_alloc;
 
-			st = orc_msg_unpack(&ix[l->column].m,
+			st = colfs_proto_unpack(&ix[l->column].m,
 					    &orcpb__row_index__descriptor,
 					    data, len, cap, l->offset, &err);
 			free(data);
@@ -1038,7 +1038,7 @@ out:
 		acc_free(&grp[c]);
 	free(grp);
 	for (size_t c = 0; ix && c < nt; c++)
-		orc_msg_free(&ix[c].m);
+		colfs_proto_free(&ix[c].m);
 	free(ix);
 	free(v.encrypted);
 	orc_reader_free(r);
