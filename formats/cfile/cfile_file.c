@@ -1,4 +1,6 @@
 /* colfs: Kudu CFile header and footer (§1-§4, §6), open and probe. */
+#include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,10 +29,8 @@ static void file_free(void *state)
 	if (!f)
 		return;
 	cfile_salvage_free(f);
-	if (f->header)
-		kudu__cfile__cfile_header_pb__free_unpacked(f->header, NULL);
-	if (f->footer)
-		kudu__cfile__cfile_footer_pb__free_unpacked(f->footer, NULL);
+	colfs_proto_free(&f->header_msg);
+	colfs_proto_free(&f->footer_msg);
 	free(f->header_bytes);
 	cfile_index_free(&f->posidx);
 	cfile_index_free(&f->validx);
@@ -94,7 +94,12 @@ static colfs_status footer_read(colfs_tree *t, cfile_file *f)
 		colfs_tree_report_err(t, NULL, &err);
 		return err.status;
 	}
-	f->footer = kudu__cfile__cfile_footer_pb__unpack(NULL, F, buf + 4);
+	if (colfs_proto_unpack_status(&f->footer_msg,
+				      &kudu__cfile__cfile_footer_pb__descriptor,
+				      buf + 4, F,
+				      colfs_proto_cap(F, f->max_alloc)) ==
+	    COLFS_OK)
+		f->footer = (Kudu__Cfile__CFileFooterPB *)f->footer_msg.msg;
 	if (!f->footer) {
 		free(buf);
 		colfs_tree_report(t, NULL, pb_at, COLFS_ECORRUPT,
@@ -227,8 +232,12 @@ static void header_read(colfs_tree *t, cfile_file *f)
 		f->header_len = 12;
 		return;
 	}
-	f->header = kudu__cfile__cfile_header_pb__unpack(NULL, H,
-							  f->header_bytes + 12);
+	if (colfs_proto_unpack_status(&f->header_msg,
+				      &kudu__cfile__cfile_header_pb__descriptor,
+				      f->header_bytes + 12, H,
+				      colfs_proto_cap(H, f->max_alloc)) ==
+	    COLFS_OK)
+		f->header = (Kudu__Cfile__CFileHeaderPB *)f->header_msg.msg;
 	if (!f->header)
 		colfs_tree_report(t, NULL, 12, COLFS_ECORRUPT,
 				  "header is not a valid CFileHeaderPB");
@@ -295,11 +304,8 @@ static colfs_status file_open(colfs_tree *t, colfs_err *err)
 		return colfs_fail(err, st, f->size, "cannot read the footer");
 	if (st) {
 		/* No usable footer: show the raw parts and the errors. */
-		if (f->footer) {
-			kudu__cfile__cfile_footer_pb__free_unpacked(f->footer,
-								    NULL);
-			f->footer = NULL;
-		}
+		colfs_proto_free(&f->footer_msg);
+		f->footer = NULL;
 		if (!f->footer_start)
 			f->footer_start = f->size;
 		return cfile_tree_build(t, f);
@@ -355,3 +361,107 @@ const colfs_format colfs_format_cfile = {
 	.open = file_open,
 	.close = file_free,
 };
+
+/* --- header and footer messages as JSON ---------------------------------- */
+
+/* Text kept as it is when jansson takes it (UTF-8), else {"hex": ...}. */
+static json_t *pb_bytes_json(const uint8_t *p, size_t n)
+{
+	json_t *s = n ? json_stringn((const char *)p, n) : json_string("");
+	char *hex;
+
+	if (s)
+		return s;
+	hex = malloc(2 * n + 1);
+	if (!hex)
+		return NULL;
+	hex[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", p[i]);
+	json_t *o = json_pack("{s:s}", "hex", hex);
+	free(hex);
+	return o;
+}
+
+static bool field_is(const ProtobufCMessage *m,
+		     const ProtobufCMessageDescriptor *d,
+		     const ProtobufCFieldDescriptor *fd, const char *name)
+{
+	return m->descriptor == d && !strcmp(fd->name, name);
+}
+
+/* What differs from the core writer's rendering of every field. */
+static colfs_proto_json_act pb_field_json(void *ctx, const ProtobufCMessage *m,
+					  const ProtobufCFieldDescriptor *fd,
+					  json_t **out)
+{
+	const cfile_file *f = ctx;
+	const ProtobufCMessageDescriptor *F =
+		&kudu__cfile__cfile_footer_pb__descriptor;
+	const ProtobufCMessageDescriptor *H =
+		&kudu__cfile__cfile_header_pb__descriptor;
+
+	if (m->descriptor == F) {
+		const Kudu__Cfile__CFileFooterPB *ft = (const void *)m;
+
+		if (field_is(m, F, fd, "data_type"))
+			*out = json_string(cfile_type_name(ft->data_type));
+		else if (field_is(m, F, fd, "encoding"))
+			*out = json_string(cfile_encoding_name(ft->encoding));
+		else if (field_is(m, F, fd, "compression"))
+			*out = json_string(
+				cfile_compression_name(f->compression));
+		else if (field_is(m, F, fd, "is_type_nullable"))
+			*out = json_boolean(f->nullable);
+		else if (field_is(m, F, fd, "posidx_info"))
+			return ft->posidx_info ? COLFS_PROTO_JSON_DEFAULT
+					       : COLFS_PROTO_JSON_OMIT;
+		else if (field_is(m, F, fd, "validx_info"))
+			return ft->validx_info ? COLFS_PROTO_JSON_DEFAULT
+					       : COLFS_PROTO_JSON_OMIT;
+		else if (field_is(m, F, fd, "dict_block_ptr"))
+			return ft->dict_block_ptr ? COLFS_PROTO_JSON_DEFAULT
+						  : COLFS_PROTO_JSON_OMIT;
+		else if (field_is(m, F, fd, "compatible_features"))
+			return ft->has_compatible_features
+				       ? COLFS_PROTO_JSON_DEFAULT
+				       : COLFS_PROTO_JSON_OMIT;
+		else if (field_is(m, F, fd, "is_type_array"))
+			return ft->has_is_type_array ? COLFS_PROTO_JSON_DEFAULT
+						     : COLFS_PROTO_JSON_OMIT;
+		else
+			return COLFS_PROTO_JSON_DEFAULT;
+		return COLFS_PROTO_JSON_SET;
+	}
+	if (m->descriptor == H) {
+		const Kudu__Cfile__CFileHeaderPB *h = (const void *)m;
+
+		if (field_is(m, H, fd, "major_version"))
+			return h->has_major_version ? COLFS_PROTO_JSON_DEFAULT
+						    : COLFS_PROTO_JSON_OMIT;
+		if (field_is(m, H, fd, "minor_version"))
+			return h->has_minor_version ? COLFS_PROTO_JSON_DEFAULT
+						    : COLFS_PROTO_JSON_OMIT;
+	}
+	return COLFS_PROTO_JSON_DEFAULT;
+}
+
+void cfile_pb_json_into(const cfile_file *f, json_t *obj,
+			const ProtobufCMessage *m)
+{
+	/* DeltaStatsPB: the counts before the per-column list */
+	static const char *const order[] = {"delete_count", "min_timestamp",
+					    "max_timestamp", "reinsert_count",
+					    NULL};
+	const colfs_proto_json_opts opts = {
+		.all_fields = true,
+		.skip_unknown = true,
+		.order = order,
+		.text = pb_bytes_json,
+		.bytes = pb_bytes_json,
+		.field = pb_field_json,
+		.ctx = (void *)f,
+	};
+
+	colfs_proto_json_into(obj, m, &opts);
+}

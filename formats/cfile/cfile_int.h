@@ -16,6 +16,7 @@
 #include "cfile.h"
 #include "cfile/cfile.pb-c.h"
 #include "core/cursor.h"
+#include "core/proto.h"
 #include "core/tree.h"
 
 /* Caps (fact sheet §1.2, §5.2, §10.3). */
@@ -74,8 +75,11 @@ typedef struct cfile_file {
 	bool verify;                 /* verify CRCs (false with checksums_ignore) */
 	uint64_t max_alloc;
 
+	/* header_msg.msg and footer_msg.msg, typed (salvage points footer
+	 * at a footer it made up) */
 	Kudu__Cfile__CFileHeaderPB *header;
 	Kudu__Cfile__CFileFooterPB *footer;
+	colfs_proto_msg header_msg, footer_msg;
 	uint8_t *header_bytes;       /* [0, header_len) */
 	uint32_t header_len;         /* 12 + H (+4) */
 	uint64_t footer_start;       /* first byte of the footer area (CRC or PB) */
@@ -145,6 +149,13 @@ typedef struct cfile_values {
 } cfile_values;
 
 void cfile_values_free(cfile_values *v);
+
+/* cfile_file.c: the fields of a CFile protobuf message (header, footer,
+ * DeltaStatsPB) added to `obj` in the shape header.json and footer.json
+ * promise: every field (absent ones with their default), type, encoding
+ * and compression by name, keys and values as text or {"hex": ...}. */
+void cfile_pb_json_into(const cfile_file *f, struct json_t *obj,
+			const ProtobufCMessage *m);
 
 /* cfile_block.c */
 colfs_status cfile_ptr_check(const cfile_file *f, cfile_ptr p,

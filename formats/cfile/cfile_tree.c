@@ -505,51 +505,6 @@ static const colfs_node_ops index_ops = {.populate = index_populate};
 
 /* --- top-level documents --------------------------------------------------- */
 
-static json_t *bytes_json(const uint8_t *p, size_t n)
-{
-	json_t *s = n ? json_stringn((const char *)p, n) : json_string("");
-	char *hex;
-
-	if (s)
-		return s;
-	hex = malloc(2 * n + 1);
-	if (!hex)
-		return NULL;
-	hex[0] = 0;
-	for (size_t i = 0; i < n; i++)
-		snprintf(hex + 2 * i, 3, "%02x", p[i]);
-	json_t *o = json_pack("{s:s}", "hex", hex);
-	free(hex);
-	return o;
-}
-
-static json_t *metadata_json(Kudu__Cfile__FileMetadataPairPB **m, size_t n)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < n; i++) {
-		json_t *o = json_object();
-		json_object_set_new(o, "key",
-				    m[i]->key ? bytes_json((const uint8_t *)
-								   m[i]->key,
-							   strlen(m[i]->key))
-					      : json_null());
-		json_object_set_new(o, "value",
-				    bytes_json(m[i]->value.data,
-					       m[i]->value.len));
-		json_array_append_new(a, o);
-	}
-	return a;
-}
-
-static json_t *ptr_json(const Kudu__Cfile__BlockPointerPB *bp)
-{
-	if (!bp)
-		return json_null();
-	return json_pack("{s:I,s:i}", "offset", (json_int_t)bp->offset,
-			 "size", (int)bp->size);
-}
-
 static colfs_status footer_json_generate(colfs_tree *t, colfs_node *file,
 					 colfs_buf *out)
 {
@@ -562,36 +517,7 @@ static colfs_status footer_json_generate(colfs_tree *t, colfs_node *file,
 							   ? CFILE_MAGIC_V1
 							   : CFILE_MAGIC_V2));
 	json_object_set_new(o, "footer_pb_length", json_integer(f->footer_pb_len));
-	json_object_set_new(o, "data_type", json_string(cfile_type_name(ft->data_type)));
-	json_object_set_new(o, "encoding",
-			    json_string(cfile_encoding_name(ft->encoding)));
-	json_object_set_new(o, "num_values", json_integer(ft->num_values));
-	if (ft->posidx_info)
-		json_object_set_new(o, "posidx_info",
-				    json_pack("{s:o}", "root_block",
-					      ptr_json(ft->posidx_info->root_block)));
-	if (ft->validx_info)
-		json_object_set_new(o, "validx_info",
-				    json_pack("{s:o}", "root_block",
-					      ptr_json(ft->validx_info->root_block)));
-	json_object_set_new(o, "compression",
-			    json_string(cfile_compression_name(f->compression)));
-	json_object_set_new(o, "metadata",
-			    metadata_json(ft->metadata, ft->n_metadata));
-	json_object_set_new(o, "is_type_nullable", json_boolean(f->nullable));
-	if (ft->dict_block_ptr)
-		json_object_set_new(o, "dict_block_ptr",
-				    ptr_json(ft->dict_block_ptr));
-	json_object_set_new(o, "incompatible_features",
-			    json_integer(ft->has_incompatible_features
-						 ? ft->incompatible_features
-						 : 0));
-	if (ft->has_compatible_features)
-		json_object_set_new(o, "compatible_features",
-				    json_integer(ft->compatible_features));
-	if (ft->has_is_type_array)
-		json_object_set_new(o, "is_type_array",
-				    json_boolean(ft->is_type_array));
+	cfile_pb_json_into(f, o, &ft->base);
 	return colfs_buf_json(out, o);
 }
 
@@ -606,17 +532,8 @@ static colfs_status header_json_generate(colfs_tree *t, colfs_node *file,
 							   ? CFILE_MAGIC_V1
 							   : CFILE_MAGIC_V2));
 	json_object_set_new(o, "header_length", json_integer(f->header_len));
-	if (f->header) {
-		if (f->header->has_major_version)
-			json_object_set_new(o, "major_version",
-					    json_integer(f->header->major_version));
-		if (f->header->has_minor_version)
-			json_object_set_new(o, "minor_version",
-					    json_integer(f->header->minor_version));
-		json_object_set_new(o, "metadata",
-				    metadata_json(f->header->metadata,
-						  f->header->n_metadata));
-	}
+	if (f->header)
+		cfile_pb_json_into(f, o, &f->header->base);
 	return colfs_buf_json(out, o);
 }
 
