@@ -41,7 +41,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <zlib.h>
 
 #include "cfile_int.h"
 #include "core/codec.h"
@@ -97,162 +96,11 @@ typedef struct cfile_salvage {
 
 /* --- block ends without checksums --------------------------------------------- */
 
-/* The end of a bare LZ4 block that decodes to `u` bytes, or 0. */
-static size_t lz4_span(const uint8_t *p, size_t n, uint64_t u)
-{
-	size_t i = 0;
-	uint64_t o = 0;
-
-	while (i < n) {
-		unsigned tok = p[i++];
-		uint64_t lit = tok >> 4, ml = tok & 15, off;
-
-		if (lit == 15) {
-			uint8_t b;
-			do {
-				if (i >= n)
-					return 0;
-				b = p[i++];
-				lit += b;
-			} while (b == 255 && lit < u);
-		}
-		if (lit > n - i)
-			return 0;
-		i += (size_t)lit;
-		o += lit;
-		if (o >= u)
-			return o == u ? i : 0;
-		if (n - i < 2)
-			return 0;
-		off = (uint64_t)p[i] | (uint64_t)p[i + 1] << 8;
-		i += 2;
-		if (off == 0 || off > o)
-			return 0;
-		if (ml == 15) {
-			uint8_t b;
-			do {
-				if (i >= n)
-					return 0;
-				b = p[i++];
-				ml += b;
-			} while (b == 255 && ml < u);
-		}
-		o += ml + 4;
-		if (o >= u)
-			return 0; /* a block ends with literals */
-	}
-	return 0;
-}
-
-/* The end of a raw snappy stream that decodes to `u` bytes, or 0. */
-static size_t snappy_span(const uint8_t *p, size_t n, uint64_t u)
-{
-	size_t i = 0;
-	uint64_t o = 0, pre = 0;
-	unsigned sh = 0;
-
-	do {
-		if (i >= n || sh > 28)
-			return 0;
-		pre |= (uint64_t)(p[i] & 0x7f) << sh;
-		sh += 7;
-	} while (p[i++] & 0x80);
-	if (pre != u)
-		return 0;
-	while (o < u) {
-		unsigned tag;
-		uint64_t len, extra = 0;
-
-		if (i >= n)
-			return 0;
-		tag = p[i++];
-		switch (tag & 3) {
-		case 0:
-			len = (tag >> 2) + 1;
-			if (len > 60) {
-				unsigned nb = (unsigned)len - 60;
-				len = 0;
-				if (n - i < nb)
-					return 0;
-				for (unsigned k = 0; k < nb; k++)
-					len |= (uint64_t)p[i + k] << (8 * k);
-				len++;
-				i += nb;
-			}
-			if (len > n - i)
-				return 0;
-			i += (size_t)len;
-			break;
-		case 1:
-			len = 4 + ((tag >> 2) & 7);
-			extra = 1;
-			break;
-		case 2:
-			len = (tag >> 2) + 1;
-			extra = 2;
-			break;
-		default:
-			len = (tag >> 2) + 1;
-			extra = 4;
-			break;
-		}
-		if (extra) {
-			if (n - i < extra || o == 0)
-				return 0;
-			i += (size_t)extra;
-		}
-		o += len;
-	}
-	return o == u ? i : 0;
-}
-
-/* The end of a zlib stream that inflates to exactly `u` bytes, or 0. */
-static size_t zlib_span(const uint8_t *p, size_t n, uint8_t *out, uint64_t u)
-{
-	z_stream z;
-	int r;
-	size_t used;
-
-	memset(&z, 0, sizeof(z));
-	if (inflateInit(&z) != Z_OK)
-		return 0;
-	z.next_in = (Bytef *)p;
-	z.avail_in = (uInt)n;
-	z.next_out = out;
-	z.avail_out = (uInt)u;
-	r = inflate(&z, Z_FINISH);
-	used = z.total_in;
-	if (r != Z_STREAM_END || z.total_out != u)
-		used = 0;
-	inflateEnd(&z);
-	return used;
-}
-
 static colfs_codec codec_of(int32_t c)
 {
 	return c == CFILE_SNAPPY ? COLFS_CODEC_SNAPPY :
 	       c == CFILE_LZ4 ? COLFS_CODEC_LZ4_RAW :
 	       c == CFILE_ZLIB ? COLFS_CODEC_ZLIB : COLFS_CODEC_NONE;
-}
-
-/* Without checksums: the compressed payload length of a v2 block whose
- * codec stream starts at p (u = the prefix's size), or 0. */
-static size_t codec_span(int32_t comp, const uint8_t *p, size_t n, uint64_t u,
-			 uint8_t *out)
-{
-	size_t c = 0, got = 0;
-
-	switch (comp) {
-	case CFILE_LZ4: c = lz4_span(p, n, u); break;
-	case CFILE_SNAPPY: c = snappy_span(p, n, u); break;
-	case CFILE_ZLIB: return zlib_span(p, n, out, u);
-	default: return 0;
-	}
-	if (!c || colfs_codec_decompress(codec_of(comp), p, c, out, (size_t)u,
-					 &got, 0, NULL) != COLFS_OK ||
-	    got != u)
-		return 0;
-	return c;
 }
 
 /* --- the walk ------------------------------------------------------------------- */
@@ -716,8 +564,9 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 		if (!*out)
 			return colfs_fail(err, COLFS_ENOMEM, off,
 					  "out of memory");
-		c = (uint32_t)codec_span(sv->s.compression, *buf + 4, have - 4,
-					 u, *out);
+		c = (uint32_t)colfs_codec_stream_end(codec_of(sv->s.compression),
+						     *buf + 4, have - 4, u,
+						     *out);
 		if (!c) {
 			uint8_t n4[4];
 			uint64_t after = off + 4 + (uint64_t)u;
@@ -752,48 +601,6 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 }
 
 /* --- resynchronising after a damaged block ---------------------------------------- */
-
-/* The CRC-32C register is linear over GF(2): n zero bytes turn a register
- * x into Z_n(x).  zpow[k] is the 32x32 matrix of Z_(2^k) (column j is the
- * image of bit j).  With the registers P[i] after the first i bytes of a
- * window (from 0, without the inversions), the CRC-32C of any span [s, e)
- * is ~(P[e] ^ Z_(e-s)(~P[s])): one candidate block costs O(log n), not a
- * pass over its bytes. */
-#define CSAL_ZPOW 24
-static uint32_t zpow[CSAL_ZPOW][32];
-static pthread_once_t zpow_once = PTHREAD_ONCE_INIT;
-
-static uint32_t gf2_apply(const uint32_t m[32], uint32_t v)
-{
-	uint32_t r = 0;
-
-	for (unsigned j = 0; v; j++, v >>= 1)
-		if (v & 1)
-			r ^= m[j];
-	return r;
-}
-
-static void zpow_build(void)
-{
-	for (unsigned j = 0; j < 32; j++) {
-		uint32_t z = 1u << j;
-
-		for (unsigned i = 0; i < 8; i++)
-			z = (z >> 1) ^ (0x82F63B78u & (0u - (z & 1u)));
-		zpow[0][j] = z;
-	}
-	for (unsigned k = 1; k < CSAL_ZPOW; k++)
-		for (unsigned j = 0; j < 32; j++)
-			zpow[k][j] = gf2_apply(zpow[k - 1], zpow[k - 1][j]);
-}
-
-static uint32_t zshift(uint32_t x, uint64_t n)
-{
-	for (unsigned k = 0; n && k < CSAL_ZPOW; k++, n >>= 1)
-		if (n & 1)
-			x = gf2_apply(zpow[k], x);
-	return x;
-}
 
 /* After a position where no block ends: the first later position, within
  * CSAL_RESYNC_WINDOW bytes and CSAL_RESYNC_ATTEMPTS candidates, where a
@@ -852,10 +659,9 @@ static colfs_status resync(cfile_salvage *sv, uint64_t pos, uint8_t **out,
 		goto out;
 	}
 	if (P) {
-		pthread_once(&zpow_once, zpow_build);
-		P[0] = 0;
-		for (size_t i = 0; i < wlen; i++)
-			P[i + 1] = ~colfs_crc32c(~P[i], w + i, 1);
+		/* then each candidate's CRC-32C costs O(log n), not a pass
+		 * over its bytes */
+		colfs_crc32c_prefixes(w, (size_t)wlen, P);
 	}
 	for (uint64_t o = 1; o + 4 <= wlen && attempts < sv->resync_attempts;
 	     o++) {
@@ -889,8 +695,9 @@ static colfs_status resync(cfile_salvage *sv, uint64_t pos, uint8_t **out,
 				*out = nb;
 				ocap = u;
 			}
-			c = codec_span(s->compression, w + o + 4,
-				       (size_t)(left - 4), u, *out);
+			c = colfs_codec_stream_end(
+				codec_of(s->compression), w + o + 4,
+				(size_t)(left - 4), u, *out);
 			if (c && c < u)
 				cand[nc++] = (uint32_t)c + 4;
 			if (s->checksums && (uint64_t)u + 4 <= left)
@@ -923,7 +730,8 @@ static colfs_status resync(cfile_salvage *sv, uint64_t pos, uint8_t **out,
 			if (s->checksums) {
 				if (e + 4 > wlen ||
 				    colfs_le32(w + e) !=
-					    ~(P[e] ^ zshift(~P[o], e - o)))
+					    colfs_crc32c_span(P, (size_t)o,
+							      (size_t)e))
 					continue;
 				size += 4;
 			}
@@ -950,7 +758,8 @@ out:
 static bool is_index_block(const uint8_t *p, size_t n)
 {
 	uint32_t tl, N;
-	Kudu__Cfile__IndexBlockTrailerPB *tr;
+	colfs_proto_msg m = {0};
+	const Kudu__Cfile__IndexBlockTrailerPB *tr;
 	bool ok;
 
 	if (n < 8)
@@ -958,10 +767,12 @@ static bool is_index_block(const uint8_t *p, size_t n)
 	tl = colfs_le32(p + n - 4);
 	if (tl < 4 || tl > 64 || tl > n - 4)
 		return false;
-	tr = kudu__cfile__index_block_trailer_pb__unpack(NULL, tl,
-							  p + n - 4 - tl);
-	if (!tr)
+	/* tl <= 64: the cap needs no file option */
+	if (colfs_proto_unpack_status(
+		    &m, &kudu__cfile__index_block_trailer_pb__descriptor,
+		    p + n - 4 - tl, tl, colfs_proto_cap(tl, UINT64_MAX)))
 		return false;
+	tr = (const Kudu__Cfile__IndexBlockTrailerPB *)m.msg;
 	N = tr->num_entries >= 0 ? (uint32_t)tr->num_entries : UINT32_MAX;
 	ok = tr->type == 0 || tr->type == 1;
 	ok = ok && N <= (n - 4 - tl) / 4;
@@ -976,7 +787,7 @@ static bool is_index_block(const uint8_t *p, size_t n)
 			prev = o;
 		}
 	}
-	kudu__cfile__index_block_trailer_pb__free_unpacked(tr, NULL);
+	colfs_proto_free(&m);
 	return ok;
 }
 
