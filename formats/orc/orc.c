@@ -1,4 +1,6 @@
-/* colfs ORC: the format table (probe, open, close). */
+/* colfs ORC: the format table (probe, open, close).  Open reads the tail
+ * and chooses the tree: the normal one (orc_tree.c), or salvage/
+ * (orc_salvage.c) when the tail cannot be read. */
 #include "orc_internal.h"
 
 #include <stdlib.h>
@@ -68,6 +70,9 @@ static colfs_status orc_open(colfs_tree *t, colfs_err *err)
 				  "under salvage/ (with -o schema_from)");
 		f->footer = NULL;
 	}
+	COLFS_TRY(orc_tree_build_common(f, colfs_tree_root(t)));
+	if (!f->footer)
+		return orc_salvage_add(f, colfs_tree_root(t));
 	return orc_tree_build(f, colfs_tree_root(t));
 }
 

@@ -103,8 +103,7 @@ typedef struct orc_file {
 	struct orc_verify_stripe *verify;
 } orc_file;
 
-/* --- orc_tail.c ---------------------------------------------------------- */
-colfs_status orc_file_read_tail(orc_file *f, colfs_err *err);
+/* --- orc_in.c: the compression chunk framing ---------------------------- */
 /* Decompress an ORC stream (chunk framing when the file is compressed) of
  * `len` bytes at absolute `offset` into a malloc'd buffer. */
 colfs_status orc_read_decompressed(orc_file *f, uint64_t offset, uint64_t len,
@@ -114,6 +113,9 @@ colfs_status orc_read_decompressed(orc_file *f, uint64_t offset, uint64_t len,
 colfs_status orc_decompress(orc_file *f, const uint8_t *in, size_t len,
 			    uint64_t offset, uint8_t **out, size_t *out_len,
 			    colfs_err *err);
+
+/* --- orc_tail.c ---------------------------------------------------------- */
+colfs_status orc_file_read_tail(orc_file *f, colfs_err *err);
 /* The stripe's footer, loaded on first use (thread-safe). */
 colfs_status orc_stripe_load(orc_file *f, size_t s, orc_stripe **out,
 			     colfs_err *err);
@@ -205,6 +207,9 @@ int64_t orc_tz_offset(const orc_tz *tz, int64_t t);
 void orc_tz_free_all(orc_file *f);
 
 /* --- orc_tree.c ---------------------------------------------------------- */
+/* What every ORC root shows (README, format, errors, raw/, layout), then
+ * the tree of a file whose tail was read (orc.c chooses it or salvage/). */
+colfs_status orc_tree_build_common(orc_file *f, colfs_node *root);
 colfs_status orc_tree_build(orc_file *f, colfs_node *root);
 /* Nodes whose context is `f` (the file or a salvaged copy of it). */
 colfs_node *orc_tree_add_view(colfs_tree *t, orc_file *f, colfs_node *dir,

@@ -32,6 +32,7 @@
  * SALVAGE_MAX_CANDIDATES candidates kept (both times -o salvage_effort).  Memory is one window plus one
  * footer span plus one decompressed block plus the candidates.  The source
  * file is only read. */
+#include "orc_in.h"
 #include "orc_internal.h"
 #include "orc_rle.h"
 
@@ -378,20 +379,18 @@ static void try_chunks(orc_file *f, orc_salvage *sv, const uint8_t *first,
 	       sv->attempts < sv->max_attempts) {
 		uint8_t hb[3];
 		size_t clen, got = 0;
-		uint32_t h;
+		bool original;
 
 		if (at + 3 > f->size ||
 		    colfs_source_read_at(f->src, at, 3, hb, NULL))
 			return;
-		h = (uint32_t)hb[0] | (uint32_t)hb[1] << 8 |
-		    (uint32_t)hb[2] << 16;
-		clen = h >> 1;
+		clen = orc_in_chunk_header(hb, &original);
 		if (clen == 0 || clen > sv->block_size ||
 		    at + 3 + clen > f->size ||
 		    colfs_source_read_at(f->src, at + 3, clen, sv->comp, NULL))
 			return;
 		sv->attempts++;
-		if (h & 1) {
+		if (original) {
 			memcpy(sv->joined + len, sv->comp, clen);
 			got = clen;
 		} else if (colfs_codec_decompress(sv->codec, sv->comp, clen,
@@ -414,16 +413,15 @@ static void try_chunk(orc_file *f, orc_salvage *sv, const uint8_t *p,
 		      size_t avail, uint64_t off, uint8_t *dec)
 {
 	const uint8_t *body = dec;
-	uint32_t h;
+	bool original;
 	size_t clen, got = 0;
 
 	if (avail < 4)
 		return;
-	h = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
-	clen = h >> 1;
+	clen = orc_in_chunk_header(p, &original);
 	if (clen == 0 || clen > sv->block_size || clen > avail - 3)
 		return;
-	if (h & 1) {
+	if (original) {
 		if (p[3] != 0x0a)
 			return;
 		body = p + 3;

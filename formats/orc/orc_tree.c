@@ -4,6 +4,7 @@
  * footer is read when its streams/ or indexes/ directory (or footer.json)
  * is first looked at.  Values are decoded only by the streamed views
  * (orc_read.c). */
+#include "orc_in.h"
 #include "orc_internal.h"
 
 #include <jansson.h>
@@ -236,23 +237,38 @@ static colfs_status schema_json_doc_generate(colfs_tree *t, colfs_node *n,
 }
 DOC_OPS(schema_json_doc);
 
-/* a = which message: 0 PostScript, 1 Footer, 2 Metadata, 3 all three */
+/* The tail documents: a = which message (metadata.json shows all three). */
+enum orc_tree_msg {
+	ORC_TREE_MSG_POSTSCRIPT = 0,
+	ORC_TREE_MSG_FOOTER,
+	ORC_TREE_MSG_METADATA,
+	ORC_TREE_MSG_ALL,
+};
+
+/* indexes/<column>/ documents: c = which index */
+enum orc_tree_index { ORC_TREE_INDEX_ROW = 0, ORC_TREE_INDEX_BLOOM };
+
+/* columns/: a = stripe + 1, or this for the whole file */
+#define ORC_TREE_COLUMNS_FILE 0
+
+
 static colfs_status msg_doc_generate(colfs_tree *t, colfs_node *n,
 				     colfs_buf *out)
 {
 	orc_file *f = file_of(t);
 	json_t *j;
 
-	switch (colfs_node_a(n)) {
-	case 0:
+	switch ((enum orc_tree_msg)colfs_node_a(n)) {
+	case ORC_TREE_MSG_POSTSCRIPT:
 		return json_out(out, colfs_proto_json(f->ps_msg.msg, NULL));
-	case 1:
+	case ORC_TREE_MSG_FOOTER:
 		return json_out(out, colfs_proto_json(f->footer_msg.msg, NULL));
-	case 2:
+	case ORC_TREE_MSG_METADATA:
 		if (!f->meta)
 			return json_out(out, json_pack("{s:b}", "available",
 						       0));
 		return json_out(out, colfs_proto_json(f->meta_msg.msg, NULL));
+	case ORC_TREE_MSG_ALL:
 	default:
 		j = json_object();
 		if (!j)
@@ -723,8 +739,7 @@ static colfs_status stream_piece(colfs_tree *t, colfs_node *n, uint64_t index,
 		st = colfs_source_read_at(f->src, pos, 3, h, &err);
 		if (st)
 			goto fail;
-		clen = ((uint64_t)h[0] | (uint64_t)h[1] << 8 |
-			(uint64_t)h[2] << 16) >> 1;
+		clen = orc_in_chunk_header(h, NULL);
 		if (clen > end - pos - 3) {
 			st = colfs_fail(&err, COLFS_ETRUNCATED, pos,
 					"compression chunk of %llu bytes runs "
@@ -925,7 +940,7 @@ static colfs_status index_doc_generate(colfs_tree *t, colfs_node *n,
 	orc_stripe *sp;
 	colfs_err err = {0};
 	uint32_t col = (uint32_t)colfs_node_b(n);
-	bool bloom = colfs_node_c(n) == 1;
+	bool bloom = colfs_node_c(n) == ORC_TREE_INDEX_BLOOM;
 	const orc_stream_loc *found = NULL;
 	uint8_t *data;
 	size_t len;
@@ -1022,7 +1037,7 @@ static colfs_status index_col_dir_populate(colfs_tree *t, colfs_node *dir)
 		if (!c)
 			return COLFS_ENOMEM;
 		colfs_node_set_args(c, colfs_node_a(dir), colfs_node_b(dir),
-				    0);
+				    ORC_TREE_INDEX_ROW);
 	}
 	if (has_bf) {
 		c = colfs_dir_add_doc(t, dir, "bloom_filter.json", &index_doc,
@@ -1030,7 +1045,7 @@ static colfs_status index_col_dir_populate(colfs_tree *t, colfs_node *dir)
 		if (!c)
 			return COLFS_ENOMEM;
 		colfs_node_set_args(c, colfs_node_a(dir), colfs_node_b(dir),
-				    1);
+				    ORC_TREE_INDEX_BLOOM);
 	}
 	return COLFS_OK;
 }
@@ -1098,11 +1113,13 @@ colfs_node *orc_tree_add_view(colfs_tree *t, orc_file *f, colfs_node *dir,
 	return colfs_dir_add_stream(t, dir, name, &view_ops, v);
 }
 
-/* columns/: a = stripe + 1 (0: whole file) */
+/* columns/: a = stripe + 1 (ORC_TREE_COLUMNS_FILE: whole file) */
 static colfs_status columns_dir_populate(colfs_tree *t, colfs_node *dir)
 {
 	orc_file *f = colfs_node_ctx(dir);
-	long stripe = (long)colfs_node_a(dir) - 1;
+	long stripe = colfs_node_a(dir) == ORC_TREE_COLUMNS_FILE
+			      ? -1
+			      : (long)colfs_node_a(dir) - 1;
 	const Orcpb__Type *root;
 
 	if (!f->schema_ok)
@@ -1229,24 +1246,31 @@ static colfs_status raw_dir_populate(colfs_tree *t, colfs_node *dir)
 }
 DIR_OPS(raw_dir);
 
-colfs_status orc_tree_build(orc_file *f, colfs_node *root)
-{
-	colfs_tree *t = f->tree;
-	colfs_node *c;
-
 #define ADD(expr)                                                           \
 	do {                                                                \
 		c = (expr);                                                 \
 		if (!c)                                                     \
 			return COLFS_ENOMEM;                                \
 	} while (0)
+
+colfs_status orc_tree_build_common(orc_file *f, colfs_node *root)
+{
+	colfs_tree *t = f->tree;
+	colfs_node *c;
+
 	ADD(colfs_dir_add_doc(t, root, "README", &readme_doc, f));
 	ADD(colfs_dir_add_doc(t, root, "format", &format_doc, f));
 	ADD(colfs_dir_add_errors(t, root));
 	ADD(colfs_dir_add_dir(t, root, "raw", &raw_dir, f));
 	ADD(colfs_dir_add_doc(t, root, "layout", &layout_doc, f));
-	if (!f->footer)
-		return orc_salvage_add(f, root);
+	return COLFS_OK;
+}
+
+colfs_status orc_tree_build(orc_file *f, colfs_node *root)
+{
+	colfs_tree *t = f->tree;
+	colfs_node *c;
+
 	ADD(colfs_dir_add_summary(t, root, &summary_doc, f));
 	if (f->schema_ok) {
 		ADD(colfs_dir_add_doc(t, root, "schema", &schema_doc, f));
@@ -1254,18 +1278,18 @@ colfs_status orc_tree_build(orc_file *f, colfs_node *root)
 				      &schema_json_doc, f));
 	}
 	ADD(colfs_dir_add_doc(t, root, "postscript.json", &msg_doc, f));
-	colfs_node_set_args(c, 0, 0, 0);
+	colfs_node_set_args(c, ORC_TREE_MSG_POSTSCRIPT, 0, 0);
 	ADD(colfs_dir_add_doc(t, root, "footer.json", &msg_doc, f));
-	colfs_node_set_args(c, 1, 0, 0);
+	colfs_node_set_args(c, ORC_TREE_MSG_FOOTER, 0, 0);
 	ADD(colfs_dir_add_doc(t, root, "metadata.json", &msg_doc, f));
-	colfs_node_set_args(c, 3, 0, 0);
+	colfs_node_set_args(c, ORC_TREE_MSG_ALL, 0, 0);
 	ADD(colfs_dir_add_doc(t, root, "statistics.json", &file_stats_doc,
 			      f));
 	if (f->footer->n_metadata)
 		ADD(colfs_dir_add_dir(t, root, "user_metadata",
 				      &user_meta_dir, f));
 	ADD(colfs_dir_add_dir(t, root, "columns", &columns_dir, f));
-	colfs_node_set_args(c, 0, 0, 0);
+	colfs_node_set_args(c, ORC_TREE_COLUMNS_FILE, 0, 0);
 	if (f->schema_ok) {
 		ADD(orc_tree_add_view(t, f, root, "rows.jsonl", ORC_VIEW_ROWS, 0, -1));
 		ADD(orc_tree_add_view(t, f, root, "rows.csv", ORC_VIEW_CSV, 0, -1));
@@ -1274,9 +1298,9 @@ colfs_status orc_tree_build(orc_file *f, colfs_node *root)
 	if (f->schema_ok)
 		ADD(colfs_dir_add_stream(t, root, "verify", &verify_file_ops,
 					 f));
-#undef ADD
 	return COLFS_OK;
 }
+#undef ADD
 
 /* The stripes/ and columns/ directories of `f`, for salvage (its stripes
  * are the recovered ones). */
@@ -1290,6 +1314,6 @@ colfs_node *orc_tree_add_columns(colfs_tree *t, orc_file *f, colfs_node *dir)
 	colfs_node *c = colfs_dir_add_dir(t, dir, "columns", &columns_dir, f);
 
 	if (c)
-		colfs_node_set_args(c, 0, 0, 0);
+		colfs_node_set_args(c, ORC_TREE_COLUMNS_FILE, 0, 0);
 	return c;
 }
