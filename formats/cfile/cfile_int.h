@@ -1,10 +1,14 @@
 /* colfs: the Kudu CFile reader, internals shared by its modules.
  *
- *   cfile_file.c   header and footer (§1-§4), open, probe, the format table
+ *   cfile.c        the format table: probe, open, close; tree or salvage
+ *   cfile_file.c   header and footer (§1-§4) and their JSON
  *   cfile_index.c  index blocks and the B-tree walk (§10)
  *   cfile_block.c  block framing (§5, §6) and the encodings (§7-§9)
  *   cfile_tree.c   the mounted tree
+ *   cfile_special.c DeltaFiles and BloomFiles (§13)
+ *   cfile_types.c  the type table and names of types, encodings, codecs
  *   cfile_verify.c `verify`: the file's claims against its decoded data
+ *   cfile_salvage.c salvage/ of a file whose footer is lost
  */
 #ifndef COLFS_CFILE_INT_H
 #define COLFS_CFILE_INT_H
@@ -210,7 +214,22 @@ void cfile_salvage_free(cfile_file *f);
 colfs_status cfile_verify_gen(colfs_tree *t, colfs_node *file,
 			      colfs_buf *out);
 
-/* cfile_tree.c */
-colfs_status cfile_tree_build(colfs_tree *t, cfile_file *f);
+/* cfile_file.c: the footer (§1.2; on failure the file has no usable
+ * footer and the problem is reported) and the header (§1.1; problems are
+ * reported, the file stays readable) */
+colfs_status cfile_file_read_footer(colfs_tree *t, cfile_file *f);
+void cfile_file_read_header(colfs_tree *t, cfile_file *f);
+
+/* cfile_tree.c: the root's entries every CFile has (README, format,
+ * layout, errors, raw/), then those of a file with its footer; cfile.c
+ * chooses these or salvage/.  Block directories: numbered blocks/N/ made
+ * with `ops` (args a = N), and a block's `decompressed` document read
+ * through `f` (salvage passes its own cfile_file). */
+colfs_status cfile_tree_add_common(colfs_tree *t, colfs_node *root);
+colfs_status cfile_tree_add_file(colfs_tree *t, colfs_node *root);
+colfs_status cfile_tree_add_blocks(colfs_tree *t, colfs_node *dir, uint32_t n,
+				   const colfs_node_ops *ops, void *ctx);
+colfs_node *cfile_tree_add_decompressed(colfs_tree *t, colfs_node *dir,
+					cfile_file *f, cfile_ptr p);
 
 #endif

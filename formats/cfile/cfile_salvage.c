@@ -139,23 +139,29 @@ static bool frame_sane(const cfile_salvage *sv, const uint8_t *p, size_t n)
 	       colfs_le32(p) <= CFILE_MAX_BLOCK;
 }
 
-static bool varint32_at(const uint8_t *p, size_t n, size_t *at,
-			uint32_t *v)
+/* The walk reads the bytes it has buffered through a cursor at the
+ * file offset of the buffer; a read past them fails, and the walk then
+ * finds no block here. */
+static bool cur_at(colfs_cursor *c, const uint8_t *buf, size_t have,
+		   uint64_t off, uint64_t at)
 {
-	uint64_t x = 0;
+	colfs_cursor_init(c, buf, have, off);
+	return at <= have && colfs_cursor_seek(c, (size_t)at, NULL) == COLFS_OK;
+}
 
-	for (unsigned i = 0; i < 5; i++) {
-		if (*at >= n)
-			return false;
-		x |= (uint64_t)(p[*at] & 0x7f) << (7 * i);
-		if (!(p[(*at)++] & 0x80)) {
-			if (x > UINT32_MAX)
-				return false;
-			*v = (uint32_t)x;
-			return true;
-		}
-	}
-	return false;
+static bool cur_varint32(colfs_cursor *c, uint32_t *v)
+{
+	uint64_t x;
+
+	if (colfs_cursor_uvarint(c, &x, NULL) != COLFS_OK || x > UINT32_MAX)
+		return false;
+	*v = (uint32_t)x;
+	return true;
+}
+
+static bool cur_u32(colfs_cursor *c, uint32_t *v)
+{
+	return colfs_cursor_u32le(c, v, NULL) == COLFS_OK;
 }
 
 /* Make at least `need` bytes from `off` available in *buf (*have grows);
@@ -192,14 +198,13 @@ static colfs_status rle_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 	*end = 0;
 	while (done < count) {
 		uint32_t ind;
-		size_t q;
+		colfs_cursor c;
 
 		COLFS_TRY(want_bytes(sv, off, buf, cap, have, p + 5, &ok, err));
-		q = (size_t)p;
-		if (!varint32_at(*buf, *have, &q, &ind) || ind > INT32_MAX ||
-		    (ind >> 1) == 0)
+		if (!cur_at(&c, *buf, *have, off, p) || !cur_varint32(&c, &ind) ||
+		    ind > INT32_MAX || (ind >> 1) == 0)
 			return COLFS_OK;
-		p = q;
+		p = c.pos;
 		if (!(ind & 1)) {
 			p += (w + 7) / 8;
 			done += ind >> 1;
@@ -226,26 +231,28 @@ static colfs_status prefix_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 			       uint32_t *ordinal, uint32_t *count,
 			       uint64_t *end, colfs_err *err)
 {
-	uint32_t hdr[4], n, r;
+	uint32_t hdr[4], n, r, rn;
 	uint64_t p = at;
 	bool ok;
 	uint8_t sel;
+	colfs_cursor c;
 
 	*end = 0;
 	COLFS_TRY(want_bytes(sv, off, buf, cap, have, p + 17, &ok, err));
-	if (p >= *have)
+	if (!cur_at(&c, *buf, *have, off, p) ||
+	    colfs_cursor_u8(&c, &sel, NULL) != COLFS_OK)
 		return COLFS_OK;
-	sel = (*buf)[p++];
 	for (int i = 0; i < 4; i++) {
 		unsigned len = ((sel >> (6 - 2 * i)) & 3) + 1;
+		const uint8_t *b;
 
-		if (p + len > *have)
+		if (colfs_cursor_bytes(&c, len, &b, NULL) != COLFS_OK)
 			return COLFS_OK;
 		hdr[i] = 0;
 		for (unsigned k = len; k-- > 0;)
-			hdr[i] = hdr[i] << 8 | (*buf)[p + k];
-		p += len;
+			hdr[i] = hdr[i] << 8 | b[k];
 	}
+	p = c.pos;
 	n = hdr[0];
 	if (hdr[2] == 0 || (uint64_t)n * 2 > CSAL_MAX_STORED)
 		return COLFS_OK;
@@ -253,22 +260,21 @@ static colfs_status prefix_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 	*ordinal = hdr[1];
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t shared, unshared;
-		size_t q;
 
 		COLFS_TRY(want_bytes(sv, off, buf, cap, have, p + 10, &ok,
 				     err));
-		q = (size_t)p;
-		if (!varint32_at(*buf, *have, &q, &shared) ||
-		    !varint32_at(*buf, *have, &q, &unshared))
+		if (!cur_at(&c, *buf, *have, off, p) ||
+		    !cur_varint32(&c, &shared) || !cur_varint32(&c, &unshared))
 			return COLFS_OK;
-		p = (uint64_t)q + unshared;
+		p = (uint64_t)c.pos + unshared;
 		if (p > CSAL_MAX_STORED)
 			return COLFS_OK;
 	}
 	r = n ? (n - 1) / hdr[2] : 0;
 	p += 4 * (uint64_t)r;
 	COLFS_TRY(want_bytes(sv, off, buf, cap, have, p + 4, &ok, err));
-	if (!ok || colfs_le32(*buf + p) != r)
+	if (!ok || !cur_at(&c, *buf, *have, off, p) || !cur_u32(&c, &rn) ||
+	    rn != r)
 		return COLFS_OK;
 	*end = p + 4;
 	return COLFS_OK;
@@ -292,30 +298,31 @@ static colfs_status declared_len(cfile_salvage *sv, uint64_t off,
 	uint64_t inner = 0, total;
 	int32_t enc = s->encoding;
 	bool binary = s->ti->phys == CFILE_PHYS_BINARY;
+	colfs_cursor c;
 
 	*out = 0;
 	COLFS_TRY(fill(sv, buf, cap, off, 64, &have, err));
+	colfs_cursor_init(&c, *buf, have, off);
 	bool null_rows = false;
 
 	if (s->nullable) {
 		uint32_t blen;
 
 		null_rows = true;
-		if (!varint32_at(*buf, have, &at, rows) ||
-		    !varint32_at(*buf, have, &at, &blen) ||
-		    (uint64_t)at + blen + 64 > CSAL_MAX_STORED)
+		if (!cur_varint32(&c, rows) || !cur_varint32(&c, &blen) ||
+		    (uint64_t)c.pos + blen + 64 > CSAL_MAX_STORED)
 			return COLFS_OK;
+		at = c.pos;
 		COLFS_TRY(fill(sv, buf, cap, off, at + blen + 64, &have, err));
 		at += blen;
-		if (at > have)
+		if (!cur_at(&c, *buf, have, off, at))
 			return COLFS_OK;
 	}
 	if (enc == CFILE_DICT) {
 		uint32_t mode;
 
-		if (have - at < 4)
+		if (!cur_u32(&c, &mode))
 			return COLFS_OK;
-		mode = colfs_le32(*buf + at);
 		at += 4;
 		if (mode == 1)
 			enc = CFILE_BIT_SHUFFLE;
@@ -325,37 +332,39 @@ static colfs_status declared_len(cfile_salvage *sv, uint64_t off,
 			return COLFS_OK;
 	}
 	if (enc == CFILE_BIT_SHUFFLE) {
-		if (have - at < 20)
+		uint32_t ord, n, size;
+
+		if (!cur_u32(&c, &ord) || !cur_u32(&c, &n) ||
+		    !cur_u32(&c, &size) || colfs_cursor_left(&c) < 8 ||
+		    size < 20)
 			return COLFS_OK;
-		inner = colfs_le32(*buf + at + 8);
-		if (inner < 20)
-			return COLFS_OK;
-		*ordinal = colfs_le32(*buf + at);
+		inner = size;
+		*ordinal = ord;
 		if (!null_rows)
-			*rows = colfs_le32(*buf + at + 4);
+			*rows = n;
 	} else if (enc == CFILE_PLAIN && binary) {
 		uint32_t count, opos;
 		uint64_t groups, need, p;
 
-		if (have - at < 12)
+		if (!cur_u32(&c, ordinal) || !cur_u32(&c, &count) ||
+		    !cur_u32(&c, &opos))
 			return COLFS_OK;
-		*ordinal = colfs_le32(*buf + at);
-		count = colfs_le32(*buf + at + 4);
 		if (!null_rows)
 			*rows = count;
-		opos = colfs_le32(*buf + at + 8);
 		groups = ((uint64_t)count + 3) / 4;
 		need = (uint64_t)at + opos + 17 * groups;
 		if (opos < 12 || need > CSAL_MAX_STORED)
 			return COLFS_OK;
 		COLFS_TRY(fill(sv, buf, cap, off, (size_t)need, &have, err));
 		p = (uint64_t)at + opos;
+		/* the offset table's group-varint groups: a selector byte
+		 * gives the group's length */
 		for (uint64_t g = 0; g < groups; g++) {
 			uint8_t sel;
 
-			if (p >= have)
+			if (!cur_at(&c, *buf, have, off, p) ||
+			    colfs_cursor_u8(&c, &sel, NULL) != COLFS_OK)
 				return COLFS_OK;
-			sel = (*buf)[p];
 			p += 5 + (sel >> 6) + ((sel >> 4) & 3) +
 			     ((sel >> 2) & 3) + (sel & 3);
 		}
@@ -363,10 +372,8 @@ static colfs_status declared_len(cfile_salvage *sv, uint64_t off,
 	} else if (enc == CFILE_PLAIN) {
 		uint32_t count;
 
-		if (have - at < 8)
+		if (!cur_u32(&c, &count) || !cur_u32(&c, ordinal))
 			return COLFS_OK;
-		count = colfs_le32(*buf + at);
-		*ordinal = colfs_le32(*buf + at + 4);
 		if (!null_rows)
 			*rows = count;
 		inner = s->ti->phys == CFILE_PHYS_BOOL
@@ -378,10 +385,8 @@ static colfs_status declared_len(cfile_salvage *sv, uint64_t off,
 		uint32_t count;
 		uint64_t end;
 
-		if (w > 64 || have - at < 8)
+		if (w > 64 || !cur_u32(&c, &count) || !cur_u32(&c, ordinal))
 			return COLFS_OK;
-		count = colfs_le32(*buf + at);
-		*ordinal = colfs_le32(*buf + at + 4);
 		if (!null_rows)
 			*rows = count;
 		COLFS_TRY(rle_end(sv, off, buf, cap, &have, at + 8, count, w,
@@ -524,16 +529,17 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 		return COLFS_OK;
 	}
 	COLFS_TRY(fill(sv, buf, cap, off, 8, &have, err));
+	colfs_cursor pc;
+
+	colfs_cursor_init(&pc, *buf, have, off);
 	if (sv->s.version == 1) {
 		uint32_t c, u;
 
-		if (have < 8) {
+		if (!cur_u32(&pc, &c) || !cur_u32(&pc, &u)) {
 			snprintf(sv->stop_why, sizeof(sv->stop_why),
 				 "the file ends inside a block prefix");
 			return COLFS_OK;
 		}
-		c = colfs_le32(*buf);
-		u = colfs_le32(*buf + 4);
 		if (u > CFILE_MAX_BLOCK || c > u + (u >> 4) + 1024 ||
 		    (uint64_t)c + 8 > sv->s.size - off) {
 			snprintf(sv->stop_why, sizeof(sv->stop_why),
@@ -547,12 +553,11 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 	{
 		uint32_t u, c;
 
-		if (have < 4) {
+		if (!cur_u32(&pc, &u)) {
 			snprintf(sv->stop_why, sizeof(sv->stop_why),
 				 "the file ends inside a block prefix");
 			return COLFS_OK;
 		}
-		u = colfs_le32(*buf);
 		if (u == 0 || u > CFILE_MAX_BLOCK) {
 			snprintf(sv->stop_why, sizeof(sv->stop_why),
 				 "the size prefix %u is not a block's", u);
@@ -760,11 +765,12 @@ static bool is_index_block(const uint8_t *p, size_t n)
 	uint32_t tl, N;
 	colfs_proto_msg m = {0};
 	const Kudu__Cfile__IndexBlockTrailerPB *tr;
+	colfs_cursor c;
 	bool ok;
 
-	if (n < 8)
+	colfs_cursor_init(&c, p, n, 0);
+	if (n < 8 || colfs_cursor_seek(&c, n - 4, NULL) || !cur_u32(&c, &tl))
 		return false;
-	tl = colfs_le32(p + n - 4);
 	if (tl < 4 || tl > 64 || tl > n - 4)
 		return false;
 	/* tl <= 64: the cap needs no file option */
@@ -778,12 +784,12 @@ static bool is_index_block(const uint8_t *p, size_t n)
 	ok = ok && N <= (n - 4 - tl) / 4;
 	if (ok) {
 		size_t table = n - 4 - tl - 4 * (size_t)N;
-		uint32_t prev = 0;
+		uint32_t prev = 0, o = 0;
 
+		ok = colfs_cursor_seek(&c, table, NULL) == COLFS_OK;
 		for (uint32_t i = 0; ok && i < N; i++) {
-			uint32_t o = colfs_le32(p + table + 4 * (size_t)i);
-
-			ok = o < table && (i == 0 ? o == 0 : o > prev);
+			ok = cur_u32(&c, &o) && o < table &&
+			     (i == 0 ? o == 0 : o > prev);
 			prev = o;
 		}
 	}
@@ -797,10 +803,11 @@ static int32_t detect_codec(const uint8_t *p, size_t n, uint8_t **tmp)
 {
 	static const int32_t codecs[] = {CFILE_LZ4, CFILE_SNAPPY, CFILE_ZLIB};
 	uint32_t u;
+	colfs_cursor c;
 
-	if (n < 4)
+	colfs_cursor_init(&c, p, n, 0);
+	if (!cur_u32(&c, &u))
 		return -1;
-	u = colfs_le32(p);
 	if (n - 4 >= u || u > CFILE_MAX_BLOCK)
 		return -1;
 	free(*tmp);
@@ -1198,24 +1205,6 @@ static colfs_status block_values_generate(colfs_tree *t, colfs_node *file,
 	return values_piece(t, file, colfs_node_a(file), out);
 }
 
-static colfs_status decompressed_generate(colfs_tree *t, colfs_node *file,
-					  colfs_buf *out)
-{
-	cfile_salvage *sv = colfs_node_ctx(file);
-	const csal_block *b = &sv->b[colfs_node_a(file)];
-	cfile_raw raw;
-	colfs_err err = {0};
-	colfs_status st = cfile_block_read(&sv->s, b->ptr, &raw, &err);
-
-	if (st) {
-		colfs_tree_report(t, file, err.offset, st, "%s", err.msg);
-		return st;
-	}
-	colfs_buf_append(out, raw.data, raw.data_len);
-	cfile_raw_free(&raw);
-	return colfs_buf_status(out);
-}
-
 static colfs_status info_generate(colfs_tree *t, colfs_node *file,
 				  colfs_buf *out)
 {
@@ -1257,8 +1246,6 @@ static colfs_status info_generate(colfs_tree *t, colfs_node *file,
 static const colfs_node_ops values_ops = {.piece = values_piece};
 static const colfs_node_ops block_values_ops = {
 	.generate = block_values_generate};
-static const colfs_node_ops decompressed_ops = {
-	.generate = decompressed_generate};
 static const colfs_node_ops info_ops = {.generate = info_generate};
 
 static colfs_status block_dir_populate(colfs_tree *t, colfs_node *dir)
@@ -1273,12 +1260,9 @@ static colfs_status block_dir_populate(colfs_tree *t, colfs_node *dir)
 	colfs_node_set_args(n, k, 0, 0);
 	if (!colfs_dir_add_range(t, dir, "raw", b->ptr.offset, b->ptr.size))
 		return COLFS_ENOMEM;
-	if (sv->compression_known) {
-		if (!(n = colfs_dir_add_doc(t, dir, "decompressed",
-					    &decompressed_ops, sv)))
-			return COLFS_ENOMEM;
-		colfs_node_set_args(n, sv->data[k], 0, 0);
-	}
+	if (sv->compression_known &&
+	    !cfile_tree_add_decompressed(t, dir, &sv->s, b->ptr))
+		return COLFS_ENOMEM;
 	if (sv->can_decode) {
 		if (!(n = colfs_dir_add_doc(t, dir, "values",
 					    &block_values_ops, sv)))
@@ -1293,18 +1277,8 @@ static const colfs_node_ops block_dir_ops = {.populate = block_dir_populate};
 static colfs_status blocks_populate(colfs_tree *t, colfs_node *dir)
 {
 	cfile_salvage *sv = colfs_node_ctx(dir);
-	char name[16];
 
-	for (uint32_t k = 0; k < sv->n_data; k++) {
-		colfs_node *n;
-
-		snprintf(name, sizeof(name), "%u", k);
-		n = colfs_dir_add_dir(t, dir, name, &block_dir_ops, sv);
-		if (!n)
-			return COLFS_ENOMEM;
-		colfs_node_set_args(n, k, 0, 0);
-	}
-	return COLFS_OK;
+	return cfile_tree_add_blocks(t, dir, sv->n_data, &block_dir_ops, sv);
 }
 
 static const colfs_node_ops blocks_ops = {.populate = blocks_populate};

@@ -285,14 +285,15 @@ static colfs_status null_bitmap_generate(colfs_tree *t, colfs_node *file,
 	return colfs_buf_status(out);
 }
 
+/* ctx = the cfile_file to read through, a = offset, b = size */
 static colfs_status decompressed_generate(colfs_tree *t, colfs_node *file,
 					  colfs_buf *out)
 {
-	cfile_file *f = file_of(t);
-	const cfile_ptr *p = colfs_node_ctx(file);
+	cfile_file *f = colfs_node_ctx(file);
+	const cfile_ptr p = {colfs_node_a(file), (uint32_t)colfs_node_b(file)};
 	cfile_raw raw;
 	colfs_err err = {0};
-	colfs_status st = cfile_block_read(f, *p, &raw, &err);
+	colfs_status st = cfile_block_read(f, p, &raw, &err);
 
 	if (st) {
 		colfs_tree_report(t, file, err.offset, st, "%s", err.msg);
@@ -357,8 +358,7 @@ static colfs_status block_dir_populate(colfs_tree *t, colfs_node *dir)
 	colfs_node_set_args(n, i, 0, 0);
 	if (!colfs_dir_add_range(t, dir, "raw", b->ptr.offset, b->ptr.size))
 		return COLFS_ENOMEM;
-	if (!colfs_dir_add_doc(t, dir, "decompressed", &decompressed_ops,
-			       &b->ptr))
+	if (!cfile_tree_add_decompressed(t, dir, f, b->ptr))
 		return COLFS_ENOMEM;
 	if (f->role == CFILE_ROLE_BLOOM) {
 		if (!(n = colfs_dir_add_doc(t, dir, "bloom", &block_bloom_ops,
@@ -382,20 +382,38 @@ static colfs_status block_dir_populate(colfs_tree *t, colfs_node *dir)
 
 static const colfs_node_ops block_dir_ops = {.populate = block_dir_populate};
 
-static colfs_status blocks_populate(colfs_tree *t, colfs_node *dir)
+colfs_node *cfile_tree_add_decompressed(colfs_tree *t, colfs_node *dir,
+					cfile_file *f, cfile_ptr p)
 {
-	cfile_file *f = file_of(t);
+	colfs_node *n = colfs_dir_add_doc(t, dir, "decompressed",
+					  &decompressed_ops, f);
+
+	if (n)
+		colfs_node_set_args(n, p.offset, p.size, 0);
+	return n;
+}
+
+colfs_status cfile_tree_add_blocks(colfs_tree *t, colfs_node *dir, uint32_t n,
+				   const colfs_node_ops *ops, void *ctx)
+{
 	char name[16];
 
-	for (uint32_t i = 0; i < f->nblocks; i++) {
+	for (uint32_t i = 0; i < n; i++) {
+		colfs_node *b;
+
 		snprintf(name, sizeof(name), "%u", i);
-		colfs_node *n = colfs_dir_add_dir(t, dir, name, &block_dir_ops,
-						  NULL);
-		if (!n)
+		b = colfs_dir_add_dir(t, dir, name, ops, ctx);
+		if (!b)
 			return COLFS_ENOMEM;
-		colfs_node_set_args(n, i, 0, 0);
+		colfs_node_set_args(b, i, 0, 0);
 	}
 	return COLFS_OK;
+}
+
+static colfs_status blocks_populate(colfs_tree *t, colfs_node *dir)
+{
+	return cfile_tree_add_blocks(t, dir, file_of(t)->nblocks,
+				     &block_dir_ops, NULL);
 }
 
 static const colfs_node_ops blocks_ops = {.populate = blocks_populate};
@@ -838,7 +856,7 @@ static colfs_status raw_populate(colfs_tree *t, colfs_node *dir)
 
 static const colfs_node_ops raw_ops = {.populate = raw_populate};
 
-static colfs_status root_populate(colfs_tree *t, colfs_node *root)
+colfs_status cfile_tree_add_common(colfs_tree *t, colfs_node *root)
 {
 	cfile_file *f = file_of(t);
 	char fmt[32];
@@ -853,8 +871,13 @@ static colfs_status root_populate(colfs_tree *t, colfs_node *root)
 	    !colfs_dir_add_errors(t, root) ||
 	    !colfs_dir_add_dir(t, root, "raw", &raw_ops, NULL))
 		return COLFS_ENOMEM;
-	if (!f->footer)
-		return cfile_salvage_add(t, f, root);
+	return COLFS_OK;
+}
+
+colfs_status cfile_tree_add_file(colfs_tree *t, colfs_node *root)
+{
+	cfile_file *f = file_of(t);
+
 	if (!colfs_dir_add_summary(t, root, &summary_ops, NULL) ||
 	    !colfs_dir_add_doc(t, root, "schema", &schema_ops, NULL) ||
 	    !colfs_dir_add_doc(t, root, "header.json", &header_json_ops,
@@ -879,14 +902,5 @@ static colfs_status root_populate(colfs_tree *t, colfs_node *root)
 	if (f->role == CFILE_ROLE_BLOOM &&
 	    !colfs_dir_add_doc(t, root, "bloom", &bloom_ops, NULL))
 		return COLFS_ENOMEM;
-	return COLFS_OK;
-}
-
-static const colfs_node_ops root_ops = {.populate = root_populate};
-
-colfs_status cfile_tree_build(colfs_tree *t, cfile_file *f)
-{
-	(void)f;
-	colfs_node_set_ops(colfs_tree_root(t), &root_ops, NULL);
 	return COLFS_OK;
 }
