@@ -153,7 +153,7 @@ static colfs_status file_open(colfs_tree *t, colfs_err *err)
 		colfs_err perr = {0};
 		if (!bp->has_offset || !bp->has_size || bp->offset < 0 ||
 		    bp->size < 0 ||
-		    cfile_ptr_check(f, p, f->footer_start, &perr))
+		    cfile_block_ptr_check(f, p, f->footer_start, &perr))
 			colfs_tree_report(t, NULL, f->footer_start,
 					  COLFS_EBOUNDS,
 					  "dictionary block pointer: %s",
@@ -161,7 +161,7 @@ static colfs_status file_open(colfs_tree *t, colfs_err *err)
 						      : "missing fields");
 	}
 	rows_assign(t, f);
-	f->role = cfile_role_detect(f);
+	f->role = cfile_special_role_detect(f);
 	return root_set(t);
 }
 

@@ -115,24 +115,24 @@ colfs_status cfile_file_read_footer(colfs_tree *t, cfile_file *f)
 		return COLFS_ECORRUPT;
 	}
 	f->type = ft->data_type;
-	f->ti = cfile_type_get(f->type);
+	f->ti = cfile_types_get(f->type);
 	if (!f->ti) {
 		colfs_tree_report(t, NULL, pb_at, COLFS_ECORRUPT,
 				  "data_type %d (%s) cannot be stored in a "
-				  "CFile", f->type, cfile_type_name(f->type));
+				  "CFile", f->type, cfile_types_type_name(f->type));
 		return COLFS_ECORRUPT;
 	}
 	f->encoding = ft->encoding;
-	if (!cfile_encoding_legal(f->type, f->encoding)) {
+	if (!cfile_types_encoding_legal(f->type, f->encoding)) {
 		colfs_tree_report(t, NULL, pb_at, COLFS_ECORRUPT,
 				  "encoding %d (%s) is not valid for %s",
 				  f->encoding,
-				  cfile_encoding_name(f->encoding),
+				  cfile_types_encoding_name(f->encoding),
 				  f->ti->name);
 		return COLFS_ECORRUPT;
 	}
 	if (f->encoding == CFILE_AUTO_ENCODING)
-		f->encoding = cfile_encoding_default(f->type);
+		f->encoding = cfile_types_encoding_default(f->type);
 	f->compression = ft->has_compression ? ft->compression
 					     : CFILE_NO_COMPRESSION;
 	if (f->compression < CFILE_NO_COMPRESSION ||
@@ -261,12 +261,12 @@ static colfs_proto_json_act pb_field_json(void *ctx, const ProtobufCMessage *m,
 		const Kudu__Cfile__CFileFooterPB *ft = (const void *)m;
 
 		if (field_is(m, F, fd, "data_type"))
-			*out = json_string(cfile_type_name(ft->data_type));
+			*out = json_string(cfile_types_type_name(ft->data_type));
 		else if (field_is(m, F, fd, "encoding"))
-			*out = json_string(cfile_encoding_name(ft->encoding));
+			*out = json_string(cfile_types_encoding_name(ft->encoding));
 		else if (field_is(m, F, fd, "compression"))
 			*out = json_string(
-				cfile_compression_name(f->compression));
+				cfile_types_compression_name(f->compression));
 		else if (field_is(m, F, fd, "is_type_nullable"))
 			*out = json_boolean(f->nullable);
 		else if (field_is(m, F, fd, "posidx_info"))
@@ -302,7 +302,7 @@ static colfs_proto_json_act pb_field_json(void *ctx, const ProtobufCMessage *m,
 	return COLFS_PROTO_JSON_DEFAULT;
 }
 
-void cfile_pb_json_into(const cfile_file *f, json_t *obj,
+void cfile_file_pb_json_into(const cfile_file *f, json_t *obj,
 			const ProtobufCMessage *m)
 {
 	/* DeltaStatsPB: the counts before the per-column list */

@@ -22,7 +22,7 @@ void cfile_index_free(cfile_index *ix)
 	memset(ix, 0, sizeof(*ix));
 }
 
-void cfile_key_render(colfs_buf *out, const uint8_t *k, uint32_t n,
+void cfile_index_key_render(colfs_buf *out, const uint8_t *k, uint32_t n,
 		      bool positional)
 {
 	if (positional && n == 4) {
@@ -204,7 +204,7 @@ static colfs_status walk_node(walk *w, int32_t idx)
 		cfile_inode tmp = w->ix->node[idx];
 		st = index_parse(&raw, p, &tmp, f->max_alloc, &err);
 		w->ix->node[idx] = tmp;
-		cfile_raw_free(&raw);
+		cfile_block_raw_free(&raw);
 	}
 	if (st) {
 		colfs_tree_report(w->t, NULL, err.offset, st,
@@ -217,7 +217,7 @@ static colfs_status walk_node(walk *w, int32_t idx)
 		cfile_ientry *e = &w->ix->node[idx].e[i];
 		colfs_err perr = {0};
 
-		if (cfile_ptr_check(f, e->ptr, p.offset, &perr)) {
+		if (cfile_block_ptr_check(f, e->ptr, p.offset, &perr)) {
 			colfs_tree_report(w->t, NULL, perr.offset, perr.status,
 					  "%s index node entry %u: %s", w->name,
 					  i, perr.msg);
@@ -292,7 +292,7 @@ colfs_status cfile_index_walk(colfs_tree *t, cfile_file *f, cfile_index *ix,
 	colfs_err err = {0};
 
 	ix->present = true;
-	if (cfile_ptr_check(f, root, f->footer_start, &err)) {
+	if (cfile_block_ptr_check(f, root, f->footer_start, &err)) {
 		colfs_tree_report(t, NULL, err.offset, err.status,
 				  "%s index root: %s", w.name, err.msg);
 		if (collect_blocks)

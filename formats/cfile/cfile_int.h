@@ -130,7 +130,7 @@ typedef struct cfile_raw {
 	bool data_owned;        /* data is its own allocation */
 } cfile_raw;
 
-void cfile_raw_free(cfile_raw *r);
+void cfile_block_raw_free(cfile_raw *r);
 
 /* A decoded data block. */
 typedef struct cfile_values {
@@ -152,17 +152,17 @@ typedef struct cfile_values {
 	uint8_t *owned;         /* PREFIX: the rebuilt strings */
 } cfile_values;
 
-void cfile_values_free(cfile_values *v);
+void cfile_block_values_free(cfile_values *v);
 
 /* cfile_file.c: the fields of a CFile protobuf message (header, footer,
  * DeltaStatsPB) added to `obj` in the shape header.json and footer.json
  * promise: every field (absent ones with their default), type, encoding
  * and compression by name, keys and values as text or {"hex": ...}. */
-void cfile_pb_json_into(const cfile_file *f, struct json_t *obj,
+void cfile_file_pb_json_into(const cfile_file *f, struct json_t *obj,
 			const ProtobufCMessage *m);
 
 /* cfile_block.c */
-colfs_status cfile_ptr_check(const cfile_file *f, cfile_ptr p,
+colfs_status cfile_block_ptr_check(const cfile_file *f, cfile_ptr p,
 			     uint64_t where, colfs_err *err);
 /* Read, verify and decompress one block. */
 colfs_status cfile_block_read(cfile_file *f, cfile_ptr p, cfile_raw *out,
@@ -171,14 +171,14 @@ colfs_status cfile_block_read(cfile_file *f, cfile_ptr p, cfile_raw *out,
 colfs_status cfile_block_decode(cfile_file *f, const cfile_raw *raw,
 				cfile_ptr p, cfile_values *out, colfs_err *err);
 /* Load the dictionary if needed (thread safe). */
-colfs_status cfile_dict_load(cfile_file *f, colfs_err *err);
+colfs_status cfile_block_dict_load(cfile_file *f, colfs_err *err);
 /* Decode a PLAIN BINARY block (§9.3) from a window: strings point into it. */
-colfs_status cfile_plain_binary_decode(colfs_cursor *c, uint32_t *ordinal,
+colfs_status cfile_block_plain_binary_decode(colfs_cursor *c, uint32_t *ordinal,
 				       uint32_t *count, const uint8_t ***str,
 				       uint32_t **len, uint64_t max_alloc,
 				       colfs_err *err);
 /* Render rows of a decoded block (one per line) for `values` files. */
-void cfile_values_render(const cfile_file *f, const cfile_values *v,
+void cfile_block_values_render(const cfile_file *f, const cfile_values *v,
 			 const char *null_token, colfs_buf *out);
 
 /* cfile_index.c */
@@ -187,22 +187,22 @@ colfs_status cfile_index_walk(colfs_tree *t, cfile_file *f, cfile_index *ix,
 			      bool collect_blocks);
 void cfile_index_free(cfile_index *ix);
 /* "key" rendering: posidx keys as numbers, value keys as hex + text. */
-void cfile_key_render(colfs_buf *out, const uint8_t *k, uint32_t n,
+void cfile_index_key_render(colfs_buf *out, const uint8_t *k, uint32_t n,
 		      bool positional);
 
 /* cfile_special.c: DeltaFiles (§13.1) and BloomFiles (§13.2) */
-enum cfile_role cfile_role_detect(const cfile_file *f);
+enum cfile_role cfile_special_role_detect(const cfile_file *f);
 /* One memcmp-sortable varint of a DeltaKey (§13.1). */
-colfs_status cfile_memcmp_varint(colfs_cursor *c, uint64_t *out,
+colfs_status cfile_special_memcmp_varint(colfs_cursor *c, uint64_t *out,
 				 colfs_err *err);
 /* Render one DeltaFile value (DeltaKey + RowChangeList) as one line. */
-colfs_status cfile_delta_render(const uint8_t *p, size_t n, colfs_buf *out,
+colfs_status cfile_special_delta_render(const uint8_t *p, size_t n, colfs_buf *out,
 				uint64_t where, colfs_err *err);
 /* The `deltafilestats` footer metadata as JSON (NULL when absent). */
-colfs_status cfile_delta_stats_json(const cfile_file *f, colfs_buf *out);
+colfs_status cfile_special_delta_stats_json(const cfile_file *f, colfs_buf *out);
 /* One bloom block (decoded bytes): "hash_functions=H bitmap_bytes=B
  * bits_set=K". */
-colfs_status cfile_bloom_describe(const uint8_t *p, size_t n, colfs_buf *out,
+colfs_status cfile_special_bloom_describe(const uint8_t *p, size_t n, colfs_buf *out,
 				  uint64_t where, colfs_err *err);
 
 /* cfile_salvage.c: salvage/ of a file whose footer cannot be used */

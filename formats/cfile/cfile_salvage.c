@@ -479,7 +479,7 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 			snprintf(sv->stop_why, sizeof(sv->stop_why),
 				 "an uncompressed file without checksums: no "
 				 "%s block length is declared here",
-				 cfile_encoding_name(sv->s.encoding));
+				 cfile_types_encoding_name(sv->s.encoding));
 			return COLFS_OK;
 		}
 		/* data blocks follow each other in ordinal order (§11): an
@@ -509,16 +509,16 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 		if (sv->s.encoding != CFILE_DICT) {
 			if (cfile_block_decode(&sv->s, &r, (cfile_ptr){off, len},
 					       &v, &derr) != COLFS_OK) {
-				cfile_raw_free(&r);
+				cfile_block_raw_free(&r);
 				sv->s.compression = comp;
 				snprintf(sv->stop_why, sizeof(sv->stop_why),
 					 "the block declared here does not "
 					 "decode (%.100s)", derr.msg);
 				return COLFS_OK;
 			}
-			cfile_values_free(&v);
+			cfile_block_values_free(&v);
 		}
-		cfile_raw_free(&r);
+		cfile_block_raw_free(&r);
 		if (!sv->compression_known) {
 			sv->compression_known = true;
 			sv->compression_from = "blocks that decode "
@@ -579,7 +579,7 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 			if ((uint64_t)u + 4 > have) {
 				snprintf(sv->stop_why, sizeof(sv->stop_why),
 					 "no %s stream of %u bytes starts "
-					 "here", cfile_compression_name(
+					 "here", cfile_types_compression_name(
 						 sv->s.compression), u);
 				return COLFS_OK;
 			}
@@ -594,7 +594,7 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 				snprintf(sv->stop_why, sizeof(sv->stop_why),
 					 "the %s stream here does not parse, "
 					 "and no block follows it taken as "
-					 "stored raw", cfile_compression_name(
+					 "stored raw", cfile_types_compression_name(
 						 sv->s.compression));
 				return COLFS_OK;
 			}
@@ -743,7 +743,7 @@ static colfs_status resync(cfile_salvage *sv, uint64_t pos, uint8_t **out,
 			if (cfile_block_read(s, (cfile_ptr){pos + o, size}, &r,
 					     NULL) != COLFS_OK)
 				continue;
-			cfile_raw_free(&r);
+			cfile_block_raw_free(&r);
 			*next = pos + o;
 			goto out;
 		}
@@ -882,7 +882,7 @@ static colfs_status scan(colfs_tree *t, cfile_salvage *sv, colfs_err *err)
 
 	if (o->cfile_compression) {
 		s->compression = name_lookup(o->cfile_compression,
-					     cfile_compression_name, 5);
+					     cfile_types_compression_name, 5);
 		if (s->compression < 0 ||
 		    !strcasecmp(o->cfile_compression, "NONE"))
 			s->compression = CFILE_NO_COMPRESSION;
@@ -911,7 +911,7 @@ static colfs_status scan(colfs_tree *t, cfile_salvage *sv, colfs_err *err)
 				sv->compression_known = false;
 				continue;
 			}
-			cfile_raw_free(&r);
+			cfile_block_raw_free(&r);
 		}
 		sv->stop_why[0] = '\0';
 		if (sv->compression_known)
@@ -1042,7 +1042,7 @@ static colfs_status scan(colfs_tree *t, cfile_salvage *sv, colfs_err *err)
 			continue;
 		if (is_index_block(r.data, r.data_len))
 			sv->b[i].kind = CSAL_INDEX;
-		cfile_raw_free(&r);
+		cfile_block_raw_free(&r);
 	}
 out:
 	free(buf);
@@ -1066,13 +1066,13 @@ static void parse_types(colfs_tree *t, cfile_salvage *sv)
 			 "for a nullable column)");
 		return;
 	}
-	s->type = name_lookup(o->cfile_type, cfile_type_name,
+	s->type = name_lookup(o->cfile_type, cfile_types_type_name,
 			      CFILE_TYPE_COUNT);
 	enc = !strcasecmp(o->cfile_encoding, "DICT") ? CFILE_DICT :
-	      name_lookup(o->cfile_encoding, cfile_encoding_name,
+	      name_lookup(o->cfile_encoding, cfile_types_encoding_name,
 			  CFILE_ENCODING_COUNT);
-	s->ti = s->type >= 0 ? cfile_type_get(s->type) : NULL;
-	if (!s->ti || enc < 0 || !cfile_encoding_legal(s->type, enc)) {
+	s->ti = s->type >= 0 ? cfile_types_get(s->type) : NULL;
+	if (!s->ti || enc < 0 || !cfile_types_encoding_legal(s->type, enc)) {
 		snprintf(sv->why_not, sizeof(sv->why_not),
 			 "encoding %s is not valid for type %s",
 			 o->cfile_encoding, o->cfile_type);
@@ -1136,12 +1136,12 @@ static void setup_decode(colfs_tree *t, cfile_salvage *sv)
 			    COLFS_OK) {
 				zero = r.data_len >= 12 &&
 				       colfs_le32(r.data) == 0;
-				cfile_raw_free(&r);
+				cfile_block_raw_free(&r);
 				if (!zero)
 					snprintf(derr.msg, sizeof(derr.msg),
 						 "its ordinal field is not 0");
 			}
-			if (!zero || cfile_dict_load(s, &derr) != COLFS_OK) {
+			if (!zero || cfile_block_dict_load(s, &derr) != COLFS_OK) {
 				snprintf(sv->why_not, sizeof(sv->why_not),
 					 "DICT_ENCODING needs the dictionary "
 					 "block, the last block before the "
@@ -1175,7 +1175,7 @@ static colfs_status decode_block(colfs_tree *t, colfs_node *where,
 	if (!st) {
 		st = cfile_block_decode(&sv->s, raw, b->ptr, v, &err);
 		if (st)
-			cfile_raw_free(raw);
+			cfile_block_raw_free(raw);
 	}
 	if (st)
 		colfs_tree_report(t, where, err.offset, st,
@@ -1193,9 +1193,9 @@ static colfs_status values_piece(colfs_tree *t, colfs_node *file,
 	if (index >= sv->n_data)
 		return COLFS_END;
 	COLFS_TRY(decode_block(t, file, sv, (uint32_t)index, &v, &raw));
-	cfile_values_render(&sv->s, &v, null_token(t), out);
-	cfile_values_free(&v);
-	cfile_raw_free(&raw);
+	cfile_block_values_render(&sv->s, &v, null_token(t), out);
+	cfile_block_values_free(&v);
+	cfile_block_raw_free(&raw);
 	return colfs_buf_status(out);
 }
 
@@ -1219,16 +1219,16 @@ static colfs_status info_generate(colfs_tree *t, colfs_node *file,
 	json_object_set_new(o, "size", json_integer(b->ptr.size));
 	json_object_set_new(o, "checksum", json_boolean(sv->s.checksums));
 	json_object_set_new(o, "compression",
-			    json_string(cfile_compression_name(
+			    json_string(cfile_types_compression_name(
 				    sv->s.compression)));
 	if (sv->can_decode) {
 		cfile_values v;
 		cfile_raw raw;
 
 		json_object_set_new(o, "type",
-				    json_string(cfile_type_name(sv->s.type)));
+				    json_string(cfile_types_type_name(sv->s.type)));
 		json_object_set_new(o, "encoding",
-				    json_string(cfile_encoding_name(
+				    json_string(cfile_types_encoding_name(
 					    sv->s.encoding)));
 		json_object_set_new(o, "nullable",
 				    json_boolean(sv->s.nullable));
@@ -1236,8 +1236,8 @@ static colfs_status info_generate(colfs_tree *t, colfs_node *file,
 			json_object_set_new(o, "first_ordinal",
 					    json_integer(v.ordinal));
 			json_object_set_new(o, "rows", json_integer(v.rows));
-			cfile_values_free(&v);
-			cfile_raw_free(&raw);
+			cfile_block_values_free(&v);
+			cfile_block_raw_free(&raw);
 		}
 	}
 	return colfs_buf_json(out, o);
@@ -1301,7 +1301,7 @@ static void summarize(colfs_tree *t, cfile_salvage *sv)
 				      : "no");
 	if (sv->compression_known)
 		colfs_buf_printf(b, "compression: %s (from %s)\n",
-				 cfile_compression_name(s->compression),
+				 cfile_types_compression_name(s->compression),
 				 sv->compression_from);
 	else
 		colfs_buf_puts(b, "compression: unknown (give -o "
@@ -1325,9 +1325,9 @@ static void summarize(colfs_tree *t, cfile_salvage *sv)
 			 sv->resync_attempts);
 	if (sv->can_decode)
 		colfs_buf_printf(b, "decoding: %s %s %s\n",
-				 cfile_type_name(s->type),
+				 cfile_types_type_name(s->type),
 				 s->nullable ? "NULL" : "NOT NULL",
-				 cfile_encoding_name(s->encoding));
+				 cfile_types_encoding_name(s->encoding));
 	else
 		colfs_buf_printf(b, "decoding: no: %s\n", sv->why_not);
 	colfs_buf_printf(b, "blocks: %u (data %u)\n", sv->n, sv->n_data);

@@ -7,7 +7,7 @@
 
 #include "cfile_int.h"
 
-enum cfile_role cfile_role_detect(const cfile_file *f)
+enum cfile_role cfile_special_role_detect(const cfile_file *f)
 {
 	const Kudu__Cfile__CFileFooterPB *ft = f->footer;
 	bool binary_plain = f->ti && f->ti->phys == CFILE_PHYS_BINARY &&
@@ -26,7 +26,7 @@ enum cfile_role cfile_role_detect(const cfile_file *f)
 }
 
 /* The memcmp-sortable varint of SQLite4 (§13.1). */
-colfs_status cfile_memcmp_varint(colfs_cursor *c, uint64_t *out,
+colfs_status cfile_special_memcmp_varint(colfs_cursor *c, uint64_t *out,
 				  colfs_err *err)
 {
 	uint8_t a0;
@@ -69,7 +69,7 @@ static void value_bytes(colfs_buf *out, const uint8_t *p, uint32_t n)
 		colfs_buf_printf(out, "%02x", p[i]);
 }
 
-colfs_status cfile_delta_render(const uint8_t *p, size_t n, colfs_buf *out,
+colfs_status cfile_special_delta_render(const uint8_t *p, size_t n, colfs_buf *out,
 				uint64_t where, colfs_err *err)
 {
 	colfs_cursor c;
@@ -79,8 +79,8 @@ colfs_status cfile_delta_render(const uint8_t *p, size_t n, colfs_buf *out,
 					    "REINSERT"};
 
 	colfs_cursor_init_virtual(&c, p, n, where);
-	COLFS_TRY(cfile_memcmp_varint(&c, &row, err));
-	COLFS_TRY(cfile_memcmp_varint(&c, &ts, err));
+	COLFS_TRY(cfile_special_memcmp_varint(&c, &row, err));
+	COLFS_TRY(cfile_special_memcmp_varint(&c, &ts, err));
 	COLFS_TRY(colfs_cursor_u8(&c, &type, err));
 	if (type < 1 || type > 3)
 		return colfs_fail(err, COLFS_ECORRUPT, where,
@@ -121,7 +121,7 @@ colfs_status cfile_delta_render(const uint8_t *p, size_t n, colfs_buf *out,
 	return COLFS_OK;
 }
 
-colfs_status cfile_delta_stats_json(const cfile_file *f, colfs_buf *out)
+colfs_status cfile_special_delta_stats_json(const cfile_file *f, colfs_buf *out)
 {
 	const Kudu__Cfile__CFileFooterPB *ft = f->footer;
 
@@ -138,14 +138,14 @@ colfs_status cfile_delta_stats_json(const cfile_file *f, colfs_buf *out)
 			return COLFS_ECORRUPT;
 		json_t *o = json_object();
 		if (o)
-			cfile_pb_json_into(f, o, pm.msg);
+			cfile_file_pb_json_into(f, o, pm.msg);
 		colfs_proto_free(&pm);
 		return colfs_buf_json(out, o);
 	}
 	return COLFS_ENOENT;
 }
 
-colfs_status cfile_bloom_describe(const uint8_t *p, size_t n, colfs_buf *out,
+colfs_status cfile_special_bloom_describe(const uint8_t *p, size_t n, colfs_buf *out,
 				  uint64_t where, colfs_err *err)
 {
 	uint32_t h;

@@ -43,7 +43,7 @@ static colfs_status block_values(colfs_tree *t, uint32_t i, cfile_raw *raw,
 	if (!st) {
 		st = cfile_block_decode(f, raw, b->ptr, v, &err);
 		if (st)
-			cfile_raw_free(raw);
+			cfile_block_raw_free(raw);
 	}
 	if (st) {
 		block_report(t, i, err.offset, st, "block %u: %s", i,
@@ -60,8 +60,8 @@ static colfs_status block_values(colfs_tree *t, uint32_t i, cfile_raw *raw,
 				  "block %u holds %u rows, the index and "
 				  "num_values say %llu", i, v->rows,
 				  (unsigned long long)b->rows);
-		cfile_values_free(v);
-		cfile_raw_free(raw);
+		cfile_block_values_free(v);
+		cfile_block_raw_free(raw);
 		return COLFS_ECORRUPT;
 	}
 	if (v->rows == 0 && f->num_values > 0)
@@ -135,9 +135,9 @@ static colfs_status values_piece(colfs_tree *t, colfs_node *file,
 		return COLFS_END;
 	}
 	COLFS_TRY(block_values(t, (uint32_t)index, &raw, &v));
-	cfile_values_render(f, &v, null_token(t), out);
-	cfile_values_free(&v);
-	cfile_raw_free(&raw);
+	cfile_block_values_render(f, &v, null_token(t), out);
+	cfile_block_values_free(&v);
+	cfile_block_raw_free(&raw);
 	return colfs_buf_status(out);
 }
 
@@ -158,13 +158,13 @@ static colfs_status deltas_piece(colfs_tree *t, colfs_node *file,
 	}
 	COLFS_TRY(block_values(t, (uint32_t)index, &raw, &v));
 	for (uint32_t i = 0; i < v.n && !st; i++)
-		st = cfile_delta_render(v.str[i], v.len[i], out,
+		st = cfile_special_delta_render(v.str[i], v.len[i], out,
 					f->blocks[index].ptr.offset, &err);
 	if (st)
 		block_report(t, index, err.offset, st, "block %llu: delta: %s",
 			     (unsigned long long)index, err.msg);
-	cfile_values_free(&v);
-	cfile_raw_free(&raw);
+	cfile_block_values_free(&v);
+	cfile_block_raw_free(&raw);
 	return st ? st : colfs_buf_status(out);
 }
 
@@ -173,7 +173,7 @@ static const colfs_node_ops deltas_ops = {.piece = deltas_piece};
 static colfs_status delta_stats_generate(colfs_tree *t, colfs_node *file,
 					 colfs_buf *out)
 {
-	colfs_status st = cfile_delta_stats_json(file_of(t), out);
+	colfs_status st = cfile_special_delta_stats_json(file_of(t), out);
 
 	if (st)
 		colfs_tree_report(t, file, file_of(t)->footer_start, st,
@@ -216,12 +216,12 @@ static colfs_status bloom_line(colfs_tree *t, uint32_t i, colfs_buf *out)
 
 	colfs_buf_printf(out, "%u key=", i);
 	if (e)
-		cfile_key_render(out, e->key, e->key_len, false);
+		cfile_index_key_render(out, e->key, e->key_len, false);
 	colfs_buf_putc(out, ' ');
 	if (!st) {
-		st = cfile_bloom_describe(raw.data, raw.data_len, out,
+		st = cfile_special_bloom_describe(raw.data, raw.data_len, out,
 					  f->blocks[i].ptr.offset, &err);
-		cfile_raw_free(&raw);
+		cfile_block_raw_free(&raw);
 	}
 	if (st) {
 		block_report(t, i, err.offset, st, "bloom block %u: %s", i,
@@ -264,9 +264,9 @@ static colfs_status block_values_generate(colfs_tree *t, colfs_node *file,
 
 	COLFS_TRY(block_values(t, (uint32_t)colfs_node_a(file), &raw,
 			       &v));
-	cfile_values_render(f, &v, null_token(t), out);
-	cfile_values_free(&v);
-	cfile_raw_free(&raw);
+	cfile_block_values_render(f, &v, null_token(t), out);
+	cfile_block_values_free(&v);
+	cfile_block_raw_free(&raw);
 	return colfs_buf_status(out);
 }
 
@@ -280,8 +280,8 @@ static colfs_status null_bitmap_generate(colfs_tree *t, colfs_node *file,
 			       &v));
 	for (uint32_t r = 0; r < v.rows; r++)
 		colfs_buf_puts(out, v.present && !v.present[r] ? "0\n" : "1\n");
-	cfile_values_free(&v);
-	cfile_raw_free(&raw);
+	cfile_block_values_free(&v);
+	cfile_block_raw_free(&raw);
 	return colfs_buf_status(out);
 }
 
@@ -300,7 +300,7 @@ static colfs_status decompressed_generate(colfs_tree *t, colfs_node *file,
 		return st;
 	}
 	colfs_buf_append(out, raw.data, raw.data_len);
-	cfile_raw_free(&raw);
+	cfile_block_raw_free(&raw);
 	return colfs_buf_status(out);
 }
 
@@ -328,9 +328,9 @@ static colfs_status block_info_generate(colfs_tree *t, colfs_node *file,
 		}
 	}
 	json_object_set_new(o, "encoding",
-			    json_string(cfile_encoding_name(f->encoding)));
+			    json_string(cfile_types_encoding_name(f->encoding)));
 	json_object_set_new(o, "compression",
-			    json_string(cfile_compression_name(f->compression)));
+			    json_string(cfile_types_compression_name(f->compression)));
 	json_object_set_new(o, "checksum", json_boolean(f->checksums));
 	json_object_set_new(o, "nullable", json_boolean(f->nullable));
 	return colfs_buf_json(out, o);
@@ -431,7 +431,7 @@ static colfs_status index_entries_generate(colfs_tree *t, colfs_node *file,
 	for (uint32_t i = 0; i < nd->n; i++) {
 		const cfile_ientry *e = &nd->e[i];
 		colfs_buf_printf(out, "%u key=", i);
-		cfile_key_render(out, e->key, e->key_len, positional);
+		cfile_index_key_render(out, e->key, e->key_len, positional);
 		colfs_buf_printf(out, " offset=%llu size=%u",
 				 (unsigned long long)e->ptr.offset,
 				 e->ptr.size);
@@ -535,7 +535,7 @@ static colfs_status footer_json_generate(colfs_tree *t, colfs_node *file,
 							   ? CFILE_MAGIC_V1
 							   : CFILE_MAGIC_V2));
 	json_object_set_new(o, "footer_pb_length", json_integer(f->footer_pb_len));
-	cfile_pb_json_into(f, o, &ft->base);
+	cfile_file_pb_json_into(f, o, &ft->base);
 	return colfs_buf_json(out, o);
 }
 
@@ -551,7 +551,7 @@ static colfs_status header_json_generate(colfs_tree *t, colfs_node *file,
 							   : CFILE_MAGIC_V2));
 	json_object_set_new(o, "header_length", json_integer(f->header_len));
 	if (f->header)
-		cfile_pb_json_into(f, o, &f->header->base);
+		cfile_file_pb_json_into(f, o, &f->header->base);
 	return colfs_buf_json(out, o);
 }
 
@@ -570,9 +570,9 @@ static colfs_status summary_generate(colfs_tree *t, colfs_node *file,
 	colfs_buf_printf(out, "type: %s%s\n", f->array ? "array of " : "",
 			 f->ti->name);
 	colfs_buf_printf(out, "encoding: %s\n",
-			 cfile_encoding_name(f->encoding));
+			 cfile_types_encoding_name(f->encoding));
 	colfs_buf_printf(out, "compression: %s\n",
-			 cfile_compression_name(f->compression));
+			 cfile_types_compression_name(f->compression));
 	colfs_buf_printf(out, "nullable: %s\n", f->nullable ? "yes" : "no");
 	colfs_buf_printf(out, "values: %llu\n",
 			 (unsigned long long)f->num_values);
@@ -603,8 +603,8 @@ static colfs_status schema_generate(colfs_tree *t, colfs_node *file,
 	colfs_buf_printf(out, "%s%s%s%s %s %s\n", f->array ? "ARRAY<" : "",
 			 f->ti->name, f->array ? ">" : "",
 			 f->nullable ? " NULL" : " NOT NULL",
-			 cfile_encoding_name(f->encoding),
-			 cfile_compression_name(f->compression));
+			 cfile_types_encoding_name(f->encoding),
+			 cfile_types_compression_name(f->compression));
 	return colfs_buf_status(out);
 }
 
@@ -613,7 +613,7 @@ static colfs_status dictionary_generate(colfs_tree *t, colfs_node *file,
 {
 	cfile_file *f = file_of(t);
 	colfs_err err = {0};
-	colfs_status st = cfile_dict_load(f, &err);
+	colfs_status st = cfile_block_dict_load(f, &err);
 
 	if (st) {
 		colfs_tree_report(t, file, err.offset, st, "dictionary: %s",
@@ -621,7 +621,7 @@ static colfs_status dictionary_generate(colfs_tree *t, colfs_node *file,
 		return st;
 	}
 	for (uint32_t i = 0; i < f->dict_n; i++) {
-		cfile_value_render(out, f->type, f->dict_str[i],
+		cfile_types_value_render(out, f->type, f->dict_str[i],
 				   f->dict_len[i]);
 		colfs_buf_putc(out, '\n');
 	}

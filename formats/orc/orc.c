@@ -26,7 +26,7 @@ static void orc_close(void *state)
 	orc_salvage_free(f);
 	orc_verify_free(f);
 	for (orc_view *v = f->views; v; v = v->next)
-		orc_view_free_reader(v);
+		orc_read_view_free(v);
 	for (orc_sdec *d = f->sdecs; d; d = d->next)
 		orc_sdec_free_state(d);
 	for (size_t s = 0; s < f->n_stripes && f->stripes; s++) {
@@ -58,7 +58,7 @@ static colfs_status orc_open(colfs_tree *t, colfs_err *err)
 	f->max_alloc = colfs_tree_options(t)->max_alloc;
 	colfs_tree_set_format_state(t, f);
 
-	st = orc_file_read_tail(f, &terr);
+	st = orc_tail_read(f, &terr);
 	if (st) {
 		/* Without a footer there is no tree to show but the raw
 		 * tail, the errors and salvage/ (the file starts with "ORC":

@@ -1,6 +1,6 @@
 /* colfs ORC: the compression chunk framing (ORC specification,
  * "Compression"): the chunk header's one decoder, whole streams
- * decompressed (orc_decompress, orc_read_decompressed), and a stripe
+ * decompressed (orc_in_decompress, orc_in_read_decompressed), and a stripe
  * stream read one compression chunk at a time (orc_in). */
 #include "orc_in.h"
 
@@ -99,7 +99,7 @@ static colfs_status in_fill(orc_in *in, colfs_err *err)
 		st = colfs_source_read_at(f->src, at, (size_t)clen + 3, raw,
 					  err);
 		if (!st)
-			st = orc_decompress(f, raw, (size_t)clen + 3, at, &out,
+			st = orc_in_decompress(f, raw, (size_t)clen + 3, at, &out,
 					    &out_len, err);
 		free(raw);
 		if (st)
@@ -198,7 +198,7 @@ colfs_status orc_in_uvarint(orc_in *in, uint64_t *out, colfs_err *err)
 
 /* --- whole streams --------------------------------------------------------- */
 
-colfs_status orc_decompress(orc_file *f, const uint8_t *in, size_t len,
+colfs_status orc_in_decompress(orc_file *f, const uint8_t *in, size_t len,
 			    uint64_t offset, uint8_t **out, size_t *out_len,
 			    colfs_err *err)
 {
@@ -298,7 +298,7 @@ fail:
 	return COLFS_OK;
 }
 
-colfs_status orc_read_decompressed(orc_file *f, uint64_t offset, uint64_t len,
+colfs_status orc_in_read_decompressed(orc_file *f, uint64_t offset, uint64_t len,
 				   uint8_t **out, size_t *out_len,
 				   colfs_err *err)
 {
@@ -327,7 +327,7 @@ colfs_status orc_read_decompressed(orc_file *f, uint64_t offset, uint64_t len,
 			*out_len = (size_t)len;
 			return COLFS_OK;
 		}
-		st = orc_decompress(f, raw, (size_t)len, offset, out, out_len,
+		st = orc_in_decompress(f, raw, (size_t)len, offset, out, out_len,
 				    err);
 	}
 	free(raw);

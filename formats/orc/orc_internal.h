@@ -106,35 +106,35 @@ typedef struct orc_file {
 /* --- orc_in.c: the compression chunk framing ---------------------------- */
 /* Decompress an ORC stream (chunk framing when the file is compressed) of
  * `len` bytes at absolute `offset` into a malloc'd buffer. */
-colfs_status orc_read_decompressed(orc_file *f, uint64_t offset, uint64_t len,
+colfs_status orc_in_read_decompressed(orc_file *f, uint64_t offset, uint64_t len,
 				   uint8_t **out, size_t *out_len,
 				   colfs_err *err);
 /* Decompress bytes already in memory. */
-colfs_status orc_decompress(orc_file *f, const uint8_t *in, size_t len,
+colfs_status orc_in_decompress(orc_file *f, const uint8_t *in, size_t len,
 			    uint64_t offset, uint8_t **out, size_t *out_len,
 			    colfs_err *err);
 
 /* --- orc_tail.c ---------------------------------------------------------- */
-colfs_status orc_file_read_tail(orc_file *f, colfs_err *err);
+colfs_status orc_tail_read(orc_file *f, colfs_err *err);
 /* The stripe's footer, loaded on first use (thread-safe). */
-colfs_status orc_stripe_load(orc_file *f, size_t s, orc_stripe **out,
+colfs_status orc_tail_stripe_load(orc_file *f, size_t s, orc_stripe **out,
 			     colfs_err *err);
 /* The tree path of the part of stripe `s` where problem `err` lies (the
  * directory of the stream that holds its offset, or that ends there for a
  * truncation; else the stripe's), whether or not it was listed: problems
  * found by any view are filed there (colfs_tree_report_path). */
-void orc_part_path(orc_file *f, size_t s, const colfs_err *err, char *buf,
+void orc_tree_part_path(orc_file *f, size_t s, const colfs_err *err, char *buf,
 		   size_t len);
-const char *orc_compression_name(uint32_t kind);
-const char *orc_stream_kind_name(uint32_t kind);
-const char *orc_encoding_name(uint32_t kind);
-const char *orc_type_kind_name(uint32_t kind);
-const char *orc_writer_name(uint32_t writer);
-const char *orc_writer_version_name(uint32_t v);
+const char *orc_tail_compression_name(uint32_t kind);
+const char *orc_tail_stream_kind_name(uint32_t kind);
+const char *orc_tail_encoding_name(uint32_t kind);
+const char *orc_tail_type_kind_name(uint32_t kind);
+const char *orc_tail_writer_name(uint32_t writer);
+const char *orc_tail_writer_version_name(uint32_t v);
 /* "0.12", "0.11" (no version), "UNSTABLE-PRE-2.0" (1.9999). */
-void orc_format_version(const orc_file *f, char *buf, size_t len);
+void orc_tail_format_version(const orc_file *f, char *buf, size_t len);
 /* The type tree in Hive notation. */
-void orc_type_string(const orc_file *f, uint32_t id, colfs_buf *out);
+void orc_tail_type_string(const orc_file *f, uint32_t id, colfs_buf *out);
 
 /* --- orc_read.c ---------------------------------------------------------- */
 /* A streamed view: rows.jsonl / rows.csv / columns/<field>, whole file or
@@ -155,9 +155,9 @@ typedef struct orc_view {
 	uint64_t next_piece;
 } orc_view;
 
-colfs_status orc_view_piece(colfs_tree *t, colfs_node *file, uint64_t index,
+colfs_status orc_read_view_piece(colfs_tree *t, colfs_node *file, uint64_t index,
 			    colfs_buf *out);
-void orc_view_free_reader(orc_view *v);
+void orc_read_view_free(orc_view *v);
 
 /* streams/<i>/decoded: one stream decoded alone. */
 typedef enum orc_sdec_kind {

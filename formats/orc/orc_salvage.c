@@ -527,14 +527,14 @@ static bool rows_from_index(orc_salvage *sv, orc_file *s, size_t k,
 	bool ok = true;
 	uint64_t cap;
 
-	if (orc_stripe_load(s, k, &sp, NULL) != COLFS_OK)
+	if (orc_tail_stripe_load(s, k, &sp, NULL) != COLFS_OK)
 		return false;
 	for (size_t i = 0; i < sp->n_streams && !ri; i++)
 		if (sp->streams[i].column == 0 &&
 		    sp->streams[i].kind == ORCPB__STREAM__KIND__ROW_INDEX &&
 		    sp->streams[i].in_file)
 			ri = &sp->streams[i];
-	if (!ri || orc_read_decompressed(s, ri->offset, ri->length, &data,
+	if (!ri || orc_in_read_decompressed(s, ri->offset, ri->length, &data,
 					 &len, NULL) != COLFS_OK)
 		return false;
 	cap = (uint64_t)len * 64 + (1u << 20);
@@ -580,35 +580,35 @@ static bool count_stream(orc_file *s, const orc_stream_loc *l, int how,
 
 	orc_in_init_file(&in, s, l->offset, l->length);
 	if (how == 0) {
-		orc_byte_rle d;
+		orc_rle_byte d;
 
-		orc_byte_rle_init(&d, &in);
+		orc_rle_byte_init(&d, &in);
 		while (d.run_pos < d.run_len || orc_in_more(&d.in)) {
 			uint8_t b;
 
 			if (count >= SALVAGE_MAX_COUNT ||
-			    orc_byte_rle_next(&d, &b, 1, NULL) != COLFS_OK) {
+			    orc_rle_byte_next(&d, &b, 1, NULL) != COLFS_OK) {
 				ok = false;
 				break;
 			}
 			count++;
 		}
-		orc_byte_rle_close(&d);
+		orc_rle_byte_close(&d);
 	} else {
-		orc_int_rle d;
+		orc_rle_int d;
 
-		orc_int_rle_init(&d, &in, v2, how == 1);
+		orc_rle_int_init(&d, &in, v2, how == 1);
 		while (d.run_pos < d.run_len || orc_in_more(&d.in)) {
 			int64_t v;
 
 			if (count >= SALVAGE_MAX_COUNT ||
-			    orc_int_rle_next(&d, &v, 1, NULL) != COLFS_OK) {
+			    orc_rle_int_next(&d, &v, 1, NULL) != COLFS_OK) {
 				ok = false;
 				break;
 			}
 			count++;
 		}
-		orc_int_rle_close(&d);
+		orc_rle_int_close(&d);
 	}
 	*n = count;
 	return ok && count > 0;
@@ -625,7 +625,7 @@ static bool rows_from_column(orc_salvage *sv, orc_file *s, size_t k,
 	size_t nc = root->kind == ORCPB__TYPE__KIND__STRUCT ? root->n_subtypes
 							   : 1;
 
-	if (orc_stripe_load(s, k, &sp, NULL) != COLFS_OK)
+	if (orc_tail_stripe_load(s, k, &sp, NULL) != COLFS_OK)
 		return false;
 	sf = (const Orcpb__StripeFooter *)sp->footer.msg;
 	for (size_t i = 0; i < nc; i++) {
@@ -873,14 +873,14 @@ static void summarize(orc_file *f, orc_salvage *sv)
 				 "schema from: %s (compression %s, block size "
 				 "%llu, %zu types)\nschema: ",
 				 o->schema_from,
-				 orc_compression_name(
+				 orc_tail_compression_name(
 					 sv->sib->ps->compression),
 				 (unsigned long long)sv->block_size,
 				 sv->sib->n_types);
 	else
 		colfs_buf_printf(b, "%s\n", sv->why);
 	if (sv->have_schema) {
-		orc_type_string(sv->sib, 0, b);
+		orc_tail_type_string(sv->sib, 0, b);
 		colfs_buf_putc(b, '\n');
 	}
 	colfs_buf_printf(b,
@@ -1059,7 +1059,7 @@ void orc_salvage_free(orc_file *f)
 	s = sv->s;
 	if (s) {
 		for (orc_view *v = s->views; v; v = v->next)
-			orc_view_free_reader(v);
+			orc_read_view_free(v);
 		for (orc_sdec *d = s->sdecs; d; d = d->next)
 			orc_sdec_free_state(d);
 		stripes_free(s);

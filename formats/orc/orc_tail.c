@@ -10,7 +10,7 @@
 
 /* --- names ---------------------------------------------------------------- */
 
-const char *orc_compression_name(uint32_t kind)
+const char *orc_tail_compression_name(uint32_t kind)
 {
 	static const char *const names[] = {"NONE", "ZLIB", "SNAPPY",
 					    "LZO", "LZ4", "ZSTD"};
@@ -18,7 +18,7 @@ const char *orc_compression_name(uint32_t kind)
 	return kind < 6 ? names[kind] : "UNKNOWN";
 }
 
-const char *orc_stream_kind_name(uint32_t kind)
+const char *orc_tail_stream_kind_name(uint32_t kind)
 {
 	const ProtobufCEnumValue *v = protobuf_c_enum_descriptor_get_value(
 		&orcpb__stream__kind__descriptor, (int)kind);
@@ -26,7 +26,7 @@ const char *orc_stream_kind_name(uint32_t kind)
 	return v ? v->name : "UNKNOWN";
 }
 
-const char *orc_encoding_name(uint32_t kind)
+const char *orc_tail_encoding_name(uint32_t kind)
 {
 	const ProtobufCEnumValue *v = protobuf_c_enum_descriptor_get_value(
 		&orcpb__column_encoding__kind__descriptor, (int)kind);
@@ -34,7 +34,7 @@ const char *orc_encoding_name(uint32_t kind)
 	return v ? v->name : "UNKNOWN";
 }
 
-const char *orc_type_kind_name(uint32_t kind)
+const char *orc_tail_type_kind_name(uint32_t kind)
 {
 	const ProtobufCEnumValue *v = protobuf_c_enum_descriptor_get_value(
 		&orcpb__type__kind__descriptor, (int)kind);
@@ -42,7 +42,7 @@ const char *orc_type_kind_name(uint32_t kind)
 	return v ? v->name : "UNKNOWN";
 }
 
-const char *orc_writer_name(uint32_t writer)
+const char *orc_tail_writer_name(uint32_t writer)
 {
 	static const char *const names[] = {"ORC Java", "ORC C++", "Presto",
 					    "Scritchley Go", "Trino",
@@ -51,7 +51,7 @@ const char *orc_writer_name(uint32_t writer)
 	return writer < 6 ? names[writer] : "Unknown";
 }
 
-const char *orc_writer_version_name(uint32_t v)
+const char *orc_tail_writer_version_name(uint32_t v)
 {
 	static const char *const names[] = {
 		"original",   "HIVE-8732", "HIVE-4243", "HIVE-12055",
@@ -62,7 +62,7 @@ const char *orc_writer_version_name(uint32_t v)
 	return v < 10 ? names[v] : "future";
 }
 
-void orc_format_version(const orc_file *f, char *buf, size_t len)
+void orc_tail_format_version(const orc_file *f, char *buf, size_t len)
 {
 	if (!f->has_version)
 		snprintf(buf, len, "0.11");
@@ -152,7 +152,7 @@ static void type_string_rec(const orc_file *f, uint32_t id, colfs_buf *out,
 	}
 }
 
-void orc_type_string(const orc_file *f, uint32_t id, colfs_buf *out)
+void orc_tail_type_string(const orc_file *f, uint32_t id, colfs_buf *out)
 {
 	type_string_rec(f, id, out, 0);
 }
@@ -185,7 +185,7 @@ static colfs_status read_section(orc_file *f, uint64_t off, uint64_t len,
 	size_t n;
 	colfs_status st;
 
-	COLFS_TRY(orc_read_decompressed(f, off, len, &data, &n, err));
+	COLFS_TRY(orc_in_read_decompressed(f, off, len, &data, &n, err));
 	st = colfs_proto_unpack(m, desc, data, n, colfs_proto_cap(n, f->max_alloc), off, err);
 	free(data);
 	return st;
@@ -268,7 +268,7 @@ static colfs_status check_types(orc_file *f, colfs_err *err)
 	return COLFS_OK;
 }
 
-colfs_status orc_file_read_tail(orc_file *f, colfs_err *err)
+colfs_status orc_tail_read(orc_file *f, colfs_err *err)
 {
 	uint8_t last;
 	uint8_t ps_buf[256];
@@ -480,7 +480,7 @@ static colfs_status stripe_locate_encrypted(orc_file *f, size_t s,
 					  "stripe %zu: more than one %s "
 					  "stream; the encrypted streams are "
 					  "located in the first only", s,
-					  orc_stream_kind_name(l->kind));
+					  orc_tail_stream_kind_name(l->kind));
 		else
 			area[a] = l;
 	}
@@ -521,11 +521,11 @@ static colfs_status stripe_locate_encrypted(orc_file *f, size_t s,
 						  "%u, %s) of %llu bytes runs "
 						  "past its %s area", s, i, v,
 						  loc->column,
-						  orc_stream_kind_name(
+						  orc_tail_stream_kind_name(
 							  loc->kind),
 						  (unsigned long long)
 							  loc->length,
-						  orc_stream_kind_name(
+						  orc_tail_stream_kind_name(
 							  r->kind));
 			if (colfs_add_overflows(used[a], loc->length,
 						&used[a]))
@@ -541,7 +541,7 @@ static colfs_status stripe_locate_encrypted(orc_file *f, size_t s,
 					  "%s area", s,
 					  (unsigned long long)used[a],
 					  (unsigned long long)area[a]->length,
-					  orc_stream_kind_name(area[a]->kind));
+					  orc_tail_stream_kind_name(area[a]->kind));
 	return COLFS_OK;
 }
 
@@ -588,7 +588,7 @@ static colfs_status stripe_load_locked(orc_file *f, size_t s, orc_stripe *sp,
 					  "stripe %zu: stream %zu (column %u, "
 					  "%s) of %llu bytes runs past the "
 					  "stripe footer", s, i, st->column,
-					  orc_stream_kind_name(st->kind),
+					  orc_tail_stream_kind_name(st->kind),
 					  (unsigned long long)st->length);
 		if (colfs_add_overflows(pos, st->length, &pos))
 			pos = UINT64_MAX;
@@ -631,7 +631,7 @@ static colfs_status stripe_load_locked(orc_file *f, size_t s, orc_stripe *sp,
 	return COLFS_OK;
 }
 
-colfs_status orc_stripe_load(orc_file *f, size_t s, orc_stripe **out,
+colfs_status orc_tail_stripe_load(orc_file *f, size_t s, orc_stripe **out,
 			     colfs_err *err)
 {
 	orc_stripe *sp, tmp;

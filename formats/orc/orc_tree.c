@@ -33,7 +33,7 @@ static colfs_status json_out(colfs_buf *out, json_t *j)
 
 static void software_version(const orc_file *f, colfs_buf *out)
 {
-	colfs_buf_puts(out, orc_writer_name(f->footer->writer));
+	colfs_buf_puts(out, orc_tail_writer_name(f->footer->writer));
 	if (f->footer->softwareversion)
 		colfs_buf_printf(out, " %s", f->footer->softwareversion);
 }
@@ -50,13 +50,13 @@ static colfs_status format_doc_generate(colfs_tree *t, colfs_node *n,
 				    "cannot be read)\n");
 		return colfs_buf_status(out);
 	}
-	orc_format_version(f, v, sizeof(v));
+	orc_tail_format_version(f, v, sizeof(v));
 	colfs_buf_printf(out, "orc %s", v);
 	if (f->footer) {
 		colfs_buf_puts(out, " (");
 		software_version(f, out);
 		colfs_buf_printf(out, ", writer version %s)",
-				 orc_writer_version_name(f->ps->writerversion));
+				 orc_tail_writer_version_name(f->ps->writerversion));
 	}
 	colfs_buf_putc(out, '\n');
 	return colfs_buf_status(out);
@@ -72,17 +72,17 @@ static colfs_status summary_doc_generate(colfs_tree *t, colfs_node *n,
 	size_t n_user = ft->n_metadata;
 
 	(void)n;
-	orc_format_version(f, v, sizeof(v));
+	orc_tail_format_version(f, v, sizeof(v));
 	colfs_buf_printf(out, "file length: %llu\n",
 			 (unsigned long long)f->size);
 	colfs_buf_printf(out, "format version: %s\n", v);
 	colfs_buf_printf(out, "writer version: %s\n",
-			 orc_writer_version_name(f->ps->writerversion));
+			 orc_tail_writer_version_name(f->ps->writerversion));
 	colfs_buf_puts(out, "software version: ");
 	software_version(f, out);
 	colfs_buf_putc(out, '\n');
 	colfs_buf_printf(out, "compression: %s\n",
-			 orc_compression_name(f->ps->compression));
+			 orc_tail_compression_name(f->ps->compression));
 	colfs_buf_printf(out, "compression block size: %llu\n",
 			 (unsigned long long)f->block_size);
 	colfs_buf_printf(out, "rows: %llu\n", (unsigned long long)f->num_rows);
@@ -98,7 +98,7 @@ static colfs_status summary_doc_generate(colfs_tree *t, colfs_node *n,
 	colfs_buf_printf(out, "stripes: %zu\n", f->n_stripes);
 	colfs_buf_puts(out, "type: ");
 	if (f->schema_ok)
-		orc_type_string(f, 0, out);
+		orc_tail_type_string(f, 0, out);
 	else
 		colfs_buf_puts(out, "(unreadable)");
 	colfs_buf_putc(out, '\n');
@@ -156,7 +156,7 @@ static colfs_status schema_doc_generate(colfs_tree *t, colfs_node *n,
 	(void)n;
 	if (!f->schema_ok)
 		return COLFS_ECORRUPT;
-	orc_type_string(f, 0, out);
+	orc_tail_type_string(f, 0, out);
 	colfs_buf_putc(out, '\n');
 	return colfs_buf_status(out);
 }
@@ -176,8 +176,8 @@ static json_t *type_json(const orc_file *f, uint32_t id, const char *name,
 					    (const uint8_t *)name, strlen(name)));
 	json_object_set_new(o, "id", json_integer(id));
 	json_object_set_new(o, "kind",
-			    json_string(orc_type_kind_name(ty->kind)));
-	orc_type_string(f, id, &b);
+			    json_string(orc_tail_type_kind_name(ty->kind)));
+	orc_tail_type_string(f, id, &b);
 	if (!colfs_buf_status(&b))
 		json_object_set_new(o, "type",
 				    colfs_proto_json_text(
@@ -298,7 +298,7 @@ static json_t *stats_json(const orc_file *f,
 			if (f->schema_ok && i < f->n_types) {
 				colfs_buf b = COLFS_BUF_INIT;
 
-				orc_type_string(f, (uint32_t)i, &b);
+				orc_tail_type_string(f, (uint32_t)i, &b);
 				if (!colfs_buf_status(&b))
 					json_object_set_new(
 						o, "type",
@@ -422,7 +422,7 @@ static readme_has readme_scan(orc_file *f)
 		orc_stripe *sp;
 		colfs_err err = {0};
 
-		if (orc_stripe_load(f, s, &sp, &err))
+		if (orc_tail_stripe_load(f, s, &sp, &err))
 			continue;
 		for (size_t i = 0; i < sp->n_streams; i++) {
 			const orc_stream_loc *l = &sp->streams[i];
@@ -629,7 +629,7 @@ static colfs_status stripe_footer_doc_generate(colfs_tree *t, colfs_node *n,
 	json_t *j, *locs;
 
 	(void)t;
-	COLFS_TRY(orc_stripe_load(f, s, &sp, &err));
+	COLFS_TRY(orc_tail_stripe_load(f, s, &sp, &err));
 	j = colfs_proto_json(sp->footer.msg, NULL);
 	if (!j)
 		return COLFS_ENOMEM;
@@ -640,7 +640,7 @@ static colfs_status stripe_footer_doc_generate(colfs_tree *t, colfs_node *n,
 
 		json_object_set_new(o, "ordinal", json_integer((json_int_t)i));
 		json_object_set_new(o, "kind",
-				    json_string(orc_stream_kind_name(l->kind)));
+				    json_string(orc_tail_stream_kind_name(l->kind)));
 		json_object_set_new(o, "column", json_integer(l->column));
 		json_object_set_new(o, "offset",
 				    json_integer((json_int_t)l->offset));
@@ -656,7 +656,7 @@ static colfs_status stripe_footer_doc_generate(colfs_tree *t, colfs_node *n,
 		json_object_set_new(o, "variant", json_integer(l->variant));
 		json_object_set_new(o, "index", json_integer(l->index));
 		json_object_set_new(o, "kind",
-				    json_string(orc_stream_kind_name(l->kind)));
+				    json_string(orc_tail_stream_kind_name(l->kind)));
 		json_object_set_new(o, "column", json_integer(l->column));
 		if (l->in_file)
 			json_object_set_new(o, "offset",
@@ -701,7 +701,7 @@ static colfs_status stream_piece(colfs_tree *t, colfs_node *n, uint64_t index,
 	uint64_t pos, end;
 	colfs_status st;
 
-	COLFS_TRY(orc_stripe_load(f, (size_t)colfs_node_a(n), &sp, &err));
+	COLFS_TRY(orc_tail_stripe_load(f, (size_t)colfs_node_a(n), &sp, &err));
 	if (colfs_node_b(n) >= sp->n_streams)
 		return COLFS_EBOUNDS;
 	l = &sp->streams[colfs_node_b(n)];
@@ -756,7 +756,7 @@ static colfs_status stream_piece(colfs_tree *t, colfs_node *n, uint64_t index,
 			st = colfs_source_read_at(f->src, pos, (size_t)clen + 3,
 						  raw, &err);
 			if (!st)
-				st = orc_decompress(f, raw, (size_t)clen + 3,
+				st = orc_in_decompress(f, raw, (size_t)clen + 3,
 						    pos, &dec, &dlen, &err);
 			free(raw);
 			if (st)
@@ -783,7 +783,7 @@ static colfs_status stream_dir_fill(colfs_tree *t, colfs_node *dir)
 	const orc_stream_loc *l;
 	colfs_node *c;
 
-	COLFS_TRY(orc_stripe_load(f, (size_t)colfs_node_a(dir), &sp, &err));
+	COLFS_TRY(orc_tail_stripe_load(f, (size_t)colfs_node_a(dir), &sp, &err));
 	if (colfs_node_b(dir) >= sp->n_streams) {
 		/* a StripeEncryptionVariant's stream: encrypted, raw only */
 		uint64_t k = colfs_node_b(dir) - sp->n_streams;
@@ -843,7 +843,7 @@ static colfs_status stream_dir_fill(colfs_tree *t, colfs_node *dir)
 }
 
 /* Every stream directory ends with its `errors`: the problems any view
- * found in the stream's bytes (orc_part_path). */
+ * found in the stream's bytes (orc_tree_part_path). */
 static colfs_status stream_dir_populate(colfs_tree *t, colfs_node *dir)
 {
 	COLFS_TRY(stream_dir_fill(t, dir));
@@ -862,7 +862,7 @@ static bool stream_holds(const orc_stream_loc *l, uint64_t off, bool ended)
 		     : off - l->offset < l->length;
 }
 
-void orc_part_path(orc_file *f, size_t s, const colfs_err *err, char *buf,
+void orc_tree_part_path(orc_file *f, size_t s, const colfs_err *err, char *buf,
 		   size_t len)
 {
 	uint64_t off = err->offset;
@@ -872,14 +872,14 @@ void orc_part_path(orc_file *f, size_t s, const colfs_err *err, char *buf,
 	int w = snprintf(buf, len, "/stripes/%zu", s);
 
 	if (w < 0 || (size_t)w >= len || s >= f->n_stripes ||
-	    orc_stripe_load(f, s, &sp, &lerr))
+	    orc_tail_stripe_load(f, s, &sp, &lerr))
 		return;
 	/* the names streams_dir_populate gives */
 	for (size_t i = 0; i < sp->n_streams; i++) {
 		const orc_stream_loc *l = &sp->streams[i];
 		if (stream_holds(l, off, ended)) {
 			snprintf(buf + w, len - (size_t)w, "/streams/%zu-%u-%s",
-				 i, l->column, orc_stream_kind_name(l->kind));
+				 i, l->column, orc_tail_stream_kind_name(l->kind));
 			return;
 		}
 	}
@@ -889,7 +889,7 @@ void orc_part_path(orc_file *f, size_t s, const colfs_err *err, char *buf,
 			snprintf(buf + w, len - (size_t)w,
 				 "/streams/encrypted-%u-%u-%u-%s", l->variant,
 				 l->index, l->column,
-				 orc_stream_kind_name(l->kind));
+				 orc_tail_stream_kind_name(l->kind));
 			return;
 		}
 	}
@@ -901,14 +901,14 @@ static colfs_status streams_dir_populate(colfs_tree *t, colfs_node *dir)
 	orc_stripe *sp;
 	colfs_err err = {0};
 
-	COLFS_TRY(orc_stripe_load(f, (size_t)colfs_node_a(dir), &sp, &err));
+	COLFS_TRY(orc_tail_stripe_load(f, (size_t)colfs_node_a(dir), &sp, &err));
 	for (size_t i = 0; i < sp->n_streams; i++) {
 		char name[96];
 		colfs_node *c;
 
 		snprintf(name, sizeof(name), "%zu-%u-%s", i,
 			 sp->streams[i].column,
-			 orc_stream_kind_name(sp->streams[i].kind));
+			 orc_tail_stream_kind_name(sp->streams[i].kind));
 		c = colfs_dir_add_dir(t, dir, name, &stream_dir, f);
 		if (!c)
 			return COLFS_ENOMEM;
@@ -921,7 +921,7 @@ static colfs_status streams_dir_populate(colfs_tree *t, colfs_node *dir)
 
 		snprintf(name, sizeof(name), "encrypted-%u-%u-%u-%s",
 			 l->variant, l->index, l->column,
-			 orc_stream_kind_name(l->kind));
+			 orc_tail_stream_kind_name(l->kind));
 		c = colfs_dir_add_dir(t, dir, name, &stream_dir, f);
 		if (!c)
 			return COLFS_ENOMEM;
@@ -948,7 +948,7 @@ static colfs_status index_doc_generate(colfs_tree *t, colfs_node *n,
 	colfs_status st;
 	json_t *j;
 
-	COLFS_TRY(orc_stripe_load(f, (size_t)colfs_node_a(n), &sp, &err));
+	COLFS_TRY(orc_tail_stripe_load(f, (size_t)colfs_node_a(n), &sp, &err));
 	for (size_t i = 0; i < sp->n_streams; i++) {
 		const orc_stream_loc *l = &sp->streams[i];
 
@@ -966,7 +966,7 @@ static colfs_status index_doc_generate(colfs_tree *t, colfs_node *n,
 		return json_out(out, json_pack("{s:b}", "available", 0));
 	if (!found->in_file)
 		return COLFS_ETRUNCATED;
-	st = orc_read_decompressed(f, found->offset, found->length, &data,
+	st = orc_in_read_decompressed(f, found->offset, found->length, &data,
 				   &len, &err);
 	if (!st) {
 		st = colfs_proto_unpack(&m,
@@ -1006,7 +1006,7 @@ static colfs_status index_doc_generate(colfs_tree *t, colfs_node *n,
 	j = colfs_proto_json(m.msg, NULL);
 	if (j)
 		json_object_set_new(j, "streamKind",
-				    json_string(orc_stream_kind_name(found->kind)));
+				    json_string(orc_tail_stream_kind_name(found->kind)));
 	colfs_proto_free(&m);
 	return json_out(out, j);
 }
@@ -1020,7 +1020,7 @@ static colfs_status index_col_dir_populate(colfs_tree *t, colfs_node *dir)
 	bool has_ri = false, has_bf = false;
 	colfs_node *c;
 
-	COLFS_TRY(orc_stripe_load(f, (size_t)colfs_node_a(dir), &sp, &err));
+	COLFS_TRY(orc_tail_stripe_load(f, (size_t)colfs_node_a(dir), &sp, &err));
 	for (size_t i = 0; i < sp->n_streams; i++) {
 		const orc_stream_loc *l = &sp->streams[i];
 
@@ -1058,7 +1058,7 @@ static colfs_status indexes_dir_populate(colfs_tree *t, colfs_node *dir)
 	colfs_err err = {0};
 	uint32_t last = UINT32_MAX;
 
-	COLFS_TRY(orc_stripe_load(f, (size_t)colfs_node_a(dir), &sp, &err));
+	COLFS_TRY(orc_tail_stripe_load(f, (size_t)colfs_node_a(dir), &sp, &err));
 	for (size_t i = 0; i < sp->n_streams; i++) {
 		const orc_stream_loc *l = &sp->streams[i];
 		bool dup = false;
@@ -1092,7 +1092,7 @@ DIR_OPS(indexes_dir);
 
 /* --- streamed views --------------------------------------------------------- */
 
-static const colfs_node_ops view_ops = {.piece = orc_view_piece};
+static const colfs_node_ops view_ops = {.piece = orc_read_view_piece};
 
 colfs_node *orc_tree_add_view(colfs_tree *t, orc_file *f, colfs_node *dir,
 			       const char *name, orc_view_kind kind,

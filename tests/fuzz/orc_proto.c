@@ -5,7 +5,7 @@
  * unpacked with the capped allocator the reader uses (colfs_proto_unpack),
  * converted to JSON (colfs_proto_json, what footer.json etc. show) and
  * packed again.  (Not unpacked again: protobuf-c keeps an unknown field
- * numbered 0 that it then refuses, a library quirk, not ours.)  The framing is decoded with orc_decompress
+ * numbered 0 that it then refuses, a library quirk, not ours.)  The framing is decoded with orc_in_decompress
  * for each codec ORC uses, with a small block size.  Invariants: statuses
  * are enum values, failures carry an offset inside the input, the
  * allocator's cap holds, a decoded message converts to a JSON object,
@@ -85,7 +85,7 @@ static void framing(uint8_t which, const uint8_t *p, size_t n)
 	f.block_size = 1u << (8 + (which >> 3) % 10);   /* 256 B .. 128 KiB */
 	f.max_alloc = 1u << 20;
 	memset(&err, 0, sizeof(err));
-	st = orc_decompress(&f, p, n, FUZZ_BASE, &out, &out_len, &err);
+	st = orc_in_decompress(&f, p, n, FUZZ_BASE, &out, &out_len, &err);
 	fuzz_check_err(st, &err, FUZZ_BASE, n);
 	if (st == COLFS_OK) {
 		FUZZ_CHECK(out != NULL);
