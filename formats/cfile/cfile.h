@@ -86,24 +86,24 @@ typedef struct cfile_type_info {
 
 /* NULL for values outside the table or never valid in a footer
  * (IS_DELETED, NESTED). */
-const cfile_type_info *cfile_type_get(int32_t type);
-const char *cfile_type_name(int32_t type);           /* "?" if unknown */
-const char *cfile_encoding_name(int32_t enc);        /* "?" if unknown */
-const char *cfile_compression_name(int32_t comp);    /* "?" if unknown */
+const cfile_type_info *cfile_types_get(int32_t type);
+const char *cfile_types_type_name(int32_t type);           /* "?" if unknown */
+const char *cfile_types_encoding_name(int32_t enc);        /* "?" if unknown */
+const char *cfile_types_compression_name(int32_t comp);    /* "?" if unknown */
 /* The default encoding for a type (what AUTO_ENCODING means). */
-enum cfile_encoding cfile_encoding_default(int32_t type);
+enum cfile_encoding cfile_types_encoding_default(int32_t type);
 /* Is (type, encoding) a pair Kudu accepts (§4.2)?  GROUP_VARINT is
  * accepted for UINT32 as the legacy encoding (§9.8). */
-bool cfile_encoding_legal(int32_t type, int32_t enc);
+bool cfile_types_encoding_legal(int32_t type, int32_t enc);
 
 /* Render one non-null value: `p` holds `len` bytes, the value in its block
  * representation (little-endian, physical width; BOOL one byte 0/1;
  * BINARY the raw bytes).  No newline. */
-void cfile_value_render(colfs_buf *out, int32_t type, const uint8_t *p,
+void cfile_types_value_render(colfs_buf *out, int32_t type, const uint8_t *p,
 			size_t len);
 
 /* The same as a JSON value (array elements, §7.3). */
-void cfile_value_render_json(colfs_buf *out, int32_t type, const uint8_t *p,
+void cfile_types_value_render_json(colfs_buf *out, int32_t type, const uint8_t *p,
 			     size_t len);
 
 #endif

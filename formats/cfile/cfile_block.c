@@ -15,7 +15,7 @@
 /* Rebuilt PREFIX strings of one block. */
 #define CFILE_MAX_PREFIX_BYTES (256u << 20)
 
-void cfile_raw_free(cfile_raw *r)
+void cfile_block_raw_free(cfile_raw *r)
 {
 	if (!r)
 		return;
@@ -25,7 +25,7 @@ void cfile_raw_free(cfile_raw *r)
 	memset(r, 0, sizeof(*r));
 }
 
-void cfile_values_free(cfile_values *v)
+void cfile_block_values_free(cfile_values *v)
 {
 	if (!v)
 		return;
@@ -41,7 +41,7 @@ void cfile_values_free(cfile_values *v)
 
 /* --- framing ------------------------------------------------------------- */
 
-colfs_status cfile_ptr_check(const cfile_file *f, cfile_ptr p, uint64_t where,
+colfs_status cfile_block_ptr_check(const cfile_file *f, cfile_ptr p, uint64_t where,
 			     colfs_err *err)
 {
 	uint64_t end;
@@ -85,7 +85,7 @@ colfs_status cfile_block_read(cfile_file *f, cfile_ptr p, cfile_raw *out,
 	colfs_status st;
 
 	memset(out, 0, sizeof(*out));
-	COLFS_TRY(cfile_ptr_check(f, p, p.offset, err));
+	COLFS_TRY(cfile_block_ptr_check(f, p, p.offset, err));
 	if (p.size > f->max_alloc)
 		return colfs_fail(err, COLFS_EOVERFLOW, p.offset,
 				  "block of %u bytes is over the %llu-byte cap",
@@ -166,13 +166,13 @@ colfs_status cfile_block_read(cfile_file *f, cfile_ptr p, cfile_raw *out,
 		st = colfs_fail(err, COLFS_ECORRUPT, p.offset,
 				"%s block decompressed to %zu bytes, header "
 				"says %u",
-				cfile_compression_name(f->compression), got, u);
+				cfile_types_compression_name(f->compression), got, u);
 		goto fail;
 	}
 	out->data_len = u;
 	return COLFS_OK;
 fail:
-	cfile_raw_free(out);
+	cfile_block_raw_free(out);
 	return st;
 }
 
@@ -434,7 +434,7 @@ out:
 
 /* --- BINARY blocks ----------------------------------------------------------- */
 
-colfs_status cfile_plain_binary_decode(colfs_cursor *c, uint32_t *ordinal,
+colfs_status cfile_block_plain_binary_decode(colfs_cursor *c, uint32_t *ordinal,
 				       uint32_t *count, const uint8_t ***str,
 				       uint32_t **len, uint64_t max_alloc,
 				       colfs_err *err)
@@ -607,7 +607,7 @@ out:
 
 /* --- the dictionary ------------------------------------------------------------ */
 
-colfs_status cfile_dict_load(cfile_file *f, colfs_err *err)
+colfs_status cfile_block_dict_load(cfile_file *f, colfs_err *err)
 {
 	colfs_status st;
 
@@ -625,7 +625,7 @@ colfs_status cfile_dict_load(cfile_file *f, colfs_err *err)
 		if (!st) {
 			colfs_cursor_init_virtual(&c, raw.data, raw.data_len,
 						  p.offset);
-			st = cfile_plain_binary_decode(&c, &ord, &n,
+			st = cfile_block_plain_binary_decode(&c, &ord, &n,
 						       &f->dict_str,
 						       &f->dict_len,
 						       f->max_alloc,
@@ -641,7 +641,7 @@ colfs_status cfile_dict_load(cfile_file *f, colfs_err *err)
 					raw.stored = NULL;
 				}
 			}
-			cfile_raw_free(&raw);
+			cfile_block_raw_free(&raw);
 		}
 		f->dict_status = st;
 	}
@@ -750,13 +750,13 @@ static colfs_status decode_dict(cfile_file *f, colfs_cursor *c,
 	COLFS_TRY(colfs_cursor_u32le(c, &mode, err));
 	v->dict_mode = (int32_t)mode;
 	if (mode == 2)
-		return cfile_plain_binary_decode(c, &v->ordinal, &v->n, &v->str,
+		return cfile_block_plain_binary_decode(c, &v->ordinal, &v->n, &v->str,
 						 &v->len, f->max_alloc, err);
 	if (mode != 1)
 		return colfs_fail(err, COLFS_ECORRUPT, at,
 				  "dictionary block mode %u (expected 1 or 2)",
 				  mode);
-	COLFS_TRY(cfile_dict_load(f, err));
+	COLFS_TRY(cfile_block_dict_load(f, err));
 	COLFS_TRY(bshuf_decode(c, 4, 1u << 1 | 1u << 2 | 1u << 4, &v->ordinal,
 			       &count, &cw, f->max_alloc, err));
 	v->str = malloc(((size_t)count + 1) * sizeof(*v->str));
@@ -881,7 +881,7 @@ colfs_status cfile_block_decode(cfile_file *f, const cfile_raw *raw,
 	switch (f->encoding) {
 	case CFILE_PLAIN:
 		if (f->ti->phys == CFILE_PHYS_BINARY)
-			st = cfile_plain_binary_decode(&c, &v->ordinal, &v->n,
+			st = cfile_block_plain_binary_decode(&c, &v->ordinal, &v->n,
 						       &v->str, &v->len,
 						       f->max_alloc, err);
 		else
@@ -934,11 +934,11 @@ colfs_status cfile_block_decode(cfile_file *f, const cfile_raw *raw,
 	}
 	return COLFS_OK;
 fail:
-	cfile_values_free(v);
+	cfile_block_values_free(v);
 	return st;
 }
 
-void cfile_values_render(const cfile_file *f, const cfile_values *v,
+void cfile_block_values_render(const cfile_file *f, const cfile_values *v,
 			 const char *null_token, colfs_buf *out)
 {
 	uint32_t j = 0;
@@ -959,12 +959,12 @@ void cfile_values_render(const cfile_file *f, const cfile_values *v,
 				    j >= v->n) {
 					colfs_buf_puts(out, "null");
 				} else if (v->width == 0) {
-					cfile_value_render_json(out, f->type,
+					cfile_types_value_render_json(out, f->type,
 								v->str[j],
 								v->len[j]);
 					j++;
 				} else {
-					cfile_value_render_json(
+					cfile_types_value_render_json(
 						out, f->type,
 						v->fixed + (size_t)j * v->width,
 						v->width);
@@ -980,10 +980,10 @@ void cfile_values_render(const cfile_file *f, const cfile_values *v,
 			colfs_buf_puts(out, null_token);
 		} else if (j < v->n) {
 			if (v->width == 0)
-				cfile_value_render(out, f->type, v->str[j],
+				cfile_types_value_render(out, f->type, v->str[j],
 						   v->len[j]);
 			else
-				cfile_value_render(out, f->type,
+				cfile_types_value_render(out, f->type,
 						   v->fixed + (size_t)j *
 								      v->width,
 						   v->width);

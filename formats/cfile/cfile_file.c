@@ -1,47 +1,12 @@
-/* colfs: Kudu CFile header and footer (§1-§4, §6), open and probe. */
+/* colfs: Kudu CFile header and footer (§1-§4, §6): read, checked, and
+ * shown as JSON (header.json, footer.json, deltafilestats.json). */
+#include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cfile_int.h"
 #include "core/codec.h"
-
-static bool probe(const uint8_t *head, size_t head_len, const uint8_t *tail,
-		  size_t tail_len, uint64_t size)
-{
-	if (size < 16)
-		return false;
-	/* the header magic alone: a file whose footer is lost (salvage/) */
-	if (head_len >= 8 && (!memcmp(head, CFILE_MAGIC_V2, 8) ||
-			      !memcmp(head, CFILE_MAGIC_V1, 8)))
-		return true;
-	if (tail_len < 12)
-		return false;
-	const uint8_t *m = tail + tail_len - 12;
-	return !memcmp(m, CFILE_MAGIC_V2, 8) || !memcmp(m, CFILE_MAGIC_V1, 8);
-}
-
-static void file_free(void *state)
-{
-	cfile_file *f = state;
-
-	if (!f)
-		return;
-	cfile_salvage_free(f);
-	if (f->header)
-		kudu__cfile__cfile_header_pb__free_unpacked(f->header, NULL);
-	if (f->footer)
-		kudu__cfile__cfile_footer_pb__free_unpacked(f->footer, NULL);
-	free(f->header_bytes);
-	cfile_index_free(&f->posidx);
-	cfile_index_free(&f->validx);
-	free(f->blocks);
-	free(f->dict_data);
-	free(f->dict_str);
-	free(f->dict_len);
-	pthread_mutex_destroy(&f->dict_lock);
-	pthread_mutex_destroy(&f->seen_lock);
-	free(f);
-}
 
 static int magic_version(const uint8_t *m)
 {
@@ -54,7 +19,7 @@ static int magic_version(const uint8_t *m)
 
 /* The footer (§1.2).  On failure the file has no usable footer; the tree
  * then shows what it can (raw bytes, layout, errors). */
-static colfs_status footer_read(colfs_tree *t, cfile_file *f)
+colfs_status cfile_file_read_footer(colfs_tree *t, cfile_file *f)
 {
 	uint8_t tail[12];
 	colfs_err err = {0};
@@ -94,7 +59,12 @@ static colfs_status footer_read(colfs_tree *t, cfile_file *f)
 		colfs_tree_report_err(t, NULL, &err);
 		return err.status;
 	}
-	f->footer = kudu__cfile__cfile_footer_pb__unpack(NULL, F, buf + 4);
+	if (colfs_proto_unpack_status(&f->footer_msg,
+				      &kudu__cfile__cfile_footer_pb__descriptor,
+				      buf + 4, F,
+				      colfs_proto_cap(F, f->max_alloc)) ==
+	    COLFS_OK)
+		f->footer = (Kudu__Cfile__CFileFooterPB *)f->footer_msg.msg;
 	if (!f->footer) {
 		free(buf);
 		colfs_tree_report(t, NULL, pb_at, COLFS_ECORRUPT,
@@ -145,24 +115,24 @@ static colfs_status footer_read(colfs_tree *t, cfile_file *f)
 		return COLFS_ECORRUPT;
 	}
 	f->type = ft->data_type;
-	f->ti = cfile_type_get(f->type);
+	f->ti = cfile_types_get(f->type);
 	if (!f->ti) {
 		colfs_tree_report(t, NULL, pb_at, COLFS_ECORRUPT,
 				  "data_type %d (%s) cannot be stored in a "
-				  "CFile", f->type, cfile_type_name(f->type));
+				  "CFile", f->type, cfile_types_type_name(f->type));
 		return COLFS_ECORRUPT;
 	}
 	f->encoding = ft->encoding;
-	if (!cfile_encoding_legal(f->type, f->encoding)) {
+	if (!cfile_types_encoding_legal(f->type, f->encoding)) {
 		colfs_tree_report(t, NULL, pb_at, COLFS_ECORRUPT,
 				  "encoding %d (%s) is not valid for %s",
 				  f->encoding,
-				  cfile_encoding_name(f->encoding),
+				  cfile_types_encoding_name(f->encoding),
 				  f->ti->name);
 		return COLFS_ECORRUPT;
 	}
 	if (f->encoding == CFILE_AUTO_ENCODING)
-		f->encoding = cfile_encoding_default(f->type);
+		f->encoding = cfile_types_encoding_default(f->type);
 	f->compression = ft->has_compression ? ft->compression
 					     : CFILE_NO_COMPRESSION;
 	if (f->compression < CFILE_NO_COMPRESSION ||
@@ -196,7 +166,7 @@ static colfs_status footer_read(colfs_tree *t, cfile_file *f)
 }
 
 /* The header (§1.1); problems are reported, the file stays readable. */
-static void header_read(colfs_tree *t, cfile_file *f)
+void cfile_file_read_header(colfs_tree *t, cfile_file *f)
 {
 	uint8_t head[12];
 	colfs_err err = {0};
@@ -227,8 +197,12 @@ static void header_read(colfs_tree *t, cfile_file *f)
 		f->header_len = 12;
 		return;
 	}
-	f->header = kudu__cfile__cfile_header_pb__unpack(NULL, H,
-							  f->header_bytes + 12);
+	if (colfs_proto_unpack_status(&f->header_msg,
+				      &kudu__cfile__cfile_header_pb__descriptor,
+				      f->header_bytes + 12, H,
+				      colfs_proto_cap(H, f->max_alloc)) ==
+	    COLFS_OK)
+		f->header = (Kudu__Cfile__CFileHeaderPB *)f->header_msg.msg;
 	if (!f->header)
 		colfs_tree_report(t, NULL, 12, COLFS_ECORRUPT,
 				  "header is not a valid CFileHeaderPB");
@@ -243,115 +217,107 @@ static void header_read(colfs_tree *t, cfile_file *f)
 	}
 }
 
-static void rows_assign(colfs_tree *t, cfile_file *f)
+
+/* --- header and footer messages as JSON ---------------------------------- */
+
+/* Text kept as it is when jansson takes it (UTF-8), else {"hex": ...}. */
+static json_t *pb_bytes_json(const uint8_t *p, size_t n)
 {
-	if (!f->posidx.present || !f->walk_complete)
-		return;
-	for (uint32_t i = 0; i < f->nblocks; i++) {
-		cfile_dblock *b = &f->blocks[i];
-		uint64_t next = i + 1 < f->nblocks ? f->blocks[i + 1].first_row
-						   : f->num_values;
-		if (next <= b->first_row) {
-			colfs_tree_report(t, NULL, b->ptr.offset,
-					  COLFS_ECORRUPT,
-					  "block %u starts at row %llu, past "
-					  "num_values %llu", i,
-					  (unsigned long long)b->first_row,
-					  (unsigned long long)f->num_values);
-			return;
-		}
-		b->rows = next - b->first_row;
-	}
-	if (f->nblocks && f->blocks[0].first_row != 0)
-		colfs_tree_report(t, NULL, f->blocks[0].ptr.offset,
-				  COLFS_ECORRUPT,
-				  "first block starts at row %llu, not 0",
-				  (unsigned long long)f->blocks[0].first_row);
-	if (!f->nblocks && f->num_values)
-		colfs_tree_report(t, NULL, f->footer_start, COLFS_ECORRUPT,
-				  "num_values %llu but the index has no blocks",
-				  (unsigned long long)f->num_values);
+	json_t *s = n ? json_stringn((const char *)p, n) : json_string("");
+	char *hex;
+
+	if (s)
+		return s;
+	hex = malloc(2 * n + 1);
+	if (!hex)
+		return NULL;
+	hex[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", p[i]);
+	json_t *o = json_pack("{s:s}", "hex", hex);
+	free(hex);
+	return o;
 }
 
-static colfs_status file_open(colfs_tree *t, colfs_err *err)
+static bool field_is(const ProtobufCMessage *m,
+		     const ProtobufCMessageDescriptor *d,
+		     const ProtobufCFieldDescriptor *fd, const char *name)
 {
-	cfile_file *f = calloc(1, sizeof(*f));
-	const colfs_options *o = colfs_tree_options(t);
-	colfs_status st;
-
-	if (!f)
-		return colfs_fail(err, COLFS_ENOMEM, 0, "no memory");
-	pthread_mutex_init(&f->dict_lock, NULL);
-	pthread_mutex_init(&f->seen_lock, NULL);
-	f->src = colfs_tree_source(t);
-	f->size = colfs_source_size(f->src);
-	f->verify = !o->checksums_ignore;
-	f->max_alloc = o->max_alloc ? o->max_alloc : (1ull << 30);
-	f->header_len = 12;
-	colfs_tree_set_format_state(t, f);
-
-	st = footer_read(t, f);
-	if (st == COLFS_ENOMEM || st == COLFS_EIO)
-		return colfs_fail(err, st, f->size, "cannot read the footer");
-	if (st) {
-		/* No usable footer: show the raw parts and the errors. */
-		if (f->footer) {
-			kudu__cfile__cfile_footer_pb__free_unpacked(f->footer,
-								    NULL);
-			f->footer = NULL;
-		}
-		if (!f->footer_start)
-			f->footer_start = f->size;
-		return cfile_tree_build(t, f);
-	}
-	header_read(t, f);
-	const Kudu__Cfile__CFileFooterPB *ft = f->footer;
-	bool have_pos = ft->posidx_info && ft->posidx_info->root_block;
-	bool have_val = ft->validx_info && ft->validx_info->root_block;
-	if (have_pos) {
-		const Kudu__Cfile__BlockPointerPB *bp =
-			ft->posidx_info->root_block;
-		cfile_ptr p = {(uint64_t)bp->offset, (uint32_t)bp->size};
-		if (!bp->has_offset || !bp->has_size || bp->offset < 0 ||
-		    bp->size < 0)
-			p.offset = 0;
-		COLFS_TRY(cfile_index_walk(t, f, &f->posidx, p, true, true));
-	}
-	if (have_val) {
-		const Kudu__Cfile__BlockPointerPB *bp =
-			ft->validx_info->root_block;
-		cfile_ptr p = {(uint64_t)bp->offset, (uint32_t)bp->size};
-		if (!bp->has_offset || !bp->has_size || bp->offset < 0 ||
-		    bp->size < 0)
-			p.offset = 0;
-		COLFS_TRY(cfile_index_walk(t, f, &f->validx, p, false,
-					   !have_pos));
-	}
-	if (!have_pos && !have_val)
-		colfs_tree_report(t, NULL, f->footer_start, COLFS_EUNSUPPORTED,
-				  "no positional or value index: the data "
-				  "blocks cannot be found");
-	if (ft->dict_block_ptr) {
-		const Kudu__Cfile__BlockPointerPB *bp = ft->dict_block_ptr;
-		cfile_ptr p = {(uint64_t)bp->offset, (uint32_t)bp->size};
-		colfs_err perr = {0};
-		if (!bp->has_offset || !bp->has_size || bp->offset < 0 ||
-		    bp->size < 0 ||
-		    cfile_ptr_check(f, p, f->footer_start, &perr))
-			colfs_tree_report(t, NULL, f->footer_start,
-					  COLFS_EBOUNDS,
-					  "dictionary block pointer: %s",
-					  perr.msg[0] ? perr.msg
-						      : "missing fields");
-	}
-	rows_assign(t, f);
-	f->role = cfile_role_detect(f);
-	return cfile_tree_build(t, f);
+	return m->descriptor == d && !strcmp(fd->name, name);
 }
 
-const colfs_format colfs_format_cfile = {
-	.name = "cfile",
-	.probe = probe,
-	.open = file_open,
-	.close = file_free,
-};
+/* What differs from the core writer's rendering of every field. */
+static colfs_proto_json_act pb_field_json(void *ctx, const ProtobufCMessage *m,
+					  const ProtobufCFieldDescriptor *fd,
+					  json_t **out)
+{
+	const cfile_file *f = ctx;
+	const ProtobufCMessageDescriptor *F =
+		&kudu__cfile__cfile_footer_pb__descriptor;
+	const ProtobufCMessageDescriptor *H =
+		&kudu__cfile__cfile_header_pb__descriptor;
+
+	if (m->descriptor == F) {
+		const Kudu__Cfile__CFileFooterPB *ft = (const void *)m;
+
+		if (field_is(m, F, fd, "data_type"))
+			*out = json_string(cfile_types_type_name(ft->data_type));
+		else if (field_is(m, F, fd, "encoding"))
+			*out = json_string(cfile_types_encoding_name(ft->encoding));
+		else if (field_is(m, F, fd, "compression"))
+			*out = json_string(
+				cfile_types_compression_name(f->compression));
+		else if (field_is(m, F, fd, "is_type_nullable"))
+			*out = json_boolean(f->nullable);
+		else if (field_is(m, F, fd, "posidx_info"))
+			return ft->posidx_info ? COLFS_PROTO_JSON_DEFAULT
+					       : COLFS_PROTO_JSON_OMIT;
+		else if (field_is(m, F, fd, "validx_info"))
+			return ft->validx_info ? COLFS_PROTO_JSON_DEFAULT
+					       : COLFS_PROTO_JSON_OMIT;
+		else if (field_is(m, F, fd, "dict_block_ptr"))
+			return ft->dict_block_ptr ? COLFS_PROTO_JSON_DEFAULT
+						  : COLFS_PROTO_JSON_OMIT;
+		else if (field_is(m, F, fd, "compatible_features"))
+			return ft->has_compatible_features
+				       ? COLFS_PROTO_JSON_DEFAULT
+				       : COLFS_PROTO_JSON_OMIT;
+		else if (field_is(m, F, fd, "is_type_array"))
+			return ft->has_is_type_array ? COLFS_PROTO_JSON_DEFAULT
+						     : COLFS_PROTO_JSON_OMIT;
+		else
+			return COLFS_PROTO_JSON_DEFAULT;
+		return COLFS_PROTO_JSON_SET;
+	}
+	if (m->descriptor == H) {
+		const Kudu__Cfile__CFileHeaderPB *h = (const void *)m;
+
+		if (field_is(m, H, fd, "major_version"))
+			return h->has_major_version ? COLFS_PROTO_JSON_DEFAULT
+						    : COLFS_PROTO_JSON_OMIT;
+		if (field_is(m, H, fd, "minor_version"))
+			return h->has_minor_version ? COLFS_PROTO_JSON_DEFAULT
+						    : COLFS_PROTO_JSON_OMIT;
+	}
+	return COLFS_PROTO_JSON_DEFAULT;
+}
+
+void cfile_file_pb_json_into(const cfile_file *f, json_t *obj,
+			const ProtobufCMessage *m)
+{
+	/* DeltaStatsPB: the counts before the per-column list */
+	static const char *const order[] = {"delete_count", "min_timestamp",
+					    "max_timestamp", "reinsert_count",
+					    NULL};
+	const colfs_proto_json_opts opts = {
+		.all_fields = true,
+		.skip_unknown = true,
+		.order = order,
+		.text = pb_bytes_json,
+		.bytes = pb_bytes_json,
+		.field = pb_field_json,
+		.ctx = (void *)f,
+	};
+
+	colfs_proto_json_into(obj, m, &opts);
+}

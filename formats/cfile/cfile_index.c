@@ -22,7 +22,7 @@ void cfile_index_free(cfile_index *ix)
 	memset(ix, 0, sizeof(*ix));
 }
 
-void cfile_key_render(colfs_buf *out, const uint8_t *k, uint32_t n,
+void cfile_index_key_render(colfs_buf *out, const uint8_t *k, uint32_t n,
 		      bool positional)
 {
 	if (positional && n == 4) {
@@ -36,12 +36,14 @@ void cfile_key_render(colfs_buf *out, const uint8_t *k, uint32_t n,
 
 /* Parse one decoded index block into `node` (§10.1). */
 static colfs_status index_parse(const cfile_raw *raw, cfile_ptr p,
-				cfile_inode *node, colfs_err *err)
+				cfile_inode *node, uint64_t max_alloc,
+				colfs_err *err)
 {
 	const uint8_t *d = raw->data;
 	uint32_t len = raw->data_len;
 	uint32_t tlen, n, table;
-	Kudu__Cfile__IndexBlockTrailerPB *tr;
+	colfs_proto_msg m = {0};
+	const Kudu__Cfile__IndexBlockTrailerPB *tr;
 
 	if (len < 4)
 		return colfs_fail(err, COLFS_ETRUNCATED, p.offset,
@@ -52,12 +54,13 @@ static colfs_status index_parse(const cfile_raw *raw, cfile_ptr p,
 		return colfs_fail(err, COLFS_ECORRUPT, p.offset,
 				  "index trailer length %u does not fit the "
 				  "%u-byte block", tlen, len);
-	tr = kudu__cfile__index_block_trailer_pb__unpack(
-		NULL, tlen, d + len - 4 - tlen);
-	if (!tr)
+	if (colfs_proto_unpack_status(
+		    &m, &kudu__cfile__index_block_trailer_pb__descriptor,
+		    d + len - 4 - tlen, tlen, colfs_proto_cap(tlen, max_alloc)))
 		return colfs_fail(err, COLFS_ECORRUPT, p.offset,
 				  "index trailer is not a valid "
 				  "IndexBlockTrailerPB");
+	tr = (const Kudu__Cfile__IndexBlockTrailerPB *)m.msg;
 	if (!tr->has_num_entries || !tr->has_type || tr->num_entries < 0 ||
 	    (tr->type != 0 && tr->type != 1)) {
 		colfs_status st = colfs_fail(
@@ -66,12 +69,12 @@ static colfs_status index_parse(const cfile_raw *raw, cfile_ptr p,
 			"and LEAF 0 or INTERNAL 1)",
 			tr->has_num_entries ? tr->num_entries : -1,
 			tr->has_type ? tr->type : -1);
-		kudu__cfile__index_block_trailer_pb__free_unpacked(tr, NULL);
+		colfs_proto_free(&m);
 		return st;
 	}
 	n = (uint32_t)tr->num_entries;
 	node->leaf = tr->type == 0;
-	kudu__cfile__index_block_trailer_pb__free_unpacked(tr, NULL);
+	colfs_proto_free(&m);
 	if ((uint64_t)n * 7 > len - 4 - tlen)
 		return colfs_fail(err, COLFS_ECORRUPT, p.offset,
 				  "index block claims %u entries in %u bytes",
@@ -199,9 +202,9 @@ static colfs_status walk_node(walk *w, int32_t idx)
 	st = cfile_block_read(f, p, &raw, &err);
 	if (!st) {
 		cfile_inode tmp = w->ix->node[idx];
-		st = index_parse(&raw, p, &tmp, &err);
+		st = index_parse(&raw, p, &tmp, f->max_alloc, &err);
 		w->ix->node[idx] = tmp;
-		cfile_raw_free(&raw);
+		cfile_block_raw_free(&raw);
 	}
 	if (st) {
 		colfs_tree_report(w->t, NULL, err.offset, st,
@@ -214,7 +217,7 @@ static colfs_status walk_node(walk *w, int32_t idx)
 		cfile_ientry *e = &w->ix->node[idx].e[i];
 		colfs_err perr = {0};
 
-		if (cfile_ptr_check(f, e->ptr, p.offset, &perr)) {
+		if (cfile_block_ptr_check(f, e->ptr, p.offset, &perr)) {
 			colfs_tree_report(w->t, NULL, perr.offset, perr.status,
 					  "%s index node entry %u: %s", w->name,
 					  i, perr.msg);
@@ -289,7 +292,7 @@ colfs_status cfile_index_walk(colfs_tree *t, cfile_file *f, cfile_index *ix,
 	colfs_err err = {0};
 
 	ix->present = true;
-	if (cfile_ptr_check(f, root, f->footer_start, &err)) {
+	if (cfile_block_ptr_check(f, root, f->footer_start, &err)) {
 		colfs_tree_report(t, NULL, err.offset, err.status,
 				  "%s index root: %s", w.name, err.msg);
 		if (collect_blocks)

@@ -1,10 +1,14 @@
 /* colfs: the Kudu CFile reader, internals shared by its modules.
  *
- *   cfile_file.c   header and footer (§1-§4), open, probe, the format table
+ *   cfile.c        the format table: probe, open, close; tree or salvage
+ *   cfile_file.c   header and footer (§1-§4) and their JSON
  *   cfile_index.c  index blocks and the B-tree walk (§10)
  *   cfile_block.c  block framing (§5, §6) and the encodings (§7-§9)
  *   cfile_tree.c   the mounted tree
+ *   cfile_special.c DeltaFiles and BloomFiles (§13)
+ *   cfile_types.c  the type table and names of types, encodings, codecs
  *   cfile_verify.c `verify`: the file's claims against its decoded data
+ *   cfile_salvage.c salvage/ of a file whose footer is lost
  */
 #ifndef COLFS_CFILE_INT_H
 #define COLFS_CFILE_INT_H
@@ -16,6 +20,7 @@
 #include "cfile.h"
 #include "cfile/cfile.pb-c.h"
 #include "core/cursor.h"
+#include "core/proto.h"
 #include "core/tree.h"
 
 /* Caps (fact sheet §1.2, §5.2, §10.3). */
@@ -74,8 +79,11 @@ typedef struct cfile_file {
 	bool verify;                 /* verify CRCs (false with checksums_ignore) */
 	uint64_t max_alloc;
 
+	/* header_msg.msg and footer_msg.msg, typed (salvage points footer
+	 * at a footer it made up) */
 	Kudu__Cfile__CFileHeaderPB *header;
 	Kudu__Cfile__CFileFooterPB *footer;
+	colfs_proto_msg header_msg, footer_msg;
 	uint8_t *header_bytes;       /* [0, header_len) */
 	uint32_t header_len;         /* 12 + H (+4) */
 	uint64_t footer_start;       /* first byte of the footer area (CRC or PB) */
@@ -122,7 +130,7 @@ typedef struct cfile_raw {
 	bool data_owned;        /* data is its own allocation */
 } cfile_raw;
 
-void cfile_raw_free(cfile_raw *r);
+void cfile_block_raw_free(cfile_raw *r);
 
 /* A decoded data block. */
 typedef struct cfile_values {
@@ -144,10 +152,17 @@ typedef struct cfile_values {
 	uint8_t *owned;         /* PREFIX: the rebuilt strings */
 } cfile_values;
 
-void cfile_values_free(cfile_values *v);
+void cfile_block_values_free(cfile_values *v);
+
+/* cfile_file.c: the fields of a CFile protobuf message (header, footer,
+ * DeltaStatsPB) added to `obj` in the shape header.json and footer.json
+ * promise: every field (absent ones with their default), type, encoding
+ * and compression by name, keys and values as text or {"hex": ...}. */
+void cfile_file_pb_json_into(const cfile_file *f, struct json_t *obj,
+			const ProtobufCMessage *m);
 
 /* cfile_block.c */
-colfs_status cfile_ptr_check(const cfile_file *f, cfile_ptr p,
+colfs_status cfile_block_ptr_check(const cfile_file *f, cfile_ptr p,
 			     uint64_t where, colfs_err *err);
 /* Read, verify and decompress one block. */
 colfs_status cfile_block_read(cfile_file *f, cfile_ptr p, cfile_raw *out,
@@ -156,14 +171,14 @@ colfs_status cfile_block_read(cfile_file *f, cfile_ptr p, cfile_raw *out,
 colfs_status cfile_block_decode(cfile_file *f, const cfile_raw *raw,
 				cfile_ptr p, cfile_values *out, colfs_err *err);
 /* Load the dictionary if needed (thread safe). */
-colfs_status cfile_dict_load(cfile_file *f, colfs_err *err);
+colfs_status cfile_block_dict_load(cfile_file *f, colfs_err *err);
 /* Decode a PLAIN BINARY block (§9.3) from a window: strings point into it. */
-colfs_status cfile_plain_binary_decode(colfs_cursor *c, uint32_t *ordinal,
+colfs_status cfile_block_plain_binary_decode(colfs_cursor *c, uint32_t *ordinal,
 				       uint32_t *count, const uint8_t ***str,
 				       uint32_t **len, uint64_t max_alloc,
 				       colfs_err *err);
 /* Render rows of a decoded block (one per line) for `values` files. */
-void cfile_values_render(const cfile_file *f, const cfile_values *v,
+void cfile_block_values_render(const cfile_file *f, const cfile_values *v,
 			 const char *null_token, colfs_buf *out);
 
 /* cfile_index.c */
@@ -172,22 +187,22 @@ colfs_status cfile_index_walk(colfs_tree *t, cfile_file *f, cfile_index *ix,
 			      bool collect_blocks);
 void cfile_index_free(cfile_index *ix);
 /* "key" rendering: posidx keys as numbers, value keys as hex + text. */
-void cfile_key_render(colfs_buf *out, const uint8_t *k, uint32_t n,
+void cfile_index_key_render(colfs_buf *out, const uint8_t *k, uint32_t n,
 		      bool positional);
 
 /* cfile_special.c: DeltaFiles (§13.1) and BloomFiles (§13.2) */
-enum cfile_role cfile_role_detect(const cfile_file *f);
+enum cfile_role cfile_special_role_detect(const cfile_file *f);
 /* One memcmp-sortable varint of a DeltaKey (§13.1). */
-colfs_status cfile_memcmp_varint(colfs_cursor *c, uint64_t *out,
+colfs_status cfile_special_memcmp_varint(colfs_cursor *c, uint64_t *out,
 				 colfs_err *err);
 /* Render one DeltaFile value (DeltaKey + RowChangeList) as one line. */
-colfs_status cfile_delta_render(const uint8_t *p, size_t n, colfs_buf *out,
+colfs_status cfile_special_delta_render(const uint8_t *p, size_t n, colfs_buf *out,
 				uint64_t where, colfs_err *err);
 /* The `deltafilestats` footer metadata as JSON (NULL when absent). */
-colfs_status cfile_delta_stats_json(const cfile_file *f, colfs_buf *out);
+colfs_status cfile_special_delta_stats_json(const cfile_file *f, colfs_buf *out);
 /* One bloom block (decoded bytes): "hash_functions=H bitmap_bytes=B
  * bits_set=K". */
-colfs_status cfile_bloom_describe(const uint8_t *p, size_t n, colfs_buf *out,
+colfs_status cfile_special_bloom_describe(const uint8_t *p, size_t n, colfs_buf *out,
 				  uint64_t where, colfs_err *err);
 
 /* cfile_salvage.c: salvage/ of a file whose footer cannot be used */
@@ -199,7 +214,22 @@ void cfile_salvage_free(cfile_file *f);
 colfs_status cfile_verify_gen(colfs_tree *t, colfs_node *file,
 			      colfs_buf *out);
 
-/* cfile_tree.c */
-colfs_status cfile_tree_build(colfs_tree *t, cfile_file *f);
+/* cfile_file.c: the footer (§1.2; on failure the file has no usable
+ * footer and the problem is reported) and the header (§1.1; problems are
+ * reported, the file stays readable) */
+colfs_status cfile_file_read_footer(colfs_tree *t, cfile_file *f);
+void cfile_file_read_header(colfs_tree *t, cfile_file *f);
+
+/* cfile_tree.c: the root's entries every CFile has (README, format,
+ * layout, errors, raw/), then those of a file with its footer; cfile.c
+ * chooses these or salvage/.  Block directories: numbered blocks/N/ made
+ * with `ops` (args a = N), and a block's `decompressed` document read
+ * through `f` (salvage passes its own cfile_file). */
+colfs_status cfile_tree_add_common(colfs_tree *t, colfs_node *root);
+colfs_status cfile_tree_add_file(colfs_tree *t, colfs_node *root);
+colfs_status cfile_tree_add_blocks(colfs_tree *t, colfs_node *dir, uint32_t n,
+				   const colfs_node_ops *ops, void *ctx);
+colfs_node *cfile_tree_add_decompressed(colfs_tree *t, colfs_node *dir,
+					cfile_file *f, cfile_ptr p);
 
 #endif

@@ -41,7 +41,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <zlib.h>
 
 #include "cfile_int.h"
 #include "core/codec.h"
@@ -97,162 +96,11 @@ typedef struct cfile_salvage {
 
 /* --- block ends without checksums --------------------------------------------- */
 
-/* The end of a bare LZ4 block that decodes to `u` bytes, or 0. */
-static size_t lz4_span(const uint8_t *p, size_t n, uint64_t u)
-{
-	size_t i = 0;
-	uint64_t o = 0;
-
-	while (i < n) {
-		unsigned tok = p[i++];
-		uint64_t lit = tok >> 4, ml = tok & 15, off;
-
-		if (lit == 15) {
-			uint8_t b;
-			do {
-				if (i >= n)
-					return 0;
-				b = p[i++];
-				lit += b;
-			} while (b == 255 && lit < u);
-		}
-		if (lit > n - i)
-			return 0;
-		i += (size_t)lit;
-		o += lit;
-		if (o >= u)
-			return o == u ? i : 0;
-		if (n - i < 2)
-			return 0;
-		off = (uint64_t)p[i] | (uint64_t)p[i + 1] << 8;
-		i += 2;
-		if (off == 0 || off > o)
-			return 0;
-		if (ml == 15) {
-			uint8_t b;
-			do {
-				if (i >= n)
-					return 0;
-				b = p[i++];
-				ml += b;
-			} while (b == 255 && ml < u);
-		}
-		o += ml + 4;
-		if (o >= u)
-			return 0; /* a block ends with literals */
-	}
-	return 0;
-}
-
-/* The end of a raw snappy stream that decodes to `u` bytes, or 0. */
-static size_t snappy_span(const uint8_t *p, size_t n, uint64_t u)
-{
-	size_t i = 0;
-	uint64_t o = 0, pre = 0;
-	unsigned sh = 0;
-
-	do {
-		if (i >= n || sh > 28)
-			return 0;
-		pre |= (uint64_t)(p[i] & 0x7f) << sh;
-		sh += 7;
-	} while (p[i++] & 0x80);
-	if (pre != u)
-		return 0;
-	while (o < u) {
-		unsigned tag;
-		uint64_t len, extra = 0;
-
-		if (i >= n)
-			return 0;
-		tag = p[i++];
-		switch (tag & 3) {
-		case 0:
-			len = (tag >> 2) + 1;
-			if (len > 60) {
-				unsigned nb = (unsigned)len - 60;
-				len = 0;
-				if (n - i < nb)
-					return 0;
-				for (unsigned k = 0; k < nb; k++)
-					len |= (uint64_t)p[i + k] << (8 * k);
-				len++;
-				i += nb;
-			}
-			if (len > n - i)
-				return 0;
-			i += (size_t)len;
-			break;
-		case 1:
-			len = 4 + ((tag >> 2) & 7);
-			extra = 1;
-			break;
-		case 2:
-			len = (tag >> 2) + 1;
-			extra = 2;
-			break;
-		default:
-			len = (tag >> 2) + 1;
-			extra = 4;
-			break;
-		}
-		if (extra) {
-			if (n - i < extra || o == 0)
-				return 0;
-			i += (size_t)extra;
-		}
-		o += len;
-	}
-	return o == u ? i : 0;
-}
-
-/* The end of a zlib stream that inflates to exactly `u` bytes, or 0. */
-static size_t zlib_span(const uint8_t *p, size_t n, uint8_t *out, uint64_t u)
-{
-	z_stream z;
-	int r;
-	size_t used;
-
-	memset(&z, 0, sizeof(z));
-	if (inflateInit(&z) != Z_OK)
-		return 0;
-	z.next_in = (Bytef *)p;
-	z.avail_in = (uInt)n;
-	z.next_out = out;
-	z.avail_out = (uInt)u;
-	r = inflate(&z, Z_FINISH);
-	used = z.total_in;
-	if (r != Z_STREAM_END || z.total_out != u)
-		used = 0;
-	inflateEnd(&z);
-	return used;
-}
-
 static colfs_codec codec_of(int32_t c)
 {
 	return c == CFILE_SNAPPY ? COLFS_CODEC_SNAPPY :
 	       c == CFILE_LZ4 ? COLFS_CODEC_LZ4_RAW :
 	       c == CFILE_ZLIB ? COLFS_CODEC_ZLIB : COLFS_CODEC_NONE;
-}
-
-/* Without checksums: the compressed payload length of a v2 block whose
- * codec stream starts at p (u = the prefix's size), or 0. */
-static size_t codec_span(int32_t comp, const uint8_t *p, size_t n, uint64_t u,
-			 uint8_t *out)
-{
-	size_t c = 0, got = 0;
-
-	switch (comp) {
-	case CFILE_LZ4: c = lz4_span(p, n, u); break;
-	case CFILE_SNAPPY: c = snappy_span(p, n, u); break;
-	case CFILE_ZLIB: return zlib_span(p, n, out, u);
-	default: return 0;
-	}
-	if (!c || colfs_codec_decompress(codec_of(comp), p, c, out, (size_t)u,
-					 &got, 0, NULL) != COLFS_OK ||
-	    got != u)
-		return 0;
-	return c;
 }
 
 /* --- the walk ------------------------------------------------------------------- */
@@ -291,23 +139,29 @@ static bool frame_sane(const cfile_salvage *sv, const uint8_t *p, size_t n)
 	       colfs_le32(p) <= CFILE_MAX_BLOCK;
 }
 
-static bool varint32_at(const uint8_t *p, size_t n, size_t *at,
-			uint32_t *v)
+/* The walk reads the bytes it has buffered through a cursor at the
+ * file offset of the buffer; a read past them fails, and the walk then
+ * finds no block here. */
+static bool cur_at(colfs_cursor *c, const uint8_t *buf, size_t have,
+		   uint64_t off, uint64_t at)
 {
-	uint64_t x = 0;
+	colfs_cursor_init(c, buf, have, off);
+	return at <= have && colfs_cursor_seek(c, (size_t)at, NULL) == COLFS_OK;
+}
 
-	for (unsigned i = 0; i < 5; i++) {
-		if (*at >= n)
-			return false;
-		x |= (uint64_t)(p[*at] & 0x7f) << (7 * i);
-		if (!(p[(*at)++] & 0x80)) {
-			if (x > UINT32_MAX)
-				return false;
-			*v = (uint32_t)x;
-			return true;
-		}
-	}
-	return false;
+static bool cur_varint32(colfs_cursor *c, uint32_t *v)
+{
+	uint64_t x;
+
+	if (colfs_cursor_uvarint(c, &x, NULL) != COLFS_OK || x > UINT32_MAX)
+		return false;
+	*v = (uint32_t)x;
+	return true;
+}
+
+static bool cur_u32(colfs_cursor *c, uint32_t *v)
+{
+	return colfs_cursor_u32le(c, v, NULL) == COLFS_OK;
 }
 
 /* Make at least `need` bytes from `off` available in *buf (*have grows);
@@ -344,14 +198,13 @@ static colfs_status rle_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 	*end = 0;
 	while (done < count) {
 		uint32_t ind;
-		size_t q;
+		colfs_cursor c;
 
 		COLFS_TRY(want_bytes(sv, off, buf, cap, have, p + 5, &ok, err));
-		q = (size_t)p;
-		if (!varint32_at(*buf, *have, &q, &ind) || ind > INT32_MAX ||
-		    (ind >> 1) == 0)
+		if (!cur_at(&c, *buf, *have, off, p) || !cur_varint32(&c, &ind) ||
+		    ind > INT32_MAX || (ind >> 1) == 0)
 			return COLFS_OK;
-		p = q;
+		p = c.pos;
 		if (!(ind & 1)) {
 			p += (w + 7) / 8;
 			done += ind >> 1;
@@ -378,26 +231,28 @@ static colfs_status prefix_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 			       uint32_t *ordinal, uint32_t *count,
 			       uint64_t *end, colfs_err *err)
 {
-	uint32_t hdr[4], n, r;
+	uint32_t hdr[4], n, r, rn;
 	uint64_t p = at;
 	bool ok;
 	uint8_t sel;
+	colfs_cursor c;
 
 	*end = 0;
 	COLFS_TRY(want_bytes(sv, off, buf, cap, have, p + 17, &ok, err));
-	if (p >= *have)
+	if (!cur_at(&c, *buf, *have, off, p) ||
+	    colfs_cursor_u8(&c, &sel, NULL) != COLFS_OK)
 		return COLFS_OK;
-	sel = (*buf)[p++];
 	for (int i = 0; i < 4; i++) {
 		unsigned len = ((sel >> (6 - 2 * i)) & 3) + 1;
+		const uint8_t *b;
 
-		if (p + len > *have)
+		if (colfs_cursor_bytes(&c, len, &b, NULL) != COLFS_OK)
 			return COLFS_OK;
 		hdr[i] = 0;
 		for (unsigned k = len; k-- > 0;)
-			hdr[i] = hdr[i] << 8 | (*buf)[p + k];
-		p += len;
+			hdr[i] = hdr[i] << 8 | b[k];
 	}
+	p = c.pos;
 	n = hdr[0];
 	if (hdr[2] == 0 || (uint64_t)n * 2 > CSAL_MAX_STORED)
 		return COLFS_OK;
@@ -405,22 +260,21 @@ static colfs_status prefix_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 	*ordinal = hdr[1];
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t shared, unshared;
-		size_t q;
 
 		COLFS_TRY(want_bytes(sv, off, buf, cap, have, p + 10, &ok,
 				     err));
-		q = (size_t)p;
-		if (!varint32_at(*buf, *have, &q, &shared) ||
-		    !varint32_at(*buf, *have, &q, &unshared))
+		if (!cur_at(&c, *buf, *have, off, p) ||
+		    !cur_varint32(&c, &shared) || !cur_varint32(&c, &unshared))
 			return COLFS_OK;
-		p = (uint64_t)q + unshared;
+		p = (uint64_t)c.pos + unshared;
 		if (p > CSAL_MAX_STORED)
 			return COLFS_OK;
 	}
 	r = n ? (n - 1) / hdr[2] : 0;
 	p += 4 * (uint64_t)r;
 	COLFS_TRY(want_bytes(sv, off, buf, cap, have, p + 4, &ok, err));
-	if (!ok || colfs_le32(*buf + p) != r)
+	if (!ok || !cur_at(&c, *buf, *have, off, p) || !cur_u32(&c, &rn) ||
+	    rn != r)
 		return COLFS_OK;
 	*end = p + 4;
 	return COLFS_OK;
@@ -444,30 +298,31 @@ static colfs_status declared_len(cfile_salvage *sv, uint64_t off,
 	uint64_t inner = 0, total;
 	int32_t enc = s->encoding;
 	bool binary = s->ti->phys == CFILE_PHYS_BINARY;
+	colfs_cursor c;
 
 	*out = 0;
 	COLFS_TRY(fill(sv, buf, cap, off, 64, &have, err));
+	colfs_cursor_init(&c, *buf, have, off);
 	bool null_rows = false;
 
 	if (s->nullable) {
 		uint32_t blen;
 
 		null_rows = true;
-		if (!varint32_at(*buf, have, &at, rows) ||
-		    !varint32_at(*buf, have, &at, &blen) ||
-		    (uint64_t)at + blen + 64 > CSAL_MAX_STORED)
+		if (!cur_varint32(&c, rows) || !cur_varint32(&c, &blen) ||
+		    (uint64_t)c.pos + blen + 64 > CSAL_MAX_STORED)
 			return COLFS_OK;
+		at = c.pos;
 		COLFS_TRY(fill(sv, buf, cap, off, at + blen + 64, &have, err));
 		at += blen;
-		if (at > have)
+		if (!cur_at(&c, *buf, have, off, at))
 			return COLFS_OK;
 	}
 	if (enc == CFILE_DICT) {
 		uint32_t mode;
 
-		if (have - at < 4)
+		if (!cur_u32(&c, &mode))
 			return COLFS_OK;
-		mode = colfs_le32(*buf + at);
 		at += 4;
 		if (mode == 1)
 			enc = CFILE_BIT_SHUFFLE;
@@ -477,37 +332,39 @@ static colfs_status declared_len(cfile_salvage *sv, uint64_t off,
 			return COLFS_OK;
 	}
 	if (enc == CFILE_BIT_SHUFFLE) {
-		if (have - at < 20)
+		uint32_t ord, n, size;
+
+		if (!cur_u32(&c, &ord) || !cur_u32(&c, &n) ||
+		    !cur_u32(&c, &size) || colfs_cursor_left(&c) < 8 ||
+		    size < 20)
 			return COLFS_OK;
-		inner = colfs_le32(*buf + at + 8);
-		if (inner < 20)
-			return COLFS_OK;
-		*ordinal = colfs_le32(*buf + at);
+		inner = size;
+		*ordinal = ord;
 		if (!null_rows)
-			*rows = colfs_le32(*buf + at + 4);
+			*rows = n;
 	} else if (enc == CFILE_PLAIN && binary) {
 		uint32_t count, opos;
 		uint64_t groups, need, p;
 
-		if (have - at < 12)
+		if (!cur_u32(&c, ordinal) || !cur_u32(&c, &count) ||
+		    !cur_u32(&c, &opos))
 			return COLFS_OK;
-		*ordinal = colfs_le32(*buf + at);
-		count = colfs_le32(*buf + at + 4);
 		if (!null_rows)
 			*rows = count;
-		opos = colfs_le32(*buf + at + 8);
 		groups = ((uint64_t)count + 3) / 4;
 		need = (uint64_t)at + opos + 17 * groups;
 		if (opos < 12 || need > CSAL_MAX_STORED)
 			return COLFS_OK;
 		COLFS_TRY(fill(sv, buf, cap, off, (size_t)need, &have, err));
 		p = (uint64_t)at + opos;
+		/* the offset table's group-varint groups: a selector byte
+		 * gives the group's length */
 		for (uint64_t g = 0; g < groups; g++) {
 			uint8_t sel;
 
-			if (p >= have)
+			if (!cur_at(&c, *buf, have, off, p) ||
+			    colfs_cursor_u8(&c, &sel, NULL) != COLFS_OK)
 				return COLFS_OK;
-			sel = (*buf)[p];
 			p += 5 + (sel >> 6) + ((sel >> 4) & 3) +
 			     ((sel >> 2) & 3) + (sel & 3);
 		}
@@ -515,10 +372,8 @@ static colfs_status declared_len(cfile_salvage *sv, uint64_t off,
 	} else if (enc == CFILE_PLAIN) {
 		uint32_t count;
 
-		if (have - at < 8)
+		if (!cur_u32(&c, &count) || !cur_u32(&c, ordinal))
 			return COLFS_OK;
-		count = colfs_le32(*buf + at);
-		*ordinal = colfs_le32(*buf + at + 4);
 		if (!null_rows)
 			*rows = count;
 		inner = s->ti->phys == CFILE_PHYS_BOOL
@@ -530,10 +385,8 @@ static colfs_status declared_len(cfile_salvage *sv, uint64_t off,
 		uint32_t count;
 		uint64_t end;
 
-		if (w > 64 || have - at < 8)
+		if (w > 64 || !cur_u32(&c, &count) || !cur_u32(&c, ordinal))
 			return COLFS_OK;
-		count = colfs_le32(*buf + at);
-		*ordinal = colfs_le32(*buf + at + 4);
 		if (!null_rows)
 			*rows = count;
 		COLFS_TRY(rle_end(sv, off, buf, cap, &have, at + 8, count, w,
@@ -626,7 +479,7 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 			snprintf(sv->stop_why, sizeof(sv->stop_why),
 				 "an uncompressed file without checksums: no "
 				 "%s block length is declared here",
-				 cfile_encoding_name(sv->s.encoding));
+				 cfile_types_encoding_name(sv->s.encoding));
 			return COLFS_OK;
 		}
 		/* data blocks follow each other in ordinal order (§11): an
@@ -656,16 +509,16 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 		if (sv->s.encoding != CFILE_DICT) {
 			if (cfile_block_decode(&sv->s, &r, (cfile_ptr){off, len},
 					       &v, &derr) != COLFS_OK) {
-				cfile_raw_free(&r);
+				cfile_block_raw_free(&r);
 				sv->s.compression = comp;
 				snprintf(sv->stop_why, sizeof(sv->stop_why),
 					 "the block declared here does not "
 					 "decode (%.100s)", derr.msg);
 				return COLFS_OK;
 			}
-			cfile_values_free(&v);
+			cfile_block_values_free(&v);
 		}
-		cfile_raw_free(&r);
+		cfile_block_raw_free(&r);
 		if (!sv->compression_known) {
 			sv->compression_known = true;
 			sv->compression_from = "blocks that decode "
@@ -676,16 +529,17 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 		return COLFS_OK;
 	}
 	COLFS_TRY(fill(sv, buf, cap, off, 8, &have, err));
+	colfs_cursor pc;
+
+	colfs_cursor_init(&pc, *buf, have, off);
 	if (sv->s.version == 1) {
 		uint32_t c, u;
 
-		if (have < 8) {
+		if (!cur_u32(&pc, &c) || !cur_u32(&pc, &u)) {
 			snprintf(sv->stop_why, sizeof(sv->stop_why),
 				 "the file ends inside a block prefix");
 			return COLFS_OK;
 		}
-		c = colfs_le32(*buf);
-		u = colfs_le32(*buf + 4);
 		if (u > CFILE_MAX_BLOCK || c > u + (u >> 4) + 1024 ||
 		    (uint64_t)c + 8 > sv->s.size - off) {
 			snprintf(sv->stop_why, sizeof(sv->stop_why),
@@ -699,12 +553,11 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 	{
 		uint32_t u, c;
 
-		if (have < 4) {
+		if (!cur_u32(&pc, &u)) {
 			snprintf(sv->stop_why, sizeof(sv->stop_why),
 				 "the file ends inside a block prefix");
 			return COLFS_OK;
 		}
-		u = colfs_le32(*buf);
 		if (u == 0 || u > CFILE_MAX_BLOCK) {
 			snprintf(sv->stop_why, sizeof(sv->stop_why),
 				 "the size prefix %u is not a block's", u);
@@ -716,8 +569,9 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 		if (!*out)
 			return colfs_fail(err, COLFS_ENOMEM, off,
 					  "out of memory");
-		c = (uint32_t)codec_span(sv->s.compression, *buf + 4, have - 4,
-					 u, *out);
+		c = (uint32_t)colfs_codec_stream_end(codec_of(sv->s.compression),
+						     *buf + 4, have - 4, u,
+						     *out);
 		if (!c) {
 			uint8_t n4[4];
 			uint64_t after = off + 4 + (uint64_t)u;
@@ -725,7 +579,7 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 			if ((uint64_t)u + 4 > have) {
 				snprintf(sv->stop_why, sizeof(sv->stop_why),
 					 "no %s stream of %u bytes starts "
-					 "here", cfile_compression_name(
+					 "here", cfile_types_compression_name(
 						 sv->s.compression), u);
 				return COLFS_OK;
 			}
@@ -740,7 +594,7 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 				snprintf(sv->stop_why, sizeof(sv->stop_why),
 					 "the %s stream here does not parse, "
 					 "and no block follows it taken as "
-					 "stored raw", cfile_compression_name(
+					 "stored raw", cfile_types_compression_name(
 						 sv->s.compression));
 				return COLFS_OK;
 			}
@@ -752,48 +606,6 @@ static colfs_status block_end(cfile_salvage *sv, uint64_t off, uint8_t **buf,
 }
 
 /* --- resynchronising after a damaged block ---------------------------------------- */
-
-/* The CRC-32C register is linear over GF(2): n zero bytes turn a register
- * x into Z_n(x).  zpow[k] is the 32x32 matrix of Z_(2^k) (column j is the
- * image of bit j).  With the registers P[i] after the first i bytes of a
- * window (from 0, without the inversions), the CRC-32C of any span [s, e)
- * is ~(P[e] ^ Z_(e-s)(~P[s])): one candidate block costs O(log n), not a
- * pass over its bytes. */
-#define CSAL_ZPOW 24
-static uint32_t zpow[CSAL_ZPOW][32];
-static pthread_once_t zpow_once = PTHREAD_ONCE_INIT;
-
-static uint32_t gf2_apply(const uint32_t m[32], uint32_t v)
-{
-	uint32_t r = 0;
-
-	for (unsigned j = 0; v; j++, v >>= 1)
-		if (v & 1)
-			r ^= m[j];
-	return r;
-}
-
-static void zpow_build(void)
-{
-	for (unsigned j = 0; j < 32; j++) {
-		uint32_t z = 1u << j;
-
-		for (unsigned i = 0; i < 8; i++)
-			z = (z >> 1) ^ (0x82F63B78u & (0u - (z & 1u)));
-		zpow[0][j] = z;
-	}
-	for (unsigned k = 1; k < CSAL_ZPOW; k++)
-		for (unsigned j = 0; j < 32; j++)
-			zpow[k][j] = gf2_apply(zpow[k - 1], zpow[k - 1][j]);
-}
-
-static uint32_t zshift(uint32_t x, uint64_t n)
-{
-	for (unsigned k = 0; n && k < CSAL_ZPOW; k++, n >>= 1)
-		if (n & 1)
-			x = gf2_apply(zpow[k], x);
-	return x;
-}
 
 /* After a position where no block ends: the first later position, within
  * CSAL_RESYNC_WINDOW bytes and CSAL_RESYNC_ATTEMPTS candidates, where a
@@ -852,10 +664,9 @@ static colfs_status resync(cfile_salvage *sv, uint64_t pos, uint8_t **out,
 		goto out;
 	}
 	if (P) {
-		pthread_once(&zpow_once, zpow_build);
-		P[0] = 0;
-		for (size_t i = 0; i < wlen; i++)
-			P[i + 1] = ~colfs_crc32c(~P[i], w + i, 1);
+		/* then each candidate's CRC-32C costs O(log n), not a pass
+		 * over its bytes */
+		colfs_crc32c_prefixes(w, (size_t)wlen, P);
 	}
 	for (uint64_t o = 1; o + 4 <= wlen && attempts < sv->resync_attempts;
 	     o++) {
@@ -889,8 +700,9 @@ static colfs_status resync(cfile_salvage *sv, uint64_t pos, uint8_t **out,
 				*out = nb;
 				ocap = u;
 			}
-			c = codec_span(s->compression, w + o + 4,
-				       (size_t)(left - 4), u, *out);
+			c = colfs_codec_stream_end(
+				codec_of(s->compression), w + o + 4,
+				(size_t)(left - 4), u, *out);
 			if (c && c < u)
 				cand[nc++] = (uint32_t)c + 4;
 			if (s->checksums && (uint64_t)u + 4 <= left)
@@ -923,14 +735,15 @@ static colfs_status resync(cfile_salvage *sv, uint64_t pos, uint8_t **out,
 			if (s->checksums) {
 				if (e + 4 > wlen ||
 				    colfs_le32(w + e) !=
-					    ~(P[e] ^ zshift(~P[o], e - o)))
+					    colfs_crc32c_span(P, (size_t)o,
+							      (size_t)e))
 					continue;
 				size += 4;
 			}
 			if (cfile_block_read(s, (cfile_ptr){pos + o, size}, &r,
 					     NULL) != COLFS_OK)
 				continue;
-			cfile_raw_free(&r);
+			cfile_block_raw_free(&r);
 			*next = pos + o;
 			goto out;
 		}
@@ -950,33 +763,37 @@ out:
 static bool is_index_block(const uint8_t *p, size_t n)
 {
 	uint32_t tl, N;
-	Kudu__Cfile__IndexBlockTrailerPB *tr;
+	colfs_proto_msg m = {0};
+	const Kudu__Cfile__IndexBlockTrailerPB *tr;
+	colfs_cursor c;
 	bool ok;
 
-	if (n < 8)
+	colfs_cursor_init(&c, p, n, 0);
+	if (n < 8 || colfs_cursor_seek(&c, n - 4, NULL) || !cur_u32(&c, &tl))
 		return false;
-	tl = colfs_le32(p + n - 4);
 	if (tl < 4 || tl > 64 || tl > n - 4)
 		return false;
-	tr = kudu__cfile__index_block_trailer_pb__unpack(NULL, tl,
-							  p + n - 4 - tl);
-	if (!tr)
+	/* tl <= 64: the cap needs no file option */
+	if (colfs_proto_unpack_status(
+		    &m, &kudu__cfile__index_block_trailer_pb__descriptor,
+		    p + n - 4 - tl, tl, colfs_proto_cap(tl, UINT64_MAX)))
 		return false;
+	tr = (const Kudu__Cfile__IndexBlockTrailerPB *)m.msg;
 	N = tr->num_entries >= 0 ? (uint32_t)tr->num_entries : UINT32_MAX;
 	ok = tr->type == 0 || tr->type == 1;
 	ok = ok && N <= (n - 4 - tl) / 4;
 	if (ok) {
 		size_t table = n - 4 - tl - 4 * (size_t)N;
-		uint32_t prev = 0;
+		uint32_t prev = 0, o = 0;
 
+		ok = colfs_cursor_seek(&c, table, NULL) == COLFS_OK;
 		for (uint32_t i = 0; ok && i < N; i++) {
-			uint32_t o = colfs_le32(p + table + 4 * (size_t)i);
-
-			ok = o < table && (i == 0 ? o == 0 : o > prev);
+			ok = cur_u32(&c, &o) && o < table &&
+			     (i == 0 ? o == 0 : o > prev);
 			prev = o;
 		}
 	}
-	kudu__cfile__index_block_trailer_pb__free_unpacked(tr, NULL);
+	colfs_proto_free(&m);
 	return ok;
 }
 
@@ -986,10 +803,11 @@ static int32_t detect_codec(const uint8_t *p, size_t n, uint8_t **tmp)
 {
 	static const int32_t codecs[] = {CFILE_LZ4, CFILE_SNAPPY, CFILE_ZLIB};
 	uint32_t u;
+	colfs_cursor c;
 
-	if (n < 4)
+	colfs_cursor_init(&c, p, n, 0);
+	if (!cur_u32(&c, &u))
 		return -1;
-	u = colfs_le32(p);
 	if (n - 4 >= u || u > CFILE_MAX_BLOCK)
 		return -1;
 	free(*tmp);
@@ -1064,7 +882,7 @@ static colfs_status scan(colfs_tree *t, cfile_salvage *sv, colfs_err *err)
 
 	if (o->cfile_compression) {
 		s->compression = name_lookup(o->cfile_compression,
-					     cfile_compression_name, 5);
+					     cfile_types_compression_name, 5);
 		if (s->compression < 0 ||
 		    !strcasecmp(o->cfile_compression, "NONE"))
 			s->compression = CFILE_NO_COMPRESSION;
@@ -1093,7 +911,7 @@ static colfs_status scan(colfs_tree *t, cfile_salvage *sv, colfs_err *err)
 				sv->compression_known = false;
 				continue;
 			}
-			cfile_raw_free(&r);
+			cfile_block_raw_free(&r);
 		}
 		sv->stop_why[0] = '\0';
 		if (sv->compression_known)
@@ -1224,7 +1042,7 @@ static colfs_status scan(colfs_tree *t, cfile_salvage *sv, colfs_err *err)
 			continue;
 		if (is_index_block(r.data, r.data_len))
 			sv->b[i].kind = CSAL_INDEX;
-		cfile_raw_free(&r);
+		cfile_block_raw_free(&r);
 	}
 out:
 	free(buf);
@@ -1248,13 +1066,13 @@ static void parse_types(colfs_tree *t, cfile_salvage *sv)
 			 "for a nullable column)");
 		return;
 	}
-	s->type = name_lookup(o->cfile_type, cfile_type_name,
+	s->type = name_lookup(o->cfile_type, cfile_types_type_name,
 			      CFILE_TYPE_COUNT);
 	enc = !strcasecmp(o->cfile_encoding, "DICT") ? CFILE_DICT :
-	      name_lookup(o->cfile_encoding, cfile_encoding_name,
+	      name_lookup(o->cfile_encoding, cfile_types_encoding_name,
 			  CFILE_ENCODING_COUNT);
-	s->ti = s->type >= 0 ? cfile_type_get(s->type) : NULL;
-	if (!s->ti || enc < 0 || !cfile_encoding_legal(s->type, enc)) {
+	s->ti = s->type >= 0 ? cfile_types_get(s->type) : NULL;
+	if (!s->ti || enc < 0 || !cfile_types_encoding_legal(s->type, enc)) {
 		snprintf(sv->why_not, sizeof(sv->why_not),
 			 "encoding %s is not valid for type %s",
 			 o->cfile_encoding, o->cfile_type);
@@ -1318,12 +1136,12 @@ static void setup_decode(colfs_tree *t, cfile_salvage *sv)
 			    COLFS_OK) {
 				zero = r.data_len >= 12 &&
 				       colfs_le32(r.data) == 0;
-				cfile_raw_free(&r);
+				cfile_block_raw_free(&r);
 				if (!zero)
 					snprintf(derr.msg, sizeof(derr.msg),
 						 "its ordinal field is not 0");
 			}
-			if (!zero || cfile_dict_load(s, &derr) != COLFS_OK) {
+			if (!zero || cfile_block_dict_load(s, &derr) != COLFS_OK) {
 				snprintf(sv->why_not, sizeof(sv->why_not),
 					 "DICT_ENCODING needs the dictionary "
 					 "block, the last block before the "
@@ -1357,7 +1175,7 @@ static colfs_status decode_block(colfs_tree *t, colfs_node *where,
 	if (!st) {
 		st = cfile_block_decode(&sv->s, raw, b->ptr, v, &err);
 		if (st)
-			cfile_raw_free(raw);
+			cfile_block_raw_free(raw);
 	}
 	if (st)
 		colfs_tree_report(t, where, err.offset, st,
@@ -1375,9 +1193,9 @@ static colfs_status values_piece(colfs_tree *t, colfs_node *file,
 	if (index >= sv->n_data)
 		return COLFS_END;
 	COLFS_TRY(decode_block(t, file, sv, (uint32_t)index, &v, &raw));
-	cfile_values_render(&sv->s, &v, null_token(t), out);
-	cfile_values_free(&v);
-	cfile_raw_free(&raw);
+	cfile_block_values_render(&sv->s, &v, null_token(t), out);
+	cfile_block_values_free(&v);
+	cfile_block_raw_free(&raw);
 	return colfs_buf_status(out);
 }
 
@@ -1385,24 +1203,6 @@ static colfs_status block_values_generate(colfs_tree *t, colfs_node *file,
 					  colfs_buf *out)
 {
 	return values_piece(t, file, colfs_node_a(file), out);
-}
-
-static colfs_status decompressed_generate(colfs_tree *t, colfs_node *file,
-					  colfs_buf *out)
-{
-	cfile_salvage *sv = colfs_node_ctx(file);
-	const csal_block *b = &sv->b[colfs_node_a(file)];
-	cfile_raw raw;
-	colfs_err err = {0};
-	colfs_status st = cfile_block_read(&sv->s, b->ptr, &raw, &err);
-
-	if (st) {
-		colfs_tree_report(t, file, err.offset, st, "%s", err.msg);
-		return st;
-	}
-	colfs_buf_append(out, raw.data, raw.data_len);
-	cfile_raw_free(&raw);
-	return colfs_buf_status(out);
 }
 
 static colfs_status info_generate(colfs_tree *t, colfs_node *file,
@@ -1419,16 +1219,16 @@ static colfs_status info_generate(colfs_tree *t, colfs_node *file,
 	json_object_set_new(o, "size", json_integer(b->ptr.size));
 	json_object_set_new(o, "checksum", json_boolean(sv->s.checksums));
 	json_object_set_new(o, "compression",
-			    json_string(cfile_compression_name(
+			    json_string(cfile_types_compression_name(
 				    sv->s.compression)));
 	if (sv->can_decode) {
 		cfile_values v;
 		cfile_raw raw;
 
 		json_object_set_new(o, "type",
-				    json_string(cfile_type_name(sv->s.type)));
+				    json_string(cfile_types_type_name(sv->s.type)));
 		json_object_set_new(o, "encoding",
-				    json_string(cfile_encoding_name(
+				    json_string(cfile_types_encoding_name(
 					    sv->s.encoding)));
 		json_object_set_new(o, "nullable",
 				    json_boolean(sv->s.nullable));
@@ -1436,8 +1236,8 @@ static colfs_status info_generate(colfs_tree *t, colfs_node *file,
 			json_object_set_new(o, "first_ordinal",
 					    json_integer(v.ordinal));
 			json_object_set_new(o, "rows", json_integer(v.rows));
-			cfile_values_free(&v);
-			cfile_raw_free(&raw);
+			cfile_block_values_free(&v);
+			cfile_block_raw_free(&raw);
 		}
 	}
 	return colfs_buf_json(out, o);
@@ -1446,8 +1246,6 @@ static colfs_status info_generate(colfs_tree *t, colfs_node *file,
 static const colfs_node_ops values_ops = {.piece = values_piece};
 static const colfs_node_ops block_values_ops = {
 	.generate = block_values_generate};
-static const colfs_node_ops decompressed_ops = {
-	.generate = decompressed_generate};
 static const colfs_node_ops info_ops = {.generate = info_generate};
 
 static colfs_status block_dir_populate(colfs_tree *t, colfs_node *dir)
@@ -1462,12 +1260,9 @@ static colfs_status block_dir_populate(colfs_tree *t, colfs_node *dir)
 	colfs_node_set_args(n, k, 0, 0);
 	if (!colfs_dir_add_range(t, dir, "raw", b->ptr.offset, b->ptr.size))
 		return COLFS_ENOMEM;
-	if (sv->compression_known) {
-		if (!(n = colfs_dir_add_doc(t, dir, "decompressed",
-					    &decompressed_ops, sv)))
-			return COLFS_ENOMEM;
-		colfs_node_set_args(n, sv->data[k], 0, 0);
-	}
+	if (sv->compression_known &&
+	    !cfile_tree_add_decompressed(t, dir, &sv->s, b->ptr))
+		return COLFS_ENOMEM;
 	if (sv->can_decode) {
 		if (!(n = colfs_dir_add_doc(t, dir, "values",
 					    &block_values_ops, sv)))
@@ -1482,18 +1277,8 @@ static const colfs_node_ops block_dir_ops = {.populate = block_dir_populate};
 static colfs_status blocks_populate(colfs_tree *t, colfs_node *dir)
 {
 	cfile_salvage *sv = colfs_node_ctx(dir);
-	char name[16];
 
-	for (uint32_t k = 0; k < sv->n_data; k++) {
-		colfs_node *n;
-
-		snprintf(name, sizeof(name), "%u", k);
-		n = colfs_dir_add_dir(t, dir, name, &block_dir_ops, sv);
-		if (!n)
-			return COLFS_ENOMEM;
-		colfs_node_set_args(n, k, 0, 0);
-	}
-	return COLFS_OK;
+	return cfile_tree_add_blocks(t, dir, sv->n_data, &block_dir_ops, sv);
 }
 
 static const colfs_node_ops blocks_ops = {.populate = blocks_populate};
@@ -1516,7 +1301,7 @@ static void summarize(colfs_tree *t, cfile_salvage *sv)
 				      : "no");
 	if (sv->compression_known)
 		colfs_buf_printf(b, "compression: %s (from %s)\n",
-				 cfile_compression_name(s->compression),
+				 cfile_types_compression_name(s->compression),
 				 sv->compression_from);
 	else
 		colfs_buf_puts(b, "compression: unknown (give -o "
@@ -1540,9 +1325,9 @@ static void summarize(colfs_tree *t, cfile_salvage *sv)
 			 sv->resync_attempts);
 	if (sv->can_decode)
 		colfs_buf_printf(b, "decoding: %s %s %s\n",
-				 cfile_type_name(s->type),
+				 cfile_types_type_name(s->type),
 				 s->nullable ? "NULL" : "NOT NULL",
-				 cfile_encoding_name(s->encoding));
+				 cfile_types_encoding_name(s->encoding));
 	else
 		colfs_buf_printf(b, "decoding: no: %s\n", sv->why_not);
 	colfs_buf_printf(b, "blocks: %u (data %u)\n", sv->n, sv->n_data);

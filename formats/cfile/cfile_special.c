@@ -7,7 +7,7 @@
 
 #include "cfile_int.h"
 
-enum cfile_role cfile_role_detect(const cfile_file *f)
+enum cfile_role cfile_special_role_detect(const cfile_file *f)
 {
 	const Kudu__Cfile__CFileFooterPB *ft = f->footer;
 	bool binary_plain = f->ti && f->ti->phys == CFILE_PHYS_BINARY &&
@@ -26,7 +26,7 @@ enum cfile_role cfile_role_detect(const cfile_file *f)
 }
 
 /* The memcmp-sortable varint of SQLite4 (§13.1). */
-colfs_status cfile_memcmp_varint(colfs_cursor *c, uint64_t *out,
+colfs_status cfile_special_memcmp_varint(colfs_cursor *c, uint64_t *out,
 				  colfs_err *err)
 {
 	uint8_t a0;
@@ -69,7 +69,7 @@ static void value_bytes(colfs_buf *out, const uint8_t *p, uint32_t n)
 		colfs_buf_printf(out, "%02x", p[i]);
 }
 
-colfs_status cfile_delta_render(const uint8_t *p, size_t n, colfs_buf *out,
+colfs_status cfile_special_delta_render(const uint8_t *p, size_t n, colfs_buf *out,
 				uint64_t where, colfs_err *err)
 {
 	colfs_cursor c;
@@ -79,8 +79,8 @@ colfs_status cfile_delta_render(const uint8_t *p, size_t n, colfs_buf *out,
 					    "REINSERT"};
 
 	colfs_cursor_init_virtual(&c, p, n, where);
-	COLFS_TRY(cfile_memcmp_varint(&c, &row, err));
-	COLFS_TRY(cfile_memcmp_varint(&c, &ts, err));
+	COLFS_TRY(cfile_special_memcmp_varint(&c, &row, err));
+	COLFS_TRY(cfile_special_memcmp_varint(&c, &ts, err));
 	COLFS_TRY(colfs_cursor_u8(&c, &type, err));
 	if (type < 1 || type > 3)
 		return colfs_fail(err, COLFS_ECORRUPT, where,
@@ -121,7 +121,7 @@ colfs_status cfile_delta_render(const uint8_t *p, size_t n, colfs_buf *out,
 	return COLFS_OK;
 }
 
-colfs_status cfile_delta_stats_json(const cfile_file *f, colfs_buf *out)
+colfs_status cfile_special_delta_stats_json(const cfile_file *f, colfs_buf *out)
 {
 	const Kudu__Cfile__CFileFooterPB *ft = f->footer;
 
@@ -129,40 +129,29 @@ colfs_status cfile_delta_stats_json(const cfile_file *f, colfs_buf *out)
 		const Kudu__Cfile__FileMetadataPairPB *m = ft->metadata[i];
 		if (!m->key || strcmp(m->key, "deltafilestats"))
 			continue;
-		Kudu__Cfile__DeltaStatsPB *s = kudu__cfile__delta_stats_pb__unpack(
-			NULL, m->value.len, m->value.data);
-		if (!s)
+		colfs_proto_msg pm = {0};
+
+		if (colfs_proto_unpack_status(
+			    &pm, &kudu__cfile__delta_stats_pb__descriptor,
+			    m->value.data, m->value.len,
+			    colfs_proto_cap(m->value.len, f->max_alloc)))
 			return COLFS_ECORRUPT;
 		json_t *o = json_object();
-		json_object_set_new(o, "delete_count",
-				    json_integer(s->delete_count));
-		json_object_set_new(o, "min_timestamp",
-				    json_integer((json_int_t)s->min_timestamp));
-		json_object_set_new(o, "max_timestamp",
-				    json_integer((json_int_t)s->max_timestamp));
-		json_object_set_new(o, "reinsert_count",
-				    json_integer(s->reinsert_count));
-		json_t *a = json_array();
-		for (size_t k = 0; k < s->n_column_stats; k++)
-			json_array_append_new(
-				a, json_pack("{s:i,s:I}", "col_id",
-					     s->column_stats[k]->col_id,
-					     "update_count",
-					     (json_int_t)s->column_stats[k]
-						     ->update_count));
-		json_object_set_new(o, "column_stats", a);
-		kudu__cfile__delta_stats_pb__free_unpacked(s, NULL);
+		if (o)
+			cfile_file_pb_json_into(f, o, pm.msg);
+		colfs_proto_free(&pm);
 		return colfs_buf_json(out, o);
 	}
 	return COLFS_ENOENT;
 }
 
-colfs_status cfile_bloom_describe(const uint8_t *p, size_t n, colfs_buf *out,
+colfs_status cfile_special_bloom_describe(const uint8_t *p, size_t n, colfs_buf *out,
 				  uint64_t where, colfs_err *err)
 {
 	uint32_t h;
 	uint64_t bits = 0;
-	Kudu__Cfile__BloomBlockHeaderPB *hdr;
+	colfs_proto_msg m = {0};
+	const Kudu__Cfile__BloomBlockHeaderPB *hdr = NULL;
 
 	if (n < 4)
 		return colfs_fail(err, COLFS_ETRUNCATED, where,
@@ -172,12 +161,14 @@ colfs_status cfile_bloom_describe(const uint8_t *p, size_t n, colfs_buf *out,
 		return colfs_fail(err, COLFS_ECORRUPT, where,
 				  "bloom header length %u does not fit the "
 				  "%zu-byte block", h, n);
-	hdr = kudu__cfile__bloom_block_header_pb__unpack(NULL, h, p + 4);
+	/* at most n bytes: the cap needs no file option */
+	if (colfs_proto_unpack_status(
+		    &m, &kudu__cfile__bloom_block_header_pb__descriptor, p + 4,
+		    h, colfs_proto_cap(h, UINT64_MAX)) == COLFS_OK)
+		hdr = (const Kudu__Cfile__BloomBlockHeaderPB *)m.msg;
 	if (!hdr || !hdr->has_num_hash_functions ||
 	    hdr->num_hash_functions <= 0) {
-		if (hdr)
-			kudu__cfile__bloom_block_header_pb__free_unpacked(hdr,
-									  NULL);
+		colfs_proto_free(&m);
 		return colfs_fail(err, COLFS_ECORRUPT, where,
 				  "bloom block header is not a valid "
 				  "BloomBlockHeaderPB");
@@ -187,6 +178,6 @@ colfs_status cfile_bloom_describe(const uint8_t *p, size_t n, colfs_buf *out,
 	colfs_buf_printf(out, "hash_functions=%d bitmap_bytes=%zu bits_set=%llu",
 			 hdr->num_hash_functions, n - 4 - h,
 			 (unsigned long long)bits);
-	kudu__cfile__bloom_block_header_pb__free_unpacked(hdr, NULL);
+	colfs_proto_free(&m);
 	return COLFS_OK;
 }

@@ -43,7 +43,7 @@ static colfs_status block_values(colfs_tree *t, uint32_t i, cfile_raw *raw,
 	if (!st) {
 		st = cfile_block_decode(f, raw, b->ptr, v, &err);
 		if (st)
-			cfile_raw_free(raw);
+			cfile_block_raw_free(raw);
 	}
 	if (st) {
 		block_report(t, i, err.offset, st, "block %u: %s", i,
@@ -60,8 +60,8 @@ static colfs_status block_values(colfs_tree *t, uint32_t i, cfile_raw *raw,
 				  "block %u holds %u rows, the index and "
 				  "num_values say %llu", i, v->rows,
 				  (unsigned long long)b->rows);
-		cfile_values_free(v);
-		cfile_raw_free(raw);
+		cfile_block_values_free(v);
+		cfile_block_raw_free(raw);
 		return COLFS_ECORRUPT;
 	}
 	if (v->rows == 0 && f->num_values > 0)
@@ -135,9 +135,9 @@ static colfs_status values_piece(colfs_tree *t, colfs_node *file,
 		return COLFS_END;
 	}
 	COLFS_TRY(block_values(t, (uint32_t)index, &raw, &v));
-	cfile_values_render(f, &v, null_token(t), out);
-	cfile_values_free(&v);
-	cfile_raw_free(&raw);
+	cfile_block_values_render(f, &v, null_token(t), out);
+	cfile_block_values_free(&v);
+	cfile_block_raw_free(&raw);
 	return colfs_buf_status(out);
 }
 
@@ -158,13 +158,13 @@ static colfs_status deltas_piece(colfs_tree *t, colfs_node *file,
 	}
 	COLFS_TRY(block_values(t, (uint32_t)index, &raw, &v));
 	for (uint32_t i = 0; i < v.n && !st; i++)
-		st = cfile_delta_render(v.str[i], v.len[i], out,
+		st = cfile_special_delta_render(v.str[i], v.len[i], out,
 					f->blocks[index].ptr.offset, &err);
 	if (st)
 		block_report(t, index, err.offset, st, "block %llu: delta: %s",
 			     (unsigned long long)index, err.msg);
-	cfile_values_free(&v);
-	cfile_raw_free(&raw);
+	cfile_block_values_free(&v);
+	cfile_block_raw_free(&raw);
 	return st ? st : colfs_buf_status(out);
 }
 
@@ -173,7 +173,7 @@ static const colfs_node_ops deltas_ops = {.piece = deltas_piece};
 static colfs_status delta_stats_generate(colfs_tree *t, colfs_node *file,
 					 colfs_buf *out)
 {
-	colfs_status st = cfile_delta_stats_json(file_of(t), out);
+	colfs_status st = cfile_special_delta_stats_json(file_of(t), out);
 
 	if (st)
 		colfs_tree_report(t, file, file_of(t)->footer_start, st,
@@ -216,12 +216,12 @@ static colfs_status bloom_line(colfs_tree *t, uint32_t i, colfs_buf *out)
 
 	colfs_buf_printf(out, "%u key=", i);
 	if (e)
-		cfile_key_render(out, e->key, e->key_len, false);
+		cfile_index_key_render(out, e->key, e->key_len, false);
 	colfs_buf_putc(out, ' ');
 	if (!st) {
-		st = cfile_bloom_describe(raw.data, raw.data_len, out,
+		st = cfile_special_bloom_describe(raw.data, raw.data_len, out,
 					  f->blocks[i].ptr.offset, &err);
-		cfile_raw_free(&raw);
+		cfile_block_raw_free(&raw);
 	}
 	if (st) {
 		block_report(t, i, err.offset, st, "bloom block %u: %s", i,
@@ -264,9 +264,9 @@ static colfs_status block_values_generate(colfs_tree *t, colfs_node *file,
 
 	COLFS_TRY(block_values(t, (uint32_t)colfs_node_a(file), &raw,
 			       &v));
-	cfile_values_render(f, &v, null_token(t), out);
-	cfile_values_free(&v);
-	cfile_raw_free(&raw);
+	cfile_block_values_render(f, &v, null_token(t), out);
+	cfile_block_values_free(&v);
+	cfile_block_raw_free(&raw);
 	return colfs_buf_status(out);
 }
 
@@ -280,26 +280,27 @@ static colfs_status null_bitmap_generate(colfs_tree *t, colfs_node *file,
 			       &v));
 	for (uint32_t r = 0; r < v.rows; r++)
 		colfs_buf_puts(out, v.present && !v.present[r] ? "0\n" : "1\n");
-	cfile_values_free(&v);
-	cfile_raw_free(&raw);
+	cfile_block_values_free(&v);
+	cfile_block_raw_free(&raw);
 	return colfs_buf_status(out);
 }
 
+/* ctx = the cfile_file to read through, a = offset, b = size */
 static colfs_status decompressed_generate(colfs_tree *t, colfs_node *file,
 					  colfs_buf *out)
 {
-	cfile_file *f = file_of(t);
-	const cfile_ptr *p = colfs_node_ctx(file);
+	cfile_file *f = colfs_node_ctx(file);
+	const cfile_ptr p = {colfs_node_a(file), (uint32_t)colfs_node_b(file)};
 	cfile_raw raw;
 	colfs_err err = {0};
-	colfs_status st = cfile_block_read(f, *p, &raw, &err);
+	colfs_status st = cfile_block_read(f, p, &raw, &err);
 
 	if (st) {
 		colfs_tree_report(t, file, err.offset, st, "%s", err.msg);
 		return st;
 	}
 	colfs_buf_append(out, raw.data, raw.data_len);
-	cfile_raw_free(&raw);
+	cfile_block_raw_free(&raw);
 	return colfs_buf_status(out);
 }
 
@@ -327,9 +328,9 @@ static colfs_status block_info_generate(colfs_tree *t, colfs_node *file,
 		}
 	}
 	json_object_set_new(o, "encoding",
-			    json_string(cfile_encoding_name(f->encoding)));
+			    json_string(cfile_types_encoding_name(f->encoding)));
 	json_object_set_new(o, "compression",
-			    json_string(cfile_compression_name(f->compression)));
+			    json_string(cfile_types_compression_name(f->compression)));
 	json_object_set_new(o, "checksum", json_boolean(f->checksums));
 	json_object_set_new(o, "nullable", json_boolean(f->nullable));
 	return colfs_buf_json(out, o);
@@ -357,8 +358,7 @@ static colfs_status block_dir_populate(colfs_tree *t, colfs_node *dir)
 	colfs_node_set_args(n, i, 0, 0);
 	if (!colfs_dir_add_range(t, dir, "raw", b->ptr.offset, b->ptr.size))
 		return COLFS_ENOMEM;
-	if (!colfs_dir_add_doc(t, dir, "decompressed", &decompressed_ops,
-			       &b->ptr))
+	if (!cfile_tree_add_decompressed(t, dir, f, b->ptr))
 		return COLFS_ENOMEM;
 	if (f->role == CFILE_ROLE_BLOOM) {
 		if (!(n = colfs_dir_add_doc(t, dir, "bloom", &block_bloom_ops,
@@ -382,20 +382,38 @@ static colfs_status block_dir_populate(colfs_tree *t, colfs_node *dir)
 
 static const colfs_node_ops block_dir_ops = {.populate = block_dir_populate};
 
-static colfs_status blocks_populate(colfs_tree *t, colfs_node *dir)
+colfs_node *cfile_tree_add_decompressed(colfs_tree *t, colfs_node *dir,
+					cfile_file *f, cfile_ptr p)
 {
-	cfile_file *f = file_of(t);
+	colfs_node *n = colfs_dir_add_doc(t, dir, "decompressed",
+					  &decompressed_ops, f);
+
+	if (n)
+		colfs_node_set_args(n, p.offset, p.size, 0);
+	return n;
+}
+
+colfs_status cfile_tree_add_blocks(colfs_tree *t, colfs_node *dir, uint32_t n,
+				   const colfs_node_ops *ops, void *ctx)
+{
 	char name[16];
 
-	for (uint32_t i = 0; i < f->nblocks; i++) {
+	for (uint32_t i = 0; i < n; i++) {
+		colfs_node *b;
+
 		snprintf(name, sizeof(name), "%u", i);
-		colfs_node *n = colfs_dir_add_dir(t, dir, name, &block_dir_ops,
-						  NULL);
-		if (!n)
+		b = colfs_dir_add_dir(t, dir, name, ops, ctx);
+		if (!b)
 			return COLFS_ENOMEM;
-		colfs_node_set_args(n, i, 0, 0);
+		colfs_node_set_args(b, i, 0, 0);
 	}
 	return COLFS_OK;
+}
+
+static colfs_status blocks_populate(colfs_tree *t, colfs_node *dir)
+{
+	return cfile_tree_add_blocks(t, dir, file_of(t)->nblocks,
+				     &block_dir_ops, NULL);
 }
 
 static const colfs_node_ops blocks_ops = {.populate = blocks_populate};
@@ -413,7 +431,7 @@ static colfs_status index_entries_generate(colfs_tree *t, colfs_node *file,
 	for (uint32_t i = 0; i < nd->n; i++) {
 		const cfile_ientry *e = &nd->e[i];
 		colfs_buf_printf(out, "%u key=", i);
-		cfile_key_render(out, e->key, e->key_len, positional);
+		cfile_index_key_render(out, e->key, e->key_len, positional);
 		colfs_buf_printf(out, " offset=%llu size=%u",
 				 (unsigned long long)e->ptr.offset,
 				 e->ptr.size);
@@ -505,51 +523,6 @@ static const colfs_node_ops index_ops = {.populate = index_populate};
 
 /* --- top-level documents --------------------------------------------------- */
 
-static json_t *bytes_json(const uint8_t *p, size_t n)
-{
-	json_t *s = n ? json_stringn((const char *)p, n) : json_string("");
-	char *hex;
-
-	if (s)
-		return s;
-	hex = malloc(2 * n + 1);
-	if (!hex)
-		return NULL;
-	hex[0] = 0;
-	for (size_t i = 0; i < n; i++)
-		snprintf(hex + 2 * i, 3, "%02x", p[i]);
-	json_t *o = json_pack("{s:s}", "hex", hex);
-	free(hex);
-	return o;
-}
-
-static json_t *metadata_json(Kudu__Cfile__FileMetadataPairPB **m, size_t n)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < n; i++) {
-		json_t *o = json_object();
-		json_object_set_new(o, "key",
-				    m[i]->key ? bytes_json((const uint8_t *)
-								   m[i]->key,
-							   strlen(m[i]->key))
-					      : json_null());
-		json_object_set_new(o, "value",
-				    bytes_json(m[i]->value.data,
-					       m[i]->value.len));
-		json_array_append_new(a, o);
-	}
-	return a;
-}
-
-static json_t *ptr_json(const Kudu__Cfile__BlockPointerPB *bp)
-{
-	if (!bp)
-		return json_null();
-	return json_pack("{s:I,s:i}", "offset", (json_int_t)bp->offset,
-			 "size", (int)bp->size);
-}
-
 static colfs_status footer_json_generate(colfs_tree *t, colfs_node *file,
 					 colfs_buf *out)
 {
@@ -562,36 +535,7 @@ static colfs_status footer_json_generate(colfs_tree *t, colfs_node *file,
 							   ? CFILE_MAGIC_V1
 							   : CFILE_MAGIC_V2));
 	json_object_set_new(o, "footer_pb_length", json_integer(f->footer_pb_len));
-	json_object_set_new(o, "data_type", json_string(cfile_type_name(ft->data_type)));
-	json_object_set_new(o, "encoding",
-			    json_string(cfile_encoding_name(ft->encoding)));
-	json_object_set_new(o, "num_values", json_integer(ft->num_values));
-	if (ft->posidx_info)
-		json_object_set_new(o, "posidx_info",
-				    json_pack("{s:o}", "root_block",
-					      ptr_json(ft->posidx_info->root_block)));
-	if (ft->validx_info)
-		json_object_set_new(o, "validx_info",
-				    json_pack("{s:o}", "root_block",
-					      ptr_json(ft->validx_info->root_block)));
-	json_object_set_new(o, "compression",
-			    json_string(cfile_compression_name(f->compression)));
-	json_object_set_new(o, "metadata",
-			    metadata_json(ft->metadata, ft->n_metadata));
-	json_object_set_new(o, "is_type_nullable", json_boolean(f->nullable));
-	if (ft->dict_block_ptr)
-		json_object_set_new(o, "dict_block_ptr",
-				    ptr_json(ft->dict_block_ptr));
-	json_object_set_new(o, "incompatible_features",
-			    json_integer(ft->has_incompatible_features
-						 ? ft->incompatible_features
-						 : 0));
-	if (ft->has_compatible_features)
-		json_object_set_new(o, "compatible_features",
-				    json_integer(ft->compatible_features));
-	if (ft->has_is_type_array)
-		json_object_set_new(o, "is_type_array",
-				    json_boolean(ft->is_type_array));
+	cfile_file_pb_json_into(f, o, &ft->base);
 	return colfs_buf_json(out, o);
 }
 
@@ -606,17 +550,8 @@ static colfs_status header_json_generate(colfs_tree *t, colfs_node *file,
 							   ? CFILE_MAGIC_V1
 							   : CFILE_MAGIC_V2));
 	json_object_set_new(o, "header_length", json_integer(f->header_len));
-	if (f->header) {
-		if (f->header->has_major_version)
-			json_object_set_new(o, "major_version",
-					    json_integer(f->header->major_version));
-		if (f->header->has_minor_version)
-			json_object_set_new(o, "minor_version",
-					    json_integer(f->header->minor_version));
-		json_object_set_new(o, "metadata",
-				    metadata_json(f->header->metadata,
-						  f->header->n_metadata));
-	}
+	if (f->header)
+		cfile_file_pb_json_into(f, o, &f->header->base);
 	return colfs_buf_json(out, o);
 }
 
@@ -635,9 +570,9 @@ static colfs_status summary_generate(colfs_tree *t, colfs_node *file,
 	colfs_buf_printf(out, "type: %s%s\n", f->array ? "array of " : "",
 			 f->ti->name);
 	colfs_buf_printf(out, "encoding: %s\n",
-			 cfile_encoding_name(f->encoding));
+			 cfile_types_encoding_name(f->encoding));
 	colfs_buf_printf(out, "compression: %s\n",
-			 cfile_compression_name(f->compression));
+			 cfile_types_compression_name(f->compression));
 	colfs_buf_printf(out, "nullable: %s\n", f->nullable ? "yes" : "no");
 	colfs_buf_printf(out, "values: %llu\n",
 			 (unsigned long long)f->num_values);
@@ -668,8 +603,8 @@ static colfs_status schema_generate(colfs_tree *t, colfs_node *file,
 	colfs_buf_printf(out, "%s%s%s%s %s %s\n", f->array ? "ARRAY<" : "",
 			 f->ti->name, f->array ? ">" : "",
 			 f->nullable ? " NULL" : " NOT NULL",
-			 cfile_encoding_name(f->encoding),
-			 cfile_compression_name(f->compression));
+			 cfile_types_encoding_name(f->encoding),
+			 cfile_types_compression_name(f->compression));
 	return colfs_buf_status(out);
 }
 
@@ -678,7 +613,7 @@ static colfs_status dictionary_generate(colfs_tree *t, colfs_node *file,
 {
 	cfile_file *f = file_of(t);
 	colfs_err err = {0};
-	colfs_status st = cfile_dict_load(f, &err);
+	colfs_status st = cfile_block_dict_load(f, &err);
 
 	if (st) {
 		colfs_tree_report(t, file, err.offset, st, "dictionary: %s",
@@ -686,7 +621,7 @@ static colfs_status dictionary_generate(colfs_tree *t, colfs_node *file,
 		return st;
 	}
 	for (uint32_t i = 0; i < f->dict_n; i++) {
-		cfile_value_render(out, f->type, f->dict_str[i],
+		cfile_types_value_render(out, f->type, f->dict_str[i],
 				   f->dict_len[i]);
 		colfs_buf_putc(out, '\n');
 	}
@@ -921,7 +856,7 @@ static colfs_status raw_populate(colfs_tree *t, colfs_node *dir)
 
 static const colfs_node_ops raw_ops = {.populate = raw_populate};
 
-static colfs_status root_populate(colfs_tree *t, colfs_node *root)
+colfs_status cfile_tree_add_common(colfs_tree *t, colfs_node *root)
 {
 	cfile_file *f = file_of(t);
 	char fmt[32];
@@ -936,8 +871,13 @@ static colfs_status root_populate(colfs_tree *t, colfs_node *root)
 	    !colfs_dir_add_errors(t, root) ||
 	    !colfs_dir_add_dir(t, root, "raw", &raw_ops, NULL))
 		return COLFS_ENOMEM;
-	if (!f->footer)
-		return cfile_salvage_add(t, f, root);
+	return COLFS_OK;
+}
+
+colfs_status cfile_tree_add_file(colfs_tree *t, colfs_node *root)
+{
+	cfile_file *f = file_of(t);
+
 	if (!colfs_dir_add_summary(t, root, &summary_ops, NULL) ||
 	    !colfs_dir_add_doc(t, root, "schema", &schema_ops, NULL) ||
 	    !colfs_dir_add_doc(t, root, "header.json", &header_json_ops,
@@ -962,14 +902,5 @@ static colfs_status root_populate(colfs_tree *t, colfs_node *root)
 	if (f->role == CFILE_ROLE_BLOOM &&
 	    !colfs_dir_add_doc(t, root, "bloom", &bloom_ops, NULL))
 		return COLFS_ENOMEM;
-	return COLFS_OK;
-}
-
-static const colfs_node_ops root_ops = {.populate = root_populate};
-
-colfs_status cfile_tree_build(colfs_tree *t, cfile_file *f)
-{
-	(void)f;
-	colfs_node_set_ops(colfs_tree_root(t), &root_ops, NULL);
 	return COLFS_OK;
 }

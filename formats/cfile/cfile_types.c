@@ -31,7 +31,7 @@ static const cfile_type_info type_table[CFILE_TYPE_COUNT] = {
 	[CFILE_NESTED] = {"NESTED", CFILE_PHYS_INVALID, 0, false},
 };
 
-const cfile_type_info *cfile_type_get(int32_t type)
+const cfile_type_info *cfile_types_get(int32_t type)
 {
 	if (type < 0 || type >= CFILE_TYPE_COUNT)
 		return NULL;
@@ -40,14 +40,14 @@ const cfile_type_info *cfile_type_get(int32_t type)
 	return &type_table[type];
 }
 
-const char *cfile_type_name(int32_t type)
+const char *cfile_types_type_name(int32_t type)
 {
 	if (type < 0 || type >= CFILE_TYPE_COUNT)
 		return type == 999 ? "UNKNOWN_DATA" : "?";
 	return type_table[type].name;
 }
 
-const char *cfile_encoding_name(int32_t enc)
+const char *cfile_types_encoding_name(int32_t enc)
 {
 	static const char *const names[CFILE_ENCODING_COUNT] = {
 		"AUTO_ENCODING", "PLAIN_ENCODING", "PREFIX_ENCODING",
@@ -58,7 +58,7 @@ const char *cfile_encoding_name(int32_t enc)
 	return names[enc];
 }
 
-const char *cfile_compression_name(int32_t comp)
+const char *cfile_types_compression_name(int32_t comp)
 {
 	static const char *const names[] = {
 		"DEFAULT_COMPRESSION", "NO_COMPRESSION", "SNAPPY", "LZ4",
@@ -69,9 +69,9 @@ const char *cfile_compression_name(int32_t comp)
 	return names[comp];
 }
 
-enum cfile_encoding cfile_encoding_default(int32_t type)
+enum cfile_encoding cfile_types_encoding_default(int32_t type)
 {
-	const cfile_type_info *ti = cfile_type_get(type);
+	const cfile_type_info *ti = cfile_types_get(type);
 
 	if (!ti)
 		return CFILE_AUTO_ENCODING;
@@ -85,9 +85,9 @@ enum cfile_encoding cfile_encoding_default(int32_t type)
 	}
 }
 
-bool cfile_encoding_legal(int32_t type, int32_t enc)
+bool cfile_types_encoding_legal(int32_t type, int32_t enc)
 {
-	const cfile_type_info *ti = cfile_type_get(type);
+	const cfile_type_info *ti = cfile_types_get(type);
 
 	if (!ti)
 		return false;
@@ -133,13 +133,13 @@ static int64_t sign_extend(uint64_t v, size_t n)
 static void value_render(colfs_buf *out, const colfs_render *r, int32_t type,
 			 const uint8_t *p, size_t len);
 
-void cfile_value_render(colfs_buf *out, int32_t type, const uint8_t *p,
+void cfile_types_value_render(colfs_buf *out, int32_t type, const uint8_t *p,
 			size_t len)
 {
 	value_render(out, &colfs_render_text_default, type, p, len);
 }
 
-void cfile_value_render_json(colfs_buf *out, int32_t type, const uint8_t *p,
+void cfile_types_value_render_json(colfs_buf *out, int32_t type, const uint8_t *p,
 			     size_t len)
 {
 	value_render(out, &colfs_render_json_default, type, p, len);
@@ -148,7 +148,7 @@ void cfile_value_render_json(colfs_buf *out, int32_t type, const uint8_t *p,
 static void value_render(colfs_buf *out, const colfs_render *r, int32_t type,
 			 const uint8_t *p, size_t len)
 {
-	const cfile_type_info *ti = cfile_type_get(type);
+	const cfile_type_info *ti = cfile_types_get(type);
 
 	if (!ti)
 		return;

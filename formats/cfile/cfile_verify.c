@@ -530,8 +530,8 @@ static bool delta_one(cv *v, uint32_t i, uint32_t j, const uint8_t *p,
 	char a[HEXBUF], b[HEXBUF];
 
 	colfs_cursor_init_virtual(&c, p, n, v->f->blocks[i].ptr.offset);
-	if (cfile_memcmp_varint(&c, &row, &err) ||
-	    cfile_memcmp_varint(&c, &ts, &err))
+	if (cfile_special_memcmp_varint(&c, &row, &err) ||
+	    cfile_special_memcmp_varint(&c, &ts, &err))
 		return false;
 	size_t kl = n - colfs_cursor_left(&c);
 	if (j == 0 && lf->e &&
@@ -711,7 +711,7 @@ static colfs_status data_pass(cv *v)
 			st = cfile_block_decode(f, &raw, f->blocks[i].ptr,
 						&vals, &err);
 			if (st)
-				cfile_raw_free(&raw);
+				cfile_block_raw_free(&raw);
 		}
 		if (st == COLFS_ENOMEM)
 			return st;
@@ -730,8 +730,8 @@ static colfs_status data_pass(cv *v)
 		} else {
 			column_block(v, i, &vals);
 		}
-		cfile_values_free(&vals);
-		cfile_raw_free(&raw);
+		cfile_block_values_free(&vals);
+		cfile_block_raw_free(&raw);
 		if (v->oom)
 			return COLFS_ENOMEM;
 	}

@@ -806,3 +806,154 @@ colfs_status colfs_codec_decompress(colfs_codec codec, const uint8_t *in,
 		*out_len = n;
 	return st;
 }
+
+/* --- stream ends (codec.h, colfs_codec_stream_end) ------------------------ */
+
+/* The end of a bare LZ4 block that decodes to `u` bytes, or 0. */
+static size_t lz4_span(const uint8_t *p, size_t n, uint64_t u)
+{
+	size_t i = 0;
+	uint64_t o = 0;
+
+	while (i < n) {
+		unsigned tok = p[i++];
+		uint64_t lit = tok >> 4, ml = tok & 15, off;
+
+		if (lit == 15) {
+			uint8_t b;
+			do {
+				if (i >= n)
+					return 0;
+				b = p[i++];
+				lit += b;
+			} while (b == 255 && lit < u);
+		}
+		if (lit > n - i)
+			return 0;
+		i += (size_t)lit;
+		o += lit;
+		if (o >= u)
+			return o == u ? i : 0;
+		if (n - i < 2)
+			return 0;
+		off = (uint64_t)p[i] | (uint64_t)p[i + 1] << 8;
+		i += 2;
+		if (off == 0 || off > o)
+			return 0;
+		if (ml == 15) {
+			uint8_t b;
+			do {
+				if (i >= n)
+					return 0;
+				b = p[i++];
+				ml += b;
+			} while (b == 255 && ml < u);
+		}
+		o += ml + 4;
+		if (o >= u)
+			return 0; /* a block ends with literals */
+	}
+	return 0;
+}
+
+/* The end of a raw snappy stream that decodes to `u` bytes, or 0. */
+static size_t snappy_span(const uint8_t *p, size_t n, uint64_t u)
+{
+	size_t i = 0;
+	uint64_t o = 0, pre = 0;
+	unsigned sh = 0;
+
+	do {
+		if (i >= n || sh > 28)
+			return 0;
+		pre |= (uint64_t)(p[i] & 0x7f) << sh;
+		sh += 7;
+	} while (p[i++] & 0x80);
+	if (pre != u)
+		return 0;
+	while (o < u) {
+		unsigned tag;
+		uint64_t len, extra = 0;
+
+		if (i >= n)
+			return 0;
+		tag = p[i++];
+		switch (tag & 3) {
+		case 0:
+			len = (tag >> 2) + 1;
+			if (len > 60) {
+				unsigned nb = (unsigned)len - 60;
+				len = 0;
+				if (n - i < nb)
+					return 0;
+				for (unsigned k = 0; k < nb; k++)
+					len |= (uint64_t)p[i + k] << (8 * k);
+				len++;
+				i += nb;
+			}
+			if (len > n - i)
+				return 0;
+			i += (size_t)len;
+			break;
+		case 1:
+			len = 4 + ((tag >> 2) & 7);
+			extra = 1;
+			break;
+		case 2:
+			len = (tag >> 2) + 1;
+			extra = 2;
+			break;
+		default:
+			len = (tag >> 2) + 1;
+			extra = 4;
+			break;
+		}
+		if (extra) {
+			if (n - i < extra || o == 0)
+				return 0;
+			i += (size_t)extra;
+		}
+		o += len;
+	}
+	return o == u ? i : 0;
+}
+
+/* The end of a zlib stream that inflates to exactly `u` bytes, or 0. */
+static size_t zlib_span(const uint8_t *p, size_t n, uint64_t u, uint8_t *out)
+{
+	z_stream z;
+	int r;
+	size_t used;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK)
+		return 0;
+	z.next_in = (Bytef *)p;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)u;
+	r = inflate(&z, Z_FINISH);
+	used = z.total_in;
+	if (r != Z_STREAM_END || z.total_out != u)
+		used = 0;
+	inflateEnd(&z);
+	return used;
+}
+
+size_t colfs_codec_stream_end(colfs_codec codec, const uint8_t *in, size_t n,
+			      uint64_t u, uint8_t *scratch)
+{
+	size_t c, got = 0;
+
+	switch (codec) {
+	case COLFS_CODEC_LZ4_RAW: c = lz4_span(in, n, u); break;
+	case COLFS_CODEC_SNAPPY: c = snappy_span(in, n, u); break;
+	case COLFS_CODEC_ZLIB: return zlib_span(in, n, u, scratch);
+	default: return 0;
+	}
+	if (!c || colfs_codec_decompress(codec, in, c, scratch, (size_t)u,
+					 &got, 0, NULL) != COLFS_OK ||
+	    got != u)
+		return 0;
+	return c;
+}

@@ -66,3 +66,58 @@ uint32_t colfs_crc32c(uint32_t crc, const void *data, size_t len)
 		crc = (crc >> 8) ^ t[0][(crc ^ *p++) & 0xff];
 	return ~crc;
 }
+
+/* --- CRC-32C shifting ------------------------------------------------------
+ *
+ * The CRC-32C register (without the pre- and post-inversion) is linear
+ * over GF(2): n zero bytes turn a register x into Z_n(x).  shift_pow[k] is
+ * the 32x32 matrix of Z_(2^k) (column j is the image of bit j), so Z_n is
+ * at most 64 matrix-vector products. */
+static uint32_t shift_pow[64][32];
+static pthread_once_t shift_once = PTHREAD_ONCE_INIT;
+
+static uint32_t gf2_apply(const uint32_t m[32], uint32_t v)
+{
+	uint32_t r = 0;
+
+	for (unsigned j = 0; v; j++, v >>= 1)
+		if (v & 1)
+			r ^= m[j];
+	return r;
+}
+
+static void shift_pow_build(void)
+{
+	for (unsigned j = 0; j < 32; j++) {
+		uint32_t z = 1u << j;
+
+		for (unsigned i = 0; i < 8; i++)
+			z = (z >> 1) ^ (CRC32C_POLY & (0u - (z & 1u)));
+		shift_pow[0][j] = z;
+	}
+	for (unsigned k = 1; k < 64; k++)
+		for (unsigned j = 0; j < 32; j++)
+			shift_pow[k][j] = gf2_apply(shift_pow[k - 1],
+						    shift_pow[k - 1][j]);
+}
+
+uint32_t colfs_crc32c_shift(uint32_t reg, uint64_t n)
+{
+	pthread_once(&shift_once, shift_pow_build);
+	for (unsigned k = 0; n; k++, n >>= 1)
+		if (n & 1)
+			reg = gf2_apply(shift_pow[k], reg);
+	return reg;
+}
+
+void colfs_crc32c_prefixes(const uint8_t *p, size_t n, uint32_t *regs)
+{
+	regs[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		regs[i + 1] = ~colfs_crc32c(~regs[i], p + i, 1);
+}
+
+uint32_t colfs_crc32c_span(const uint32_t *regs, size_t s, size_t e)
+{
+	return ~(regs[e] ^ colfs_crc32c_shift(~regs[s], e - s));
+}

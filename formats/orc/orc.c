@@ -1,4 +1,6 @@
-/* colfs ORC: the format table (probe, open, close). */
+/* colfs ORC: the format table (probe, open, close).  Open reads the tail
+ * and chooses the tree: the normal one (orc_tree.c), or salvage/
+ * (orc_salvage.c) when the tail cannot be read. */
 #include "orc_internal.h"
 
 #include <stdlib.h>
@@ -24,18 +26,18 @@ static void orc_close(void *state)
 	orc_salvage_free(f);
 	orc_verify_free(f);
 	for (orc_view *v = f->views; v; v = v->next)
-		orc_view_free_reader(v);
+		orc_read_view_free(v);
 	for (orc_sdec *d = f->sdecs; d; d = d->next)
 		orc_sdec_free_state(d);
 	for (size_t s = 0; s < f->n_stripes && f->stripes; s++) {
-		orc_msg_free(&f->stripes[s].footer);
+		colfs_proto_free(&f->stripes[s].footer);
 		free(f->stripes[s].streams);
 		free(f->stripes[s].enc);
 	}
 	free(f->stripes);
-	orc_msg_free(&f->meta_msg);
-	orc_msg_free(&f->footer_msg);
-	orc_msg_free(&f->ps_msg);
+	colfs_proto_free(&f->meta_msg);
+	colfs_proto_free(&f->footer_msg);
+	colfs_proto_free(&f->ps_msg);
 	orc_tz_free_all(f);
 	pthread_mutex_destroy(&f->lock);
 	free(f);
@@ -56,7 +58,7 @@ static colfs_status orc_open(colfs_tree *t, colfs_err *err)
 	f->max_alloc = colfs_tree_options(t)->max_alloc;
 	colfs_tree_set_format_state(t, f);
 
-	st = orc_file_read_tail(f, &terr);
+	st = orc_tail_read(f, &terr);
 	if (st) {
 		/* Without a footer there is no tree to show but the raw
 		 * tail, the errors and salvage/ (the file starts with "ORC":
@@ -68,6 +70,9 @@ static colfs_status orc_open(colfs_tree *t, colfs_err *err)
 				  "under salvage/ (with -o schema_from)");
 		f->footer = NULL;
 	}
+	COLFS_TRY(orc_tree_build_common(f, colfs_tree_root(t)));
+	if (!f->footer)
+		return orc_salvage_add(f, colfs_tree_root(t));
 	return orc_tree_build(f, colfs_tree_root(t));
 }
 

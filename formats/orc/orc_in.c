@@ -1,4 +1,7 @@
-/* colfs ORC: a stripe stream read one compression chunk at a time. */
+/* colfs ORC: the compression chunk framing (ORC specification,
+ * "Compression"): the chunk header's one decoder, whole streams
+ * decompressed (orc_in_decompress, orc_in_read_decompressed), and a stripe
+ * stream read one compression chunk at a time (orc_in). */
 #include "orc_in.h"
 
 #include <stdlib.h>
@@ -81,8 +84,7 @@ static colfs_status in_fill(orc_in *in, colfs_err *err)
 			return colfs_fail(err, COLFS_ETRUNCATED, at,
 					  "compression chunk header cut short");
 		COLFS_TRY(colfs_source_read_at(f->src, at, 3, h, err));
-		clen = ((uint64_t)h[0] | (uint64_t)h[1] << 8 |
-			(uint64_t)h[2] << 16) >> 1;
+		clen = orc_in_chunk_header(h, NULL);
 		if (clen > in->end - at - 3)
 			return colfs_fail(err, COLFS_ETRUNCATED, at,
 					  "compression chunk of %llu bytes "
@@ -97,7 +99,7 @@ static colfs_status in_fill(orc_in *in, colfs_err *err)
 		st = colfs_source_read_at(f->src, at, (size_t)clen + 3, raw,
 					  err);
 		if (!st)
-			st = orc_decompress(f, raw, (size_t)clen + 3, at, &out,
+			st = orc_in_decompress(f, raw, (size_t)clen + 3, at, &out,
 					    &out_len, err);
 		free(raw);
 		if (st)
@@ -107,6 +109,17 @@ static colfs_status in_fill(orc_in *in, colfs_err *err)
 		in->next += 3 + clen;
 		return COLFS_OK;
 	}
+}
+
+uint32_t orc_in_chunk_header(const uint8_t h[ORC_CHUNK_HEADER_LEN],
+			     bool *original)
+{
+	uint32_t v = (uint32_t)h[0] | (uint32_t)h[1] << 8 |
+		     (uint32_t)h[2] << 16;
+
+	if (original)
+		*original = v & 1;
+	return v >> 1;
 }
 
 colfs_status orc_in_u8(orc_in *in, uint8_t *out, colfs_err *err)
@@ -181,4 +194,142 @@ colfs_status orc_in_uvarint(orc_in *in, uint64_t *out, colfs_err *err)
 	}
 	return colfs_fail(err, COLFS_ECORRUPT, orc_in_offset(in),
 			  "varint longer than 10 bytes");
+}
+
+/* --- whole streams --------------------------------------------------------- */
+
+colfs_status orc_in_decompress(orc_file *f, const uint8_t *in, size_t len,
+			    uint64_t offset, uint8_t **out, size_t *out_len,
+			    colfs_err *err)
+{
+	uint8_t *buf = NULL;
+	size_t have = 0, cap = 0;
+	colfs_cursor c;
+
+	*out = NULL;
+	*out_len = 0;
+	if (!f->compressed) {
+		if (len > f->max_alloc)
+			return colfs_fail(err, COLFS_EOVERFLOW, offset,
+					  "stream of %zu bytes exceeds the "
+					  "allocation cap", len);
+		buf = malloc(len ? len : 1);
+		if (!buf)
+			return colfs_fail(err, COLFS_ENOMEM, offset,
+					  "out of memory");
+		if (len)
+			memcpy(buf, in, len);
+		*out = buf;
+		*out_len = len;
+		return COLFS_OK;
+	}
+	colfs_cursor_init(&c, in, len, offset);
+	while (colfs_cursor_left(&c) > 0) {
+		uint64_t at = colfs_cursor_offset(&c);
+		const uint8_t *hp, *chunk;
+		size_t clen, room;
+		bool original;
+		colfs_status st;
+
+		st = colfs_cursor_bytes(&c, 3, &hp, err);
+		if (st)
+			goto fail;
+		clen = orc_in_chunk_header(hp, &original);
+		st = colfs_cursor_bytes(&c, clen, &chunk, err);
+		if (st) {
+			colfs_fail(err, st, at,
+				   "compression chunk header claims %zu bytes, "
+				   "%zu left in the stream", clen,
+				   colfs_cursor_left(&c));
+			goto fail;
+		}
+		room = original ? clen : (size_t)f->block_size;
+		if (original && clen > f->block_size) {
+			/* Writers keep original chunks within the block
+			 * size, but nothing depends on it. */
+		}
+		if ((uint64_t)have + room > f->max_alloc) {
+			st = colfs_fail(err, COLFS_EOVERFLOW, at,
+					"decompressed stream exceeds the "
+					"allocation cap of %llu bytes",
+					(unsigned long long)f->max_alloc);
+			goto fail;
+		}
+		if (have + room > cap) {
+			size_t ncap = cap ? cap * 2 : room + 64;
+			uint8_t *nb;
+
+			while (ncap < have + room)
+				ncap *= 2;
+			if (ncap > f->max_alloc)
+				ncap = (size_t)f->max_alloc;
+			nb = realloc(buf, ncap);
+			if (!nb) {
+				st = colfs_fail(err, COLFS_ENOMEM, at,
+						"out of memory");
+				goto fail;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		if (original) {
+			if (clen)
+				memcpy(buf + have, chunk, clen);
+			have += clen;
+		} else {
+			size_t got = 0;
+
+			st = colfs_codec_decompress(f->codec, chunk, clen,
+						    buf + have, room, &got,
+						    at + 3, err);
+			if (st)
+				goto fail;
+			have += got;
+		}
+		continue;
+fail:
+		free(buf);
+		return st;
+	}
+	*out = buf ? buf : malloc(1);
+	if (!*out)
+		return colfs_fail(err, COLFS_ENOMEM, offset, "out of memory");
+	*out_len = have;
+	return COLFS_OK;
+}
+
+colfs_status orc_in_read_decompressed(orc_file *f, uint64_t offset, uint64_t len,
+				   uint8_t **out, size_t *out_len,
+				   colfs_err *err)
+{
+	uint8_t *raw;
+	colfs_status st;
+	uint64_t end;
+
+	if (colfs_add_overflows(offset, len, &end) || end > f->size)
+		return colfs_fail(err, COLFS_ETRUNCATED, offset,
+				  "region of %llu bytes at %llu runs past the "
+				  "end of the file (%llu bytes)",
+				  (unsigned long long)len,
+				  (unsigned long long)offset,
+				  (unsigned long long)f->size);
+	if (len > f->max_alloc)
+		return colfs_fail(err, COLFS_EOVERFLOW, offset,
+				  "region of %llu bytes exceeds the "
+				  "allocation cap", (unsigned long long)len);
+	raw = malloc(len ? (size_t)len : 1);
+	if (!raw)
+		return colfs_fail(err, COLFS_ENOMEM, offset, "out of memory");
+	st = colfs_source_read_at(f->src, offset, (size_t)len, raw, err);
+	if (!st) {
+		if (!f->compressed) {
+			*out = raw;
+			*out_len = (size_t)len;
+			return COLFS_OK;
+		}
+		st = orc_in_decompress(f, raw, (size_t)len, offset, out, out_len,
+				    err);
+	}
+	free(raw);
+	return st;
 }

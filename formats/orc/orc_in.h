@@ -27,6 +27,15 @@ typedef struct orc_in {
 	size_t span_cap;
 } orc_in;
 
+/* The header of an ORC compression chunk (ORC specification,
+ * "Compression"): 3 bytes, little-endian, bit 0 set when the chunk is
+ * stored original (not compressed), the other 23 bits its length.  The
+ * one decoder of it: returns the length, *original (when not NULL) the
+ * flag. */
+#define ORC_CHUNK_HEADER_LEN 3
+uint32_t orc_in_chunk_header(const uint8_t h[ORC_CHUNK_HEADER_LEN],
+			     bool *original);
+
 void orc_in_init_memory(orc_in *in, const uint8_t *p, size_t n,
 			uint64_t offset);
 /* A stream of `length` stored bytes at absolute `offset` of f's file. */

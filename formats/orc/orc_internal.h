@@ -19,6 +19,7 @@
 #include "../core/buf.h"
 #include "../core/codec.h"
 #include "../core/cursor.h"
+#include "../core/proto.h"
 #include "../core/source.h"
 #include "../core/tree.h"
 #include "orc.pb-c.h"
@@ -30,18 +31,6 @@
 #define ORC_ROWS_PER_PIECE 10000u
 /* Deepest type nesting accepted. */
 #define ORC_MAX_DEPTH 64
-
-/* A decoded protobuf message and the allocator that bounds it. */
-typedef struct orc_pb_alloc {
-	ProtobufCAllocator a;
-	size_t used;
-	size_t cap;
-} orc_pb_alloc;
-
-typedef struct orc_msg {
-	ProtobufCMessage *msg;
-	orc_pb_alloc alloc;
-} orc_msg;
 
 /* One stream of a stripe as located from the stripe footer. */
 typedef struct orc_stream_loc {
@@ -58,7 +47,7 @@ typedef struct orc_stripe {
 	bool loaded;
 	colfs_status status;       /* of loading the footer */
 	colfs_err err;
-	orc_msg footer;            /* Orcpb__StripeFooter */
+	colfs_proto_msg footer;            /* Orcpb__StripeFooter */
 	orc_stream_loc *streams;   /* one per footer stream */
 	size_t n_streams;
 	/* the streams of the footer's StripeEncryptionVariants, located
@@ -78,13 +67,13 @@ typedef struct orc_file {
 	/* tail */
 	uint32_t ps_len;
 	uint64_t ps_off;
-	orc_msg ps_msg;
+	colfs_proto_msg ps_msg;
 	const Orcpb__PostScript *ps;
 	uint64_t footer_off, footer_len;
-	orc_msg footer_msg;
+	colfs_proto_msg footer_msg;
 	const Orcpb__Footer *footer;
 	uint64_t meta_off, meta_len;
-	orc_msg meta_msg;
+	colfs_proto_msg meta_msg;
 	const Orcpb__Metadata *meta;   /* NULL when absent or unreadable */
 
 	colfs_codec codec;
@@ -114,49 +103,38 @@ typedef struct orc_file {
 	struct orc_verify_stripe *verify;
 } orc_file;
 
-/* --- orc_tail.c ---------------------------------------------------------- */
-colfs_status orc_file_read_tail(orc_file *f, colfs_err *err);
-/* Unpack `len` bytes as `desc` with a capped allocator. */
-colfs_status orc_msg_unpack(orc_msg *m, const ProtobufCMessageDescriptor *desc,
-			    const uint8_t *data, size_t len, size_t cap,
-			    uint64_t offset, colfs_err *err);
-void orc_msg_free(orc_msg *m);
+/* --- orc_in.c: the compression chunk framing ---------------------------- */
 /* Decompress an ORC stream (chunk framing when the file is compressed) of
  * `len` bytes at absolute `offset` into a malloc'd buffer. */
-colfs_status orc_read_decompressed(orc_file *f, uint64_t offset, uint64_t len,
+colfs_status orc_in_read_decompressed(orc_file *f, uint64_t offset, uint64_t len,
 				   uint8_t **out, size_t *out_len,
 				   colfs_err *err);
 /* Decompress bytes already in memory. */
-colfs_status orc_decompress(orc_file *f, const uint8_t *in, size_t len,
+colfs_status orc_in_decompress(orc_file *f, const uint8_t *in, size_t len,
 			    uint64_t offset, uint8_t **out, size_t *out_len,
 			    colfs_err *err);
+
+/* --- orc_tail.c ---------------------------------------------------------- */
+colfs_status orc_tail_read(orc_file *f, colfs_err *err);
 /* The stripe's footer, loaded on first use (thread-safe). */
-colfs_status orc_stripe_load(orc_file *f, size_t s, orc_stripe **out,
+colfs_status orc_tail_stripe_load(orc_file *f, size_t s, orc_stripe **out,
 			     colfs_err *err);
 /* The tree path of the part of stripe `s` where problem `err` lies (the
  * directory of the stream that holds its offset, or that ends there for a
  * truncation; else the stripe's), whether or not it was listed: problems
  * found by any view are filed there (colfs_tree_report_path). */
-void orc_part_path(orc_file *f, size_t s, const colfs_err *err, char *buf,
+void orc_tree_part_path(orc_file *f, size_t s, const colfs_err *err, char *buf,
 		   size_t len);
-const char *orc_compression_name(uint32_t kind);
-const char *orc_stream_kind_name(uint32_t kind);
-const char *orc_encoding_name(uint32_t kind);
-const char *orc_type_kind_name(uint32_t kind);
-const char *orc_writer_name(uint32_t writer);
-const char *orc_writer_version_name(uint32_t v);
+const char *orc_tail_compression_name(uint32_t kind);
+const char *orc_tail_stream_kind_name(uint32_t kind);
+const char *orc_tail_encoding_name(uint32_t kind);
+const char *orc_tail_type_kind_name(uint32_t kind);
+const char *orc_tail_writer_name(uint32_t writer);
+const char *orc_tail_writer_version_name(uint32_t v);
 /* "0.12", "0.11" (no version), "UNSTABLE-PRE-2.0" (1.9999). */
-void orc_format_version(const orc_file *f, char *buf, size_t len);
+void orc_tail_format_version(const orc_file *f, char *buf, size_t len);
 /* The type tree in Hive notation. */
-void orc_type_string(const orc_file *f, uint32_t id, colfs_buf *out);
-
-/* --- orc_json.c ---------------------------------------------------------- */
-struct json_t;
-/* Every field of a decoded message, as JSON (enums by name, bytes as hex
- * unless they are UTF-8 text). */
-struct json_t *orc_msg_json(const ProtobufCMessage *m);
-struct json_t *orc_json_bytes(const uint8_t *p, size_t n);
-struct json_t *orc_json_text(const char *s, size_t n);
+void orc_tail_type_string(const orc_file *f, uint32_t id, colfs_buf *out);
 
 /* --- orc_read.c ---------------------------------------------------------- */
 /* A streamed view: rows.jsonl / rows.csv / columns/<field>, whole file or
@@ -177,9 +155,9 @@ typedef struct orc_view {
 	uint64_t next_piece;
 } orc_view;
 
-colfs_status orc_view_piece(colfs_tree *t, colfs_node *file, uint64_t index,
+colfs_status orc_read_view_piece(colfs_tree *t, colfs_node *file, uint64_t index,
 			    colfs_buf *out);
-void orc_view_free_reader(orc_view *v);
+void orc_read_view_free(orc_view *v);
 
 /* streams/<i>/decoded: one stream decoded alone. */
 typedef enum orc_sdec_kind {
@@ -229,6 +207,9 @@ int64_t orc_tz_offset(const orc_tz *tz, int64_t t);
 void orc_tz_free_all(orc_file *f);
 
 /* --- orc_tree.c ---------------------------------------------------------- */
+/* What every ORC root shows (README, format, errors, raw/, layout), then
+ * the tree of a file whose tail was read (orc.c chooses it or salvage/). */
+colfs_status orc_tree_build_common(orc_file *f, colfs_node *root);
 colfs_status orc_tree_build(orc_file *f, colfs_node *root);
 /* Nodes whose context is `f` (the file or a salvaged copy of it). */
 colfs_node *orc_tree_add_view(colfs_tree *t, orc_file *f, colfs_node *dir,

@@ -115,12 +115,12 @@ static void col_free(orc_col *c)
 	for (size_t i = 0; i < c->n_kids; i++)
 		col_free(c->kids[i]);
 	free(c->kids);
-	orc_bool_rle_close(&c->present);
-	orc_int_rle_close(&c->ints);
-	orc_int_rle_close(&c->lens);
-	orc_int_rle_close(&c->second);
-	orc_byte_rle_close(&c->bytes);
-	orc_bool_rle_close(&c->bools);
+	orc_rle_bool_close(&c->present);
+	orc_rle_int_close(&c->ints);
+	orc_rle_int_close(&c->lens);
+	orc_rle_int_close(&c->second);
+	orc_rle_byte_close(&c->bytes);
+	orc_rle_bool_close(&c->bools);
 	orc_in_close(&c->data);
 	free(c->arena);
 	free(c->dict_data);
@@ -153,16 +153,16 @@ static colfs_status load_stream(orc_reader *r, const orc_stripe *sp,
 				  r->f->footer->stripes[r->stripe]->offset,
 				  "stripe %zu: %s stream not found for column "
 				  "%u (%s, %s)", r->stripe,
-				  orc_stream_kind_name(kind), c->id,
-				  orc_type_kind_name(c->kind),
-				  orc_encoding_name(c->v2 ? (c->dict ? 3 : 2)
+				  orc_tail_stream_kind_name(kind), c->id,
+				  orc_tail_type_kind_name(c->kind),
+				  orc_tail_encoding_name(c->v2 ? (c->dict ? 3 : 2)
 							  : (c->dict ? 1 : 0)));
 	}
 	if (!l->in_file)
 		return colfs_fail(err, COLFS_ETRUNCATED, l->offset,
 				  "stripe %zu: %s stream of column %u runs "
 				  "past its stripe", r->stripe,
-				  orc_stream_kind_name(kind), c->id);
+				  orc_tail_stream_kind_name(kind), c->id);
 	orc_in_init_file(out, r->f, l->offset, l->length);
 	*found = true;
 	return COLFS_OK;
@@ -173,7 +173,7 @@ static colfs_status load_dictionary(orc_reader *r, const orc_stripe *sp,
 				    colfs_err *err)
 {
 	orc_in din, lin;
-	orc_int_rle lens;
+	orc_rle_int lens;
 	bool found;
 	uint64_t total = 0;
 	int64_t len;
@@ -194,7 +194,7 @@ static colfs_status load_dictionary(orc_reader *r, const orc_stripe *sp,
 		goto out;
 	if (!found)
 		orc_in_init_memory(&lin, NULL, 0, 0);
-	orc_int_rle_init(&lens, &lin, c->v2, false);
+	orc_rle_int_init(&lens, &lin, c->v2, false);
 	c->dict_off = malloc(((size_t)dict_size + 1) * sizeof(uint64_t));
 	if (!c->dict_off) {
 		st = colfs_fail(err, COLFS_ENOMEM, 0, "out of memory");
@@ -202,7 +202,7 @@ static colfs_status load_dictionary(orc_reader *r, const orc_stripe *sp,
 	}
 	c->dict_off[0] = 0;
 	for (uint32_t i = 0; i < dict_size; i++) {
-		st = orc_int_rle_next(&lens, &len, 1, err);
+		st = orc_rle_int_next(&lens, &len, 1, err);
 		if (st)
 			goto out_lens;
 		if ((uint64_t)len > r->f->max_alloc - total) {
@@ -223,7 +223,7 @@ static colfs_status load_dictionary(orc_reader *r, const orc_stripe *sp,
 	st = orc_in_copy(&din, c->dict_data, (size_t)total, err);
 	c->dict_n = dict_size;
 out_lens:
-	orc_int_rle_close(&lens);
+	orc_rle_int_close(&lens);
 out:
 	orc_in_close(&din);
 	return st;
@@ -275,18 +275,18 @@ static colfs_status col_build(orc_reader *r, const orc_stripe *sp,
 			      &cur, &found, err));
 	if (found) {
 		c->has_present = true;
-		orc_bool_rle_init(&c->present, &cur);
+		orc_rle_bool_init(&c->present, &cur);
 	}
 	switch (c->kind) {
 	case ORCPB__TYPE__KIND__BOOLEAN:
 		COLFS_TRY(load_stream(r, sp, c, ORCPB__STREAM__KIND__DATA,
 				      true, &cur, &found, err));
-		orc_bool_rle_init(&c->bools, &cur);
+		orc_rle_bool_init(&c->bools, &cur);
 		break;
 	case ORCPB__TYPE__KIND__BYTE:
 		COLFS_TRY(load_stream(r, sp, c, ORCPB__STREAM__KIND__DATA,
 				      true, &cur, &found, err));
-		orc_byte_rle_init(&c->bytes, &cur);
+		orc_rle_byte_init(&c->bytes, &cur);
 		break;
 	case ORCPB__TYPE__KIND__SHORT:
 	case ORCPB__TYPE__KIND__INT:
@@ -294,7 +294,7 @@ static colfs_status col_build(orc_reader *r, const orc_stripe *sp,
 	case ORCPB__TYPE__KIND__DATE:
 		COLFS_TRY(load_stream(r, sp, c, ORCPB__STREAM__KIND__DATA,
 				      true, &cur, &found, err));
-		orc_int_rle_init(&c->ints, &cur, c->v2, true);
+		orc_rle_int_init(&c->ints, &cur, c->v2, true);
 		break;
 	case ORCPB__TYPE__KIND__FLOAT:
 	case ORCPB__TYPE__KIND__DOUBLE:
@@ -308,7 +308,7 @@ static colfs_status col_build(orc_reader *r, const orc_stripe *sp,
 		if (c->dict) {
 			COLFS_TRY(load_stream(r, sp, c,
 					      ORCPB__STREAM__KIND__DATA, true, &cur, &found, err));
-			orc_int_rle_init(&c->ints, &cur, c->v2, false);
+			orc_rle_int_init(&c->ints, &cur, c->v2, false);
 			COLFS_TRY(load_dictionary(r, sp, c, enc->dictionarysize,
 						  err));
 		} else {
@@ -317,7 +317,7 @@ static colfs_status col_build(orc_reader *r, const orc_stripe *sp,
 			COLFS_TRY(load_stream(r, sp, c,
 					      ORCPB__STREAM__KIND__LENGTH,
 					      true, &cur, &found, err));
-			orc_int_rle_init(&c->lens, &cur, c->v2, false);
+			orc_rle_int_init(&c->lens, &cur, c->v2, false);
 		}
 		break;
 	case ORCPB__TYPE__KIND__TIMESTAMP:
@@ -328,10 +328,10 @@ static colfs_status col_build(orc_reader *r, const orc_stripe *sp,
 
 		COLFS_TRY(load_stream(r, sp, c, ORCPB__STREAM__KIND__DATA,
 				      true, &cur, &found, err));
-		orc_int_rle_init(&c->ints, &cur, c->v2, true);
+		orc_rle_int_init(&c->ints, &cur, c->v2, true);
 		COLFS_TRY(load_stream(r, sp, c, ORCPB__STREAM__KIND__SECONDARY,
 				      true, &cur, &found, err));
-		orc_int_rle_init(&c->second, &cur, c->v2, false);
+		orc_rle_int_init(&c->second, &cur, c->v2, false);
 		COLFS_TRY(orc_tz_get(f, tzname, &c->tz, err));
 		c->tz_epoch = ORC_TS_BASE - orc_tz_offset(c->tz, ORC_TS_BASE);
 		break;
@@ -352,26 +352,26 @@ static colfs_status col_build(orc_reader *r, const orc_stripe *sp,
 		if (c->decimal64) {
 			COLFS_TRY(load_stream(r, sp, c,
 					      ORCPB__STREAM__KIND__DATA, true, &cur, &found, err));
-			orc_int_rle_init(&c->ints, &cur, true, true);
+			orc_rle_int_init(&c->ints, &cur, true, true);
 		} else {
 			COLFS_TRY(load_stream(r, sp, c,
 					      ORCPB__STREAM__KIND__DATA, true, &c->data, &found, err));
 			COLFS_TRY(load_stream(r, sp, c,
 					      ORCPB__STREAM__KIND__SECONDARY,
 					      true, &cur, &found, err));
-			orc_int_rle_init(&c->second, &cur, c->v2, true);
+			orc_rle_int_init(&c->second, &cur, c->v2, true);
 		}
 		break;
 	case ORCPB__TYPE__KIND__LIST:
 	case ORCPB__TYPE__KIND__MAP:
 		COLFS_TRY(load_stream(r, sp, c, ORCPB__STREAM__KIND__LENGTH,
 				      true, &cur, &found, err));
-		orc_int_rle_init(&c->lens, &cur, c->v2, false);
+		orc_rle_int_init(&c->lens, &cur, c->v2, false);
 		break;
 	case ORCPB__TYPE__KIND__UNION:
 		COLFS_TRY(load_stream(r, sp, c, ORCPB__STREAM__KIND__DATA,
 				      true, &cur, &found, err));
-		orc_byte_rle_init(&c->bytes, &cur);
+		orc_rle_byte_init(&c->bytes, &cur);
 		break;
 	case ORCPB__TYPE__KIND__STRUCT:
 		break;
@@ -413,7 +413,7 @@ static colfs_status reader_create(orc_file *f, size_t stripe, uint32_t column,
 	colfs_status st;
 
 	*out = NULL;
-	COLFS_TRY(orc_stripe_load(f, stripe, &sp, err));
+	COLFS_TRY(orc_tail_stripe_load(f, stripe, &sp, err));
 	sel = calloc(f->n_types, sizeof(*sel));
 	r = calloc(1, sizeof(*r));
 	if (!sel || !r) {
@@ -499,7 +499,7 @@ static colfs_status read_present(orc_reader *r, orc_col *c, size_t n,
 						  "out of memory");
 			r->scratch_cap = m;
 		}
-		COLFS_TRY(orc_bool_rle_next(&c->present, r->scratch, m, err));
+		COLFS_TRY(orc_rle_bool_next(&c->present, r->scratch, m, err));
 	}
 	for (size_t i = 0, k = 0; i < n; i++) {
 		if (incoming && !incoming[i]) {
@@ -519,7 +519,7 @@ static colfs_status read_strings(orc_col *c, size_t n, size_t nn,
 	orc_vec *v = &c->v;
 
 	if (c->dict) {
-		COLFS_TRY(orc_int_rle_next(&c->ints, v->i, nn, err));
+		COLFS_TRY(orc_rle_int_next(&c->ints, v->i, nn, err));
 		for (size_t k = 0; k < nn; k++) {
 			uint64_t id = (uint64_t)v->i[k];
 
@@ -538,7 +538,7 @@ static colfs_status read_strings(orc_col *c, size_t n, size_t nn,
 	} else {
 		size_t used = 0;
 
-		COLFS_TRY(orc_int_rle_next(&c->lens, v->i, nn, err));
+		COLFS_TRY(orc_rle_int_next(&c->lens, v->i, nn, err));
 		for (size_t k = 0; k < nn; k++) {
 			uint64_t len = (uint64_t)v->i[k];
 			const uint8_t *p;
@@ -585,8 +585,8 @@ static colfs_status read_timestamps(orc_col *c, size_t n, size_t nn,
 {
 	orc_vec *v = &c->v;
 
-	COLFS_TRY(orc_int_rle_next(&c->ints, v->i, nn, err));
-	COLFS_TRY(orc_int_rle_next(&c->second, v->j, nn, err));
+	COLFS_TRY(orc_rle_int_next(&c->ints, v->i, nn, err));
+	COLFS_TRY(orc_rle_int_next(&c->second, v->j, nn, err));
 	for (size_t k = 0; k < nn; k++) {
 		uint64_t raw = (uint64_t)v->j[k];
 		unsigned zeros = raw & 7;
@@ -626,7 +626,7 @@ static colfs_status read_decimals(orc_col *c, size_t n, size_t nn,
 
 		/* int64 into the front of the i128 array, widened from the
 		 * back so nothing is overwritten before it is read. */
-		COLFS_TRY(orc_int_rle_next(&c->ints, tmp, nn, err));
+		COLFS_TRY(orc_rle_int_next(&c->ints, tmp, nn, err));
 		for (size_t k = nn; k-- > 0;)
 			v->dec[k] = tmp[k];
 	} else {
@@ -635,7 +635,7 @@ static colfs_status read_decimals(orc_col *c, size_t n, size_t nn,
 			i128 val = 0;
 
 			COLFS_TRY(read_decimal_v1(c, &val, err));
-			COLFS_TRY(orc_int_rle_next(&c->second, &sc, 1, err));
+			COLFS_TRY(orc_rle_int_next(&c->second, &sc, 1, err));
 			if (sc < c->scale) {
 				if (c->scale - sc > 38)
 					return colfs_fail(
@@ -682,7 +682,7 @@ static colfs_status col_read(orc_reader *r, orc_col *c, size_t n,
 	case ORCPB__TYPE__KIND__BOOLEAN: {
 		uint8_t *tmp = (uint8_t *)v->j;
 
-		COLFS_TRY(orc_bool_rle_next(&c->bools, tmp, nn, err));
+		COLFS_TRY(orc_rle_bool_next(&c->bools, tmp, nn, err));
 		for (size_t k = nn; k-- > 0;)
 			v->i[k] = tmp[k];
 		spread(v->i, sizeof(int64_t), v->present, n, nn);
@@ -691,7 +691,7 @@ static colfs_status col_read(orc_reader *r, orc_col *c, size_t n,
 	case ORCPB__TYPE__KIND__BYTE: {
 		uint8_t *tmp = (uint8_t *)v->j;
 
-		COLFS_TRY(orc_byte_rle_next(&c->bytes, tmp, nn, err));
+		COLFS_TRY(orc_rle_byte_next(&c->bytes, tmp, nn, err));
 		for (size_t k = nn; k-- > 0;)
 			v->i[k] = (int8_t)tmp[k];
 		spread(v->i, sizeof(int64_t), v->present, n, nn);
@@ -701,7 +701,7 @@ static colfs_status col_read(orc_reader *r, orc_col *c, size_t n,
 	case ORCPB__TYPE__KIND__INT:
 	case ORCPB__TYPE__KIND__LONG:
 	case ORCPB__TYPE__KIND__DATE:
-		COLFS_TRY(orc_int_rle_next(&c->ints, v->i, nn, err));
+		COLFS_TRY(orc_rle_int_next(&c->ints, v->i, nn, err));
 		spread(v->i, sizeof(int64_t), v->present, n, nn);
 		break;
 	case ORCPB__TYPE__KIND__FLOAT:
@@ -747,7 +747,7 @@ static colfs_status col_read(orc_reader *r, orc_col *c, size_t n,
 	case ORCPB__TYPE__KIND__MAP: {
 		uint64_t total = 0;
 
-		COLFS_TRY(orc_int_rle_next(&c->lens, v->j, nn, err));
+		COLFS_TRY(orc_rle_int_next(&c->lens, v->j, nn, err));
 		spread(v->j, sizeof(int64_t), v->present, n, nn);
 		for (size_t i = 0; i < n; i++) {
 			if (!v->present[i]) {
@@ -773,7 +773,7 @@ static colfs_status col_read(orc_reader *r, orc_col *c, size_t n,
 	case ORCPB__TYPE__KIND__UNION: {
 		size_t counts[256] = {0};
 
-		COLFS_TRY(orc_byte_rle_next(&c->bytes, v->tag, nn, err));
+		COLFS_TRY(orc_rle_byte_next(&c->bytes, v->tag, nn, err));
 		spread(v->tag, 1, v->present, n, nn);
 		for (size_t i = 0; i < n; i++) {
 			if (!v->present[i])
@@ -801,7 +801,7 @@ static colfs_status col_read(orc_reader *r, orc_col *c, size_t n,
 /* --- printing: orc-contents ------------------------------------------------------ */
 
 /* A 128-bit integer in decimal. */
-void orc_put_i128(colfs_buf *b, i128 v)
+void orc_read_put_i128(colfs_buf *b, i128 v)
 {
 	char tmp[48];
 	size_t k = sizeof(tmp);
@@ -827,7 +827,7 @@ static void put_decimal(colfs_buf *b, i128 v, int32_t scale)
 	bool neg = v < 0;
 	size_t n;
 
-	orc_put_i128(&t, neg ? -v : v);
+	orc_read_put_i128(&t, neg ? -v : v);
 	if (colfs_buf_status(&t) || !t.data) {
 		colfs_buf_free(&t);
 		b->failed = true;
@@ -1157,7 +1157,7 @@ static void print_value(colfs_buf *b, const colfs_render *rd,
 
 /* --- views ----------------------------------------------------------------------- */
 
-void orc_view_free_reader(orc_view *v)
+void orc_read_view_free(orc_view *v)
 {
 	reader_free(v->reader);
 	v->reader = NULL;
@@ -1254,7 +1254,7 @@ static colfs_status print_csv_row(colfs_buf *out, const colfs_render *rd,
 	return st ? st : colfs_buf_status(out);
 }
 
-colfs_status orc_view_piece(colfs_tree *t, colfs_node *file, uint64_t index,
+colfs_status orc_read_view_piece(colfs_tree *t, colfs_node *file, uint64_t index,
 			    colfs_buf *out)
 {
 	orc_view *v = colfs_node_ctx(file);
@@ -1282,7 +1282,7 @@ colfs_status orc_view_piece(colfs_tree *t, colfs_node *file, uint64_t index,
 	    v->next_piece != index) {
 		uint64_t skip;
 
-		orc_view_free_reader(v);
+		orc_read_view_free(v);
 		st = reader_create(f, stripe,
 				   v->kind == ORC_VIEW_COLUMN ? v->column : 0,
 				   &v->reader, &err);
@@ -1325,11 +1325,11 @@ colfs_status orc_view_piece(colfs_tree *t, colfs_node *file, uint64_t index,
 	}
 	return colfs_buf_status(out);
 fail:
-	orc_view_free_reader(v);
+	orc_read_view_free(v);
 	{
 		/* filed under the stripe (and stream) that is broken */
 		char path[256];
-		orc_part_path(f, stripe, &err, path, sizeof path);
+		orc_tree_part_path(f, stripe, &err, path, sizeof path);
 		colfs_tree_report_err_path(t, path, &err);
 	}
 	return st;

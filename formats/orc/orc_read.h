@@ -42,12 +42,12 @@ typedef struct orc_col {
 	int32_t scale;       /* decimal: rendering scale */
 	uint64_t f_max_alloc;
 	bool has_present;
-	orc_bool_rle present;
-	orc_int_rle ints;    /* DATA (integers, dictionary ids, seconds) */
-	orc_int_rle lens;    /* LENGTH */
-	orc_int_rle second;  /* SECONDARY */
-	orc_byte_rle bytes;  /* DATA of tinyint, union tags */
-	orc_bool_rle bools;  /* DATA of boolean */
+	orc_rle_bool present;
+	orc_rle_int ints;    /* DATA (integers, dictionary ids, seconds) */
+	orc_rle_int lens;    /* LENGTH */
+	orc_rle_int second;  /* SECONDARY */
+	orc_rle_byte bytes;  /* DATA of tinyint, union tags */
+	orc_rle_bool bools;  /* DATA of boolean */
 	orc_in data;         /* DATA of float/double/string/decimal v1 */
 	uint8_t *arena;      /* this batch's direct string bytes */
 	size_t arena_cap;
@@ -81,6 +81,6 @@ colfs_status orc_reader_read(orc_reader *r, size_t n, colfs_err *err);
 void orc_reader_free(orc_reader *r);
 
 /* Append a 128-bit integer in decimal (decimal digits, sums). */
-void orc_put_i128(colfs_buf *b, i128 v);
+void orc_read_put_i128(colfs_buf *b, i128 v);
 
 #endif

@@ -12,13 +12,13 @@ static colfs_status rle_fail(const orc_in *in, colfs_err *err,
 
 /* --- byte RLE ------------------------------------------------------------ */
 
-void orc_byte_rle_init(orc_byte_rle *d, const orc_in *in)
+void orc_rle_byte_init(orc_rle_byte *d, const orc_in *in)
 {
 	memset(d, 0, sizeof(*d));
 	d->in = *in;
 }
 
-static colfs_status byte_rle_fill(orc_byte_rle *d, colfs_err *err)
+static colfs_status byte_rle_fill(orc_rle_byte *d, colfs_err *err)
 {
 	uint8_t ctl;
 
@@ -42,7 +42,7 @@ static colfs_status byte_rle_fill(orc_byte_rle *d, colfs_err *err)
 	return COLFS_OK;
 }
 
-colfs_status orc_byte_rle_next(orc_byte_rle *d, uint8_t *out, size_t n,
+colfs_status orc_rle_byte_next(orc_rle_byte *d, uint8_t *out, size_t n,
 			       colfs_err *err)
 {
 	while (n > 0) {
@@ -61,26 +61,26 @@ colfs_status orc_byte_rle_next(orc_byte_rle *d, uint8_t *out, size_t n,
 	return COLFS_OK;
 }
 
-void orc_byte_rle_close(orc_byte_rle *d)
+void orc_rle_byte_close(orc_rle_byte *d)
 {
 	orc_in_close(&d->in);
 }
 
 /* --- boolean RLE --------------------------------------------------------- */
 
-void orc_bool_rle_init(orc_bool_rle *d, const orc_in *in)
+void orc_rle_bool_init(orc_rle_bool *d, const orc_in *in)
 {
-	orc_byte_rle_init(&d->bytes, in);
+	orc_rle_byte_init(&d->bytes, in);
 	d->cur_byte = 0;
 	d->bits_left = 0;
 }
 
-colfs_status orc_bool_rle_next(orc_bool_rle *d, uint8_t *out, size_t n,
+colfs_status orc_rle_bool_next(orc_rle_bool *d, uint8_t *out, size_t n,
 			       colfs_err *err)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (d->bits_left == 0) {
-			COLFS_TRY(orc_byte_rle_next(&d->bytes, &d->cur_byte, 1,
+			COLFS_TRY(orc_rle_byte_next(&d->bytes, &d->cur_byte, 1,
 						    err));
 			d->bits_left = 8;
 		}
@@ -90,19 +90,19 @@ colfs_status orc_bool_rle_next(orc_bool_rle *d, uint8_t *out, size_t n,
 	return COLFS_OK;
 }
 
-void orc_bool_rle_close(orc_bool_rle *d)
+void orc_rle_bool_close(orc_rle_bool *d)
 {
-	orc_byte_rle_close(&d->bytes);
+	orc_rle_byte_close(&d->bytes);
 }
 
 /* --- integer RLE --------------------------------------------------------- */
 
-void orc_int_rle_close(orc_int_rle *d)
+void orc_rle_int_close(orc_rle_int *d)
 {
 	orc_in_close(&d->in);
 }
 
-void orc_int_rle_init(orc_int_rle *d, const orc_in *in, bool v2,
+void orc_rle_int_init(orc_rle_int *d, const orc_in *in, bool v2,
 		      bool is_signed)
 {
 	d->in = *in;
@@ -117,7 +117,7 @@ static inline int64_t unzigzag(uint64_t v)
 	return (int64_t)((v >> 1) ^ (~(v & 1) + 1));
 }
 
-static colfs_status read_varint(orc_int_rle *d, bool is_signed, int64_t *out,
+static colfs_status read_varint(orc_rle_int *d, bool is_signed, int64_t *out,
 				colfs_err *err)
 {
 	uint64_t u;
@@ -127,7 +127,7 @@ static colfs_status read_varint(orc_int_rle *d, bool is_signed, int64_t *out,
 	return COLFS_OK;
 }
 
-static colfs_status v1_fill(orc_int_rle *d, colfs_err *err)
+static colfs_status v1_fill(orc_rle_int *d, colfs_err *err)
 {
 	uint8_t ctl;
 
@@ -227,7 +227,7 @@ static colfs_status unpack_bits(orc_in *c, unsigned width, size_t count,
 	return COLFS_OK;
 }
 
-static colfs_status v2_short_repeat(orc_int_rle *d, uint8_t h, colfs_err *err)
+static colfs_status v2_short_repeat(orc_rle_int *d, uint8_t h, colfs_err *err)
 {
 	unsigned width = ((h >> 3) & 7) + 1;
 	size_t count = (size_t)(h & 7) + 3;
@@ -243,7 +243,7 @@ static colfs_status v2_short_repeat(orc_int_rle *d, uint8_t h, colfs_err *err)
 	return COLFS_OK;
 }
 
-static colfs_status v2_direct(orc_int_rle *d, uint8_t h, colfs_err *err)
+static colfs_status v2_direct(orc_rle_int *d, uint8_t h, colfs_err *err)
 {
 	uint8_t h2;
 	unsigned width = orc_rle_width_decode((h >> 1) & 0x1f, false);
@@ -260,7 +260,7 @@ static colfs_status v2_direct(orc_int_rle *d, uint8_t h, colfs_err *err)
 	return COLFS_OK;
 }
 
-static colfs_status v2_patched_base(orc_int_rle *d, uint8_t h, colfs_err *err)
+static colfs_status v2_patched_base(orc_rle_int *d, uint8_t h, colfs_err *err)
 {
 	const uint64_t at = orc_in_offset(&d->in);
 	uint8_t hb[3];
@@ -331,7 +331,7 @@ static colfs_status v2_patched_base(orc_int_rle *d, uint8_t h, colfs_err *err)
 	return COLFS_OK;
 }
 
-static colfs_status v2_delta(orc_int_rle *d, uint8_t h, colfs_err *err)
+static colfs_status v2_delta(orc_rle_int *d, uint8_t h, colfs_err *err)
 {
 	uint8_t h2;
 	unsigned width = orc_rle_width_decode((h >> 1) & 0x1f, true);
@@ -369,7 +369,7 @@ static colfs_status v2_delta(orc_int_rle *d, uint8_t h, colfs_err *err)
 	return COLFS_OK;
 }
 
-static colfs_status v2_fill(orc_int_rle *d, colfs_err *err)
+static colfs_status v2_fill(orc_rle_int *d, colfs_err *err)
 {
 	uint8_t h;
 
@@ -392,7 +392,7 @@ static colfs_status v2_fill(orc_int_rle *d, colfs_err *err)
 	return COLFS_OK;
 }
 
-colfs_status orc_int_rle_next(orc_int_rle *d, int64_t *out, size_t n,
+colfs_status orc_rle_int_next(orc_rle_int *d, int64_t *out, size_t n,
 			      colfs_err *err)
 {
 	while (n > 0) {

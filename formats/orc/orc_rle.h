@@ -20,46 +20,46 @@
 #define ORC_RLE_RUN_MAX 512
 
 /* Byte RLE (also the bytes under boolean RLE). */
-typedef struct orc_byte_rle {
+typedef struct orc_rle_byte {
 	orc_in in;
 	uint8_t run[ORC_RLE_RUN_MAX];
 	size_t run_len, run_pos;
-} orc_byte_rle;
+} orc_rle_byte;
 
-void orc_byte_rle_init(orc_byte_rle *d, const orc_in *in);
-colfs_status orc_byte_rle_next(orc_byte_rle *d, uint8_t *out, size_t n,
+void orc_rle_byte_init(orc_rle_byte *d, const orc_in *in);
+colfs_status orc_rle_byte_next(orc_rle_byte *d, uint8_t *out, size_t n,
 			       colfs_err *err);
 
 /* Boolean RLE: bits most significant first over byte RLE. */
-typedef struct orc_bool_rle {
-	orc_byte_rle bytes;
+typedef struct orc_rle_bool {
+	orc_rle_byte bytes;
 	uint8_t cur_byte;
 	unsigned bits_left;
-} orc_bool_rle;
+} orc_rle_bool;
 
-void orc_bool_rle_init(orc_bool_rle *d, const orc_in *in);
-colfs_status orc_bool_rle_next(orc_bool_rle *d, uint8_t *out, size_t n,
+void orc_rle_bool_init(orc_rle_bool *d, const orc_in *in);
+colfs_status orc_rle_bool_next(orc_rle_bool *d, uint8_t *out, size_t n,
 			       colfs_err *err);
 
 /* Integer RLE, version 1 or 2, signed or unsigned.  Unsigned values come
  * out as their bit pattern in int64_t. */
-typedef struct orc_int_rle {
+typedef struct orc_rle_int {
 	orc_in in;
 	bool v2;
 	bool is_signed;
 	int64_t run[ORC_RLE_RUN_MAX];
 	size_t run_len, run_pos;
-} orc_int_rle;
+} orc_rle_int;
 
-void orc_int_rle_init(orc_int_rle *d, const orc_in *in, bool v2,
+void orc_rle_int_init(orc_rle_int *d, const orc_in *in, bool v2,
 		      bool is_signed);
-colfs_status orc_int_rle_next(orc_int_rle *d, int64_t *out, size_t n,
+colfs_status orc_rle_int_next(orc_rle_int *d, int64_t *out, size_t n,
 			      colfs_err *err);
 
 /* Release the stream each decoder owns. */
-void orc_byte_rle_close(orc_byte_rle *d);
-void orc_bool_rle_close(orc_bool_rle *d);
-void orc_int_rle_close(orc_int_rle *d);
+void orc_rle_byte_close(orc_rle_byte *d);
+void orc_rle_bool_close(orc_rle_bool *d);
+void orc_rle_int_close(orc_rle_int *d);
 
 /* The RLE v2 5-bit width code to a bit width (delta: 0 means 0 bits). */
 unsigned orc_rle_width_decode(unsigned code, bool delta);

@@ -32,6 +32,7 @@
  * SALVAGE_MAX_CANDIDATES candidates kept (both times -o salvage_effort).  Memory is one window plus one
  * footer span plus one decompressed block plus the candidates.  The source
  * file is only read. */
+#include "orc_in.h"
 #include "orc_internal.h"
 #include "orc_rle.h"
 
@@ -258,7 +259,7 @@ static bool footer_fits(const orc_salvage *sv, const Orcpb__StripeFooter *sf,
 static bool try_footer(orc_file *f, orc_salvage *sv, const uint8_t *data,
 		       size_t len, uint64_t off, uint64_t stored)
 {
-	orc_msg m = {0};
+	colfs_proto_msg m = {0};
 	salvage_cand c;
 	bool ok;
 	uint64_t cap = (uint64_t)len * 64 + (1u << 20);
@@ -266,11 +267,11 @@ static bool try_footer(orc_file *f, orc_salvage *sv, const uint8_t *data,
 	if (cap > f->max_alloc)
 		cap = f->max_alloc;
 	sv->attempts++;
-	if (orc_msg_unpack(&m, &orcpb__stripe_footer__descriptor, data, len,
+	if (colfs_proto_unpack(&m, &orcpb__stripe_footer__descriptor, data, len,
 			   (size_t)cap, off, NULL) != COLFS_OK)
 		return false;
 	ok = footer_fits(sv, (const Orcpb__StripeFooter *)m.msg, off, &c);
-	orc_msg_free(&m);
+	colfs_proto_free(&m);
 	if (!ok)
 		return false;
 	c.footer_len = stored;
@@ -378,20 +379,18 @@ static void try_chunks(orc_file *f, orc_salvage *sv, const uint8_t *first,
 	       sv->attempts < sv->max_attempts) {
 		uint8_t hb[3];
 		size_t clen, got = 0;
-		uint32_t h;
+		bool original;
 
 		if (at + 3 > f->size ||
 		    colfs_source_read_at(f->src, at, 3, hb, NULL))
 			return;
-		h = (uint32_t)hb[0] | (uint32_t)hb[1] << 8 |
-		    (uint32_t)hb[2] << 16;
-		clen = h >> 1;
+		clen = orc_in_chunk_header(hb, &original);
 		if (clen == 0 || clen > sv->block_size ||
 		    at + 3 + clen > f->size ||
 		    colfs_source_read_at(f->src, at + 3, clen, sv->comp, NULL))
 			return;
 		sv->attempts++;
-		if (h & 1) {
+		if (original) {
 			memcpy(sv->joined + len, sv->comp, clen);
 			got = clen;
 		} else if (colfs_codec_decompress(sv->codec, sv->comp, clen,
@@ -414,16 +413,15 @@ static void try_chunk(orc_file *f, orc_salvage *sv, const uint8_t *p,
 		      size_t avail, uint64_t off, uint8_t *dec)
 {
 	const uint8_t *body = dec;
-	uint32_t h;
+	bool original;
 	size_t clen, got = 0;
 
 	if (avail < 4)
 		return;
-	h = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
-	clen = h >> 1;
+	clen = orc_in_chunk_header(p, &original);
 	if (clen == 0 || clen > sv->block_size || clen > avail - 3)
 		return;
-	if (h & 1) {
+	if (original) {
 		if (p[3] != 0x0a)
 			return;
 		body = p + 3;
@@ -524,25 +522,25 @@ static bool rows_from_index(orc_salvage *sv, orc_file *s, size_t k,
 	uint64_t stride = sv->sib->footer->rowindexstride, sum = 0;
 	uint8_t *data;
 	size_t len;
-	orc_msg m = {0};
+	colfs_proto_msg m = {0};
 	const Orcpb__RowIndex *ix;
 	bool ok = true;
 	uint64_t cap;
 
-	if (orc_stripe_load(s, k, &sp, NULL) != COLFS_OK)
+	if (orc_tail_stripe_load(s, k, &sp, NULL) != COLFS_OK)
 		return false;
 	for (size_t i = 0; i < sp->n_streams && !ri; i++)
 		if (sp->streams[i].column == 0 &&
 		    sp->streams[i].kind == ORCPB__STREAM__KIND__ROW_INDEX &&
 		    sp->streams[i].in_file)
 			ri = &sp->streams[i];
-	if (!ri || orc_read_decompressed(s, ri->offset, ri->length, &data,
+	if (!ri || orc_in_read_decompressed(s, ri->offset, ri->length, &data,
 					 &len, NULL) != COLFS_OK)
 		return false;
 	cap = (uint64_t)len * 64 + (1u << 20);
 	if (cap > s->max_alloc)
 		cap = s->max_alloc;
-	if (orc_msg_unpack(&m, &orcpb__row_index__descriptor, data, len,
+	if (colfs_proto_unpack(&m, &orcpb__row_index__descriptor, data, len,
 			   (size_t)cap, ri->offset, NULL) != COLFS_OK) {
 		free(data);
 		return false;
@@ -566,7 +564,7 @@ static bool rows_from_index(orc_salvage *sv, orc_file *s, size_t k,
 		    sum <= lo || sum > hi)
 			ok = false;
 	}
-	orc_msg_free(&m);
+	colfs_proto_free(&m);
 	if (ok)
 		*rows = sum;
 	return ok;
@@ -582,35 +580,35 @@ static bool count_stream(orc_file *s, const orc_stream_loc *l, int how,
 
 	orc_in_init_file(&in, s, l->offset, l->length);
 	if (how == 0) {
-		orc_byte_rle d;
+		orc_rle_byte d;
 
-		orc_byte_rle_init(&d, &in);
+		orc_rle_byte_init(&d, &in);
 		while (d.run_pos < d.run_len || orc_in_more(&d.in)) {
 			uint8_t b;
 
 			if (count >= SALVAGE_MAX_COUNT ||
-			    orc_byte_rle_next(&d, &b, 1, NULL) != COLFS_OK) {
+			    orc_rle_byte_next(&d, &b, 1, NULL) != COLFS_OK) {
 				ok = false;
 				break;
 			}
 			count++;
 		}
-		orc_byte_rle_close(&d);
+		orc_rle_byte_close(&d);
 	} else {
-		orc_int_rle d;
+		orc_rle_int d;
 
-		orc_int_rle_init(&d, &in, v2, how == 1);
+		orc_rle_int_init(&d, &in, v2, how == 1);
 		while (d.run_pos < d.run_len || orc_in_more(&d.in)) {
 			int64_t v;
 
 			if (count >= SALVAGE_MAX_COUNT ||
-			    orc_int_rle_next(&d, &v, 1, NULL) != COLFS_OK) {
+			    orc_rle_int_next(&d, &v, 1, NULL) != COLFS_OK) {
 				ok = false;
 				break;
 			}
 			count++;
 		}
-		orc_int_rle_close(&d);
+		orc_rle_int_close(&d);
 	}
 	*n = count;
 	return ok && count > 0;
@@ -627,7 +625,7 @@ static bool rows_from_column(orc_salvage *sv, orc_file *s, size_t k,
 	size_t nc = root->kind == ORCPB__TYPE__KIND__STRUCT ? root->n_subtypes
 							   : 1;
 
-	if (orc_stripe_load(s, k, &sp, NULL) != COLFS_OK)
+	if (orc_tail_stripe_load(s, k, &sp, NULL) != COLFS_OK)
 		return false;
 	sf = (const Orcpb__StripeFooter *)sp->footer.msg;
 	for (size_t i = 0; i < nc; i++) {
@@ -713,7 +711,7 @@ static bool rows_from_column(orc_salvage *sv, orc_file *s, size_t k,
 static void stripes_free(orc_file *s)
 {
 	for (size_t k = 0; k < s->n_stripes && s->stripes; k++) {
-		orc_msg_free(&s->stripes[k].footer);
+		colfs_proto_free(&s->stripes[k].footer);
 		free(s->stripes[k].streams);
 		free(s->stripes[k].enc);
 	}
@@ -875,14 +873,14 @@ static void summarize(orc_file *f, orc_salvage *sv)
 				 "schema from: %s (compression %s, block size "
 				 "%llu, %zu types)\nschema: ",
 				 o->schema_from,
-				 orc_compression_name(
+				 orc_tail_compression_name(
 					 sv->sib->ps->compression),
 				 (unsigned long long)sv->block_size,
 				 sv->sib->n_types);
 	else
 		colfs_buf_printf(b, "%s\n", sv->why);
 	if (sv->have_schema) {
-		orc_type_string(sv->sib, 0, b);
+		orc_tail_type_string(sv->sib, 0, b);
 		colfs_buf_putc(b, '\n');
 	}
 	colfs_buf_printf(b,
@@ -1061,7 +1059,7 @@ void orc_salvage_free(orc_file *f)
 	s = sv->s;
 	if (s) {
 		for (orc_view *v = s->views; v; v = v->next)
-			orc_view_free_reader(v);
+			orc_read_view_free(v);
 		for (orc_sdec *d = s->sdecs; d; d = d->next)
 			orc_sdec_free_state(d);
 		stripes_free(s);

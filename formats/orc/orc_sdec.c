@@ -14,9 +14,9 @@
 #define SDEC_PER_PIECE 10000u
 
 typedef struct sdec_state {
-	orc_bool_rle bools;
-	orc_byte_rle bytes;
-	orc_int_rle ints;
+	orc_rle_bool bools;
+	orc_rle_byte bytes;
+	orc_rle_int ints;
 	orc_in raw;
 } sdec_state;
 
@@ -90,9 +90,9 @@ void orc_sdec_free_state(orc_sdec *d)
 
 	if (!s)
 		return;
-	orc_bool_rle_close(&s->bools);
-	orc_byte_rle_close(&s->bytes);
-	orc_int_rle_close(&s->ints);
+	orc_rle_bool_close(&s->bools);
+	orc_rle_byte_close(&s->bytes);
+	orc_rle_int_close(&s->ints);
 	orc_in_close(&s->raw);
 	free(s);
 	d->state = NULL;
@@ -105,7 +105,7 @@ static colfs_status sdec_start(orc_sdec *d, colfs_err *err)
 	sdec_state *s;
 	orc_in in;
 
-	COLFS_TRY(orc_stripe_load(d->file, d->stripe, &sp, err));
+	COLFS_TRY(orc_tail_stripe_load(d->file, d->stripe, &sp, err));
 	if (d->ordinal >= sp->n_streams)
 		return colfs_fail(err, COLFS_EBOUNDS, 0, "no stream %zu",
 				  d->ordinal);
@@ -117,15 +117,15 @@ static colfs_status sdec_start(orc_sdec *d, colfs_err *err)
 	orc_in_init_file(&in, d->file, l->offset, l->length);
 	switch (d->kind) {
 	case ORC_SDEC_BOOL:
-		orc_bool_rle_init(&s->bools, &in);
+		orc_rle_bool_init(&s->bools, &in);
 		break;
 	case ORC_SDEC_BYTE:
 	case ORC_SDEC_UBYTE:
-		orc_byte_rle_init(&s->bytes, &in);
+		orc_rle_byte_init(&s->bytes, &in);
 		break;
 	case ORC_SDEC_SINT:
 	case ORC_SDEC_UINT:
-		orc_int_rle_init(&s->ints, &in, d->v2,
+		orc_rle_int_init(&s->ints, &in, d->v2,
 				 d->kind == ORC_SDEC_SINT);
 		break;
 	default:
@@ -154,7 +154,7 @@ static colfs_status sdec_render(orc_sdec *d, size_t max, colfs_buf *out,
 			    s->bools.bytes.run_pos == s->bools.bytes.run_len &&
 			    !orc_in_more(&s->bools.bytes.in))
 				goto done;
-			COLFS_TRY(orc_bool_rle_next(&s->bools, &b, 1, err));
+			COLFS_TRY(orc_rle_bool_next(&s->bools, &b, 1, err));
 			colfs_buf_puts(out, b ? "1\n" : "0\n");
 			break;
 		}
@@ -165,7 +165,7 @@ static colfs_status sdec_render(orc_sdec *d, size_t max, colfs_buf *out,
 			if (s->bytes.run_pos == s->bytes.run_len &&
 			    !orc_in_more(&s->bytes.in))
 				goto done;
-			COLFS_TRY(orc_byte_rle_next(&s->bytes, &b, 1, err));
+			COLFS_TRY(orc_rle_byte_next(&s->bytes, &b, 1, err));
 			colfs_buf_printf(out, "%d\n",
 					 d->kind == ORC_SDEC_BYTE ? (int)(int8_t)b
 								  : (int)b);
@@ -178,7 +178,7 @@ static colfs_status sdec_render(orc_sdec *d, size_t max, colfs_buf *out,
 			if (s->ints.run_pos == s->ints.run_len &&
 			    !orc_in_more(&s->ints.in))
 				goto done;
-			COLFS_TRY(orc_int_rle_next(&s->ints, &v, 1, err));
+			COLFS_TRY(orc_rle_int_next(&s->ints, &v, 1, err));
 			if (d->kind == ORC_SDEC_SINT)
 				colfs_buf_printf(out, "%lld\n", (long long)v);
 			else

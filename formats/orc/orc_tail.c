@@ -1,74 +1,16 @@
-/* colfs ORC: the file tail (PostScript, Footer, Metadata), the chunk
- * framing of compressed streams, and stripe footers.  Written for colfs
+/* colfs ORC: the file tail (PostScript, Footer, Metadata), names of the
+ * tail's enums, and stripe footers (the chunk framing is orc_in.c's).  Written for colfs
  * from the ORC specification. */
+#include "orc_in.h"
 #include "orc_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* --- protobuf-c with a cap on what one message may allocate ------------- */
-
-static void *pb_alloc(void *data, size_t size)
-{
-	orc_pb_alloc *al = data;
-
-	if (size > al->cap || al->used > al->cap - size)
-		return NULL;
-	al->used += size;
-	return malloc(size);
-}
-
-static void pb_free(void *data, void *ptr)
-{
-	(void)data;
-	free(ptr);
-}
-
-colfs_status orc_msg_unpack(orc_msg *m, const ProtobufCMessageDescriptor *desc,
-			    const uint8_t *data, size_t len, size_t cap,
-			    uint64_t offset, colfs_err *err)
-{
-	m->alloc.a.alloc = pb_alloc;
-	m->alloc.a.free = pb_free;
-	m->alloc.a.allocator_data = &m->alloc;
-	m->alloc.used = 0;
-	m->alloc.cap = cap;
-	m->msg = protobuf_c_message_unpack(desc, &m->alloc.a, len, data);
-	if (!m->msg) {
-		if (m->alloc.used >= m->alloc.cap / 2)
-			return colfs_fail(err, COLFS_EOVERFLOW, offset,
-					  "%s: decoding needs more than %zu "
-					  "bytes of memory",
-					  desc->short_name, cap);
-		return colfs_fail(err, COLFS_ECORRUPT, offset,
-				  "%s: %zu bytes are not a valid protobuf "
-				  "message", desc->short_name, len);
-	}
-	return COLFS_OK;
-}
-
-void orc_msg_free(orc_msg *m)
-{
-	if (m->msg)
-		protobuf_c_message_free_unpacked(m->msg, &m->alloc.a);
-	m->msg = NULL;
-}
-
-/* The allocation cap for a message of `len` encoded bytes: protobuf-c's
- * structures are a bounded multiple of the encoding. */
-static size_t msg_cap(const orc_file *f, size_t len)
-{
-	uint64_t cap = (uint64_t)len * 64 + (1u << 20);
-
-	if (cap > f->max_alloc)
-		cap = f->max_alloc;
-	return (size_t)cap;
-}
-
 /* --- names ---------------------------------------------------------------- */
 
-const char *orc_compression_name(uint32_t kind)
+const char *orc_tail_compression_name(uint32_t kind)
 {
 	static const char *const names[] = {"NONE", "ZLIB", "SNAPPY",
 					    "LZO", "LZ4", "ZSTD"};
@@ -76,7 +18,7 @@ const char *orc_compression_name(uint32_t kind)
 	return kind < 6 ? names[kind] : "UNKNOWN";
 }
 
-const char *orc_stream_kind_name(uint32_t kind)
+const char *orc_tail_stream_kind_name(uint32_t kind)
 {
 	const ProtobufCEnumValue *v = protobuf_c_enum_descriptor_get_value(
 		&orcpb__stream__kind__descriptor, (int)kind);
@@ -84,7 +26,7 @@ const char *orc_stream_kind_name(uint32_t kind)
 	return v ? v->name : "UNKNOWN";
 }
 
-const char *orc_encoding_name(uint32_t kind)
+const char *orc_tail_encoding_name(uint32_t kind)
 {
 	const ProtobufCEnumValue *v = protobuf_c_enum_descriptor_get_value(
 		&orcpb__column_encoding__kind__descriptor, (int)kind);
@@ -92,7 +34,7 @@ const char *orc_encoding_name(uint32_t kind)
 	return v ? v->name : "UNKNOWN";
 }
 
-const char *orc_type_kind_name(uint32_t kind)
+const char *orc_tail_type_kind_name(uint32_t kind)
 {
 	const ProtobufCEnumValue *v = protobuf_c_enum_descriptor_get_value(
 		&orcpb__type__kind__descriptor, (int)kind);
@@ -100,7 +42,7 @@ const char *orc_type_kind_name(uint32_t kind)
 	return v ? v->name : "UNKNOWN";
 }
 
-const char *orc_writer_name(uint32_t writer)
+const char *orc_tail_writer_name(uint32_t writer)
 {
 	static const char *const names[] = {"ORC Java", "ORC C++", "Presto",
 					    "Scritchley Go", "Trino",
@@ -109,7 +51,7 @@ const char *orc_writer_name(uint32_t writer)
 	return writer < 6 ? names[writer] : "Unknown";
 }
 
-const char *orc_writer_version_name(uint32_t v)
+const char *orc_tail_writer_version_name(uint32_t v)
 {
 	static const char *const names[] = {
 		"original",   "HIVE-8732", "HIVE-4243", "HIVE-12055",
@@ -120,7 +62,7 @@ const char *orc_writer_version_name(uint32_t v)
 	return v < 10 ? names[v] : "future";
 }
 
-void orc_format_version(const orc_file *f, char *buf, size_t len)
+void orc_tail_format_version(const orc_file *f, char *buf, size_t len)
 {
 	if (!f->has_version)
 		snprintf(buf, len, "0.11");
@@ -210,7 +152,7 @@ static void type_string_rec(const orc_file *f, uint32_t id, colfs_buf *out,
 	}
 }
 
-void orc_type_string(const orc_file *f, uint32_t id, colfs_buf *out)
+void orc_tail_type_string(const orc_file *f, uint32_t id, colfs_buf *out)
 {
 	type_string_rec(f, id, out, 0);
 }
@@ -233,158 +175,18 @@ static colfs_codec codec_of(uint32_t kind, bool *known)
 	}
 }
 
-colfs_status orc_decompress(orc_file *f, const uint8_t *in, size_t len,
-			    uint64_t offset, uint8_t **out, size_t *out_len,
-			    colfs_err *err)
-{
-	uint8_t *buf = NULL;
-	size_t have = 0, cap = 0;
-	colfs_cursor c;
-
-	*out = NULL;
-	*out_len = 0;
-	if (!f->compressed) {
-		if (len > f->max_alloc)
-			return colfs_fail(err, COLFS_EOVERFLOW, offset,
-					  "stream of %zu bytes exceeds the "
-					  "allocation cap", len);
-		buf = malloc(len ? len : 1);
-		if (!buf)
-			return colfs_fail(err, COLFS_ENOMEM, offset,
-					  "out of memory");
-		if (len)
-			memcpy(buf, in, len);
-		*out = buf;
-		*out_len = len;
-		return COLFS_OK;
-	}
-	colfs_cursor_init(&c, in, len, offset);
-	while (colfs_cursor_left(&c) > 0) {
-		uint64_t at = colfs_cursor_offset(&c);
-		const uint8_t *hp, *chunk;
-		uint32_t h;
-		size_t clen, room;
-		bool original;
-		colfs_status st;
-
-		st = colfs_cursor_bytes(&c, 3, &hp, err);
-		if (st)
-			goto fail;
-		h = (uint32_t)hp[0] | (uint32_t)hp[1] << 8 |
-		    (uint32_t)hp[2] << 16;
-		clen = h >> 1;
-		original = h & 1;
-		st = colfs_cursor_bytes(&c, clen, &chunk, err);
-		if (st) {
-			colfs_fail(err, st, at,
-				   "compression chunk header claims %zu bytes, "
-				   "%zu left in the stream", clen,
-				   colfs_cursor_left(&c));
-			goto fail;
-		}
-		room = original ? clen : (size_t)f->block_size;
-		if (original && clen > f->block_size) {
-			/* Writers keep original chunks within the block
-			 * size, but nothing depends on it. */
-		}
-		if ((uint64_t)have + room > f->max_alloc) {
-			st = colfs_fail(err, COLFS_EOVERFLOW, at,
-					"decompressed stream exceeds the "
-					"allocation cap of %llu bytes",
-					(unsigned long long)f->max_alloc);
-			goto fail;
-		}
-		if (have + room > cap) {
-			size_t ncap = cap ? cap * 2 : room + 64;
-			uint8_t *nb;
-
-			while (ncap < have + room)
-				ncap *= 2;
-			if (ncap > f->max_alloc)
-				ncap = (size_t)f->max_alloc;
-			nb = realloc(buf, ncap);
-			if (!nb) {
-				st = colfs_fail(err, COLFS_ENOMEM, at,
-						"out of memory");
-				goto fail;
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		if (original) {
-			if (clen)
-				memcpy(buf + have, chunk, clen);
-			have += clen;
-		} else {
-			size_t got = 0;
-
-			st = colfs_codec_decompress(f->codec, chunk, clen,
-						    buf + have, room, &got,
-						    at + 3, err);
-			if (st)
-				goto fail;
-			have += got;
-		}
-		continue;
-fail:
-		free(buf);
-		return st;
-	}
-	*out = buf ? buf : malloc(1);
-	if (!*out)
-		return colfs_fail(err, COLFS_ENOMEM, offset, "out of memory");
-	*out_len = have;
-	return COLFS_OK;
-}
-
-colfs_status orc_read_decompressed(orc_file *f, uint64_t offset, uint64_t len,
-				   uint8_t **out, size_t *out_len,
-				   colfs_err *err)
-{
-	uint8_t *raw;
-	colfs_status st;
-	uint64_t end;
-
-	if (colfs_add_overflows(offset, len, &end) || end > f->size)
-		return colfs_fail(err, COLFS_ETRUNCATED, offset,
-				  "region of %llu bytes at %llu runs past the "
-				  "end of the file (%llu bytes)",
-				  (unsigned long long)len,
-				  (unsigned long long)offset,
-				  (unsigned long long)f->size);
-	if (len > f->max_alloc)
-		return colfs_fail(err, COLFS_EOVERFLOW, offset,
-				  "region of %llu bytes exceeds the "
-				  "allocation cap", (unsigned long long)len);
-	raw = malloc(len ? (size_t)len : 1);
-	if (!raw)
-		return colfs_fail(err, COLFS_ENOMEM, offset, "out of memory");
-	st = colfs_source_read_at(f->src, offset, (size_t)len, raw, err);
-	if (!st) {
-		if (!f->compressed) {
-			*out = raw;
-			*out_len = (size_t)len;
-			return COLFS_OK;
-		}
-		st = orc_decompress(f, raw, (size_t)len, offset, out, out_len,
-				    err);
-	}
-	free(raw);
-	return st;
-}
-
 /* --- the tail ----------------------------------------------------------------- */
 
 static colfs_status read_section(orc_file *f, uint64_t off, uint64_t len,
 				 const ProtobufCMessageDescriptor *desc,
-				 orc_msg *m, colfs_err *err)
+				 colfs_proto_msg *m, colfs_err *err)
 {
 	uint8_t *data;
 	size_t n;
 	colfs_status st;
 
-	COLFS_TRY(orc_read_decompressed(f, off, len, &data, &n, err));
-	st = orc_msg_unpack(m, desc, data, n, msg_cap(f, n), off, err);
+	COLFS_TRY(orc_in_read_decompressed(f, off, len, &data, &n, err));
+	st = colfs_proto_unpack(m, desc, data, n, colfs_proto_cap(n, f->max_alloc), off, err);
 	free(data);
 	return st;
 }
@@ -466,7 +268,7 @@ static colfs_status check_types(orc_file *f, colfs_err *err)
 	return COLFS_OK;
 }
 
-colfs_status orc_file_read_tail(orc_file *f, colfs_err *err)
+colfs_status orc_tail_read(orc_file *f, colfs_err *err)
 {
 	uint8_t last;
 	uint8_t ps_buf[256];
@@ -488,7 +290,7 @@ colfs_status orc_file_read_tail(orc_file *f, colfs_err *err)
 				  (unsigned long long)f->size);
 	f->ps_off = f->size - 1 - last;
 	COLFS_TRY(colfs_source_read_at(f->src, f->ps_off, last, ps_buf, err));
-	COLFS_TRY(orc_msg_unpack(&f->ps_msg, &orcpb__post_script__descriptor,
+	COLFS_TRY(colfs_proto_unpack(&f->ps_msg, &orcpb__post_script__descriptor,
 				 ps_buf, last, 1u << 20, f->ps_off, err));
 	f->ps = ps = (const Orcpb__PostScript *)f->ps_msg.msg;
 	if (ps->magic && strcmp(ps->magic, "ORC") != 0)
@@ -678,7 +480,7 @@ static colfs_status stripe_locate_encrypted(orc_file *f, size_t s,
 					  "stripe %zu: more than one %s "
 					  "stream; the encrypted streams are "
 					  "located in the first only", s,
-					  orc_stream_kind_name(l->kind));
+					  orc_tail_stream_kind_name(l->kind));
 		else
 			area[a] = l;
 	}
@@ -719,11 +521,11 @@ static colfs_status stripe_locate_encrypted(orc_file *f, size_t s,
 						  "%u, %s) of %llu bytes runs "
 						  "past its %s area", s, i, v,
 						  loc->column,
-						  orc_stream_kind_name(
+						  orc_tail_stream_kind_name(
 							  loc->kind),
 						  (unsigned long long)
 							  loc->length,
-						  orc_stream_kind_name(
+						  orc_tail_stream_kind_name(
 							  r->kind));
 			if (colfs_add_overflows(used[a], loc->length,
 						&used[a]))
@@ -739,7 +541,7 @@ static colfs_status stripe_locate_encrypted(orc_file *f, size_t s,
 					  "%s area", s,
 					  (unsigned long long)used[a],
 					  (unsigned long long)area[a]->length,
-					  orc_stream_kind_name(area[a]->kind));
+					  orc_tail_stream_kind_name(area[a]->kind));
 	return COLFS_OK;
 }
 
@@ -786,7 +588,7 @@ static colfs_status stripe_load_locked(orc_file *f, size_t s, orc_stripe *sp,
 					  "stripe %zu: stream %zu (column %u, "
 					  "%s) of %llu bytes runs past the "
 					  "stripe footer", s, i, st->column,
-					  orc_stream_kind_name(st->kind),
+					  orc_tail_stream_kind_name(st->kind),
 					  (unsigned long long)st->length);
 		if (colfs_add_overflows(pos, st->length, &pos))
 			pos = UINT64_MAX;
@@ -829,7 +631,7 @@ static colfs_status stripe_load_locked(orc_file *f, size_t s, orc_stripe *sp,
 	return COLFS_OK;
 }
 
-colfs_status orc_stripe_load(orc_file *f, size_t s, orc_stripe **out,
+colfs_status orc_tail_stripe_load(orc_file *f, size_t s, orc_stripe **out,
 			     colfs_err *err)
 {
 	orc_stripe *sp, tmp;
@@ -852,7 +654,7 @@ colfs_status orc_stripe_load(orc_file *f, size_t s, orc_stripe **out,
 		tmp.status = st;
 		if (st) {
 			colfs_tree_report_err(f->tree, NULL, &tmp.err);
-			orc_msg_free(&tmp.footer);
+			colfs_proto_free(&tmp.footer);
 			free(tmp.streams);
 			tmp.streams = NULL;
 			tmp.n_streams = 0;
@@ -876,7 +678,7 @@ colfs_status orc_stripe_load(orc_file *f, size_t s, orc_stripe **out,
 			tmp.enc = NULL;
 		}
 		pthread_mutex_unlock(&f->lock);
-		orc_msg_free(&tmp.footer);
+		colfs_proto_free(&tmp.footer);
 		free(tmp.streams);
 		free(tmp.enc);
 	}

@@ -4,6 +4,7 @@
  * footer is read when its streams/ or indexes/ directory (or footer.json)
  * is first looked at.  Values are decoded only by the streamed views
  * (orc_read.c). */
+#include "orc_in.h"
 #include "orc_internal.h"
 
 #include <jansson.h>
@@ -32,7 +33,7 @@ static colfs_status json_out(colfs_buf *out, json_t *j)
 
 static void software_version(const orc_file *f, colfs_buf *out)
 {
-	colfs_buf_puts(out, orc_writer_name(f->footer->writer));
+	colfs_buf_puts(out, orc_tail_writer_name(f->footer->writer));
 	if (f->footer->softwareversion)
 		colfs_buf_printf(out, " %s", f->footer->softwareversion);
 }
@@ -49,13 +50,13 @@ static colfs_status format_doc_generate(colfs_tree *t, colfs_node *n,
 				    "cannot be read)\n");
 		return colfs_buf_status(out);
 	}
-	orc_format_version(f, v, sizeof(v));
+	orc_tail_format_version(f, v, sizeof(v));
 	colfs_buf_printf(out, "orc %s", v);
 	if (f->footer) {
 		colfs_buf_puts(out, " (");
 		software_version(f, out);
 		colfs_buf_printf(out, ", writer version %s)",
-				 orc_writer_version_name(f->ps->writerversion));
+				 orc_tail_writer_version_name(f->ps->writerversion));
 	}
 	colfs_buf_putc(out, '\n');
 	return colfs_buf_status(out);
@@ -71,17 +72,17 @@ static colfs_status summary_doc_generate(colfs_tree *t, colfs_node *n,
 	size_t n_user = ft->n_metadata;
 
 	(void)n;
-	orc_format_version(f, v, sizeof(v));
+	orc_tail_format_version(f, v, sizeof(v));
 	colfs_buf_printf(out, "file length: %llu\n",
 			 (unsigned long long)f->size);
 	colfs_buf_printf(out, "format version: %s\n", v);
 	colfs_buf_printf(out, "writer version: %s\n",
-			 orc_writer_version_name(f->ps->writerversion));
+			 orc_tail_writer_version_name(f->ps->writerversion));
 	colfs_buf_puts(out, "software version: ");
 	software_version(f, out);
 	colfs_buf_putc(out, '\n');
 	colfs_buf_printf(out, "compression: %s\n",
-			 orc_compression_name(f->ps->compression));
+			 orc_tail_compression_name(f->ps->compression));
 	colfs_buf_printf(out, "compression block size: %llu\n",
 			 (unsigned long long)f->block_size);
 	colfs_buf_printf(out, "rows: %llu\n", (unsigned long long)f->num_rows);
@@ -97,7 +98,7 @@ static colfs_status summary_doc_generate(colfs_tree *t, colfs_node *n,
 	colfs_buf_printf(out, "stripes: %zu\n", f->n_stripes);
 	colfs_buf_puts(out, "type: ");
 	if (f->schema_ok)
-		orc_type_string(f, 0, out);
+		orc_tail_type_string(f, 0, out);
 	else
 		colfs_buf_puts(out, "(unreadable)");
 	colfs_buf_putc(out, '\n');
@@ -155,7 +156,7 @@ static colfs_status schema_doc_generate(colfs_tree *t, colfs_node *n,
 	(void)n;
 	if (!f->schema_ok)
 		return COLFS_ECORRUPT;
-	orc_type_string(f, 0, out);
+	orc_tail_type_string(f, 0, out);
 	colfs_buf_putc(out, '\n');
 	return colfs_buf_status(out);
 }
@@ -171,15 +172,16 @@ static json_t *type_json(const orc_file *f, uint32_t id, const char *name,
 	if (!o)
 		return NULL;
 	if (name)
-		json_object_set_new(o, "name", orc_json_text(name,
-							    strlen(name)));
+		json_object_set_new(o, "name", colfs_proto_json_text(
+					    (const uint8_t *)name, strlen(name)));
 	json_object_set_new(o, "id", json_integer(id));
 	json_object_set_new(o, "kind",
-			    json_string(orc_type_kind_name(ty->kind)));
-	orc_type_string(f, id, &b);
+			    json_string(orc_tail_type_kind_name(ty->kind)));
+	orc_tail_type_string(f, id, &b);
 	if (!colfs_buf_status(&b))
 		json_object_set_new(o, "type",
-				    orc_json_text(b.data ? b.data : "", b.len));
+				    colfs_proto_json_text(
+					    (const uint8_t *)b.data, b.len));
 	colfs_buf_free(&b);
 	if (ty->has_maximumlength)
 		json_object_set_new(o, "maximumLength",
@@ -197,7 +199,8 @@ static json_t *type_json(const orc_file *f, uint32_t id, const char *name,
 			const char *v = sp->value ? sp->value : "";
 
 			json_object_set_new(a, sp->key ? sp->key : "",
-					    orc_json_text(v, strlen(v)));
+					    colfs_proto_json_text(
+					    (const uint8_t *)v, strlen(v)));
 		}
 		json_object_set_new(o, "attributes", a);
 	}
@@ -234,33 +237,48 @@ static colfs_status schema_json_doc_generate(colfs_tree *t, colfs_node *n,
 }
 DOC_OPS(schema_json_doc);
 
-/* a = which message: 0 PostScript, 1 Footer, 2 Metadata, 3 all three */
+/* The tail documents: a = which message (metadata.json shows all three). */
+enum orc_tree_msg {
+	ORC_TREE_MSG_POSTSCRIPT = 0,
+	ORC_TREE_MSG_FOOTER,
+	ORC_TREE_MSG_METADATA,
+	ORC_TREE_MSG_ALL,
+};
+
+/* indexes/<column>/ documents: c = which index */
+enum orc_tree_index { ORC_TREE_INDEX_ROW = 0, ORC_TREE_INDEX_BLOOM };
+
+/* columns/: a = stripe + 1, or this for the whole file */
+#define ORC_TREE_COLUMNS_FILE 0
+
+
 static colfs_status msg_doc_generate(colfs_tree *t, colfs_node *n,
 				     colfs_buf *out)
 {
 	orc_file *f = file_of(t);
 	json_t *j;
 
-	switch (colfs_node_a(n)) {
-	case 0:
-		return json_out(out, orc_msg_json(f->ps_msg.msg));
-	case 1:
-		return json_out(out, orc_msg_json(f->footer_msg.msg));
-	case 2:
+	switch ((enum orc_tree_msg)colfs_node_a(n)) {
+	case ORC_TREE_MSG_POSTSCRIPT:
+		return json_out(out, colfs_proto_json(f->ps_msg.msg, NULL));
+	case ORC_TREE_MSG_FOOTER:
+		return json_out(out, colfs_proto_json(f->footer_msg.msg, NULL));
+	case ORC_TREE_MSG_METADATA:
 		if (!f->meta)
 			return json_out(out, json_pack("{s:b}", "available",
 						       0));
-		return json_out(out, orc_msg_json(f->meta_msg.msg));
+		return json_out(out, colfs_proto_json(f->meta_msg.msg, NULL));
+	case ORC_TREE_MSG_ALL:
 	default:
 		j = json_object();
 		if (!j)
 			return COLFS_ENOMEM;
 		json_object_set_new(j, "postscript",
-				    orc_msg_json(f->ps_msg.msg));
+				    colfs_proto_json(f->ps_msg.msg, NULL));
 		json_object_set_new(j, "footer",
-				    orc_msg_json(f->footer_msg.msg));
+				    colfs_proto_json(f->footer_msg.msg, NULL));
 		json_object_set_new(j, "metadata",
-				    f->meta ? orc_msg_json(f->meta_msg.msg)
+				    f->meta ? colfs_proto_json(f->meta_msg.msg, NULL)
 					    : json_null());
 		return json_out(out, j);
 	}
@@ -273,20 +291,20 @@ static json_t *stats_json(const orc_file *f,
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < n && a; i++) {
-		json_t *o = orc_msg_json(&st[i]->base);
+		json_t *o = colfs_proto_json(&st[i]->base, NULL);
 
 		if (o) {
 			json_object_set_new(o, "column", json_integer(i));
 			if (f->schema_ok && i < f->n_types) {
 				colfs_buf b = COLFS_BUF_INIT;
 
-				orc_type_string(f, (uint32_t)i, &b);
+				orc_tail_type_string(f, (uint32_t)i, &b);
 				if (!colfs_buf_status(&b))
 					json_object_set_new(
 						o, "type",
-						orc_json_text(b.data ? b.data
-								     : "",
-							      b.len));
+						colfs_proto_json_text(
+							(const uint8_t *)b.data,
+							b.len));
 				colfs_buf_free(&b);
 			}
 		}
@@ -404,7 +422,7 @@ static readme_has readme_scan(orc_file *f)
 		orc_stripe *sp;
 		colfs_err err = {0};
 
-		if (orc_stripe_load(f, s, &sp, &err))
+		if (orc_tail_stripe_load(f, s, &sp, &err))
 			continue;
 		for (size_t i = 0; i < sp->n_streams; i++) {
 			const orc_stream_loc *l = &sp->streams[i];
@@ -588,7 +606,7 @@ static colfs_status stripe_info_doc_generate(colfs_tree *t, colfs_node *n,
 {
 	orc_file *f = colfs_node_ctx(n);
 	size_t s = (size_t)colfs_node_a(n);
-	json_t *j = orc_msg_json(&f->footer->stripes[s]->base);
+	json_t *j = colfs_proto_json(&f->footer->stripes[s]->base, NULL);
 
 	(void)t;
 	if (j) {
@@ -611,8 +629,8 @@ static colfs_status stripe_footer_doc_generate(colfs_tree *t, colfs_node *n,
 	json_t *j, *locs;
 
 	(void)t;
-	COLFS_TRY(orc_stripe_load(f, s, &sp, &err));
-	j = orc_msg_json(sp->footer.msg);
+	COLFS_TRY(orc_tail_stripe_load(f, s, &sp, &err));
+	j = colfs_proto_json(sp->footer.msg, NULL);
 	if (!j)
 		return COLFS_ENOMEM;
 	locs = json_array();
@@ -622,7 +640,7 @@ static colfs_status stripe_footer_doc_generate(colfs_tree *t, colfs_node *n,
 
 		json_object_set_new(o, "ordinal", json_integer((json_int_t)i));
 		json_object_set_new(o, "kind",
-				    json_string(orc_stream_kind_name(l->kind)));
+				    json_string(orc_tail_stream_kind_name(l->kind)));
 		json_object_set_new(o, "column", json_integer(l->column));
 		json_object_set_new(o, "offset",
 				    json_integer((json_int_t)l->offset));
@@ -638,7 +656,7 @@ static colfs_status stripe_footer_doc_generate(colfs_tree *t, colfs_node *n,
 		json_object_set_new(o, "variant", json_integer(l->variant));
 		json_object_set_new(o, "index", json_integer(l->index));
 		json_object_set_new(o, "kind",
-				    json_string(orc_stream_kind_name(l->kind)));
+				    json_string(orc_tail_stream_kind_name(l->kind)));
 		json_object_set_new(o, "column", json_integer(l->column));
 		if (l->in_file)
 			json_object_set_new(o, "offset",
@@ -683,7 +701,7 @@ static colfs_status stream_piece(colfs_tree *t, colfs_node *n, uint64_t index,
 	uint64_t pos, end;
 	colfs_status st;
 
-	COLFS_TRY(orc_stripe_load(f, (size_t)colfs_node_a(n), &sp, &err));
+	COLFS_TRY(orc_tail_stripe_load(f, (size_t)colfs_node_a(n), &sp, &err));
 	if (colfs_node_b(n) >= sp->n_streams)
 		return COLFS_EBOUNDS;
 	l = &sp->streams[colfs_node_b(n)];
@@ -721,8 +739,7 @@ static colfs_status stream_piece(colfs_tree *t, colfs_node *n, uint64_t index,
 		st = colfs_source_read_at(f->src, pos, 3, h, &err);
 		if (st)
 			goto fail;
-		clen = ((uint64_t)h[0] | (uint64_t)h[1] << 8 |
-			(uint64_t)h[2] << 16) >> 1;
+		clen = orc_in_chunk_header(h, NULL);
 		if (clen > end - pos - 3) {
 			st = colfs_fail(&err, COLFS_ETRUNCATED, pos,
 					"compression chunk of %llu bytes runs "
@@ -739,7 +756,7 @@ static colfs_status stream_piece(colfs_tree *t, colfs_node *n, uint64_t index,
 			st = colfs_source_read_at(f->src, pos, (size_t)clen + 3,
 						  raw, &err);
 			if (!st)
-				st = orc_decompress(f, raw, (size_t)clen + 3,
+				st = orc_in_decompress(f, raw, (size_t)clen + 3,
 						    pos, &dec, &dlen, &err);
 			free(raw);
 			if (st)
@@ -766,7 +783,7 @@ static colfs_status stream_dir_fill(colfs_tree *t, colfs_node *dir)
 	const orc_stream_loc *l;
 	colfs_node *c;
 
-	COLFS_TRY(orc_stripe_load(f, (size_t)colfs_node_a(dir), &sp, &err));
+	COLFS_TRY(orc_tail_stripe_load(f, (size_t)colfs_node_a(dir), &sp, &err));
 	if (colfs_node_b(dir) >= sp->n_streams) {
 		/* a StripeEncryptionVariant's stream: encrypted, raw only */
 		uint64_t k = colfs_node_b(dir) - sp->n_streams;
@@ -826,7 +843,7 @@ static colfs_status stream_dir_fill(colfs_tree *t, colfs_node *dir)
 }
 
 /* Every stream directory ends with its `errors`: the problems any view
- * found in the stream's bytes (orc_part_path). */
+ * found in the stream's bytes (orc_tree_part_path). */
 static colfs_status stream_dir_populate(colfs_tree *t, colfs_node *dir)
 {
 	COLFS_TRY(stream_dir_fill(t, dir));
@@ -845,7 +862,7 @@ static bool stream_holds(const orc_stream_loc *l, uint64_t off, bool ended)
 		     : off - l->offset < l->length;
 }
 
-void orc_part_path(orc_file *f, size_t s, const colfs_err *err, char *buf,
+void orc_tree_part_path(orc_file *f, size_t s, const colfs_err *err, char *buf,
 		   size_t len)
 {
 	uint64_t off = err->offset;
@@ -855,14 +872,14 @@ void orc_part_path(orc_file *f, size_t s, const colfs_err *err, char *buf,
 	int w = snprintf(buf, len, "/stripes/%zu", s);
 
 	if (w < 0 || (size_t)w >= len || s >= f->n_stripes ||
-	    orc_stripe_load(f, s, &sp, &lerr))
+	    orc_tail_stripe_load(f, s, &sp, &lerr))
 		return;
 	/* the names streams_dir_populate gives */
 	for (size_t i = 0; i < sp->n_streams; i++) {
 		const orc_stream_loc *l = &sp->streams[i];
 		if (stream_holds(l, off, ended)) {
 			snprintf(buf + w, len - (size_t)w, "/streams/%zu-%u-%s",
-				 i, l->column, orc_stream_kind_name(l->kind));
+				 i, l->column, orc_tail_stream_kind_name(l->kind));
 			return;
 		}
 	}
@@ -872,7 +889,7 @@ void orc_part_path(orc_file *f, size_t s, const colfs_err *err, char *buf,
 			snprintf(buf + w, len - (size_t)w,
 				 "/streams/encrypted-%u-%u-%u-%s", l->variant,
 				 l->index, l->column,
-				 orc_stream_kind_name(l->kind));
+				 orc_tail_stream_kind_name(l->kind));
 			return;
 		}
 	}
@@ -884,14 +901,14 @@ static colfs_status streams_dir_populate(colfs_tree *t, colfs_node *dir)
 	orc_stripe *sp;
 	colfs_err err = {0};
 
-	COLFS_TRY(orc_stripe_load(f, (size_t)colfs_node_a(dir), &sp, &err));
+	COLFS_TRY(orc_tail_stripe_load(f, (size_t)colfs_node_a(dir), &sp, &err));
 	for (size_t i = 0; i < sp->n_streams; i++) {
 		char name[96];
 		colfs_node *c;
 
 		snprintf(name, sizeof(name), "%zu-%u-%s", i,
 			 sp->streams[i].column,
-			 orc_stream_kind_name(sp->streams[i].kind));
+			 orc_tail_stream_kind_name(sp->streams[i].kind));
 		c = colfs_dir_add_dir(t, dir, name, &stream_dir, f);
 		if (!c)
 			return COLFS_ENOMEM;
@@ -904,7 +921,7 @@ static colfs_status streams_dir_populate(colfs_tree *t, colfs_node *dir)
 
 		snprintf(name, sizeof(name), "encrypted-%u-%u-%u-%s",
 			 l->variant, l->index, l->column,
-			 orc_stream_kind_name(l->kind));
+			 orc_tail_stream_kind_name(l->kind));
 		c = colfs_dir_add_dir(t, dir, name, &stream_dir, f);
 		if (!c)
 			return COLFS_ENOMEM;
@@ -923,15 +940,15 @@ static colfs_status index_doc_generate(colfs_tree *t, colfs_node *n,
 	orc_stripe *sp;
 	colfs_err err = {0};
 	uint32_t col = (uint32_t)colfs_node_b(n);
-	bool bloom = colfs_node_c(n) == 1;
+	bool bloom = colfs_node_c(n) == ORC_TREE_INDEX_BLOOM;
 	const orc_stream_loc *found = NULL;
 	uint8_t *data;
 	size_t len;
-	orc_msg m = {0};
+	colfs_proto_msg m = {0};
 	colfs_status st;
 	json_t *j;
 
-	COLFS_TRY(orc_stripe_load(f, (size_t)colfs_node_a(n), &sp, &err));
+	COLFS_TRY(orc_tail_stripe_load(f, (size_t)colfs_node_a(n), &sp, &err));
 	for (size_t i = 0; i < sp->n_streams; i++) {
 		const orc_stream_loc *l = &sp->streams[i];
 
@@ -949,10 +966,10 @@ static colfs_status index_doc_generate(colfs_tree *t, colfs_node *n,
 		return json_out(out, json_pack("{s:b}", "available", 0));
 	if (!found->in_file)
 		return COLFS_ETRUNCATED;
-	st = orc_read_decompressed(f, found->offset, found->length, &data,
+	st = orc_in_read_decompressed(f, found->offset, found->length, &data,
 				   &len, &err);
 	if (!st) {
-		st = orc_msg_unpack(&m,
+		st = colfs_proto_unpack(&m,
 				    bloom ? &orcpb__bloom_filter_index__descriptor
 					  : &orcpb__row_index__descriptor,
 				    data, len,
@@ -986,11 +1003,11 @@ static colfs_status index_doc_generate(colfs_tree *t, colfs_node *n,
 					  (unsigned long long)(rows / stride +
 							       (rows % stride != 0)));
 	}
-	j = orc_msg_json(m.msg);
+	j = colfs_proto_json(m.msg, NULL);
 	if (j)
 		json_object_set_new(j, "streamKind",
-				    json_string(orc_stream_kind_name(found->kind)));
-	orc_msg_free(&m);
+				    json_string(orc_tail_stream_kind_name(found->kind)));
+	colfs_proto_free(&m);
 	return json_out(out, j);
 }
 DOC_OPS(index_doc);
@@ -1003,7 +1020,7 @@ static colfs_status index_col_dir_populate(colfs_tree *t, colfs_node *dir)
 	bool has_ri = false, has_bf = false;
 	colfs_node *c;
 
-	COLFS_TRY(orc_stripe_load(f, (size_t)colfs_node_a(dir), &sp, &err));
+	COLFS_TRY(orc_tail_stripe_load(f, (size_t)colfs_node_a(dir), &sp, &err));
 	for (size_t i = 0; i < sp->n_streams; i++) {
 		const orc_stream_loc *l = &sp->streams[i];
 
@@ -1020,7 +1037,7 @@ static colfs_status index_col_dir_populate(colfs_tree *t, colfs_node *dir)
 		if (!c)
 			return COLFS_ENOMEM;
 		colfs_node_set_args(c, colfs_node_a(dir), colfs_node_b(dir),
-				    0);
+				    ORC_TREE_INDEX_ROW);
 	}
 	if (has_bf) {
 		c = colfs_dir_add_doc(t, dir, "bloom_filter.json", &index_doc,
@@ -1028,7 +1045,7 @@ static colfs_status index_col_dir_populate(colfs_tree *t, colfs_node *dir)
 		if (!c)
 			return COLFS_ENOMEM;
 		colfs_node_set_args(c, colfs_node_a(dir), colfs_node_b(dir),
-				    1);
+				    ORC_TREE_INDEX_BLOOM);
 	}
 	return COLFS_OK;
 }
@@ -1041,7 +1058,7 @@ static colfs_status indexes_dir_populate(colfs_tree *t, colfs_node *dir)
 	colfs_err err = {0};
 	uint32_t last = UINT32_MAX;
 
-	COLFS_TRY(orc_stripe_load(f, (size_t)colfs_node_a(dir), &sp, &err));
+	COLFS_TRY(orc_tail_stripe_load(f, (size_t)colfs_node_a(dir), &sp, &err));
 	for (size_t i = 0; i < sp->n_streams; i++) {
 		const orc_stream_loc *l = &sp->streams[i];
 		bool dup = false;
@@ -1075,7 +1092,7 @@ DIR_OPS(indexes_dir);
 
 /* --- streamed views --------------------------------------------------------- */
 
-static const colfs_node_ops view_ops = {.piece = orc_view_piece};
+static const colfs_node_ops view_ops = {.piece = orc_read_view_piece};
 
 colfs_node *orc_tree_add_view(colfs_tree *t, orc_file *f, colfs_node *dir,
 			       const char *name, orc_view_kind kind,
@@ -1096,11 +1113,13 @@ colfs_node *orc_tree_add_view(colfs_tree *t, orc_file *f, colfs_node *dir,
 	return colfs_dir_add_stream(t, dir, name, &view_ops, v);
 }
 
-/* columns/: a = stripe + 1 (0: whole file) */
+/* columns/: a = stripe + 1 (ORC_TREE_COLUMNS_FILE: whole file) */
 static colfs_status columns_dir_populate(colfs_tree *t, colfs_node *dir)
 {
 	orc_file *f = colfs_node_ctx(dir);
-	long stripe = (long)colfs_node_a(dir) - 1;
+	long stripe = colfs_node_a(dir) == ORC_TREE_COLUMNS_FILE
+			      ? -1
+			      : (long)colfs_node_a(dir) - 1;
 	const Orcpb__Type *root;
 
 	if (!f->schema_ok)
@@ -1227,24 +1246,31 @@ static colfs_status raw_dir_populate(colfs_tree *t, colfs_node *dir)
 }
 DIR_OPS(raw_dir);
 
-colfs_status orc_tree_build(orc_file *f, colfs_node *root)
-{
-	colfs_tree *t = f->tree;
-	colfs_node *c;
-
 #define ADD(expr)                                                           \
 	do {                                                                \
 		c = (expr);                                                 \
 		if (!c)                                                     \
 			return COLFS_ENOMEM;                                \
 	} while (0)
+
+colfs_status orc_tree_build_common(orc_file *f, colfs_node *root)
+{
+	colfs_tree *t = f->tree;
+	colfs_node *c;
+
 	ADD(colfs_dir_add_doc(t, root, "README", &readme_doc, f));
 	ADD(colfs_dir_add_doc(t, root, "format", &format_doc, f));
 	ADD(colfs_dir_add_errors(t, root));
 	ADD(colfs_dir_add_dir(t, root, "raw", &raw_dir, f));
 	ADD(colfs_dir_add_doc(t, root, "layout", &layout_doc, f));
-	if (!f->footer)
-		return orc_salvage_add(f, root);
+	return COLFS_OK;
+}
+
+colfs_status orc_tree_build(orc_file *f, colfs_node *root)
+{
+	colfs_tree *t = f->tree;
+	colfs_node *c;
+
 	ADD(colfs_dir_add_summary(t, root, &summary_doc, f));
 	if (f->schema_ok) {
 		ADD(colfs_dir_add_doc(t, root, "schema", &schema_doc, f));
@@ -1252,18 +1278,18 @@ colfs_status orc_tree_build(orc_file *f, colfs_node *root)
 				      &schema_json_doc, f));
 	}
 	ADD(colfs_dir_add_doc(t, root, "postscript.json", &msg_doc, f));
-	colfs_node_set_args(c, 0, 0, 0);
+	colfs_node_set_args(c, ORC_TREE_MSG_POSTSCRIPT, 0, 0);
 	ADD(colfs_dir_add_doc(t, root, "footer.json", &msg_doc, f));
-	colfs_node_set_args(c, 1, 0, 0);
+	colfs_node_set_args(c, ORC_TREE_MSG_FOOTER, 0, 0);
 	ADD(colfs_dir_add_doc(t, root, "metadata.json", &msg_doc, f));
-	colfs_node_set_args(c, 3, 0, 0);
+	colfs_node_set_args(c, ORC_TREE_MSG_ALL, 0, 0);
 	ADD(colfs_dir_add_doc(t, root, "statistics.json", &file_stats_doc,
 			      f));
 	if (f->footer->n_metadata)
 		ADD(colfs_dir_add_dir(t, root, "user_metadata",
 				      &user_meta_dir, f));
 	ADD(colfs_dir_add_dir(t, root, "columns", &columns_dir, f));
-	colfs_node_set_args(c, 0, 0, 0);
+	colfs_node_set_args(c, ORC_TREE_COLUMNS_FILE, 0, 0);
 	if (f->schema_ok) {
 		ADD(orc_tree_add_view(t, f, root, "rows.jsonl", ORC_VIEW_ROWS, 0, -1));
 		ADD(orc_tree_add_view(t, f, root, "rows.csv", ORC_VIEW_CSV, 0, -1));
@@ -1272,9 +1298,9 @@ colfs_status orc_tree_build(orc_file *f, colfs_node *root)
 	if (f->schema_ok)
 		ADD(colfs_dir_add_stream(t, root, "verify", &verify_file_ops,
 					 f));
-#undef ADD
 	return COLFS_OK;
 }
+#undef ADD
 
 /* The stripes/ and columns/ directories of `f`, for salvage (its stripes
  * are the recovered ones). */
@@ -1288,6 +1314,6 @@ colfs_node *orc_tree_add_columns(colfs_tree *t, orc_file *f, colfs_node *dir)
 	colfs_node *c = colfs_dir_add_dir(t, dir, "columns", &columns_dir, f);
 
 	if (c)
-		colfs_node_set_args(c, 0, 0, 0);
+		colfs_node_set_args(c, ORC_TREE_COLUMNS_FILE, 0, 0);
 	return c;
 }

@@ -389,7 +389,7 @@ static void what_text(char *b, size_t len, long stripe, uint32_t col,
 	if (k < 0 || (size_t)k >= len)
 		return;
 	k += snprintf(b + k, len - (size_t)k, "column %u (%s)", col,
-		      orc_type_kind_name(kind));
+		      orc_tail_type_kind_name(kind));
 	if (group >= 0 && k > 0 && (size_t)k < len)
 		snprintf(b + k, len - (size_t)k, ", row group %ld", group);
 }
@@ -477,7 +477,7 @@ static void put_dec(colfs_buf *b, i128 x, int32_t scale)
 		colfs_buf_putc(b, '-');
 		x = -x;
 	}
-	orc_put_i128(&t, x);
+	orc_read_put_i128(&t, x);
 	if (colfs_buf_status(&t) || !t.data) {
 		colfs_buf_free(&t);
 		return;
@@ -543,7 +543,7 @@ static void check_int(const ov_site *x, const Orcpb__IntegerStatistics *s)
 			   a->set ? "" : "(no values) ", (long long)a->hi);
 	/* a writer whose running sum overflows leaves it out */
 	if (s->has_sum && (a->sum_over || a->sum != s->sum)) {
-		orc_put_i128(&b, a->sum);
+		orc_read_put_i128(&b, a->sum);
 		colfs_buf_putc(&b, '\0');
 		ov_problem(x->v, x->off, "%s: sum %lld, the data's is %s", x->w,
 			   (long long)s->sum,
@@ -844,7 +844,7 @@ static bool *encrypted_columns(const orc_file *f)
 /* --- a stripe ---------------------------------------------------------- */
 
 typedef struct ov_index {
-	orc_msg m;               /* Orcpb__RowIndex, or no message */
+	colfs_proto_msg m;               /* Orcpb__RowIndex, or no message */
 	uint64_t off;
 } ov_index;
 
@@ -878,7 +878,7 @@ static colfs_status load_indexes(ov *v, const orc_stripe *sp, ov_index *ix)
 				   l->column);
 			continue;
 		}
-		st = orc_read_decompressed(f, l->offset, l->length, &data,
+		st = orc_in_read_decompressed(f, l->offset, l->length, &data,
 					   &len, &err);
 		if (!st) {
 			size_t cap = (uint64_t)len * 64 + (1u << 20) <
@@ -886,7 +886,7 @@ static colfs_status load_indexes(ov *v, const orc_stripe *sp, ov_index *ix)
 					     ? (size_t)len * 64 + (1u << 20)
 					     : (size_t)f->max_alloc;
 
-			st = orc_msg_unpack(&ix[l->column].m,
+			st = colfs_proto_unpack(&ix[l->column].m,
 					    &orcpb__row_index__descriptor,
 					    data, len, cap, l->offset, &err);
 			free(data);
@@ -946,7 +946,7 @@ static colfs_status stripe_run(colfs_tree *t, orc_file *f, size_t s,
 		vs->st = COLFS_ECORRUPT;
 		goto done;
 	}
-	st = orc_stripe_load(f, s, &sp, &err);
+	st = orc_tail_stripe_load(f, s, &sp, &err);
 	if (!st)
 		st = orc_reader_create(f, s, 0, &r, &err);
 	if (st)
@@ -1038,7 +1038,7 @@ out:
 		acc_free(&grp[c]);
 	free(grp);
 	for (size_t c = 0; ix && c < nt; c++)
-		orc_msg_free(&ix[c].m);
+		colfs_proto_free(&ix[c].m);
 	free(ix);
 	free(v.encrypted);
 	orc_reader_free(r);

@@ -108,7 +108,7 @@ static int fail(char *why, size_t why_len, const char *fmt, ...)
 int32_t cw_type_parse(const char *s)
 {
 	for (int32_t t = 0; t < CFILE_TYPE_COUNT; t++)
-		if (cfile_type_get(t) && !strcmp(s, cfile_type_name(t)))
+		if (cfile_types_get(t) && !strcmp(s, cfile_types_type_name(t)))
 			return t;
 	return -1;
 }
@@ -119,7 +119,7 @@ int32_t cw_encoding_parse(const char *s)
 					    "GROUP_VARINT", "RLE", "DICT",
 					    "BIT_SHUFFLE"};
 	for (int32_t e = 0; e < CFILE_ENCODING_COUNT; e++)
-		if (!strcmp(s, alias[e]) || !strcmp(s, cfile_encoding_name(e)))
+		if (!strcmp(s, alias[e]) || !strcmp(s, cfile_types_encoding_name(e)))
 			return e;
 	return -1;
 }
@@ -129,7 +129,7 @@ int32_t cw_compression_parse(const char *s)
 	if (!strcmp(s, "NONE"))
 		return CFILE_NO_COMPRESSION;
 	for (int32_t c = 1; c <= CFILE_ZLIB; c++)
-		if (!strcmp(s, cfile_compression_name(c)))
+		if (!strcmp(s, cfile_types_compression_name(c)))
 			return c;
 	return -1;
 }
@@ -1101,10 +1101,10 @@ static int write_expected(cw *w, const cw_value *vals, uint32_t rows)
 		if (vals[i].null)
 			colfs_buf_puts(&b, "\\N");
 		else if (w->ti->phys == CFILE_PHYS_BINARY)
-			cfile_value_render(&b, w->p->type, vals[i].str,
+			cfile_types_value_render(&b, w->p->type, vals[i].str,
 					   vals[i].len);
 		else
-			cfile_value_render(&b, w->p->type, vals[i].fixed,
+			cfile_types_value_render(&b, w->p->type, vals[i].fixed,
 					   vals[i].len);
 		colfs_buf_putc(&b, '\n');
 	}
@@ -1455,15 +1455,15 @@ static int cw_write_file(const cw_params *p, const char *path,
 
 	memset(&w, 0, sizeof(w));
 	w.p = p;
-	w.ti = cfile_type_get(p->type);
+	w.ti = cfile_types_get(p->type);
 	if (!w.ti)
 		return fail(why, why_len, "type %d cannot be written",
 			    p->type);
-	if (!cfile_encoding_legal(p->type, p->encoding) ||
+	if (!cfile_types_encoding_legal(p->type, p->encoding) ||
 	    p->encoding == CFILE_AUTO_ENCODING)
 		return fail(why, why_len, "%s is not an encoding for %s",
-			    cfile_encoding_name(p->encoding),
-			    cfile_type_name(p->type));
+			    cfile_types_encoding_name(p->encoding),
+			    cfile_types_type_name(p->type));
 	if (p->compression < CFILE_NO_COMPRESSION ||
 	    p->compression > CFILE_ZLIB)
 		return fail(why, why_len, "bad compression %d",
@@ -1836,10 +1836,10 @@ static int write_array_block(cw *w, uint32_t r0, uint32_t rows)
 			}
 			nn[n++] = &el[e];
 			if (w->ti->phys == CFILE_PHYS_BINARY)
-				cfile_value_render_json(&lines, p->type,
+				cfile_types_value_render_json(&lines, p->type,
 							el[e].str, el[e].len);
 			else
-				cfile_value_render_json(&lines, p->type,
+				cfile_types_value_render_json(&lines, p->type,
 							el[e].fixed, el[e].len);
 		}
 		colfs_buf_puts(&lines, "]\n");

@@ -73,11 +73,11 @@ int main(void)
 		return 1;
 	}
 	for (int32_t type = 0; type < CFILE_TYPE_COUNT; type++) {
-		const cfile_type_info *ti = cfile_type_get(type);
+		const cfile_type_info *ti = cfile_types_get(type);
 		if (!ti)
 			continue;
 		for (int32_t enc = 1; enc < CFILE_ENCODING_COUNT; enc++) {
-			if (!cfile_encoding_legal(type, enc))
+			if (!cfile_types_encoding_legal(type, enc))
 				continue;
 			for (int v = 0; v < 24; v++) {
 				cw_params p;
@@ -104,9 +104,9 @@ int main(void)
 				snprintf(label, sizeof(label),
 					 "%s/%s/%s%s v%d%s count=%u "
 					 "block_rows=%u ibs=%u%s%s",
-					 cfile_type_name(type),
-					 cfile_encoding_name(enc),
-					 cfile_compression_name(p.compression),
+					 cfile_types_type_name(type),
+					 cfile_types_encoding_name(enc),
+					 cfile_types_compression_name(p.compression),
 					 p.nullable ? " nullable" : "",
 					 p.version, p.checksums ? " crc" : "",
 					 p.count, p.block_rows,
@@ -120,10 +120,10 @@ int main(void)
 	/* Array columns (§7.3): every type x legal encoding x codec x
 	 * nullable elements. */
 	for (int32_t type = 0; type < CFILE_TYPE_COUNT; type++) {
-		if (!cfile_type_get(type))
+		if (!cfile_types_get(type))
 			continue;
 		for (int32_t enc = 1; enc < CFILE_ENCODING_COUNT; enc++) {
-			if (!cfile_encoding_legal(type, enc))
+			if (!cfile_types_encoding_legal(type, enc))
 				continue;
 			for (int v = 0; v < 8; v++) {
 				cw_params p;
@@ -140,9 +140,9 @@ int main(void)
 				p.seed = (uint32_t)(type * 31 + enc * 7 + v);
 				snprintf(label, sizeof(label),
 					 "ARRAY<%s>/%s/%s%s",
-					 cfile_type_name(type),
-					 cfile_encoding_name(enc),
-					 cfile_compression_name(p.compression),
+					 cfile_types_type_name(type),
+					 cfile_types_encoding_name(enc),
+					 cfile_types_compression_name(p.compression),
 					 p.nullable ? " nullable" : "");
 				check(dir, &p, label, v == 0);
 			}
@@ -180,7 +180,7 @@ int main(void)
 			p.block_rows = 10001;
 			p.compression = CFILE_ZLIB;
 			snprintf(label, sizeof(label), "%s/BIT_SHUFFLE big",
-				 cfile_type_name(types[i]));
+				 cfile_types_type_name(types[i]));
 			check(dir, &p, label, false);
 		}
 	}

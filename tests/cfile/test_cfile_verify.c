@@ -73,12 +73,12 @@ static void healthy(const char *dir)
 	 * encoding, multi-level value indexes, with and without a positional
 	 * index, each codec, v1. */
 	for (int32_t type = 0; type < CFILE_TYPE_COUNT; type++) {
-		const cfile_type_info *ti = cfile_type_get(type);
+		const cfile_type_info *ti = cfile_types_get(type);
 		if (!ti || ti->phys == CFILE_PHYS_FLOAT ||
 		    ti->phys == CFILE_PHYS_BOOL)
 			continue;
 		for (int32_t enc = 1; enc < CFILE_ENCODING_COUNT; enc++) {
-			if (!cfile_encoding_legal(type, enc))
+			if (!cfile_types_encoding_legal(type, enc))
 				continue;
 			cw_params p;
 			cw_params_default(&p);
@@ -95,8 +95,8 @@ static void healthy(const char *dir)
 			p.distinct = 300;
 			p.dict_limit = 40;
 			snprintf(label, sizeof(label), "%s/%s/%s%s pk",
-				 cfile_type_name(type), cfile_encoding_name(enc),
-				 cfile_compression_name(p.compression),
+				 cfile_types_type_name(type), cfile_types_encoding_name(enc),
+				 cfile_types_compression_name(p.compression),
 				 p.posidx ? " posidx" : "");
 			check(dir, &p, label, NULL);
 		}
@@ -140,7 +140,7 @@ static void healthy(const char *dir)
 		p.index_block_size = k < 2 ? 64 : 4096;
 		snprintf(label, sizeof(label), "DeltaFile %s %s",
 			 p.undo ? "UNDO" : "REDO",
-			 cfile_compression_name(p.compression));
+			 cfile_types_compression_name(p.compression));
 		check(dir, &p, label, NULL);
 	}
 	{

@@ -808,6 +808,71 @@ static void test_unknown_codec(void **state)
 	assert_int_equal(n, 0);
 }
 
+/* Stream ends (colfs_codec_stream_end): a stream made by the library,
+ * followed by unrelated bytes, ends where the library's output ended; a
+ * wrong size, a cut stream or a codec without a finder gives 0. */
+static void check_stream_end(colfs_codec codec, bytes comp, bytes orig)
+{
+	bytes tail = sample(300, 99);
+	bytes both = concat(comp, tail);
+	uint8_t *scratch = malloc(orig.n + 1);
+
+	assert_non_null(scratch);
+	assert_int_equal(colfs_codec_stream_end(codec, both.p, both.n, orig.n,
+						scratch),
+			 comp.n);
+	assert_memory_equal(scratch, orig.p, orig.n);
+	/* the stream alone, nothing after it */
+	assert_int_equal(colfs_codec_stream_end(codec, comp.p, comp.n, orig.n,
+						scratch),
+			 comp.n);
+	/* it does not decode to one byte less or more */
+	assert_int_equal(colfs_codec_stream_end(codec, both.p, both.n,
+						orig.n - 1, scratch),
+			 0);
+	assert_int_equal(colfs_codec_stream_end(codec, both.p, both.n,
+						orig.n + 1, scratch),
+			 0);
+	/* cut short: no end */
+	assert_int_equal(colfs_codec_stream_end(codec, comp.p, comp.n / 2,
+						orig.n, scratch),
+			 0);
+	free(scratch);
+	free(both.p);
+	free(tail.p);
+	free(comp.p);
+}
+
+static void test_stream_end(void **state)
+{
+	(void)state;
+	const size_t sizes[] = {1, 17, 1000, 65536, 300000};
+
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		bytes orig = sample(sizes[i], 200 + i);
+
+		check_stream_end(COLFS_CODEC_LZ4_RAW,
+				 lz4_pack(orig.p, orig.n), orig);
+		check_stream_end(COLFS_CODEC_SNAPPY,
+				 snappy_pack(orig.p, orig.n), orig);
+		check_stream_end(COLFS_CODEC_ZLIB,
+				 zlib_deflate(orig.p, orig.n, 15), orig);
+		free(orig.p);
+	}
+	/* codecs without a finder */
+	bytes orig = sample(1000, 7);
+	bytes comp = zstd_pack(orig.p, orig.n, 1);
+	uint8_t *scratch = malloc(orig.n);
+
+	assert_non_null(scratch);
+	assert_int_equal(colfs_codec_stream_end(COLFS_CODEC_ZSTD, comp.p,
+						comp.n, orig.n, scratch),
+			 0);
+	free(scratch);
+	free(comp.p);
+	free(orig.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -831,6 +896,7 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_null_err),
 		cmocka_unit_test(test_unknown_codec),
+		cmocka_unit_test(test_stream_end),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

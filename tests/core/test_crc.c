@@ -1,6 +1,7 @@
 /* CRC-32 and CRC-32C: published check values, chaining at every split,
- * and agreement with a plain bit-at-a-time CRC-32C for every length and
- * alignment up to a few words. */
+ * agreement with a plain bit-at-a-time CRC-32C for every length and
+ * alignment up to a few words, and CRC-32C shifting (spans from prefix
+ * registers, zero-byte shifts). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -90,6 +91,45 @@ static void test_against_bitwise(void **state)
 			 crc32c_bitwise(0xdeadbeef, data, 77));
 }
 
+/* CRC-32C shifting: the CRC of every span of a buffer, from the prefix
+ * registers and the shift, equals the CRC computed over the span; and
+ * shifting a register by n zero bytes equals running n zero bytes. */
+static void test_shift(void **state)
+{
+	(void)state;
+	enum { N = 700 };
+	uint8_t p[N];
+	static uint32_t regs[N + 1];
+	static uint8_t zeros[70000];
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	for (size_t i = 0; i < N; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		p[i] = (uint8_t)(x >> 56);
+	}
+	colfs_crc32c_prefixes(p, N, regs);
+	for (size_t s = 0; s <= N; s += 7)
+		for (size_t e = s; e <= N; e += 13)
+			assert_int_equal(colfs_crc32c_span(regs, s, e),
+					 crc32c_bitwise(0, p + s, e - s));
+	assert_int_equal(colfs_crc32c_span(regs, 0, N),
+			 colfs_crc32c(0, p, N));
+	/* the raw register (no inversions) after n zero bytes */
+	const size_t ns[] = {0, 1, 2, 3, 8, 255, 256, 4096, 65537, 70000};
+	for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+		uint32_t reg = 0xDEADBEEFu;
+		uint32_t direct = ~colfs_crc32c(~reg, zeros, ns[k]);
+
+		assert_int_equal(colfs_crc32c_shift(reg, ns[k]), direct);
+	}
+	/* a shift is a composition: 2^40 = 2^39 + 2^39 */
+	assert_int_equal(colfs_crc32c_shift(0x12345678u, 1ull << 40),
+			 colfs_crc32c_shift(colfs_crc32c_shift(0x12345678u,
+							       1ull << 39),
+					    1ull << 39));
+	assert_int_equal(colfs_crc32c_shift(0, 1ull << 40), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -97,6 +137,7 @@ int main(void)
 		cmocka_unit_test(test_crc32c_rfc3720),
 		cmocka_unit_test(test_chaining),
 		cmocka_unit_test(test_against_bitwise),
+		cmocka_unit_test(test_shift),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

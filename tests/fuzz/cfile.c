@@ -7,9 +7,9 @@
  *     for DICT blocks), then rendered one row per line;
  *   - the protobuf messages of cfile.proto (header, footer, index block
  *     trailer, bloom block header, delta stats);
- *   - a DeltaFile value (cfile_delta_render), a bloom block
- *     (cfile_bloom_describe), one value (cfile_value_render, text and
- *     JSON) and an index key (cfile_key_render).
+ *   - a DeltaFile value (cfile_special_delta_render), a bloom block
+ *     (cfile_special_bloom_describe), one value (cfile_types_value_render, text and
+ *     JSON) and an index key (cfile_index_key_render).
  * Invariants: statuses are enum values, failures carry an offset inside
  * the block, decoded blocks are self-consistent (non-null values not
  * more than rows, width as the type says) and render to exactly one
@@ -47,11 +47,11 @@ static void block(fuzz_in *in)
 	uint8_t *p;
 
 	memset(&f, 0, sizeof(f));
-	f.ti = cfile_type_get(type);
+	f.ti = cfile_types_get(type);
 	if (!f.ti)
 		return;
-	if (!cfile_encoding_legal(type, enc))
-		enc = cfile_encoding_default(type);
+	if (!cfile_types_encoding_legal(type, enc))
+		enc = cfile_types_encoding_default(type);
 	f.type = type;
 	f.encoding = enc;
 	f.version = 2;
@@ -90,14 +90,14 @@ static void block(fuzz_in *in)
 		if (!v.width && v.n)
 			FUZZ_CHECK(v.str != NULL && v.len != NULL);
 		if (v.rows <= 100000) {
-			cfile_values_render(&f, &v, "\\N", &b);
+			cfile_block_values_render(&f, &v, "\\N", &b);
 			FUZZ_CHECK(!b.failed);
 			for (size_t i = 0; i < b.len; i++)
 				lines += b.data[i] == '\n';
 			FUZZ_CHECK(lines == v.rows);
 		}
 		colfs_buf_free(&b);
-		cfile_values_free(&v);
+		cfile_block_values_free(&v);
 	}
 	pthread_mutex_destroy(&f.dict_lock);
 	pthread_mutex_destroy(&f.seen_lock);
@@ -129,16 +129,16 @@ static void pieces(uint8_t which, const uint8_t *p, size_t n)
 	memset(&err, 0, sizeof(err));
 	switch (which % 4) {
 	case 0:
-		st = cfile_delta_render(p, n, &b, FUZZ_BASE, &err);
+		st = cfile_special_delta_render(p, n, &b, FUZZ_BASE, &err);
 		fuzz_check_err(st, &err, FUZZ_BASE, n);
 		break;
 	case 1:
-		st = cfile_bloom_describe(p, n, &b, FUZZ_BASE, &err);
+		st = cfile_special_bloom_describe(p, n, &b, FUZZ_BASE, &err);
 		fuzz_check_err(st, &err, FUZZ_BASE, n);
 		break;
 	case 2: {
 		int32_t type = (which >> 2) % (CFILE_TYPE_COUNT + 2);
-		const cfile_type_info *ti = cfile_type_get(type);
+		const cfile_type_info *ti = cfile_types_get(type);
 		size_t len = n;
 
 		/* values come in their block width */
@@ -149,13 +149,13 @@ static void pieces(uint8_t which, const uint8_t *p, size_t n)
 				break;
 			len = ti->width;
 		}
-		cfile_value_render(&b, type, p, len);
+		cfile_types_value_render(&b, type, p, len);
 		FUZZ_CHECK(!b.len || !memchr(b.data, '\n', b.len));
-		cfile_value_render_json(&b, type, p, len);
+		cfile_types_value_render_json(&b, type, p, len);
 		break;
 	}
 	default:
-		cfile_key_render(&b, p, (uint32_t)n, which & 4);
+		cfile_index_key_render(&b, p, (uint32_t)n, which & 4);
 		break;
 	}
 	FUZZ_CHECK(!b.failed);

@@ -2,10 +2,10 @@
  *
  * Input: one byte picks a message type of orc.proto (or the compression
  * chunk framing), the rest is the encoded message.  A message is
- * unpacked with the capped allocator the reader uses (orc_msg_unpack),
- * converted to JSON (orc_msg_json, what footer.json etc. show) and
+ * unpacked with the capped allocator the reader uses (colfs_proto_unpack),
+ * converted to JSON (colfs_proto_json, what footer.json etc. show) and
  * packed again.  (Not unpacked again: protobuf-c keeps an unknown field
- * numbered 0 that it then refuses, a library quirk, not ours.)  The framing is decoded with orc_decompress
+ * numbered 0 that it then refuses, a library quirk, not ours.)  The framing is decoded with orc_in_decompress
  * for each codec ORC uses, with a small block size.  Invariants: statuses
  * are enum values, failures carry an offset inside the input, the
  * allocator's cap holds, a decoded message converts to a JSON object,
@@ -34,14 +34,14 @@ static const ProtobufCMessageDescriptor *const msgs[] = {
 static void message(const ProtobufCMessageDescriptor *d, const uint8_t *p,
 		    size_t n)
 {
-	orc_msg m;
+	colfs_proto_msg m;
 	colfs_err err;
 	colfs_status st;
 	size_t cap = 64 * n + 4096;
 
 	memset(&m, 0, sizeof(m));
 	memset(&err, 0, sizeof(err));
-	st = orc_msg_unpack(&m, d, p, n, cap, FUZZ_BASE, &err);
+	st = colfs_proto_unpack(&m, d, p, n, cap, FUZZ_BASE, &err);
 	fuzz_check_err(st, &err, FUZZ_BASE, n);
 	FUZZ_CHECK(m.alloc.used <= m.alloc.cap);
 	if (st == COLFS_OK) {
@@ -51,7 +51,7 @@ static void message(const ProtobufCMessageDescriptor *d, const uint8_t *p,
 		uint8_t *packed = malloc(plen + 1);
 
 		FUZZ_CHECK(m.msg != NULL);
-		j = orc_msg_json(m.msg);
+		j = colfs_proto_json(m.msg, NULL);
 		FUZZ_CHECK(j != NULL && json_is_object(j));
 		s = json_dumps(j, JSON_COMPACT);
 		FUZZ_CHECK(s != NULL);
@@ -63,7 +63,7 @@ static void message(const ProtobufCMessageDescriptor *d, const uint8_t *p,
 	} else {
 		FUZZ_CHECK(m.msg == NULL);
 	}
-	orc_msg_free(&m);
+	colfs_proto_free(&m);
 }
 
 static void framing(uint8_t which, const uint8_t *p, size_t n)
@@ -85,7 +85,7 @@ static void framing(uint8_t which, const uint8_t *p, size_t n)
 	f.block_size = 1u << (8 + (which >> 3) % 10);   /* 256 B .. 128 KiB */
 	f.max_alloc = 1u << 20;
 	memset(&err, 0, sizeof(err));
-	st = orc_decompress(&f, p, n, FUZZ_BASE, &out, &out_len, &err);
+	st = orc_in_decompress(&f, p, n, FUZZ_BASE, &out, &out_len, &err);
 	fuzz_check_err(st, &err, FUZZ_BASE, n);
 	if (st == COLFS_OK) {
 		FUZZ_CHECK(out != NULL);

@@ -39,15 +39,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&err, 0, sizeof(err));
 	switch (op % 6) {
 	case 0: {
-		orc_byte_rle d;
+		orc_rle_byte d;
 
-		orc_byte_rle_init(&d, &src);
+		orc_rle_byte_init(&d, &src);
 		while (done < want && again < tries) {
 			size_t k = 1 + (size_t)(step % 200);
 
 			if (k > want - done)
 				k = want - done;
-			st = orc_byte_rle_next(&d, bytes, k, &err);
+			st = orc_rle_byte_next(&d, bytes, k, &err);
 			fuzz_check_err(st, &err, FUZZ_BASE, n);
 			if (st) {
 				again++;
@@ -56,20 +56,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			done += (uint32_t)k;
 			step = (uint8_t)(step * 31 + 7);
 		}
-		orc_byte_rle_close(&d);
+		orc_rle_byte_close(&d);
 		break;
 	}
 	case 1: {
-		orc_bool_rle d;
+		orc_rle_bool d;
 
-		orc_bool_rle_init(&d, &src);
+		orc_rle_bool_init(&d, &src);
 		while (done < want && again < tries) {
 			size_t k = 1 + (size_t)(step % 250);
 
 			if (k > want - done)
 				k = want - done;
 			memset(bytes, 0x77, k);
-			st = orc_bool_rle_next(&d, bytes, k, &err);
+			st = orc_rle_bool_next(&d, bytes, k, &err);
 			fuzz_check_err(st, &err, FUZZ_BASE, n);
 			if (st) {
 				again++;
@@ -80,21 +80,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			done += (uint32_t)k;
 			step = (uint8_t)(step * 31 + 7);
 		}
-		orc_bool_rle_close(&d);
+		orc_rle_bool_close(&d);
 		break;
 	}
 	default: {
-		orc_int_rle d;
+		orc_rle_int d;
 		bool v2 = (op % 6) >= 4;
 		bool sign = (op % 6) & 1;
 
-		orc_int_rle_init(&d, &src, v2, sign);
+		orc_rle_int_init(&d, &src, v2, sign);
 		while (done < want && again < tries) {
 			size_t k = 1 + (size_t)(step % 1000);
 
 			if (k > want - done)
 				k = want - done;
-			st = orc_int_rle_next(&d, ints, k, &err);
+			st = orc_rle_int_next(&d, ints, k, &err);
 			fuzz_check_err(st, &err, FUZZ_BASE, n);
 			if (st) {
 				again++;
@@ -103,7 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			done += (uint32_t)k;
 			step = (uint8_t)(step * 31 + 7);
 		}
-		orc_int_rle_close(&d);
+		orc_rle_int_close(&d);
 		break;
 	}
 	}

@@ -33,51 +33,51 @@ static void test_byte_rle(void)
 	static const uint8_t run[] = {0x61, 0x00};
 	static const uint8_t lit[] = {0xfe, 0x44, 0x45};
 	uint8_t out[100];
-	orc_byte_rle d;
+	orc_rle_byte d;
 	orc_in c = cur(run, sizeof(run));
 	colfs_err err = {0};
 
-	orc_byte_rle_init(&d, &c);
-	CHECK(orc_byte_rle_next(&d, out, 100, &err) == COLFS_OK);
+	orc_rle_byte_init(&d, &c);
+	CHECK(orc_rle_byte_next(&d, out, 100, &err) == COLFS_OK);
 	for (int i = 0; i < 100; i++)
 		CHECK(out[i] == 0);
-	CHECK(orc_byte_rle_next(&d, out, 1, &err) == COLFS_ETRUNCATED);
+	CHECK(orc_rle_byte_next(&d, out, 1, &err) == COLFS_ETRUNCATED);
 	c = cur(lit, sizeof(lit));
-	orc_byte_rle_init(&d, &c);
-	CHECK(orc_byte_rle_next(&d, out, 2, &err) == COLFS_OK);
+	orc_rle_byte_init(&d, &c);
+	CHECK(orc_rle_byte_next(&d, out, 2, &err) == COLFS_OK);
 	CHECK(out[0] == 0x44 && out[1] == 0x45);
 	/* a literal run that claims more bytes than there are */
 	c = cur(lit, 2);
-	orc_byte_rle_init(&d, &c);
-	CHECK(orc_byte_rle_next(&d, out, 2, &err) == COLFS_ETRUNCATED);
+	orc_rle_byte_init(&d, &c);
+	CHECK(orc_rle_byte_next(&d, out, 2, &err) == COLFS_ETRUNCATED);
 }
 
 static void test_bool_rle(void)
 {
 	static const uint8_t in[] = {0xff, 0x80};
 	uint8_t out[8];
-	orc_bool_rle d;
+	orc_rle_bool d;
 	orc_in c = cur(in, sizeof(in));
 	colfs_err err = {0};
 
-	orc_bool_rle_init(&d, &c);
-	CHECK(orc_bool_rle_next(&d, out, 8, &err) == COLFS_OK);
+	orc_rle_bool_init(&d, &c);
+	CHECK(orc_rle_bool_next(&d, out, 8, &err) == COLFS_OK);
 	CHECK(out[0] == 1);
 	for (int i = 1; i < 8; i++)
 		CHECK(out[i] == 0);
-	CHECK(orc_bool_rle_next(&d, out, 1, &err) == COLFS_ETRUNCATED);
+	CHECK(orc_rle_bool_next(&d, out, 1, &err) == COLFS_ETRUNCATED);
 }
 
 static void expect_ints(const uint8_t *in, size_t n, bool v2, bool sign,
 			const int64_t *want, size_t count)
 {
 	int64_t out[600];
-	orc_int_rle d;
+	orc_rle_int d;
 	orc_in c = cur(in, n);
 	colfs_err err = {0};
 
-	orc_int_rle_init(&d, &c, v2, sign);
-	CHECK(orc_int_rle_next(&d, out, count, &err) == COLFS_OK);
+	orc_rle_int_init(&d, &c, v2, sign);
+	CHECK(orc_rle_int_next(&d, out, count, &err) == COLFS_OK);
 	for (size_t i = 0; i < count; i++)
 		if (out[i] != want[i]) {
 			fprintf(stderr, "value %zu: got %lld want %lld\n", i,
@@ -170,13 +170,13 @@ static void test_rle_v2(void)
 static colfs_status decode_v2(const uint8_t *in, size_t n, size_t count)
 {
 	int64_t out[600];
-	orc_int_rle d;
+	orc_rle_int d;
 	orc_in c = cur(in, n);
 	colfs_err err = {0};
 	colfs_status st;
 
-	orc_int_rle_init(&d, &c, true, false);
-	st = orc_int_rle_next(&d, out, count, &err);
+	orc_rle_int_init(&d, &c, true, false);
+	st = orc_rle_int_next(&d, out, count, &err);
 	if (st)
 		CHECK(err.offset >= 1000 && err.msg[0]);
 	return st;
@@ -241,18 +241,18 @@ static void test_chunks(void)
 	in[n++] = (uint8_t)(dl >> 15);
 	memcpy(in + n, def, dl);
 	n += dl;
-	CHECK(orc_decompress(&f, in, n, 0, &out, &out_len, &err) == COLFS_OK);
+	CHECK(orc_in_decompress(&f, in, n, 0, &out, &out_len, &err) == COLFS_OK);
 	CHECK(out_len == 5 + sizeof(text) - 1);
 	CHECK(out && memcmp(out, "abcde", 5) == 0 &&
 	      memcmp(out + 5, text, sizeof(text) - 1) == 0);
 	free(out);
 
 	/* a header claiming more bytes than the stream has */
-	CHECK(orc_decompress(&f, in, 6, 0, &out, &out_len, &err) ==
+	CHECK(orc_in_decompress(&f, in, 6, 0, &out, &out_len, &err) ==
 	      COLFS_ETRUNCATED);
 	/* a chunk that inflates past the compression block size */
 	f.block_size = 8;
-	CHECK(orc_decompress(&f, in, n, 0, &out, &out_len, &err) != COLFS_OK);
+	CHECK(orc_in_decompress(&f, in, n, 0, &out, &out_len, &err) != COLFS_OK);
 	/* the header 0x40 0x0d 0x03 says 100000 compressed bytes */
 	{
 		static const uint8_t h[] = {0x40, 0x0d, 0x03};
@@ -260,7 +260,7 @@ static void test_chunks(void)
 			     (uint32_t)h[2] << 16;
 
 		CHECK((v >> 1) == 100000 && (v & 1) == 0);
-		CHECK(orc_decompress(&f, h, 3, 0, &out, &out_len, &err) ==
+		CHECK(orc_in_decompress(&f, h, 3, 0, &out, &out_len, &err) ==
 		      COLFS_ETRUNCATED);
 	}
 }
