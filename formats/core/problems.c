@@ -12,12 +12,6 @@
 #include <string.h>
 
 #define COLFS_MAX_ERRORS 10000
-void colfs_tree_report_err(colfs_tree *t, const colfs_node *where,
-			   const colfs_err *err)
-{
-	colfs_tree_report(t, where, err->offset, err->status, "%s", err->msg);
-}
-
 /* Add a problem to the list (the tree path, and the message as made). */
 static void tree_record(colfs_tree *t, const char *path, uint64_t offset,
 			colfs_status st, const char *raw)
@@ -92,12 +86,11 @@ colfs_status colfs_node_check(colfs_tree *t, const colfs_node *n)
 	return colfs_tree_source_check(t);
 }
 
-void colfs_tree_report(colfs_tree *t, const colfs_node *where, uint64_t offset,
-		       colfs_status st, const char *fmt, ...)
+void colfs_tree_report_vpath(colfs_tree *t, const char *path,
+			     uint64_t offset, colfs_status st, const char *fmt,
+			     va_list ap)
 {
-	char path[4096];
 	char raw[1024];
-	va_list ap;
 
 	/* What is found in a changed file is no news about the file: the
 	 * change itself is the one problem.  (One fstat per problem.) */
@@ -105,30 +98,18 @@ void colfs_tree_report(colfs_tree *t, const colfs_node *where, uint64_t offset,
 		colfs_tree_file_change(t);
 		return;
 	}
-	if (where)
-		colfs_node_path(where, path, sizeof path);
-	else
-		snprintf(path, sizeof path, "/");
-	va_start(ap, fmt);
 	vsnprintf(raw, sizeof raw, fmt, ap);
-	va_end(ap);
-	tree_record(t, path, offset, st, raw);
+	tree_record(t, path && *path ? path : "/", offset, st, raw);
 }
 
 void colfs_tree_report_path(colfs_tree *t, const char *path, uint64_t offset,
 			    colfs_status st, const char *fmt, ...)
 {
-	char raw[1024];
 	va_list ap;
 
-	if (colfs_source_check(t->src, NULL) != COLFS_OK) {
-		colfs_tree_file_change(t);
-		return;
-	}
 	va_start(ap, fmt);
-	vsnprintf(raw, sizeof raw, fmt, ap);
+	colfs_tree_report_vpath(t, path, offset, st, fmt, ap);
 	va_end(ap);
-	tree_record(t, path && *path ? path : "/", offset, st, raw);
 }
 
 void colfs_tree_report_err_path(colfs_tree *t, const char *path,
@@ -170,16 +151,13 @@ static bool path_under(const char *path, const char *dir)
 	return path[n] == '\0' || path[n] == '/';
 }
 
-void colfs_tree_errors_render(colfs_tree *t, const colfs_node *under,
-			      colfs_buf *out)
+void colfs_tree_errors_render_path(colfs_tree *t, const char *dir,
+				   colfs_buf *out)
 {
-	char dir[4096];
-	if (under)
-		colfs_node_path(under, dir, sizeof dir);
 	colfs_tree_lock(t);
 	for (size_t i = 0; i < t->nerrors; i++) {
 		const error_entry *e = &t->errors[i];
-		if (under && !path_under(e->path, dir))
+		if (dir && !path_under(e->path, dir))
 			continue;
 		char where[48];
 
@@ -188,7 +166,7 @@ void colfs_tree_errors_render(colfs_tree *t, const colfs_node *under,
 						   sizeof where),
 				 colfs_status_name(e->status), e->msg);
 	}
-	if (!under && t->dropped_errors)
+	if (!dir && t->dropped_errors)
 		colfs_buf_printf(out, "/: %zu more problems not listed\n",
 				 t->dropped_errors);
 	colfs_tree_unlock(t);

@@ -15,7 +15,7 @@
  * files below), problems.c (the error list), tree_sizes.c (the size
  * index of a tree), piececache.c (rendered pieces and documents),
  * options.c (-o options), names.c (escaping names), readme.c (the
- * README's entries).
+ * README's entries), layout.c (the `layout` document).
  */
 #include "tree_int.h"
 #include "cursor.h"
@@ -47,16 +47,6 @@ struct colfs_handle {
 /* ------------------------------------------------------------------------
  * Tree basics
  */
-void colfs_tree_lock(colfs_tree *t)
-{
-	pthread_mutex_lock(&t->lock);
-}
-
-void colfs_tree_unlock(colfs_tree *t)
-{
-	pthread_mutex_unlock(&t->lock);
-}
-
 const colfs_options *colfs_tree_options(const colfs_tree *t)
 {
 	return &t->opts;
@@ -90,21 +80,6 @@ const char *colfs_tree_format(const colfs_tree *t)
 int colfs_tree_fd(const colfs_tree *t)
 {
 	return colfs_source_fd(t->src);
-}
-
-bool colfs_grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return true;
-	size_t nc = *cap ? *cap * 2 : 16;
-	while (nc < need)
-		nc *= 2;
-	void *p = realloc(*arr, nc * elem);
-	if (!p)
-		return false;
-	*arr = p;
-	*cap = nc;
-	return true;
 }
 
 void *colfs_tree_alloc(colfs_tree *t, size_t size)
@@ -521,6 +496,40 @@ void colfs_node_path(const colfs_node *n, char *buf, size_t len)
 			break;
 		j += (size_t)w;
 	}
+}
+
+/* ------------------------------------------------------------------------
+ * Problems of a node (problems.c keeps the list, by tree path)
+ */
+void colfs_tree_report(colfs_tree *t, const colfs_node *where, uint64_t offset,
+		       colfs_status st, const char *fmt, ...)
+{
+	char path[4096];
+	va_list ap;
+
+	if (where)
+		colfs_node_path(where, path, sizeof path);
+	else
+		snprintf(path, sizeof path, "/");
+	va_start(ap, fmt);
+	colfs_tree_report_vpath(t, path, offset, st, fmt, ap);
+	va_end(ap);
+}
+
+void colfs_tree_report_err(colfs_tree *t, const colfs_node *where,
+			   const colfs_err *err)
+{
+	colfs_tree_report(t, where, err->offset, err->status, "%s", err->msg);
+}
+
+void colfs_tree_errors_render(colfs_tree *t, const colfs_node *under,
+			      colfs_buf *out)
+{
+	char dir[4096];
+
+	if (under)
+		colfs_node_path(under, dir, sizeof dir);
+	colfs_tree_errors_render_path(t, under ? dir : NULL, out);
 }
 
 /* ------------------------------------------------------------------------

@@ -10,6 +10,8 @@
 #include "sizeindex.h"
 
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 
 typedef struct stream_state {
@@ -85,17 +87,47 @@ struct colfs_tree {
 	char sizes_note[600];
 };
 
-/* The recursive tree lock (tree.c). */
-void colfs_tree_lock(colfs_tree *t);
-void colfs_tree_unlock(colfs_tree *t);
+/* The recursive tree lock. */
+static inline void colfs_tree_lock(colfs_tree *t)
+{
+	pthread_mutex_lock(&t->lock);
+}
+
+static inline void colfs_tree_unlock(colfs_tree *t)
+{
+	pthread_mutex_unlock(&t->lock);
+}
+
 /* Grow *arr (of *cap elements of `elem` bytes) to hold `need`; false when
- * out of memory (tree.c). */
-bool colfs_grow(void **arr, size_t *cap, size_t need, size_t elem);
+ * out of memory. */
+static inline bool colfs_grow(void **arr, size_t *cap, size_t need,
+			      size_t elem)
+{
+	if (need <= *cap)
+		return true;
+	size_t nc = *cap ? *cap * 2 : 16;
+	while (nc < need)
+		nc *= 2;
+	void *p = realloc(*arr, nc * elem);
+	if (!p)
+		return false;
+	*arr = p;
+	*cap = nc;
+	return true;
+}
 
 /* problems.c: file the one root problem of a changed source (once);
  * COLFS_EIO once the source has changed since the tree was opened. */
 void colfs_tree_file_change(colfs_tree *t);
 colfs_status colfs_tree_source_check(colfs_tree *t);
+/* problems.c: colfs_tree_report_path with a va_list; the `errors` text of
+ * the problems under the tree path `dir` (NULL: all, and the count of
+ * those dropped). */
+void colfs_tree_report_vpath(colfs_tree *t, const char *path,
+			     uint64_t offset, colfs_status st, const char *fmt,
+			     va_list ap) __attribute__((format(printf, 5, 0)));
+void colfs_tree_errors_render_path(colfs_tree *t, const char *dir,
+				   colfs_buf *out);
 
 /* tree_sizes.c: read the size index for a freshly opened tree. */
 void colfs_tree_sizes_open(colfs_tree *t);
