@@ -27,6 +27,7 @@
 #include "names.h"
 #include "readme.h"
 #include "source.h"
+#include "verify.h"
 
 typedef struct colfs_node_ops {
 	/* Directories: add the children. */
