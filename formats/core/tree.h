@@ -24,6 +24,7 @@
 
 #include "../colfs.h"
 #include "buf.h"
+#include "layout.h"
 #include "names.h"
 #include "readme.h"
 #include "source.h"
