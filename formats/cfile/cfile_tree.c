@@ -628,16 +628,37 @@ static colfs_status dictionary_generate(colfs_tree *t, colfs_node *file,
 	return colfs_buf_status(out);
 }
 
-typedef struct region {
-	uint64_t off, len;
-	char what[64];
-} region;
-
-static int region_cmp(const void *a, const void *b)
+/* The regions of an index's blocks, each named by its directory under
+ * `root` (index_node_populate names a child by the entry that points to
+ * it; the walk gives every node but the root one such entry, and adds it
+ * after its parent). */
+static void layout_index(colfs_layout *l, const cfile_index *ix,
+			 const char *kind, const char *root)
 {
-	const region *x = a, *y = b;
+	char **path = ix->n ? calloc(ix->n, sizeof(*path)) : NULL;
 
-	return x->off < y->off ? -1 : x->off > y->off;
+	if (ix->n && !path) {
+		l->failed = true;
+		return;
+	}
+	for (uint32_t k = 0; k < ix->n; k++) {
+		const cfile_inode *nd = &ix->node[k];
+
+		if (k == 0 && !(path[0] = strdup(root)))
+			l->failed = true;
+		colfs_layout_add(l, nd->ptr.offset, nd->ptr.size, kind, "%s",
+				 path[k] ? path[k] : root);
+		for (uint32_t i = 0; path[k] && i < nd->n; i++) {
+			int32_t c = nd->e[i].child;
+
+			if (c > (int32_t)k && (uint32_t)c < ix->n && !path[c] &&
+			    asprintf(&path[c], "%s/%u", path[k], i) < 0)
+				path[c] = NULL;
+		}
+	}
+	for (uint32_t k = 0; k < ix->n; k++)
+		free(path[k]);
+	free(path);
 }
 
 static colfs_status layout_generate(colfs_tree *t, colfs_node *file,
@@ -645,76 +666,24 @@ static colfs_status layout_generate(colfs_tree *t, colfs_node *file,
 {
 	(void)file;
 	cfile_file *f = file_of(t);
-	size_t cap = 8 + f->nblocks + f->posidx.n + f->validx.n, n = 0;
-	region *r = calloc(cap, sizeof(*r));
+	colfs_layout l = COLFS_LAYOUT_INIT;
 
-	if (!r)
-		return COLFS_ENOMEM;
-	r[n++] = (region){0, f->header_len, "header /raw/header"};
-	for (uint32_t i = 0; i < f->nblocks; i++) {
-		r[n] = (region){f->blocks[i].ptr.offset, f->blocks[i].ptr.size,
-				""};
-		snprintf(r[n++].what, sizeof(r[0].what),
-			 "data-block /blocks/%u", i);
-	}
-	for (uint32_t i = 0; i < f->posidx.n; i++) {
-		r[n] = (region){f->posidx.node[i].ptr.offset,
-				f->posidx.node[i].ptr.size, ""};
-		snprintf(r[n++].what, sizeof(r[0].what),
-			 "positional-index-block depth %u",
-			 f->posidx.node[i].depth);
-	}
-	for (uint32_t i = 0; i < f->validx.n; i++) {
-		r[n] = (region){f->validx.node[i].ptr.offset,
-				f->validx.node[i].ptr.size, ""};
-		snprintf(r[n++].what, sizeof(r[0].what),
-			 "value-index-block depth %u",
-			 f->validx.node[i].depth);
-	}
+	colfs_layout_add(&l, 0, f->header_len, "header", "/raw/header");
+	for (uint32_t i = 0; i < f->nblocks; i++)
+		colfs_layout_add(&l, f->blocks[i].ptr.offset,
+				 f->blocks[i].ptr.size, "data_block",
+				 "/blocks/%u", i);
+	layout_index(&l, &f->posidx, "positional_index_block",
+		     "/index/ordinal");
+	layout_index(&l, &f->validx, "value_index_block", "/index/value");
 	if (f->footer && f->footer->dict_block_ptr)
-		r[n++] = (region){(uint64_t)f->footer->dict_block_ptr->offset,
-				  (uint32_t)f->footer->dict_block_ptr->size,
-				  "dictionary-block /dictionary"};
-	r[n++] = (region){f->footer_start, f->size - f->footer_start,
-			  "footer /raw/footer"};
-	qsort(r, n, sizeof(*r), region_cmp);
-	uint64_t at = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (r[i].off > at)
-			colfs_buf_printf(out, "%llu %llu gap\n",
-					 (unsigned long long)at,
-					 (unsigned long long)(r[i].off - at));
-		else if (r[i].off < at)
-			colfs_buf_printf(out, "%llu %llu overlap\n",
-					 (unsigned long long)r[i].off,
-					 (unsigned long long)(at - r[i].off));
-		colfs_buf_printf(out, "%llu %llu %s\n",
-				 (unsigned long long)r[i].off,
-				 (unsigned long long)r[i].len, r[i].what);
-		if (r[i].off + r[i].len > at)
-			at = r[i].off + r[i].len;
-	}
-	if (at < f->size)
-		colfs_buf_printf(out, "%llu %llu gap\n", (unsigned long long)at,
-				 (unsigned long long)(f->size - at));
-	free(r);
-	return colfs_buf_status(out);
-}
-
-static void readme_index(colfs_buf *out, const cfile_index *ix,
-			 const char *name, const char *what)
-{
-	if (!ix->present || !ix->n)
-		return;
-	colfs_readme_entry(out, 1, name, false, "%s: its root node", what);
-	colfs_readme_entry(out, 2, "info.json", false,
-			   "the node: offset, size, depth, LEAF or INTERNAL, entries");
-	colfs_readme_entry(out, 2, "entries", false,
-			   "one line per entry: \"i key=K offset=O size=S child=i/|block=N\"");
-	colfs_readme_entry(out, 2, "raw", false, "the node's stored bytes");
-	if (ix->n > 1)
-		colfs_readme_entry(out, 2, "K/", false,
-				   "the child node of entry K, with the same entries");
+		colfs_layout_add(&l,
+				 (uint64_t)f->footer->dict_block_ptr->offset,
+				 (uint32_t)f->footer->dict_block_ptr->size,
+				 "dictionary_block", "/dictionary");
+	colfs_layout_add(&l, f->footer_start, f->size - f->footer_start,
+			 "footer", "/raw/footer");
+	return colfs_layout_write(&l, f->size, out);
 }
 
 static colfs_status readme_generate(colfs_tree *t, colfs_node *file,
@@ -722,90 +691,83 @@ static colfs_status readme_generate(colfs_tree *t, colfs_node *file,
 {
 	(void)file;
 	cfile_file *f = file_of(t);
+	bool ft = f->footer != NULL;
 	bool bloom = f->role == CFILE_ROLE_BLOOM;
+	bool pos = ft && f->posidx.present && f->posidx.n;
+	bool val = ft && f->validx.present && f->validx.n;
+	const colfs_readme_row rows[] = {
+		{true, 0, "raw/", false, "the header and footer bytes as stored"},
+		{true, 1, "header", false, "magic, header length and CFileHeaderPB"},
+		{true, 1, "footer", false,
+		 "CFileFooterPB, its length and the magic"},
+		{!ft, 0, "salvage/", false,
+		 "the blocks found by walking the file from its header: summary, blocks/N/{info.json,raw,decompressed,values}, values; values need -o cfile_type=TYPE -o cfile_encoding=ENC (and cfile_nullable=true, cfile_compression=C)"},
+		{ft, 0, "summary", false,
+		 "type, encoding, compression, counts, indexes"},
+		{ft, 0, "schema", false,
+		 "the column: type, nullability, encoding, compression"},
+		{ft, 0, "header.json", false, "CFileHeaderPB, decoded"},
+		{ft, 0, "footer.json", false, "CFileFooterPB, decoded"},
+		{ft, 0, "metadata/", false, "header then footer metadata pairs"},
+		{ft && ((f->header && f->header->n_metadata) ||
+			f->footer->n_metadata), 1, "<key>", false,
+		 "one file per key, the value bytes"},
+		{ft && !bloom, 0, "values", true,
+		 "every value in ordinal order, one per line; NULL is \\N"},
+		{ft, 0, "blocks/", false,
+		 "the data blocks in ordinal order, numbered from 0"},
+		{ft && f->nblocks, 1, "N/", false, "data block N"},
+		{ft && f->nblocks, 2, "info.json", false,
+		 "where it is, its rows and first key"},
+		{ft && f->nblocks, 2, "raw", false, "its stored bytes"},
+		{ft && f->nblocks, 2, "decompressed", true,
+		 "its bytes after the codec"},
+		{ft && f->nblocks && bloom, 2, "bloom", true,
+		 "its bloom block: first key, hash functions, bitmap size, bits set"},
+		{ft && f->nblocks && !bloom, 2, "values", true,
+		 "its values, one per line"},
+		{ft && f->nblocks && !bloom && f->nullable, 2, "null_bitmap", true,
+		 "one line per row: 1 present, 0 NULL"},
+		{ft && f->nblocks, 2, "errors", false,
+		 "the problems found so far in this block"},
+		{ft, 0, "index/", false,
+		 "the B-trees: each directory is one index block"},
+		{pos, 1, "ordinal/", false, "the positional index: its root node"},
+		{pos, 2, "info.json", false,
+		 "the node: offset, size, depth, LEAF or INTERNAL, entries"},
+		{pos, 2, "entries", false,
+		 "one line per entry: \"i key=K offset=O size=S child=i/|block=N\""},
+		{pos, 2, "raw", false, "the node's stored bytes"},
+		{pos && f->posidx.n > 1, 2, "K/", false,
+		 "the child node of entry K, with the same entries"},
+		{val, 1, "value/", false, "the value index: its root node"},
+		{val, 2, "info.json", false,
+		 "the node: offset, size, depth, LEAF or INTERNAL, entries"},
+		{val, 2, "entries", false,
+		 "one line per entry: \"i key=K offset=O size=S child=i/|block=N\""},
+		{val, 2, "raw", false, "the node's stored bytes"},
+		{val && f->validx.n > 1, 2, "K/", false,
+		 "the child node of entry K, with the same entries"},
+		{ft, 0, "verify", true,
+		 "what the file claims (value index keys, min_key/max_key, sort order, deltafilestats) checked against the decoded data; MISMATCH: lines, also reported in errors"},
+		{ft && f->encoding == CFILE_DICT, 0, "dictionary", true,
+		 "the dictionary strings, codeword order"},
+		{ft && f->role == CFILE_ROLE_DELTA, 0, "deltas", true,
+		 "a DeltaFile: one line per delta: row, hybrid timestamp, change list (cN=value: \"text\", 0xhex or NULL; types live in the schema)"},
+		{ft && f->role == CFILE_ROLE_DELTA, 0, "deltafilestats.json", false,
+		 "the DeltaStatsPB footer metadata"},
+		{ft && bloom, 0, "bloom", true,
+		 "a BloomFile: one line per bloom block (first key, hash functions, bitmap size, bits set)"},
+	};
+	const colfs_readme r = {
+		.what = "an Apache Kudu CFile of one column",
+		.about = ft ? NULL : "The footer cannot be used (see errors).\n\n",
+		.format_text = "the format and its version",
+		.rows = rows,
+		.n_rows = sizeof(rows) / sizeof(rows[0]),
+	};
 
-	colfs_buf_printf(out,
-		"%s: an Apache Kudu CFile (one column), mounted read-only by "
-		"colfs.\n\n", colfs_tree_display_name(t));
-	if (!f->footer)
-		colfs_buf_puts(out, "The footer cannot be used (see errors).\n\n");
-	colfs_readme_entries(out);
-	colfs_readme_entry(out, 0, "README", false, "this text");
-	colfs_readme_entry(out, 0, "format", false,
-			   "the format and its version");
-	colfs_readme_entry(out, 0, "layout", false,
-			   "byte map: offset length kind path");
-	colfs_readme_entry(out, 0, "errors", false,
-			   "problems found so far, with byte offsets");
-	colfs_readme_entry(out, 0, "raw/", false,
-			   "the header and footer bytes as stored");
-	colfs_readme_entry(out, 1, "header", false,
-			   "magic, header length and CFileHeaderPB");
-	colfs_readme_entry(out, 1, "footer", false,
-			   "CFileFooterPB, its length and the magic");
-	if (!f->footer) {
-		colfs_readme_entry(out, 0, "salvage/", false,
-				   "the blocks found by walking the file from its header: summary, blocks/N/{info.json,raw,decompressed,values}, values; values need -o cfile_type=TYPE -o cfile_encoding=ENC (and cfile_nullable=true, cfile_compression=C)");
-		colfs_readme_end(out);
-		return colfs_buf_status(out);
-	}
-	colfs_readme_entry(out, 0, "summary", false,
-			   "type, encoding, compression, counts, indexes");
-	colfs_readme_entry(out, 0, "schema", false,
-			   "the column: type, nullability, encoding, compression");
-	colfs_readme_entry(out, 0, "header.json", false,
-			   "CFileHeaderPB, decoded");
-	colfs_readme_entry(out, 0, "footer.json", false,
-			   "CFileFooterPB, decoded");
-	colfs_readme_entry(out, 0, "metadata/", false,
-			   "header then footer metadata pairs");
-	if ((f->header && f->header->n_metadata) || f->footer->n_metadata)
-		colfs_readme_entry(out, 1, "<key>", false,
-				   "one file per key, the value bytes");
-	if (!bloom)
-		colfs_readme_entry(out, 0, "values", true,
-				   "every value in ordinal order, one per line; NULL is \\N");
-	colfs_readme_entry(out, 0, "blocks/", false,
-			   "the data blocks in ordinal order, numbered from 0");
-	if (f->nblocks) {
-		colfs_readme_entry(out, 1, "N/", false, "data block N");
-		colfs_readme_entry(out, 2, "info.json", false,
-				   "where it is, its rows and first key");
-		colfs_readme_entry(out, 2, "raw", false, "its stored bytes");
-		colfs_readme_entry(out, 2, "decompressed", true,
-				   "its bytes after the codec");
-		if (bloom)
-			colfs_readme_entry(out, 2, "bloom", true,
-					   "its bloom block: first key, hash functions, bitmap size, bits set");
-		else
-			colfs_readme_entry(out, 2, "values", true,
-					   "its values, one per line");
-		if (!bloom && f->nullable)
-			colfs_readme_entry(out, 2, "null_bitmap", true,
-					   "one line per row: 1 present, 0 NULL");
-		colfs_readme_entry(out, 2, "errors", false,
-				   "the problems found so far in this block");
-	}
-	colfs_readme_entry(out, 0, "index/", false,
-			   "the B-trees: each directory is one index block");
-	readme_index(out, &f->posidx, "ordinal/", "the positional index");
-	readme_index(out, &f->validx, "value/", "the value index");
-	colfs_readme_entry(out, 0, "verify", true,
-			   "what the file claims (value index keys, min_key/max_key, sort order, deltafilestats) checked against the decoded data; MISMATCH: lines, also reported in errors");
-	if (f->encoding == CFILE_DICT)
-		colfs_readme_entry(out, 0, "dictionary", true,
-				   "the dictionary strings, codeword order");
-	if (f->role == CFILE_ROLE_DELTA) {
-		colfs_readme_entry(out, 0, "deltas", true,
-				   "a DeltaFile: one line per delta: row, hybrid timestamp, change list (cN=value: \"text\", 0xhex or NULL; types live in the schema)");
-		colfs_readme_entry(out, 0, "deltafilestats.json", false,
-				   "the DeltaStatsPB footer metadata");
-	}
-	if (bloom)
-		colfs_readme_entry(out, 0, "bloom", true,
-				   "a BloomFile: one line per bloom block (first key, hash functions, bitmap size, bits set)");
-	colfs_readme_end(out);
-	return colfs_buf_status(out);
+	return colfs_readme_write(t, &r, out);
 }
 
 static colfs_status metadata_populate(colfs_tree *t, colfs_node *dir)

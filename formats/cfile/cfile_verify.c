@@ -83,36 +83,16 @@ typedef struct cv {
 
 /* --- helpers -------------------------------------------------------------- */
 
-static void cv_line(cv *v, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* A line of the document (core/verify.h). */
+#define cv_line(v, ...) colfs_verify_line((v)->out, __VA_ARGS__)
 
-static void cv_line(cv *v, const char *fmt, ...)
-{
-	va_list ap;
+static const colfs_verify_style cv_style = {
+	"metadata disagrees with the data", CV_MAX_LISTED, false};
 
-	va_start(ap, fmt);
-	colfs_buf_vprintf(v->out, fmt, ap);
-	va_end(ap);
-	colfs_buf_putc(v->out, '\n');
-}
-
-static void cv_problem(cv *v, uint64_t off, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void cv_problem(cv *v, uint64_t off, const char *fmt, ...)
-{
-	char msg[600];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	if (v->problems++ >= CV_MAX_LISTED)
-		return;
-	colfs_buf_printf(v->out, "MISMATCH: %s\n", msg);
-	colfs_tree_report(v->t, v->where, off, COLFS_ECORRUPT,
-			  "metadata disagrees with the data: %s", msg);
-}
+/* A mismatch: a MISMATCH: line and a problem (core/verify.h). */
+#define cv_problem(v, off, ...) \
+	colfs_verify_mismatch((v)->t, (v)->where, (v)->out, &cv_style, \
+			      &(v)->problems, (off), __VA_ARGS__)
 
 /* "0x" + hex of a key, cut after CV_KEY_SHOWN bytes. */
 static const char *hex(char *buf, size_t cap, const uint8_t *p, size_t n)

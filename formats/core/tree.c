@@ -10,9 +10,16 @@
  * document generation, the arena and the error list.  Streams have their
  * own lock each, so decoding different views runs in parallel.  The piece
  * cache has its own lock.
+ *
+ * Beside it in core: tree_int.h (the node and tree structures, for the
+ * files below), problems.c (the error list), tree_sizes.c (the size
+ * index of a tree), piececache.c (rendered pieces and documents),
+ * options.c (-o options), names.c (escaping names), readme.c (the
+ * README's entries), layout.c (the `layout` document).
  */
-#include "tree.h"
+#include "tree_int.h"
 #include "cursor.h"
+#include "options.h"
 #include "sizeindex.h"
 
 #include <errno.h>
@@ -27,444 +34,19 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <xxhash.h>
 
-#define COLFS_DEFAULT_CACHE (64ull << 20)
-#define COLFS_DEFAULT_MAX_ALLOC (1ull << 30)
-#define COLFS_MAX_ERRORS 10000
+/* The piece-cache key of a document's bytes. */
 #define DOC_PIECE UINT64_MAX
-
-/* ------------------------------------------------------------------------
- * Cached blobs: rendered pieces and documents, refcounted.
- */
-typedef struct blob {
-	uint64_t ino, piece;        /* cache key */
-	char *data;
-	size_t len;
-	unsigned refs;              /* guarded by the cache lock */
-	bool cached;                /* in the hash and LRU */
-	struct blob *hnext;         /* hash chain */
-	struct blob *prev, *next;   /* LRU, most recent at head */
-} blob;
-
-typedef struct piece_cache {
-	pthread_mutex_t lock;
-	blob **buckets;
-	size_t nbuckets;
-	blob *head, *tail;
-	uint64_t bytes, cap;
-} piece_cache;
-
-typedef struct stream_state {
-	pthread_mutex_t lock;
-	uint64_t *ends;      /* ends[i] = offset just past piece i */
-	size_t known, cap;   /* pieces whose length is known */
-	bool complete;       /* piece `known` answered COLFS_END */
-	/* The size index's word for this view: -1 none, checked once. */
-	int64_t index_size;
-	bool index_checked;
-	bool probe_failed;   /* a stat's decode failed: not tried again */
-} stream_state;
-
-struct colfs_node {
-	uint64_t ino;
-	char *name;
-	colfs_node *parent;
-	colfs_content kind;
-	bool is_volatile;
-	bool is_summary;              /* the source's state comes first */
-	int populated;                /* atomic: children are final */
-	colfs_status populate_st;     /* why an empty directory failed */
-	const colfs_node_ops *ops;
-	void *ctx;
-	uint64_t a, b, c;
-	/* directories */
-	colfs_node **kids;
-	size_t nkids, capkids;
-	uint32_t *hidx;               /* open-addressing index of kids by name */
-	size_t hcap;
-	colfs_node **hidden;          /* made by lookup, not listed */
-	size_t nhidden, caphidden;
-	/* ranges */
-	uint64_t off, len;
-	/* documents: -1 until generated once */
-	int64_t doc_size;
-	char *text;                   /* fixed text documents */
-	/* streams */
-	stream_state *stream;
-};
-
-typedef struct error_entry {
-	char *path;
-	uint64_t offset;
-	colfs_status status;
-	char *msg;
-} error_entry;
-
-struct colfs_tree {
-	pthread_mutex_t lock;         /* recursive */
-	colfs_options opts;
-	char *display_name;
-	colfs_source *src;
-	/* The source as named at open, made absolute, when it named the
-	 * opened file (else NULL), and that file's identity: the summary
-	 * tells when the path has come to name another file. */
-	char *source_path;
-	dev_t src_dev;
-	ino_t src_ino;
-	bool change_filed;            /* atomic: the root problem is filed */
-	const colfs_format *format;
-	void *format_state;
-	colfs_node **nodes;           /* nodes[ino - 1] */
-	size_t nnodes, capnodes;
-	void **arena;
-	size_t narena, caparena;
-	error_entry *errors;
-	size_t nerrors, caperrors, dropped_errors;
-	piece_cache cache;
-	/* The size index (NULL: off), where it lives, how reading it went. */
-	colfs_sizeindex *sizes;
-	char *sizes_path;
-	char sizes_note[600];
-};
 
 struct colfs_handle {
 	colfs_tree *t;
 	colfs_node *n;
-	blob *doc;
+	colfs_blob *doc;
 };
-
-static colfs_status tree_source_check(colfs_tree *t);
-static void tree_file_change(colfs_tree *t);
-
-/* ------------------------------------------------------------------------
- * Options
- */
-static colfs_status parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return COLFS_ECORRUPT;
-	uint64_t mul = 1;
-	switch (*end) {
-	case 'k': case 'K': mul = 1ull << 10; end++; break;
-	case 'm': case 'M': mul = 1ull << 20; end++; break;
-	case 'g': case 'G': mul = 1ull << 30; end++; break;
-	case '\0': break;
-	default: return COLFS_ECORRUPT;
-	}
-	if (*end == 'i' || *end == 'B')
-		end++;
-	if (*end == 'B')
-		end++;
-	if (*end)
-		return COLFS_ECORRUPT;
-	if (colfs_mul_overflows(v, mul, out))
-		return COLFS_ECORRUPT;
-	return COLFS_OK;
-}
-
-/* `v` (any case) is one of the NULL-terminated `names`. */
-static bool name_in(const char *v, const char *const *names)
-{
-	for (; *names; names++)
-		if (strcasecmp(v, *names) == 0)
-			return true;
-	return false;
-}
-
-/* Kudu CFile names (kudu.DataType, EncodingType, CompressionType). */
-static const char *const cfile_type_names[] = {
-	"UINT8", "INT8", "UINT16", "INT16", "UINT32", "INT32", "UINT64",
-	"INT64", "STRING", "BOOL", "FLOAT", "DOUBLE", "BINARY",
-	"UNIXTIME_MICROS", "INT128", "DECIMAL32", "DECIMAL64", "DECIMAL128",
-	"VARCHAR", "DATE", NULL};
-static const char *const cfile_encoding_names[] = {
-	"PLAIN", "PLAIN_ENCODING", "PREFIX", "PREFIX_ENCODING", "RLE",
-	"DICT", "DICT_ENCODING", "BIT_SHUFFLE", "GROUP_VARINT", NULL};
-static const char *const cfile_compression_names[] = {
-	"NONE", "NO_COMPRESSION", "SNAPPY", "LZ4", "ZLIB", NULL};
-
-colfs_status colfs_options_set(colfs_options *o, const char *kv)
-{
-	const char *eq = strchr(kv, '=');
-	size_t klen = eq ? (size_t)(eq - kv) : strlen(kv);
-	const char *v = eq ? eq + 1 : NULL;
-#define KEY(s) (klen == sizeof(s) - 1 && memcmp(kv, s, klen) == 0)
-	if (KEY("null")) {
-		if (!v)
-			return COLFS_ECORRUPT;
-		o->null_token = v;
-	} else if (KEY("cache_size")) {
-		if (!v)
-			return COLFS_ECORRUPT;
-		COLFS_TRY(parse_size(v, &o->cache_bytes));
-	} else if (KEY("max_alloc")) {
-		if (!v)
-			return COLFS_ECORRUPT;
-		COLFS_TRY(parse_size(v, &o->max_alloc));
-		if (o->max_alloc < 4096)
-			return COLFS_ECORRUPT;
-	} else if (KEY("checksums")) {
-		if (v && strcmp(v, "ignore") == 0)
-			o->checksums_ignore = true;
-		else if (v && strcmp(v, "verify") == 0)
-			o->checksums_ignore = false;
-		else
-			return COLFS_ECORRUPT;
-	} else if (KEY("schema_from")) {
-		if (!v || !*v)
-			return COLFS_ECORRUPT;
-		o->schema_from = v;
-	} else if (KEY("salvage_effort")) {
-		char *end;
-		unsigned long n;
-
-		if (!v || !*v)
-			return COLFS_ECORRUPT;
-		errno = 0;
-		n = strtoul(v, &end, 10);
-		if (*end || errno || n < 1 || n > COLFS_MAX_SALVAGE_EFFORT)
-			return COLFS_ECORRUPT;
-		o->salvage_effort = (uint32_t)n;
-	} else if (KEY("cfile_type")) {
-		if (!v || !name_in(v, cfile_type_names))
-			return COLFS_ECORRUPT;
-		o->cfile_type = v;
-	} else if (KEY("cfile_encoding")) {
-		if (!v || !name_in(v, cfile_encoding_names))
-			return COLFS_ECORRUPT;
-		o->cfile_encoding = v;
-	} else if (KEY("cfile_compression")) {
-		if (!v || !name_in(v, cfile_compression_names))
-			return COLFS_ECORRUPT;
-		o->cfile_compression = v;
-	} else if (KEY("sizes")) {
-		if (v && strcmp(v, "auto") == 0)
-			o->sizes = COLFS_SIZES_AUTO;
-		else if (v && strcmp(v, "lazy") == 0)
-			o->sizes = COLFS_SIZES_LAZY;
-		else if (v && strcmp(v, "exact") == 0)
-			o->sizes = COLFS_SIZES_EXACT;
-		else
-			return COLFS_ECORRUPT;
-	} else if (KEY("size_index")) {
-		if (!v || !*v)
-			return COLFS_ECORRUPT;
-		o->size_index = v;
-	} else if (KEY("cfile_nullable")) {
-		if (!v || strcmp(v, "true") == 0)
-			o->cfile_nullable = true;
-		else if (strcmp(v, "false") == 0)
-			o->cfile_nullable = false;
-		else
-			return COLFS_ECORRUPT;
-	} else {
-		return COLFS_ENOENT;
-	}
-#undef KEY
-	return COLFS_OK;
-}
-
-/* The options that name a file, in the order of the `owned` slots. */
-static const struct {
-	const char *name;
-	size_t field;
-} path_options[COLFS_PATH_OPTIONS] = {
-	{"schema_from", offsetof(colfs_options, schema_from)},
-};
-
-colfs_status colfs_options_resolve_paths(colfs_options *o,
-					 char *owned[COLFS_PATH_OPTIONS],
-					 char *why, size_t why_len)
-{
-	for (size_t i = 0; i < COLFS_PATH_OPTIONS; i++)
-		owned[i] = NULL;
-	for (size_t i = 0; i < COLFS_PATH_OPTIONS; i++) {
-		const char **v = (const char **)((char *)o +
-						 path_options[i].field);
-		struct stat st;
-		int fd;
-
-		if (!*v)
-			continue;
-		char *abs = realpath(*v, NULL);
-		if (!abs) {
-			snprintf(why, why_len, "%s=%s: %s",
-				 path_options[i].name, *v, strerror(errno));
-			return errno == ENOENT ? COLFS_ENOENT : COLFS_EIO;
-		}
-		/* O_NONBLOCK: a FIFO must not block the check. */
-		fd = open(abs, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-		if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-			bool dir = fd >= 0 && S_ISDIR(st.st_mode);
-			snprintf(why, why_len, "%s=%s: %s",
-				 path_options[i].name, *v,
-				 fd < 0 ? strerror(errno)
-				 : dir  ? "is a directory"
-					: "not a regular file");
-			if (fd >= 0)
-				close(fd);
-			free(abs);
-			return COLFS_EUNSUPPORTED;
-		}
-		close(fd);
-		owned[i] = abs;
-		*v = abs;
-	}
-	return COLFS_OK;
-}
-
-const char *colfs_options_help(void)
-{
-	return "    -o null=STRING         how NULL values are shown (default \\N)\n"
-	       "    -o cache_size=SIZE     decoded-data cache, e.g. 16M (default 64M)\n"
-	       "    -o max_alloc=SIZE      largest single buffer a file may ask for (default 1G)\n"
-	       "    -o checksums=verify|ignore  serve data whose checksum fails (default verify)\n"
-	       "    -o schema_from=FILE    healthy file of the same dataset, for salvage\n"
-	       "    -o salvage_effort=N    salvage scans may take N times their caps (1-1000, default 1)\n"
-	       "    -o cfile_type=TYPE     CFile salvage: the column type (INT32, INT64, STRING, ...)\n"
-	       "    -o cfile_encoding=ENC  CFile salvage: PLAIN, BIT_SHUFFLE, RLE, PREFIX, DICT\n"
-	       "    -o cfile_compression=C CFile salvage: NONE, SNAPPY, LZ4, ZLIB (default: detected)\n"
-	       "    -o cfile_nullable=true|false  CFile salvage: nullable column (default false)\n"
-	       "    -o sizes=auto|exact|lazy  when a stat decodes a view to know its size:\n"
-	       "                           auto when cheap (default), exact always, lazy never\n"
-	       "    -o size_index=PATH|off the file keeping learned sizes (default in\n"
-	       "                           $XDG_CACHE_HOME/colfs, else ~/.cache/colfs)\n";
-}
-
-/* ------------------------------------------------------------------------
- * Names
- */
-static uint32_t hash_str(const char *s)
-{
-	uint32_t h = 2166136261u; /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 16777619u;
-	return h;
-}
-
-/* ------------------------------------------------------------------------
- * The in-mount README's list of entries
- */
-void colfs_readme_entries(colfs_buf *out)
-{
-	colfs_buf_puts(out,
-		"Listing a directory reads metadata only.  Entries marked [decodes]\n"
-		"are value views: reading one decodes the values of the part it\n"
-		"belongs to; the others are stored bytes or documents made from\n"
-		"the metadata.  A stat of a value view (ls -l) decodes it to learn\n"
-		"its size only when the source is small or with -o sizes=exact\n"
-		"(docs/tree.md, \"Sizes\").\n\n"
-		"Entries (two spaces of indent per level; a trailing / marks a\n"
-		"directory; N, K and <...> stand for each numbered or named entry):\n\n");
-}
-
-void colfs_readme_entry(colfs_buf *out, unsigned depth, const char *name,
-			bool decodes, const char *fmt, ...)
-{
-	int w = (int)(2 * depth + strlen(name));
-	va_list ap;
-
-	colfs_buf_printf(out, "%*s%s%*s %s", (int)(2 * depth), "", name,
-			 w < 27 ? 27 - w : 0, "", decodes ? "[decodes] " : "");
-	va_start(ap, fmt);
-	colfs_buf_vprintf(out, fmt, ap);
-	va_end(ap);
-	colfs_buf_putc(out, '\n');
-}
-
-void colfs_readme_end(colfs_buf *out)
-{
-	colfs_buf_putc(out, '\n');
-}
-
-char *colfs_name_nth(colfs_name_fn raw, void *ctx, size_t i)
-{
-	char tmp[64];
-	char *name = colfs_name_escape(raw(ctx, i, tmp, sizeof tmp));
-	unsigned dup = 0;
-	if (!name)
-		return NULL;
-	/* unique_name gives the k-th repeat of a name "name%k".  Exact
-	 * unless "name%k" is also the escape of another entry (a name that
-	 * ends in a control byte, say "a\x12" beside twelve "a"): hostile
-	 * files only, where the problem then lands on that twin. */
-	for (size_t j = 0; j < i; j++) {
-		char *other = colfs_name_escape(raw(ctx, j, tmp, sizeof tmp));
-		if (!other) {
-			free(name);
-			return NULL;
-		}
-		dup += strcmp(other, name) == 0;
-		free(other);
-	}
-	if (dup) {
-		size_t n = strlen(name) + 16;
-		char *alt = malloc(n);
-		if (alt)
-			snprintf(alt, n, "%s%%%u", name, dup);
-		free(name);
-		name = alt;
-	}
-	return name;
-}
-
-char *colfs_name_escape(const char *raw)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	if (!raw)
-		raw = "";
-	if (raw[0] == '\0')
-		return strdup("%00");
-	if (strcmp(raw, ".") == 0)
-		return strdup("%2E");
-	if (strcmp(raw, "..") == 0)
-		return strdup("%2E%2E");
-	size_t n = strlen(raw);
-	char *out = malloc(n * 3 + 1);
-	if (!out)
-		return NULL;
-	size_t j = 0;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)raw[i];
-		if (c == '%' || c == '/' || c < 0x20 || c == 0x7f) {
-			out[j++] = '%';
-			out[j++] = hex[c >> 4];
-			out[j++] = hex[c & 15];
-		} else {
-			out[j++] = (char)c;
-		}
-	}
-	out[j] = '\0';
-	if (j > 200) {
-		/* Cut at 200 bytes, not inside an escape or a UTF-8 sequence. */
-		size_t cut = 200;
-		while (cut > 0 && ((out[cut] & 0xc0) == 0x80))
-			cut--;
-		for (size_t k = cut >= 2 ? cut - 2 : 0; k < cut; k++)
-			if (out[k] == '%')
-				cut = k;
-		snprintf(out + cut, 12, "%%~%08x", hash_str(raw));
-	}
-	return out;
-}
 
 /* ------------------------------------------------------------------------
  * Tree basics
  */
-static void tree_lock(colfs_tree *t)
-{
-	pthread_mutex_lock(&t->lock);
-}
-
-static void tree_unlock(colfs_tree *t)
-{
-	pthread_mutex_unlock(&t->lock);
-}
-
 const colfs_options *colfs_tree_options(const colfs_tree *t)
 {
 	return &t->opts;
@@ -500,35 +82,20 @@ int colfs_tree_fd(const colfs_tree *t)
 	return colfs_source_fd(t->src);
 }
 
-static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return true;
-	size_t nc = *cap ? *cap * 2 : 16;
-	while (nc < need)
-		nc *= 2;
-	void *p = realloc(*arr, nc * elem);
-	if (!p)
-		return false;
-	*arr = p;
-	*cap = nc;
-	return true;
-}
-
 void *colfs_tree_alloc(colfs_tree *t, size_t size)
 {
 	void *p = calloc(1, size ? size : 1);
 	if (!p)
 		return NULL;
-	tree_lock(t);
-	if (!grow((void **)&t->arena, &t->caparena, t->narena + 1,
+	colfs_tree_lock(t);
+	if (!colfs_grow((void **)&t->arena, &t->caparena, t->narena + 1,
 		  sizeof *t->arena)) {
-		tree_unlock(t);
+		colfs_tree_unlock(t);
 		free(p);
 		return NULL;
 	}
 	t->arena[t->narena++] = p;
-	tree_unlock(t);
+	colfs_tree_unlock(t);
 	return p;
 }
 
@@ -545,19 +112,19 @@ colfs_node *colfs_tree_root(colfs_tree *t)
 {
 	colfs_node *n;
 	/* t->nodes moves when it grows (a populate on another thread) */
-	tree_lock(t);
+	colfs_tree_lock(t);
 	n = t->nodes[0];
-	tree_unlock(t);
+	colfs_tree_unlock(t);
 	return n;
 }
 
 colfs_node *colfs_tree_node(colfs_tree *t, uint64_t ino)
 {
 	colfs_node *n = NULL;
-	tree_lock(t);
+	colfs_tree_lock(t);
 	if (ino >= 1 && ino <= t->nnodes)
 		n = t->nodes[ino - 1];
-	tree_unlock(t);
+	colfs_tree_unlock(t);
 	return n;
 }
 
@@ -567,16 +134,16 @@ static colfs_node *node_new(colfs_tree *t, colfs_node *parent, char *name,
 	colfs_node *n = calloc(1, sizeof *n);
 	if (!n)
 		return NULL;
-	tree_lock(t);
-	if (!grow((void **)&t->nodes, &t->capnodes, t->nnodes + 1,
+	colfs_tree_lock(t);
+	if (!colfs_grow((void **)&t->nodes, &t->capnodes, t->nnodes + 1,
 		  sizeof *t->nodes)) {
-		tree_unlock(t);
+		colfs_tree_unlock(t);
 		free(n);
 		return NULL;
 	}
 	t->nodes[t->nnodes++] = n;
 	n->ino = t->nnodes;
-	tree_unlock(t);
+	colfs_tree_unlock(t);
 	n->name = name;
 	n->parent = parent ? parent : n;
 	n->kind = kind;
@@ -607,7 +174,7 @@ static long dir_find(const colfs_node *dir, const char *name)
 	if (!dir->hcap)
 		return -1;
 	size_t mask = dir->hcap - 1;
-	for (size_t i = hash_str(name) & mask;; i = (i + 1) & mask) {
+	for (size_t i = colfs_name_hash(name) & mask;; i = (i + 1) & mask) {
 		uint32_t v = dir->hidx[i];
 		if (!v)
 			return -1;
@@ -626,7 +193,7 @@ static bool dir_index_insert(colfs_node *dir, size_t kid)
 		if (!h)
 			return false;
 		for (size_t k = 0; k < kid; k++) {
-			size_t i = hash_str(dir->kids[k]->name) & (nc - 1);
+			size_t i = colfs_name_hash(dir->kids[k]->name) & (nc - 1);
 			while (h[i])
 				i = (i + 1) & (nc - 1);
 			h[i] = (uint32_t)k + 1;
@@ -635,7 +202,7 @@ static bool dir_index_insert(colfs_node *dir, size_t kid)
 		dir->hidx = h;
 		dir->hcap = nc;
 	}
-	size_t i = hash_str(dir->kids[kid]->name) & (dir->hcap - 1);
+	size_t i = colfs_name_hash(dir->kids[kid]->name) & (dir->hcap - 1);
 	while (dir->hidx[i])
 		i = (i + 1) & (dir->hcap - 1);
 	dir->hidx[i] = (uint32_t)kid + 1;
@@ -669,10 +236,10 @@ static colfs_node *dir_add(colfs_tree *t, colfs_node *dir, const char *raw,
 			   void *ctx)
 {
 	colfs_node *n = NULL;
-	tree_lock(t);
+	colfs_tree_lock(t);
 	if (dir->kind != COLFS_CONTENT_DIR)
 		goto out;
-	if (!grow((void **)&dir->kids, &dir->capkids, dir->nkids + 1,
+	if (!colfs_grow((void **)&dir->kids, &dir->capkids, dir->nkids + 1,
 		  sizeof *dir->kids))
 		goto out;
 	char *name = unique_name(dir, raw);
@@ -693,7 +260,7 @@ static colfs_node *dir_add(colfs_tree *t, colfs_node *dir, const char *raw,
 	}
 	dir->nkids++;
 out:
-	tree_unlock(t);
+	colfs_tree_unlock(t);
 	return n;
 }
 
@@ -757,7 +324,7 @@ static colfs_status errors_generate(colfs_tree *t, colfs_node *file,
 {
 	colfs_node *dir = file->parent;
 	/* A change of the source is found here too, not only by reads. */
-	tree_source_check(t);
+	colfs_tree_source_check(t);
 	colfs_tree_errors_render(t, dir == colfs_tree_root(t) ? NULL : dir,
 				 out);
 	return colfs_buf_status(out);
@@ -795,7 +362,7 @@ static void tree_source_note(colfs_tree *t, colfs_buf *out)
 	struct stat st;
 
 	if (colfs_source_check(t->src, &e) != COLFS_OK) {
-		tree_file_change(t);
+		colfs_tree_file_change(t);
 		colfs_buf_printf(out, "%s\n", e.msg);
 		return;
 	}
@@ -821,7 +388,7 @@ colfs_node *colfs_dir_make_hidden(colfs_tree *t, colfs_node *dir,
 				  const colfs_node_ops *ops, void *ctx)
 {
 	colfs_node *n = NULL;
-	tree_lock(t);
+	colfs_tree_lock(t);
 	char *name = colfs_name_escape(raw_name);
 	if (!name)
 		goto out;
@@ -832,7 +399,7 @@ colfs_node *colfs_dir_make_hidden(colfs_tree *t, colfs_node *dir,
 			goto out;
 		}
 	}
-	if (!grow((void **)&dir->hidden, &dir->caphidden, dir->nhidden + 1,
+	if (!colfs_grow((void **)&dir->hidden, &dir->caphidden, dir->nhidden + 1,
 		  sizeof *dir->hidden)) {
 		free(name);
 		goto out;
@@ -846,7 +413,7 @@ colfs_node *colfs_dir_make_hidden(colfs_tree *t, colfs_node *dir,
 	n->ctx = ctx;
 	dir->hidden[dir->nhidden++] = n;
 out:
-	tree_unlock(t);
+	colfs_tree_unlock(t);
 	return n;
 }
 
@@ -932,188 +499,37 @@ void colfs_node_path(const colfs_node *n, char *buf, size_t len)
 }
 
 /* ------------------------------------------------------------------------
- * Errors
+ * Problems of a node (problems.c keeps the list, by tree path)
  */
+void colfs_tree_report(colfs_tree *t, const colfs_node *where, uint64_t offset,
+		       colfs_status st, const char *fmt, ...)
+{
+	char path[4096];
+	va_list ap;
+
+	if (where)
+		colfs_node_path(where, path, sizeof path);
+	else
+		snprintf(path, sizeof path, "/");
+	va_start(ap, fmt);
+	colfs_tree_report_vpath(t, path, offset, st, fmt, ap);
+	va_end(ap);
+}
+
 void colfs_tree_report_err(colfs_tree *t, const colfs_node *where,
 			   const colfs_err *err)
 {
 	colfs_tree_report(t, where, err->offset, err->status, "%s", err->msg);
 }
 
-/* Add a problem to the list (the tree path, and the message as made). */
-static void tree_record(colfs_tree *t, const char *path, uint64_t offset,
-			colfs_status st, const char *raw)
-{
-	char msg[1024];
-	size_t j = 0;
-	/* names from the file may hold control bytes: errors keeps one
-	 * problem per line */
-	for (size_t i = 0; raw[i] && j + 5 < sizeof msg; i++) {
-		unsigned char ch = (unsigned char)raw[i];
-		if (ch < 0x20 || ch == 0x7f)
-			j += (size_t)snprintf(msg + j, sizeof msg - j, "\\x%02x",
-					      ch);
-		else
-			msg[j++] = (char)ch;
-	}
-	msg[j] = 0;
-	tree_lock(t);
-	for (size_t i = 0; i < t->nerrors; i++) {
-		const error_entry *e = &t->errors[i];
-		if (e->offset == offset && e->status == st &&
-		    strcmp(e->path, path) == 0 && strcmp(e->msg, msg) == 0)
-			goto out;
-	}
-	if (t->nerrors >= COLFS_MAX_ERRORS ||
-	    !grow((void **)&t->errors, &t->caperrors, t->nerrors + 1,
-		  sizeof *t->errors)) {
-		t->dropped_errors++;
-		goto out;
-	}
-	error_entry *e = &t->errors[t->nerrors];
-	e->path = strdup(path);
-	e->msg = strdup(msg);
-	if (!e->path || !e->msg) {
-		free(e->path);
-		free(e->msg);
-		t->dropped_errors++;
-		goto out;
-	}
-	e->offset = offset;
-	e->status = st;
-	t->nerrors++;
-out:
-	tree_unlock(t);
-}
-
-/* File the one root problem of a changed source (once). */
-static void tree_file_change(colfs_tree *t)
-{
-	colfs_err e = {0};
-
-	if (__atomic_exchange_n(&t->change_filed, true, __ATOMIC_ACQ_REL))
-		return;
-	if (colfs_source_check(t->src, &e) != COLFS_OK)
-		tree_record(t, "/", e.offset, e.status, e.msg);
-}
-
-/* COLFS_EIO once the source has changed since the tree was opened (one
- * fstat); the change is then filed at the root. */
-static colfs_status tree_source_check(colfs_tree *t)
-{
-	if (colfs_source_check(t->src, NULL) == COLFS_OK)
-		return COLFS_OK;
-	tree_file_change(t);
-	return COLFS_EIO;
-}
-
-colfs_status colfs_node_check(colfs_tree *t, const colfs_node *n)
-{
-	if (n->is_volatile)
-		return COLFS_OK;
-	return tree_source_check(t);
-}
-
-void colfs_tree_report(colfs_tree *t, const colfs_node *where, uint64_t offset,
-		       colfs_status st, const char *fmt, ...)
-{
-	char path[4096];
-	char raw[1024];
-	va_list ap;
-
-	/* What is found in a changed file is no news about the file: the
-	 * change itself is the one problem.  (One fstat per problem.) */
-	if (colfs_source_check(t->src, NULL) != COLFS_OK) {
-		tree_file_change(t);
-		return;
-	}
-	if (where)
-		colfs_node_path(where, path, sizeof path);
-	else
-		snprintf(path, sizeof path, "/");
-	va_start(ap, fmt);
-	vsnprintf(raw, sizeof raw, fmt, ap);
-	va_end(ap);
-	tree_record(t, path, offset, st, raw);
-}
-
-void colfs_tree_report_path(colfs_tree *t, const char *path, uint64_t offset,
-			    colfs_status st, const char *fmt, ...)
-{
-	char raw[1024];
-	va_list ap;
-
-	if (colfs_source_check(t->src, NULL) != COLFS_OK) {
-		tree_file_change(t);
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(raw, sizeof raw, fmt, ap);
-	va_end(ap);
-	tree_record(t, path && *path ? path : "/", offset, st, raw);
-}
-
-void colfs_tree_report_err_path(colfs_tree *t, const char *path,
-				const colfs_err *err)
-{
-	colfs_tree_report_path(t, path, err->offset, err->status, "%s",
-			       err->msg);
-}
-
-size_t colfs_tree_error_count(colfs_tree *t)
-{
-	tree_lock(t);
-	size_t n = t->nerrors + t->dropped_errors;
-	tree_unlock(t);
-	return n;
-}
-
-colfs_status colfs_tree_error_get(colfs_tree *t, size_t i, colfs_problem *out)
-{
-	colfs_status st = COLFS_ENOENT;
-	tree_lock(t);
-	if (i < t->nerrors) {
-		const error_entry *e = &t->errors[i];
-		snprintf(out->path, sizeof out->path, "%s", e->path);
-		snprintf(out->message, sizeof out->message, "%s", e->msg);
-		out->offset = e->offset;
-		out->status = e->status;
-		st = COLFS_OK;
-	}
-	tree_unlock(t);
-	return st;
-}
-
-static bool path_under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-	if (strncmp(path, dir, n) != 0)
-		return false;
-	return path[n] == '\0' || path[n] == '/';
-}
-
 void colfs_tree_errors_render(colfs_tree *t, const colfs_node *under,
 			      colfs_buf *out)
 {
 	char dir[4096];
+
 	if (under)
 		colfs_node_path(under, dir, sizeof dir);
-	tree_lock(t);
-	for (size_t i = 0; i < t->nerrors; i++) {
-		const error_entry *e = &t->errors[i];
-		if (under && !path_under(e->path, dir))
-			continue;
-		char where[48];
-
-		colfs_buf_printf(out, "%s: %s: %s: %s\n", e->path,
-				 colfs_offset_text(e->offset, where,
-						   sizeof where),
-				 colfs_status_name(e->status), e->msg);
-	}
-	if (!under && t->dropped_errors)
-		colfs_buf_printf(out, "/: %zu more problems not listed\n",
-				 t->dropped_errors);
-	tree_unlock(t);
+	colfs_tree_errors_render_path(t, under ? dir : NULL, out);
 }
 
 /* ------------------------------------------------------------------------
@@ -1124,7 +540,7 @@ static colfs_status dir_populate(colfs_tree *t, colfs_node *dir)
 	if (__atomic_load_n(&dir->populated, __ATOMIC_ACQUIRE))
 		return dir->nkids ? COLFS_OK : dir->populate_st;
 	colfs_status st = COLFS_OK;
-	tree_lock(t);
+	colfs_tree_lock(t);
 	if (!dir->populated) {
 		if (dir->ops && dir->ops->populate)
 			st = dir->ops->populate(t, dir);
@@ -1137,7 +553,7 @@ static colfs_status dir_populate(colfs_tree *t, colfs_node *dir)
 	}
 	if (dir->nkids == 0)
 		st = dir->populate_st;
-	tree_unlock(t);
+	colfs_tree_unlock(t);
 	return st;
 }
 
@@ -1176,16 +592,16 @@ colfs_status colfs_dir_lookup(colfs_tree *t, colfs_node *dir, const char *name,
 	}
 	if (!dir->ops || !dir->ops->lookup)
 		return COLFS_ENOENT;
-	tree_lock(t);
+	colfs_tree_lock(t);
 	for (size_t k = 0; k < dir->nhidden; k++) {
 		if (strcmp(dir->hidden[k]->name, name) == 0) {
 			*out = dir->hidden[k];
-			tree_unlock(t);
+			colfs_tree_unlock(t);
 			return COLFS_OK;
 		}
 	}
 	colfs_status st = dir->ops->lookup(t, dir, name, out);
-	tree_unlock(t);
+	colfs_tree_unlock(t);
 	return st;
 }
 
@@ -1213,157 +629,9 @@ colfs_status colfs_tree_resolve(colfs_tree *t, const char *path,
 }
 
 /* ------------------------------------------------------------------------
- * The piece cache
- */
-static colfs_status cache_init(piece_cache *c, uint64_t cap)
-{
-	pthread_mutex_init(&c->lock, NULL);
-	c->nbuckets = 4096;
-	c->buckets = calloc(c->nbuckets, sizeof *c->buckets);
-	c->cap = cap;
-	return c->buckets ? COLFS_OK : COLFS_ENOMEM;
-}
-
-static size_t cache_slot(const piece_cache *c, uint64_t ino, uint64_t piece)
-{
-	uint64_t h = ino * 0x9E3779B97F4A7C15ull ^ (piece + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
-	return (size_t)(h >> 20) & (c->nbuckets - 1);
-}
-
-static void blob_free(blob *b)
-{
-	if (b) {
-		free(b->data);
-		free(b);
-	}
-}
-
-static void lru_unlink(piece_cache *c, blob *b)
-{
-	if (b->prev)
-		b->prev->next = b->next;
-	else
-		c->head = b->next;
-	if (b->next)
-		b->next->prev = b->prev;
-	else
-		c->tail = b->prev;
-	b->prev = b->next = NULL;
-}
-
-static void lru_push(piece_cache *c, blob *b)
-{
-	b->prev = NULL;
-	b->next = c->head;
-	if (c->head)
-		c->head->prev = b;
-	c->head = b;
-	if (!c->tail)
-		c->tail = b;
-}
-
-static void cache_remove_locked(piece_cache *c, blob *b)
-{
-	blob **pp = &c->buckets[cache_slot(c, b->ino, b->piece)];
-	while (*pp && *pp != b)
-		pp = &(*pp)->hnext;
-	if (*pp)
-		*pp = b->hnext;
-	lru_unlink(c, b);
-	b->cached = false;
-	c->bytes -= b->len;
-}
-
-/* A referenced blob for (ino, piece), or NULL. */
-static blob *cache_get(piece_cache *c, uint64_t ino, uint64_t piece)
-{
-	pthread_mutex_lock(&c->lock);
-	blob *b = c->buckets[cache_slot(c, ino, piece)];
-	while (b && !(b->ino == ino && b->piece == piece))
-		b = b->hnext;
-	if (b) {
-		b->refs++;
-		lru_unlink(c, b);
-		lru_push(c, b);
-	}
-	pthread_mutex_unlock(&c->lock);
-	return b;
-}
-
-static void cache_release(piece_cache *c, blob *b)
-{
-	if (!b)
-		return;
-	pthread_mutex_lock(&c->lock);
-	bool dead = --b->refs == 0 && !b->cached;
-	pthread_mutex_unlock(&c->lock);
-	if (dead)
-		blob_free(b);
-}
-
-/* Insert a blob (the caller holds one reference, kept) and evict the least
- * recently used unreferenced blobs beyond the cap. */
-static void cache_put(piece_cache *c, blob *b)
-{
-	blob *dead = NULL;
-	pthread_mutex_lock(&c->lock);
-	size_t slot = cache_slot(c, b->ino, b->piece);
-	b->hnext = c->buckets[slot];
-	c->buckets[slot] = b;
-	lru_push(c, b);
-	b->cached = true;
-	c->bytes += b->len;
-	for (blob *v = c->tail; v && c->bytes > c->cap;) {
-		blob *prev = v->prev;
-		if (v->refs == 0) {
-			cache_remove_locked(c, v);
-			v->hnext = dead;
-			dead = v;
-		}
-		v = prev;
-	}
-	pthread_mutex_unlock(&c->lock);
-	while (dead) {
-		blob *next = dead->hnext;
-		blob_free(dead);
-		dead = next;
-	}
-}
-
-static void cache_destroy(piece_cache *c)
-{
-	blob *b = c->head;
-	while (b) {
-		blob *next = b->next;
-		blob_free(b);
-		b = next;
-	}
-	free(c->buckets);
-	pthread_mutex_destroy(&c->lock);
-}
-
-static blob *blob_from_buf(uint64_t ino, uint64_t piece, colfs_buf *buf)
-{
-	blob *b = calloc(1, sizeof *b);
-	if (!b)
-		return NULL;
-	b->ino = ino;
-	b->piece = piece;
-	b->data = colfs_buf_take(buf, &b->len);
-	/* The cache counts b->len: give back the slack the buffer grew. */
-	if (b->len) {
-		char *fit = realloc(b->data, b->len);
-		if (fit)
-			b->data = fit;
-	}
-	b->refs = 1;
-	return b;
-}
-
-/* ------------------------------------------------------------------------
  * Documents
  */
-static colfs_status doc_render(colfs_tree *t, colfs_node *n, blob **out)
+static colfs_status doc_render(colfs_tree *t, colfs_node *n, colfs_blob **out)
 {
 	colfs_buf buf = COLFS_BUF_INIT;
 	colfs_status st;
@@ -1374,13 +642,13 @@ static colfs_status doc_render(colfs_tree *t, colfs_node *n, blob **out)
 	} else if (!n->ops || !n->ops->generate) {
 		st = COLFS_EUNSUPPORTED;
 	} else {
-		tree_lock(t);
+		colfs_tree_lock(t);
 		if (n->is_summary)
 			tree_source_note(t, &buf);
 		size_t note = buf.len;
 		uint64_t reads = colfs_source_reads(t->src);
 		st = n->ops->generate(t, n, &buf);
-		tree_unlock(t);
+		colfs_tree_unlock(t);
 		if (st == COLFS_OK)
 			st = colfs_buf_status(&buf);
 		/* Made of old bytes only if the source is unchanged now
@@ -1388,7 +656,7 @@ static colfs_status doc_render(colfs_tree *t, colfs_node *n, blob **out)
 		 * metadata already read needs no check. */
 		if (st == COLFS_OK && !n->is_volatile &&
 		    colfs_source_reads(t->src) != reads)
-			st = tree_source_check(t);
+			st = colfs_tree_source_check(t);
 		/* The summary of a changed source says so even when the
 		 * rest cannot be made. */
 		if (st != COLFS_OK && st != COLFS_ENOMEM && note > 0 &&
@@ -1401,7 +669,7 @@ static colfs_status doc_render(colfs_tree *t, colfs_node *n, blob **out)
 		colfs_buf_free(&buf);
 		return st;
 	}
-	blob *b = blob_from_buf(n->ino, DOC_PIECE, &buf);
+	colfs_blob *b = colfs_blob_from_buf(n->ino, DOC_PIECE, &buf);
 	if (!b) {
 		colfs_buf_free(&buf);
 		return COLFS_ENOMEM;
@@ -1410,11 +678,11 @@ static colfs_status doc_render(colfs_tree *t, colfs_node *n, blob **out)
 	return COLFS_OK;
 }
 
-/* A referenced blob with the document's bytes. */
-static colfs_status doc_get(colfs_tree *t, colfs_node *n, blob **out)
+/* A referenced colfs_blob with the document's bytes. */
+static colfs_status doc_get(colfs_tree *t, colfs_node *n, colfs_blob **out)
 {
 	if (!n->is_volatile) {
-		*out = cache_get(&t->cache, n->ino, DOC_PIECE);
+		*out = colfs_piece_cache_get(&t->cache, n->ino, DOC_PIECE);
 		if (*out)
 			return COLFS_OK;
 	}
@@ -1422,12 +690,12 @@ static colfs_status doc_get(colfs_tree *t, colfs_node *n, blob **out)
 	__atomic_store_n(&n->doc_size, (int64_t)(*out)->len, __ATOMIC_RELEASE);
 	if (!n->is_volatile && !n->text) {
 		/* Another thread may have rendered it too: keep one. */
-		blob *other = cache_get(&t->cache, n->ino, DOC_PIECE);
+		colfs_blob *other = colfs_piece_cache_get(&t->cache, n->ino, DOC_PIECE);
 		if (other) {
-			blob_free(*out);
+			colfs_blob_free(*out);
 			*out = other;
 		} else {
-			cache_put(&t->cache, *out);
+			colfs_piece_cache_put(&t->cache, *out);
 		}
 	}
 	return COLFS_OK;
@@ -1441,7 +709,7 @@ static stream_state *stream_of(colfs_tree *t, colfs_node *n)
 	stream_state *s = __atomic_load_n(&n->stream, __ATOMIC_ACQUIRE);
 	if (s)
 		return s;
-	tree_lock(t);
+	colfs_tree_lock(t);
 	if (!n->stream) {
 		s = calloc(1, sizeof *s);
 		if (s) {
@@ -1451,16 +719,16 @@ static stream_state *stream_of(colfs_tree *t, colfs_node *n)
 		}
 	}
 	s = n->stream;
-	tree_unlock(t);
+	colfs_tree_unlock(t);
 	return s;
 }
 
-/* Render piece `i` of a stream and cache it; returns a referenced blob.
+/* Render piece `i` of a stream and cache it; returns a referenced colfs_blob.
  * Called with the stream lock held. */
 static colfs_status stream_render(colfs_tree *t, colfs_node *n,
-				  stream_state *s, size_t i, blob **out)
+				  stream_state *s, size_t i, colfs_blob **out)
 {
-	blob *b = cache_get(&t->cache, n->ino, i);
+	colfs_blob *b = colfs_piece_cache_get(&t->cache, n->ino, i);
 	if (b) {
 		*out = b;
 		return COLFS_OK;
@@ -1477,7 +745,7 @@ static colfs_status stream_render(colfs_tree *t, colfs_node *n,
 	 * kept nor served. */
 	if ((st == COLFS_OK || st == COLFS_END) &&
 	    colfs_source_reads(t->src) != reads) {
-		colfs_status cs = tree_source_check(t);
+		colfs_status cs = colfs_tree_source_check(t);
 		if (cs)
 			st = cs;
 	}
@@ -1487,7 +755,7 @@ static colfs_status stream_render(colfs_tree *t, colfs_node *n,
 			st = COLFS_ECORRUPT; /* rendered differently than before */
 		return st;
 	}
-	b = blob_from_buf(n->ino, i, &buf);
+	b = colfs_blob_from_buf(n->ino, i, &buf);
 	if (!b) {
 		colfs_buf_free(&buf);
 		return COLFS_ENOMEM;
@@ -1495,21 +763,21 @@ static colfs_status stream_render(colfs_tree *t, colfs_node *n,
 	if (i < s->known) {
 		uint64_t start = i ? s->ends[i - 1] : 0;
 		if (s->ends[i] - start != b->len) {
-			blob_free(b);
+			colfs_blob_free(b);
 			return COLFS_ECORRUPT;
 		}
 	} else {
 		/* i == s->known: learn its length. */
-		if (!grow((void **)&s->ends, &s->cap, s->known + 1,
+		if (!colfs_grow((void **)&s->ends, &s->cap, s->known + 1,
 			  sizeof *s->ends)) {
-			blob_free(b);
+			colfs_blob_free(b);
 			return COLFS_ENOMEM;
 		}
 		uint64_t start = s->known ? s->ends[s->known - 1] : 0;
 		s->ends[s->known] = start + b->len;
 		__atomic_store_n(&s->known, s->known + 1, __ATOMIC_RELEASE);
 	}
-	cache_put(&t->cache, b);
+	colfs_piece_cache_put(&t->cache, b);
 	*out = b;
 	return COLFS_OK;
 }
@@ -1539,7 +807,7 @@ static colfs_status stream_reach(colfs_tree *t, colfs_node *n, stream_state *s,
 				 uint64_t offset)
 {
 	while (!s->complete && (s->known == 0 || s->ends[s->known - 1] <= offset)) {
-		blob *b;
+		colfs_blob *b;
 		colfs_status st = stream_render(t, n, s, s->known, &b);
 		if (st == COLFS_END) {
 			__atomic_store_n(&s->complete, true, __ATOMIC_RELEASE);
@@ -1548,7 +816,7 @@ static colfs_status stream_reach(colfs_tree *t, colfs_node *n, stream_state *s,
 		}
 		if (st != COLFS_OK)
 			return st;
-		cache_release(&t->cache, b);
+		colfs_piece_cache_release(&t->cache, b);
 	}
 	return COLFS_OK;
 }
@@ -1576,7 +844,7 @@ static colfs_status stream_read(colfs_tree *t, colfs_node *n, uint64_t offset,
 			else
 				hi = mid;
 		}
-		blob *b;
+		colfs_blob *b;
 		st = stream_render(t, n, s, lo, &b);
 		if (st != COLFS_OK)
 			break;
@@ -1587,7 +855,7 @@ static colfs_status stream_read(colfs_tree *t, colfs_node *n, uint64_t offset,
 			take = len - *got;
 		memcpy((char *)buf + *got, b->data + within, take);
 		*got += take;
-		cache_release(&t->cache, b);
+		colfs_piece_cache_release(&t->cache, b);
 	}
 	pthread_mutex_unlock(&s->lock);
 	if (st != COLFS_OK && *got > 0)
@@ -1748,13 +1016,13 @@ colfs_status colfs_node_size(colfs_tree *t, colfs_node *n, uint64_t *size,
 	case COLFS_CONTENT_DOC: {
 		int64_t sz = __atomic_load_n(&n->doc_size, __ATOMIC_ACQUIRE);
 		if (sz < 0 || n->is_volatile) {
-			blob *b;
+			colfs_blob *b;
 			COLFS_TRY(doc_get(t, n, &b));
 			sz = (int64_t)b->len;
 			if (n->is_volatile)
-				blob_free(b);
+				colfs_blob_free(b);
 			else
-				cache_release(&t->cache, b);
+				colfs_piece_cache_release(&t->cache, b);
 		}
 		*size = (uint64_t)sz;
 		return COLFS_OK;
@@ -1805,7 +1073,7 @@ colfs_status colfs_handle_read(colfs_handle *h, uint64_t offset, size_t len,
 		colfs_status st = colfs_source_pread(h->t->src, n->off + offset,
 						     len, buf, got, &err);
 		if (st == COLFS_OK)
-			st = tree_source_check(h->t);
+			st = colfs_tree_source_check(h->t);
 		if (st != COLFS_OK) {
 			*got = 0;
 			return st;
@@ -1835,9 +1103,9 @@ void colfs_handle_close(colfs_handle *h)
 		return;
 	if (h->doc) {
 		if (h->n->is_volatile || h->n->text)
-			blob_free(h->doc);
+			colfs_blob_free(h->doc);
 		else
-			cache_release(&h->t->cache, h->doc);
+			colfs_piece_cache_release(&h->t->cache, h->doc);
 	}
 	free(h);
 }
@@ -1872,173 +1140,6 @@ static const char *describe_none(const uint8_t *head, size_t n)
 		    : "not a Parquet, ORC or Kudu CFile file (no known magic bytes)";
 }
 
-/* ------------------------------------------------------------------------
- * The size index
- */
-
-/* A hash of the options that change what a view renders (cache_size
- * does not). */
-static uint64_t sizes_options_hash(const colfs_options *o)
-{
-	char buf[4096];
-	snprintf(buf, sizeof buf,
-		 "null=%s\nchecksums=%d\nschema_from=%s\nsalvage_effort=%u\n"
-		 "max_alloc=%llu\ncfile=%s,%s,%s,%d\n",
-		 o->null_token ? o->null_token : "",
-		 (int)o->checksums_ignore,
-		 o->schema_from ? o->schema_from : "", o->salvage_effort,
-		 (unsigned long long)o->max_alloc,
-		 o->cfile_type ? o->cfile_type : "",
-		 o->cfile_encoding ? o->cfile_encoding : "",
-		 o->cfile_compression ? o->cfile_compression : "",
-		 (int)o->cfile_nullable);
-	return XXH64(buf, strlen(buf), 0);
-}
-
-/* The key of the source as it is now: device, inode, size, mtime and
- * ctime (a rewrite that sets the mtime back still moves the ctime), the
- * format, the options and colfs's version.  It reads none of the file:
- * opening reads only the metadata (docs/performance.md). */
-static bool sizes_key(colfs_tree *t, const struct stat *st, char *key,
-		      size_t len)
-{
-	snprintf(key, len,
-		 "dev=%llu ino=%llu size=%llu mtime=%lld.%09ld "
-		 "ctime=%lld.%09ld format=%s options=%016llx colfs=%s",
-		 (unsigned long long)st->st_dev,
-		 (unsigned long long)st->st_ino,
-		 (unsigned long long)colfs_source_size(t->src),
-		 (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec,
-		 (long long)st->st_ctim.tv_sec, (long)st->st_ctim.tv_nsec,
-		 t->format->name,
-		 (unsigned long long)sizes_options_hash(&t->opts),
-		 COLFS_VERSION);
-	return true;
-}
-
-/* Where the index lives: -o size_index=PATH (made absolute), else
- * $XDG_CACHE_HOME/colfs or ~/.cache/colfs, named after the source's base
- * name and a hash of its real path and the options.  NULL: none. */
-static char *sizes_path(colfs_tree *t, const struct stat *st)
-{
-	const char *opt = t->opts.size_index;
-	char *out = NULL;
-
-	if (opt && strcmp(opt, "off") == 0)
-		return NULL;
-	if (opt) {
-		char cwd[4096];
-		if (opt[0] == '/')
-			return strdup(opt);
-		if (!getcwd(cwd, sizeof cwd))
-			return NULL;
-		if (asprintf(&out, "%s/%s", cwd, opt) < 0)
-			return NULL;
-		return out;
-	}
-	/* The default needs the source's real path, and that it is the
-	 * file open (a tree opened from a descriptor may have none). */
-	char *real = realpath(t->display_name, NULL);
-	struct stat rst;
-	if (!real || stat(real, &rst) != 0 || rst.st_dev != st->st_dev ||
-	    rst.st_ino != st->st_ino) {
-		free(real);
-		return NULL;
-	}
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	char *dir = NULL;
-	if (xdg && xdg[0] == '/')
-		dir = strdup(xdg);
-	else if (home && home[0] == '/' && asprintf(&dir, "%s/.cache", home) < 0)
-		dir = NULL;
-	if (dir) {
-		const char *base = strrchr(real, '/');
-		base = base ? base + 1 : real;
-		char safe[64];
-		size_t k = 0;
-		for (; base[k] && k < sizeof safe - 1; k++)
-			safe[k] = (base[k] == '.' || base[k] == '-' ||
-				   base[k] == '_' ||
-				   (base[k] >= '0' && base[k] <= '9') ||
-				   (base[k] >= 'a' && base[k] <= 'z') ||
-				   (base[k] >= 'A' && base[k] <= 'Z'))
-					  ? base[k]
-					  : '_';
-		safe[k] = '\0';
-		uint64_t h = XXH64(real, strlen(real),
-				   sizes_options_hash(&t->opts));
-		if (asprintf(&out, "%s/colfs/%s-%016llx.sizes", dir, safe,
-			     (unsigned long long)h) < 0)
-			out = NULL;
-	}
-	free(dir);
-	free(real);
-	return out;
-}
-
-/* Read the index for a freshly opened tree.  Whatever goes wrong, the
- * mount goes on without it; sizes_note says why. */
-static void sizes_open(colfs_tree *t)
-{
-	struct stat st;
-	char key[512];
-
-	snprintf(t->sizes_note, sizeof t->sizes_note, "off");
-	if (fstat(colfs_source_fd(t->src), &st) != 0)
-		return;
-	t->sizes_path = sizes_path(t, &st);
-	if (!t->sizes_path) {
-		if (!t->opts.size_index)
-			snprintf(t->sizes_note, sizeof t->sizes_note,
-				 "off (no cache directory for this source)");
-		return;
-	}
-	if (!sizes_key(t, &st, key, sizeof key) ||
-	    !(t->sizes = colfs_sizeindex_create(key))) {
-		snprintf(t->sizes_note, sizeof t->sizes_note,
-			 "off (out of memory or unreadable source)");
-		return;
-	}
-	char why[600] = "";
-	colfs_status rc = colfs_sizeindex_load(t->sizes, t->sizes_path, why,
-					       sizeof why);
-	if (rc == COLFS_OK)
-		snprintf(t->sizes_note, sizeof t->sizes_note, "read %s", why);
-	else if (rc == COLFS_ENOENT)
-		snprintf(t->sizes_note, sizeof t->sizes_note, "none yet at %s",
-			 t->sizes_path);
-	else
-		snprintf(t->sizes_note, sizeof t->sizes_note, "ignored %s",
-			 why);
-}
-
-const char *colfs_tree_size_index_path(const colfs_tree *t)
-{
-	return t->sizes_path;
-}
-
-const char *colfs_tree_size_index_note(const colfs_tree *t)
-{
-	return t->sizes_note;
-}
-
-colfs_status colfs_tree_save_sizes(colfs_tree *t, char *why, size_t why_len)
-{
-	if (!t->sizes) {
-		snprintf(why, why_len, "no size index (%s)", t->sizes_note);
-		return COLFS_OK;
-	}
-	if (!colfs_sizeindex_dirty(t->sizes)) {
-		snprintf(why, why_len, "%s: up to date", t->sizes_path);
-		return COLFS_OK;
-	}
-	return colfs_sizeindex_save(t->sizes, t->sizes_path, why, why_len);
-}
-
-/* `name` made absolute (from the current directory; symbolic links are
- * kept, so that a link moved to another file counts as a replacement),
- * when it names the file `st` describes; else NULL. */
 static char *tree_source_path(const char *name, const struct stat *st)
 {
 	struct stat now;
@@ -2105,14 +1206,7 @@ static colfs_status tree_open(int fd, const char *display_name,
 	pthread_mutexattr_destroy(&attr);
 	if (opts)
 		t->opts = *opts;
-	if (!t->opts.null_token)
-		t->opts.null_token = "\\N";
-	if (!t->opts.cache_bytes)
-		t->opts.cache_bytes = COLFS_DEFAULT_CACHE;
-	if (!t->opts.max_alloc)
-		t->opts.max_alloc = COLFS_DEFAULT_MAX_ALLOC;
-	if (!t->opts.salvage_effort)
-		t->opts.salvage_effort = 1;
+	colfs_options_defaults(&t->opts);
 	t->display_name = strdup(display_name);
 	t->src_dev = st.st_dev;
 	t->src_ino = st.st_ino;
@@ -2122,7 +1216,7 @@ static colfs_status tree_open(int fd, const char *display_name,
 		close(fd);
 		goto fail_msg;
 	}
-	rc = cache_init(&t->cache, t->opts.cache_bytes);
+	rc = colfs_piece_cache_init(&t->cache, t->opts.cache_bytes);
 	if (rc != COLFS_OK || !t->display_name)
 		goto fail_msg;
 	char *rootname = strdup("");
@@ -2163,7 +1257,7 @@ static colfs_status tree_open(int fd, const char *display_name,
 			 err.msg[0] ? err.msg : colfs_status_name(rc));
 		goto fail;
 	}
-	sizes_open(t);
+	colfs_tree_sizes_open(t);
 	*out = t;
 	return COLFS_OK;
 
@@ -2222,7 +1316,7 @@ void colfs_tree_destroy(colfs_tree *t)
 	}
 	free(t->errors);
 	if (t->cache.buckets)
-		cache_destroy(&t->cache);
+		colfs_piece_cache_destroy(&t->cache);
 	colfs_source_destroy(t->src);
 	colfs_sizeindex_destroy(t->sizes);
 	free(t->sizes_path);

@@ -24,7 +24,11 @@
 
 #include "../colfs.h"
 #include "buf.h"
+#include "layout.h"
+#include "names.h"
+#include "readme.h"
 #include "source.h"
+#include "verify.h"
 
 typedef struct colfs_node_ops {
 	/* Directories: add the children. */
@@ -142,36 +146,6 @@ void colfs_node_set_args(colfs_node *n, uint64_t a, uint64_t b, uint64_t c);
 uint64_t colfs_node_a(const colfs_node *n);
 uint64_t colfs_node_b(const colfs_node *n);
 uint64_t colfs_node_c(const colfs_node *n);
-
-/* --- the in-mount README ------------------------------------------------- */
-/* Every format's README lists the entries that exist for its file in one
- * layout (docs/tree.md, "README"; tests/tool/readme-check.py reads it):
- * colfs_readme_entries starts the list, then one colfs_readme_entry per
- * entry: `depth` levels of two-space indent, the name (a trailing '/' for
- * a directory; N, K or <...> for each numbered or named entry), the mark
- * "[decodes]" for a view that decodes values when read, and what it
- * holds.  colfs_readme_end closes the list (a blank line). */
-void colfs_readme_entries(colfs_buf *out);
-void colfs_readme_entry(colfs_buf *out, unsigned depth, const char *name,
-			bool decodes, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-void colfs_readme_end(colfs_buf *out);
-
-/* --- names ---------------------------------------------------------------- */
-/* Escape a name from the file into one safe path component:
- *   '%' -> %25, '/' -> %2F, bytes < 0x20 and 0x7f -> %XX,
- *   "." -> %2E, ".." -> %2E%2E, "" -> %00 ... see docs/tree.md.
- * Names longer than 200 bytes are cut and end in "%~" plus 8 hex digits of
- * a hash of the whole name.  Returns a malloc'd string. */
-char *colfs_name_escape(const char *raw);
-/* The name the tree gives the i-th entry of a directory whose entries
- * are added in the order raw(ctx, 0), raw(ctx, 1), ... (escaped and made
- * unique like colfs_dir_add_*), without the directory being listed: for
- * building a part's path from indices.  `tmp` is scratch for `raw`.
- * Returns a malloc'd string, NULL when out of memory. */
-typedef const char *(*colfs_name_fn)(void *ctx, size_t j, char *tmp,
-				     size_t tmp_len);
-char *colfs_name_nth(colfs_name_fn raw, void *ctx, size_t i);
 
 /* --- JSON ---------------------------------------------------------------- */
 /* Render a jansson value (stolen reference) as indented JSON plus '\n'. */

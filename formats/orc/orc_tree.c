@@ -326,85 +326,41 @@ DOC_OPS(file_stats_doc);
 
 /* --- layout ----------------------------------------------------------------- */
 
-typedef struct region {
-	uint64_t off, len;
-	const char *kind;
-	char path[64];
-} region;
-
-static int region_cmp(const void *a, const void *b)
-{
-	const region *x = a, *y = b;
-
-	if (x->off != y->off)
-		return x->off < y->off ? -1 : 1;
-	if (x->len != y->len)
-		return x->len < y->len ? -1 : 1;
-	return 0;
-}
-
 static colfs_status layout_doc_generate(colfs_tree *t, colfs_node *n,
 					colfs_buf *out)
 {
 	orc_file *f = file_of(t);
-	size_t cap = 6 + 3 * f->n_stripes, k = 0;
-	region *r = calloc(cap, sizeof(*r));
-	uint64_t pos = 0;
+	colfs_layout l = COLFS_LAYOUT_INIT;
 	uint8_t head[3];
 
 	(void)n;
-	if (!r)
-		return COLFS_ENOMEM;
 	if (f->size >= 3 &&
 	    colfs_source_read_at(f->src, 0, 3, head, NULL) == COLFS_OK &&
 	    memcmp(head, "ORC", 3) == 0)
-		r[k++] = (region){0, 3, "magic", "/raw/magic"};
+		colfs_layout_add(&l, 0, 3, "magic", "/raw/magic");
 	for (size_t s = 0; f->footer && s < f->n_stripes; s++) {
 		const Orcpb__StripeInformation *si = f->footer->stripes[s];
 
-		r[k] = (region){si->offset, si->indexlength, "stripe-index",
-				""};
-		snprintf(r[k++].path, sizeof(r[0].path), "/stripes/%zu", s);
-		r[k] = (region){si->offset + si->indexlength, si->datalength,
-				"stripe-data", ""};
-		snprintf(r[k++].path, sizeof(r[0].path), "/stripes/%zu", s);
-		r[k] = (region){si->offset + si->indexlength + si->datalength,
-				si->footerlength, "stripe-footer", ""};
-		snprintf(r[k++].path, sizeof(r[0].path),
-			 "/stripes/%zu/footer.json", s);
+		colfs_layout_add(&l, si->offset, si->indexlength,
+				 "stripe_index", "/stripes/%zu", s);
+		colfs_layout_add(&l, si->offset + si->indexlength,
+				 si->datalength, "stripe_data", "/stripes/%zu",
+				 s);
+		colfs_layout_add(&l,
+				 si->offset + si->indexlength + si->datalength,
+				 si->footerlength, "stripe_footer",
+				 "/stripes/%zu/footer.json", s);
 	}
 	if (f->meta_len)
-		r[k++] = (region){f->meta_off, f->meta_len, "metadata",
-				  "/raw/metadata"};
-	r[k++] = (region){f->footer_off, f->footer_len, "footer",
-			  "/raw/footer"};
-	r[k++] = (region){f->ps_off, f->ps_len, "postscript",
-			  "/raw/postscript"};
-	r[k++] = (region){f->size - 1, 1, "postscript-length",
-			  "/raw/postscript_length"};
-	qsort(r, k, sizeof(*r), region_cmp);
-	for (size_t i = 0; i < k; i++) {
-		if (r[i].off > pos)
-			colfs_buf_printf(out, "%llu %llu gap -\n",
-					 (unsigned long long)pos,
-					 (unsigned long long)(r[i].off - pos));
-		else if (r[i].off < pos)
-			colfs_buf_printf(out, "%llu %llu overlap -\n",
-					 (unsigned long long)r[i].off,
-					 (unsigned long long)(pos - r[i].off));
-		colfs_buf_printf(out, "%llu %llu %s %s\n",
-				 (unsigned long long)r[i].off,
-				 (unsigned long long)r[i].len, r[i].kind,
-				 r[i].path);
-		if (r[i].off + r[i].len > pos)
-			pos = r[i].off + r[i].len;
-	}
-	if (pos < f->size)
-		colfs_buf_printf(out, "%llu %llu gap -\n",
-				 (unsigned long long)pos,
-				 (unsigned long long)(f->size - pos));
-	free(r);
-	return colfs_buf_status(out);
+		colfs_layout_add(&l, f->meta_off, f->meta_len, "metadata",
+				 "/raw/metadata");
+	colfs_layout_add(&l, f->footer_off, f->footer_len, "footer",
+			 "/raw/footer");
+	colfs_layout_add(&l, f->ps_off, f->ps_len, "postscript",
+			 "/raw/postscript");
+	colfs_layout_add(&l, f->size - 1, 1, "postscript_length",
+			 "/raw/postscript_length");
+	return colfs_layout_write(&l, f->size, out);
 }
 DOC_OPS(layout_doc);
 
@@ -453,149 +409,109 @@ static colfs_status readme_doc_generate(colfs_tree *t, colfs_node *n,
 					colfs_buf *out)
 {
 	orc_file *f = file_of(t);
-	readme_has h;
+	bool ft = f->footer != NULL;
+	readme_has h = ft && f->n_stripes ? readme_scan(f) : (readme_has){0};
 	/* columns_dir_populate: a view per field of a struct root, else one */
 	bool fields = f->schema_ok &&
 		      (f->footer->types[0]->kind != ORCPB__TYPE__KIND__STRUCT ||
 		       f->footer->types[0]->n_subtypes > 0);
+	bool st = ft && f->n_stripes;
+	char about[160], stripes[64];
 
 	(void)n;
-	colfs_buf_printf(out,
-		"%s: an Apache ORC file, mounted read-only by colfs.\n\n",
-		colfs_tree_display_name(t));
-	if (f->footer)
-		colfs_buf_printf(out,
-			"It holds %llu rows in %zu stripes; %zu columns "
-			"(types) in the schema.\n\n",
-			(unsigned long long)f->num_rows, f->n_stripes,
-			f->n_types);
+	if (ft)
+		snprintf(about, sizeof(about),
+			 "It holds %llu rows in %zu stripes; %zu columns "
+			 "(types) in the schema.\n\n",
+			 (unsigned long long)f->num_rows, f->n_stripes,
+			 f->n_types);
 	else
-		colfs_buf_puts(out,
-			"Its tail (PostScript, Footer) cannot be read (see "
-			"errors).\n\n");
-	colfs_readme_entries(out);
-	colfs_readme_entry(out, 0, "README", false, "this text");
-	colfs_readme_entry(out, 0, "format", false,
-			   "the file format version and the writer");
-	colfs_readme_entry(out, 0, "errors", false,
-			   "problems found so far, with byte offsets");
-	colfs_readme_entry(out, 0, "raw/", false,
-			   "the stored bytes of the tail sections");
-	if (f->size >= 3)
-		colfs_readme_entry(out, 1, "magic", false,
-				   "the leading \"ORC\" (when the file starts with it)");
-	if (f->ps_msg.msg) {
-		colfs_readme_entry(out, 1, "postscript", false,
-				   "the PostScript");
-		colfs_readme_entry(out, 1, "footer", false, "the Footer");
-		colfs_readme_entry(out, 1, "metadata", false,
-				   "the Metadata (stripe statistics)");
-	}
-	if (f->size > 0)
-		colfs_readme_entry(out, 1, "postscript_length", false,
-				   "the last byte: the PostScript's length");
-	colfs_readme_entry(out, 0, "layout", false,
-			   "byte map: offset length kind path, gaps and overlaps marked");
-	if (!f->footer) {
-		colfs_readme_entry(out, 0, "salvage/", false,
-				   "summary of the stripe footers found by scanning; with -o schema_from=OTHER.orc: columns/, rows.jsonl, rows.csv and stripes/N/ (as in a whole file) of the recovered stripes");
-		colfs_readme_end(out);
-		return colfs_buf_status(out);
-	}
-	colfs_readme_entry(out, 0, "summary", false,
-			   "the facts orc-metadata prints: rows, stripes, codec, sizes");
-	if (f->schema_ok) {
-		colfs_readme_entry(out, 0, "schema", false,
-				   "the type in Hive notation (struct<...>)");
-		colfs_readme_entry(out, 0, "schema.json", false,
-				   "the type tree as JSON, with type ids");
-	}
-	colfs_readme_entry(out, 0, "postscript.json", false,
-			   "the PostScript, every field");
-	colfs_readme_entry(out, 0, "footer.json", false,
-			   "the file Footer, every field");
-	colfs_readme_entry(out, 0, "metadata.json", false,
-			   "PostScript + Footer + Metadata (stripe statistics)");
-	colfs_readme_entry(out, 0, "statistics.json", false,
-			   "file-level column statistics, one per column id");
-	if (f->footer->n_metadata) {
-		colfs_readme_entry(out, 0, "user_metadata/", false,
-				   "the user metadata");
-		colfs_readme_entry(out, 1, "<key>", false,
-				   "one file per key, the value bytes");
-	}
-	colfs_readme_entry(out, 0, "columns/", false,
-			   "the values of each top-level field");
-	if (fields)
-		colfs_readme_entry(out, 1, "<field>", true,
-				   "one row per line (docs/values.md); nested values as compact JSON");
-	if (f->schema_ok) {
-		colfs_readme_entry(out, 0, "rows.jsonl", true,
-				   "every row as orc-contents prints it");
-		colfs_readme_entry(out, 0, "rows.csv", true,
-				   "a header, then one CSV line per row (docs/values.md)");
-	}
-	colfs_readme_entry(out, 0, "stripes/", false,
-			   "the %zu stripes, numbered from 0", f->n_stripes);
-	if (f->n_stripes) {
-		h = readme_scan(f);
-		colfs_readme_entry(out, 1, "N/", false, "stripe N");
-		colfs_readme_entry(out, 2, "info.json", false,
-				   "the StripeInformation: offset, lengths, rows");
-		colfs_readme_entry(out, 2, "footer.json", false,
-				   "the StripeFooter: streams, encodings, time zone");
-		colfs_readme_entry(out, 2, "statistics.json", false,
-				   "the stripe's column statistics");
-		colfs_readme_entry(out, 2, "columns/", false,
-				   "the stripe's values of each top-level field");
-		if (fields)
-			colfs_readme_entry(out, 3, "<field>", true,
-					   "one row per line");
-		if (f->schema_ok) {
-			colfs_readme_entry(out, 2, "rows.jsonl", true,
-					   "the stripe's rows as orc-contents prints them");
-			colfs_readme_entry(out, 2, "rows.csv", true,
-					   "the stripe's rows as CSV, a header first");
-		}
-		colfs_readme_entry(out, 2, "streams/", false,
-				   "one directory per stream of the stripe footer");
-		if (h.stream)
-			colfs_readme_entry(out, 3, "<stream>/", false,
-					   "named <ordinal>-<column>-<KIND> (encrypted-<variant>-<index>-<column>-<KIND>: an encrypted variant's stream, raw only)");
-		if (h.raw)
-			colfs_readme_entry(out, 4, "raw", false,
-					   "the stored bytes (when inside the stripe and the file)");
-		if (h.dec)
-			colfs_readme_entry(out, 4, "decompressed", true,
-					   "the bytes after the file's codec");
-		if (h.sdec)
-			colfs_readme_entry(out, 4, "decoded", true,
-					   "the stream decoded by its encoding, one value per line (integer, length and present streams)");
-		if (h.stream)
-			colfs_readme_entry(out, 4, "errors", false,
-					   "the problems found so far in this stream");
-		colfs_readme_entry(out, 2, "indexes/", false,
-				   "one directory per column with a row index or bloom filter");
-		if (h.ri || h.bf)
-			colfs_readme_entry(out, 3, "<column>/", false,
-					   "named by column id");
-		if (h.ri)
-			colfs_readme_entry(out, 4, "row_index.json", false,
-					   "the RowIndex: positions and statistics per row stride");
-		if (h.bf)
-			colfs_readme_entry(out, 4, "bloom_filter.json", false,
-					   "the BloomFilterIndex");
-		if (f->schema_ok && f->ps)
-			colfs_readme_entry(out, 2, "verify", true,
-					   "the row index and the stripe statistics checked against the stripe's values");
-		colfs_readme_entry(out, 2, "errors", false,
-				   "the problems found so far in this stripe");
-	}
-	if (f->schema_ok)
-		colfs_readme_entry(out, 0, "verify", true,
-				   "the file statistics checked against the decoded values");
-	colfs_readme_end(out);
-	return colfs_buf_status(out);
+		snprintf(about, sizeof(about),
+			 "Its tail (PostScript, Footer) cannot be read (see "
+			 "errors).\n\n");
+	snprintf(stripes, sizeof(stripes), "the %zu stripes, numbered from 0",
+		 f->n_stripes);
+	const colfs_readme_row rows[] = {
+		{true, 0, "raw/", false, "the stored bytes of the tail sections"},
+		{f->size >= 3, 1, "magic", false,
+		 "the leading \"ORC\" (when the file starts with it)"},
+		{f->ps_msg.msg, 1, "postscript", false, "the PostScript"},
+		{f->ps_msg.msg, 1, "footer", false, "the Footer"},
+		{f->ps_msg.msg, 1, "metadata", false,
+		 "the Metadata (stripe statistics)"},
+		{f->size > 0, 1, "postscript_length", false,
+		 "the last byte: the PostScript's length"},
+		{!ft, 0, "salvage/", false,
+		 "summary of the stripe footers found by scanning; with -o schema_from=OTHER.orc: columns/, rows.jsonl, rows.csv and stripes/N/ (as in a whole file) of the recovered stripes"},
+		{ft, 0, "summary", false,
+		 "the facts orc-metadata prints: rows, stripes, codec, sizes"},
+		{ft && f->schema_ok, 0, "schema", false,
+		 "the type in Hive notation (struct<...>)"},
+		{ft && f->schema_ok, 0, "schema.json", false,
+		 "the type tree as JSON, with type ids"},
+		{ft, 0, "postscript.json", false, "the PostScript, every field"},
+		{ft, 0, "footer.json", false, "the file Footer, every field"},
+		{ft, 0, "metadata.json", false,
+		 "PostScript + Footer + Metadata (stripe statistics)"},
+		{ft, 0, "statistics.json", false,
+		 "file-level column statistics, one per column id"},
+		{ft && f->footer->n_metadata, 0, "user_metadata/", false,
+		 "the user metadata"},
+		{ft && f->footer->n_metadata, 1, "<key>", false,
+		 "one file per key, the value bytes"},
+		{ft, 0, "columns/", false, "the values of each top-level field"},
+		{ft && fields, 1, "<field>", true,
+		 "one row per line (docs/values.md); nested values as compact JSON"},
+		{ft && f->schema_ok, 0, "rows.jsonl", true,
+		 "every row as orc-contents prints it"},
+		{ft && f->schema_ok, 0, "rows.csv", true,
+		 "a header, then one CSV line per row (docs/values.md)"},
+		{ft, 0, "stripes/", false, stripes},
+		{st, 1, "N/", false, "stripe N"},
+		{st, 2, "info.json", false,
+		 "the StripeInformation: offset, lengths, rows"},
+		{st, 2, "footer.json", false,
+		 "the StripeFooter: streams, encodings, time zone"},
+		{st, 2, "statistics.json", false, "the stripe's column statistics"},
+		{st, 2, "columns/", false,
+		 "the stripe's values of each top-level field"},
+		{st && fields, 3, "<field>", true, "one row per line"},
+		{st && f->schema_ok, 2, "rows.jsonl", true,
+		 "the stripe's rows as orc-contents prints them"},
+		{st && f->schema_ok, 2, "rows.csv", true,
+		 "the stripe's rows as CSV, a header first"},
+		{st, 2, "streams/", false,
+		 "one directory per stream of the stripe footer"},
+		{h.stream, 3, "<stream>/", false,
+		 "named <ordinal>-<column>-<KIND> (encrypted-<variant>-<index>-<column>-<KIND>: an encrypted variant's stream, raw only)"},
+		{h.raw, 4, "raw", false,
+		 "the stored bytes (when inside the stripe and the file)"},
+		{h.dec, 4, "decompressed", true, "the bytes after the file's codec"},
+		{h.sdec, 4, "decoded", true,
+		 "the stream decoded by its encoding, one value per line (integer, length and present streams)"},
+		{h.stream, 4, "errors", false,
+		 "the problems found so far in this stream"},
+		{st, 2, "indexes/", false,
+		 "one directory per column with a row index or bloom filter"},
+		{h.ri || h.bf, 3, "<column>/", false, "named by column id"},
+		{h.ri, 4, "row_index.json", false,
+		 "the RowIndex: positions and statistics per row stride"},
+		{h.bf, 4, "bloom_filter.json", false, "the BloomFilterIndex"},
+		{st && f->schema_ok && f->ps, 2, "verify", true,
+		 "the row index and the stripe statistics checked against the stripe's values"},
+		{st, 2, "errors", false, "the problems found so far in this stripe"},
+		{ft && f->schema_ok, 0, "verify", true,
+		 "the file statistics checked against the decoded values"},
+	};
+	const colfs_readme r = {
+		.what = "an Apache ORC file",
+		.about = about,
+		.format_text = "the file format version and the writer",
+		.rows = rows,
+		.n_rows = sizeof(rows) / sizeof(rows[0]),
+	};
+
+	return colfs_readme_write(t, &r, out);
 }
 DOC_OPS(readme_doc);
 

@@ -80,7 +80,7 @@ typedef struct ov {
 	orc_file *f;
 	const colfs_node *where;
 	colfs_buf *out;
-	unsigned problems, reports;
+	unsigned problems;
 	unsigned notes;
 	bool *encrypted;         /* per type id */
 } ov;
@@ -345,24 +345,13 @@ static colfs_status acc_column(const orc_col *c, size_t n,
 
 /* --- reporting --------------------------------------------------------- */
 
-static void ov_problem(ov *v, uint64_t off, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static const colfs_verify_style ov_style = {
+	"statistics disagree with the data", OV_MAX_REPORTS, false};
 
-static void ov_problem(ov *v, uint64_t off, const char *fmt, ...)
-{
-	char msg[900];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	v->problems++;
-	if (v->reports++ >= OV_MAX_REPORTS)
-		return;
-	colfs_buf_printf(v->out, "MISMATCH: %s\n", msg);
-	colfs_tree_report(v->t, v->where, off, COLFS_ECORRUPT,
-			  "statistics disagree with the data: %s", msg);
-}
+/* A mismatch: a MISMATCH: line and a problem (core/verify.h). */
+#define ov_problem(v, off, ...) \
+	colfs_verify_mismatch((v)->t, (v)->where, (v)->out, &ov_style, \
+			      &(v)->problems, (off), __VA_ARGS__)
 
 /* A value for a message: printable bytes as they are (cut at 64), others
  * as \xHH. */

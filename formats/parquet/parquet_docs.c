@@ -562,230 +562,113 @@ colfs_status pq_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 	    colfs_dir_list(t, cols, &kids, &nfields))
 		nfields = 0;
 	readme_has h = full ? readme_scan(s) : (readme_has){0};
+	bool rgs = full && pf->n_row_groups;
+	char schema[96], meta[128], kv[64], groups[64];
 
-	colfs_buf_printf(out,
-		"This directory is the Parquet file %s (%llu bytes), mounted\n"
-		"read-only by colfs.\n\n",
-		colfs_tree_display_name(t), (unsigned long long)s->size);
-	colfs_readme_entries(out);
-	colfs_readme_entry(out, 0, "README", false, "this text");
-	colfs_readme_entry(out, 0, "format", false,
-			   "\"parquet\" and FileMetaData.version");
-	colfs_readme_entry(out, 0, "summary", false,
-			   "rows, columns, row groups, sizes, codecs, writer");
-	if (full) {
-		colfs_readme_entry(out, 0, "schema", false,
-				   "the schema in parquet-mr's `message` notation (%u leaf columns)",
-				   pf->n_columns);
-		colfs_readme_entry(out, 0, "schema.json", false,
-				   "the schema tree as JSON, with max definition/repetition levels");
-	}
-	if (pf)
-		colfs_readme_entry(out, 0, "metadata.json", false,
-				   "every field of the %s, decoded by name",
-				   s->encrypted_footer ? "FileCryptoMetaData (the footer itself is encrypted)"
-						       : "FileMetaData");
-	if (pf && pf->n_kv) {
-		colfs_readme_entry(out, 0, "key_value/", false,
-				   "the key/value metadata (%u entries)",
-				   pf->n_kv);
-		colfs_readme_entry(out, 1, "<key>", false,
-				   "one file per key, holding the value bytes");
-	}
-	colfs_readme_entry(out, 0, "layout", false,
-			   "byte map: `offset length kind tree-path` per region, sorted; gaps and overlaps marked");
-	colfs_readme_entry(out, 0, "errors", false,
-			   "every problem found so far: `path: offset N (0xN): status: message`");
-	colfs_readme_entry(out, 0, "raw/", false,
-			   "the stored bytes of the file's frame:");
-	if (s->size >= 4)
-		colfs_readme_entry(out, 1, "magic_head", false,
-				   "the first 4 bytes (PAR1)");
-	if (s->size >= 8) {
-		colfs_readme_entry(out, 1, "magic_tail", false,
-				   "the last 4 bytes (PAR1, or PARE: encrypted footer)");
-		colfs_readme_entry(out, 1, "footer_length", false,
-				   "the footer's length, 4 bytes little-endian");
-	}
-	if (s->footer_ok)
-		colfs_readme_entry(out, 1, "footer", false,
-				   "the footer (FileMetaData), as stored");
-	if (full && pf->n_row_groups) {
-		colfs_readme_entry(out, 0, "row_groups/", false,
-				   "the %u row groups, numbered from 0",
-				   pf->n_row_groups);
-		colfs_readme_entry(out, 1, "N/", false, "row group N");
-		colfs_readme_entry(out, 2, "meta.json", false, "the RowGroup");
-		colfs_readme_entry(out, 2, "chunks/", false,
-				   "one directory per column chunk");
-	}
-	if (h.chunk) {
-		colfs_readme_entry(out, 3, "<path>/", false,
-				   "the chunk of one leaf column, named by its dotted path");
-		colfs_readme_entry(out, 4, "meta.json", false,
-				   "ColumnChunk + ColumnMetaData");
-		if (h.stats)
-			colfs_readme_entry(out, 4, "statistics.json", false,
-					   "min/max rendered per the column's type (when the chunk has statistics)");
-	}
-	if (h.meta) {
-		colfs_readme_entry(out, 4, "raw", false,
-				   "the stored bytes of the chunk (all pages, headers included)");
-		colfs_readme_entry(out, 4, "pages/", false,
-				   "the pages, found by walking their headers, numbered from 0");
-		colfs_readme_entry(out, 5, "K/", false, "page K");
-		colfs_readme_entry(out, 6, "header.json", false,
-				   "its PageHeader");
-		colfs_readme_entry(out, 6, "raw", false,
-				   "its stored (compressed) data, header excluded");
-	}
-	if (h.views) {
-		colfs_readme_entry(out, 6, "decompressed", true,
-				   "its data decompressed");
-	}
-	if (h.data) {
-		colfs_readme_entry(out, 6, "values", true,
-				   "a data page's values, one per line (docs/values.md)");
-		if (h.levels)
-			colfs_readme_entry(out, 6, "levels", true,
-					   "a data page's repetition and definition levels, one entry per line");
-	}
-	if (h.meta)
-		colfs_readme_entry(out, 6, "errors", false,
-				   "the problems found so far in this page");
-	if (h.views) {
-		colfs_readme_entry(out, 4, "values", true,
-				   "the chunk's values, one per line");
-		if (h.levels)
-			colfs_readme_entry(out, 4, "levels", true,
-					   "the chunk's repetition and definition levels (when the column has any)");
-		if (h.dict)
-			colfs_readme_entry(out, 4, "dictionary", true,
-					   "the dictionary page's values, one per line (dictionary-encoded chunks)");
-	}
-	if (h.ci)
-		colfs_readme_entry(out, 4, "column_index.json", false,
-				   "the ColumnIndex, min/max typed (when present)");
-	if (h.oi)
-		colfs_readme_entry(out, 4, "offset_index.json", false,
-				   "the OffsetIndex (when present)");
-	if (h.bloom) {
-		colfs_readme_entry(out, 4, "bloom_filter/", false,
-				   "the split-block bloom filter (when present)");
-		colfs_readme_entry(out, 5, "header.json", false,
-				   "the BloomFilterHeader");
-		colfs_readme_entry(out, 5, "bitset", false,
-				   "the stored bitset (when the header is readable)");
-		colfs_readme_entry(out, 5, "might_contain/", false,
-				   "look up might_contain/<value>: a file exists when the filter may hold the value (nothing is listed)");
-	}
-	if (h.verify)
-		colfs_readme_entry(out, 4, "verify", true,
-				   "statistics, column index, offset index and row count checked against the decoded pages");
-	if (h.chunk)
-		colfs_readme_entry(out, 4, "errors", false,
-				   "the problems found so far in this chunk and its pages");
-	if (table && pf->n_row_groups) {
-		colfs_readme_entry(out, 2, "columns/", false,
-				   "the row group's values, one file per column");
-		if (nfields)
-			colfs_readme_entry(out, 3, "<field>", true,
-					   "one top-level field (or a nested leaf without repetition, a.b.c), one row per line");
-	}
-	if (rows_ok && pf->n_row_groups) {
-		colfs_readme_entry(out, 2, "rows.jsonl", true,
-				   "the row group's rows, one JSON object per line");
-		colfs_readme_entry(out, 2, "rows.csv", true,
-				   "the row group's rows as CSV, a header line first");
-	}
-	if (full && pf->n_row_groups)
-		colfs_readme_entry(out, 2, "errors", false,
-				   "the problems found so far in this row group");
-	if (table) {
-		colfs_readme_entry(out, 0, "columns/", false,
-				   "the whole file's values, one file per column");
-		if (nfields)
-			colfs_readme_entry(out, 1, "<field>", true,
-					   "one top-level field (or a nested leaf without repetition, a.b.c), one row per line (docs/values.md)");
-	}
-	if (rows_ok) {
-		colfs_readme_entry(out, 0, "rows.jsonl", true,
-				   "every row, one JSON object per line");
-		colfs_readme_entry(out, 0, "rows.csv", true,
-				   "every row as CSV, a header line first");
-	}
-	if (s->salvage)
-		colfs_readme_entry(out, 0, "salvage/", false,
-				   "the footer is unusable: the pages found by scanning the file (listing it scans once), grouped into chunks; with -o schema_from=HEALTHY.parquet also their values, columns/ and rows.* (docs/parquet-tree.md)");
-	colfs_readme_end(out);
-	colfs_buf_puts(out,
-		"Names from the file are escaped into one path component: '%', '/',\n"
-		"control bytes become %XX; \".\" and \"..\" become %2E and %2E%2E.\n");
-	if (colfs_tree_error_count(t))
-		colfs_buf_printf(out,
-			"\nThis file has problems (%zu so far): see `errors`.\n",
-			colfs_tree_error_count(t));
-	return colfs_buf_status(out);
+	snprintf(schema, sizeof schema,
+		 "the schema in parquet-mr's `message` notation (%u leaf columns)",
+		 full ? pf->n_columns : 0);
+	snprintf(meta, sizeof meta, "every field of the %s, decoded by name",
+		 s->encrypted_footer ? "FileCryptoMetaData (the footer itself is encrypted)"
+				     : "FileMetaData");
+	snprintf(kv, sizeof kv, "the key/value metadata (%u entries)",
+		 pf ? pf->n_kv : 0);
+	snprintf(groups, sizeof groups, "the %u row groups, numbered from 0",
+		 rgs ? pf->n_row_groups : 0);
+	const colfs_readme_row entries[] = {
+		{true, 0, "summary", false,
+		 "rows, columns, row groups, sizes, codecs, writer"},
+		{full, 0, "schema", false, schema},
+		{full, 0, "schema.json", false,
+		 "the schema tree as JSON, with max definition/repetition levels"},
+		{pf, 0, "metadata.json", false, meta},
+		{pf && pf->n_kv, 0, "key_value/", false, kv},
+		{pf && pf->n_kv, 1, "<key>", false,
+		 "one file per key, holding the value bytes"},
+		{true, 0, "raw/", false, "the stored bytes of the file's frame:"},
+		{s->size >= 4, 1, "magic_head", false, "the first 4 bytes (PAR1)"},
+		{s->size >= 8, 1, "magic_tail", false,
+		 "the last 4 bytes (PAR1, or PARE: encrypted footer)"},
+		{s->size >= 8, 1, "footer_length", false,
+		 "the footer's length, 4 bytes little-endian"},
+		{s->footer_ok, 1, "footer", false,
+		 "the footer (FileMetaData), as stored"},
+		{rgs, 0, "row_groups/", false, groups},
+		{rgs, 1, "N/", false, "row group N"},
+		{rgs, 2, "meta.json", false, "the RowGroup"},
+		{rgs, 2, "chunks/", false, "one directory per column chunk"},
+		{h.chunk, 3, "<path>/", false,
+		 "the chunk of one leaf column, named by its dotted path"},
+		{h.chunk, 4, "meta.json", false, "ColumnChunk + ColumnMetaData"},
+		{h.chunk && h.stats, 4, "statistics.json", false,
+		 "min/max rendered per the column's type (when the chunk has statistics)"},
+		{h.meta, 4, "raw", false,
+		 "the stored bytes of the chunk (all pages, headers included)"},
+		{h.meta, 4, "pages/", false,
+		 "the pages, found by walking their headers, numbered from 0"},
+		{h.meta, 5, "K/", false, "page K"},
+		{h.meta, 6, "header.json", false, "its PageHeader"},
+		{h.meta, 6, "raw", false,
+		 "its stored (compressed) data, header excluded"},
+		{h.views, 6, "decompressed", true, "its data decompressed"},
+		{h.data, 6, "values", true,
+		 "a data page's values, one per line (docs/values.md)"},
+		{h.data && h.levels, 6, "levels", true,
+		 "a data page's repetition and definition levels, one entry per line"},
+		{h.meta, 6, "errors", false,
+		 "the problems found so far in this page"},
+		{h.views, 4, "values", true, "the chunk's values, one per line"},
+		{h.views && h.levels, 4, "levels", true,
+		 "the chunk's repetition and definition levels (when the column has any)"},
+		{h.views && h.dict, 4, "dictionary", true,
+		 "the dictionary page's values, one per line (dictionary-encoded chunks)"},
+		{h.ci, 4, "column_index.json", false,
+		 "the ColumnIndex, min/max typed (when present)"},
+		{h.oi, 4, "offset_index.json", false,
+		 "the OffsetIndex (when present)"},
+		{h.bloom, 4, "bloom_filter/", false,
+		 "the split-block bloom filter (when present)"},
+		{h.bloom, 5, "header.json", false, "the BloomFilterHeader"},
+		{h.bloom, 5, "bitset", false,
+		 "the stored bitset (when the header is readable)"},
+		{h.bloom, 5, "might_contain/", false,
+		 "look up might_contain/<value>: a file exists when the filter may hold the value (nothing is listed)"},
+		{h.verify, 4, "verify", true,
+		 "statistics, column index, offset index and row count checked against the decoded pages"},
+		{h.chunk, 4, "errors", false,
+		 "the problems found so far in this chunk and its pages"},
+		{table && pf->n_row_groups, 2, "columns/", false,
+		 "the row group's values, one file per column"},
+		{table && pf->n_row_groups && nfields, 3, "<field>", true,
+		 "one top-level field (or a nested leaf without repetition, a.b.c), one row per line"},
+		{rows_ok && pf->n_row_groups, 2, "rows.jsonl", true,
+		 "the row group's rows, one JSON object per line"},
+		{rows_ok && pf->n_row_groups, 2, "rows.csv", true,
+		 "the row group's rows as CSV, a header line first"},
+		{rgs, 2, "errors", false,
+		 "the problems found so far in this row group"},
+		{table, 0, "columns/", false,
+		 "the whole file's values, one file per column"},
+		{table && nfields, 1, "<field>", true,
+		 "one top-level field (or a nested leaf without repetition, a.b.c), one row per line (docs/values.md)"},
+		{rows_ok, 0, "rows.jsonl", true,
+		 "every row, one JSON object per line"},
+		{rows_ok, 0, "rows.csv", true,
+		 "every row as CSV, a header line first"},
+		{s->salvage, 0, "salvage/", false,
+		 "the footer is unusable: the pages found by scanning the file (listing it scans once), grouped into chunks; with -o schema_from=HEALTHY.parquet also their values, columns/ and rows.* (docs/parquet-tree.md)"},
+	};
+	const colfs_readme r = {
+		.what = "an Apache Parquet file",
+		.format_text = "\"parquet\" and FileMetaData.version",
+		.rows = entries,
+		.n_rows = sizeof entries / sizeof entries[0],
+	};
+
+	return colfs_readme_write(t, &r, out);
 }
 
 /* --- layout --------------------------------------------------------------- */
-
-typedef struct region {
-	uint64_t off, len;
-	const char *kind;
-	char *path;
-} region;
-
-typedef struct regions {
-	region *r;
-	size_t n, cap;
-	bool failed;
-} regions;
-
-static void region_add(regions *rs, uint64_t off, uint64_t len,
-		       const char *kind, char *path)
-{
-	if (!path) {
-		rs->failed = true;
-		return;
-	}
-	if (rs->n == rs->cap) {
-		size_t nc = rs->cap ? rs->cap * 2 : 64;
-		region *nr = realloc(rs->r, nc * sizeof *nr);
-		if (!nr) {
-			free(path);
-			rs->failed = true;
-			return;
-		}
-		rs->r = nr;
-		rs->cap = nc;
-	}
-	rs->r[rs->n++] = (region){off, len, kind, path};
-}
-
-static char *path_printf(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static char *path_printf(const char *fmt, ...)
-{
-	va_list ap;
-	char *p = NULL;
-	va_start(ap, fmt);
-	if (vasprintf(&p, fmt, ap) < 0)
-		p = NULL;
-	va_end(ap);
-	return p;
-}
-
-static int region_cmp(const void *a, const void *b)
-{
-	const region *x = a, *y = b;
-	if (x->off != y->off)
-		return x->off < y->off ? -1 : 1;
-	if (x->len != y->len)
-		return x->len < y->len ? -1 : 1;
-	return strcmp(x->path, y->path);
-}
 
 static bool valid_region(const pq_state *s, int64_t off, int64_t len)
 {
@@ -799,13 +682,11 @@ colfs_status pq_layout_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 {
 	pq_state *s = colfs_node_ctx(f);
 	const parquet_file *pf = s->pf;
-	regions rs = {0};
-	uint64_t covered = 0;
-	size_t cover_idx = SIZE_MAX;
+	colfs_layout l = COLFS_LAYOUT_INIT;
 
 	(void)t;
 	if (s->size >= 4)
-		region_add(&rs, 0, 4, "magic", strdup("/raw/magic_head"));
+		colfs_layout_add(&l, 0, 4, "magic", "/raw/magic_head");
 	if (pf && !s->encrypted_footer) {
 		for (uint32_t g = 0; g < pf->n_row_groups; g++) {
 			const parquet_row_group *rg = &pf->row_groups[g];
@@ -815,86 +696,51 @@ colfs_status pq_layout_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 				char *esc = colfs_name_escape(
 					pq_chunk_name(s, rg, c, tmp, sizeof tmp));
 				if (!esc) {
-					rs.failed = true;
+					l.failed = true;
 					continue;
 				}
 				if (ch->has_meta && ch->length)
-					region_add(&rs, ch->start, ch->length,
-						   "column_chunk",
-						   path_printf("/row_groups/%u/chunks/%s/raw",
-							       g, esc));
+					colfs_layout_add(&l, ch->start, ch->length,
+							 "column_chunk",
+							 "/row_groups/%u/chunks/%s/raw",
+							 g, esc);
 				if (valid_region(s, ch->column_index_offset,
 						 ch->column_index_length))
-					region_add(&rs,
-						   (uint64_t)ch->column_index_offset,
-						   (uint64_t)ch->column_index_length,
-						   "column_index",
-						   path_printf("/row_groups/%u/chunks/%s/column_index.json",
-							       g, esc));
+					colfs_layout_add(&l,
+							 (uint64_t)ch->column_index_offset,
+							 (uint64_t)ch->column_index_length,
+							 "column_index",
+							 "/row_groups/%u/chunks/%s/column_index.json",
+							 g, esc);
 				if (valid_region(s, ch->offset_index_offset,
 						 ch->offset_index_length))
-					region_add(&rs,
-						   (uint64_t)ch->offset_index_offset,
-						   (uint64_t)ch->offset_index_length,
-						   "offset_index",
-						   path_printf("/row_groups/%u/chunks/%s/offset_index.json",
-							       g, esc));
+					colfs_layout_add(&l,
+							 (uint64_t)ch->offset_index_offset,
+							 (uint64_t)ch->offset_index_length,
+							 "offset_index",
+							 "/row_groups/%u/chunks/%s/offset_index.json",
+							 g, esc);
 				if (valid_region(s, ch->bloom_filter_offset,
 						 ch->bloom_filter_length))
-					region_add(&rs,
-						   (uint64_t)ch->bloom_filter_offset,
-						   (uint64_t)ch->bloom_filter_length,
-						   "bloom_filter",
-						   path_printf("/row_groups/%u/chunks/%s/bloom_filter",
-							       g, esc));
+					colfs_layout_add(&l,
+							 (uint64_t)ch->bloom_filter_offset,
+							 (uint64_t)ch->bloom_filter_length,
+							 "bloom_filter",
+							 "/row_groups/%u/chunks/%s/bloom_filter",
+							 g, esc);
 				free(esc);
 			}
 		}
 	}
 	if (s->footer_ok && s->footer_len)
-		region_add(&rs, s->footer_offset, s->footer_len, "footer",
-			   strdup("/raw/footer"));
+		colfs_layout_add(&l, s->footer_offset, s->footer_len, "footer",
+				 "/raw/footer");
 	if (s->size >= 12) {
-		region_add(&rs, s->size - 8, 4, "footer_length",
-			   strdup("/raw/footer_length"));
-		region_add(&rs, s->size - 4, 4, "magic",
-			   strdup("/raw/magic_tail"));
+		colfs_layout_add(&l, s->size - 8, 4, "footer_length",
+				 "/raw/footer_length");
+		colfs_layout_add(&l, s->size - 4, 4, "magic", "/raw/magic_tail");
 	}
-	if (rs.failed) {
-		for (size_t i = 0; i < rs.n; i++)
-			free(rs.r[i].path);
-		free(rs.r);
-		return COLFS_ENOMEM;
-	}
-	if (rs.n > 1)
-		qsort(rs.r, rs.n, sizeof *rs.r, region_cmp);
-	for (size_t i = 0; i < rs.n; i++) {
-		const region *r = &rs.r[i];
-		uint64_t end = r->off + r->len;
-		if (r->off > covered)
-			colfs_buf_printf(out, "%llu %llu gap -\n",
-					 (unsigned long long)covered,
-					 (unsigned long long)(r->off - covered));
-		colfs_buf_printf(out, "%llu %llu %s %s",
-				 (unsigned long long)r->off,
-				 (unsigned long long)r->len, r->kind, r->path);
-		if (r->off < covered && cover_idx != SIZE_MAX)
-			colfs_buf_printf(out, " OVERLAP with %s",
-					 rs.r[cover_idx].path);
-		colfs_buf_putc(out, '\n');
-		if (end > covered) {
-			covered = end;
-			cover_idx = i;
-		}
-	}
-	if (covered < s->size)
-		colfs_buf_printf(out, "%llu %llu gap -\n",
-				 (unsigned long long)covered,
-				 (unsigned long long)(s->size - covered));
-	for (size_t i = 0; i < rs.n; i++)
-		free(rs.r[i].path);
-	free(rs.r);
-	return colfs_buf_status(out);
+	return colfs_layout_write(&l, s->size, out);
 }
 
 /* --- statistics.json ------------------------------------------------------- */

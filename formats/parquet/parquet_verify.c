@@ -68,7 +68,7 @@ typedef struct vf {
 	pq_type type;
 	enum vf_order order;
 	colfs_buf *out;
-	unsigned reports, problems;
+	unsigned problems;
 	vf_index ix;
 	/* running totals */
 	uint64_t pages, entries, nulls, values, rows;
@@ -277,36 +277,16 @@ static void render_plain(colfs_buf *b, const vf *v, const uint8_t *p,
 
 /* --- reporting -------------------------------------------------------------- */
 
-static void vf_line(vf *v, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* A line of the document (core/verify.h). */
+#define vf_line(v, ...) colfs_verify_line((v)->out, __VA_ARGS__)
 
-static void vf_line(vf *v, const char *fmt, ...)
-{
-	va_list ap;
+static const colfs_verify_style vf_style = {
+	"metadata disagrees with the data", VF_MAX_REPORTS, true};
 
-	va_start(ap, fmt);
-	colfs_buf_vprintf(v->out, fmt, ap);
-	va_end(ap);
-	colfs_buf_putc(v->out, '\n');
-}
-
-static void vf_problem(vf *v, uint64_t off, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void vf_problem(vf *v, uint64_t off, const char *fmt, ...)
-{
-	char msg[900];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	v->problems++;
-	colfs_buf_printf(v->out, "MISMATCH: %s\n", msg);
-	if (v->reports++ < VF_MAX_REPORTS)
-		colfs_tree_report(v->t, v->where, off, COLFS_ECORRUPT,
-				  "metadata disagrees with the data: %s", msg);
-}
+/* A mismatch: a MISMATCH: line and a problem (core/verify.h). */
+#define vf_problem(v, off, ...) \
+	colfs_verify_mismatch((v)->t, (v)->where, (v)->out, &vf_style, \
+			      &(v)->problems, (off), __VA_ARGS__)
 
 /* "what VALUE, decoded VALUE" text for a bound that does not hold. */
 static void bound_text(vf *v, colfs_buf *b, const uint8_t *claim,

@@ -52,7 +52,7 @@ static size_t data_blocks(colfs_tree *t, region *r, size_t max,
 
 		if (sscanf(line, "%llu %llu %31s", &x.off, &x.len, x.kind) != 3)
 			continue;
-		if (!strcmp(x.kind, "data-block") && n < max)
+		if (!strcmp(x.kind, "data_block") && n < max)
 			r[n++] = x;
 		if (!strcmp(x.kind, "footer"))
 			*footer = x.off;

@@ -15,7 +15,10 @@ os.walk of the mount:
   - every described entry exists somewhere in the file's tree (in at least
     one of the directories its pattern stands for);
   - every stream (`colfs-tool ls -l`: decoded as read) is marked
-    [decodes], in one directory of each pattern.
+    [decodes], in one directory of each pattern;
+  - what every format writes the same way is the same: the first line,
+    README, format, layout and errors first (layout and errors with one
+    text), the note on escaped names after the list.
 
 A directory the README names without describing its content (salvage/,
 might_contain/) is not looked into.  Exit 0 when all holds, 1 otherwise.
@@ -190,6 +193,41 @@ def check_decodes(tool, path, listing, pat, dirs):
             check_decodes(tool, path, listing, k, sub[:1])
 
 
+# What every format's README writes the same way (core/readme.c): the
+# first line, the first four entries, the note on names after the list.
+FIRST = re.compile(r"^.+: an Apache (Parquet file|ORC file|Kudu CFile of one "
+                   r"column) \(\d+ bytes\), mounted read-only by colfs\.$")
+COMMON = [
+    "README                      this text",
+    None,  # format: the format's own text
+    "layout                      byte map: `offset length kind tree-path` "
+    "per region, sorted; gaps and overlaps marked (docs/tree.md, "
+    "\"layout\")",
+    "errors                      every problem found so far: `path: offset "
+    "N (0xN): status: message`",
+]
+NAMES_NOTE = ("Names from the file are escaped into one path component: "
+              "'%', '/',")
+
+
+def check_form(text):
+    lines = text.split("\n")
+    if not FIRST.match(lines[0]):
+        problems.append("README: first line not in the one form: %r" %
+                        lines[0])
+    start = next(i for i, l in enumerate(lines) if l.startswith("Entries ("))
+    i = lines.index("", start) + 1
+    for want, got in zip(COMMON, lines[i:i + 4]):
+        if want is None:
+            if not got.startswith("format "):
+                problems.append("README: %r where format belongs" % got)
+        elif got != want:
+            problems.append("README: %r, the common entry is %r" % (got, want))
+    end = lines.index("", i)
+    if lines[end + 1] != NAMES_NOTE:
+        problems.append("README: no note on escaped names after the list")
+
+
 def reset(p):
     p.seen = False
     for k in p.kids:
@@ -204,6 +242,7 @@ def main():
     text = subprocess.run([tool, "cat", path, "README"], capture_output=True,
                           check=True).stdout.decode("utf-8", "replace")
     root = parse_readme(text)
+    check_form(text)
     listing = tool_tree(tool, path)
     check(listing, root, ["/"], {})
     check_decodes(tool, path, listing, root, ["/"])

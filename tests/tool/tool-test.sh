@@ -1157,6 +1157,86 @@ test_readme_entries() {
 	done
 }
 
+# --- layout -------------------------------------------------------------------
+
+# Every layout follows the one grammar of docs/tree.md, "layout"
+# (tests/tool/layout-check.py): the samples, generated ORC files and CFile
+# fixtures of every shape (multi-level and value indexes, DICT, DeltaFile,
+# BloomFile, v1, damaged, cut: salvage), and every corpus Parquet and ORC
+# file, good and bad, when the corpus is present.  The checker must catch
+# a hand-broken layout.
+test_layout_grammar() {
+	need_parquet
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	[ -n "${ORC_GEN:-}" ] && [ -n "${CFILE_WRITER:-}" ] ||
+		skip "ORC_GEN or CFILE_WRITER is not set"
+	lc=$TESTS_TOOL_DIR/layout-check.py
+	"$ORC_GEN" g.orc 3000 1000 || fail "orc_gen"
+	cw() { "$CFILE_WRITER" "$@" x.txt || fail "cfile-writer $*"; }
+	cw --type STRING --encoding DICT --nullable --count 5000 \
+		--block-rows 50 --index-block-size 128 dict.cfile
+	cw --type STRING --encoding PREFIX --validx --count 3000 \
+		--block-rows 20 --index-block-size 64 prefix.cfile
+	cw --type INT64 --encoding BIT_SHUFFLE --compression LZ4 --delta \
+		--count 500 delta.cfile
+	cw --type BINARY --encoding PLAIN --bloom --count 3000 \
+		--block-rows 500 bloom.cfile
+	cw --type INT32 --encoding RLE --v1 --no-posidx --count 2000 \
+		--block-rows 300 v1.cfile
+	cw --type INT32 --encoding PLAIN --count 2000 --block-rows 100 \
+		--index-block-size 64 --damage index-cycle cycle.cfile
+	head -c 20000 "$SAMPLE_SNAPPY" >cut.parquet
+	head -c 30000 g.orc >cut.orc
+	head -c 9000 dict.cfile >cut.cfile
+	python3 "$lc" "$COLFS_TOOL" "$SAMPLE" "$SAMPLE_SNAPPY" cut.parquet \
+		g.orc cut.orc dict.cfile prefix.cfile delta.cfile bloom.cfile \
+		v1.cfile cycle.cfile cut.cfile >log || {
+		cat log >&2
+		fail "a layout breaks the grammar"
+	}
+	grep -q '^layout-check: 12 layouts checked' log ||
+		fail "not every generated file's layout was checked: $(tail -1 log)"
+	# the multi-level index is named by its directories
+	"$COLFS_TOOL" cat prefix.cfile layout >prefix.layout
+	grep -q ' value_index_block /index/value/0$' prefix.layout ||
+		fail "prefix.cfile: no value index child block in its layout"
+	# hand-broken layouts are caught
+	"$COLFS_TOOL" cat "$SAMPLE" layout >good.layout
+	size=$(stat -c %s "$SAMPLE")
+	python3 "$lc" --text good.layout "$size" >/dev/null ||
+		fail "the sample's layout is refused"
+	printf '0 4 magic /raw/magic_head\n4 6 gap -\n10 5 footer /raw/footer\n8 4 column_chunk /x\n' >unsorted.layout
+	printf '0 4 magic /raw/magic_head\n10 5 footer /raw/footer\n' >nogap.layout
+	printf '0 4 magic /raw/magic_head\n2 4 footer /raw/footer\n' >nooverlap.layout
+	printf '0 4 magic /raw/magic_head\n2 4 footer /raw/footer\n2 1 overlap -\n' >shortoverlap.layout
+	printf '0 4 magic /raw/magic_head\n4 4 gap\n8 7 footer /raw/footer\n' >threecols.layout
+	printf '0 4 magic /raw/magic_head\n2 13 footer /raw/footer OVERLAP with /raw/magic_head\n' >suffix.layout
+	printf '0 4 magic /raw/magic_head\n' >short.layout
+	head -n -1 good.layout >truncated.layout
+	sed '2s/^\([0-9]*\) \([0-9]*\)/\1 1\2/' good.layout >longer.layout
+	for b in unsorted nogap nooverlap shortoverlap threecols suffix short; do
+		if python3 "$lc" --text "$b.layout" 15 >/dev/null; then
+			fail "the broken layout $b.layout passes the check"
+		fi
+	done
+	for b in truncated longer; do
+		python3 "$lc" --text "$b.layout" "$size" >/dev/null &&
+			fail "the broken layout $b.layout passes the check"
+	done
+	if [ -d "$CORPUS_DIR" ]; then
+		find "$CORPUS_DIR/parquet/good" "$CORPUS_DIR/parquet/bad" \
+			"$CORPUS_DIR/orc/good" "$CORPUS_DIR/orc/bad" -type f \
+			\( -name '*.parquet' -o -name '*.orc' \) -print0 |
+			sort -z | xargs -0 python3 "$lc" "$COLFS_TOOL" >corpus.log || {
+			grep -v '^layout-check:' corpus.log | head -50 >&2
+			fail "a corpus file's layout breaks the grammar"
+		}
+		tail -1 corpus.log
+	else
+		echo "no corpus at $CORPUS_DIR: corpus layouts not checked" >&2
+	fi
+}
+
 # A progress bar on a terminal only: under script(1) stderr is a tty.
 test_check_progress() {
 	need_parquet

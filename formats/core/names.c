@@ -1,0 +1,87 @@
+/* colfs: names from the file made into safe path components (names.h).
+ */
+#include "names.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+uint32_t colfs_name_hash(const char *s)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
+
+
+char *colfs_name_nth(colfs_name_fn raw, void *ctx, size_t i)
+{
+	char tmp[64];
+	char *name = colfs_name_escape(raw(ctx, i, tmp, sizeof tmp));
+	unsigned dup = 0;
+	if (!name)
+		return NULL;
+	/* unique_name gives the k-th repeat of a name "name%k".  Exact
+	 * unless "name%k" is also the escape of another entry (a name that
+	 * ends in a control byte, say "a\x12" beside twelve "a"): hostile
+	 * files only, where the problem then lands on that twin. */
+	for (size_t j = 0; j < i; j++) {
+		char *other = colfs_name_escape(raw(ctx, j, tmp, sizeof tmp));
+		if (!other) {
+			free(name);
+			return NULL;
+		}
+		dup += strcmp(other, name) == 0;
+		free(other);
+	}
+	if (dup) {
+		size_t n = strlen(name) + 16;
+		char *alt = malloc(n);
+		if (alt)
+			snprintf(alt, n, "%s%%%u", name, dup);
+		free(name);
+		name = alt;
+	}
+	return name;
+}
+
+char *colfs_name_escape(const char *raw)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	if (!raw)
+		raw = "";
+	if (raw[0] == '\0')
+		return strdup("%00");
+	if (strcmp(raw, ".") == 0)
+		return strdup("%2E");
+	if (strcmp(raw, "..") == 0)
+		return strdup("%2E%2E");
+	size_t n = strlen(raw);
+	char *out = malloc(n * 3 + 1);
+	if (!out)
+		return NULL;
+	size_t j = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)raw[i];
+		if (c == '%' || c == '/' || c < 0x20 || c == 0x7f) {
+			out[j++] = '%';
+			out[j++] = hex[c >> 4];
+			out[j++] = hex[c & 15];
+		} else {
+			out[j++] = (char)c;
+		}
+	}
+	out[j] = '\0';
+	if (j > 200) {
+		/* Cut at 200 bytes, not inside an escape or a UTF-8 sequence. */
+		size_t cut = 200;
+		while (cut > 0 && ((out[cut] & 0xc0) == 0x80))
+			cut--;
+		for (size_t k = cut >= 2 ? cut - 2 : 0; k < cut; k++)
+			if (out[k] == '%')
+				cut = k;
+		snprintf(out + cut, 12, "%%~%08x", colfs_name_hash(raw));
+	}
+	return out;
+}

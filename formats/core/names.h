@@ -1,0 +1,27 @@
+/* colfs: names from the file as path components (names.c).  tree.h
+ * includes this. */
+#ifndef COLFS_NAMES_H
+#define COLFS_NAMES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Escape a name from the file into one safe path component:
+ *   '%' -> %25, '/' -> %2F, bytes < 0x20 and 0x7f -> %XX,
+ *   "." -> %2E, ".." -> %2E%2E, "" -> %00 ... see docs/tree.md.
+ * Names longer than 200 bytes are cut and end in "%~" plus 8 hex digits of
+ * a hash of the whole name.  Returns a malloc'd string. */
+char *colfs_name_escape(const char *raw);
+/* The name the tree gives the i-th entry of a directory whose entries
+ * are added in the order raw(ctx, 0), raw(ctx, 1), ... (escaped and made
+ * unique like colfs_dir_add_*), without the directory being listed: for
+ * building a part's path from indices.  `tmp` is scratch for `raw`.
+ * Returns a malloc'd string, NULL when out of memory. */
+typedef const char *(*colfs_name_fn)(void *ctx, size_t j, char *tmp,
+				     size_t tmp_len);
+char *colfs_name_nth(colfs_name_fn raw, void *ctx, size_t i);
+
+/* The FNV-1a hash of a name (the tree's name index, the cut names' tail). */
+uint32_t colfs_name_hash(const char *s);
+
+#endif

@@ -1,0 +1,225 @@
+/* colfs: the -o options: parsing one `key=value`, the paths they name
+ * made absolute, the defaults an open fills in, and the help text.
+ */
+#include "options.h"
+#include "cursor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define COLFS_DEFAULT_CACHE (64ull << 20)
+#define COLFS_DEFAULT_MAX_ALLOC (1ull << 30)
+
+static colfs_status parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return COLFS_ECORRUPT;
+	uint64_t mul = 1;
+	switch (*end) {
+	case 'k': case 'K': mul = 1ull << 10; end++; break;
+	case 'm': case 'M': mul = 1ull << 20; end++; break;
+	case 'g': case 'G': mul = 1ull << 30; end++; break;
+	case '\0': break;
+	default: return COLFS_ECORRUPT;
+	}
+	if (*end == 'i' || *end == 'B')
+		end++;
+	if (*end == 'B')
+		end++;
+	if (*end)
+		return COLFS_ECORRUPT;
+	if (colfs_mul_overflows(v, mul, out))
+		return COLFS_ECORRUPT;
+	return COLFS_OK;
+}
+
+/* `v` (any case) is one of the NULL-terminated `names`. */
+static bool name_in(const char *v, const char *const *names)
+{
+	for (; *names; names++)
+		if (strcasecmp(v, *names) == 0)
+			return true;
+	return false;
+}
+
+/* Kudu CFile names (kudu.DataType, EncodingType, CompressionType). */
+static const char *const cfile_type_names[] = {
+	"UINT8", "INT8", "UINT16", "INT16", "UINT32", "INT32", "UINT64",
+	"INT64", "STRING", "BOOL", "FLOAT", "DOUBLE", "BINARY",
+	"UNIXTIME_MICROS", "INT128", "DECIMAL32", "DECIMAL64", "DECIMAL128",
+	"VARCHAR", "DATE", NULL};
+static const char *const cfile_encoding_names[] = {
+	"PLAIN", "PLAIN_ENCODING", "PREFIX", "PREFIX_ENCODING", "RLE",
+	"DICT", "DICT_ENCODING", "BIT_SHUFFLE", "GROUP_VARINT", NULL};
+static const char *const cfile_compression_names[] = {
+	"NONE", "NO_COMPRESSION", "SNAPPY", "LZ4", "ZLIB", NULL};
+
+colfs_status colfs_options_set(colfs_options *o, const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	size_t klen = eq ? (size_t)(eq - kv) : strlen(kv);
+	const char *v = eq ? eq + 1 : NULL;
+#define KEY(s) (klen == sizeof(s) - 1 && memcmp(kv, s, klen) == 0)
+	if (KEY("null")) {
+		if (!v)
+			return COLFS_ECORRUPT;
+		o->null_token = v;
+	} else if (KEY("cache_size")) {
+		if (!v)
+			return COLFS_ECORRUPT;
+		COLFS_TRY(parse_size(v, &o->cache_bytes));
+	} else if (KEY("max_alloc")) {
+		if (!v)
+			return COLFS_ECORRUPT;
+		COLFS_TRY(parse_size(v, &o->max_alloc));
+		if (o->max_alloc < 4096)
+			return COLFS_ECORRUPT;
+	} else if (KEY("checksums")) {
+		if (v && strcmp(v, "ignore") == 0)
+			o->checksums_ignore = true;
+		else if (v && strcmp(v, "verify") == 0)
+			o->checksums_ignore = false;
+		else
+			return COLFS_ECORRUPT;
+	} else if (KEY("schema_from")) {
+		if (!v || !*v)
+			return COLFS_ECORRUPT;
+		o->schema_from = v;
+	} else if (KEY("salvage_effort")) {
+		char *end;
+		unsigned long n;
+
+		if (!v || !*v)
+			return COLFS_ECORRUPT;
+		errno = 0;
+		n = strtoul(v, &end, 10);
+		if (*end || errno || n < 1 || n > COLFS_MAX_SALVAGE_EFFORT)
+			return COLFS_ECORRUPT;
+		o->salvage_effort = (uint32_t)n;
+	} else if (KEY("cfile_type")) {
+		if (!v || !name_in(v, cfile_type_names))
+			return COLFS_ECORRUPT;
+		o->cfile_type = v;
+	} else if (KEY("cfile_encoding")) {
+		if (!v || !name_in(v, cfile_encoding_names))
+			return COLFS_ECORRUPT;
+		o->cfile_encoding = v;
+	} else if (KEY("cfile_compression")) {
+		if (!v || !name_in(v, cfile_compression_names))
+			return COLFS_ECORRUPT;
+		o->cfile_compression = v;
+	} else if (KEY("sizes")) {
+		if (v && strcmp(v, "auto") == 0)
+			o->sizes = COLFS_SIZES_AUTO;
+		else if (v && strcmp(v, "lazy") == 0)
+			o->sizes = COLFS_SIZES_LAZY;
+		else if (v && strcmp(v, "exact") == 0)
+			o->sizes = COLFS_SIZES_EXACT;
+		else
+			return COLFS_ECORRUPT;
+	} else if (KEY("size_index")) {
+		if (!v || !*v)
+			return COLFS_ECORRUPT;
+		o->size_index = v;
+	} else if (KEY("cfile_nullable")) {
+		if (!v || strcmp(v, "true") == 0)
+			o->cfile_nullable = true;
+		else if (strcmp(v, "false") == 0)
+			o->cfile_nullable = false;
+		else
+			return COLFS_ECORRUPT;
+	} else {
+		return COLFS_ENOENT;
+	}
+#undef KEY
+	return COLFS_OK;
+}
+
+/* The options that name a file, in the order of the `owned` slots. */
+static const struct {
+	const char *name;
+	size_t field;
+} path_options[COLFS_PATH_OPTIONS] = {
+	{"schema_from", offsetof(colfs_options, schema_from)},
+};
+
+colfs_status colfs_options_resolve_paths(colfs_options *o,
+					 char *owned[COLFS_PATH_OPTIONS],
+					 char *why, size_t why_len)
+{
+	for (size_t i = 0; i < COLFS_PATH_OPTIONS; i++)
+		owned[i] = NULL;
+	for (size_t i = 0; i < COLFS_PATH_OPTIONS; i++) {
+		const char **v = (const char **)((char *)o +
+						 path_options[i].field);
+		struct stat st;
+		int fd;
+
+		if (!*v)
+			continue;
+		char *abs = realpath(*v, NULL);
+		if (!abs) {
+			snprintf(why, why_len, "%s=%s: %s",
+				 path_options[i].name, *v, strerror(errno));
+			return errno == ENOENT ? COLFS_ENOENT : COLFS_EIO;
+		}
+		/* O_NONBLOCK: a FIFO must not block the check. */
+		fd = open(abs, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+			bool dir = fd >= 0 && S_ISDIR(st.st_mode);
+			snprintf(why, why_len, "%s=%s: %s",
+				 path_options[i].name, *v,
+				 fd < 0 ? strerror(errno)
+				 : dir  ? "is a directory"
+					: "not a regular file");
+			if (fd >= 0)
+				close(fd);
+			free(abs);
+			return COLFS_EUNSUPPORTED;
+		}
+		close(fd);
+		owned[i] = abs;
+		*v = abs;
+	}
+	return COLFS_OK;
+}
+
+const char *colfs_options_help(void)
+{
+	return "    -o null=STRING         how NULL values are shown (default \\N)\n"
+	       "    -o cache_size=SIZE     decoded-data cache, e.g. 16M (default 64M)\n"
+	       "    -o max_alloc=SIZE      largest single buffer a file may ask for (default 1G)\n"
+	       "    -o checksums=verify|ignore  serve data whose checksum fails (default verify)\n"
+	       "    -o schema_from=FILE    healthy file of the same dataset, for salvage\n"
+	       "    -o salvage_effort=N    salvage scans may take N times their caps (1-1000, default 1)\n"
+	       "    -o cfile_type=TYPE     CFile salvage: the column type (INT32, INT64, STRING, ...)\n"
+	       "    -o cfile_encoding=ENC  CFile salvage: PLAIN, BIT_SHUFFLE, RLE, PREFIX, DICT\n"
+	       "    -o cfile_compression=C CFile salvage: NONE, SNAPPY, LZ4, ZLIB (default: detected)\n"
+	       "    -o cfile_nullable=true|false  CFile salvage: nullable column (default false)\n"
+	       "    -o sizes=auto|exact|lazy  when a stat decodes a view to know its size:\n"
+	       "                           auto when cheap (default), exact always, lazy never\n"
+	       "    -o size_index=PATH|off the file keeping learned sizes (default in\n"
+	       "                           $XDG_CACHE_HOME/colfs, else ~/.cache/colfs)\n";
+}
+
+void colfs_options_defaults(colfs_options *o)
+{
+	if (!o->null_token)
+		o->null_token = "\\N";
+	if (!o->cache_bytes)
+		o->cache_bytes = COLFS_DEFAULT_CACHE;
+	if (!o->max_alloc)
+		o->max_alloc = COLFS_DEFAULT_MAX_ALLOC;
+	if (!o->salvage_effort)
+		o->salvage_effort = 1;
+}

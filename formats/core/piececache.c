@@ -1,0 +1,148 @@
+/* colfs: the piece cache (piececache.h). */
+#include "piececache.h"
+
+#include <stdlib.h>
+colfs_status colfs_piece_cache_init(colfs_piece_cache *c, uint64_t cap)
+{
+	pthread_mutex_init(&c->lock, NULL);
+	c->nbuckets = 4096;
+	c->buckets = calloc(c->nbuckets, sizeof *c->buckets);
+	c->cap = cap;
+	return c->buckets ? COLFS_OK : COLFS_ENOMEM;
+}
+
+static size_t cache_slot(const colfs_piece_cache *c, uint64_t ino, uint64_t piece)
+{
+	uint64_t h = ino * 0x9E3779B97F4A7C15ull ^ (piece + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+	return (size_t)(h >> 20) & (c->nbuckets - 1);
+}
+
+void colfs_blob_free(colfs_blob *b)
+{
+	if (b) {
+		free(b->data);
+		free(b);
+	}
+}
+
+static void lru_unlink(colfs_piece_cache *c, colfs_blob *b)
+{
+	if (b->prev)
+		b->prev->next = b->next;
+	else
+		c->head = b->next;
+	if (b->next)
+		b->next->prev = b->prev;
+	else
+		c->tail = b->prev;
+	b->prev = b->next = NULL;
+}
+
+static void lru_push(colfs_piece_cache *c, colfs_blob *b)
+{
+	b->prev = NULL;
+	b->next = c->head;
+	if (c->head)
+		c->head->prev = b;
+	c->head = b;
+	if (!c->tail)
+		c->tail = b;
+}
+
+static void cache_remove_locked(colfs_piece_cache *c, colfs_blob *b)
+{
+	colfs_blob **pp = &c->buckets[cache_slot(c, b->ino, b->piece)];
+	while (*pp && *pp != b)
+		pp = &(*pp)->hnext;
+	if (*pp)
+		*pp = b->hnext;
+	lru_unlink(c, b);
+	b->cached = false;
+	c->bytes -= b->len;
+}
+
+/* A referenced colfs_blob for (ino, piece), or NULL. */
+colfs_blob *colfs_piece_cache_get(colfs_piece_cache *c, uint64_t ino, uint64_t piece)
+{
+	pthread_mutex_lock(&c->lock);
+	colfs_blob *b = c->buckets[cache_slot(c, ino, piece)];
+	while (b && !(b->ino == ino && b->piece == piece))
+		b = b->hnext;
+	if (b) {
+		b->refs++;
+		lru_unlink(c, b);
+		lru_push(c, b);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return b;
+}
+
+void colfs_piece_cache_release(colfs_piece_cache *c, colfs_blob *b)
+{
+	if (!b)
+		return;
+	pthread_mutex_lock(&c->lock);
+	bool dead = --b->refs == 0 && !b->cached;
+	pthread_mutex_unlock(&c->lock);
+	if (dead)
+		colfs_blob_free(b);
+}
+
+/* Insert a colfs_blob (the caller holds one reference, kept) and evict the least
+ * recently used unreferenced blobs beyond the cap. */
+void colfs_piece_cache_put(colfs_piece_cache *c, colfs_blob *b)
+{
+	colfs_blob *dead = NULL;
+	pthread_mutex_lock(&c->lock);
+	size_t slot = cache_slot(c, b->ino, b->piece);
+	b->hnext = c->buckets[slot];
+	c->buckets[slot] = b;
+	lru_push(c, b);
+	b->cached = true;
+	c->bytes += b->len;
+	for (colfs_blob *v = c->tail; v && c->bytes > c->cap;) {
+		colfs_blob *prev = v->prev;
+		if (v->refs == 0) {
+			cache_remove_locked(c, v);
+			v->hnext = dead;
+			dead = v;
+		}
+		v = prev;
+	}
+	pthread_mutex_unlock(&c->lock);
+	while (dead) {
+		colfs_blob *next = dead->hnext;
+		colfs_blob_free(dead);
+		dead = next;
+	}
+}
+
+void colfs_piece_cache_destroy(colfs_piece_cache *c)
+{
+	colfs_blob *b = c->head;
+	while (b) {
+		colfs_blob *next = b->next;
+		colfs_blob_free(b);
+		b = next;
+	}
+	free(c->buckets);
+	pthread_mutex_destroy(&c->lock);
+}
+
+colfs_blob *colfs_blob_from_buf(uint64_t ino, uint64_t piece, colfs_buf *buf)
+{
+	colfs_blob *b = calloc(1, sizeof *b);
+	if (!b)
+		return NULL;
+	b->ino = ino;
+	b->piece = piece;
+	b->data = colfs_buf_take(buf, &b->len);
+	/* The cache counts b->len: give back the slack the buffer grew. */
+	if (b->len) {
+		char *fit = realloc(b->data, b->len);
+		if (fit)
+			b->data = fit;
+	}
+	b->refs = 1;
+	return b;
+}

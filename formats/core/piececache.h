@@ -1,0 +1,49 @@
+/* colfs: the piece cache: rendered pieces of streams and documents'
+ * bytes, refcounted blobs keyed by (inode, piece), in a hash with an LRU
+ * bounded by bytes (-o cache_size).  It has its own lock; a blob a reader
+ * holds is never freed under it.
+ */
+#ifndef COLFS_PIECECACHE_H
+#define COLFS_PIECECACHE_H
+
+#include "buf.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct colfs_blob {
+	uint64_t ino, piece;        /* cache key */
+	char *data;
+	size_t len;
+	unsigned refs;              /* guarded by the cache lock */
+	bool cached;                /* in the hash and LRU */
+	struct colfs_blob *hnext;         /* hash chain */
+	struct colfs_blob *prev, *next;   /* LRU, most recent at head */
+} colfs_blob;
+
+typedef struct colfs_piece_cache {
+	pthread_mutex_t lock;
+	colfs_blob **buckets;
+	size_t nbuckets;
+	colfs_blob *head, *tail;
+	uint64_t bytes, cap;
+} colfs_piece_cache;
+
+colfs_status colfs_piece_cache_init(colfs_piece_cache *c, uint64_t cap);
+void colfs_piece_cache_destroy(colfs_piece_cache *c);
+/* A referenced blob for (ino, piece), or NULL. */
+colfs_blob *colfs_piece_cache_get(colfs_piece_cache *c, uint64_t ino,
+				  uint64_t piece);
+/* Drop a reference (NULL: nothing); the last one frees an evicted blob. */
+void colfs_piece_cache_release(colfs_piece_cache *c, colfs_blob *b);
+/* Insert a blob (the caller holds one reference, kept) and evict the least
+ * recently used unreferenced blobs beyond the cap. */
+void colfs_piece_cache_put(colfs_piece_cache *c, colfs_blob *b);
+/* A blob with one reference holding the bytes of `buf` (taken), not in
+ * the cache; NULL when out of memory. */
+colfs_blob *colfs_blob_from_buf(uint64_t ino, uint64_t piece, colfs_buf *buf);
+/* Free a blob no cache holds (NULL: nothing). */
+void colfs_blob_free(colfs_blob *b);
+
+#endif

@@ -1,0 +1,173 @@
+/* colfs: the tree's error list.  A problem is filed with the tree path of
+ * the part it concerns, its absolute byte offset, a status and a message;
+ * duplicates are dropped, the list is capped, and `errors` documents
+ * render the problems under their directory.  A changed source is the
+ * one problem filed once it is seen (source.h).
+ */
+#include "tree_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COLFS_MAX_ERRORS 10000
+/* Add a problem to the list (the tree path, and the message as made). */
+static void tree_record(colfs_tree *t, const char *path, uint64_t offset,
+			colfs_status st, const char *raw)
+{
+	char msg[1024];
+	size_t j = 0;
+	/* names from the file may hold control bytes: errors keeps one
+	 * problem per line */
+	for (size_t i = 0; raw[i] && j + 5 < sizeof msg; i++) {
+		unsigned char ch = (unsigned char)raw[i];
+		if (ch < 0x20 || ch == 0x7f)
+			j += (size_t)snprintf(msg + j, sizeof msg - j, "\\x%02x",
+					      ch);
+		else
+			msg[j++] = (char)ch;
+	}
+	msg[j] = 0;
+	colfs_tree_lock(t);
+	for (size_t i = 0; i < t->nerrors; i++) {
+		const error_entry *e = &t->errors[i];
+		if (e->offset == offset && e->status == st &&
+		    strcmp(e->path, path) == 0 && strcmp(e->msg, msg) == 0)
+			goto out;
+	}
+	if (t->nerrors >= COLFS_MAX_ERRORS ||
+	    !colfs_grow((void **)&t->errors, &t->caperrors, t->nerrors + 1,
+		  sizeof *t->errors)) {
+		t->dropped_errors++;
+		goto out;
+	}
+	error_entry *e = &t->errors[t->nerrors];
+	e->path = strdup(path);
+	e->msg = strdup(msg);
+	if (!e->path || !e->msg) {
+		free(e->path);
+		free(e->msg);
+		t->dropped_errors++;
+		goto out;
+	}
+	e->offset = offset;
+	e->status = st;
+	t->nerrors++;
+out:
+	colfs_tree_unlock(t);
+}
+
+/* File the one root problem of a changed source (once). */
+void colfs_tree_file_change(colfs_tree *t)
+{
+	colfs_err e = {0};
+
+	if (__atomic_exchange_n(&t->change_filed, true, __ATOMIC_ACQ_REL))
+		return;
+	if (colfs_source_check(t->src, &e) != COLFS_OK)
+		tree_record(t, "/", e.offset, e.status, e.msg);
+}
+
+/* COLFS_EIO once the source has changed since the tree was opened (one
+ * fstat); the change is then filed at the root. */
+colfs_status colfs_tree_source_check(colfs_tree *t)
+{
+	if (colfs_source_check(t->src, NULL) == COLFS_OK)
+		return COLFS_OK;
+	colfs_tree_file_change(t);
+	return COLFS_EIO;
+}
+
+colfs_status colfs_node_check(colfs_tree *t, const colfs_node *n)
+{
+	if (n->is_volatile)
+		return COLFS_OK;
+	return colfs_tree_source_check(t);
+}
+
+void colfs_tree_report_vpath(colfs_tree *t, const char *path,
+			     uint64_t offset, colfs_status st, const char *fmt,
+			     va_list ap)
+{
+	char raw[1024];
+
+	/* What is found in a changed file is no news about the file: the
+	 * change itself is the one problem.  (One fstat per problem.) */
+	if (colfs_source_check(t->src, NULL) != COLFS_OK) {
+		colfs_tree_file_change(t);
+		return;
+	}
+	vsnprintf(raw, sizeof raw, fmt, ap);
+	tree_record(t, path && *path ? path : "/", offset, st, raw);
+}
+
+void colfs_tree_report_path(colfs_tree *t, const char *path, uint64_t offset,
+			    colfs_status st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	colfs_tree_report_vpath(t, path, offset, st, fmt, ap);
+	va_end(ap);
+}
+
+void colfs_tree_report_err_path(colfs_tree *t, const char *path,
+				const colfs_err *err)
+{
+	colfs_tree_report_path(t, path, err->offset, err->status, "%s",
+			       err->msg);
+}
+
+size_t colfs_tree_error_count(colfs_tree *t)
+{
+	colfs_tree_lock(t);
+	size_t n = t->nerrors + t->dropped_errors;
+	colfs_tree_unlock(t);
+	return n;
+}
+
+colfs_status colfs_tree_error_get(colfs_tree *t, size_t i, colfs_problem *out)
+{
+	colfs_status st = COLFS_ENOENT;
+	colfs_tree_lock(t);
+	if (i < t->nerrors) {
+		const error_entry *e = &t->errors[i];
+		snprintf(out->path, sizeof out->path, "%s", e->path);
+		snprintf(out->message, sizeof out->message, "%s", e->msg);
+		out->offset = e->offset;
+		out->status = e->status;
+		st = COLFS_OK;
+	}
+	colfs_tree_unlock(t);
+	return st;
+}
+
+static bool path_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (strncmp(path, dir, n) != 0)
+		return false;
+	return path[n] == '\0' || path[n] == '/';
+}
+
+void colfs_tree_errors_render_path(colfs_tree *t, const char *dir,
+				   colfs_buf *out)
+{
+	colfs_tree_lock(t);
+	for (size_t i = 0; i < t->nerrors; i++) {
+		const error_entry *e = &t->errors[i];
+		if (dir && !path_under(e->path, dir))
+			continue;
+		char where[48];
+
+		colfs_buf_printf(out, "%s: %s: %s: %s\n", e->path,
+				 colfs_offset_text(e->offset, where,
+						   sizeof where),
+				 colfs_status_name(e->status), e->msg);
+	}
+	if (!dir && t->dropped_errors)
+		colfs_buf_printf(out, "/: %zu more problems not listed\n",
+				 t->dropped_errors);
+	colfs_tree_unlock(t);
+}

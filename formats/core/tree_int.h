@@ -1,0 +1,135 @@
+/* colfs: the tree's own structures, shared by the core files that make
+ * the tree (tree.c, problems.c, tree_sizes.c).  Formats never include
+ * this: they see the tree through tree.h.
+ */
+#ifndef COLFS_TREE_INT_H
+#define COLFS_TREE_INT_H
+
+#include "tree.h"
+#include "piececache.h"
+#include "sizeindex.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+typedef struct stream_state {
+	pthread_mutex_t lock;
+	uint64_t *ends;      /* ends[i] = offset just past piece i */
+	size_t known, cap;   /* pieces whose length is known */
+	bool complete;       /* piece `known` answered COLFS_END */
+	/* The size index's word for this view: -1 none, checked once. */
+	int64_t index_size;
+	bool index_checked;
+	bool probe_failed;   /* a stat's decode failed: not tried again */
+} stream_state;
+
+struct colfs_node {
+	uint64_t ino;
+	char *name;
+	colfs_node *parent;
+	colfs_content kind;
+	bool is_volatile;
+	bool is_summary;              /* the source's state comes first */
+	int populated;                /* atomic: children are final */
+	colfs_status populate_st;     /* why an empty directory failed */
+	const colfs_node_ops *ops;
+	void *ctx;
+	uint64_t a, b, c;
+	/* directories */
+	colfs_node **kids;
+	size_t nkids, capkids;
+	uint32_t *hidx;               /* open-addressing index of kids by name */
+	size_t hcap;
+	colfs_node **hidden;          /* made by lookup, not listed */
+	size_t nhidden, caphidden;
+	/* ranges */
+	uint64_t off, len;
+	/* documents: -1 until generated once */
+	int64_t doc_size;
+	char *text;                   /* fixed text documents */
+	/* streams */
+	stream_state *stream;
+};
+
+typedef struct error_entry {
+	char *path;
+	uint64_t offset;
+	colfs_status status;
+	char *msg;
+} error_entry;
+
+struct colfs_tree {
+	pthread_mutex_t lock;         /* recursive */
+	colfs_options opts;
+	char *display_name;
+	colfs_source *src;
+	/* The source as named at open, made absolute, when it named the
+	 * opened file (else NULL), and that file's identity: the summary
+	 * tells when the path has come to name another file. */
+	char *source_path;
+	dev_t src_dev;
+	ino_t src_ino;
+	bool change_filed;            /* atomic: the root problem is filed */
+	const colfs_format *format;
+	void *format_state;
+	colfs_node **nodes;           /* nodes[ino - 1] */
+	size_t nnodes, capnodes;
+	void **arena;
+	size_t narena, caparena;
+	error_entry *errors;
+	size_t nerrors, caperrors, dropped_errors;
+	colfs_piece_cache cache;
+	/* The size index (NULL: off), where it lives, how reading it went. */
+	colfs_sizeindex *sizes;
+	char *sizes_path;
+	char sizes_note[600];
+};
+
+/* The recursive tree lock. */
+static inline void colfs_tree_lock(colfs_tree *t)
+{
+	pthread_mutex_lock(&t->lock);
+}
+
+static inline void colfs_tree_unlock(colfs_tree *t)
+{
+	pthread_mutex_unlock(&t->lock);
+}
+
+/* Grow *arr (of *cap elements of `elem` bytes) to hold `need`; false when
+ * out of memory. */
+static inline bool colfs_grow(void **arr, size_t *cap, size_t need,
+			      size_t elem)
+{
+	if (need <= *cap)
+		return true;
+	size_t nc = *cap ? *cap * 2 : 16;
+	while (nc < need)
+		nc *= 2;
+	void *p = realloc(*arr, nc * elem);
+	if (!p)
+		return false;
+	*arr = p;
+	*cap = nc;
+	return true;
+}
+
+/* problems.c: file the one root problem of a changed source (once);
+ * COLFS_EIO once the source has changed since the tree was opened. */
+void colfs_tree_file_change(colfs_tree *t);
+colfs_status colfs_tree_source_check(colfs_tree *t);
+/* problems.c: colfs_tree_report_path with a va_list; the `errors` text of
+ * the problems under the tree path `dir` (NULL: all, and the count of
+ * those dropped). */
+void colfs_tree_report_vpath(colfs_tree *t, const char *path,
+			     uint64_t offset, colfs_status st, const char *fmt,
+			     va_list ap) __attribute__((format(printf, 5, 0)));
+void colfs_tree_errors_render_path(colfs_tree *t, const char *dir,
+				   colfs_buf *out);
+
+/* tree_sizes.c: read the size index for a freshly opened tree. */
+void colfs_tree_sizes_open(colfs_tree *t);
+
+#endif
