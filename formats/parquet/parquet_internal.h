@@ -55,11 +55,4 @@ extern const colfs_thrift_sdesc parquet_desc_bloom_filter_header;
 extern const colfs_thrift_sdesc parquet_desc_schema_element;
 extern const colfs_thrift_sdesc parquet_desc_logical_type;
 
-/* The parquet-mr style annotation of a schema element ("STRING",
- * "DECIMAL(9,2)", "TIMESTAMP(MICROS,true)"), appended to `b`; nothing when
- * the element has none.  Returns true when it wrote something. */
-struct colfs_buf;
-bool parquet_annotation_render(struct colfs_buf *b,
-			       const parquet_schema_elem *e);
-
 #endif

@@ -17,9 +17,9 @@
  * stand-in parquet_file, decoded by the ordinary value pipeline of
  * parquet_values.c through a second pq_state (`syn`).
  */
-#include "parquet_internal.h"
-#include "pq_tree.h"
-#include "parquet_values.h"
+#include "parquet_salvage.h"
+#include "parquet_pages.h"
+#include "parquet_views.h"
 
 #include <fcntl.h>
 #include <jansson.h>

@@ -1,77 +1,27 @@
-/* colfs: the Parquet format module: probe, open, and the metadata tree
+/* colfs: the Parquet metadata tree: the directories (row_groups/,
+ * chunks/, pages/, bloom_filter/, key_value/, raw/) and the root's
+ * entries, each with the documents it holds; the documents over footer
+ * spans (metadata.json, a row group's and a chunk's metadata, the offset
+ * index, a page header, a bloom filter header) rendered from the Thrift
  * (docs/parquet-tree.md describes every entry). */
-#include "parquet_internal.h"
-#include "pq_tree.h"
-#include "parquet_values.h"
+#include "parquet_tree.h"
+#include "parquet_bloom.h"
+#include "parquet_docs.h"
+#include "parquet_salvage.h"
+#include "parquet_stats.h"
+#include "parquet_verify.h"
+#include "parquet_views.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* --- reading regions -------------------------------------------------------- */
-
-colfs_status pq_read_region(pq_state *s, uint64_t off, uint64_t len,
-			    uint8_t **out, colfs_err *err)
-{
-	uint64_t end;
-	uint8_t *buf;
-
-	*out = NULL;
-	if (colfs_add_overflows(off, len, &end) || end > s->size)
-		return colfs_fail(err, COLFS_EBOUNDS, off,
-				  "region of %llu bytes at %llu runs past the end of the file (%llu bytes)",
-				  (unsigned long long)len,
-				  (unsigned long long)off,
-				  (unsigned long long)s->size);
-	if (len > s->max_alloc)
-		return colfs_fail(err, COLFS_EOVERFLOW, off,
-				  "region of %llu bytes is larger than the max_alloc cap (%llu)",
-				  (unsigned long long)len,
-				  (unsigned long long)s->max_alloc);
-	buf = malloc(len ? (size_t)len : 1);
-	if (!buf)
-		return colfs_fail(err, COLFS_ENOMEM, off,
-				  "out of memory for %llu bytes",
-				  (unsigned long long)len);
-	if (len) {
-		colfs_status st = colfs_source_read_at(s->src, off, (size_t)len,
-						       buf, err);
-		if (st) {
-			free(buf);
-			return st;
-		}
-	}
-	*out = buf;
-	return COLFS_OK;
-}
-
-colfs_status pq_json_struct(const uint8_t *p, size_t len, uint64_t off,
-			    const colfs_thrift_sdesc *d, json_t **out,
-			    colfs_err *err)
-{
-	colfs_cursor c;
-	colfs_thrift r;
-
-	colfs_cursor_init(&c, p, len, off);
-	colfs_thrift_init(&r, &c);
-	return colfs_thrift_struct_json(&r, d, out, err);
-}
 
 /* Fail a document: record the problem under the node, return the status. */
 static colfs_status doc_fail(colfs_tree *t, colfs_node *n, const colfs_err *e)
 {
 	colfs_tree_report_err(t, n, e);
 	return e->status ? e->status : COLFS_ECORRUPT;
-}
-
-const parquet_chunk *pq_node_chunk(pq_state *s, const colfs_node *n)
-{
-	uint64_t g = colfs_node_a(n), c = colfs_node_b(n);
-
-	if (!s->pf || g >= s->pf->n_row_groups ||
-	    c >= s->pf->row_groups[g].n_chunks)
-		return NULL;
-	return &s->pf->row_groups[g].chunks[c];
 }
 
 /* --- documents over footer spans ------------------------------------------- */
@@ -128,7 +78,7 @@ static colfs_status chunk_meta_gen(colfs_tree *t, colfs_node *file,
 				   colfs_buf *out)
 {
 	pq_state *s = colfs_node_ctx(file);
-	const parquet_chunk *ch = pq_node_chunk(s, file);
+	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(file), colfs_node_b(file));
 
 	return span_json_doc(t, file, out, ch->span_off, ch->span_len,
 			     &parquet_desc_column_chunk);
@@ -158,7 +108,7 @@ static colfs_status offset_index_gen(colfs_tree *t, colfs_node *file,
 				     colfs_buf *out)
 {
 	pq_state *s = colfs_node_ctx(file);
-	const parquet_chunk *ch = pq_node_chunk(s, file);
+	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(file), colfs_node_b(file));
 
 	return region_json_doc(t, file, out, (uint64_t)ch->offset_index_offset,
 			       (uint64_t)ch->offset_index_length,
@@ -251,7 +201,7 @@ static colfs_status bloom_header_gen(colfs_tree *t, colfs_node *file,
 				     colfs_buf *out)
 {
 	pq_state *s = colfs_node_ctx(file);
-	const parquet_chunk *ch = pq_node_chunk(s, file);
+	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(file), colfs_node_b(file));
 	colfs_err e = {0};
 	uint64_t hlen;
 	int32_t nb;
@@ -347,7 +297,7 @@ static const colfs_node_ops pages_ops = {.populate = pages_populate};
 static colfs_status bloom_populate(colfs_tree *t, colfs_node *dir)
 {
 	pq_state *s = colfs_node_ctx(dir);
-	const parquet_chunk *ch = pq_node_chunk(s, dir);
+	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(dir), colfs_node_b(dir));
 	uint64_t a = colfs_node_a(dir), b = colfs_node_b(dir);
 	colfs_err e = {0};
 	uint64_t hlen, start, end;
@@ -390,7 +340,7 @@ static bool region_in_file(pq_state *s, int64_t off, int64_t len)
 static colfs_status chunk_populate(colfs_tree *t, colfs_node *dir)
 {
 	pq_state *s = colfs_node_ctx(dir);
-	const parquet_chunk *ch = pq_node_chunk(s, dir);
+	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(dir), colfs_node_b(dir));
 	uint64_t a = colfs_node_a(dir), b = colfs_node_b(dir);
 
 	if (!ch)
@@ -459,7 +409,7 @@ static const colfs_node_ops verify_ops = {.piece = verify_piece};
 static colfs_status chunk_populate_all(colfs_tree *t, colfs_node *dir)
 {
 	pq_state *s = colfs_node_ctx(dir);
-	const parquet_chunk *ch = pq_node_chunk(s, dir);
+	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(dir), colfs_node_b(dir));
 
 	COLFS_TRY(chunk_populate(t, dir));
 	if (ch && ch->has_meta && !ch->encrypted)
@@ -474,55 +424,6 @@ static colfs_status chunk_populate_all(colfs_tree *t, colfs_node *dir)
 }
 
 static const colfs_node_ops chunk_ops = {.populate = chunk_populate_all};
-
-const char *pq_chunk_name(const pq_state *s, const parquet_row_group *rg,
-			  uint32_t c, char *tmp, size_t tmp_len)
-{
-	if (c < s->pf->n_columns)
-		return s->pf->columns[c].path;
-	if (rg->chunks[c].path_in_schema)
-		return rg->chunks[c].path_in_schema;
-	snprintf(tmp, tmp_len, "chunk_%u", c);
-	return tmp;
-}
-
-typedef struct chunk_names {
-	const pq_state *s;
-	const parquet_row_group *rg;
-} chunk_names;
-
-static const char *chunk_name_at(void *ctx, size_t j, char *tmp,
-				 size_t tmp_len)
-{
-	const chunk_names *cn = ctx;
-	return pq_chunk_name(cn->s, cn->rg, (uint32_t)j, tmp, tmp_len);
-}
-
-bool pq_part_path(const pq_state *s, uint32_t g, uint32_t c, size_t k,
-		  char *buf, size_t len)
-{
-	chunk_names cn;
-	char *name;
-	int w;
-
-	if (s->synthetic || !s->pf || g >= s->pf->n_row_groups ||
-	    c >= s->pf->row_groups[g].n_chunks)
-		return false;
-	cn = (chunk_names){.s = s, .rg = &s->pf->row_groups[g]};
-	name = colfs_name_nth(chunk_name_at, &cn, c);
-	if (!name)
-		return false;
-	if (k == PQ_NO_PAGE)
-		w = snprintf(buf, len, "/row_groups/%u/chunks/%s", g, name);
-	else if (k == PQ_PAGES)
-		w = snprintf(buf, len, "/row_groups/%u/chunks/%s/pages", g,
-			     name);
-	else
-		w = snprintf(buf, len, "/row_groups/%u/chunks/%s/pages/%zu", g,
-			     name, k);
-	free(name);
-	return w > 0 && (size_t)w < len;
-}
 
 static colfs_status chunks_populate(colfs_tree *t, colfs_node *dir)
 {
@@ -602,135 +503,11 @@ static colfs_status raw_populate(colfs_tree *t, colfs_node *dir)
 
 static const colfs_node_ops raw_ops = {.populate = raw_populate};
 
-/* --- probe, open, close -------------------------------------------------- */
+/* --- the root ---------------------------------------------------------------- */
 
-static bool is_magic(const uint8_t *p)
+colfs_status pq_tree_root_add(colfs_tree *t, colfs_node *root, pq_state *s)
 {
-	return memcmp(p, "PAR1", 4) == 0 || memcmp(p, "PARE", 4) == 0;
-}
-
-static bool pq_probe(const uint8_t *head, size_t head_len, const uint8_t *tail,
-		     size_t tail_len, uint64_t size)
-{
-	/* A file that starts like Parquet is claimed even when its tail is
-	 * damaged, and one that ends like Parquet (where readers look
-	 * first) even when its head is damaged, so that the damage can be
-	 * shown. */
-	if (head_len >= 4 && is_magic(head))
-		return true;
-	return size >= 12 && tail_len >= 4 && is_magic(tail + tail_len - 4);
-}
-
-static void report_cb(void *ctx, const colfs_err *err)
-{
-	colfs_tree_report_err(ctx, NULL, err);
-}
-
-static void pq_close(void *state)
-{
-	pq_state *s = state;
-
-	if (!s)
-		return;
-	pq_salvage_destroy(s->salvage);
-	pqv_state_destroy(s->values);
-	parquet_file_destroy(s->pf);
-	free(s);
-}
-
-/* Find and decode the footer; every problem is reported, none fails. */
-static colfs_status read_footer(colfs_tree *t, pq_state *s)
-{
-	uint8_t tail[8], *footer;
-	colfs_err e = {0};
-	colfs_status st;
-	uint32_t flen;
-
-	if (s->size < 12) {
-		colfs_tree_report(t, NULL, 0, COLFS_ETRUNCATED,
-				  "file of %llu bytes is too short for Parquet (head magic, footer length and tail magic need 12)",
-				  (unsigned long long)s->size);
-		return COLFS_OK;
-	}
-	st = colfs_source_read_at(s->src, s->size - 8, 8, tail, &e);
-	if (st) {
-		colfs_tree_report_err(t, NULL, &e);
-		return st == COLFS_EIO ? st : COLFS_OK;
-	}
-	memcpy(s->tail_magic, tail + 4, 4);
-	if (memcmp(tail + 4, "PAR1", 4) && memcmp(tail + 4, "PARE", 4)) {
-		colfs_tree_report(t, NULL, s->size - 4, COLFS_ECORRUPT,
-				  "tail magic is %02x %02x %02x %02x, expected \"PAR1\" or \"PARE\": no footer can be located",
-				  tail[4], tail[5], tail[6], tail[7]);
-		return COLFS_OK;
-	}
-	s->encrypted_footer = memcmp(tail + 4, "PARE", 4) == 0;
-	if (memcmp(s->head_magic, tail + 4, 4))
-		colfs_tree_report(t, NULL, 0, COLFS_ECORRUPT,
-				  "head magic %02x %02x %02x %02x differs from tail magic \"%.4s\"",
-				  s->head_magic[0], s->head_magic[1],
-				  s->head_magic[2], s->head_magic[3],
-				  (const char *)s->tail_magic);
-	flen = colfs_le32(tail);
-	s->footer_len_field = flen;
-	if ((uint64_t)flen > s->size - 12) {
-		colfs_tree_report(t, NULL, s->size - 8, COLFS_EBOUNDS,
-				  "footer length %u is larger than the %llu bytes between the magics",
-				  flen, (unsigned long long)(s->size - 12));
-		return COLFS_OK;
-	}
-	s->footer_offset = s->size - 8 - flen;
-	s->footer_len = flen;
-	st = pq_read_region(s, s->footer_offset, flen, &footer, &e);
-	if (st) {
-		colfs_tree_report_err(t, NULL, &e);
-		return st == COLFS_EIO ? st : COLFS_OK;
-	}
-	s->footer_ok = true;
-	st = parquet_file_parse(footer, flen, s->footer_offset, s->size,
-				s->encrypted_footer, report_cb, t, &s->pf, &e);
-	free(footer);
-	if (st == COLFS_ENOMEM)
-		return st;
-	if (st) {
-		colfs_tree_report_err(t, NULL, &e);
-		if (s->pf && !s->pf->n_schema && !s->pf->n_row_groups &&
-		    !s->encrypted_footer) {
-			/* nothing usable: keep the raw footer only */
-			parquet_file_destroy(s->pf);
-			s->pf = NULL;
-		}
-	}
-	if (s->encrypted_footer)
-		colfs_tree_report(t, NULL, s->footer_offset, COLFS_EUNSUPPORTED,
-				  "the footer is encrypted (PARE, Parquet modular encryption) and colfs has no keys: schema, row groups and pages cannot be shown");
-	return COLFS_OK;
-}
-
-static colfs_status pq_open(colfs_tree *t, colfs_err *err)
-{
-	colfs_node *root = colfs_tree_root(t);
-	pq_state *s;
-	colfs_status st;
 	char fmt[48];
-
-	s = calloc(1, sizeof *s);
-	if (!s)
-		return colfs_fail(err, COLFS_ENOMEM, 0, "out of memory");
-	s->src = colfs_tree_source(t);
-	s->size = colfs_source_size(s->src);
-	s->max_alloc = colfs_tree_options(t)->max_alloc;
-	if (!s->max_alloc)
-		s->max_alloc = 1ull << 30;
-	colfs_tree_set_format_state(t, s);
-	if (s->size >= 4) {
-		st = colfs_source_read_at(s->src, 0, 4, s->head_magic, err);
-		if (st)
-			return st;
-	}
-	st = read_footer(t, s);
-	if (st)
-		return colfs_fail(err, st, s->size, "cannot read the footer");
 
 	if (s->pf && !s->encrypted_footer)
 		snprintf(fmt, sizeof fmt, "parquet %d\n", s->pf->version);
@@ -742,40 +519,29 @@ static colfs_status pq_open(colfs_tree *t, colfs_err *err)
 	if (!colfs_dir_add_doc(t, root, "README", &readme_ops, s) ||
 	    !colfs_dir_add_text(t, root, "format", fmt, strlen(fmt)) ||
 	    !colfs_dir_add_summary(t, root, &summary_ops, s))
-		goto nomem;
+		return COLFS_ENOMEM;
 	if (s->pf && !s->encrypted_footer) {
 		if (!colfs_dir_add_doc(t, root, "schema", &schema_ops, s) ||
 		    !colfs_dir_add_doc(t, root, "schema.json", &schema_json_ops,
 				       s))
-			goto nomem;
+			return COLFS_ENOMEM;
 	}
 	if (s->pf && !colfs_dir_add_doc(t, root, "metadata.json",
 					&metadata_json_ops, s))
-		goto nomem;
+		return COLFS_ENOMEM;
 	if (s->pf && s->pf->n_kv &&
 	    !colfs_dir_add_dir(t, root, "key_value", &kv_ops, s))
-		goto nomem;
+		return COLFS_ENOMEM;
 	if (!colfs_dir_add_doc(t, root, "layout", &layout_ops, s) ||
 	    !colfs_dir_add_errors(t, root) ||
 	    !colfs_dir_add_dir(t, root, "raw", &raw_ops, s))
-		goto nomem;
+		return COLFS_ENOMEM;
 	if (s->pf && !s->encrypted_footer &&
 	    !colfs_dir_add_dir(t, root, "row_groups", &row_groups_ops, s))
-		goto nomem;
-	if (pqv_state_create(s, &s->values))
-		goto nomem;
+		return COLFS_ENOMEM;
 	if (pqv_table_views_add(t, root, s, -1))
-		goto nomem;
+		return COLFS_ENOMEM;
 	if (pq_salvage_wanted(s) && pq_salvage_add(t, root, s))
-		goto nomem;
+		return COLFS_ENOMEM;
 	return COLFS_OK;
-nomem:
-	return colfs_fail(err, COLFS_ENOMEM, 0, "out of memory building the tree");
 }
-
-const colfs_format colfs_format_parquet = {
-	.name = "parquet",
-	.probe = pq_probe,
-	.open = pq_open,
-	.close = pq_close,
-};

@@ -1,5 +1,5 @@
-/* colfs: the Parquet value pipeline and the views built on it
- * (module-private; docs/parquet-tree.md lists the views).
+/* colfs: Parquet pages (parquet_pages.c; module-private): page walks,
+ * the decoded page, dictionaries, and the visitor verify uses.
  *
  * The pipeline, for one page of one column chunk: walk the chunk's page
  * headers (once per chunk, cached), read the stored page, verify its CRC
@@ -15,10 +15,10 @@
  * cursors) belongs to that view's stream and is only touched under the
  * stream's own lock.
  */
-#ifndef COLFS_PARQUET_VALUES_H
-#define COLFS_PARQUET_VALUES_H
+#ifndef COLFS_PARQUET_PAGES_H
+#define COLFS_PARQUET_PAGES_H
 
-#include "pq_tree.h"
+#include "parquet_region.h"
 #include "decode/pq_decode.h"
 
 typedef struct pqv_state pqv_state;
@@ -67,35 +67,65 @@ colfs_status pqv_chunk_pages_visit(colfs_tree *t, pq_state *s,
 /* The column's type as the renderer and parser take it. */
 pq_type pqv_type_of(const parquet_schema_elem *e);
 
-/* Views (populate helpers; each adds its entries to `dir`). */
-colfs_status pqv_chunk_views_add(colfs_tree *t, colfs_node *dir, pq_state *s,
-				 uint32_t g, uint32_t c);
-colfs_status pqv_page_views_add(colfs_tree *t, colfs_node *dir, pq_state *s,
-				uint32_t g, uint32_t c, size_t k);
-/* columns/, rows.jsonl and rows.csv over all row groups (g < 0) or over
- * row group g. */
-colfs_status pqv_table_views_add(colfs_tree *t, colfs_node *dir, pq_state *s,
-				 int64_t g);
+/* Objects freed with the pipeline state (after its dictionaries): a
+ * view registers its state here, first member of its struct. */
+typedef struct pqv_kept {
+	struct pqv_kept *next;
+	void (*free)(struct pqv_kept *k);
+} pqv_kept;
+void pqv_state_keep(pqv_state *v, pqv_kept *k);
 
-/* column_index.json: the ColumnIndex with min_values/max_values rendered
- * by the column's type (null for null pages). */
-colfs_status pqv_column_index_gen(colfs_tree *t, colfs_node *file,
-				  colfs_buf *out);
+/* A decoded dictionary of one chunk, refcounted. */
+typedef struct pqv_dict {
+	uint32_t g, c;
+	int refs;
+	uint64_t use;            /* last use, for eviction */
+	pq_values vals;
+	uint8_t *buf;            /* the decompressed page `vals` points into */
+} pqv_dict;
 
-/* statistics.json: the typed Statistics of parquet_docs.c with min/max
- * rendered as the value files render them (JSON mode). */
-colfs_status pqv_statistics_gen(colfs_tree *t, colfs_node *file,
-				colfs_buf *out);
+/* The dictionary of chunk (g, c), referenced (pqv_dict_unref when done). */
+colfs_status pqv_dict_get(colfs_tree *t, pq_state *s, uint32_t g, uint32_t c,
+			  const pqv_walk *w, pqv_dict **out, colfs_err *e);
+void pqv_dict_unref(pqv_state *v, pqv_dict *d);
 
-/* verify (parquet_verify.c): a chunk's statistics, column index, offset
- * index and row count checked against its decoded pages; disagreements
- * are reported under the chunk.  Node args: a = row group, b = chunk. */
-colfs_status pqv_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out);
+/* Buffers a cursor reuses from page to page (a page's stored and
+ * decompressed bytes), so that sequential reading does not map fresh
+ * memory for every page. */
+typedef struct pqv_scratch {
+	uint8_t *raw, *out;
+	size_t raw_cap, out_cap;
+} pqv_scratch;
+void pqv_scratch_free(pqv_scratch *sc);
 
-/* bloom_filter/might_contain/: a directory that answers a lookup of a
- * value's rendered text when the filter may contain the value. */
-colfs_status pqv_bloom_views_add(colfs_tree *t, colfs_node *dir, pq_state *s,
-				 uint32_t g, uint32_t c, uint64_t bitset_off,
-				 uint32_t bitset_len);
+/* The decompressed bytes of page `pg`, malloc'd (data pages v2: the
+ * levels as stored, then the decompressed values).  A CRC mismatch served
+ * under checksums=ignore leaves its message in `e` with status 0. */
+colfs_status pqv_page_bytes(colfs_tree *t, pq_state *s, const parquet_chunk *ch,
+			    const parquet_page *pg, uint8_t **out,
+			    size_t *out_len, colfs_err *e);
+
+/* One decoded data page. */
+typedef struct pqv_page {
+	size_t n;              /* level entries */
+	uint32_t *def, *rep;   /* NULL: max_def / 0 for every entry */
+	size_t nonnull;
+	pq_values vals;        /* non-null values (or dictionary indices) */
+	pqv_dict *dict;        /* referenced when vals.indices */
+	uint8_t *buf;          /* decompressed page; views point into it */
+	size_t buf_len;
+	bool buf_owned;        /* false: a cursor's scratch buffer */
+	uint32_t max_def;
+} pqv_page;
+
+bool pqv_is_data_page(const parquet_page *pg);
+/* Decode data page k of chunk (g, c) (levels and values), with `sc`'s
+ * buffers when not NULL.  Problems are reported here (under the page)
+ * and returned. */
+colfs_status pqv_page_decode(colfs_tree *t, pq_state *s,
+			     const colfs_node *where, uint32_t g, uint32_t c,
+			     const pqv_walk *w, size_t k, pqv_scratch *sc,
+			     pqv_page *p);
+void pqv_page_release(pqv_state *v, pqv_page *p);
 
 #endif

@@ -1,19 +1,13 @@
-/* colfs: state and documents of the Parquet tree (module-private). */
-#ifndef COLFS_PQ_TREE_H
-#define COLFS_PQ_TREE_H
+/* colfs: the state of one open Parquet file, shared by every file of the
+ * module, and the reads and lookups of parquet_region.c (module-private). */
+#ifndef COLFS_PARQUET_REGION_H
+#define COLFS_PARQUET_REGION_H
 
 #include "../core/tree.h"
 #include "parquet_internal.h"
 
 struct json_t;
-
-/* The page walk of one chunk, done once when pages/ is first listed. */
-typedef struct pq_page_list {
-	bool walked;
-	parquet_page *pages;   /* tree memory */
-	size_t n;
-} pq_page_list;
-
+struct pqv_state;
 typedef struct pq_salvage pq_salvage;
 
 typedef struct pq_state {
@@ -27,8 +21,7 @@ typedef struct pq_state {
 	uint32_t footer_len_field;
 	uint64_t footer_offset, footer_len;
 	parquet_file *pf;           /* NULL when no footer could be decoded */
-	pq_page_list **walks;       /* [row group][chunk], tree memory */
-	struct pqv_state *values;   /* the value pipeline (parquet_values.c) */
+	struct pqv_state *values;   /* the page pipeline (parquet_pages.c) */
 	pq_salvage *salvage;        /* salvage/ (parquet_salvage.c), or NULL */
 	/* The stand-in state salvage builds over schema_from: its problems
 	 * are reported under the node being read (its row groups are not in
@@ -38,12 +31,18 @@ typedef struct pq_state {
 	uint32_t table_groups;
 } pq_state;
 
+/* `len` bytes at `off`, malloc'd; the region must lie in the file and fit
+ * the max_alloc cap. */
 colfs_status pq_read_region(pq_state *s, uint64_t off, uint64_t len,
 			    uint8_t **out, colfs_err *err);
+/* The Thrift struct `d` in `p` (file offset `off`) as JSON. */
 colfs_status pq_json_struct(const uint8_t *p, size_t len, uint64_t off,
 			    const colfs_thrift_sdesc *d, struct json_t **out,
 			    colfs_err *err);
-const parquet_chunk *pq_node_chunk(pq_state *s, const colfs_node *n);
+
+/* Chunk c of row group g, or NULL when there is none (nodes carry g and c
+ * as their a and b arguments). */
+const parquet_chunk *pq_chunk_at(const pq_state *s, uint64_t g, uint64_t c);
 /* The raw (unescaped) name of chunk directory `c`. */
 const char *pq_chunk_name(const pq_state *s, const parquet_row_group *rg,
 			  uint32_t c, char *tmp, size_t tmp_len);
@@ -57,17 +56,15 @@ const char *pq_chunk_name(const pq_state *s, const parquet_row_group *rg,
 bool pq_part_path(const pq_state *s, uint32_t g, uint32_t c, size_t k,
 		  char *buf, size_t len);
 
-/* parquet_salvage.c: salvage/ for a file whose footer is unusable */
-bool pq_salvage_wanted(const pq_state *s);
-colfs_status pq_salvage_add(colfs_tree *t, colfs_node *root, pq_state *s);
-void pq_salvage_destroy(pq_salvage *sv);
-
-/* parquet_docs.c */
-colfs_status pq_summary_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
-colfs_status pq_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
-colfs_status pq_schema_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
-colfs_status pq_schema_json_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
-colfs_status pq_layout_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
-colfs_status pq_statistics_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
+/* Report a problem of chunk (g, c), or of its page k (PQ_NO_PAGE: the
+ * chunk; PQ_PAGES: its walk), under that part's directory whether or not
+ * it was listed; under `fallback` when the part has no place in the tree. */
+void pq_part_report(colfs_tree *t, const pq_state *s, uint32_t g, uint32_t c,
+		    size_t k, const colfs_node *fallback, const colfs_err *e);
+/* A problem of row group g as a whole (records that do not assemble):
+ * under its directory, or `fallback` in salvage's stand-in state. */
+void pq_rg_report(colfs_tree *t, const pq_state *s, uint32_t g,
+		  const colfs_node *fallback, uint64_t off, colfs_status st,
+		  const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
 #endif

@@ -1,0 +1,13 @@
+/* colfs: Parquet bloom filter lookups (parquet_bloom.c; module-private). */
+#ifndef COLFS_PARQUET_BLOOM_H
+#define COLFS_PARQUET_BLOOM_H
+
+#include "parquet_region.h"
+
+/* bloom_filter/might_contain/: a directory that answers a lookup of a
+ * value's rendered text when the filter may contain the value. */
+colfs_status pqv_bloom_views_add(colfs_tree *t, colfs_node *dir, pq_state *s,
+				 uint32_t g, uint32_t c, uint64_t bitset_off,
+				 uint32_t bitset_len);
+
+#endif
