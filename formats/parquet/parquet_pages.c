@@ -19,12 +19,6 @@
 #define DICT_SLOTS 8
 
 
-static const uint8_t t_page_header[] = {
-	0, COLFS_THRIFT_I32, COLFS_THRIFT_I32, COLFS_THRIFT_I32,
-	COLFS_THRIFT_I32, COLFS_THRIFT_STRUCT, COLFS_THRIFT_STRUCT,
-	COLFS_THRIFT_STRUCT, COLFS_THRIFT_STRUCT,
-};
-
 static const char *sub_field_name(int kind, int16_t id)
 {
 	static const char *const v1[] = {
@@ -139,7 +133,7 @@ colfs_status parquet_page_header_parse(colfs_cursor *c,
 	colfs_thrift_init(&r, c);
 	COLFS_TRY(colfs_thrift_struct_enter(&r, &last, err));
 	while ((st = colfs_thrift_field_next(&r, &last, &f, err)) == COLFS_OK) {
-		if (PARQUET_MISFIT(t_page_header, f)) {
+		if (PARQUET_MISFIT(parquet_wire_page_header, f)) {
 			COLFS_TRY(colfs_thrift_skip(&r, f.type, err));
 			continue;
 		}
