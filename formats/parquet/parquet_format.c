@@ -27,11 +27,6 @@ static bool pq_probe(const uint8_t *head, size_t head_len, const uint8_t *tail,
 	return size >= 12 && tail_len >= 4 && is_magic(tail + tail_len - 4);
 }
 
-static void report_cb(void *ctx, const colfs_err *err)
-{
-	colfs_tree_report_err(ctx, NULL, err);
-}
-
 static void pq_close(void *state)
 {
 	pq_state *s = state;
@@ -44,73 +39,10 @@ static void pq_close(void *state)
 	free(s);
 }
 
-/* Find and decode the footer; every problem is reported, none fails. */
-static colfs_status read_footer(colfs_tree *t, pq_state *s)
+static void report_cb(void *ctx, uint64_t off, colfs_status st,
+		      const char *msg)
 {
-	uint8_t tail[8], *footer;
-	colfs_err e = {0};
-	colfs_status st;
-	uint32_t flen;
-
-	if (s->size < 12) {
-		colfs_tree_report(t, NULL, 0, COLFS_ETRUNCATED,
-				  "file of %llu bytes is too short for Parquet (head magic, footer length and tail magic need 12)",
-				  (unsigned long long)s->size);
-		return COLFS_OK;
-	}
-	st = colfs_source_read_at(s->src, s->size - 8, 8, tail, &e);
-	if (st) {
-		colfs_tree_report_err(t, NULL, &e);
-		return st == COLFS_EIO ? st : COLFS_OK;
-	}
-	memcpy(s->tail_magic, tail + 4, 4);
-	if (memcmp(tail + 4, "PAR1", 4) && memcmp(tail + 4, "PARE", 4)) {
-		colfs_tree_report(t, NULL, s->size - 4, COLFS_ECORRUPT,
-				  "tail magic is %02x %02x %02x %02x, expected \"PAR1\" or \"PARE\": no footer can be located",
-				  tail[4], tail[5], tail[6], tail[7]);
-		return COLFS_OK;
-	}
-	s->encrypted_footer = memcmp(tail + 4, "PARE", 4) == 0;
-	if (memcmp(s->head_magic, tail + 4, 4))
-		colfs_tree_report(t, NULL, 0, COLFS_ECORRUPT,
-				  "head magic %02x %02x %02x %02x differs from tail magic \"%.4s\"",
-				  s->head_magic[0], s->head_magic[1],
-				  s->head_magic[2], s->head_magic[3],
-				  (const char *)s->tail_magic);
-	flen = colfs_le32(tail);
-	s->footer_len_field = flen;
-	if ((uint64_t)flen > s->size - 12) {
-		colfs_tree_report(t, NULL, s->size - 8, COLFS_EBOUNDS,
-				  "footer length %u is larger than the %llu bytes between the magics",
-				  flen, (unsigned long long)(s->size - 12));
-		return COLFS_OK;
-	}
-	s->footer_offset = s->size - 8 - flen;
-	s->footer_len = flen;
-	st = pq_read_region(s, s->footer_offset, flen, &footer, &e);
-	if (st) {
-		colfs_tree_report_err(t, NULL, &e);
-		return st == COLFS_EIO ? st : COLFS_OK;
-	}
-	s->footer_ok = true;
-	st = parquet_file_parse(footer, flen, s->footer_offset, s->size,
-				s->encrypted_footer, report_cb, t, &s->pf, &e);
-	free(footer);
-	if (st == COLFS_ENOMEM)
-		return st;
-	if (st) {
-		colfs_tree_report_err(t, NULL, &e);
-		if (s->pf && !s->pf->n_schema && !s->pf->n_row_groups &&
-		    !s->encrypted_footer) {
-			/* nothing usable: keep the raw footer only */
-			parquet_file_destroy(s->pf);
-			s->pf = NULL;
-		}
-	}
-	if (s->encrypted_footer)
-		colfs_tree_report(t, NULL, s->footer_offset, COLFS_EUNSUPPORTED,
-				  "the footer is encrypted (PARE, Parquet modular encryption) and colfs has no keys: schema, row groups and pages cannot be shown");
-	return COLFS_OK;
+	colfs_tree_report(ctx, NULL, off, st, "%s", msg);
 }
 
 static colfs_status pq_open(colfs_tree *t, colfs_err *err)
@@ -121,7 +53,7 @@ static colfs_status pq_open(colfs_tree *t, colfs_err *err)
 
 	s = calloc(1, sizeof *s);
 	if (!s)
-		return colfs_fail(err, COLFS_ENOMEM, 0, "out of memory");
+		return colfs_fail(err, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN, "out of memory");
 	s->src = colfs_tree_source(t);
 	s->size = colfs_source_size(s->src);
 	s->max_alloc = colfs_tree_options(t)->max_alloc;
@@ -133,13 +65,13 @@ static colfs_status pq_open(colfs_tree *t, colfs_err *err)
 		if (st)
 			return st;
 	}
-	st = read_footer(t, s);
+	st = pq_footer_read(s, false, report_cb, t, NULL);
 	if (st)
 		return colfs_fail(err, st, s->size, "cannot read the footer");
 
 	if (pqv_state_create(s, &s->values) ||
 	    pq_tree_root_add(t, root, s))
-		return colfs_fail(err, COLFS_ENOMEM, 0,
+		return colfs_fail(err, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN,
 				  "out of memory building the tree");
 	return COLFS_OK;
 }

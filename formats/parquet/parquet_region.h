@@ -20,6 +20,7 @@ typedef struct pq_state {
 	bool footer_ok;             /* footer bytes located and read */
 	uint32_t footer_len_field;
 	uint64_t footer_offset, footer_len;
+	colfs_err footer_why;       /* why the footer did not decode */
 	parquet_file *pf;           /* NULL when no footer could be decoded */
 	struct pqv_state *values;   /* the page pipeline (parquet_pages.c) */
 	pq_salvage *salvage;        /* salvage/ (parquet_salvage.c), or NULL */
@@ -39,6 +40,25 @@ colfs_status pq_read_region(pq_state *s, uint64_t off, uint64_t len,
 colfs_status pq_json_struct(const uint8_t *p, size_t len, uint64_t off,
 			    const colfs_thrift_sdesc *d, struct json_t **out,
 			    colfs_err *err);
+
+/* The one footer reader, of an open file and of schema_from: locate the
+ * footer from the tail (its magic and length), read it and decode it into
+ * s->pf, filling the footer fields of `s` (src, size, max_alloc and
+ * head_magic set by the caller).  Every problem goes to `report` (may be
+ * NULL), none fails: only an I/O error (and, with a reporter, running out
+ * of memory) is returned.  `*stage` (may be NULL) says how far it got;
+ * with `plain_only` an encrypted footer (PARE) is not read. */
+typedef void (*pq_footer_report_fn)(void *ctx, uint64_t off, colfs_status st,
+				    const char *msg);
+typedef enum pq_footer_stage {
+	PQ_FOOTER_NOT_FOUND,   /* too short, tail unread, no (plain) magic */
+	PQ_FOOTER_BAD_LENGTH,  /* the length does not fit the file or cap */
+	PQ_FOOTER_UNREAD,      /* the footer bytes could not be read */
+	PQ_FOOTER_READ,        /* read; s->pf when it decoded */
+} pq_footer_stage;
+colfs_status pq_footer_read(pq_state *s, bool plain_only,
+			    pq_footer_report_fn report, void *ctx,
+			    pq_footer_stage *stage);
 
 /* Chunk c of row group g, or NULL when there is none (nodes carry g and c
  * as their a and b arguments). */

@@ -1016,50 +1016,39 @@ static colfs_status sv_build_file(pq_state *s, pq_salvage *sv)
 static const char *sv_schema_load(pq_state *s, const char *path,
 				  parquet_file **out, char *why, size_t why_len)
 {
-	colfs_source *src = NULL;
-	uint8_t tail[8], *footer = NULL;
-	colfs_err e = {0};
-	uint64_t size;
-	uint32_t flen;
+	pq_state fs = {.max_alloc = s->max_alloc};
+	pq_footer_stage stage;
 	int fd;
 
 	*out = NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return "cannot be opened";
-	if (colfs_source_create_fd(fd, 1, &src)) {
+	if (colfs_source_create_fd(fd, 1, &fs.src)) {
 		close(fd);
 		return "cannot be read";
 	}
-	size = colfs_source_size(src);
-	if (size < 12 || colfs_source_read_at(src, size - 8, 8, tail, &e) ||
-	    memcmp(tail + 4, "PAR1", 4)) {
-		colfs_source_destroy(src);
+	fs.size = colfs_source_size(fs.src);
+	pq_footer_read(&fs, true, NULL, NULL, &stage);
+	colfs_source_destroy(fs.src);
+	switch (stage) {
+	case PQ_FOOTER_NOT_FOUND:
 		return "does not end with a plaintext Parquet footer (PAR1)";
-	}
-	flen = colfs_le32(tail);
-	if ((uint64_t)flen > size - 12 || flen > s->max_alloc) {
-		colfs_source_destroy(src);
+	case PQ_FOOTER_BAD_LENGTH:
 		return "has a footer length that does not fit the file";
-	}
-	footer = malloc(flen ? flen : 1);
-	if (!footer ||
-	    colfs_source_read_at(src, size - 8 - flen, flen, footer, &e)) {
-		free(footer);
-		colfs_source_destroy(src);
+	case PQ_FOOTER_UNREAD:
 		return "cannot be read";
+	case PQ_FOOTER_READ:
+		break;
 	}
-	if (parquet_file_parse(footer, flen, size - 8 - flen, size, false, NULL,
-			       NULL, out, &e) ||
-	    !*out || !(*out)->n_columns) {
+	if (!fs.pf || !fs.pf->n_columns || fs.footer_why.status) {
 		snprintf(why, why_len, "has a footer that does not decode: %s",
-			 e.msg);
-		parquet_file_destroy(*out);
-		*out = NULL;
+			 fs.footer_why.msg);
+		parquet_file_destroy(fs.pf);
+		return why;
 	}
-	free(footer);
-	colfs_source_destroy(src);
-	return *out ? NULL : why;
+	*out = fs.pf;
+	return NULL;
 }
 
 /* --- the tree ---------------------------------------------------------------------- */
@@ -1380,7 +1369,7 @@ static colfs_status sv_salvage(colfs_tree *t, const colfs_node *dir,
 		bad = sv_schema_load(s, from, &sv->schema, why, why_len);
 		if (bad) {
 			sv->schema_why = colfs_tree_strdup(t, bad);
-			colfs_tree_report(t, dir, 0, COLFS_ECORRUPT,
+			colfs_tree_report(t, dir, COLFS_OFFSET_UNKNOWN, COLFS_ECORRUPT,
 					  "salvage: schema_from %s %s: pages are not matched to columns",
 					  from, bad);
 		}
