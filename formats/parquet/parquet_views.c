@@ -443,8 +443,7 @@ static colfs_status chunk_fail(colfs_tree *t, const pq_state *s,
 	if (!off) {
 		/* no better place: the chunk's first byte */
 		const parquet_chunk *ch = pq_chunk_at(s, g, leaf);
-		if (ch)
-			off = ch->start;
+		off = ch ? ch->start : COLFS_OFFSET_UNKNOWN;
 	}
 	colfs_err e = {0};
 	colfs_fail(&e, COLFS_ECORRUPT, off, "row group %u, column %u: %s", g,
@@ -580,6 +579,7 @@ typedef struct pqv_acc {          /* one leaf's share of a nested batch */
 	size_t nvals;
 	colfs_buf text;
 	size_t *off;
+	uint64_t *poff;               /* the page of each value (file offset) */
 	size_t offcap;
 	bool raw;                     /* variant binaries: bytes, not JSON */
 } pqv_acc;
@@ -619,6 +619,7 @@ static void field_free(pqv_state *v, pqv_field *fl)
 			free(fl->acc[i].rep);
 			free(fl->acc[i].def);
 			free(fl->acc[i].off);
+			free(fl->acc[i].poff);
 			colfs_buf_free(&fl->acc[i].text);
 		}
 	}
@@ -667,11 +668,11 @@ static colfs_status field_init_nested(colfs_tree *t, pq_state *s,
 	fl->cur = calloc(fl->n_leaves ? fl->n_leaves : 1, sizeof *fl->cur);
 	fl->acc = calloc(fl->n_leaves ? fl->n_leaves : 1, sizeof *fl->acc);
 	if (!fl->cur || !fl->acc)
-		return colfs_fail(e, COLFS_ENOMEM, 0, "out of memory");
+		return colfs_fail(e, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN, "out of memory");
 	for (uint32_t i = 0; i < fl->n_leaves; i++) {
 		int32_t leaf = pq_asm_plan_leaf_column(fl->plan, i);
 		if (leaf < 0 || (uint32_t)leaf >= pf->n_columns)
-			return colfs_fail(e, COLFS_ECORRUPT, 0,
+			return colfs_fail(e, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 					  "field %s: leaf %d is not a column",
 					  fl->name, leaf);
 		fl->cur[i].leaf = (uint32_t)leaf;
@@ -748,9 +749,15 @@ static colfs_status acc_gather(colfs_tree *t, pq_state *s,
 					if (!o)
 						return COLFS_ENOMEM;
 					a->off = o;
+					uint64_t *po = realloc(a->poff,
+							       nc * sizeof *po);
+					if (!po)
+						return COLFS_ENOMEM;
+					a->poff = po;
 					a->offcap = nc;
 				}
 				a->off[a->nvals] = a->text.len;
+				a->poff[a->nvals] = cu->w->pages[cu->k].offset;
 				if (a->raw)
 					raw_val(&a->text, p, cu->j);
 				else
@@ -768,7 +775,8 @@ static colfs_status acc_gather(colfs_tree *t, pq_state *s,
 	if (!a->nvals) {
 		if (!a->offcap) {
 			a->off = malloc(16 * sizeof *a->off);
-			if (!a->off)
+			a->poff = malloc(16 * sizeof *a->poff);
+			if (!a->off || !a->poff)
 				return COLFS_ENOMEM;
 			a->offcap = 16;
 		}
@@ -797,12 +805,12 @@ static colfs_status field_load(colfs_tree *t, pq_state *s, const colfs_node *f,
 		lb[i] = (pq_asm_leaf_batch){
 			.rep = a->rep, .def = a->def, .n = a->n,
 			.n_values = a->nvals, .text = a->text.data ? a->text.data : "",
-			.off = a->off,
+			.off = a->off, .page_off = a->poff,
 		};
 	}
 	if (pq_asm_batch_set(fl->as, lb, &recs, &e) || recs != m) {
 		if (!e.status)
-			colfs_fail(&e, COLFS_ECORRUPT, 0,
+			colfs_fail(&e, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				   "assembled %zu records, expected %llu", recs,
 				   (unsigned long long)m);
 		for (uint32_t i = 0; i < fl->n_leaves; i++)
@@ -826,7 +834,7 @@ static colfs_status field_next(colfs_tree *t, pq_state *s, const colfs_node *f,
 					      &e);
 		if (st) {
 			if (st == COLFS_END)
-				colfs_fail(&e, COLFS_ECORRUPT, 0,
+				colfs_fail(&e, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 					   "record assembly ran out of records");
 			colfs_tree_report(t, f, e.offset, e.status,
 					  "field %s: %s", fl->name, e.msg);
@@ -900,7 +908,7 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 							    : "\\N";
 			st = pq_asm_lines(fl->as, out, nt, (size_t)m, &done, &e);
 			if (!st && done != m)
-				st = colfs_fail(&e, COLFS_ECORRUPT, 0,
+				st = colfs_fail(&e, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 						"assembled %zu of %llu records",
 						done, (unsigned long long)m);
 			if (st) {
