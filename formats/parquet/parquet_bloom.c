@@ -1,6 +1,7 @@
 /* colfs: Parquet bloom filter lookups: bloom_filter/might_contain/, a
  * directory that answers a lookup of a value's rendered text when the
- * chunk's split-block bloom filter may contain the value. */
+ * chunk's split-block bloom filter may contain the value; and the
+ * filter's header (its length, and header.json). */
 #include "parquet_bloom.h"
 
 #include <stdio.h>
@@ -9,8 +10,87 @@
 #include <xxhash.h>
 
 #include "../core/render.h"
+#include "parquet_json.h"
 #include "parquet_pages.h"
 #include "decode/pq_decode.h"
+
+/* --- the header ---------------------------------------------------------- */
+
+/* The bloom filter header: its typed numBytes and its length. */
+colfs_status parquet_bloom_header_read(pq_state *s, const parquet_chunk *ch,
+				       uint64_t *hdr_len, int32_t *num_bytes,
+				       colfs_err *err)
+{
+	uint64_t off = (uint64_t)ch->bloom_filter_offset;
+	uint64_t want = 4096, left;
+	colfs_status st;
+	uint8_t *buf;
+	size_t got;
+
+	if (off >= s->size)
+		return colfs_fail(err, COLFS_EBOUNDS, off,
+				  "bloom filter offset %llu is past the end of the file",
+				  (unsigned long long)off);
+	left = s->size - off;
+	if (ch->bloom_filter_length > 0 &&
+	    (uint64_t)ch->bloom_filter_length < left)
+		left = (uint64_t)ch->bloom_filter_length;
+	if (want > left)
+		want = left;
+	buf = malloc((size_t)want ? (size_t)want : 1);
+	if (!buf)
+		return colfs_fail(err, COLFS_ENOMEM, off, "out of memory");
+	st = colfs_source_pread(s->src, off, (size_t)want, buf, &got, err);
+	if (!st) {
+		colfs_cursor c;
+		colfs_thrift r;
+		colfs_thrift_field f;
+		int16_t last;
+		bool have = false;
+		colfs_cursor_init(&c, buf, got, off);
+		colfs_thrift_init(&r, &c);
+		st = colfs_thrift_struct_enter(&r, &last, err);
+		while (!st &&
+		       (st = colfs_thrift_field_next(&r, &last, &f, err)) ==
+			       COLFS_OK) {
+			if (f.id == 1) {
+				st = colfs_thrift_read_i32(&r, f.type,
+							   num_bytes, err);
+				have = true;
+			} else {
+				st = colfs_thrift_skip(&r, f.type, err);
+			}
+		}
+		if (st == COLFS_END) {
+			st = COLFS_OK;
+			*hdr_len = c.pos;
+			if (!have || *num_bytes < 0)
+				st = colfs_fail(err, COLFS_ECORRUPT, off,
+						"BloomFilterHeader lacks a valid numBytes");
+		}
+	}
+	free(buf);
+	return st;
+}
+
+colfs_status parquet_bloom_header_gen(colfs_tree *t, colfs_node *file,
+				      colfs_buf *out)
+{
+	pq_state *s = colfs_node_ctx(file);
+	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(file),
+					      colfs_node_b(file));
+	colfs_err e = {0};
+	uint64_t hlen;
+	int32_t nb;
+
+	if (parquet_bloom_header_read(s, ch, &hlen, &nb, &e)) {
+		colfs_tree_report_err(t, file, &e);
+		return e.status ? e.status : COLFS_ECORRUPT;
+	}
+	return parquet_json_region_doc(t, file, out,
+				       (uint64_t)ch->bloom_filter_offset, hlen,
+				       &parquet_desc_bloom_filter_header);
+}
 
 /* --- bloom_filter/might_contain/<value> -----------------------------------
  *

@@ -39,10 +39,9 @@ static void pq_close(void *state)
 	free(s);
 }
 
-static void report_cb(void *ctx, uint64_t off, colfs_status st,
-		      const char *msg)
+static void report_cb(void *ctx, const colfs_err *err)
 {
-	colfs_tree_report(ctx, NULL, off, st, "%s", msg);
+	colfs_tree_report_err(ctx, NULL, err);
 }
 
 static colfs_status pq_open(colfs_tree *t, colfs_err *err)

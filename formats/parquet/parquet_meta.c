@@ -1,5 +1,6 @@
-/* colfs: FileMetaData -> the typed model of parquet.h. */
-#include "parquet_internal.h"
+/* colfs: FileMetaData -> the typed model of parquet.h: the typed parse
+ * of the footer, the schema tree, the chunk checks, enum value names. */
+#include "parquet_desc.h"
 #include "../core/buf.h"
 
 #include <stdarg.h>

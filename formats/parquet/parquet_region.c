@@ -65,37 +65,18 @@ colfs_status pq_json_struct(const uint8_t *p, size_t len, uint64_t off,
 
 /* --- the footer ------------------------------------------------------------ */
 
-typedef struct footer_ctx {
-	pq_footer_report_fn fn;
-	void *ctx;
-} footer_ctx;
-
-static void footer_report(const footer_ctx *x, uint64_t off, colfs_status st,
-			  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void footer_report(const footer_ctx *x, uint64_t off, colfs_status st,
-			  const char *fmt, ...)
+/* Pass a problem on (report may be NULL). */
+static void footer_problem(parquet_report_fn report, void *ctx,
+			   const colfs_err *e)
 {
-	char msg[1024];
-	va_list ap;
-
-	if (!x->fn)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	x->fn(x->ctx, off, st, msg);
-}
-
-static void footer_report_err(void *ctx, const colfs_err *e)
-{
-	footer_report(ctx, e->offset, e->status, "%s", e->msg);
+	if (report)
+		report(ctx, e);
 }
 
 colfs_status pq_footer_read(pq_state *s, bool plain_only,
-			    pq_footer_report_fn report, void *ctx,
+			    parquet_report_fn report, void *ctx,
 			    pq_footer_stage *stage)
 {
-	footer_ctx x = {.fn = report, .ctx = ctx};
 	pq_footer_stage st_dummy;
 	uint8_t tail[8], *footer;
 	colfs_err e = {0};
@@ -106,39 +87,44 @@ colfs_status pq_footer_read(pq_state *s, bool plain_only,
 		stage = &st_dummy;
 	*stage = PQ_FOOTER_NOT_FOUND;
 	if (s->size < 12) {
-		footer_report(&x, 0, COLFS_ETRUNCATED,
-			      "file of %llu bytes is too short for Parquet (head magic, footer length and tail magic need 12)",
-			      (unsigned long long)s->size);
+		colfs_fail(&e, COLFS_ETRUNCATED, 0,
+			   "file of %llu bytes is too short for Parquet (head magic, footer length and tail magic need 12)",
+			   (unsigned long long)s->size);
+		footer_problem(report, ctx, &e);
 		return COLFS_OK;
 	}
 	st = colfs_source_read_at(s->src, s->size - 8, 8, tail, &e);
 	if (st) {
-		footer_report_err(&x, &e);
+		footer_problem(report, ctx, &e);
 		return st == COLFS_EIO ? st : COLFS_OK;
 	}
 	memcpy(s->tail_magic, tail + 4, 4);
 	if (memcmp(tail + 4, "PAR1", 4) && memcmp(tail + 4, "PARE", 4)) {
-		footer_report(&x, s->size - 4, COLFS_ECORRUPT,
-			      "tail magic is %02x %02x %02x %02x, expected \"PAR1\" or \"PARE\": no footer can be located",
-			      tail[4], tail[5], tail[6], tail[7]);
+		colfs_fail(&e, COLFS_ECORRUPT, s->size - 4,
+			   "tail magic is %02x %02x %02x %02x, expected \"PAR1\" or \"PARE\": no footer can be located",
+			   tail[4], tail[5], tail[6], tail[7]);
+		footer_problem(report, ctx, &e);
 		return COLFS_OK;
 	}
 	s->encrypted_footer = memcmp(tail + 4, "PARE", 4) == 0;
 	if (s->encrypted_footer && plain_only)
 		return COLFS_OK;
-	if (memcmp(s->head_magic, tail + 4, 4))
-		footer_report(&x, 0, COLFS_ECORRUPT,
-			      "head magic %02x %02x %02x %02x differs from tail magic \"%.4s\"",
-			      s->head_magic[0], s->head_magic[1],
-			      s->head_magic[2], s->head_magic[3],
-			      (const char *)s->tail_magic);
+	if (memcmp(s->head_magic, tail + 4, 4)) {
+		colfs_fail(&e, COLFS_ECORRUPT, 0,
+			   "head magic %02x %02x %02x %02x differs from tail magic \"%.4s\"",
+			   s->head_magic[0], s->head_magic[1],
+			   s->head_magic[2], s->head_magic[3],
+			   (const char *)s->tail_magic);
+		footer_problem(report, ctx, &e);
+	}
 	flen = colfs_le32(tail);
 	s->footer_len_field = flen;
 	if ((uint64_t)flen > s->size - 12) {
 		*stage = PQ_FOOTER_BAD_LENGTH;
-		footer_report(&x, s->size - 8, COLFS_EBOUNDS,
-			      "footer length %u is larger than the %llu bytes between the magics",
-			      flen, (unsigned long long)(s->size - 12));
+		colfs_fail(&e, COLFS_EBOUNDS, s->size - 8,
+			   "footer length %u is larger than the %llu bytes between the magics",
+			   flen, (unsigned long long)(s->size - 12));
+		footer_problem(report, ctx, &e);
 		return COLFS_OK;
 	}
 	s->footer_offset = s->size - 8 - flen;
@@ -147,21 +133,19 @@ colfs_status pq_footer_read(pq_state *s, bool plain_only,
 	if (st) {
 		*stage = st == COLFS_EOVERFLOW ? PQ_FOOTER_BAD_LENGTH
 					       : PQ_FOOTER_UNREAD;
-		footer_report_err(&x, &e);
+		footer_problem(report, ctx, &e);
 		return st == COLFS_EIO ? st : COLFS_OK;
 	}
 	*stage = PQ_FOOTER_READ;
 	s->footer_ok = true;
 	st = parquet_file_parse(footer, flen, s->footer_offset, s->size,
-				s->encrypted_footer,
-				report ? footer_report_err : NULL, &x, &s->pf,
-				&e);
+				s->encrypted_footer, report, ctx, &s->pf, &e);
 	free(footer);
 	s->footer_why = e;
 	if (st == COLFS_ENOMEM && report)
 		return st;
 	if (st) {
-		footer_report_err(&x, &e);
+		footer_problem(report, ctx, &e);
 		if (s->pf && !s->pf->n_schema && !s->pf->n_row_groups &&
 		    !s->encrypted_footer) {
 			/* nothing usable: keep the raw footer only */
@@ -169,9 +153,11 @@ colfs_status pq_footer_read(pq_state *s, bool plain_only,
 			s->pf = NULL;
 		}
 	}
-	if (s->encrypted_footer)
-		footer_report(&x, s->footer_offset, COLFS_EUNSUPPORTED,
-			      "the footer is encrypted (PARE, Parquet modular encryption) and colfs has no keys: schema, row groups and pages cannot be shown");
+	if (s->encrypted_footer) {
+		colfs_fail(&e, COLFS_EUNSUPPORTED, s->footer_offset,
+			   "the footer is encrypted (PARE, Parquet modular encryption) and colfs has no keys: schema, row groups and pages cannot be shown");
+		footer_problem(report, ctx, &e);
+	}
 	return COLFS_OK;
 }
 

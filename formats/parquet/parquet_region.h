@@ -4,7 +4,7 @@
 #define COLFS_PARQUET_REGION_H
 
 #include "../core/tree.h"
-#include "parquet_internal.h"
+#include "parquet_desc.h"
 
 struct json_t;
 struct pqv_state;
@@ -48,8 +48,6 @@ colfs_status pq_json_struct(const uint8_t *p, size_t len, uint64_t off,
  * NULL), none fails: only an I/O error (and, with a reporter, running out
  * of memory) is returned.  `*stage` (may be NULL) says how far it got;
  * with `plain_only` an encrypted footer (PARE) is not read. */
-typedef void (*pq_footer_report_fn)(void *ctx, uint64_t off, colfs_status st,
-				    const char *msg);
 typedef enum pq_footer_stage {
 	PQ_FOOTER_NOT_FOUND,   /* too short, tail unread, no (plain) magic */
 	PQ_FOOTER_BAD_LENGTH,  /* the length does not fit the file or cap */
@@ -57,7 +55,7 @@ typedef enum pq_footer_stage {
 	PQ_FOOTER_READ,        /* read; s->pf when it decoded */
 } pq_footer_stage;
 colfs_status pq_footer_read(pq_state *s, bool plain_only,
-			    pq_footer_report_fn report, void *ctx,
+			    parquet_report_fn report, void *ctx,
 			    pq_footer_stage *stage);
 
 /* Chunk c of row group g, or NULL when there is none (nodes carry g and c

@@ -2,7 +2,7 @@
  * (docs/parquet-tree.md, "Salvage").
  *
  * When salvage/ is first listed, the file is scanned from byte 4 for
- * plausible Thrift compact PageHeaders (decoded by parquet_page.c, then
+ * plausible Thrift compact PageHeaders (decoded by parquet_pages.c, then
  * judged by sv_plausible).  An accepted page is skipped whole; elsewhere
  * the scan moves byte by byte, using memchr to jump to the next byte that
  * can start a header.  The scan is capped (SV_MAX_PAGES pages,
@@ -15,7 +15,7 @@
  * parquet_meta.c and the runs are matched to its leaf columns in file
  * order (sv_match); the matched column chunks become the row groups of a
  * stand-in parquet_file, decoded by the ordinary value pipeline of
- * parquet_values.c through a second pq_state (`syn`).
+ * parquet_views.c through a second pq_state (`syn`).
  */
 #include "parquet_salvage.h"
 #include "parquet_pages.h"

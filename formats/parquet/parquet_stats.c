@@ -14,7 +14,7 @@
 #include "parquet_docs.h"
 #include "parquet_pages.h"
 
-/* --- statistics.json ------------------------------------------------------- */
+/* --- statistics values ------------------------------------------------------ */
 
 /* Shortest decimal text that reads back to the same float/double. */
 static void shortest(char *buf, size_t len, double v, bool is_float)
@@ -262,96 +262,6 @@ static colfs_status numtext_apply(colfs_buf *doc, const numtext *nt,
 	return colfs_buf_status(out);
 }
 
-static colfs_status stats_doc(colfs_tree *t, colfs_node *f, colfs_buf *out)
-{
-	pq_state *s = colfs_node_ctx(f);
-	const parquet_file *pf = s->pf;
-	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(f), colfs_node_b(f));
-	const parquet_schema_elem *e = NULL;
-	colfs_cursor c;
-	colfs_thrift r;
-	colfs_thrift_field fl;
-	colfs_err err = {0};
-	colfs_status st;
-	int16_t last;
-	numtext nt = {0};
-	json_t *o = json_object(), *raw = json_object();
-	colfs_buf doc = COLFS_BUF_INIT;
-	colfs_buf a = COLFS_BUF_INIT;
-
-	if (!o || !raw) {
-		json_decref(o);
-		json_decref(raw);
-		return COLFS_ENOMEM;
-	}
-	if (ch->column < pf->n_columns)
-		e = pf->columns[ch->column].elem;
-	json_object_set_new(o, "physical_type",
-			    parquet_type_name(ch->type)
-			    ? json_string(parquet_type_name(ch->type))
-			    : json_integer(ch->type));
-	if (e && parquet_annotation_render(&a, e) && !colfs_buf_status(&a))
-		json_object_set_new(o, "logical_type",
-				    json_stringn(a.data, a.len));
-	else
-		json_object_set_new(o, "logical_type", json_null());
-	colfs_buf_free(&a);
-	colfs_cursor_init(&c, pf->footer + ch->stats_span_off,
-			  ch->stats_span_len, pf->footer_offset + ch->stats_span_off);
-	colfs_thrift_init(&r, &c);
-	st = colfs_thrift_struct_enter(&r, &last, &err);
-	while (!st && (st = colfs_thrift_field_next(&r, &last, &fl, &err)) ==
-			      COLFS_OK) {
-		static const char *const names[] = {
-			NULL, "max", "min", "null_count", "distinct_count",
-			"max_value", "min_value", "is_max_value_exact",
-			"is_min_value_exact", "nan_count",
-		};
-		const char *name = fl.id > 0 && fl.id <= 9 ? names[fl.id] : NULL;
-		if (!name) {
-			st = colfs_thrift_skip(&r, fl.type, &err);
-			continue;
-		}
-		if (fl.type == COLFS_THRIFT_BINARY &&
-		    (fl.id == 1 || fl.id == 2 || fl.id == 5 || fl.id == 6)) {
-			const uint8_t *p;
-			size_t n;
-			st = colfs_thrift_read_binary(&r, fl.type, &p, &n, &err);
-			if (!st) {
-				json_object_set_new(o, name,
-						    stat_value(&nt, e, ch->type,
-							       p, n));
-				json_object_set_new(raw, name, hex_json(p, n));
-			}
-		} else if (fl.type == COLFS_THRIFT_BOOL &&
-			   (fl.id == 7 || fl.id == 8)) {
-			json_object_set_new(o, name,
-					    json_boolean(fl.bool_value));
-		} else if (fl.id == 3 || fl.id == 4 || fl.id == 9) {
-			int64_t v;
-			st = colfs_thrift_read_int(&r, fl.type, &v, &err);
-			if (!st)
-				json_object_set_new(o, name, json_integer(v));
-		} else {
-			st = colfs_thrift_skip(&r, fl.type, &err);
-		}
-	}
-	if (st != COLFS_END) {
-		json_decref(o);
-		json_decref(raw);
-		free(nt.text);
-		colfs_tree_report_err(t, f, &err);
-		return err.status ? err.status : COLFS_ECORRUPT;
-	}
-	json_object_set_new(o, "raw", raw);
-	st = colfs_buf_json(&doc, o);
-	if (!st)
-		st = numtext_apply(&doc, &nt, out);
-	colfs_buf_free(&doc);
-	free(nt.text);
-	return st;
-}
-
 /* --- column_index.json with typed min/max -------------------------------- */
 
 #define REAL_MARK '\x01'
@@ -572,67 +482,167 @@ fail:
 	return e.status ? e.status : st;
 }
 
-/* --- statistics.json with values rendered as in the value files ---------- */
+/* --- statistics.json ------------------------------------------------------- */
 
-colfs_status pqv_statistics_gen(colfs_tree *t, colfs_node *file,
-				colfs_buf *out)
+/* The min/max field names of Statistics by field id. */
+static bool stat_bound(int16_t id)
 {
-	pq_state *s = colfs_node_ctx(file);
-	const parquet_chunk *ch = pq_chunk_at(s, (uint32_t)colfs_node_a(file),
-					   (uint32_t)colfs_node_b(file));
-	colfs_buf base = COLFS_BUF_INIT;
-	colfs_err e = {0};
-	colfs_cursor c;
-	colfs_thrift r;
-	colfs_thrift_field f;
-	int16_t last;
-	colfs_status st;
-	json_t *j;
-
-	if (!ch || ch->column >= s->pf->n_columns ||
-	    ch->stats_span_off > s->pf->footer_len ||
-	    ch->stats_span_len > s->pf->footer_len - ch->stats_span_off)
-		return stats_doc(t, file, out);
-	/* the typed document of parquet_docs.c, then min/max re-rendered */
-	st = stats_doc(t, file, &base);
-	if (st || colfs_buf_status(&base)) {
-		colfs_buf_free(&base);
-		return st ? st : COLFS_ENOMEM;
-	}
-	j = json_loadb(base.data, base.len, 0, NULL);
-	colfs_buf_free(&base);
-	if (!json_is_object(j)) {
-		json_decref(j);
-		return stats_doc(t, file, out);
-	}
-	colfs_cursor_init(&c, s->pf->footer + ch->stats_span_off,
-			  ch->stats_span_len,
-			  s->pf->footer_offset + ch->stats_span_off);
-	colfs_thrift_init(&r, &c);
-	st = colfs_thrift_struct_enter(&r, &last, &e);
-	while (!st && (st = colfs_thrift_field_next(&r, &last, &f, &e)) ==
-			      COLFS_OK) {
-		const char *key = f.id == 1 ? "max" : f.id == 2 ? "min" :
-				  f.id == 5 ? "max_value" :
-				  f.id == 6 ? "min_value" : NULL;
-		const uint8_t *p;
-		size_t n;
-		if (!key || f.type != COLFS_THRIFT_BINARY) {
-			st = colfs_thrift_skip(&r, f.type, &e);
-			continue;
-		}
-		st = colfs_thrift_read_binary(&r, f.type, &p, &n, &e);
-		if (st)
-			break;
-		json_t *v = typed_json(s->pf->columns[ch->column].elem, p, n);
-		if (v)
-			json_object_set_new(j, key, v);
-	}
-	if (st != COLFS_END) {
-		/* keep the document of parquet_docs.c as it was */
-		json_decref(j);
-		return stats_doc(t, file, out);
-	}
-	return json_emit(out, j);
+	return id == 1 || id == 2 || id == 5 || id == 6;
 }
 
+/* A top-level string holding a NUL: such a document keeps its untyped
+ * min/max (JSON readers would not take it back). */
+static bool has_nul_string(json_t *o)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(o, k, v)
+		if (json_is_string(v) &&
+		    memchr(json_string_value(v), 0, json_string_length(v)))
+			return true;
+	return false;
+}
+
+/* A placeholder of float_json that no typed value replaced: the number
+ * itself (as jansson writes a real). */
+static json_t *placeholder_real(json_t *v, const numtext *nt)
+{
+	const char *p = json_string_value(v);
+	size_t k = 0;
+
+	if (!p || p[0] != '\001' || p[1] != 'N' || !p[2])
+		return NULL;
+	for (p += 2; *p >= '0' && *p <= '9'; p++)
+		k = k * 10 + (size_t)(*p - '0');
+	if (*p || k >= nt->n)
+		return NULL;
+	return json_real(strtod(nt->text[k], NULL));
+}
+
+/* statistics.json, built once from the Statistics bytes: physical and
+ * logical type, each field (min/max rendered by the column's type as the
+ * value files render them when the chunk's column is known, else by
+ * stat_value), and the raw min/max bytes in hex. */
+colfs_status pqv_statistics_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
+{
+	pq_state *s = colfs_node_ctx(f);
+	const parquet_file *pf = s->pf;
+	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(f),
+					      colfs_node_b(f));
+	const parquet_schema_elem *e = NULL;
+	colfs_cursor c;
+	colfs_thrift r;
+	colfs_thrift_field fl;
+	colfs_err err = {0};
+	colfs_status st;
+	int16_t last;
+	numtext nt = {0};
+	json_t *typed[7] = {0};   /* by field id: the last typed min/max */
+	json_t *o = json_object(), *raw = json_object();
+	colfs_buf doc = COLFS_BUF_INIT;
+	colfs_buf a = COLFS_BUF_INIT;
+	static const char *const names[] = {
+		NULL, "max", "min", "null_count", "distinct_count",
+		"max_value", "min_value", "is_max_value_exact",
+		"is_min_value_exact", "nan_count",
+	};
+	/* typed min/max need the column and the Statistics in the footer */
+	const bool want_typed = ch && ch->column < pf->n_columns &&
+				ch->stats_span_off <= pf->footer_len &&
+				ch->stats_span_len <= pf->footer_len -
+							      ch->stats_span_off;
+
+	if (!o || !raw) {
+		json_decref(o);
+		json_decref(raw);
+		return COLFS_ENOMEM;
+	}
+	if (ch->column < pf->n_columns)
+		e = pf->columns[ch->column].elem;
+	json_object_set_new(o, "physical_type",
+			    parquet_type_name(ch->type)
+			    ? json_string(parquet_type_name(ch->type))
+			    : json_integer(ch->type));
+	if (e && parquet_annotation_render(&a, e) && !colfs_buf_status(&a))
+		json_object_set_new(o, "logical_type",
+				    json_stringn(a.data, a.len));
+	else
+		json_object_set_new(o, "logical_type", json_null());
+	colfs_buf_free(&a);
+	colfs_cursor_init(&c, pf->footer + ch->stats_span_off,
+			  ch->stats_span_len, pf->footer_offset + ch->stats_span_off);
+	colfs_thrift_init(&r, &c);
+	st = colfs_thrift_struct_enter(&r, &last, &err);
+	while (!st && (st = colfs_thrift_field_next(&r, &last, &fl, &err)) ==
+			      COLFS_OK) {
+		const char *name = fl.id > 0 && fl.id <= 9 ? names[fl.id] : NULL;
+		if (!name) {
+			st = colfs_thrift_skip(&r, fl.type, &err);
+			continue;
+		}
+		if (fl.type == COLFS_THRIFT_BINARY && stat_bound(fl.id)) {
+			const uint8_t *p;
+			size_t n;
+			st = colfs_thrift_read_binary(&r, fl.type, &p, &n, &err);
+			if (!st) {
+				json_object_set_new(o, name,
+						    stat_value(&nt, e, ch->type,
+							       p, n));
+				json_object_set_new(raw, name, hex_json(p, n));
+			}
+			json_t *v = !st && want_typed ? typed_json(e, p, n)
+						      : NULL;
+			if (v) {
+				json_decref(typed[fl.id]);
+				typed[fl.id] = v;
+			}
+		} else if (fl.type == COLFS_THRIFT_BOOL &&
+			   (fl.id == 7 || fl.id == 8)) {
+			json_object_set_new(o, name,
+					    json_boolean(fl.bool_value));
+		} else if (fl.id == 3 || fl.id == 4 || fl.id == 9) {
+			int64_t v;
+			st = colfs_thrift_read_int(&r, fl.type, &v, &err);
+			if (!st)
+				json_object_set_new(o, name, json_integer(v));
+		} else {
+			st = colfs_thrift_skip(&r, fl.type, &err);
+		}
+	}
+	if (st != COLFS_END) {
+		for (int i = 0; i < 7; i++)
+			json_decref(typed[i]);
+		json_decref(o);
+		json_decref(raw);
+		free(nt.text);
+		colfs_tree_report_err(t, f, &err);
+		return err.status ? err.status : COLFS_ECORRUPT;
+	}
+	json_object_set_new(o, "raw", raw);
+	if (want_typed && !has_nul_string(o)) {
+		for (int16_t id = 1; id < 7; id++) {
+			json_t *v;
+			if (!stat_bound(id))
+				continue;
+			if (typed[id]) {
+				json_object_set_new(o, names[id], typed[id]);
+				typed[id] = NULL;
+			} else if ((v = placeholder_real(
+					    json_object_get(o, names[id]),
+					    &nt))) {
+				json_object_set_new(o, names[id], v);
+			}
+		}
+		free(nt.text);
+		return json_emit(out, o);
+	}
+	for (int i = 0; i < 7; i++)
+		json_decref(typed[i]);
+	st = colfs_buf_json(&doc, o);
+	if (!st)
+		st = numtext_apply(&doc, &nt, out);
+	colfs_buf_free(&doc);
+	free(nt.text);
+	return st;
+}

@@ -1,12 +1,11 @@
-/* colfs: the Parquet metadata tree: the directories (row_groups/,
- * chunks/, pages/, bloom_filter/, key_value/, raw/) and the root's
- * entries, each with the documents it holds; the documents over footer
- * spans (metadata.json, a row group's and a chunk's metadata, the offset
- * index, a page header, a bloom filter header) rendered from the Thrift
- * (docs/parquet-tree.md describes every entry). */
+/* colfs: the Parquet metadata tree, directories only: the root's entries,
+ * row_groups/, chunks/, pages/, bloom_filter/, key_value/, raw/, each
+ * with the entries it holds; the documents and views come from the files
+ * that own them (docs/parquet-tree.md describes every entry). */
 #include "parquet_tree.h"
 #include "parquet_bloom.h"
 #include "parquet_docs.h"
+#include "parquet_json.h"
 #include "parquet_salvage.h"
 #include "parquet_stats.h"
 #include "parquet_verify.h"
@@ -17,104 +16,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Fail a document: record the problem under the node, return the status. */
-static colfs_status doc_fail(colfs_tree *t, colfs_node *n, const colfs_err *e)
-{
-	colfs_tree_report_err(t, n, e);
-	return e->status ? e->status : COLFS_ECORRUPT;
-}
+static const colfs_node_ops metadata_json_ops = {.generate = parquet_json_metadata_gen};
+static const colfs_node_ops rg_meta_ops = {.generate = parquet_json_rg_meta_gen};
+static const colfs_node_ops chunk_meta_ops = {.generate = parquet_json_chunk_meta_gen};
+static const colfs_node_ops column_index_ops = {.generate = pqv_column_index_gen};
+static const colfs_node_ops offset_index_ops = {.generate = parquet_json_offset_index_gen};
+static const colfs_node_ops page_header_ops = {.generate = parquet_json_page_header_gen};
+static const colfs_node_ops bloom_header_ops = {.generate = parquet_bloom_header_gen};
+static const colfs_node_ops stats_ops = {.generate = pqv_statistics_gen};
+static const colfs_node_ops summary_ops = {.generate = pq_summary_gen};
+static const colfs_node_ops readme_ops = {.generate = pq_readme_gen};
+static const colfs_node_ops schema_ops = {.generate = pq_schema_gen};
+static const colfs_node_ops schema_json_ops = {.generate = pq_schema_json_gen};
+static const colfs_node_ops layout_ops = {.generate = pq_layout_gen};
 
-/* --- documents over footer spans ------------------------------------------- */
-
-static colfs_status span_json_doc(colfs_tree *t, colfs_node *file,
-				  colfs_buf *out, size_t off, size_t len,
-				  const colfs_thrift_sdesc *d)
-{
-	pq_state *s = colfs_node_ctx(file);
-	colfs_err e = {0};
-	json_t *j;
-
-	if (off > s->pf->footer_len || len > s->pf->footer_len - off)
-		return COLFS_ECORRUPT;
-	if (pq_json_struct(s->pf->footer + off, len, s->pf->footer_offset + off,
-			   d, &j, &e))
-		return doc_fail(t, file, &e);
-	return colfs_buf_json(out, j);
-}
-
-static colfs_status metadata_json_gen(colfs_tree *t, colfs_node *file,
-				      colfs_buf *out)
-{
-	pq_state *s = colfs_node_ctx(file);
-	colfs_err e = {0};
-	json_t *j;
-
-	if (pq_json_struct(s->pf->footer, s->pf->footer_len,
-			   s->pf->footer_offset,
-			   s->pf->encrypted_footer
-			   ? &parquet_desc_file_crypto_metadata
-			   : &parquet_desc_file_metadata, &j, &e)) {
-		/* the footer is damaged: show the problem instead */
-		j = json_pack("{s:{s:s,s:I,s:s}}", "decode_error", "status",
-			      colfs_status_name(e.status), "offset",
-			      (json_int_t)e.offset, "message", e.msg);
-		if (e.status == COLFS_ENOMEM)
-			return doc_fail(t, file, &e);
-	}
-	return colfs_buf_json(out, j);
-}
-
-static colfs_status rg_meta_gen(colfs_tree *t, colfs_node *file,
-				colfs_buf *out)
-{
-	pq_state *s = colfs_node_ctx(file);
-	const parquet_row_group *rg = &s->pf->row_groups[colfs_node_a(file)];
-
-	return span_json_doc(t, file, out, rg->span_off, rg->span_len,
-			     &parquet_desc_row_group);
-}
-
-static colfs_status chunk_meta_gen(colfs_tree *t, colfs_node *file,
-				   colfs_buf *out)
-{
-	pq_state *s = colfs_node_ctx(file);
-	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(file), colfs_node_b(file));
-
-	return span_json_doc(t, file, out, ch->span_off, ch->span_len,
-			     &parquet_desc_column_chunk);
-}
-
-/* A document decoded from a region of the file (page index, headers). */
-static colfs_status region_json_doc(colfs_tree *t, colfs_node *file,
-				    colfs_buf *out, uint64_t off, uint64_t len,
-				    const colfs_thrift_sdesc *d)
-{
-	pq_state *s = colfs_node_ctx(file);
-	colfs_err e = {0};
-	uint8_t *buf;
-	json_t *j;
-	colfs_status st;
-
-	if (pq_read_region(s, off, len, &buf, &e))
-		return doc_fail(t, file, &e);
-	st = pq_json_struct(buf, (size_t)len, off, d, &j, &e);
-	free(buf);
-	if (st)
-		return doc_fail(t, file, &e);
-	return colfs_buf_json(out, j);
-}
-
-static colfs_status offset_index_gen(colfs_tree *t, colfs_node *file,
-				     colfs_buf *out)
-{
-	pq_state *s = colfs_node_ctx(file);
-	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(file), colfs_node_b(file));
-
-	return region_json_doc(t, file, out, (uint64_t)ch->offset_index_offset,
-			       (uint64_t)ch->offset_index_length,
-			       &parquet_desc_offset_index);
-}
-
+/* The page walk of the chunk a node names (a, b), or NULL. */
 static const pqv_walk *chunk_pages(colfs_tree *t, pq_state *s,
 				  const colfs_node *n)
 {
@@ -125,106 +41,6 @@ static const pqv_walk *chunk_pages(colfs_tree *t, pq_state *s,
 		return NULL;
 	return w;
 }
-
-static colfs_status page_header_gen(colfs_tree *t, colfs_node *file,
-				    colfs_buf *out)
-{
-	pq_state *s = colfs_node_ctx(file);
-	const pqv_walk *pl = chunk_pages(t, s, file);
-	const parquet_page *pg;
-
-	if (!pl || colfs_node_c(file) >= pl->n)
-		return COLFS_ENOENT;
-	pg = &pl->pages[colfs_node_c(file)];
-	return region_json_doc(t, file, out, pg->offset, pg->hdr.header_len,
-			       &parquet_desc_page_header);
-}
-
-/* The bloom filter header: its typed numBytes and its length. */
-static colfs_status bloom_header_read(pq_state *s, const parquet_chunk *ch,
-				      uint64_t *hdr_len, int32_t *num_bytes,
-				      colfs_err *err)
-{
-	uint64_t off = (uint64_t)ch->bloom_filter_offset;
-	uint64_t want = 4096, left;
-	colfs_status st;
-	uint8_t *buf;
-	size_t got;
-
-	if (off >= s->size)
-		return colfs_fail(err, COLFS_EBOUNDS, off,
-				  "bloom filter offset %llu is past the end of the file",
-				  (unsigned long long)off);
-	left = s->size - off;
-	if (ch->bloom_filter_length > 0 &&
-	    (uint64_t)ch->bloom_filter_length < left)
-		left = (uint64_t)ch->bloom_filter_length;
-	if (want > left)
-		want = left;
-	buf = malloc((size_t)want ? (size_t)want : 1);
-	if (!buf)
-		return colfs_fail(err, COLFS_ENOMEM, off, "out of memory");
-	st = colfs_source_pread(s->src, off, (size_t)want, buf, &got, err);
-	if (!st) {
-		colfs_cursor c;
-		colfs_thrift r;
-		colfs_thrift_field f;
-		int16_t last;
-		bool have = false;
-		colfs_cursor_init(&c, buf, got, off);
-		colfs_thrift_init(&r, &c);
-		st = colfs_thrift_struct_enter(&r, &last, err);
-		while (!st &&
-		       (st = colfs_thrift_field_next(&r, &last, &f, err)) ==
-			       COLFS_OK) {
-			if (f.id == 1) {
-				st = colfs_thrift_read_i32(&r, f.type,
-							   num_bytes, err);
-				have = true;
-			} else {
-				st = colfs_thrift_skip(&r, f.type, err);
-			}
-		}
-		if (st == COLFS_END) {
-			st = COLFS_OK;
-			*hdr_len = c.pos;
-			if (!have || *num_bytes < 0)
-				st = colfs_fail(err, COLFS_ECORRUPT, off,
-						"BloomFilterHeader lacks a valid numBytes");
-		}
-	}
-	free(buf);
-	return st;
-}
-
-static colfs_status bloom_header_gen(colfs_tree *t, colfs_node *file,
-				     colfs_buf *out)
-{
-	pq_state *s = colfs_node_ctx(file);
-	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(file), colfs_node_b(file));
-	colfs_err e = {0};
-	uint64_t hlen;
-	int32_t nb;
-
-	if (bloom_header_read(s, ch, &hlen, &nb, &e))
-		return doc_fail(t, file, &e);
-	return region_json_doc(t, file, out, (uint64_t)ch->bloom_filter_offset,
-			       hlen, &parquet_desc_bloom_filter_header);
-}
-
-static const colfs_node_ops metadata_json_ops = {.generate = metadata_json_gen};
-static const colfs_node_ops rg_meta_ops = {.generate = rg_meta_gen};
-static const colfs_node_ops chunk_meta_ops = {.generate = chunk_meta_gen};
-static const colfs_node_ops column_index_ops = {.generate = pqv_column_index_gen};
-static const colfs_node_ops offset_index_ops = {.generate = offset_index_gen};
-static const colfs_node_ops page_header_ops = {.generate = page_header_gen};
-static const colfs_node_ops bloom_header_ops = {.generate = bloom_header_gen};
-static const colfs_node_ops stats_ops = {.generate = pqv_statistics_gen};
-static const colfs_node_ops summary_ops = {.generate = pq_summary_gen};
-static const colfs_node_ops readme_ops = {.generate = pq_readme_gen};
-static const colfs_node_ops schema_ops = {.generate = pq_schema_gen};
-static const colfs_node_ops schema_json_ops = {.generate = pq_schema_json_gen};
-static const colfs_node_ops layout_ops = {.generate = pq_layout_gen};
 
 /* --- directories ------------------------------------------------------------ */
 
@@ -297,14 +113,15 @@ static const colfs_node_ops pages_ops = {.populate = pages_populate};
 static colfs_status bloom_populate(colfs_tree *t, colfs_node *dir)
 {
 	pq_state *s = colfs_node_ctx(dir);
-	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(dir), colfs_node_b(dir));
+	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(dir),
+					      colfs_node_b(dir));
 	uint64_t a = colfs_node_a(dir), b = colfs_node_b(dir);
 	colfs_err e = {0};
 	uint64_t hlen, start, end;
 	int32_t nb;
 
 	ADD(add_doc_abc(t, dir, "header.json", &bloom_header_ops, s, a, b, 0));
-	if (bloom_header_read(s, ch, &hlen, &nb, &e)) {
+	if (parquet_bloom_header_read(s, ch, &hlen, &nb, &e)) {
 		colfs_tree_report_err(t, dir, &e);
 		return COLFS_OK;
 	}
@@ -340,7 +157,8 @@ static bool region_in_file(pq_state *s, int64_t off, int64_t len)
 static colfs_status chunk_populate(colfs_tree *t, colfs_node *dir)
 {
 	pq_state *s = colfs_node_ctx(dir);
-	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(dir), colfs_node_b(dir));
+	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(dir),
+					      colfs_node_b(dir));
 	uint64_t a = colfs_node_a(dir), b = colfs_node_b(dir);
 
 	if (!ch)
@@ -409,7 +227,8 @@ static const colfs_node_ops verify_ops = {.piece = verify_piece};
 static colfs_status chunk_populate_all(colfs_tree *t, colfs_node *dir)
 {
 	pq_state *s = colfs_node_ctx(dir);
-	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(dir), colfs_node_b(dir));
+	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(dir),
+					      colfs_node_b(dir));
 
 	COLFS_TRY(chunk_populate(t, dir));
 	if (ch && ch->has_meta && !ch->encrypted)

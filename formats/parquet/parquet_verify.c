@@ -697,7 +697,8 @@ colfs_status pqv_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 	pq_state *s = colfs_node_ctx(file);
 	const uint32_t g = (uint32_t)colfs_node_a(file);
 	const uint32_t c = (uint32_t)colfs_node_b(file);
-	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(file), colfs_node_b(file));
+	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(file),
+					      colfs_node_b(file));
 	const parquet_row_group *rg;
 	vf v = {0};
 	vf_stats stats;

@@ -13,7 +13,7 @@
 #include "core/thrift.h"
 #include "fuzz_util.h"
 #include "parquet/parquet.h"
-#include "parquet/parquet_internal.h"
+#include "parquet/parquet_desc.h"
 
 static size_t skip_len(const uint8_t *p, size_t n, colfs_status *st_out)
 {

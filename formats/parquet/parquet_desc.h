@@ -1,7 +1,7 @@
-/* colfs: what the Parquet module's files share among themselves (not for
- * the value decoders: use parquet.h). */
-#ifndef COLFS_PARQUET_INTERNAL_H
-#define COLFS_PARQUET_INTERNAL_H
+/* colfs: the names of parquet.thrift's enum values and the descriptors of
+ * its structs, for the JSON views (parquet_desc.c; module-private). */
+#ifndef COLFS_PARQUET_DESC_H
+#define COLFS_PARQUET_DESC_H
 
 #include "parquet.h"
 
