@@ -138,6 +138,7 @@ colfs_status pq_footer_read(pq_state *s, bool plain_only,
 	}
 	*stage = PQ_FOOTER_READ;
 	s->footer_ok = true;
+	memset(&e, 0, sizeof e);   /* a problem reported above is not why */
 	st = parquet_file_parse(footer, flen, s->footer_offset, s->size,
 				s->encrypted_footer, report, ctx, &s->pf, &e);
 	free(footer);
