@@ -221,7 +221,7 @@ typedef struct parquet_page_header {
 /* Decode one PageHeader at the cursor (which advances past it).  Checks:
  * required fields present, sizes and counts >= 0, the sub-header matching
  * the page type present, v2 level lengths within compressed_size. */
-colfs_status parquet_page_header_parse(colfs_cursor *c,
+colfs_status parquet_pages_header_parse(colfs_cursor *c,
 				       parquet_page_header *hdr,
 				       colfs_err *err);
 
@@ -238,7 +238,7 @@ typedef struct parquet_page {
  * (stop->status is COLFS_OK for a clean walk).  `*pages` is malloc'd (free
  * it).  Fails only when out of memory.  Encrypted chunks are refused with
  * COLFS_EUNSUPPORTED in `*stop`. */
-colfs_status parquet_chunk_walk(const colfs_source *src,
+colfs_status parquet_pages_walk(const colfs_source *src,
 				const parquet_chunk *ch, uint64_t max_header,
 				parquet_page **pages, size_t *n_pages,
 				colfs_err *stop, colfs_err *note);

@@ -17,7 +17,7 @@
 /* --- the header ---------------------------------------------------------- */
 
 /* The bloom filter header: its typed numBytes and its length. */
-colfs_status parquet_bloom_header_read(pq_state *s, const parquet_chunk *ch,
+colfs_status parquet_bloom_header_read(parquet_region_state *s, const parquet_chunk *ch,
 				       uint64_t *hdr_len, int32_t *num_bytes,
 				       colfs_err *err)
 {
@@ -76,8 +76,8 @@ colfs_status parquet_bloom_header_read(pq_state *s, const parquet_chunk *ch,
 colfs_status parquet_bloom_header_gen(colfs_tree *t, colfs_node *file,
 				      colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(file);
-	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(file),
+	parquet_region_state *s = colfs_node_ctx(file);
+	const parquet_chunk *ch = parquet_region_chunk(s, colfs_node_a(file),
 					      colfs_node_b(file));
 	colfs_err e = {0};
 	uint64_t hlen;
@@ -141,19 +141,19 @@ static const colfs_node_ops maybe_ops = {.generate = empty_gen};
 
 /* Node args: a = row group, b = chunk, c = bitset offset; the bitset
  * length is in the ctx. */
-typedef struct pqv_bloom {
-	pq_state *s;
+typedef struct parquet_bloom_lookup {
+	parquet_region_state *s;
 	uint32_t g, c;
 	uint64_t off;
 	uint32_t len;
-} pqv_bloom;
+} parquet_bloom_lookup;
 
 static colfs_status might_contain_lookup(colfs_tree *t, colfs_node *dir,
 					 const char *name, colfs_node **out)
 {
-	const pqv_bloom *bl = colfs_node_ctx(dir);
-	pq_state *s = bl->s;
-	const parquet_chunk *ch = pq_chunk_at(s, bl->g, bl->c);
+	const parquet_bloom_lookup *bl = colfs_node_ctx(dir);
+	parquet_region_state *s = bl->s;
+	const parquet_chunk *ch = parquet_region_chunk(s, bl->g, bl->c);
 	size_t nlen = strlen(name), vlen, k = 0;
 	colfs_err e = {0};
 	uint8_t *bits;
@@ -190,13 +190,13 @@ static colfs_status might_contain_lookup(colfs_tree *t, colfs_node *dir,
 		}
 	}
 	raw[k] = 0;
-	pq_type ty = pqv_type_of(el);
+	pq_type ty = parquet_pages_type_of(el);
 	if (strlen(raw) != k || !pq_text_to_plain(&ty, raw, val, cap, &vlen)) {
 		free(raw);
 		free(val);
 		return COLFS_ENOENT;
 	}
-	if (pq_read_region(s, bl->off, bl->len, &bits, &e)) {
+	if (parquet_region_read(s, bl->off, bl->len, &bits, &e)) {
 		colfs_tree_report_err(t, dir, &e);
 		free(raw);
 		free(val);
@@ -227,12 +227,12 @@ static const colfs_node_ops might_contain_ops = {
 	.lookup = might_contain_lookup,
 };
 
-colfs_status pqv_bloom_views_add(colfs_tree *t, colfs_node *dir, pq_state *s,
+colfs_status parquet_bloom_add(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
 				 uint32_t g, uint32_t c, uint64_t bitset_off,
 				 uint32_t bitset_len)
 {
-	const parquet_chunk *ch = pq_chunk_at(s, g, c);
-	pqv_bloom *bl;
+	const parquet_chunk *ch = parquet_region_chunk(s, g, c);
+	parquet_bloom_lookup *bl;
 
 	if (!ch || ch->column >= s->pf->n_columns)
 		return COLFS_OK;
@@ -245,7 +245,7 @@ colfs_status pqv_bloom_views_add(colfs_tree *t, colfs_node *dir, pq_state *s,
 	bl = colfs_tree_alloc(t, sizeof *bl);
 	if (!bl)
 		return COLFS_ENOMEM;
-	*bl = (pqv_bloom){ .s = s, .g = g, .c = c, .off = bitset_off,
+	*bl = (parquet_bloom_lookup){ .s = s, .g = g, .c = c, .off = bitset_off,
 			   .len = bitset_len };
 	return colfs_dir_add_dir(t, dir, "might_contain", &might_contain_ops,
 				 bl) ? COLFS_OK : COLFS_ENOMEM;

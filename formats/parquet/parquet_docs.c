@@ -22,7 +22,7 @@ static const char *unit_name(int32_t u)
 	}
 }
 
-bool parquet_annotation_render(colfs_buf *b, const parquet_schema_elem *e)
+bool parquet_docs_annotation(colfs_buf *b, const parquet_schema_elem *e)
 {
 	const parquet_logical *lt = &e->logical;
 
@@ -196,7 +196,7 @@ static void schema_elem_text(colfs_buf *b, const parquet_file *pf,
 	colfs_buf_printf(b, " %s", e->name);
 	{
 		colfs_buf a = COLFS_BUF_INIT;
-		if (parquet_annotation_render(&a, e) && a.len) {
+		if (parquet_docs_annotation(&a, e) && a.len) {
 			colfs_buf_puts(b, " (");
 			colfs_buf_append(b, a.data, a.len);
 			colfs_buf_putc(b, ')');
@@ -217,9 +217,9 @@ static void schema_elem_text(colfs_buf *b, const parquet_file *pf,
 	colfs_buf_printf(b, "%*s}\n", indent, "");
 }
 
-colfs_status pq_schema_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
+colfs_status parquet_docs_schema_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(f);
+	parquet_region_state *s = colfs_node_ctx(f);
 	const parquet_file *pf = s->pf;
 	kids k;
 
@@ -331,7 +331,7 @@ static json_t *schema_elem_json(const parquet_file *pf, const kids *k,
 	}
 	if (e->logical.kind)
 		json_object_set_new(o, "logical_type", logical_json(&e->logical));
-	if (parquet_annotation_render(&a, e) && !colfs_buf_status(&a))
+	if (parquet_docs_annotation(&a, e) && !colfs_buf_status(&a))
 		json_object_set_new(o, "annotation",
 				    json_stringn(a.data, a.len));
 	colfs_buf_free(&a);
@@ -364,9 +364,9 @@ static json_t *schema_elem_json(const parquet_file *pf, const kids *k,
 	return o;
 }
 
-colfs_status pq_schema_json_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
+colfs_status parquet_docs_schema_json_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(f);
+	parquet_region_state *s = colfs_node_ctx(f);
 	const parquet_file *pf = s->pf;
 	json_t *j;
 	kids k;
@@ -420,9 +420,9 @@ static const char *algorithm_name(int32_t a)
 	return a == 1 ? "AES_GCM_V1" : a == 2 ? "AES_GCM_CTR_V1" : "unknown";
 }
 
-colfs_status pq_summary_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
+colfs_status parquet_docs_summary_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(f);
+	parquet_region_state *s = colfs_node_ctx(f);
 	const parquet_file *pf = s->pf;
 
 	colfs_buf_printf(out, "file: %s\n", colfs_tree_display_name(t));
@@ -496,7 +496,7 @@ typedef struct readme_has {
 	bool data;                  /* a chunk that holds values: data pages */
 } readme_has;
 
-static bool readme_in_file(const pq_state *s, int64_t off, int64_t len)
+static bool readme_in_file(const parquet_region_state *s, int64_t off, int64_t len)
 {
 	uint64_t end;
 	return off >= 0 && len > 0 &&
@@ -504,7 +504,7 @@ static bool readme_in_file(const pq_state *s, int64_t off, int64_t len)
 	       end <= s->size;
 }
 
-static readme_has readme_scan(const pq_state *s)
+static readme_has readme_scan(const parquet_region_state *s)
 {
 	const parquet_file *pf = s->pf;
 	readme_has h = {0};
@@ -543,9 +543,9 @@ static readme_has readme_scan(const pq_state *s)
 	return h;
 }
 
-colfs_status pq_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
+colfs_status parquet_docs_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(f);
+	parquet_region_state *s = colfs_node_ctx(f);
 	const parquet_file *pf = s->pf;
 	bool full = pf && !s->encrypted_footer;
 	colfs_node *rows = NULL;
@@ -788,7 +788,7 @@ static int region_cmp(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
-static bool valid_region(const pq_state *s, int64_t off, int64_t len)
+static bool valid_region(const parquet_region_state *s, int64_t off, int64_t len)
 {
 	uint64_t end;
 	return off >= 0 && len > 0 &&
@@ -796,9 +796,9 @@ static bool valid_region(const pq_state *s, int64_t off, int64_t len)
 	       end <= s->size;
 }
 
-colfs_status pq_layout_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
+colfs_status parquet_docs_layout_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(f);
+	parquet_region_state *s = colfs_node_ctx(f);
 	const parquet_file *pf = s->pf;
 	regions rs = {0};
 	uint64_t covered = 0;
@@ -814,7 +814,7 @@ colfs_status pq_layout_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 				const parquet_chunk *ch = &rg->chunks[c];
 				char tmp[32];
 				char *esc = colfs_name_escape(
-					pq_chunk_name(s, rg, c, tmp, sizeof tmp));
+					parquet_region_chunk_name(s, rg, c, tmp, sizeof tmp));
 				if (!esc) {
 					rs.failed = true;
 					continue;

@@ -5,15 +5,15 @@
 
 #include "parquet_region.h"
 
-colfs_status pq_summary_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
-colfs_status pq_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
-colfs_status pq_schema_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
-colfs_status pq_schema_json_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
-colfs_status pq_layout_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
+colfs_status parquet_docs_summary_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
+colfs_status parquet_docs_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
+colfs_status parquet_docs_schema_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
+colfs_status parquet_docs_schema_json_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
+colfs_status parquet_docs_layout_gen(colfs_tree *t, colfs_node *f, colfs_buf *out);
 
 /* The parquet-mr style annotation of a schema element ("STRING",
  * "DECIMAL(9,2)", "TIMESTAMP(MICROS,true)"), appended to `b`; nothing when
  * the element has none.  Returns true when it wrote something. */
-bool parquet_annotation_render(colfs_buf *b, const parquet_schema_elem *e);
+bool parquet_docs_annotation(colfs_buf *b, const parquet_schema_elem *e);
 
 #endif

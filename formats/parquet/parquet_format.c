@@ -1,5 +1,5 @@
 /* colfs: the Parquet format module's entry: probe, open (the state, the
- * head magic, the footer through pq_footer_read, the page pipeline, then
+ * head magic, the footer through parquet_region_footer_read, the page pipeline, then
  * the tree of parquet_tree.c) and close; its format table is listed in
  * formats/core/registry.c. */
 #include "parquet_pages.h"
@@ -15,7 +15,7 @@ static bool is_magic(const uint8_t *p)
 	return memcmp(p, "PAR1", 4) == 0 || memcmp(p, "PARE", 4) == 0;
 }
 
-static bool pq_probe(const uint8_t *head, size_t head_len, const uint8_t *tail,
+static bool parquet_format_probe(const uint8_t *head, size_t head_len, const uint8_t *tail,
 		     size_t tail_len, uint64_t size)
 {
 	/* A file that starts like Parquet is claimed even when its tail is
@@ -27,14 +27,14 @@ static bool pq_probe(const uint8_t *head, size_t head_len, const uint8_t *tail,
 	return size >= 12 && tail_len >= 4 && is_magic(tail + tail_len - 4);
 }
 
-static void pq_close(void *state)
+static void parquet_format_close(void *state)
 {
-	pq_state *s = state;
+	parquet_region_state *s = state;
 
 	if (!s)
 		return;
-	pq_salvage_destroy(s->salvage);
-	pqv_state_destroy(s->values);
+	parquet_salvage_destroy(s->salvage);
+	parquet_pages_destroy(s->values);
 	parquet_file_destroy(s->pf);
 	free(s);
 }
@@ -44,10 +44,10 @@ static void report_cb(void *ctx, const colfs_err *err)
 	colfs_tree_report_err(ctx, NULL, err);
 }
 
-static colfs_status pq_open(colfs_tree *t, colfs_err *err)
+static colfs_status parquet_format_open(colfs_tree *t, colfs_err *err)
 {
 	colfs_node *root = colfs_tree_root(t);
-	pq_state *s;
+	parquet_region_state *s;
 	colfs_status st;
 
 	s = calloc(1, sizeof *s);
@@ -64,12 +64,12 @@ static colfs_status pq_open(colfs_tree *t, colfs_err *err)
 		if (st)
 			return st;
 	}
-	st = pq_footer_read(s, false, report_cb, t, NULL);
+	st = parquet_region_footer_read(s, false, report_cb, t, NULL);
 	if (st)
 		return colfs_fail(err, st, s->size, "cannot read the footer");
 
-	if (pqv_state_create(s, &s->values) ||
-	    pq_tree_root_add(t, root, s))
+	if (parquet_pages_create(s, &s->values) ||
+	    parquet_tree_root_add(t, root, s))
 		return colfs_fail(err, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN,
 				  "out of memory building the tree");
 	return COLFS_OK;
@@ -77,7 +77,7 @@ static colfs_status pq_open(colfs_tree *t, colfs_err *err)
 
 const colfs_format colfs_format_parquet = {
 	.name = "parquet",
-	.probe = pq_probe,
-	.open = pq_open,
-	.close = pq_close,
+	.probe = parquet_format_probe,
+	.open = parquet_format_open,
+	.close = parquet_format_close,
 };

@@ -19,13 +19,13 @@ static colfs_status span_json_doc(colfs_tree *t, colfs_node *file,
 				  colfs_buf *out, size_t off, size_t len,
 				  const colfs_thrift_sdesc *d)
 {
-	pq_state *s = colfs_node_ctx(file);
+	parquet_region_state *s = colfs_node_ctx(file);
 	colfs_err e = {0};
 	json_t *j;
 
 	if (off > s->pf->footer_len || len > s->pf->footer_len - off)
 		return COLFS_ECORRUPT;
-	if (pq_json_struct(s->pf->footer + off, len, s->pf->footer_offset + off,
+	if (parquet_region_json(s->pf->footer + off, len, s->pf->footer_offset + off,
 			   d, &j, &e))
 		return doc_fail(t, file, &e);
 	return colfs_buf_json(out, j);
@@ -34,11 +34,11 @@ static colfs_status span_json_doc(colfs_tree *t, colfs_node *file,
 colfs_status parquet_json_metadata_gen(colfs_tree *t, colfs_node *file,
 				       colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(file);
+	parquet_region_state *s = colfs_node_ctx(file);
 	colfs_err e = {0};
 	json_t *j;
 
-	if (pq_json_struct(s->pf->footer, s->pf->footer_len,
+	if (parquet_region_json(s->pf->footer, s->pf->footer_len,
 			   s->pf->footer_offset,
 			   s->pf->encrypted_footer
 			   ? &parquet_desc_file_crypto_metadata
@@ -56,7 +56,7 @@ colfs_status parquet_json_metadata_gen(colfs_tree *t, colfs_node *file,
 colfs_status parquet_json_rg_meta_gen(colfs_tree *t, colfs_node *file,
 				      colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(file);
+	parquet_region_state *s = colfs_node_ctx(file);
 	const parquet_row_group *rg = &s->pf->row_groups[colfs_node_a(file)];
 
 	return span_json_doc(t, file, out, rg->span_off, rg->span_len,
@@ -66,8 +66,8 @@ colfs_status parquet_json_rg_meta_gen(colfs_tree *t, colfs_node *file,
 colfs_status parquet_json_chunk_meta_gen(colfs_tree *t, colfs_node *file,
 					 colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(file);
-	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(file),
+	parquet_region_state *s = colfs_node_ctx(file);
+	const parquet_chunk *ch = parquet_region_chunk(s, colfs_node_a(file),
 					      colfs_node_b(file));
 
 	return span_json_doc(t, file, out, ch->span_off, ch->span_len,
@@ -79,15 +79,15 @@ colfs_status parquet_json_region_doc(colfs_tree *t, colfs_node *file,
 				     colfs_buf *out, uint64_t off, uint64_t len,
 				     const colfs_thrift_sdesc *d)
 {
-	pq_state *s = colfs_node_ctx(file);
+	parquet_region_state *s = colfs_node_ctx(file);
 	colfs_err e = {0};
 	uint8_t *buf;
 	json_t *j;
 	colfs_status st;
 
-	if (pq_read_region(s, off, len, &buf, &e))
+	if (parquet_region_read(s, off, len, &buf, &e))
 		return doc_fail(t, file, &e);
-	st = pq_json_struct(buf, (size_t)len, off, d, &j, &e);
+	st = parquet_region_json(buf, (size_t)len, off, d, &j, &e);
 	free(buf);
 	if (st)
 		return doc_fail(t, file, &e);
@@ -97,8 +97,8 @@ colfs_status parquet_json_region_doc(colfs_tree *t, colfs_node *file,
 colfs_status parquet_json_offset_index_gen(colfs_tree *t, colfs_node *file,
 					   colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(file);
-	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(file),
+	parquet_region_state *s = colfs_node_ctx(file);
+	const parquet_chunk *ch = parquet_region_chunk(s, colfs_node_a(file),
 					      colfs_node_b(file));
 
 	return parquet_json_region_doc(t, file, out,
@@ -110,11 +110,11 @@ colfs_status parquet_json_offset_index_gen(colfs_tree *t, colfs_node *file,
 colfs_status parquet_json_page_header_gen(colfs_tree *t, colfs_node *file,
 					  colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(file);
-	const pqv_walk *pl = NULL;
+	parquet_region_state *s = colfs_node_ctx(file);
+	const parquet_pages_list *pl = NULL;
 	const parquet_page *pg;
 
-	if (pqv_chunk_walk(t, s, file, (uint32_t)colfs_node_a(file),
+	if (parquet_pages_list_get(t, s, file, (uint32_t)colfs_node_a(file),
 			   (uint32_t)colfs_node_b(file), &pl) ||
 	    !pl || colfs_node_c(file) >= pl->n)
 		return COLFS_ENOENT;

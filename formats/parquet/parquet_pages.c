@@ -115,7 +115,7 @@ static colfs_status parse_sub(colfs_thrift *r, int kind,
 	return COLFS_OK;
 }
 
-colfs_status parquet_page_header_parse(colfs_cursor *c,
+colfs_status parquet_pages_header_parse(colfs_cursor *c,
 				       parquet_page_header *h,
 				       colfs_err *err)
 {
@@ -236,7 +236,7 @@ colfs_status parquet_page_header_parse(colfs_cursor *c,
  * (e.g. with large statistics) does not fit. */
 #define HEADER_FIRST_READ 4096
 
-colfs_status parquet_chunk_walk(const colfs_source *src,
+colfs_status parquet_pages_walk(const colfs_source *src,
 				const parquet_chunk *ch, uint64_t max_header,
 				parquet_page **pages, size_t *n_pages,
 				colfs_err *stop, colfs_err *note)
@@ -294,7 +294,7 @@ colfs_status parquet_chunk_walk(const colfs_source *src,
 			if (st)
 				goto out;
 			colfs_cursor_init(&c, buf, got, pos);
-			st = parquet_page_header_parse(&c, &h, stop);
+			st = parquet_pages_header_parse(&c, &h, stop);
 			if (st != COLFS_ETRUNCATED || got < want ||
 			    want >= avail || want >= max_header)
 				break;
@@ -373,16 +373,16 @@ nomem:
 
 /* --- the pipeline state -------------------------------------------------- */
 
-struct pqv_state {
+struct parquet_pages_state {
 	pthread_mutex_t lock;
-	pq_state *s;
-	pqv_walk **walks;        /* [row group] -> [chunk] */
-	pqv_dict *dicts[DICT_SLOTS];
+	parquet_region_state *s;
+	parquet_pages_list **walks;        /* [row group] -> [chunk] */
+	parquet_pages_dict *dicts[DICT_SLOTS];
 	uint64_t clock;
-	pqv_kept *kept;          /* objects freed with the state */
+	parquet_pages_kept *kept;          /* objects freed with the state */
 };
 
-void pqv_dict_unref(pqv_state *v, pqv_dict *d)
+void parquet_pages_dict_unref(parquet_pages_state *v, parquet_pages_dict *d)
 {
 	bool last;
 
@@ -398,9 +398,9 @@ void pqv_dict_unref(pqv_state *v, pqv_dict *d)
 	}
 }
 
-colfs_status pqv_state_create(pq_state *s, pqv_state **out)
+colfs_status parquet_pages_create(parquet_region_state *s, parquet_pages_state **out)
 {
-	pqv_state *v = calloc(1, sizeof *v);
+	parquet_pages_state *v = calloc(1, sizeof *v);
 
 	*out = NULL;
 	if (!v)
@@ -410,7 +410,7 @@ colfs_status pqv_state_create(pq_state *s, pqv_state **out)
 	if (s->pf && s->pf->n_row_groups) {
 		v->walks = calloc(s->pf->n_row_groups, sizeof *v->walks);
 		if (!v->walks) {
-			pqv_state_destroy(v);
+			parquet_pages_destroy(v);
 			return COLFS_ENOMEM;
 		}
 	}
@@ -418,7 +418,7 @@ colfs_status pqv_state_create(pq_state *s, pqv_state **out)
 	return COLFS_OK;
 }
 
-void pqv_state_destroy(pqv_state *v)
+void parquet_pages_destroy(parquet_pages_state *v)
 {
 	if (!v)
 		return;
@@ -431,9 +431,9 @@ void pqv_state_destroy(pqv_state *v)
 	}
 	free(v->walks);
 	for (int i = 0; i < DICT_SLOTS; i++)
-		pqv_dict_unref(v, v->dicts[i]);
+		parquet_pages_dict_unref(v, v->dicts[i]);
 	while (v->kept) {
-		pqv_kept *k = v->kept;
+		parquet_pages_kept *k = v->kept;
 		v->kept = k->next;
 		k->free(k);
 	}
@@ -441,7 +441,7 @@ void pqv_state_destroy(pqv_state *v)
 	free(v);
 }
 
-void pqv_state_keep(pqv_state *v, pqv_kept *k)
+void parquet_pages_keep(parquet_pages_state *v, parquet_pages_kept *k)
 {
 	pthread_mutex_lock(&v->lock);
 	k->next = v->kept;
@@ -451,14 +451,14 @@ void pqv_state_keep(pqv_state *v, pqv_kept *k)
 
 /* --- page walks ----------------------------------------------------------- */
 
-colfs_status pqv_chunk_walk(colfs_tree *t, pq_state *s, const colfs_node *where,
-			    uint32_t g, uint32_t c, const pqv_walk **out)
+colfs_status parquet_pages_list_get(colfs_tree *t, parquet_region_state *s, const colfs_node *where,
+			    uint32_t g, uint32_t c, const parquet_pages_list **out)
 {
-	pqv_state *v = s->values;
-	const parquet_chunk *ch = pq_chunk_at(s, g, c);
+	parquet_pages_state *v = s->values;
+	const parquet_chunk *ch = parquet_region_chunk(s, g, c);
 	colfs_status st = COLFS_OK;
 	bool fresh = false;
-	pqv_walk *w;
+	parquet_pages_list *w;
 	colfs_err note = {0};
 
 	*out = NULL;
@@ -482,7 +482,7 @@ colfs_status pqv_chunk_walk(colfs_tree *t, pq_state *s, const colfs_node *where,
 			colfs_fail(&w->stop, COLFS_ECORRUPT, ch->start,
 				   "the column chunk has no ColumnMetaData: its pages cannot be found");
 		else
-			st = parquet_chunk_walk(s->src, ch, s->max_alloc,
+			st = parquet_pages_walk(s->src, ch, s->max_alloc,
 						&w->pages, &w->n, &w->stop,
 						&note);
 		if (!st) {
@@ -496,9 +496,9 @@ colfs_status pqv_chunk_walk(colfs_tree *t, pq_state *s, const colfs_node *where,
 	/* the walk's problems belong to the chunk's pages/, whichever view
 	 * walked */
 	if (fresh && note.status)
-		pq_part_report(t, s, g, c, PQ_PAGES, where, &note);
+		parquet_region_part_report(t, s, g, c, PARQUET_REGION_PAGES, where, &note);
 	if (fresh && w->stop.status)
-		pq_part_report(t, s, g, c, PQ_PAGES, where, &w->stop);
+		parquet_region_part_report(t, s, g, c, PARQUET_REGION_PAGES, where, &w->stop);
 	*out = w;
 	return COLFS_OK;
 }
@@ -525,7 +525,7 @@ static colfs_status codec_of(int32_t codec, colfs_codec *out, uint64_t off,
 	return COLFS_OK;
 }
 
-void pqv_scratch_free(pqv_scratch *sc)
+void parquet_pages_scratch_free(parquet_pages_scratch *sc)
 {
 	free(sc->raw);
 	free(sc->out);
@@ -543,7 +543,7 @@ static bool scratch_fit(uint8_t **p, size_t *cap, size_t need)
 }
 
 /* Read `len` stored bytes at `off` into a scratch buffer (borrowed). */
-static colfs_status scratch_read(pq_state *s, pqv_scratch *sc, uint64_t off,
+static colfs_status scratch_read(parquet_region_state *s, parquet_pages_scratch *sc, uint64_t off,
 				 size_t len, uint8_t **out, colfs_err *e)
 {
 	uint64_t end;
@@ -569,9 +569,9 @@ static colfs_status scratch_read(pq_state *s, pqv_scratch *sc, uint64_t off,
  * copied as stored, followed by the decompressed values).  Without
  * scratch `*out` is malloc'd (`*owned` true); with it, `*out` may be one
  * of the scratch buffers (borrowed until the next page). */
-static colfs_status page_bytes_sc(colfs_tree *t, pq_state *s,
+static colfs_status page_bytes_sc(colfs_tree *t, parquet_region_state *s,
 				  const parquet_chunk *ch,
-				  const parquet_page *pg, pqv_scratch *sc,
+				  const parquet_page *pg, parquet_pages_scratch *sc,
 				  uint8_t **out, size_t *out_len, bool *owned,
 				  colfs_err *e)
 {
@@ -591,7 +591,7 @@ static colfs_status page_bytes_sc(colfs_tree *t, pq_state *s,
 	if (sc)
 		COLFS_TRY(scratch_read(s, sc, off, stored, &raw, e));
 	else
-		COLFS_TRY(pq_read_region(s, off, stored, &raw, e));
+		COLFS_TRY(parquet_region_read(s, off, stored, &raw, e));
 	if (h->has_crc) {
 		uint32_t crc = colfs_crc32(0, raw, stored);
 		if (crc != h->crc) {
@@ -674,7 +674,7 @@ static colfs_status page_bytes_sc(colfs_tree *t, pq_state *s,
 	return COLFS_OK;
 }
 
-colfs_status pqv_page_bytes(colfs_tree *t, pq_state *s, const parquet_chunk *ch,
+colfs_status parquet_pages_bytes(colfs_tree *t, parquet_region_state *s, const parquet_chunk *ch,
 			    const parquet_page *pg, uint8_t **out,
 			    size_t *out_len, colfs_err *e)
 {
@@ -684,14 +684,14 @@ colfs_status pqv_page_bytes(colfs_tree *t, pq_state *s, const parquet_chunk *ch,
 
 /* --- dictionaries --------------------------------------------------------- */
 
-static colfs_status dict_decode(colfs_tree *t, pq_state *s, uint32_t g,
-				uint32_t c, const pqv_walk *w, pqv_dict **out,
+static colfs_status dict_decode(colfs_tree *t, parquet_region_state *s, uint32_t g,
+				uint32_t c, const parquet_pages_list *w, parquet_pages_dict **out,
 				colfs_err *e)
 {
-	const parquet_chunk *ch = pq_chunk_at(s, g, c);
+	const parquet_chunk *ch = parquet_region_chunk(s, g, c);
 	const parquet_column *col = &s->pf->columns[ch->column];
 	const parquet_page *pg = &w->pages[0];
-	pqv_dict *d;
+	parquet_pages_dict *d;
 	colfs_cursor cur;
 	size_t len;
 	colfs_status st;
@@ -702,12 +702,12 @@ static colfs_status dict_decode(colfs_tree *t, pq_state *s, uint32_t g,
 	d->g = g;
 	d->c = c;
 	d->refs = 1;
-	st = pqv_page_bytes(t, s, ch, pg, &d->buf, &len, e);
+	st = parquet_pages_bytes(t, s, ch, pg, &d->buf, &len, e);
 	if (!st && e->msg[0] && !e->status) {
 		/* a CRC mismatch served under checksums=ignore */
 		colfs_err r = *e;
 		r.status = COLFS_ECORRUPT;
-		pq_part_report(t, s, g, c, 0, NULL, &r);
+		parquet_region_part_report(t, s, g, c, 0, NULL, &r);
 		memset(e, 0, sizeof *e);
 	}
 	if (!st) {
@@ -728,12 +728,12 @@ static colfs_status dict_decode(colfs_tree *t, pq_state *s, uint32_t g,
 	return COLFS_OK;
 }
 
-/* The dictionary of chunk (g, c), referenced (pqv_dict_unref when done). */
-colfs_status pqv_dict_get(colfs_tree *t, pq_state *s, uint32_t g, uint32_t c,
-			  const pqv_walk *w, pqv_dict **out, colfs_err *e)
+/* The dictionary of chunk (g, c), referenced (parquet_pages_dict_unref when done). */
+colfs_status parquet_pages_dict_get(colfs_tree *t, parquet_region_state *s, uint32_t g, uint32_t c,
+			  const parquet_pages_list *w, parquet_pages_dict **out, colfs_err *e)
 {
-	pqv_state *v = s->values;
-	pqv_dict *d = NULL, *old = NULL;
+	parquet_pages_state *v = s->values;
+	parquet_pages_dict *d = NULL, *old = NULL;
 	int slot = 0;
 
 	*out = NULL;
@@ -769,31 +769,31 @@ colfs_status pqv_dict_get(colfs_tree *t, pq_state *s, uint32_t g, uint32_t c,
 	d->refs++;      /* the cache's reference */
 	d->use = ++v->clock;
 	pthread_mutex_unlock(&v->lock);
-	pqv_dict_unref(v, old);
+	parquet_pages_dict_unref(v, old);
 	*out = d;
 	return COLFS_OK;
 }
 
 /* --- one decoded data page ------------------------------------------------ */
 
-void pqv_page_release(pqv_state *v, pqv_page *p)
+void parquet_pages_release(parquet_pages_state *v, parquet_pages_decoded *p)
 {
 	free(p->def);
 	free(p->rep);
 	pq_values_free(&p->vals);
-	pqv_dict_unref(v, p->dict);
+	parquet_pages_dict_unref(v, p->dict);
 	if (p->buf_owned)
 		free(p->buf);
 	memset(p, 0, sizeof *p);
 }
 
-bool pqv_is_data_page(const parquet_page *pg)
+bool parquet_pages_is_data(const parquet_page *pg)
 {
 	return pg->hdr.type == PARQUET_PAGE_DATA ||
 	       pg->hdr.type == PARQUET_PAGE_DATA_V2;
 }
 
-static colfs_status levels_alloc(pq_state *s, size_t n, uint32_t **out,
+static colfs_status levels_alloc(parquet_region_state *s, size_t n, uint32_t **out,
 				 uint64_t off, colfs_err *e)
 {
 	if (n > s->max_alloc / sizeof **out)
@@ -808,12 +808,12 @@ static colfs_status levels_alloc(pq_state *s, size_t n, uint32_t **out,
 
 /* Decode data page k of chunk (g, c) (levels and values).  Problems are
  * reported here (under the page) and returned. */
-colfs_status pqv_page_decode(colfs_tree *t, pq_state *s,
+colfs_status parquet_pages_decode(colfs_tree *t, parquet_region_state *s,
 			     const colfs_node *where, uint32_t g, uint32_t c,
-			     const pqv_walk *w, size_t k, pqv_scratch *sc,
-			     pqv_page *p)
+			     const parquet_pages_list *w, size_t k, parquet_pages_scratch *sc,
+			     parquet_pages_decoded *p)
 {
-	const parquet_chunk *ch = pq_chunk_at(s, g, c);
+	const parquet_chunk *ch = parquet_region_chunk(s, g, c);
 	const parquet_page *pg = &w->pages[k];
 	const parquet_page_header *h = &pg->hdr;
 	const parquet_column *col;
@@ -843,7 +843,7 @@ colfs_status pqv_page_decode(colfs_tree *t, pq_state *s,
 		goto fail;
 	if (e.msg[0]) {
 		e.status = COLFS_ECORRUPT;
-		pq_part_report(t, s, g, c, k, where, &e);
+		parquet_region_part_report(t, s, g, c, k, where, &e);
 		memset(&e, 0, sizeof e);
 	}
 	colfs_cursor_init_virtual(&cur, p->buf, p->buf_len, off);
@@ -890,7 +890,7 @@ colfs_status pqv_page_decode(colfs_tree *t, pq_state *s,
 		 * first may continue a row. */
 		bool first = true;
 		for (size_t j = 0; j < k && first; j++)
-			first = !pqv_is_data_page(&w->pages[j]);
+			first = !parquet_pages_is_data(&w->pages[j]);
 		/* Reported, not fatal: the page's own levels and values stay
 		 * readable; record assembly refuses the stray entries. */
 		if (first || h->type == PARQUET_PAGE_DATA_V2) {
@@ -898,7 +898,7 @@ colfs_status pqv_page_decode(colfs_tree *t, pq_state *s,
 				   "repetition level %u at the page's first entry: %s must start a new row (level 0)",
 				   p->rep[0],
 				   first ? "a column chunk" : "a v2 data page");
-			pq_part_report(t, s, g, c, k, where, &e);
+			parquet_region_part_report(t, s, g, c, k, where, &e);
 			memset(&e, 0, sizeof e);
 		}
 	}
@@ -913,7 +913,7 @@ colfs_status pqv_page_decode(colfs_tree *t, pq_state *s,
 	}
 	if (h->encoding == PARQUET_ENC_PLAIN_DICTIONARY ||
 	    h->encoding == PARQUET_ENC_RLE_DICTIONARY) {
-		if ((st = pqv_dict_get(t, s, g, c, w, &p->dict, &e)))
+		if ((st = parquet_pages_dict_get(t, s, g, c, w, &p->dict, &e)))
 			goto fail;
 	}
 	st = pq_values_decode(&cur, col->elem->type, col->elem->type_length,
@@ -929,31 +929,31 @@ colfs_status pqv_page_decode(colfs_tree *t, pq_state *s,
 fail:
 	if (!e.status)
 		e.status = st ? st : COLFS_ECORRUPT;
-	pq_part_report(t, s, g, c, k, where, &e);
-	pqv_page_release(s->values, p);
+	parquet_region_part_report(t, s, g, c, k, where, &e);
+	parquet_pages_release(s->values, p);
 	return e.status;
 }
 
-colfs_status pqv_chunk_pages_visit(colfs_tree *t, pq_state *s,
+colfs_status parquet_pages_visit(colfs_tree *t, parquet_region_state *s,
 				   const colfs_node *where, uint32_t g,
-				   uint32_t c, pqv_page_fn fn, void *ctx)
+				   uint32_t c, parquet_pages_fn fn, void *ctx)
 {
-	const pqv_walk *w;
-	pqv_scratch sc = {0};
+	const parquet_pages_list *w;
+	parquet_pages_scratch sc = {0};
 	colfs_status st;
 
-	COLFS_TRY(pqv_chunk_walk(t, s, where, g, c, &w));
+	COLFS_TRY(parquet_pages_list_get(t, s, where, g, c, &w));
 	if (!w)
 		return COLFS_ENOENT;
 	for (size_t k = 0; k < w->n; k++) {
-		pqv_page p;
+		parquet_pages_decoded p;
 
-		if (!pqv_is_data_page(&w->pages[k]))
+		if (!parquet_pages_is_data(&w->pages[k]))
 			continue;
-		st = pqv_page_decode(t, s, where, g, c, w, k, &sc, &p);
+		st = parquet_pages_decode(t, s, where, g, c, w, k, &sc, &p);
 		if (st)
 			break;
-		pqv_page_data pd = {
+		parquet_pages_data pd = {
 			.k = k, .pg = &w->pages[k], .n = p.n, .def = p.def,
 			.rep = p.rep, .max_def = p.max_def,
 			.nonnull = p.nonnull,
@@ -961,17 +961,17 @@ colfs_status pqv_chunk_pages_visit(colfs_tree *t, pq_state *s,
 			.idx = p.vals.indices ? p.vals.v.idx : NULL,
 		};
 		st = fn(ctx, &pd);
-		pqv_page_release(s->values, &p);
+		parquet_pages_release(s->values, &p);
 		if (st)
 			break;
 	}
-	pqv_scratch_free(&sc);
+	parquet_pages_scratch_free(&sc);
 	return st;
 }
 
 /* --- rendering ------------------------------------------------------------ */
 
-pq_type pqv_type_of(const parquet_schema_elem *e)
+pq_type parquet_pages_type_of(const parquet_schema_elem *e)
 {
 	pq_type t = {0};
 

@@ -15,7 +15,7 @@
 
 /* --- reading regions -------------------------------------------------------- */
 
-colfs_status pq_read_region(pq_state *s, uint64_t off, uint64_t len,
+colfs_status parquet_region_read(parquet_region_state *s, uint64_t off, uint64_t len,
 			    uint8_t **out, colfs_err *err)
 {
 	uint64_t end;
@@ -50,7 +50,7 @@ colfs_status pq_read_region(pq_state *s, uint64_t off, uint64_t len,
 	return COLFS_OK;
 }
 
-colfs_status pq_json_struct(const uint8_t *p, size_t len, uint64_t off,
+colfs_status parquet_region_json(const uint8_t *p, size_t len, uint64_t off,
 			    const colfs_thrift_sdesc *d, json_t **out,
 			    colfs_err *err)
 {
@@ -73,11 +73,11 @@ static void footer_problem(parquet_report_fn report, void *ctx,
 		report(ctx, e);
 }
 
-colfs_status pq_footer_read(pq_state *s, bool plain_only,
+colfs_status parquet_region_footer_read(parquet_region_state *s, bool plain_only,
 			    parquet_report_fn report, void *ctx,
-			    pq_footer_stage *stage)
+			    parquet_region_footer_stage *stage)
 {
-	pq_footer_stage st_dummy;
+	parquet_region_footer_stage st_dummy;
 	uint8_t tail[8], *footer;
 	colfs_err e = {0};
 	colfs_status st;
@@ -85,7 +85,7 @@ colfs_status pq_footer_read(pq_state *s, bool plain_only,
 
 	if (!stage)
 		stage = &st_dummy;
-	*stage = PQ_FOOTER_NOT_FOUND;
+	*stage = PARQUET_REGION_FOOTER_NOT_FOUND;
 	if (s->size < 12) {
 		colfs_fail(&e, COLFS_ETRUNCATED, 0,
 			   "file of %llu bytes is too short for Parquet (head magic, footer length and tail magic need 12)",
@@ -120,7 +120,7 @@ colfs_status pq_footer_read(pq_state *s, bool plain_only,
 	flen = colfs_le32(tail);
 	s->footer_len_field = flen;
 	if ((uint64_t)flen > s->size - 12) {
-		*stage = PQ_FOOTER_BAD_LENGTH;
+		*stage = PARQUET_REGION_FOOTER_BAD_LENGTH;
 		colfs_fail(&e, COLFS_EBOUNDS, s->size - 8,
 			   "footer length %u is larger than the %llu bytes between the magics",
 			   flen, (unsigned long long)(s->size - 12));
@@ -129,14 +129,14 @@ colfs_status pq_footer_read(pq_state *s, bool plain_only,
 	}
 	s->footer_offset = s->size - 8 - flen;
 	s->footer_len = flen;
-	st = pq_read_region(s, s->footer_offset, flen, &footer, &e);
+	st = parquet_region_read(s, s->footer_offset, flen, &footer, &e);
 	if (st) {
-		*stage = st == COLFS_EOVERFLOW ? PQ_FOOTER_BAD_LENGTH
-					       : PQ_FOOTER_UNREAD;
+		*stage = st == COLFS_EOVERFLOW ? PARQUET_REGION_FOOTER_BAD_LENGTH
+					       : PARQUET_REGION_FOOTER_UNREAD;
 		footer_problem(report, ctx, &e);
 		return st == COLFS_EIO ? st : COLFS_OK;
 	}
-	*stage = PQ_FOOTER_READ;
+	*stage = PARQUET_REGION_FOOTER_READ;
 	s->footer_ok = true;
 	memset(&e, 0, sizeof e);   /* a problem reported above is not why */
 	st = parquet_file_parse(footer, flen, s->footer_offset, s->size,
@@ -164,7 +164,7 @@ colfs_status pq_footer_read(pq_state *s, bool plain_only,
 
 /* --- chunks ------------------------------------------------------------------ */
 
-const parquet_chunk *pq_chunk_at(const pq_state *s, uint64_t g, uint64_t c)
+const parquet_chunk *parquet_region_chunk(const parquet_region_state *s, uint64_t g, uint64_t c)
 {
 	if (!s->pf || g >= s->pf->n_row_groups ||
 	    c >= s->pf->row_groups[g].n_chunks)
@@ -172,7 +172,7 @@ const parquet_chunk *pq_chunk_at(const pq_state *s, uint64_t g, uint64_t c)
 	return &s->pf->row_groups[g].chunks[c];
 }
 
-const char *pq_chunk_name(const pq_state *s, const parquet_row_group *rg,
+const char *parquet_region_chunk_name(const parquet_region_state *s, const parquet_row_group *rg,
 			  uint32_t c, char *tmp, size_t tmp_len)
 {
 	if (c < s->pf->n_columns)
@@ -184,7 +184,7 @@ const char *pq_chunk_name(const pq_state *s, const parquet_row_group *rg,
 }
 
 typedef struct chunk_names {
-	const pq_state *s;
+	const parquet_region_state *s;
 	const parquet_row_group *rg;
 } chunk_names;
 
@@ -192,10 +192,10 @@ static const char *chunk_name_at(void *ctx, size_t j, char *tmp,
 				 size_t tmp_len)
 {
 	const chunk_names *cn = ctx;
-	return pq_chunk_name(cn->s, cn->rg, (uint32_t)j, tmp, tmp_len);
+	return parquet_region_chunk_name(cn->s, cn->rg, (uint32_t)j, tmp, tmp_len);
 }
 
-bool pq_part_path(const pq_state *s, uint32_t g, uint32_t c, size_t k,
+bool parquet_region_part_path(const parquet_region_state *s, uint32_t g, uint32_t c, size_t k,
 		  char *buf, size_t len)
 {
 	chunk_names cn;
@@ -209,9 +209,9 @@ bool pq_part_path(const pq_state *s, uint32_t g, uint32_t c, size_t k,
 	name = colfs_name_nth(chunk_name_at, &cn, c);
 	if (!name)
 		return false;
-	if (k == PQ_NO_PAGE)
+	if (k == PARQUET_REGION_NO_PAGE)
 		w = snprintf(buf, len, "/row_groups/%u/chunks/%s", g, name);
-	else if (k == PQ_PAGES)
+	else if (k == PARQUET_REGION_PAGES)
 		w = snprintf(buf, len, "/row_groups/%u/chunks/%s/pages", g,
 			     name);
 	else
@@ -224,14 +224,14 @@ bool pq_part_path(const pq_state *s, uint32_t g, uint32_t c, size_t k,
 /* --- problems filed under the broken part ---------------------------------- */
 
 /* Report a problem of chunk (g, c) under the chunk's own directory, or of
- * its page k (PQ_NO_PAGE: the chunk), whether or not that directory was
+ * its page k (PARQUET_REGION_NO_PAGE: the chunk), whether or not that directory was
  * listed; under `fallback` when the part has no place in the tree. */
-void pq_part_report(colfs_tree *t, const pq_state *s, uint32_t g, uint32_t c,
+void parquet_region_part_report(colfs_tree *t, const parquet_region_state *s, uint32_t g, uint32_t c,
 		    size_t k, const colfs_node *fallback, const colfs_err *e)
 {
 	char path[4096];
 
-	if (pq_part_path(s, g, c, k, path, sizeof path))
+	if (parquet_region_part_path(s, g, c, k, path, sizeof path))
 		colfs_tree_report_err_path(t, path, e);
 	else
 		colfs_tree_report_err(t, fallback, e);
@@ -239,7 +239,7 @@ void pq_part_report(colfs_tree *t, const pq_state *s, uint32_t g, uint32_t c,
 
 /* A problem of row group g as a whole (records that do not assemble):
  * under its directory, or `fallback` in salvage's stand-in state. */
-void pq_rg_report(colfs_tree *t, const pq_state *s, uint32_t g,
+void parquet_region_rg_report(colfs_tree *t, const parquet_region_state *s, uint32_t g,
 		  const colfs_node *fallback, uint64_t off, colfs_status st,
 		  const char *fmt, ...)
 {

@@ -5,8 +5,8 @@
 
 #include "parquet_region.h"
 
-bool pq_salvage_wanted(const pq_state *s);
-colfs_status pq_salvage_add(colfs_tree *t, colfs_node *root, pq_state *s);
-void pq_salvage_destroy(pq_salvage *sv);
+bool parquet_salvage_wanted(const parquet_region_state *s);
+colfs_status parquet_salvage_add(colfs_tree *t, colfs_node *root, parquet_region_state *s);
+void parquet_salvage_destroy(parquet_salvage *sv);
 
 #endif

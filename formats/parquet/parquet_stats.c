@@ -300,7 +300,7 @@ static colfs_status json_emit(colfs_buf *out, json_t *j)
 static json_t *typed_json(const parquet_schema_elem *e, const uint8_t *p,
 			  size_t n)
 {
-	const pq_type t = pqv_type_of(e);
+	const pq_type t = parquet_pages_type_of(e);
 	pq_values v = {0};
 	union {
 		uint8_t b;
@@ -447,11 +447,11 @@ static colfs_status column_index_typed(const parquet_schema_elem *e,
 	return st == COLFS_END ? COLFS_OK : st;
 }
 
-colfs_status pqv_column_index_gen(colfs_tree *t, colfs_node *file,
+colfs_status parquet_stats_column_index_gen(colfs_tree *t, colfs_node *file,
 				  colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(file);
-	const parquet_chunk *ch = pq_chunk_at(s, (uint32_t)colfs_node_a(file),
+	parquet_region_state *s = colfs_node_ctx(file);
+	const parquet_chunk *ch = parquet_region_chunk(s, (uint32_t)colfs_node_a(file),
 					   (uint32_t)colfs_node_b(file));
 	colfs_err e = {0};
 	uint8_t *buf;
@@ -463,9 +463,9 @@ colfs_status pqv_column_index_gen(colfs_tree *t, colfs_node *file,
 		return COLFS_ECORRUPT;
 	off = (uint64_t)ch->column_index_offset;
 	len = (uint64_t)ch->column_index_length;
-	if ((st = pq_read_region(s, off, len, &buf, &e)))
+	if ((st = parquet_region_read(s, off, len, &buf, &e)))
 		goto fail;
-	st = pq_json_struct(buf, (size_t)len, off, &parquet_desc_column_index,
+	st = parquet_region_json(buf, (size_t)len, off, &parquet_desc_column_index,
 			    &j, &e);
 	if (!st && ch->column < s->pf->n_columns) {
 		st = column_index_typed(s->pf->columns[ch->column].elem, buf,
@@ -524,11 +524,11 @@ static json_t *placeholder_real(json_t *v, const numtext *nt)
  * logical type, each field (min/max rendered by the column's type as the
  * value files render them when the chunk's column is known, else by
  * stat_value), and the raw min/max bytes in hex. */
-colfs_status pqv_statistics_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
+colfs_status parquet_stats_statistics_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(f);
+	parquet_region_state *s = colfs_node_ctx(f);
 	const parquet_file *pf = s->pf;
-	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(f),
+	const parquet_chunk *ch = parquet_region_chunk(s, colfs_node_a(f),
 					      colfs_node_b(f));
 	const parquet_schema_elem *e = NULL;
 	colfs_cursor c;
@@ -564,7 +564,7 @@ colfs_status pqv_statistics_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 			    parquet_type_name(ch->type)
 			    ? json_string(parquet_type_name(ch->type))
 			    : json_integer(ch->type));
-	if (e && parquet_annotation_render(&a, e) && !colfs_buf_status(&a))
+	if (e && parquet_docs_annotation(&a, e) && !colfs_buf_status(&a))
 		json_object_set_new(o, "logical_type",
 				    json_stringn(a.data, a.len));
 	else

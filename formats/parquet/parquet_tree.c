@@ -19,24 +19,24 @@
 static const colfs_node_ops metadata_json_ops = {.generate = parquet_json_metadata_gen};
 static const colfs_node_ops rg_meta_ops = {.generate = parquet_json_rg_meta_gen};
 static const colfs_node_ops chunk_meta_ops = {.generate = parquet_json_chunk_meta_gen};
-static const colfs_node_ops column_index_ops = {.generate = pqv_column_index_gen};
+static const colfs_node_ops column_index_ops = {.generate = parquet_stats_column_index_gen};
 static const colfs_node_ops offset_index_ops = {.generate = parquet_json_offset_index_gen};
 static const colfs_node_ops page_header_ops = {.generate = parquet_json_page_header_gen};
 static const colfs_node_ops bloom_header_ops = {.generate = parquet_bloom_header_gen};
-static const colfs_node_ops stats_ops = {.generate = pqv_statistics_gen};
-static const colfs_node_ops summary_ops = {.generate = pq_summary_gen};
-static const colfs_node_ops readme_ops = {.generate = pq_readme_gen};
-static const colfs_node_ops schema_ops = {.generate = pq_schema_gen};
-static const colfs_node_ops schema_json_ops = {.generate = pq_schema_json_gen};
-static const colfs_node_ops layout_ops = {.generate = pq_layout_gen};
+static const colfs_node_ops stats_ops = {.generate = parquet_stats_statistics_gen};
+static const colfs_node_ops summary_ops = {.generate = parquet_docs_summary_gen};
+static const colfs_node_ops readme_ops = {.generate = parquet_docs_readme_gen};
+static const colfs_node_ops schema_ops = {.generate = parquet_docs_schema_gen};
+static const colfs_node_ops schema_json_ops = {.generate = parquet_docs_schema_json_gen};
+static const colfs_node_ops layout_ops = {.generate = parquet_docs_layout_gen};
 
 /* The page walk of the chunk a node names (a, b), or NULL. */
-static const pqv_walk *chunk_pages(colfs_tree *t, pq_state *s,
+static const parquet_pages_list *chunk_pages(colfs_tree *t, parquet_region_state *s,
 				  const colfs_node *n)
 {
-	const pqv_walk *w = NULL;
+	const parquet_pages_list *w = NULL;
 
-	if (pqv_chunk_walk(t, s, n, (uint32_t)colfs_node_a(n),
+	if (parquet_pages_list_get(t, s, n, (uint32_t)colfs_node_a(n),
 			   (uint32_t)colfs_node_b(n), &w))
 		return NULL;
 	return w;
@@ -52,7 +52,7 @@ static const pqv_walk *chunk_pages(colfs_tree *t, pq_state *s,
 
 static colfs_node *add_doc_abc(colfs_tree *t, colfs_node *dir,
 			       const char *name, const colfs_node_ops *ops,
-			       pq_state *s, uint64_t a, uint64_t b, uint64_t c)
+			       parquet_region_state *s, uint64_t a, uint64_t b, uint64_t c)
 {
 	colfs_node *n = colfs_dir_add_doc(t, dir, name, ops, s);
 	if (n)
@@ -62,7 +62,7 @@ static colfs_node *add_doc_abc(colfs_tree *t, colfs_node *dir,
 
 static colfs_node *add_dir_abc(colfs_tree *t, colfs_node *dir,
 			       const char *name, const colfs_node_ops *ops,
-			       pq_state *s, uint64_t a, uint64_t b, uint64_t c)
+			       parquet_region_state *s, uint64_t a, uint64_t b, uint64_t c)
 {
 	colfs_node *n = colfs_dir_add_dir(t, dir, name, ops, s);
 	if (n)
@@ -72,8 +72,8 @@ static colfs_node *add_dir_abc(colfs_tree *t, colfs_node *dir,
 
 static colfs_status page_dir_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
-	const pqv_walk *pl = chunk_pages(t, s, dir);
+	parquet_region_state *s = colfs_node_ctx(dir);
+	const parquet_pages_list *pl = chunk_pages(t, s, dir);
 	uint64_t a = colfs_node_a(dir), b = colfs_node_b(dir);
 	uint64_t k = colfs_node_c(dir);
 	const parquet_page *pg;
@@ -84,7 +84,7 @@ static colfs_status page_dir_populate(colfs_tree *t, colfs_node *dir)
 	ADD(add_doc_abc(t, dir, "header.json", &page_header_ops, s, a, b, k));
 	ADD(colfs_dir_add_range(t, dir, "raw", pg->offset + pg->hdr.header_len,
 				(uint64_t)pg->hdr.compressed_size));
-	COLFS_TRY(pqv_page_views_add(t, dir, s, (uint32_t)a, (uint32_t)b,
+	COLFS_TRY(parquet_views_page_add(t, dir, s, (uint32_t)a, (uint32_t)b,
 				     (size_t)k));
 	ADD(colfs_dir_add_errors(t, dir));
 	return COLFS_OK;
@@ -94,9 +94,9 @@ static const colfs_node_ops page_dir_ops = {.populate = page_dir_populate};
 
 static colfs_status pages_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
+	parquet_region_state *s = colfs_node_ctx(dir);
 	uint64_t g = colfs_node_a(dir), c = colfs_node_b(dir);
-	const pqv_walk *pl = chunk_pages(t, s, dir);
+	const parquet_pages_list *pl = chunk_pages(t, s, dir);
 
 	if (!pl)
 		return COLFS_OK;
@@ -112,8 +112,8 @@ static const colfs_node_ops pages_ops = {.populate = pages_populate};
 
 static colfs_status bloom_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
-	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(dir),
+	parquet_region_state *s = colfs_node_ctx(dir);
+	const parquet_chunk *ch = parquet_region_chunk(s, colfs_node_a(dir),
 					      colfs_node_b(dir));
 	uint64_t a = colfs_node_a(dir), b = colfs_node_b(dir);
 	colfs_err e = {0};
@@ -140,13 +140,13 @@ static colfs_status bloom_populate(colfs_tree *t, colfs_node *dir)
 				  ch->bloom_filter_length,
 				  (unsigned long long)hlen, nb);
 	ADD(colfs_dir_add_range(t, dir, "bitset", start, (uint64_t)nb));
-	return pqv_bloom_views_add(t, dir, s, (uint32_t)a, (uint32_t)b, start,
+	return parquet_bloom_add(t, dir, s, (uint32_t)a, (uint32_t)b, start,
 				   (uint32_t)nb);
 }
 
 static const colfs_node_ops bloom_ops = {.populate = bloom_populate};
 
-static bool region_in_file(pq_state *s, int64_t off, int64_t len)
+static bool region_in_file(parquet_region_state *s, int64_t off, int64_t len)
 {
 	uint64_t end;
 	return off >= 0 && len >= 0 &&
@@ -156,8 +156,8 @@ static bool region_in_file(pq_state *s, int64_t off, int64_t len)
 
 static colfs_status chunk_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
-	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(dir),
+	parquet_region_state *s = colfs_node_ctx(dir);
+	const parquet_chunk *ch = parquet_region_chunk(s, colfs_node_a(dir),
 					      colfs_node_b(dir));
 	uint64_t a = colfs_node_a(dir), b = colfs_node_b(dir);
 
@@ -170,7 +170,7 @@ static colfs_status chunk_populate(colfs_tree *t, colfs_node *dir)
 	if (ch->has_meta) {
 		ADD(colfs_dir_add_range(t, dir, "raw", ch->start, ch->length));
 		ADD(add_dir_abc(t, dir, "pages", &pages_ops, s, a, b, 0));
-		COLFS_TRY(pqv_chunk_views_add(t, dir, s, (uint32_t)a,
+		COLFS_TRY(parquet_views_chunk_add(t, dir, s, (uint32_t)a,
 					      (uint32_t)b));
 	}
 	if (ch->encrypted) {
@@ -219,15 +219,15 @@ static colfs_status verify_piece(colfs_tree *t, colfs_node *file,
 {
 	if (index > 0)
 		return COLFS_END;
-	return pqv_verify_gen(t, file, out);
+	return parquet_verify_gen(t, file, out);
 }
 
 static const colfs_node_ops verify_ops = {.piece = verify_piece};
 
 static colfs_status chunk_populate_all(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
-	const parquet_chunk *ch = pq_chunk_at(s, colfs_node_a(dir),
+	parquet_region_state *s = colfs_node_ctx(dir);
+	const parquet_chunk *ch = parquet_region_chunk(s, colfs_node_a(dir),
 					      colfs_node_b(dir));
 
 	COLFS_TRY(chunk_populate(t, dir));
@@ -246,13 +246,13 @@ static const colfs_node_ops chunk_ops = {.populate = chunk_populate_all};
 
 static colfs_status chunks_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
+	parquet_region_state *s = colfs_node_ctx(dir);
 	uint64_t g = colfs_node_a(dir);
 	const parquet_row_group *rg = &s->pf->row_groups[g];
 
 	for (uint32_t c = 0; c < rg->n_chunks; c++) {
 		char tmp[32];
-		ADD(add_dir_abc(t, dir, pq_chunk_name(s, rg, c, tmp, sizeof tmp),
+		ADD(add_dir_abc(t, dir, parquet_region_chunk_name(s, rg, c, tmp, sizeof tmp),
 				&chunk_ops, s, g, c, 0));
 	}
 	return COLFS_OK;
@@ -262,12 +262,12 @@ static const colfs_node_ops chunks_ops = {.populate = chunks_populate};
 
 static colfs_status rg_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
+	parquet_region_state *s = colfs_node_ctx(dir);
 	uint64_t g = colfs_node_a(dir);
 
 	ADD(add_doc_abc(t, dir, "meta.json", &rg_meta_ops, s, g, 0, 0));
 	ADD(add_dir_abc(t, dir, "chunks", &chunks_ops, s, g, 0, 0));
-	COLFS_TRY(pqv_table_views_add(t, dir, s, (int64_t)g));
+	COLFS_TRY(parquet_views_table_add(t, dir, s, (int64_t)g));
 	ADD(colfs_dir_add_errors(t, dir));
 	return COLFS_OK;
 }
@@ -276,7 +276,7 @@ static const colfs_node_ops rg_ops = {.populate = rg_populate};
 
 static colfs_status row_groups_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
+	parquet_region_state *s = colfs_node_ctx(dir);
 
 	for (uint32_t g = 0; g < s->pf->n_row_groups; g++) {
 		char name[16];
@@ -290,7 +290,7 @@ static const colfs_node_ops row_groups_ops = {.populate = row_groups_populate};
 
 static colfs_status kv_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
+	parquet_region_state *s = colfs_node_ctx(dir);
 
 	for (uint32_t i = 0; i < s->pf->n_kv; i++) {
 		const parquet_kv *kv = &s->pf->kv[i];
@@ -305,7 +305,7 @@ static const colfs_node_ops kv_ops = {.populate = kv_populate};
 
 static colfs_status raw_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
+	parquet_region_state *s = colfs_node_ctx(dir);
 
 	if (s->size >= 4)
 		ADD(colfs_dir_add_range(t, dir, "magic_head", 0, 4));
@@ -324,7 +324,7 @@ static const colfs_node_ops raw_ops = {.populate = raw_populate};
 
 /* --- the root ---------------------------------------------------------------- */
 
-colfs_status pq_tree_root_add(colfs_tree *t, colfs_node *root, pq_state *s)
+colfs_status parquet_tree_root_add(colfs_tree *t, colfs_node *root, parquet_region_state *s)
 {
 	char fmt[48];
 
@@ -358,9 +358,9 @@ colfs_status pq_tree_root_add(colfs_tree *t, colfs_node *root, pq_state *s)
 	if (s->pf && !s->encrypted_footer &&
 	    !colfs_dir_add_dir(t, root, "row_groups", &row_groups_ops, s))
 		return COLFS_ENOMEM;
-	if (pqv_table_views_add(t, root, s, -1))
+	if (parquet_views_table_add(t, root, s, -1))
 		return COLFS_ENOMEM;
-	if (pq_salvage_wanted(s) && pq_salvage_add(t, root, s))
+	if (parquet_salvage_wanted(s) && parquet_salvage_add(t, root, s))
 		return COLFS_ENOMEM;
 	return COLFS_OK;
 }

@@ -8,6 +8,6 @@
  * metadata.json, key_value/, layout, errors, raw/, row_groups/, columns/,
  * rows.*, and salvage/ when the footer is unusable.  The page pipeline
  * (s->values) exists already. */
-colfs_status pq_tree_root_add(colfs_tree *t, colfs_node *root, pq_state *s);
+colfs_status parquet_tree_root_add(colfs_tree *t, colfs_node *root, parquet_region_state *s);
 
 #endif

@@ -7,6 +7,6 @@
 /* A chunk's statistics, column index, offset index and row count checked
  * against its decoded pages; disagreements are reported under the chunk.
  * Node args: a = row group, b = chunk. */
-colfs_status pqv_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out);
+colfs_status parquet_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out);
 
 #endif

@@ -18,11 +18,11 @@
 #define ROWS_BATCH 8192      /* rows per piece of rows.jsonl / rows.csv */
 #define COLUMN_BATCH 65536   /* rows per piece of columns/<field> */
 
-typedef struct pqv_view pqv_view;
+typedef struct parquet_views_view parquet_views_view;
 
 static pq_type type_of(const parquet_schema_elem *e)
 {
-	return pqv_type_of(e);
+	return parquet_pages_type_of(e);
 }
 
 /* Plain signed integers (no annotation, or INT(64/32, signed)): the hot
@@ -73,14 +73,14 @@ static inline char *put_i64_nl(char *p, int64_t v)
 }
 
 /* A leaf's rendering context. */
-typedef struct pqv_leaf {
+typedef struct parquet_views_leaf {
 	pq_type type;
 	bool fast_int;
 	bool fast_str;           /* BYTE_ARRAY with a string annotation */
 	colfs_render text, json;
-} pqv_leaf;
+} parquet_views_leaf;
 
-static void leaf_init(pqv_leaf *l, colfs_tree *t, const parquet_column *col)
+static void leaf_init(parquet_views_leaf *l, colfs_tree *t, const parquet_column *col)
 {
 	l->type = type_of(col->elem);
 	l->fast_int = plain_signed_int(&l->type);
@@ -99,7 +99,7 @@ static void leaf_init(pqv_leaf *l, colfs_tree *t, const parquet_column *col)
 
 /* Value j (among the non-null values) of a page. */
 static inline void render_val(colfs_buf *b, const colfs_render *r,
-			      const pqv_leaf *l, const pqv_page *p, size_t j)
+			      const parquet_views_leaf *l, const parquet_pages_decoded *p, size_t j)
 {
 	if (p->vals.indices)
 		pq_render_value(b, r, &l->type, &p->dict->vals,
@@ -109,7 +109,7 @@ static inline void render_val(colfs_buf *b, const colfs_render *r,
 }
 
 /* Value j of a BYTE_ARRAY page as its bytes (variant binaries). */
-static void raw_val(colfs_buf *b, const pqv_page *p, size_t j)
+static void raw_val(colfs_buf *b, const parquet_pages_decoded *p, size_t j)
 {
 	const pq_bytes *v = p->vals.indices ?
 			    &p->dict->vals.v.bytes[p->vals.v.idx[j]] :
@@ -118,7 +118,7 @@ static void raw_val(colfs_buf *b, const pqv_page *p, size_t j)
 	colfs_buf_append(b, v->ptr, v->len);
 }
 
-static inline int64_t int_at(const pqv_page *p, size_t j)
+static inline int64_t int_at(const parquet_pages_decoded *p, size_t j)
 {
 	const pq_values *v = &p->vals;
 	if (v->indices) {
@@ -130,7 +130,7 @@ static inline int64_t int_at(const pqv_page *p, size_t j)
 
 /* Entries [from, to) of a page as text lines (value or null token);
  * `*j` is the index of the next non-null value. */
-static void render_lines(colfs_buf *b, const pqv_leaf *l, const pqv_page *p,
+static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parquet_pages_decoded *p,
 			 size_t from, size_t to, size_t *j)
 {
 	const uint32_t md = p->max_def;
@@ -237,24 +237,24 @@ enum { VIEW_VALUES, VIEW_LEVELS, VIEW_DICTIONARY, VIEW_DECOMPRESSED };
 
 /* Node args: a = row group, b = chunk, c = page index (page views) or
  * (uint64_t)-1 (chunk views: piece i is page i). */
-typedef struct pqv_pageview {
-	pq_state *s;
+typedef struct parquet_views_pageview {
+	parquet_region_state *s;
 	int what;
-} pqv_pageview;
+} parquet_views_pageview;
 
 static colfs_status pageview_piece(colfs_tree *t, colfs_node *f,
 				   uint64_t index, colfs_buf *out)
 {
-	const pqv_pageview *pv = colfs_node_ctx(f);
-	pq_state *s = pv->s;
+	const parquet_views_pageview *pv = colfs_node_ctx(f);
+	parquet_region_state *s = pv->s;
 	uint32_t g = (uint32_t)colfs_node_a(f), c = (uint32_t)colfs_node_b(f);
 	uint64_t k = colfs_node_c(f);
-	const pqv_walk *w;
-	const parquet_chunk *ch = pq_chunk_at(s, g, c);
-	pqv_leaf leaf;
-	pqv_page p;
+	const parquet_pages_list *w;
+	const parquet_chunk *ch = parquet_region_chunk(s, g, c);
+	parquet_views_leaf leaf;
+	parquet_pages_decoded p;
 
-	COLFS_TRY(pqv_chunk_walk(t, s, f, g, c, &w));
+	COLFS_TRY(parquet_pages_list_get(t, s, f, g, c, &w));
 	if (!w || !ch)
 		return COLFS_ECORRUPT;
 	if (k == UINT64_MAX) {
@@ -271,12 +271,12 @@ static colfs_status pageview_piece(colfs_tree *t, colfs_node *f,
 		colfs_err e = {0};
 		uint8_t *buf;
 		size_t len;
-		colfs_status st = pqv_page_bytes(t, s, ch, &w->pages[k], &buf,
+		colfs_status st = parquet_pages_bytes(t, s, ch, &w->pages[k], &buf,
 					     &len, &e);
 		if (st || e.msg[0]) {
 			if (!st)
 				e.status = COLFS_ECORRUPT;
-			pq_part_report(t, s, g, c, k, f, &e);
+			parquet_region_part_report(t, s, g, c, k, f, &e);
 		}
 		if (st)
 			return st;
@@ -284,12 +284,12 @@ static colfs_status pageview_piece(colfs_tree *t, colfs_node *f,
 		free(buf);
 		return COLFS_OK;
 	}
-	if (!pqv_is_data_page(&w->pages[k]))
+	if (!parquet_pages_is_data(&w->pages[k]))
 		return COLFS_OK;        /* an empty piece */
 	if (ch->column >= s->pf->n_columns)
 		return COLFS_ECORRUPT;
 	leaf_init(&leaf, t, &s->pf->columns[ch->column]);
-	COLFS_TRY(pqv_page_decode(t, s, f, g, c, w, k, NULL, &p));
+	COLFS_TRY(parquet_pages_decode(t, s, f, g, c, w, k, NULL, &p));
 	if (pv->what == VIEW_VALUES) {
 		size_t j = 0;
 		render_lines(out, &leaf, &p, 0, p.n, &j);
@@ -298,7 +298,7 @@ static colfs_status pageview_piece(colfs_tree *t, colfs_node *f,
 			colfs_buf_printf(out, "%u %u\n", p.rep ? p.rep[i] : 0,
 					 p.def ? p.def[i] : p.max_def);
 	}
-	pqv_page_release(s->values, &p);
+	parquet_pages_release(s->values, &p);
 	buf_fit(out);
 	return COLFS_OK;
 }
@@ -306,26 +306,26 @@ static colfs_status pageview_piece(colfs_tree *t, colfs_node *f,
 static colfs_status dictionary_piece(colfs_tree *t, colfs_node *f,
 				     uint64_t index, colfs_buf *out)
 {
-	const pqv_pageview *pv = colfs_node_ctx(f);
-	pq_state *s = pv->s;
+	const parquet_views_pageview *pv = colfs_node_ctx(f);
+	parquet_region_state *s = pv->s;
 	uint32_t g = (uint32_t)colfs_node_a(f), c = (uint32_t)colfs_node_b(f);
-	const parquet_chunk *ch = pq_chunk_at(s, g, c);
-	const pqv_walk *w;
-	pqv_dict *d;
-	pqv_leaf leaf;
+	const parquet_chunk *ch = parquet_region_chunk(s, g, c);
+	const parquet_pages_list *w;
+	parquet_pages_dict *d;
+	parquet_views_leaf leaf;
 	colfs_err e = {0};
 
 	if (index > 0)
 		return COLFS_END;
-	COLFS_TRY(pqv_chunk_walk(t, s, f, g, c, &w));
+	COLFS_TRY(parquet_pages_list_get(t, s, f, g, c, &w));
 	if (!w || !ch || ch->column >= s->pf->n_columns)
 		return COLFS_ECORRUPT;
 	/* Old writers list PLAIN_DICTIONARY for chunks without a
 	 * dictionary page: then there are no entries. */
 	if (!w->n || w->pages[0].hdr.type != PARQUET_PAGE_DICTIONARY)
 		return w->stop.status ? COLFS_ECORRUPT : COLFS_END;
-	if (pqv_dict_get(t, s, g, c, w, &d, &e)) {
-		pq_part_report(t, s, g, c, 0, f, &e);
+	if (parquet_pages_dict_get(t, s, g, c, w, &d, &e)) {
+		parquet_region_part_report(t, s, g, c, 0, f, &e);
 		return e.status;
 	}
 	leaf_init(&leaf, t, &s->pf->columns[ch->column]);
@@ -333,19 +333,19 @@ static colfs_status dictionary_piece(colfs_tree *t, colfs_node *f,
 		pq_render_value(out, &leaf.text, &leaf.type, &d->vals, i);
 		colfs_buf_putc(out, '\n');
 	}
-	pqv_dict_unref(s->values, d);
+	parquet_pages_dict_unref(s->values, d);
 	return COLFS_OK;
 }
 
 static const colfs_node_ops pageview_ops = {.piece = pageview_piece};
 static const colfs_node_ops dictionary_ops = {.piece = dictionary_piece};
 
-static colfs_status add_pageview(colfs_tree *t, colfs_node *dir, pq_state *s,
+static colfs_status add_pageview(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
 				 const char *name, int what,
 				 const colfs_node_ops *ops, uint32_t g,
 				 uint32_t c, uint64_t k)
 {
-	pqv_pageview *pv = colfs_tree_alloc(t, sizeof *pv);
+	parquet_views_pageview *pv = colfs_tree_alloc(t, sizeof *pv);
 	colfs_node *n;
 
 	if (!pv)
@@ -359,10 +359,10 @@ static colfs_status add_pageview(colfs_tree *t, colfs_node *dir, pq_state *s,
 	return COLFS_OK;
 }
 
-colfs_status pqv_chunk_views_add(colfs_tree *t, colfs_node *dir, pq_state *s,
+colfs_status parquet_views_chunk_add(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
 				 uint32_t g, uint32_t c)
 {
-	const parquet_chunk *ch = pq_chunk_at(s, g, c);
+	const parquet_chunk *ch = parquet_region_chunk(s, g, c);
 	const parquet_column *col;
 	bool dict = false;
 
@@ -385,20 +385,20 @@ colfs_status pqv_chunk_views_add(colfs_tree *t, colfs_node *dir, pq_state *s,
 	return COLFS_OK;
 }
 
-colfs_status pqv_page_views_add(colfs_tree *t, colfs_node *dir, pq_state *s,
+colfs_status parquet_views_page_add(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
 				uint32_t g, uint32_t c, size_t k)
 {
-	const pqv_walk *w;
-	const parquet_chunk *ch = pq_chunk_at(s, g, c);
+	const parquet_pages_list *w;
+	const parquet_chunk *ch = parquet_region_chunk(s, g, c);
 	const parquet_column *col;
 
-	COLFS_TRY(pqv_chunk_walk(t, s, dir, g, c, &w));
+	COLFS_TRY(parquet_pages_list_get(t, s, dir, g, c, &w));
 	if (!w || k >= w->n || !ch || ch->column >= s->pf->n_columns)
 		return COLFS_OK;
 	col = &s->pf->columns[ch->column];
 	COLFS_TRY(add_pageview(t, dir, s, "decompressed", VIEW_DECOMPRESSED,
 			       &pageview_ops, g, c, k));
-	if (!pqv_is_data_page(&w->pages[k]))
+	if (!parquet_pages_is_data(&w->pages[k]))
 		return COLFS_OK;
 	COLFS_TRY(add_pageview(t, dir, s, "values", VIEW_VALUES, &pageview_ops,
 			       g, c, k));
@@ -414,52 +414,52 @@ colfs_status pqv_page_views_add(colfs_tree *t, colfs_node *dir, pq_state *s,
  * records started before that entry.  It always stands at a record
  * boundary (or at the chunk's end) between calls.  Flat leaves (max_rep
  * 0) skip whole pages by their header's num_values without decoding. */
-typedef struct pqv_cursor {
+typedef struct parquet_views_cursor {
 	uint32_t leaf;           /* parquet_file.columns index */
-	pqv_leaf r;
+	parquet_views_leaf r;
 	bool positioned;
 	uint32_t g;
-	const pqv_walk *w;
+	const parquet_pages_list *w;
 	size_t k;                /* current page */
 	bool loaded;             /* p holds page k */
-	pqv_page p;
+	parquet_pages_decoded p;
 	size_t i, j;             /* next entry, next non-null value in p */
 	uint64_t rec;
-	pqv_scratch sc;          /* page buffers, reused */
-} pqv_cursor;
+	parquet_pages_scratch sc;          /* page buffers, reused */
+} parquet_views_cursor;
 
-static void cur_reset(pqv_state *v, pqv_cursor *cu)
+static void cur_reset(parquet_pages_state *v, parquet_views_cursor *cu)
 {
 	if (cu->loaded)
-		pqv_page_release(v, &cu->p);
+		parquet_pages_release(v, &cu->p);
 	cu->loaded = false;
 	cu->positioned = false;
 }
 
-static colfs_status chunk_fail(colfs_tree *t, const pq_state *s,
+static colfs_status chunk_fail(colfs_tree *t, const parquet_region_state *s,
 			       const colfs_node *f, uint64_t off,
 			       const char *what, uint32_t g, uint32_t leaf)
 {
 	if (!off) {
 		/* no better place: the chunk's first byte */
-		const parquet_chunk *ch = pq_chunk_at(s, g, leaf);
+		const parquet_chunk *ch = parquet_region_chunk(s, g, leaf);
 		off = ch ? ch->start : COLFS_OFFSET_UNKNOWN;
 	}
 	colfs_err e = {0};
 	colfs_fail(&e, COLFS_ECORRUPT, off, "row group %u, column %u: %s", g,
 		   leaf, what);
-	pq_part_report(t, s, g, leaf, PQ_NO_PAGE, f, &e);
+	parquet_region_part_report(t, s, g, leaf, PARQUET_REGION_NO_PAGE, f, &e);
 	return COLFS_ECORRUPT;
 }
 
 /* Load the page holding the next entry (page k or later); COLFS_END at
  * the end of the chunk. */
-static colfs_status cur_fill(colfs_tree *t, pq_state *s, const colfs_node *f,
-			     pqv_cursor *cu)
+static colfs_status cur_fill(colfs_tree *t, parquet_region_state *s, const colfs_node *f,
+			     parquet_views_cursor *cu)
 {
 	while (!cu->loaded || cu->i >= cu->p.n) {
 		if (cu->loaded) {
-			pqv_page_release(s->values, &cu->p);
+			parquet_pages_release(s->values, &cu->p);
 			cu->loaded = false;
 			cu->k++;
 		}
@@ -470,11 +470,11 @@ static colfs_status cur_fill(colfs_tree *t, pq_state *s, const colfs_node *f,
 						  cu->g, cu->leaf);
 			return COLFS_END;
 		}
-		if (!pqv_is_data_page(&cu->w->pages[cu->k])) {
+		if (!parquet_pages_is_data(&cu->w->pages[cu->k])) {
 			cu->k++;
 			continue;
 		}
-		COLFS_TRY(pqv_page_decode(t, s, f, cu->g, cu->leaf, cu->w, cu->k,
+		COLFS_TRY(parquet_pages_decode(t, s, f, cu->g, cu->leaf, cu->w, cu->k,
 				      &cu->sc, &cu->p));
 		cu->loaded = true;
 		cu->i = cu->j = 0;
@@ -483,15 +483,15 @@ static colfs_status cur_fill(colfs_tree *t, pq_state *s, const colfs_node *f,
 }
 
 /* Stand at the first entry of record r of row group g. */
-static colfs_status cur_seek(colfs_tree *t, pq_state *s, const colfs_node *f,
-			     pqv_cursor *cu, uint32_t g, uint64_t r)
+static colfs_status cur_seek(colfs_tree *t, parquet_region_state *s, const colfs_node *f,
+			     parquet_views_cursor *cu, uint32_t g, uint64_t r)
 {
 	const parquet_column *col = &s->pf->columns[cu->leaf];
 	colfs_status st;
 
 	if (!cu->positioned || cu->g != g || cu->rec > r) {
 		cur_reset(s->values, cu);
-		COLFS_TRY(pqv_chunk_walk(t, s, f, g, cu->leaf, &cu->w));
+		COLFS_TRY(parquet_pages_list_get(t, s, f, g, cu->leaf, &cu->w));
 		if (!cu->w)
 			return chunk_fail(t, s, f, 0, "the row group has no chunk for this column",
 					  g, cu->leaf);
@@ -507,9 +507,9 @@ static colfs_status cur_seek(colfs_tree *t, pq_state *s, const colfs_node *f,
 				if (cu->k >= cu->w->n)
 					break;
 				pg = &cu->w->pages[cu->k];
-				if (!pqv_is_data_page(pg) ||
+				if (!parquet_pages_is_data(pg) ||
 				    cu->rec + (uint64_t)pg->hdr.num_values <= r) {
-					if (pqv_is_data_page(pg))
+					if (parquet_pages_is_data(pg))
 						cu->rec += (uint64_t)pg->hdr.num_values;
 					cu->k++;
 					continue;
@@ -549,7 +549,7 @@ static colfs_status cur_seek(colfs_tree *t, pq_state *s, const colfs_node *f,
 						  g, cu->leaf);
 			return st;
 		}
-		const pqv_page *p = &cu->p;
+		const parquet_pages_decoded *p = &cu->p;
 		while (cu->i < p->n) {
 			if (p->rep[cu->i] == 0) {
 				if (cu->rec == r)
@@ -557,7 +557,7 @@ static colfs_status cur_seek(colfs_tree *t, pq_state *s, const colfs_node *f,
 				cu->rec++;
 			} else if (cu->rec == 0) {
 				/* before the chunk's first row start: the
-				 * entry belongs to no row (pqv_page_decode has
+				 * entry belongs to no row (parquet_pages_decode has
 				 * reported where) */
 				cur_reset(s->values, cu);
 				return chunk_fail(t, s, f, 0, "entries before the chunk's first row start belong to no row",
@@ -573,7 +573,7 @@ static colfs_status cur_seek(colfs_tree *t, pq_state *s, const colfs_node *f,
 /* --- fields: one top-level field (flat leaf, or nested through the
  * record assembler), or a nested leaf without repeated ancestors --------- */
 
-typedef struct pqv_acc {          /* one leaf's share of a nested batch */
+typedef struct parquet_views_acc {          /* one leaf's share of a nested batch */
 	uint32_t *rep, *def;
 	size_t n, cap;
 	size_t nvals;
@@ -582,38 +582,38 @@ typedef struct pqv_acc {          /* one leaf's share of a nested batch */
 	uint64_t *poff;               /* the page of each value (file offset) */
 	size_t offcap;
 	bool raw;                     /* variant binaries: bytes, not JSON */
-} pqv_acc;
+} parquet_views_acc;
 
-typedef struct pqv_field {
+typedef struct parquet_views_field {
 	const char *name;             /* raw name */
 	uint32_t n_leaves;
-	pqv_cursor *cur;
+	parquet_views_cursor *cur;
 	pq_asm_plan *plan;            /* NULL: flat */
 	pq_asm *as;
-	pqv_acc *acc;
-} pqv_field;
+	parquet_views_acc *acc;
+} parquet_views_field;
 
 enum { MODE_COLUMN, MODE_JSONL, MODE_CSV };
 
-struct pqv_view {
-	pqv_kept kept;                /* freed with the pipeline state */
-	pq_state *s;
+struct parquet_views_view {
+	parquet_pages_kept kept;                /* freed with the pipeline state */
+	parquet_region_state *s;
 	int mode;
 	uint32_t g0, g1;              /* row groups [g0, g1) */
 	uint64_t batch;
 	uint64_t *cum;                /* pieces before row group g0 + i */
 	uint32_t n_fields;
-	pqv_field *fields;
+	parquet_views_field *fields;
 	colfs_buf tmp;
 	colfs_render text, json;
 };
 
-static void field_free(pqv_state *v, pqv_field *fl)
+static void field_free(parquet_pages_state *v, parquet_views_field *fl)
 {
 	for (uint32_t i = 0; i < fl->n_leaves; i++) {
 		if (fl->cur) {
 			cur_reset(v, &fl->cur[i]);
-			pqv_scratch_free(&fl->cur[i].sc);
+			parquet_pages_scratch_free(&fl->cur[i].sc);
 		}
 		if (fl->acc) {
 			free(fl->acc[i].rep);
@@ -629,7 +629,7 @@ static void field_free(pqv_state *v, pqv_field *fl)
 	pq_asm_plan_destroy(fl->plan);
 }
 
-static void view_free(pqv_view *w)
+static void view_free(parquet_views_view *w)
 {
 	if (!w)
 		return;
@@ -641,7 +641,7 @@ static void view_free(pqv_view *w)
 	free(w);
 }
 
-static colfs_status field_init_leaf(colfs_tree *t, pq_state *s, pqv_field *fl,
+static colfs_status field_init_leaf(colfs_tree *t, parquet_region_state *s, parquet_views_field *fl,
 				    uint32_t leaf, const char *name)
 {
 	fl->name = name;
@@ -654,8 +654,8 @@ static colfs_status field_init_leaf(colfs_tree *t, pq_state *s, pqv_field *fl,
 	return COLFS_OK;
 }
 
-static colfs_status field_init_nested(colfs_tree *t, pq_state *s,
-				      pqv_field *fl, uint32_t field,
+static colfs_status field_init_nested(colfs_tree *t, parquet_region_state *s,
+				      parquet_views_field *fl, uint32_t field,
 				      colfs_err *e)
 {
 	const parquet_file *pf = s->pf;
@@ -682,7 +682,7 @@ static colfs_status field_init_nested(colfs_tree *t, pq_state *s,
 	return COLFS_OK;
 }
 
-static bool acc_grow(pqv_acc *a, size_t need)
+static bool acc_grow(parquet_views_acc *a, size_t need)
 {
 	if (need <= a->cap)
 		return true;
@@ -703,9 +703,9 @@ static bool acc_grow(pqv_acc *a, size_t need)
 
 /* Gather records [rec, rec + m) of a nested leaf into its accumulator
  * (levels and the JSON text of its values). */
-static colfs_status acc_gather(colfs_tree *t, pq_state *s,
-			       const colfs_node *f, pqv_cursor *cu,
-			       pqv_acc *a, uint64_t m)
+static colfs_status acc_gather(colfs_tree *t, parquet_region_state *s,
+			       const colfs_node *f, parquet_views_cursor *cu,
+			       parquet_views_acc *a, uint64_t m)
 {
 	const uint64_t stop = cu->rec + m;
 	colfs_status st;
@@ -725,7 +725,7 @@ static colfs_status acc_gather(colfs_tree *t, pq_state *s,
 						  cu->g, cu->leaf);
 			return st;
 		}
-		const pqv_page *p = &cu->p;
+		const parquet_pages_decoded *p = &cu->p;
 		bool done = false;
 		while (cu->i < p->n) {
 			uint32_t rp = p->rep ? p->rep[cu->i] : 0;
@@ -787,8 +787,8 @@ static colfs_status acc_gather(colfs_tree *t, pq_state *s,
 
 /* Position a field at row r of row group g and, for a nested field, load
  * the next m records into its assembler. */
-static colfs_status field_load(colfs_tree *t, pq_state *s, const colfs_node *f,
-			       pqv_field *fl, uint32_t g, uint64_t r,
+static colfs_status field_load(colfs_tree *t, parquet_region_state *s, const colfs_node *f,
+			       parquet_views_field *fl, uint32_t g, uint64_t r,
 			       uint64_t m)
 {
 	colfs_err e = {0};
@@ -800,7 +800,7 @@ static colfs_status field_load(colfs_tree *t, pq_state *s, const colfs_node *f,
 		return COLFS_OK;
 	pq_asm_leaf_batch lb[fl->n_leaves ? fl->n_leaves : 1];
 	for (uint32_t i = 0; i < fl->n_leaves; i++) {
-		pqv_acc *a = &fl->acc[i];
+		parquet_views_acc *a = &fl->acc[i];
 		COLFS_TRY(acc_gather(t, s, f, &fl->cur[i], a, m));
 		lb[i] = (pq_asm_leaf_batch){
 			.rep = a->rep, .def = a->def, .n = a->n,
@@ -815,7 +815,7 @@ static colfs_status field_load(colfs_tree *t, pq_state *s, const colfs_node *f,
 				   (unsigned long long)m);
 		for (uint32_t i = 0; i < fl->n_leaves; i++)
 			cur_reset(s->values, &fl->cur[i]);
-		pq_rg_report(t, s, g, f, e.offset, e.status,
+		parquet_region_rg_report(t, s, g, f, e.offset, e.status,
 			  "row group %u, field %s: %s", g, fl->name, e.msg);
 		return e.status;
 	}
@@ -823,8 +823,8 @@ static colfs_status field_load(colfs_tree *t, pq_state *s, const colfs_node *f,
 }
 
 /* Render the next row of a field (text or JSON mode) into b. */
-static colfs_status field_next(colfs_tree *t, pq_state *s, const colfs_node *f,
-			       pqv_field *fl, const colfs_render *r,
+static colfs_status field_next(colfs_tree *t, parquet_region_state *s, const colfs_node *f,
+			       parquet_views_field *fl, const colfs_render *r,
 			       colfs_buf *b)
 {
 	if (fl->plan) {
@@ -842,7 +842,7 @@ static colfs_status field_next(colfs_tree *t, pq_state *s, const colfs_node *f,
 		}
 		return COLFS_OK;
 	}
-	pqv_cursor *cu = &fl->cur[0];
+	parquet_views_cursor *cu = &fl->cur[0];
 	colfs_status st = cur_fill(t, s, f, cu);
 	if (st == COLFS_END)
 		st = chunk_fail(t, s, f, 0, "values ended early", cu->g, cu->leaf);
@@ -859,7 +859,7 @@ static colfs_status field_next(colfs_tree *t, pq_state *s, const colfs_node *f,
 
 /* --- table views ---------------------------------------------------------- */
 
-static int64_t rg_rows(const pq_state *s, uint32_t g)
+static int64_t rg_rows(const parquet_region_state *s, uint32_t g)
 {
 	int64_t n = s->pf->row_groups[g].num_rows;
 	return n > 0 ? n : 0;
@@ -868,8 +868,8 @@ static int64_t rg_rows(const pq_state *s, uint32_t g)
 static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 				 colfs_buf *out)
 {
-	pqv_view *w = colfs_node_ctx(f);
-	pq_state *s = w->s;
+	parquet_views_view *w = colfs_node_ctx(f);
+	parquet_region_state *s = w->s;
 	uint32_t ng = w->g1 - w->g0, gi = 0;
 	colfs_status st = COLFS_OK;
 
@@ -900,7 +900,7 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 	if (st)
 		return st;
 	if (w->mode == MODE_COLUMN) {
-		pqv_field *fl = &w->fields[0];
+		parquet_views_field *fl = &w->fields[0];
 		if (fl->plan) {
 			colfs_err e = {0};
 			size_t done = 0;
@@ -912,7 +912,7 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 						"assembled %zu of %llu records",
 						done, (unsigned long long)m);
 			if (st) {
-				pq_rg_report(t, s, g, f, e.offset, e.status,
+				parquet_region_rg_report(t, s, g, f, e.offset, e.status,
 					  "row group %u, field %s: %s", g,
 					  fl->name, e.msg);
 				for (uint32_t i = 0; i < fl->n_leaves; i++)
@@ -920,7 +920,7 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 			}
 			return st;
 		}
-		pqv_cursor *cu = &fl->cur[0];
+		parquet_views_cursor *cu = &fl->cur[0];
 		uint64_t left = m;
 		while (left) {
 			st = cur_fill(t, s, f, cu);
@@ -946,7 +946,7 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 		if (w->mode == MODE_JSONL)
 			colfs_buf_putc(out, '{');
 		for (uint32_t i = 0; i < w->n_fields && !st; i++) {
-			pqv_field *fl = &w->fields[i];
+			parquet_views_field *fl = &w->fields[i];
 			if (w->mode == MODE_JSONL) {
 				if (i)
 					colfs_buf_putc(out, ',');
@@ -981,7 +981,7 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 				colfs_buf *out)
 {
-	pqv_view *w = colfs_node_ctx(f);
+	parquet_views_view *w = colfs_node_ctx(f);
 	colfs_status st = table_render(t, f, index, out);
 	uint64_t last = w->cum[w->g1 - w->g0] + (w->mode == MODE_CSV);
 
@@ -994,7 +994,7 @@ static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 		for (uint32_t i = 0; i < w->n_fields; i++)
 			for (uint32_t l = 0; l < w->fields[i].n_leaves; l++) {
 				cur_reset(w->s->values, &w->fields[i].cur[l]);
-				pqv_scratch_free(&w->fields[i].cur[l].sc);
+				parquet_pages_scratch_free(&w->fields[i].cur[l].sc);
 			}
 	}
 	return st;
@@ -1002,10 +1002,10 @@ static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 
 static const colfs_node_ops table_ops = {.piece = table_piece};
 
-static pqv_view *view_new(colfs_tree *t, pq_state *s, int mode, int64_t g,
+static parquet_views_view *view_new(colfs_tree *t, parquet_region_state *s, int mode, int64_t g,
 			  uint32_t n_fields)
 {
-	pqv_view *w = calloc(1, sizeof *w);
+	parquet_views_view *w = calloc(1, sizeof *w);
 	uint32_t ng;
 
 	if (!w)
@@ -1032,20 +1032,20 @@ static pqv_view *view_new(colfs_tree *t, pq_state *s, int mode, int64_t g,
 	return w;
 }
 
-static void view_kept_free(pqv_kept *k)
+static void view_kept_free(parquet_pages_kept *k)
 {
-	view_free((pqv_view *)k);
+	view_free((parquet_views_view *)k);
 }
 
-static void view_register(pq_state *s, pqv_view *w)
+static void view_register(parquet_region_state *s, parquet_views_view *w)
 {
 	w->kept.free = view_kept_free;
-	pqv_state_keep(s->values, &w->kept);
+	parquet_pages_keep(s->values, &w->kept);
 }
 
 /* Add one columns/ entry or rows view, owning `w` from here on. */
 static colfs_status view_add(colfs_tree *t, colfs_node *dir, const char *name,
-			     pqv_view *w)
+			     parquet_views_view *w)
 {
 	view_register(w->s, w);
 	return colfs_dir_add_stream(t, dir, name, &table_ops, w) ? COLFS_OK
@@ -1055,7 +1055,7 @@ static colfs_status view_add(colfs_tree *t, colfs_node *dir, const char *name,
 /* The top-level fields: schema indexes whose parent is the root. */
 static colfs_status columns_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
+	parquet_region_state *s = colfs_node_ctx(dir);
 	const parquet_file *pf = s->pf;
 	int64_t g = (int64_t)colfs_node_a(dir) - 1;   /* a = g + 1, 0: all */
 	colfs_err e = {0};
@@ -1063,7 +1063,7 @@ static colfs_status columns_populate(colfs_tree *t, colfs_node *dir)
 	for (uint32_t i = 1; i < pf->n_schema; i++) {
 		if (pf->schema[i].parent != 0)
 			continue;
-		pqv_view *w = view_new(t, s, MODE_COLUMN, g, 1);
+		parquet_views_view *w = view_new(t, s, MODE_COLUMN, g, 1);
 		colfs_status st;
 		if (!w)
 			return COLFS_ENOMEM;
@@ -1091,7 +1091,7 @@ static colfs_status columns_populate(colfs_tree *t, colfs_node *dir)
 		const parquet_column *col = &pf->columns[c];
 		if (col->n_parts < 2 || col->max_rep != 0)
 			continue;
-		pqv_view *w = view_new(t, s, MODE_COLUMN, g, 1);
+		parquet_views_view *w = view_new(t, s, MODE_COLUMN, g, 1);
 		if (!w)
 			return COLFS_ENOMEM;
 		w->n_fields = 1;
@@ -1106,13 +1106,13 @@ static colfs_status columns_populate(colfs_tree *t, colfs_node *dir)
 
 static const colfs_node_ops columns_ops = {.populate = columns_populate};
 
-static colfs_status rows_view_add(colfs_tree *t, colfs_node *dir, pq_state *s,
+static colfs_status rows_view_add(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
 				  int64_t g, int mode, const char *name)
 {
 	const parquet_file *pf = s->pf;
 	uint32_t nf = 0;
 	colfs_err e = {0};
-	pqv_view *w;
+	parquet_views_view *w;
 
 	for (uint32_t i = 1; i < pf->n_schema; i++)
 		nf += pf->schema[i].parent == 0;
@@ -1123,7 +1123,7 @@ static colfs_status rows_view_add(colfs_tree *t, colfs_node *dir, pq_state *s,
 		colfs_status st;
 		if (pf->schema[i].parent != 0)
 			continue;
-		pqv_field *fl = &w->fields[w->n_fields++];
+		parquet_views_field *fl = &w->fields[w->n_fields++];
 		if (pq_asm_field_is_flat(pf->schema, pf->n_schema, i) &&
 		    pf->schema[i].leaf >= 0)
 			st = field_init_leaf(t, s, fl,
@@ -1144,7 +1144,7 @@ static colfs_status rows_view_add(colfs_tree *t, colfs_node *dir, pq_state *s,
 	return view_add(t, dir, name, w);
 }
 
-colfs_status pqv_table_views_add(colfs_tree *t, colfs_node *dir, pq_state *s,
+colfs_status parquet_views_table_add(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
 				 int64_t g)
 {
 	colfs_node *n;

@@ -7,14 +7,14 @@
 #include "parquet_pages.h"
 
 /* values, levels, dictionary of chunk (g, c). */
-colfs_status pqv_chunk_views_add(colfs_tree *t, colfs_node *dir, pq_state *s,
+colfs_status parquet_views_chunk_add(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
 				 uint32_t g, uint32_t c);
 /* decompressed, values, levels of page k of chunk (g, c). */
-colfs_status pqv_page_views_add(colfs_tree *t, colfs_node *dir, pq_state *s,
+colfs_status parquet_views_page_add(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
 				uint32_t g, uint32_t c, size_t k);
 /* columns/, rows.jsonl and rows.csv over all row groups (g < 0) or over
  * row group g. */
-colfs_status pqv_table_views_add(colfs_tree *t, colfs_node *dir, pq_state *s,
+colfs_status parquet_views_table_add(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
 				 int64_t g);
 
 #endif
