@@ -22,59 +22,7 @@
 #include "../core/source.h"
 #include "../core/status.h"
 #include "../core/thrift.h"
-
-/* Enums of parquet.thrift (values as on the wire). */
-enum parquet_type {
-	PARQUET_BOOLEAN = 0, PARQUET_INT32 = 1, PARQUET_INT64 = 2,
-	PARQUET_INT96 = 3, PARQUET_FLOAT = 4, PARQUET_DOUBLE = 5,
-	PARQUET_BYTE_ARRAY = 6, PARQUET_FIXED_LEN_BYTE_ARRAY = 7,
-};
-enum parquet_repetition {
-	PARQUET_REQUIRED = 0, PARQUET_OPTIONAL = 1, PARQUET_REPEATED = 2,
-	PARQUET_VECTOR = 3,
-};
-enum parquet_converted {
-	PARQUET_CT_UTF8 = 0, PARQUET_CT_MAP = 1, PARQUET_CT_MAP_KEY_VALUE = 2,
-	PARQUET_CT_LIST = 3, PARQUET_CT_ENUM = 4, PARQUET_CT_DECIMAL = 5,
-	PARQUET_CT_DATE = 6, PARQUET_CT_TIME_MILLIS = 7,
-	PARQUET_CT_TIME_MICROS = 8, PARQUET_CT_TIMESTAMP_MILLIS = 9,
-	PARQUET_CT_TIMESTAMP_MICROS = 10, PARQUET_CT_UINT_8 = 11,
-	PARQUET_CT_UINT_16 = 12, PARQUET_CT_UINT_32 = 13,
-	PARQUET_CT_UINT_64 = 14, PARQUET_CT_INT_8 = 15, PARQUET_CT_INT_16 = 16,
-	PARQUET_CT_INT_32 = 17, PARQUET_CT_INT_64 = 18, PARQUET_CT_JSON = 19,
-	PARQUET_CT_BSON = 20, PARQUET_CT_INTERVAL = 21,
-};
-/* LogicalType union member ids. */
-enum parquet_logical_kind {
-	PARQUET_LT_NONE = 0, PARQUET_LT_STRING = 1, PARQUET_LT_MAP = 2,
-	PARQUET_LT_LIST = 3, PARQUET_LT_ENUM = 4, PARQUET_LT_DECIMAL = 5,
-	PARQUET_LT_DATE = 6, PARQUET_LT_TIME = 7, PARQUET_LT_TIMESTAMP = 8,
-	PARQUET_LT_INTEGER = 10, PARQUET_LT_UNKNOWN = 11, PARQUET_LT_JSON = 12,
-	PARQUET_LT_BSON = 13, PARQUET_LT_UUID = 14, PARQUET_LT_FLOAT16 = 15,
-	PARQUET_LT_VARIANT = 16, PARQUET_LT_GEOMETRY = 17,
-	PARQUET_LT_GEOGRAPHY = 18, PARQUET_LT_VECTOR = 19,
-};
-enum parquet_time_unit {
-	PARQUET_UNIT_NONE = 0, PARQUET_UNIT_MILLIS = 1, PARQUET_UNIT_MICROS = 2,
-	PARQUET_UNIT_NANOS = 3,
-};
-enum parquet_encoding {
-	PARQUET_ENC_PLAIN = 0, PARQUET_ENC_PLAIN_DICTIONARY = 2,
-	PARQUET_ENC_RLE = 3, PARQUET_ENC_BIT_PACKED = 4,
-	PARQUET_ENC_DELTA_BINARY_PACKED = 5,
-	PARQUET_ENC_DELTA_LENGTH_BYTE_ARRAY = 6,
-	PARQUET_ENC_DELTA_BYTE_ARRAY = 7, PARQUET_ENC_RLE_DICTIONARY = 8,
-	PARQUET_ENC_BYTE_STREAM_SPLIT = 9,
-};
-enum parquet_codec {
-	PARQUET_CODEC_UNCOMPRESSED = 0, PARQUET_CODEC_SNAPPY = 1,
-	PARQUET_CODEC_GZIP = 2, PARQUET_CODEC_LZO = 3, PARQUET_CODEC_BROTLI = 4,
-	PARQUET_CODEC_LZ4 = 5, PARQUET_CODEC_ZSTD = 6, PARQUET_CODEC_LZ4_RAW = 7,
-};
-enum parquet_page_type {
-	PARQUET_PAGE_DATA = 0, PARQUET_PAGE_INDEX = 1,
-	PARQUET_PAGE_DICTIONARY = 2, PARQUET_PAGE_DATA_V2 = 3,
-};
+#include "parquet_thrift.h"
 
 /* Enum value -> name ("INT32", "SNAPPY", ...); NULL when unknown. */
 const char *parquet_type_name(int32_t v);
@@ -273,7 +221,7 @@ typedef struct parquet_page_header {
 /* Decode one PageHeader at the cursor (which advances past it).  Checks:
  * required fields present, sizes and counts >= 0, the sub-header matching
  * the page type present, v2 level lengths within compressed_size. */
-colfs_status parquet_page_header_parse(colfs_cursor *c,
+colfs_status parquet_pages_header_parse(colfs_cursor *c,
 				       parquet_page_header *hdr,
 				       colfs_err *err);
 
@@ -290,7 +238,7 @@ typedef struct parquet_page {
  * (stop->status is COLFS_OK for a clean walk).  `*pages` is malloc'd (free
  * it).  Fails only when out of memory.  Encrypted chunks are refused with
  * COLFS_EUNSUPPORTED in `*stop`. */
-colfs_status parquet_chunk_walk(const colfs_source *src,
+colfs_status parquet_pages_walk(const colfs_source *src,
 				const parquet_chunk *ch, uint64_t max_header,
 				parquet_page **pages, size_t *n_pages,
 				colfs_err *stop, colfs_err *note);

@@ -1,7 +1,7 @@
 /* colfs: descriptors of every struct of parquet.thrift, for the JSON views
  * (metadata.json, meta.json, header.json, ...).  Field ids, names and types
  * follow apache/parquet-format src/main/thrift/parquet.thrift. */
-#include "parquet_internal.h"
+#include "parquet_desc.h"
 
 #define N(a) ((uint16_t)(sizeof(a) / sizeof((a)[0])))
 

@@ -1,6 +1,7 @@
 /* colfs: the generated documents of the Parquet tree: summary, README,
- * schema, schema.json, layout, statistics.json. */
-#include "pq_tree.h"
+ * schema, schema.json, layout, and the annotation text of a schema
+ * element. */
+#include "parquet_docs.h"
 #include "../core/render.h"
 
 #include <jansson.h>
@@ -21,7 +22,7 @@ static const char *unit_name(int32_t u)
 	}
 }
 
-bool parquet_annotation_render(colfs_buf *b, const parquet_schema_elem *e)
+bool parquet_docs_annotation(colfs_buf *b, const parquet_schema_elem *e)
 {
 	const parquet_logical *lt = &e->logical;
 
@@ -195,7 +196,7 @@ static void schema_elem_text(colfs_buf *b, const parquet_file *pf,
 	colfs_buf_printf(b, " %s", e->name);
 	{
 		colfs_buf a = COLFS_BUF_INIT;
-		if (parquet_annotation_render(&a, e) && a.len) {
+		if (parquet_docs_annotation(&a, e) && a.len) {
 			colfs_buf_puts(b, " (");
 			colfs_buf_append(b, a.data, a.len);
 			colfs_buf_putc(b, ')');
@@ -216,9 +217,9 @@ static void schema_elem_text(colfs_buf *b, const parquet_file *pf,
 	colfs_buf_printf(b, "%*s}\n", indent, "");
 }
 
-colfs_status pq_schema_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
+colfs_status parquet_docs_schema_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(f);
+	parquet_region_state *s = colfs_node_ctx(f);
 	const parquet_file *pf = s->pf;
 	kids k;
 
@@ -330,7 +331,7 @@ static json_t *schema_elem_json(const parquet_file *pf, const kids *k,
 	}
 	if (e->logical.kind)
 		json_object_set_new(o, "logical_type", logical_json(&e->logical));
-	if (parquet_annotation_render(&a, e) && !colfs_buf_status(&a))
+	if (parquet_docs_annotation(&a, e) && !colfs_buf_status(&a))
 		json_object_set_new(o, "annotation",
 				    json_stringn(a.data, a.len));
 	colfs_buf_free(&a);
@@ -363,9 +364,9 @@ static json_t *schema_elem_json(const parquet_file *pf, const kids *k,
 	return o;
 }
 
-colfs_status pq_schema_json_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
+colfs_status parquet_docs_schema_json_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(f);
+	parquet_region_state *s = colfs_node_ctx(f);
 	const parquet_file *pf = s->pf;
 	json_t *j;
 	kids k;
@@ -419,9 +420,9 @@ static const char *algorithm_name(int32_t a)
 	return a == 1 ? "AES_GCM_V1" : a == 2 ? "AES_GCM_CTR_V1" : "unknown";
 }
 
-colfs_status pq_summary_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
+colfs_status parquet_docs_summary_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(f);
+	parquet_region_state *s = colfs_node_ctx(f);
 	const parquet_file *pf = s->pf;
 
 	colfs_buf_printf(out, "file: %s\n", colfs_tree_display_name(t));
@@ -495,7 +496,7 @@ typedef struct readme_has {
 	bool data;                  /* a chunk that holds values: data pages */
 } readme_has;
 
-static bool readme_in_file(const pq_state *s, int64_t off, int64_t len)
+static bool readme_in_file(const parquet_region_state *s, int64_t off, int64_t len)
 {
 	uint64_t end;
 	return off >= 0 && len > 0 &&
@@ -503,7 +504,7 @@ static bool readme_in_file(const pq_state *s, int64_t off, int64_t len)
 	       end <= s->size;
 }
 
-static readme_has readme_scan(const pq_state *s)
+static readme_has readme_scan(const parquet_region_state *s)
 {
 	const parquet_file *pf = s->pf;
 	readme_has h = {0};
@@ -542,9 +543,9 @@ static readme_has readme_scan(const pq_state *s)
 	return h;
 }
 
-colfs_status pq_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
+colfs_status parquet_docs_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(f);
+	parquet_region_state *s = colfs_node_ctx(f);
 	const parquet_file *pf = s->pf;
 	bool full = pf && !s->encrypted_footer;
 	colfs_node *rows = NULL;
@@ -670,7 +671,7 @@ colfs_status pq_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 
 /* --- layout --------------------------------------------------------------- */
 
-static bool valid_region(const pq_state *s, int64_t off, int64_t len)
+static bool valid_region(const parquet_region_state *s, int64_t off, int64_t len)
 {
 	uint64_t end;
 	return off >= 0 && len > 0 &&
@@ -678,9 +679,9 @@ static bool valid_region(const pq_state *s, int64_t off, int64_t len)
 	       end <= s->size;
 }
 
-colfs_status pq_layout_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
+colfs_status parquet_docs_layout_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(f);
+	parquet_region_state *s = colfs_node_ctx(f);
 	const parquet_file *pf = s->pf;
 	colfs_layout l = COLFS_LAYOUT_INIT;
 
@@ -694,7 +695,7 @@ colfs_status pq_layout_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 				const parquet_chunk *ch = &rg->chunks[c];
 				char tmp[32];
 				char *esc = colfs_name_escape(
-					pq_chunk_name(s, rg, c, tmp, sizeof tmp));
+					parquet_region_chunk_name(s, rg, c, tmp, sizeof tmp));
 				if (!esc) {
 					l.failed = true;
 					continue;
@@ -741,342 +742,4 @@ colfs_status pq_layout_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 		colfs_layout_add(&l, s->size - 4, 4, "magic", "/raw/magic_tail");
 	}
 	return colfs_layout_write(&l, s->size, out);
-}
-
-/* --- statistics.json ------------------------------------------------------- */
-
-/* Shortest decimal text that reads back to the same float/double. */
-static void shortest(char *buf, size_t len, double v, bool is_float)
-{
-	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(buf, len, "%.*g", prec, v);
-		if (is_float ? strtof(buf, NULL) == (float)v
-			     : strtod(buf, NULL) == v)
-			return;
-	}
-	snprintf(buf, len, "%.17g", v);
-}
-
-/* Numbers whose text must be exact are stored as placeholders
- * "\u0001N<k>" and replaced after jansson renders the document (data
- * strings never contain control characters: they are hex then). */
-typedef struct numtext {
-	char (*text)[40];
-	size_t n, cap;
-} numtext;
-
-static json_t *float_json(numtext *nt, double v, bool is_float)
-{
-	char ph[24];
-
-	if (isnan(v) || isinf(v))
-		return colfs_thrift_double_json(v);
-	if (nt->n == nt->cap) {
-		size_t nc = nt->cap ? nt->cap * 2 : 8;
-		void *np = realloc(nt->text, nc * sizeof *nt->text);
-		if (!np)
-			return NULL;
-		nt->text = np;
-		nt->cap = nc;
-	}
-	shortest(nt->text[nt->n], sizeof nt->text[0], v, is_float);
-	snprintf(ph, sizeof ph, "\001N%zu", nt->n);
-	nt->n++;
-	return json_string(ph);
-}
-
-static json_t *buf_string(colfs_buf *b)
-{
-	json_t *j = colfs_buf_status(b) ? NULL : json_stringn(b->data, b->len);
-	colfs_buf_free(b);
-	return j;
-}
-
-static json_t *hex_json(const uint8_t *p, size_t n)
-{
-	static const char hexd[] = "0123456789abcdef";
-	colfs_buf b = COLFS_BUF_INIT;
-	for (size_t i = 0; i < n; i++) {
-		colfs_buf_putc(&b, hexd[p[i] >> 4]);
-		colfs_buf_putc(&b, hexd[p[i] & 15]);
-	}
-	json_t *s = buf_string(&b);
-	return s ? json_pack("{s:o}", "hex", s) : NULL;
-}
-
-static colfs_time_unit lt_unit(int32_t u)
-{
-	return u == PARQUET_UNIT_MILLIS ? COLFS_UNIT_MILLIS
-	       : u == PARQUET_UNIT_NANOS ? COLFS_UNIT_NANOS : COLFS_UNIT_MICROS;
-}
-
-/* ISO 8601 from the shared renderer's "YYYY-MM-DD HH:MM:SS[.f][+00]". */
-static json_t *iso_timestamp(int64_t v, colfs_time_unit unit, bool utc)
-{
-	colfs_buf b = COLFS_BUF_INIT;
-	colfs_render_timestamp(&b, &colfs_render_text_default, v, unit, utc);
-	if (!colfs_buf_status(&b)) {
-		char *sp = memchr(b.data, ' ', b.len);
-		if (sp)
-			*sp = 'T';
-		if (utc && b.len >= 3 && !memcmp(b.data + b.len - 3, "+00", 3)) {
-			b.len -= 3;
-			colfs_buf_putc(&b, 'Z');
-		}
-	}
-	return buf_string(&b);
-}
-
-/* One statistics value, rendered per the column's physical and logical
- * type; anything that does not fit its type is shown as hex. */
-static json_t *stat_value(numtext *nt, const parquet_schema_elem *e,
-			  int32_t ptype, const uint8_t *p, size_t n)
-{
-	const parquet_logical *lt = e ? &e->logical : NULL;
-	int32_t kind = lt ? lt->kind : 0;
-	int32_t ct = e ? e->converted_type : -1;
-	colfs_buf b = COLFS_BUF_INIT;
-	int32_t scale = kind == PARQUET_LT_DECIMAL ? lt->scale
-			: ct == PARQUET_CT_DECIMAL && e ? e->scale : -1;
-
-	switch (ptype) {
-	case PARQUET_BOOLEAN:
-		if (n != 1)
-			break;
-		return json_boolean(p[0] & 1);
-	case PARQUET_INT32: {
-		int32_t v;
-		if (n != 4)
-			break;
-		v = (int32_t)colfs_le32(p);
-		if (scale >= 0) {
-			colfs_render_decimal_i64(&b, &colfs_render_text_default,
-						 v, scale);
-			return buf_string(&b);
-		}
-		if (kind == PARQUET_LT_DATE || ct == PARQUET_CT_DATE) {
-			colfs_render_date(&b, &colfs_render_text_default, v);
-			return buf_string(&b);
-		}
-		if (kind == PARQUET_LT_TIME || ct == PARQUET_CT_TIME_MILLIS) {
-			colfs_render_time(&b, &colfs_render_text_default, v,
-					  COLFS_UNIT_MILLIS);
-			return buf_string(&b);
-		}
-		if ((kind == PARQUET_LT_INTEGER && !lt->is_signed) ||
-		    (ct >= PARQUET_CT_UINT_8 && ct <= PARQUET_CT_UINT_32))
-			return json_integer((json_int_t)(uint32_t)v);
-		return json_integer(v);
-	}
-	case PARQUET_INT64: {
-		int64_t v;
-		if (n != 8)
-			break;
-		v = (int64_t)colfs_le64(p);
-		if (scale >= 0) {
-			colfs_render_decimal_i64(&b, &colfs_render_text_default,
-						 v, scale);
-			return buf_string(&b);
-		}
-		if (kind == PARQUET_LT_TIMESTAMP)
-			return iso_timestamp(v, lt_unit(lt->unit), lt->utc);
-		if (ct == PARQUET_CT_TIMESTAMP_MILLIS ||
-		    ct == PARQUET_CT_TIMESTAMP_MICROS)
-			return iso_timestamp(v, ct == PARQUET_CT_TIMESTAMP_MILLIS
-					     ? COLFS_UNIT_MILLIS
-					     : COLFS_UNIT_MICROS, true);
-		if (kind == PARQUET_LT_TIME || ct == PARQUET_CT_TIME_MICROS) {
-			colfs_render_time(&b, &colfs_render_text_default, v,
-					  kind == PARQUET_LT_TIME
-					  ? lt_unit(lt->unit)
-					  : COLFS_UNIT_MICROS);
-			return buf_string(&b);
-		}
-		if (((kind == PARQUET_LT_INTEGER && !lt->is_signed) ||
-		     ct == PARQUET_CT_UINT_64) && v < 0) {
-			colfs_buf_printf(&b, "%llu",
-					 (unsigned long long)(uint64_t)v);
-			return buf_string(&b);
-		}
-		return json_integer(v);
-	}
-	case PARQUET_INT96:
-		if (n != 12)
-			break;
-		colfs_render_int96(&b, &colfs_render_text_default, p);
-		if (!colfs_buf_status(&b)) {
-			char *sp = memchr(b.data, ' ', b.len);
-			if (sp)
-				*sp = 'T';
-		}
-		return buf_string(&b);
-	case PARQUET_FLOAT: {
-		float v;
-		uint32_t bits;
-		if (n != 4)
-			break;
-		bits = colfs_le32(p);
-		memcpy(&v, &bits, 4);
-		return float_json(nt, v, true);
-	}
-	case PARQUET_DOUBLE: {
-		double v;
-		uint64_t bits;
-		if (n != 8)
-			break;
-		bits = colfs_le64(p);
-		memcpy(&v, &bits, 8);
-		return float_json(nt, v, false);
-	}
-	case PARQUET_BYTE_ARRAY:
-	case PARQUET_FIXED_LEN_BYTE_ARRAY:
-		if (scale >= 0) {
-			colfs_render_decimal_be(&b, &colfs_render_text_default,
-						p, n, scale);
-			return buf_string(&b);
-		}
-		if (kind == PARQUET_LT_STRING || kind == PARQUET_LT_ENUM ||
-		    kind == PARQUET_LT_JSON || ct == PARQUET_CT_UTF8 ||
-		    ct == PARQUET_CT_ENUM || ct == PARQUET_CT_JSON)
-			return colfs_thrift_binary_json(p, n);
-		if (kind == PARQUET_LT_FLOAT16 && n == 2)
-			return float_json(nt, colfs_float16_to_float(
-						      colfs_le16(p)), true);
-		if (kind == PARQUET_LT_UUID && n == 16) {
-			colfs_render_uuid(&b, &colfs_render_text_default, p);
-			return buf_string(&b);
-		}
-		if (ct == PARQUET_CT_INTERVAL && n == 12) {
-			colfs_render_interval_parquet(
-				&b, &colfs_render_text_default, p);
-			return buf_string(&b);
-		}
-		break;
-	default:
-		break;
-	}
-	colfs_buf_free(&b);
-	return hex_json(p, n);
-}
-
-/* Replace the placeholders by their number text. */
-static colfs_status numtext_apply(colfs_buf *doc, const numtext *nt,
-				  colfs_buf *out)
-{
-	size_t i = 0;
-	static const char pat[] = "\"\\u0001N";
-
-	while (i < doc->len) {
-		char *hit = memmem(doc->data + i, doc->len - i, pat,
-				   sizeof pat - 1);
-		size_t k = 0, j;
-		if (!hit) {
-			colfs_buf_append(out, doc->data + i, doc->len - i);
-			break;
-		}
-		colfs_buf_append(out, doc->data + i,
-				 (size_t)(hit - (doc->data + i)));
-		j = (size_t)(hit - doc->data) + sizeof pat - 1;
-		while (j < doc->len && doc->data[j] >= '0' &&
-		       doc->data[j] <= '9')
-			k = k * 10 + (size_t)(doc->data[j++] - '0');
-		if (j < doc->len && doc->data[j] == '"' && k < nt->n) {
-			colfs_buf_puts(out, nt->text[k]);
-			i = j + 1;
-		} else {
-			colfs_buf_append(out, hit, 1);
-			i = (size_t)(hit - doc->data) + 1;
-		}
-	}
-	return colfs_buf_status(out);
-}
-
-colfs_status pq_statistics_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
-{
-	pq_state *s = colfs_node_ctx(f);
-	const parquet_file *pf = s->pf;
-	const parquet_chunk *ch = pq_node_chunk(s, f);
-	const parquet_schema_elem *e = NULL;
-	colfs_cursor c;
-	colfs_thrift r;
-	colfs_thrift_field fl;
-	colfs_err err = {0};
-	colfs_status st;
-	int16_t last;
-	numtext nt = {0};
-	json_t *o = json_object(), *raw = json_object();
-	colfs_buf doc = COLFS_BUF_INIT;
-	colfs_buf a = COLFS_BUF_INIT;
-
-	if (!o || !raw) {
-		json_decref(o);
-		json_decref(raw);
-		return COLFS_ENOMEM;
-	}
-	if (ch->column < pf->n_columns)
-		e = pf->columns[ch->column].elem;
-	json_object_set_new(o, "physical_type",
-			    parquet_type_name(ch->type)
-			    ? json_string(parquet_type_name(ch->type))
-			    : json_integer(ch->type));
-	if (e && parquet_annotation_render(&a, e) && !colfs_buf_status(&a))
-		json_object_set_new(o, "logical_type",
-				    json_stringn(a.data, a.len));
-	else
-		json_object_set_new(o, "logical_type", json_null());
-	colfs_buf_free(&a);
-	colfs_cursor_init(&c, pf->footer + ch->stats_span_off,
-			  ch->stats_span_len, pf->footer_offset + ch->stats_span_off);
-	colfs_thrift_init(&r, &c);
-	st = colfs_thrift_struct_enter(&r, &last, &err);
-	while (!st && (st = colfs_thrift_field_next(&r, &last, &fl, &err)) ==
-			      COLFS_OK) {
-		static const char *const names[] = {
-			NULL, "max", "min", "null_count", "distinct_count",
-			"max_value", "min_value", "is_max_value_exact",
-			"is_min_value_exact", "nan_count",
-		};
-		const char *name = fl.id > 0 && fl.id <= 9 ? names[fl.id] : NULL;
-		if (!name) {
-			st = colfs_thrift_skip(&r, fl.type, &err);
-			continue;
-		}
-		if (fl.type == COLFS_THRIFT_BINARY &&
-		    (fl.id == 1 || fl.id == 2 || fl.id == 5 || fl.id == 6)) {
-			const uint8_t *p;
-			size_t n;
-			st = colfs_thrift_read_binary(&r, fl.type, &p, &n, &err);
-			if (!st) {
-				json_object_set_new(o, name,
-						    stat_value(&nt, e, ch->type,
-							       p, n));
-				json_object_set_new(raw, name, hex_json(p, n));
-			}
-		} else if (fl.type == COLFS_THRIFT_BOOL &&
-			   (fl.id == 7 || fl.id == 8)) {
-			json_object_set_new(o, name,
-					    json_boolean(fl.bool_value));
-		} else if (fl.id == 3 || fl.id == 4 || fl.id == 9) {
-			int64_t v;
-			st = colfs_thrift_read_int(&r, fl.type, &v, &err);
-			if (!st)
-				json_object_set_new(o, name, json_integer(v));
-		} else {
-			st = colfs_thrift_skip(&r, fl.type, &err);
-		}
-	}
-	if (st != COLFS_END) {
-		json_decref(o);
-		json_decref(raw);
-		free(nt.text);
-		colfs_tree_report_err(t, f, &err);
-		return err.status ? err.status : COLFS_ECORRUPT;
-	}
-	json_object_set_new(o, "raw", raw);
-	st = colfs_buf_json(&doc, o);
-	if (!st)
-		st = numtext_apply(&doc, &nt, out);
-	colfs_buf_free(&doc);
-	free(nt.text);
-	return st;
 }

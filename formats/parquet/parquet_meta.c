@@ -1,5 +1,6 @@
-/* colfs: FileMetaData -> the typed model of parquet.h. */
-#include "parquet_internal.h"
+/* colfs: FileMetaData -> the typed model of parquet.h: the typed parse
+ * of the footer, the schema tree, the chunk checks, enum value names. */
+#include "parquet_desc.h"
 #include "../core/buf.h"
 
 #include <stdarg.h>
@@ -211,22 +212,6 @@ static colfs_status union_member(pctx *x, int32_t *member, colfs_err *err)
 	return COLFS_OK;
 }
 
-#define I_ COLFS_THRIFT_I32
-#define L_ COLFS_THRIFT_LIST
-#define B_ COLFS_THRIFT_BINARY
-#define S_ COLFS_THRIFT_STRUCT
-static const uint8_t t_file_meta[] = {0, I_, L_, I_, L_, L_, B_, L_, S_, B_};
-static const uint8_t t_schema[] = {0, I_, I_, I_, B_, I_, I_, I_, I_, I_, S_,
-				   I_};
-static const uint8_t t_row_group[] = {0, L_, I_, I_, L_, I_, I_, I_};
-static const uint8_t t_chunk[] = {0, B_, I_, S_, I_, I_, I_, I_, S_, B_};
-static const uint8_t t_col_meta[] = {0, I_, L_, L_, I_, I_, I_, I_, L_, I_, I_,
-				     I_, S_, L_, I_, I_, S_, S_};
-static const uint8_t t_kv[] = {0, B_, B_};
-#undef I_
-#undef L_
-#undef B_
-#undef S_
 
 /* --- LogicalType ------------------------------------------------------------ */
 
@@ -335,7 +320,7 @@ static colfs_status parse_schema_elem(pctx *x, parquet_schema_elem *e,
 	COLFS_TRY(colfs_thrift_struct_enter(&x->r, &last, err));
 	while ((st = colfs_thrift_field_next(&x->r, &last, &f, err)) ==
 	       COLFS_OK) {
-		if (PARQUET_MISFIT(t_schema, f)) {
+		if (PARQUET_MISFIT(parquet_wire_schema, f)) {
 			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
 			continue;
 		}
@@ -425,7 +410,7 @@ static colfs_status parse_column_meta(pctx *x, parquet_chunk *ch,
 	COLFS_TRY(colfs_thrift_struct_enter(&x->r, &last, err));
 	while ((st = colfs_thrift_field_next(&x->r, &last, &f, err)) ==
 	       COLFS_OK) {
-		if (PARQUET_MISFIT(t_col_meta, f)) {
+		if (PARQUET_MISFIT(parquet_wire_col_meta, f)) {
 			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
 			continue;
 		}
@@ -517,7 +502,7 @@ static colfs_status parse_column_chunk(pctx *x, parquet_chunk *ch,
 	COLFS_TRY(colfs_thrift_struct_enter(&x->r, &last, err));
 	while ((st = colfs_thrift_field_next(&x->r, &last, &f, err)) ==
 	       COLFS_OK) {
-		if (PARQUET_MISFIT(t_chunk, f)) {
+		if (PARQUET_MISFIT(parquet_wire_chunk, f)) {
 			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
 			continue;
 		}
@@ -593,7 +578,7 @@ static colfs_status parse_row_group(pctx *x, parquet_row_group *rg,
 	COLFS_TRY(colfs_thrift_struct_enter(&x->r, &last, err));
 	while ((st = colfs_thrift_field_next(&x->r, &last, &f, err)) ==
 	       COLFS_OK) {
-		if (PARQUET_MISFIT(t_row_group, f)) {
+		if (PARQUET_MISFIT(parquet_wire_row_group, f)) {
 			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
 			continue;
 		}
@@ -670,7 +655,7 @@ static colfs_status parse_kv(pctx *x, parquet_kv *kv, colfs_err *err)
 	COLFS_TRY(colfs_thrift_struct_enter(&x->r, &last, err));
 	while ((st = colfs_thrift_field_next(&x->r, &last, &f, err)) ==
 	       COLFS_OK) {
-		if (PARQUET_MISFIT(t_kv, f)) {
+		if (PARQUET_MISFIT(parquet_wire_kv, f)) {
 			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
 			continue;
 		}
@@ -717,7 +702,7 @@ static colfs_status parse_file_meta(pctx *x, colfs_err *err)
 	while (!st &&
 	       (st = colfs_thrift_field_next(&x->r, &last, &f, err)) ==
 		       COLFS_OK) {
-		if (PARQUET_MISFIT(t_file_meta, f)) {
+		if (PARQUET_MISFIT(parquet_wire_file_meta, f)) {
 			st = colfs_thrift_skip(&x->r, f.type, err);
 			continue;
 		}

@@ -2,7 +2,7 @@
  * (docs/parquet-tree.md, "Salvage").
  *
  * When salvage/ is first listed, the file is scanned from byte 4 for
- * plausible Thrift compact PageHeaders (decoded by parquet_page.c, then
+ * plausible Thrift compact PageHeaders (decoded by parquet_pages.c, then
  * judged by sv_plausible).  An accepted page is skipped whole; elsewhere
  * the scan moves byte by byte, using memchr to jump to the next byte that
  * can start a header.  The scan is capped (SV_MAX_PAGES pages,
@@ -15,11 +15,11 @@
  * parquet_meta.c and the runs are matched to its leaf columns in file
  * order (sv_match); the matched column chunks become the row groups of a
  * stand-in parquet_file, decoded by the ordinary value pipeline of
- * parquet_values.c through a second pq_state (`syn`).
+ * parquet_views.c through a second parquet_region_state (`syn`).
  */
-#include "parquet_internal.h"
-#include "pq_tree.h"
-#include "parquet_values.h"
+#include "parquet_salvage.h"
+#include "parquet_pages.h"
+#include "parquet_views.h"
 
 #include <fcntl.h>
 #include <jansson.h>
@@ -60,7 +60,7 @@ typedef struct sv_chunk {
 	int64_t records;         /* rows it holds (matched chunks) */
 } sv_chunk;
 
-struct pq_salvage {
+struct parquet_salvage {
 	bool scanned;
 	colfs_status scan_status;  /* of the first (only) attempt */
 	sv_page *pages;
@@ -84,7 +84,7 @@ struct pq_salvage {
 	parquet_file *schema;    /* the healthy file's metadata */
 	const char *schema_why;  /* why it could not be used (tree memory) */
 	parquet_file syn_pf;     /* stand-in file: the schema's, our row groups */
-	pq_state *syn;           /* the pipeline over syn_pf */
+	parquet_region_state *syn;           /* the pipeline over syn_pf */
 	uint32_t n_groups, n_complete;
 	uint64_t rows_recovered;
 };
@@ -143,7 +143,7 @@ static bool sv_try_codec(const parquet_page_header *h, const uint8_t *raw,
  * codecs: `prefer` (a parquet codec, -1 none) first, then uncompressed,
  * snappy, zstd, gzip, LZ4_RAW, LZ4, brotli, LZO.  The codec that fits is
  * remembered in the page. */
-static colfs_status sv_page_bytes(pq_state *s, sv_page *sp, int32_t prefer,
+static colfs_status sv_page_bytes(parquet_region_state *s, sv_page *sp, int32_t prefer,
 				  uint8_t **out, size_t *out_len,
 				  int32_t *codec, colfs_err *e)
 {
@@ -163,7 +163,7 @@ static colfs_status sv_page_bytes(pq_state *s, sv_page *sp, int32_t prefer,
 		return colfs_fail(e, COLFS_EOVERFLOW, off,
 				  "page declares %zu uncompressed bytes, more than the max_alloc cap (%llu): refused",
 				  ulen, (unsigned long long)s->max_alloc);
-	COLFS_TRY(pq_read_region(s, off, (uint64_t)h->compressed_size, &raw, e));
+	COLFS_TRY(parquet_region_read(s, off, (uint64_t)h->compressed_size, &raw, e));
 	buf = malloc(ulen ? ulen : 1);
 	if (!buf) {
 		free(raw);
@@ -248,7 +248,7 @@ static double sv_now(void)
 
 /* CRC-32 of `len` file bytes at `off`, read in pieces of `buf`;
  * COLFS_END when the scan's time (up to `deadline`) runs out. */
-static colfs_status sv_crc(pq_state *s, uint64_t off, uint64_t len,
+static colfs_status sv_crc(parquet_region_state *s, uint64_t off, uint64_t len,
 			   uint8_t *buf, size_t cap, double deadline,
 			   uint32_t *crc, colfs_err *e)
 {
@@ -267,7 +267,7 @@ static colfs_status sv_crc(pq_state *s, uint64_t off, uint64_t len,
 	return COLFS_OK;
 }
 
-static void sv_gap(colfs_tree *t, const colfs_node *dir, pq_salvage *sv,
+static void sv_gap(colfs_tree *t, const colfs_node *dir, parquet_salvage *sv,
 		   uint64_t from, uint64_t to)
 {
 	if (to <= from)
@@ -282,7 +282,7 @@ static void sv_gap(colfs_tree *t, const colfs_node *dir, pq_salvage *sv,
 }
 
 static colfs_status sv_scan(colfs_tree *t, const colfs_node *dir,
-			    pq_state *s, pq_salvage *sv)
+			    parquet_region_state *s, parquet_salvage *sv)
 {
 	const size_t wcap = SV_WINDOW + SV_HEADER_MAX;
 	uint8_t *win = malloc(wcap), *crcbuf = malloc(SV_WINDOW);
@@ -344,7 +344,7 @@ static colfs_status sv_scan(colfs_tree *t, const colfs_node *dir,
 		colfs_err he;
 		uint64_t data_end;
 		colfs_cursor_init(&c, p, (size_t)need, pos);
-		if (parquet_page_header_parse(&c, &h, &he) ||
+		if (parquet_pages_header_parse(&c, &h, &he) ||
 		    !sv_plausible(&h, s->max_alloc)) {
 			pos++;
 			continue;
@@ -433,7 +433,7 @@ static colfs_status sv_scan(colfs_tree *t, const colfs_node *dir,
 }
 
 /* Runs: pages that follow one another; a dictionary page starts one. */
-static bool sv_run_starts(const pq_salvage *sv, size_t k)
+static bool sv_run_starts(const parquet_salvage *sv, size_t k)
 {
 	const parquet_page *pg = &sv->pages[k].pg;
 	const parquet_page *pv;
@@ -445,7 +445,7 @@ static bool sv_run_starts(const pq_salvage *sv, size_t k)
 		       (uint64_t)pv->hdr.compressed_size != pg->offset;
 }
 
-static colfs_status sv_chunk_add(pq_salvage *sv, size_t first, size_t n,
+static colfs_status sv_chunk_add(parquet_salvage *sv, size_t first, size_t n,
 				 int32_t leaf, uint32_t g, int64_t records,
 				 size_t *cap)
 {
@@ -576,7 +576,7 @@ static bool sv_fits(const parquet_column *col, const parquet_page_header *h,
 /* Records (rows) a data page holds for `col`: num_values for a flat
  * column, num_rows for a v2 page, else the repetition levels equal to 0
  * (decoded from the decompressed page). */
-static colfs_status sv_page_records(pq_state *s, pq_salvage *sv, size_t k,
+static colfs_status sv_page_records(parquet_region_state *s, parquet_salvage *sv, size_t k,
 				    const parquet_column *col, int32_t prefer,
 				    int64_t *recs, colfs_err *e)
 {
@@ -645,7 +645,7 @@ static int32_t sv_leaf_codec(const parquet_file *pf, uint32_t leaf)
  * data pages of one run) and hold exactly R rows; the scan may end inside
  * the group (a cut file) once at least one leaf after the first is whole.
  * Every page looked at costs one unit of *budget. */
-static bool sv_group_fits(pq_state *s, pq_salvage *sv, size_t k, int64_t R,
+static bool sv_group_fits(parquet_region_state *s, parquet_salvage *sv, size_t k, int64_t R,
 			  size_t *budget)
 {
 	const parquet_file *pf = sv->schema;
@@ -694,7 +694,7 @@ static bool sv_group_fits(pq_state *s, pq_salvage *sv, size_t k, int64_t R,
 /* Split the runs into column chunks of the schema's leaves (the rule of
  * docs/parquet-tree.md, "Matching").  Problems are reported under `dir`. */
 static colfs_status sv_match(colfs_tree *t, const colfs_node *dir,
-			     pq_state *s, pq_salvage *sv, size_t *cap)
+			     parquet_region_state *s, parquet_salvage *sv, size_t *cap)
 {
 	const parquet_file *pf = sv->schema;
 	uint32_t n_leaves = pf->n_columns, leaf = 0, g = 0;
@@ -880,11 +880,11 @@ misfit:
 
 /* Complete row groups first (they feed columns/ and rows.*), then the
  * incomplete ones, each in file order. */
-static colfs_status sv_build_file(pq_state *s, pq_salvage *sv)
+static colfs_status sv_build_file(parquet_region_state *s, parquet_salvage *sv)
 {
 	const parquet_file *pf = sv->schema;
 	uint32_t ng = sv->n_groups, nc = 0, n_complete = 0, *order;
-	pq_state *syn;
+	parquet_region_state *syn;
 
 	order = calloc(ng ? ng : 1, sizeof *order);
 	if (!order)
@@ -1008,58 +1008,47 @@ static colfs_status sv_build_file(pq_state *s, pq_salvage *sv)
 	syn->table_groups = n_complete;
 	sv->syn = syn;
 	sv->n_complete = n_complete;
-	return pqv_state_create(syn, &syn->values);
+	return parquet_pages_create(syn, &syn->values);
 }
 
 /* --- schema_from ------------------------------------------------------------------ */
 
-static const char *sv_schema_load(pq_state *s, const char *path,
+static const char *sv_schema_load(parquet_region_state *s, const char *path,
 				  parquet_file **out, char *why, size_t why_len)
 {
-	colfs_source *src = NULL;
-	uint8_t tail[8], *footer = NULL;
-	colfs_err e = {0};
-	uint64_t size;
-	uint32_t flen;
+	parquet_region_state fs = {.max_alloc = s->max_alloc};
+	parquet_region_footer_stage stage;
 	int fd;
 
 	*out = NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return "cannot be opened";
-	if (colfs_source_create_fd(fd, 1, &src)) {
+	if (colfs_source_create_fd(fd, 1, &fs.src)) {
 		close(fd);
 		return "cannot be read";
 	}
-	size = colfs_source_size(src);
-	if (size < 12 || colfs_source_read_at(src, size - 8, 8, tail, &e) ||
-	    memcmp(tail + 4, "PAR1", 4)) {
-		colfs_source_destroy(src);
+	fs.size = colfs_source_size(fs.src);
+	parquet_region_footer_read(&fs, true, NULL, NULL, &stage);
+	colfs_source_destroy(fs.src);
+	switch (stage) {
+	case PARQUET_REGION_FOOTER_NOT_FOUND:
 		return "does not end with a plaintext Parquet footer (PAR1)";
-	}
-	flen = colfs_le32(tail);
-	if ((uint64_t)flen > size - 12 || flen > s->max_alloc) {
-		colfs_source_destroy(src);
+	case PARQUET_REGION_FOOTER_BAD_LENGTH:
 		return "has a footer length that does not fit the file";
-	}
-	footer = malloc(flen ? flen : 1);
-	if (!footer ||
-	    colfs_source_read_at(src, size - 8 - flen, flen, footer, &e)) {
-		free(footer);
-		colfs_source_destroy(src);
+	case PARQUET_REGION_FOOTER_UNREAD:
 		return "cannot be read";
+	case PARQUET_REGION_FOOTER_READ:
+		break;
 	}
-	if (parquet_file_parse(footer, flen, size - 8 - flen, size, false, NULL,
-			       NULL, out, &e) ||
-	    !*out || !(*out)->n_columns) {
+	if (!fs.pf || !fs.pf->n_columns || fs.footer_why.status) {
 		snprintf(why, why_len, "has a footer that does not decode: %s",
-			 e.msg);
-		parquet_file_destroy(*out);
-		*out = NULL;
+			 fs.footer_why.msg);
+		parquet_file_destroy(fs.pf);
+		return why;
 	}
-	free(footer);
-	colfs_source_destroy(src);
-	return *out ? NULL : why;
+	*out = fs.pf;
+	return NULL;
 }
 
 /* --- the tree ---------------------------------------------------------------------- */
@@ -1070,16 +1059,16 @@ static const char *sv_schema_load(pq_state *s, const char *path,
 			return COLFS_ENOMEM;                                \
 	} while (0)
 
-static pq_salvage *sv_of(const colfs_node *n)
+static parquet_salvage *sv_of(const colfs_node *n)
 {
-	const pq_state *s = colfs_node_ctx(n);
+	const parquet_region_state *s = colfs_node_ctx(n);
 	return s->salvage;
 }
 
 static colfs_status sv_summary_gen(colfs_tree *t, colfs_node *f,
 				   colfs_buf *out)
 {
-	pq_salvage *sv = sv_of(f);
+	parquet_salvage *sv = sv_of(f);
 	size_t kinds[4] = {0}, matched = 0;
 
 	(void)t;
@@ -1090,7 +1079,7 @@ static colfs_status sv_summary_gen(colfs_tree *t, colfs_node *f,
 	/* no timing here: the tree serves the same bytes on every mount */
 	colfs_buf_printf(out, "scanned: bytes 4 to %llu of %llu%s%s\n",
 			 (unsigned long long)sv->scanned_to,
-			 (unsigned long long)((pq_state *)colfs_node_ctx(f))->size,
+			 (unsigned long long)((parquet_region_state *)colfs_node_ctx(f))->size,
 			 sv->stop_why ? ", stopped at " : "",
 			 sv->stop_why ? sv->stop_why : "");
 	colfs_buf_printf(out, "scan caps: %zu pages, %.0f seconds "
@@ -1136,8 +1125,8 @@ static const char *sv_codec_label(int c)
 static colfs_status sv_page_info_gen(colfs_tree *t, colfs_node *f,
 				     colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(f);
-	pq_salvage *sv = s->salvage;
+	parquet_region_state *s = colfs_node_ctx(f);
+	parquet_salvage *sv = s->salvage;
 	sv_page *sp = &sv->pages[colfs_node_a(f)];
 	const parquet_page_header *h = &sp->pg.hdr;
 	const sv_chunk *ch = sp->chunk < sv->n_chunks ? &sv->chunks[sp->chunk]
@@ -1175,18 +1164,18 @@ static colfs_status sv_page_info_gen(colfs_tree *t, colfs_node *f,
 static colfs_status sv_page_header_gen(colfs_tree *t, colfs_node *f,
 				       colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(f);
+	parquet_region_state *s = colfs_node_ctx(f);
 	const sv_page *sp = &s->salvage->pages[colfs_node_a(f)];
 	colfs_err e = {0};
 	uint8_t *buf;
 	json_t *j;
 	colfs_status st;
 
-	if (pq_read_region(s, sp->pg.offset, sp->pg.hdr.header_len, &buf, &e)) {
+	if (parquet_region_read(s, sp->pg.offset, sp->pg.hdr.header_len, &buf, &e)) {
 		colfs_tree_report_err(t, f, &e);
 		return e.status;
 	}
-	st = pq_json_struct(buf, sp->pg.hdr.header_len, sp->pg.offset,
+	st = parquet_region_json(buf, sp->pg.hdr.header_len, sp->pg.offset,
 			    &parquet_desc_page_header, &j, &e);
 	free(buf);
 	if (st) {
@@ -1199,8 +1188,8 @@ static colfs_status sv_page_header_gen(colfs_tree *t, colfs_node *f,
 static colfs_status sv_decompressed_piece(colfs_tree *t, colfs_node *f,
 					  uint64_t index, colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(f);
-	pq_salvage *sv = s->salvage;
+	parquet_region_state *s = colfs_node_ctx(f);
+	parquet_salvage *sv = s->salvage;
 	sv_page *sp = &sv->pages[colfs_node_a(f)];
 	const sv_chunk *ch = sp->chunk < sv->n_chunks ? &sv->chunks[sp->chunk]
 						      : NULL;
@@ -1229,7 +1218,7 @@ static const colfs_node_ops sv_decompressed_ops = {.piece = sv_decompressed_piec
 
 static colfs_status sv_page_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
+	parquet_region_state *s = colfs_node_ctx(dir);
 	uint64_t k = colfs_node_a(dir);
 	const sv_page *sp = &s->salvage->pages[k];
 	colfs_node *n;
@@ -1252,7 +1241,7 @@ static const colfs_node_ops sv_page_ops = {.populate = sv_page_populate};
 
 static colfs_status sv_pages_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
+	parquet_region_state *s = colfs_node_ctx(dir);
 
 	for (size_t k = 0; k < s->salvage->n_pages; k++) {
 		char name[24];
@@ -1269,8 +1258,8 @@ static const colfs_node_ops sv_pages_ops = {.populate = sv_pages_populate};
 static colfs_status sv_chunk_info_gen(colfs_tree *t, colfs_node *f,
 				      colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(f);
-	pq_salvage *sv = s->salvage;
+	parquet_region_state *s = colfs_node_ctx(f);
+	parquet_salvage *sv = s->salvage;
 	const sv_chunk *ch = &sv->chunks[colfs_node_a(f)];
 	const sv_page *fp = &sv->pages[ch->first];
 	const sv_page *lp = &sv->pages[ch->first + ch->n - 1];
@@ -1311,7 +1300,7 @@ static colfs_status sv_chunk_info_gen(colfs_tree *t, colfs_node *f,
 static colfs_status sv_chunk_pages_gen(colfs_tree *t, colfs_node *f,
 				       colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(f);
+	parquet_region_state *s = colfs_node_ctx(f);
 	const sv_chunk *ch = &s->salvage->chunks[colfs_node_a(f)];
 
 	(void)t;
@@ -1325,8 +1314,8 @@ static const colfs_node_ops sv_chunk_pages_ops = {.generate = sv_chunk_pages_gen
 
 static colfs_status sv_chunk_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
-	pq_salvage *sv = s->salvage;
+	parquet_region_state *s = colfs_node_ctx(dir);
+	parquet_salvage *sv = s->salvage;
 	uint64_t m = colfs_node_a(dir);
 	const sv_chunk *ch = &sv->chunks[m];
 	const sv_page *fp = &sv->pages[ch->first];
@@ -1342,7 +1331,7 @@ static colfs_status sv_chunk_populate(colfs_tree *t, colfs_node *dir)
 				(uint64_t)lp->pg.hdr.compressed_size -
 				fp->pg.offset));
 	if (sv->syn && ch->leaf >= 0)
-		return pqv_chunk_views_add(t, dir, sv->syn, ch->g,
+		return parquet_views_chunk_add(t, dir, sv->syn, ch->g,
 					   (uint32_t)ch->leaf);
 	return COLFS_OK;
 }
@@ -1351,7 +1340,7 @@ static const colfs_node_ops sv_chunk_ops = {.populate = sv_chunk_populate};
 
 static colfs_status sv_chunks_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
+	parquet_region_state *s = colfs_node_ctx(dir);
 
 	for (size_t m = 0; m < s->salvage->n_chunks; m++) {
 		char name[24];
@@ -1368,7 +1357,7 @@ static const colfs_node_ops sv_chunks_ops = {.populate = sv_chunks_populate};
 /* The scan, then the chunks: matched to schema_from's leaves when it is
  * given and usable, else one per run. */
 static colfs_status sv_salvage(colfs_tree *t, const colfs_node *dir,
-			       pq_state *s, pq_salvage *sv, const char *from,
+			       parquet_region_state *s, parquet_salvage *sv, const char *from,
 			       char *why, size_t why_len)
 {
 	size_t cap = 0;
@@ -1380,7 +1369,7 @@ static colfs_status sv_salvage(colfs_tree *t, const colfs_node *dir,
 		bad = sv_schema_load(s, from, &sv->schema, why, why_len);
 		if (bad) {
 			sv->schema_why = colfs_tree_strdup(t, bad);
-			colfs_tree_report(t, dir, 0, COLFS_ECORRUPT,
+			colfs_tree_report(t, dir, COLFS_OFFSET_UNKNOWN, COLFS_ECORRUPT,
 					  "salvage: schema_from %s %s: pages are not matched to columns",
 					  from, bad);
 		}
@@ -1402,8 +1391,8 @@ static colfs_status sv_salvage(colfs_tree *t, const colfs_node *dir,
 
 static colfs_status sv_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
-	pq_salvage *sv = s->salvage;
+	parquet_region_state *s = colfs_node_ctx(dir);
+	parquet_salvage *sv = s->salvage;
 	const char *from = colfs_tree_options(t)->schema_from;
 
 	if (sv->scan_status)
@@ -1420,19 +1409,19 @@ static colfs_status sv_populate(colfs_tree *t, colfs_node *dir)
 	ADD(colfs_dir_add_dir(t, dir, "pages", &sv_pages_ops, s));
 	ADD(colfs_dir_add_dir(t, dir, "chunks", &sv_chunks_ops, s));
 	if (sv->syn)
-		COLFS_TRY(pqv_table_views_add(t, dir, sv->syn, -1));
+		COLFS_TRY(parquet_views_table_add(t, dir, sv->syn, -1));
 	return COLFS_OK;
 }
 
 static const colfs_node_ops sv_ops = {.populate = sv_populate};
 
-bool pq_salvage_wanted(const pq_state *s)
+bool parquet_salvage_wanted(const parquet_region_state *s)
 {
 	return !s->encrypted_footer && (!s->pf || !s->pf->meta_ok) &&
 	       memcmp(s->head_magic, "PAR1", 4) == 0;
 }
 
-colfs_status pq_salvage_add(colfs_tree *t, colfs_node *root, pq_state *s)
+colfs_status parquet_salvage_add(colfs_tree *t, colfs_node *root, parquet_region_state *s)
 {
 	uint32_t effort = colfs_tree_options(t)->salvage_effort;
 
@@ -1447,12 +1436,12 @@ colfs_status pq_salvage_add(colfs_tree *t, colfs_node *root, pq_state *s)
 								 : COLFS_ENOMEM;
 }
 
-void pq_salvage_destroy(pq_salvage *sv)
+void parquet_salvage_destroy(parquet_salvage *sv)
 {
 	if (!sv)
 		return;
 	if (sv->syn) {
-		pqv_state_destroy(sv->syn->values);
+		parquet_pages_destroy(sv->syn->values);
 		free(sv->syn);
 	}
 	if (sv->syn_pf.row_groups) {

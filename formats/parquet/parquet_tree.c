@@ -1,280 +1,46 @@
-/* colfs: the Parquet format module: probe, open, and the metadata tree
- * (docs/parquet-tree.md describes every entry). */
-#include "parquet_internal.h"
-#include "pq_tree.h"
-#include "parquet_values.h"
+/* colfs: the Parquet metadata tree, directories only: the root's entries,
+ * row_groups/, chunks/, pages/, bloom_filter/, key_value/, raw/, each
+ * with the entries it holds; the documents and views come from the files
+ * that own them (docs/parquet-tree.md describes every entry). */
+#include "parquet_tree.h"
+#include "parquet_bloom.h"
+#include "parquet_docs.h"
+#include "parquet_json.h"
+#include "parquet_salvage.h"
+#include "parquet_stats.h"
+#include "parquet_verify.h"
+#include "parquet_views.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* --- reading regions -------------------------------------------------------- */
+static const colfs_node_ops metadata_json_ops = {.generate = parquet_json_metadata_gen};
+static const colfs_node_ops rg_meta_ops = {.generate = parquet_json_rg_meta_gen};
+static const colfs_node_ops chunk_meta_ops = {.generate = parquet_json_chunk_meta_gen};
+static const colfs_node_ops column_index_ops = {.generate = parquet_stats_column_index_gen};
+static const colfs_node_ops offset_index_ops = {.generate = parquet_json_offset_index_gen};
+static const colfs_node_ops page_header_ops = {.generate = parquet_json_page_header_gen};
+static const colfs_node_ops bloom_header_ops = {.generate = parquet_bloom_header_gen};
+static const colfs_node_ops stats_ops = {.generate = parquet_stats_statistics_gen};
+static const colfs_node_ops summary_ops = {.generate = parquet_docs_summary_gen};
+static const colfs_node_ops readme_ops = {.generate = parquet_docs_readme_gen};
+static const colfs_node_ops schema_ops = {.generate = parquet_docs_schema_gen};
+static const colfs_node_ops schema_json_ops = {.generate = parquet_docs_schema_json_gen};
+static const colfs_node_ops layout_ops = {.generate = parquet_docs_layout_gen};
 
-colfs_status pq_read_region(pq_state *s, uint64_t off, uint64_t len,
-			    uint8_t **out, colfs_err *err)
-{
-	uint64_t end;
-	uint8_t *buf;
-
-	*out = NULL;
-	if (colfs_add_overflows(off, len, &end) || end > s->size)
-		return colfs_fail(err, COLFS_EBOUNDS, off,
-				  "region of %llu bytes at %llu runs past the end of the file (%llu bytes)",
-				  (unsigned long long)len,
-				  (unsigned long long)off,
-				  (unsigned long long)s->size);
-	if (len > s->max_alloc)
-		return colfs_fail(err, COLFS_EOVERFLOW, off,
-				  "region of %llu bytes is larger than the max_alloc cap (%llu)",
-				  (unsigned long long)len,
-				  (unsigned long long)s->max_alloc);
-	buf = malloc(len ? (size_t)len : 1);
-	if (!buf)
-		return colfs_fail(err, COLFS_ENOMEM, off,
-				  "out of memory for %llu bytes",
-				  (unsigned long long)len);
-	if (len) {
-		colfs_status st = colfs_source_read_at(s->src, off, (size_t)len,
-						       buf, err);
-		if (st) {
-			free(buf);
-			return st;
-		}
-	}
-	*out = buf;
-	return COLFS_OK;
-}
-
-colfs_status pq_json_struct(const uint8_t *p, size_t len, uint64_t off,
-			    const colfs_thrift_sdesc *d, json_t **out,
-			    colfs_err *err)
-{
-	colfs_cursor c;
-	colfs_thrift r;
-
-	colfs_cursor_init(&c, p, len, off);
-	colfs_thrift_init(&r, &c);
-	return colfs_thrift_struct_json(&r, d, out, err);
-}
-
-/* Fail a document: record the problem under the node, return the status. */
-static colfs_status doc_fail(colfs_tree *t, colfs_node *n, const colfs_err *e)
-{
-	colfs_tree_report_err(t, n, e);
-	return e->status ? e->status : COLFS_ECORRUPT;
-}
-
-const parquet_chunk *pq_node_chunk(pq_state *s, const colfs_node *n)
-{
-	uint64_t g = colfs_node_a(n), c = colfs_node_b(n);
-
-	if (!s->pf || g >= s->pf->n_row_groups ||
-	    c >= s->pf->row_groups[g].n_chunks)
-		return NULL;
-	return &s->pf->row_groups[g].chunks[c];
-}
-
-/* --- documents over footer spans ------------------------------------------- */
-
-static colfs_status span_json_doc(colfs_tree *t, colfs_node *file,
-				  colfs_buf *out, size_t off, size_t len,
-				  const colfs_thrift_sdesc *d)
-{
-	pq_state *s = colfs_node_ctx(file);
-	colfs_err e = {0};
-	json_t *j;
-
-	if (off > s->pf->footer_len || len > s->pf->footer_len - off)
-		return COLFS_ECORRUPT;
-	if (pq_json_struct(s->pf->footer + off, len, s->pf->footer_offset + off,
-			   d, &j, &e))
-		return doc_fail(t, file, &e);
-	return colfs_buf_json(out, j);
-}
-
-static colfs_status metadata_json_gen(colfs_tree *t, colfs_node *file,
-				      colfs_buf *out)
-{
-	pq_state *s = colfs_node_ctx(file);
-	colfs_err e = {0};
-	json_t *j;
-
-	if (pq_json_struct(s->pf->footer, s->pf->footer_len,
-			   s->pf->footer_offset,
-			   s->pf->encrypted_footer
-			   ? &parquet_desc_file_crypto_metadata
-			   : &parquet_desc_file_metadata, &j, &e)) {
-		/* the footer is damaged: show the problem instead */
-		j = json_pack("{s:{s:s,s:I,s:s}}", "decode_error", "status",
-			      colfs_status_name(e.status), "offset",
-			      (json_int_t)e.offset, "message", e.msg);
-		if (e.status == COLFS_ENOMEM)
-			return doc_fail(t, file, &e);
-	}
-	return colfs_buf_json(out, j);
-}
-
-static colfs_status rg_meta_gen(colfs_tree *t, colfs_node *file,
-				colfs_buf *out)
-{
-	pq_state *s = colfs_node_ctx(file);
-	const parquet_row_group *rg = &s->pf->row_groups[colfs_node_a(file)];
-
-	return span_json_doc(t, file, out, rg->span_off, rg->span_len,
-			     &parquet_desc_row_group);
-}
-
-static colfs_status chunk_meta_gen(colfs_tree *t, colfs_node *file,
-				   colfs_buf *out)
-{
-	pq_state *s = colfs_node_ctx(file);
-	const parquet_chunk *ch = pq_node_chunk(s, file);
-
-	return span_json_doc(t, file, out, ch->span_off, ch->span_len,
-			     &parquet_desc_column_chunk);
-}
-
-/* A document decoded from a region of the file (page index, headers). */
-static colfs_status region_json_doc(colfs_tree *t, colfs_node *file,
-				    colfs_buf *out, uint64_t off, uint64_t len,
-				    const colfs_thrift_sdesc *d)
-{
-	pq_state *s = colfs_node_ctx(file);
-	colfs_err e = {0};
-	uint8_t *buf;
-	json_t *j;
-	colfs_status st;
-
-	if (pq_read_region(s, off, len, &buf, &e))
-		return doc_fail(t, file, &e);
-	st = pq_json_struct(buf, (size_t)len, off, d, &j, &e);
-	free(buf);
-	if (st)
-		return doc_fail(t, file, &e);
-	return colfs_buf_json(out, j);
-}
-
-static colfs_status offset_index_gen(colfs_tree *t, colfs_node *file,
-				     colfs_buf *out)
-{
-	pq_state *s = colfs_node_ctx(file);
-	const parquet_chunk *ch = pq_node_chunk(s, file);
-
-	return region_json_doc(t, file, out, (uint64_t)ch->offset_index_offset,
-			       (uint64_t)ch->offset_index_length,
-			       &parquet_desc_offset_index);
-}
-
-static const pqv_walk *chunk_pages(colfs_tree *t, pq_state *s,
+/* The page walk of the chunk a node names (a, b), or NULL. */
+static const parquet_pages_list *chunk_pages(colfs_tree *t, parquet_region_state *s,
 				  const colfs_node *n)
 {
-	const pqv_walk *w = NULL;
+	const parquet_pages_list *w = NULL;
 
-	if (pqv_chunk_walk(t, s, n, (uint32_t)colfs_node_a(n),
+	if (parquet_pages_list_get(t, s, n, (uint32_t)colfs_node_a(n),
 			   (uint32_t)colfs_node_b(n), &w))
 		return NULL;
 	return w;
 }
-
-static colfs_status page_header_gen(colfs_tree *t, colfs_node *file,
-				    colfs_buf *out)
-{
-	pq_state *s = colfs_node_ctx(file);
-	const pqv_walk *pl = chunk_pages(t, s, file);
-	const parquet_page *pg;
-
-	if (!pl || colfs_node_c(file) >= pl->n)
-		return COLFS_ENOENT;
-	pg = &pl->pages[colfs_node_c(file)];
-	return region_json_doc(t, file, out, pg->offset, pg->hdr.header_len,
-			       &parquet_desc_page_header);
-}
-
-/* The bloom filter header: its typed numBytes and its length. */
-static colfs_status bloom_header_read(pq_state *s, const parquet_chunk *ch,
-				      uint64_t *hdr_len, int32_t *num_bytes,
-				      colfs_err *err)
-{
-	uint64_t off = (uint64_t)ch->bloom_filter_offset;
-	uint64_t want = 4096, left;
-	colfs_status st;
-	uint8_t *buf;
-	size_t got;
-
-	if (off >= s->size)
-		return colfs_fail(err, COLFS_EBOUNDS, off,
-				  "bloom filter offset %llu is past the end of the file",
-				  (unsigned long long)off);
-	left = s->size - off;
-	if (ch->bloom_filter_length > 0 &&
-	    (uint64_t)ch->bloom_filter_length < left)
-		left = (uint64_t)ch->bloom_filter_length;
-	if (want > left)
-		want = left;
-	buf = malloc((size_t)want ? (size_t)want : 1);
-	if (!buf)
-		return colfs_fail(err, COLFS_ENOMEM, off, "out of memory");
-	st = colfs_source_pread(s->src, off, (size_t)want, buf, &got, err);
-	if (!st) {
-		colfs_cursor c;
-		colfs_thrift r;
-		colfs_thrift_field f;
-		int16_t last;
-		bool have = false;
-		colfs_cursor_init(&c, buf, got, off);
-		colfs_thrift_init(&r, &c);
-		st = colfs_thrift_struct_enter(&r, &last, err);
-		while (!st &&
-		       (st = colfs_thrift_field_next(&r, &last, &f, err)) ==
-			       COLFS_OK) {
-			if (f.id == 1) {
-				st = colfs_thrift_read_i32(&r, f.type,
-							   num_bytes, err);
-				have = true;
-			} else {
-				st = colfs_thrift_skip(&r, f.type, err);
-			}
-		}
-		if (st == COLFS_END) {
-			st = COLFS_OK;
-			*hdr_len = c.pos;
-			if (!have || *num_bytes < 0)
-				st = colfs_fail(err, COLFS_ECORRUPT, off,
-						"BloomFilterHeader lacks a valid numBytes");
-		}
-	}
-	free(buf);
-	return st;
-}
-
-static colfs_status bloom_header_gen(colfs_tree *t, colfs_node *file,
-				     colfs_buf *out)
-{
-	pq_state *s = colfs_node_ctx(file);
-	const parquet_chunk *ch = pq_node_chunk(s, file);
-	colfs_err e = {0};
-	uint64_t hlen;
-	int32_t nb;
-
-	if (bloom_header_read(s, ch, &hlen, &nb, &e))
-		return doc_fail(t, file, &e);
-	return region_json_doc(t, file, out, (uint64_t)ch->bloom_filter_offset,
-			       hlen, &parquet_desc_bloom_filter_header);
-}
-
-static const colfs_node_ops metadata_json_ops = {.generate = metadata_json_gen};
-static const colfs_node_ops rg_meta_ops = {.generate = rg_meta_gen};
-static const colfs_node_ops chunk_meta_ops = {.generate = chunk_meta_gen};
-static const colfs_node_ops column_index_ops = {.generate = pqv_column_index_gen};
-static const colfs_node_ops offset_index_ops = {.generate = offset_index_gen};
-static const colfs_node_ops page_header_ops = {.generate = page_header_gen};
-static const colfs_node_ops bloom_header_ops = {.generate = bloom_header_gen};
-static const colfs_node_ops stats_ops = {.generate = pqv_statistics_gen};
-static const colfs_node_ops summary_ops = {.generate = pq_summary_gen};
-static const colfs_node_ops readme_ops = {.generate = pq_readme_gen};
-static const colfs_node_ops schema_ops = {.generate = pq_schema_gen};
-static const colfs_node_ops schema_json_ops = {.generate = pq_schema_json_gen};
-static const colfs_node_ops layout_ops = {.generate = pq_layout_gen};
 
 /* --- directories ------------------------------------------------------------ */
 
@@ -286,7 +52,7 @@ static const colfs_node_ops layout_ops = {.generate = pq_layout_gen};
 
 static colfs_node *add_doc_abc(colfs_tree *t, colfs_node *dir,
 			       const char *name, const colfs_node_ops *ops,
-			       pq_state *s, uint64_t a, uint64_t b, uint64_t c)
+			       parquet_region_state *s, uint64_t a, uint64_t b, uint64_t c)
 {
 	colfs_node *n = colfs_dir_add_doc(t, dir, name, ops, s);
 	if (n)
@@ -296,7 +62,7 @@ static colfs_node *add_doc_abc(colfs_tree *t, colfs_node *dir,
 
 static colfs_node *add_dir_abc(colfs_tree *t, colfs_node *dir,
 			       const char *name, const colfs_node_ops *ops,
-			       pq_state *s, uint64_t a, uint64_t b, uint64_t c)
+			       parquet_region_state *s, uint64_t a, uint64_t b, uint64_t c)
 {
 	colfs_node *n = colfs_dir_add_dir(t, dir, name, ops, s);
 	if (n)
@@ -306,8 +72,8 @@ static colfs_node *add_dir_abc(colfs_tree *t, colfs_node *dir,
 
 static colfs_status page_dir_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
-	const pqv_walk *pl = chunk_pages(t, s, dir);
+	parquet_region_state *s = colfs_node_ctx(dir);
+	const parquet_pages_list *pl = chunk_pages(t, s, dir);
 	uint64_t a = colfs_node_a(dir), b = colfs_node_b(dir);
 	uint64_t k = colfs_node_c(dir);
 	const parquet_page *pg;
@@ -318,7 +84,7 @@ static colfs_status page_dir_populate(colfs_tree *t, colfs_node *dir)
 	ADD(add_doc_abc(t, dir, "header.json", &page_header_ops, s, a, b, k));
 	ADD(colfs_dir_add_range(t, dir, "raw", pg->offset + pg->hdr.header_len,
 				(uint64_t)pg->hdr.compressed_size));
-	COLFS_TRY(pqv_page_views_add(t, dir, s, (uint32_t)a, (uint32_t)b,
+	COLFS_TRY(parquet_views_page_add(t, dir, s, (uint32_t)a, (uint32_t)b,
 				     (size_t)k));
 	ADD(colfs_dir_add_errors(t, dir));
 	return COLFS_OK;
@@ -328,9 +94,9 @@ static const colfs_node_ops page_dir_ops = {.populate = page_dir_populate};
 
 static colfs_status pages_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
+	parquet_region_state *s = colfs_node_ctx(dir);
 	uint64_t g = colfs_node_a(dir), c = colfs_node_b(dir);
-	const pqv_walk *pl = chunk_pages(t, s, dir);
+	const parquet_pages_list *pl = chunk_pages(t, s, dir);
 
 	if (!pl)
 		return COLFS_OK;
@@ -346,15 +112,16 @@ static const colfs_node_ops pages_ops = {.populate = pages_populate};
 
 static colfs_status bloom_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
-	const parquet_chunk *ch = pq_node_chunk(s, dir);
+	parquet_region_state *s = colfs_node_ctx(dir);
+	const parquet_chunk *ch = parquet_region_chunk(s, colfs_node_a(dir),
+					      colfs_node_b(dir));
 	uint64_t a = colfs_node_a(dir), b = colfs_node_b(dir);
 	colfs_err e = {0};
 	uint64_t hlen, start, end;
 	int32_t nb;
 
 	ADD(add_doc_abc(t, dir, "header.json", &bloom_header_ops, s, a, b, 0));
-	if (bloom_header_read(s, ch, &hlen, &nb, &e)) {
+	if (parquet_bloom_header_read(s, ch, &hlen, &nb, &e)) {
 		colfs_tree_report_err(t, dir, &e);
 		return COLFS_OK;
 	}
@@ -373,13 +140,13 @@ static colfs_status bloom_populate(colfs_tree *t, colfs_node *dir)
 				  ch->bloom_filter_length,
 				  (unsigned long long)hlen, nb);
 	ADD(colfs_dir_add_range(t, dir, "bitset", start, (uint64_t)nb));
-	return pqv_bloom_views_add(t, dir, s, (uint32_t)a, (uint32_t)b, start,
+	return parquet_bloom_add(t, dir, s, (uint32_t)a, (uint32_t)b, start,
 				   (uint32_t)nb);
 }
 
 static const colfs_node_ops bloom_ops = {.populate = bloom_populate};
 
-static bool region_in_file(pq_state *s, int64_t off, int64_t len)
+static bool region_in_file(parquet_region_state *s, int64_t off, int64_t len)
 {
 	uint64_t end;
 	return off >= 0 && len >= 0 &&
@@ -389,8 +156,9 @@ static bool region_in_file(pq_state *s, int64_t off, int64_t len)
 
 static colfs_status chunk_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
-	const parquet_chunk *ch = pq_node_chunk(s, dir);
+	parquet_region_state *s = colfs_node_ctx(dir);
+	const parquet_chunk *ch = parquet_region_chunk(s, colfs_node_a(dir),
+					      colfs_node_b(dir));
 	uint64_t a = colfs_node_a(dir), b = colfs_node_b(dir);
 
 	if (!ch)
@@ -402,7 +170,7 @@ static colfs_status chunk_populate(colfs_tree *t, colfs_node *dir)
 	if (ch->has_meta) {
 		ADD(colfs_dir_add_range(t, dir, "raw", ch->start, ch->length));
 		ADD(add_dir_abc(t, dir, "pages", &pages_ops, s, a, b, 0));
-		COLFS_TRY(pqv_chunk_views_add(t, dir, s, (uint32_t)a,
+		COLFS_TRY(parquet_views_chunk_add(t, dir, s, (uint32_t)a,
 					      (uint32_t)b));
 	}
 	if (ch->encrypted) {
@@ -451,15 +219,16 @@ static colfs_status verify_piece(colfs_tree *t, colfs_node *file,
 {
 	if (index > 0)
 		return COLFS_END;
-	return pqv_verify_gen(t, file, out);
+	return parquet_verify_gen(t, file, out);
 }
 
 static const colfs_node_ops verify_ops = {.piece = verify_piece};
 
 static colfs_status chunk_populate_all(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
-	const parquet_chunk *ch = pq_node_chunk(s, dir);
+	parquet_region_state *s = colfs_node_ctx(dir);
+	const parquet_chunk *ch = parquet_region_chunk(s, colfs_node_a(dir),
+					      colfs_node_b(dir));
 
 	COLFS_TRY(chunk_populate(t, dir));
 	if (ch && ch->has_meta && !ch->encrypted)
@@ -475,64 +244,15 @@ static colfs_status chunk_populate_all(colfs_tree *t, colfs_node *dir)
 
 static const colfs_node_ops chunk_ops = {.populate = chunk_populate_all};
 
-const char *pq_chunk_name(const pq_state *s, const parquet_row_group *rg,
-			  uint32_t c, char *tmp, size_t tmp_len)
-{
-	if (c < s->pf->n_columns)
-		return s->pf->columns[c].path;
-	if (rg->chunks[c].path_in_schema)
-		return rg->chunks[c].path_in_schema;
-	snprintf(tmp, tmp_len, "chunk_%u", c);
-	return tmp;
-}
-
-typedef struct chunk_names {
-	const pq_state *s;
-	const parquet_row_group *rg;
-} chunk_names;
-
-static const char *chunk_name_at(void *ctx, size_t j, char *tmp,
-				 size_t tmp_len)
-{
-	const chunk_names *cn = ctx;
-	return pq_chunk_name(cn->s, cn->rg, (uint32_t)j, tmp, tmp_len);
-}
-
-bool pq_part_path(const pq_state *s, uint32_t g, uint32_t c, size_t k,
-		  char *buf, size_t len)
-{
-	chunk_names cn;
-	char *name;
-	int w;
-
-	if (s->synthetic || !s->pf || g >= s->pf->n_row_groups ||
-	    c >= s->pf->row_groups[g].n_chunks)
-		return false;
-	cn = (chunk_names){.s = s, .rg = &s->pf->row_groups[g]};
-	name = colfs_name_nth(chunk_name_at, &cn, c);
-	if (!name)
-		return false;
-	if (k == PQ_NO_PAGE)
-		w = snprintf(buf, len, "/row_groups/%u/chunks/%s", g, name);
-	else if (k == PQ_PAGES)
-		w = snprintf(buf, len, "/row_groups/%u/chunks/%s/pages", g,
-			     name);
-	else
-		w = snprintf(buf, len, "/row_groups/%u/chunks/%s/pages/%zu", g,
-			     name, k);
-	free(name);
-	return w > 0 && (size_t)w < len;
-}
-
 static colfs_status chunks_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
+	parquet_region_state *s = colfs_node_ctx(dir);
 	uint64_t g = colfs_node_a(dir);
 	const parquet_row_group *rg = &s->pf->row_groups[g];
 
 	for (uint32_t c = 0; c < rg->n_chunks; c++) {
 		char tmp[32];
-		ADD(add_dir_abc(t, dir, pq_chunk_name(s, rg, c, tmp, sizeof tmp),
+		ADD(add_dir_abc(t, dir, parquet_region_chunk_name(s, rg, c, tmp, sizeof tmp),
 				&chunk_ops, s, g, c, 0));
 	}
 	return COLFS_OK;
@@ -542,12 +262,12 @@ static const colfs_node_ops chunks_ops = {.populate = chunks_populate};
 
 static colfs_status rg_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
+	parquet_region_state *s = colfs_node_ctx(dir);
 	uint64_t g = colfs_node_a(dir);
 
 	ADD(add_doc_abc(t, dir, "meta.json", &rg_meta_ops, s, g, 0, 0));
 	ADD(add_dir_abc(t, dir, "chunks", &chunks_ops, s, g, 0, 0));
-	COLFS_TRY(pqv_table_views_add(t, dir, s, (int64_t)g));
+	COLFS_TRY(parquet_views_table_add(t, dir, s, (int64_t)g));
 	ADD(colfs_dir_add_errors(t, dir));
 	return COLFS_OK;
 }
@@ -556,7 +276,7 @@ static const colfs_node_ops rg_ops = {.populate = rg_populate};
 
 static colfs_status row_groups_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
+	parquet_region_state *s = colfs_node_ctx(dir);
 
 	for (uint32_t g = 0; g < s->pf->n_row_groups; g++) {
 		char name[16];
@@ -570,7 +290,7 @@ static const colfs_node_ops row_groups_ops = {.populate = row_groups_populate};
 
 static colfs_status kv_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
+	parquet_region_state *s = colfs_node_ctx(dir);
 
 	for (uint32_t i = 0; i < s->pf->n_kv; i++) {
 		const parquet_kv *kv = &s->pf->kv[i];
@@ -585,7 +305,7 @@ static const colfs_node_ops kv_ops = {.populate = kv_populate};
 
 static colfs_status raw_populate(colfs_tree *t, colfs_node *dir)
 {
-	pq_state *s = colfs_node_ctx(dir);
+	parquet_region_state *s = colfs_node_ctx(dir);
 
 	if (s->size >= 4)
 		ADD(colfs_dir_add_range(t, dir, "magic_head", 0, 4));
@@ -602,135 +322,11 @@ static colfs_status raw_populate(colfs_tree *t, colfs_node *dir)
 
 static const colfs_node_ops raw_ops = {.populate = raw_populate};
 
-/* --- probe, open, close -------------------------------------------------- */
+/* --- the root ---------------------------------------------------------------- */
 
-static bool is_magic(const uint8_t *p)
+colfs_status parquet_tree_root_add(colfs_tree *t, colfs_node *root, parquet_region_state *s)
 {
-	return memcmp(p, "PAR1", 4) == 0 || memcmp(p, "PARE", 4) == 0;
-}
-
-static bool pq_probe(const uint8_t *head, size_t head_len, const uint8_t *tail,
-		     size_t tail_len, uint64_t size)
-{
-	/* A file that starts like Parquet is claimed even when its tail is
-	 * damaged, and one that ends like Parquet (where readers look
-	 * first) even when its head is damaged, so that the damage can be
-	 * shown. */
-	if (head_len >= 4 && is_magic(head))
-		return true;
-	return size >= 12 && tail_len >= 4 && is_magic(tail + tail_len - 4);
-}
-
-static void report_cb(void *ctx, const colfs_err *err)
-{
-	colfs_tree_report_err(ctx, NULL, err);
-}
-
-static void pq_close(void *state)
-{
-	pq_state *s = state;
-
-	if (!s)
-		return;
-	pq_salvage_destroy(s->salvage);
-	pqv_state_destroy(s->values);
-	parquet_file_destroy(s->pf);
-	free(s);
-}
-
-/* Find and decode the footer; every problem is reported, none fails. */
-static colfs_status read_footer(colfs_tree *t, pq_state *s)
-{
-	uint8_t tail[8], *footer;
-	colfs_err e = {0};
-	colfs_status st;
-	uint32_t flen;
-
-	if (s->size < 12) {
-		colfs_tree_report(t, NULL, 0, COLFS_ETRUNCATED,
-				  "file of %llu bytes is too short for Parquet (head magic, footer length and tail magic need 12)",
-				  (unsigned long long)s->size);
-		return COLFS_OK;
-	}
-	st = colfs_source_read_at(s->src, s->size - 8, 8, tail, &e);
-	if (st) {
-		colfs_tree_report_err(t, NULL, &e);
-		return st == COLFS_EIO ? st : COLFS_OK;
-	}
-	memcpy(s->tail_magic, tail + 4, 4);
-	if (memcmp(tail + 4, "PAR1", 4) && memcmp(tail + 4, "PARE", 4)) {
-		colfs_tree_report(t, NULL, s->size - 4, COLFS_ECORRUPT,
-				  "tail magic is %02x %02x %02x %02x, expected \"PAR1\" or \"PARE\": no footer can be located",
-				  tail[4], tail[5], tail[6], tail[7]);
-		return COLFS_OK;
-	}
-	s->encrypted_footer = memcmp(tail + 4, "PARE", 4) == 0;
-	if (memcmp(s->head_magic, tail + 4, 4))
-		colfs_tree_report(t, NULL, 0, COLFS_ECORRUPT,
-				  "head magic %02x %02x %02x %02x differs from tail magic \"%.4s\"",
-				  s->head_magic[0], s->head_magic[1],
-				  s->head_magic[2], s->head_magic[3],
-				  (const char *)s->tail_magic);
-	flen = colfs_le32(tail);
-	s->footer_len_field = flen;
-	if ((uint64_t)flen > s->size - 12) {
-		colfs_tree_report(t, NULL, s->size - 8, COLFS_EBOUNDS,
-				  "footer length %u is larger than the %llu bytes between the magics",
-				  flen, (unsigned long long)(s->size - 12));
-		return COLFS_OK;
-	}
-	s->footer_offset = s->size - 8 - flen;
-	s->footer_len = flen;
-	st = pq_read_region(s, s->footer_offset, flen, &footer, &e);
-	if (st) {
-		colfs_tree_report_err(t, NULL, &e);
-		return st == COLFS_EIO ? st : COLFS_OK;
-	}
-	s->footer_ok = true;
-	st = parquet_file_parse(footer, flen, s->footer_offset, s->size,
-				s->encrypted_footer, report_cb, t, &s->pf, &e);
-	free(footer);
-	if (st == COLFS_ENOMEM)
-		return st;
-	if (st) {
-		colfs_tree_report_err(t, NULL, &e);
-		if (s->pf && !s->pf->n_schema && !s->pf->n_row_groups &&
-		    !s->encrypted_footer) {
-			/* nothing usable: keep the raw footer only */
-			parquet_file_destroy(s->pf);
-			s->pf = NULL;
-		}
-	}
-	if (s->encrypted_footer)
-		colfs_tree_report(t, NULL, s->footer_offset, COLFS_EUNSUPPORTED,
-				  "the footer is encrypted (PARE, Parquet modular encryption) and colfs has no keys: schema, row groups and pages cannot be shown");
-	return COLFS_OK;
-}
-
-static colfs_status pq_open(colfs_tree *t, colfs_err *err)
-{
-	colfs_node *root = colfs_tree_root(t);
-	pq_state *s;
-	colfs_status st;
 	char fmt[48];
-
-	s = calloc(1, sizeof *s);
-	if (!s)
-		return colfs_fail(err, COLFS_ENOMEM, 0, "out of memory");
-	s->src = colfs_tree_source(t);
-	s->size = colfs_source_size(s->src);
-	s->max_alloc = colfs_tree_options(t)->max_alloc;
-	if (!s->max_alloc)
-		s->max_alloc = 1ull << 30;
-	colfs_tree_set_format_state(t, s);
-	if (s->size >= 4) {
-		st = colfs_source_read_at(s->src, 0, 4, s->head_magic, err);
-		if (st)
-			return st;
-	}
-	st = read_footer(t, s);
-	if (st)
-		return colfs_fail(err, st, s->size, "cannot read the footer");
 
 	if (s->pf && !s->encrypted_footer)
 		snprintf(fmt, sizeof fmt, "parquet %d\n", s->pf->version);
@@ -742,40 +338,29 @@ static colfs_status pq_open(colfs_tree *t, colfs_err *err)
 	if (!colfs_dir_add_doc(t, root, "README", &readme_ops, s) ||
 	    !colfs_dir_add_text(t, root, "format", fmt, strlen(fmt)) ||
 	    !colfs_dir_add_summary(t, root, &summary_ops, s))
-		goto nomem;
+		return COLFS_ENOMEM;
 	if (s->pf && !s->encrypted_footer) {
 		if (!colfs_dir_add_doc(t, root, "schema", &schema_ops, s) ||
 		    !colfs_dir_add_doc(t, root, "schema.json", &schema_json_ops,
 				       s))
-			goto nomem;
+			return COLFS_ENOMEM;
 	}
 	if (s->pf && !colfs_dir_add_doc(t, root, "metadata.json",
 					&metadata_json_ops, s))
-		goto nomem;
+		return COLFS_ENOMEM;
 	if (s->pf && s->pf->n_kv &&
 	    !colfs_dir_add_dir(t, root, "key_value", &kv_ops, s))
-		goto nomem;
+		return COLFS_ENOMEM;
 	if (!colfs_dir_add_doc(t, root, "layout", &layout_ops, s) ||
 	    !colfs_dir_add_errors(t, root) ||
 	    !colfs_dir_add_dir(t, root, "raw", &raw_ops, s))
-		goto nomem;
+		return COLFS_ENOMEM;
 	if (s->pf && !s->encrypted_footer &&
 	    !colfs_dir_add_dir(t, root, "row_groups", &row_groups_ops, s))
-		goto nomem;
-	if (pqv_state_create(s, &s->values))
-		goto nomem;
-	if (pqv_table_views_add(t, root, s, -1))
-		goto nomem;
-	if (pq_salvage_wanted(s) && pq_salvage_add(t, root, s))
-		goto nomem;
+		return COLFS_ENOMEM;
+	if (parquet_views_table_add(t, root, s, -1))
+		return COLFS_ENOMEM;
+	if (parquet_salvage_wanted(s) && parquet_salvage_add(t, root, s))
+		return COLFS_ENOMEM;
 	return COLFS_OK;
-nomem:
-	return colfs_fail(err, COLFS_ENOMEM, 0, "out of memory building the tree");
 }
-
-const colfs_format colfs_format_parquet = {
-	.name = "parquet",
-	.probe = pq_probe,
-	.open = pq_open,
-	.close = pq_close,
-};

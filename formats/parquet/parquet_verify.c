@@ -21,8 +21,8 @@
 
 #include "../core/render.h"
 #include "../core/thrift.h"
-#include "parquet_values.h"
-#include "pq_tree.h"
+#include "parquet_pages.h"
+#include "parquet_verify.h"
 
 enum vf_order {
 	ORD_NONE = 0,   /* INT96, INTERVAL: no defined order */
@@ -62,7 +62,7 @@ typedef struct vf_index {        /* ColumnIndex + OffsetIndex, parsed */
 
 typedef struct vf {
 	colfs_tree *t;
-	pq_state *s;
+	parquet_region_state *s;
 	const colfs_node *where;      /* the chunk directory */
 	const parquet_chunk *ch;
 	pq_type type;
@@ -112,7 +112,7 @@ static size_t fixed_width(int32_t physical)
 }
 
 /* Value j of a decoded page as PLAIN bytes (booleans one byte). */
-static void plain_at(const pqv_page_data *pd, size_t j, uint8_t tmp[8],
+static void plain_at(const parquet_pages_data *pd, size_t j, uint8_t tmp[8],
 		     const uint8_t **p, size_t *len)
 {
 	const pq_values *v = pd->vals;
@@ -372,7 +372,7 @@ static colfs_status parse_column_index(vf *v, colfs_err *e)
 	colfs_status st;
 
 	ix->ci_off = (uint64_t)ch->column_index_offset;
-	COLFS_TRY(pq_read_region(v->s, ix->ci_off,
+	COLFS_TRY(parquet_region_read(v->s, ix->ci_off,
 				 (uint64_t)ch->column_index_length,
 				 &ix->ci_buf, e));
 	colfs_cursor_init(&c, ix->ci_buf, (size_t)ch->column_index_length,
@@ -440,7 +440,7 @@ static colfs_status parse_offset_index(vf *v, colfs_err *e)
 	colfs_status st;
 
 	ix->oi_off = (uint64_t)ch->offset_index_offset;
-	COLFS_TRY(pq_read_region(v->s, ix->oi_off,
+	COLFS_TRY(parquet_region_read(v->s, ix->oi_off,
 				 (uint64_t)ch->offset_index_length,
 				 &ix->oi_buf, e));
 	colfs_cursor_init(&c, ix->oi_buf, (size_t)ch->offset_index_length,
@@ -512,7 +512,7 @@ static bool null_count_ok(const vf *v, int64_t claim, uint64_t nulls,
 
 /* --- per page ------------------------------------------------------------- */
 
-static colfs_status vf_page(void *ctx, const pqv_page_data *pd)
+static colfs_status vf_page(void *ctx, const parquet_pages_data *pd)
 {
 	vf *v = ctx;
 	const uint32_t i = (uint32_t)v->pages;
@@ -672,12 +672,13 @@ static colfs_status parse_stats(vf *v, vf_stats *st_out, uint64_t *off,
 
 /* --- the document --------------------------------------------------------- */
 
-colfs_status pqv_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
+colfs_status parquet_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 {
-	pq_state *s = colfs_node_ctx(file);
+	parquet_region_state *s = colfs_node_ctx(file);
 	const uint32_t g = (uint32_t)colfs_node_a(file);
 	const uint32_t c = (uint32_t)colfs_node_b(file);
-	const parquet_chunk *ch = pq_node_chunk(s, file);
+	const parquet_chunk *ch = parquet_region_chunk(s, colfs_node_a(file),
+					      colfs_node_b(file));
 	const parquet_row_group *rg;
 	vf v = {0};
 	vf_stats stats;
@@ -693,7 +694,7 @@ colfs_status pqv_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 	v.s = s;
 	v.where = colfs_node_parent(file);
 	v.ch = ch;
-	v.type = pqv_type_of(s->pf->columns[ch->column].elem);
+	v.type = parquet_pages_type_of(s->pf->columns[ch->column].elem);
 	v.order = order_of(&v.type);
 	v.out = out;
 	v.asc_ok = v.desc_ok = true;
@@ -716,7 +717,7 @@ colfs_status pqv_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 			vf_problem(&v, e.offset, "offset index: %s", e.msg);
 		memset(&e, 0, sizeof e);
 	}
-	st = pqv_chunk_pages_visit(t, s, v.where, g, c, vf_page, &v);
+	st = parquet_pages_visit(t, s, v.where, g, c, vf_page, &v);
 	if (st == COLFS_ENOMEM)
 		goto nomem;
 	if (st) {

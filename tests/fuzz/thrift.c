@@ -2,7 +2,7 @@
  *
  * One input is decoded four ways: skipped as one struct, converted to
  * JSON as a FileMetaData, as a PageHeader (and as an unknown struct), and
- * parsed by parquet_page_header_parse.  Invariants: statuses are enum
+ * parsed by parquet_pages_header_parse.  Invariants: statuses are enum
  * values, failures name an offset inside the input, the cursor never
  * moves past its window, nesting comes back to zero, a successful skip
  * and a successful JSON conversion consume the same bytes, and a parsed
@@ -13,7 +13,7 @@
 #include "core/thrift.h"
 #include "fuzz_util.h"
 #include "parquet/parquet.h"
-#include "parquet/parquet_internal.h"
+#include "parquet/parquet_desc.h"
 
 static size_t skip_len(const uint8_t *p, size_t n, colfs_status *st_out)
 {
@@ -73,7 +73,7 @@ static void page_header(const uint8_t *p, size_t n)
 
 	memset(&err, 0, sizeof(err));
 	colfs_cursor_init(&c, p, n, FUZZ_BASE);
-	st = parquet_page_header_parse(&c, &h, &err);
+	st = parquet_pages_header_parse(&c, &h, &err);
 	fuzz_check_err(st, &err, FUZZ_BASE, n);
 	FUZZ_CHECK(c.pos <= c.len);
 	if (st != COLFS_OK)

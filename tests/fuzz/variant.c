@@ -4,7 +4,7 @@
  * Input: one byte k, then k bytes of metadata (fewer when the input is
  * shorter), then the value.  Nothing may crash or read outside the two
  * copies; a failure is COLFS_ECORRUPT or COLFS_EUNSUPPORTED with that
- * status and a message in the error (variant errors carry offset 0: the
+ * status and a message in the error (variant errors carry no offset: the
  * bytes come from decoded pages, the message names the byte inside the
  * value); a success is exactly one valid JSON value on one line; an
  * object's fields read one by one agree with the whole decoding. */

@@ -552,7 +552,7 @@ static void test_page_header(void **state)
 	build_page_header(&m);
 	put(&m, 0x99); /* first data byte */
 	colfs_cursor_init(&c, m.b, m.n, 4);
-	assert_int_equal(parquet_page_header_parse(&c, &h, &err), COLFS_OK);
+	assert_int_equal(parquet_pages_header_parse(&c, &h, &err), COLFS_OK);
 	assert_int_equal(h.type, PARQUET_PAGE_DATA_V2);
 	assert_int_equal(h.uncompressed_size, 100);
 	assert_int_equal(h.compressed_size, 80);
@@ -574,7 +574,7 @@ static void test_page_header(void **state)
 		uint8_t *copy = malloc(len ? len : 1);
 		memcpy(copy, m.b, len);
 		colfs_cursor_init(&c, copy, len, 4);
-		assert_int_not_equal(parquet_page_header_parse(&c, &h, &err),
+		assert_int_not_equal(parquet_pages_header_parse(&c, &h, &err),
 				     COLFS_OK);
 		assert_true(err.offset >= 4 && err.offset <= 4 + len);
 		free(copy);
@@ -595,7 +595,7 @@ static void test_page_header_invalid(void **state)
 	field(&m, 1, COLFS_THRIFT_I32); svar(&m, 1);
 	put(&m, 0);
 	colfs_cursor_init(&c, m.b, m.n, 0);
-	assert_int_equal(parquet_page_header_parse(&c, &h, &err),
+	assert_int_equal(parquet_pages_header_parse(&c, &h, &err),
 			 COLFS_ECORRUPT);
 	/* negative compressed size */
 	m.n = 0;
@@ -604,17 +604,17 @@ static void test_page_header_invalid(void **state)
 	field(&m, 1, COLFS_THRIFT_I32); svar(&m, -1);
 	put(&m, 0);
 	colfs_cursor_init(&c, m.b, m.n, 0);
-	assert_int_equal(parquet_page_header_parse(&c, &h, &err),
+	assert_int_equal(parquet_pages_header_parse(&c, &h, &err),
 			 COLFS_ECORRUPT);
 	/* v2 level lengths larger than the page */
 	build_page_header_sized(&m, 9);
 	colfs_cursor_init(&c, m.b, m.n, 0);
-	assert_int_equal(parquet_page_header_parse(&c, &h, &err),
+	assert_int_equal(parquet_pages_header_parse(&c, &h, &err),
 			 COLFS_ECORRUPT);
 	assert_non_null(strstr(err.msg, "level lengths"));
 	build_page_header_sized(&m, 10);
 	colfs_cursor_init(&c, m.b, m.n, 0);
-	assert_int_equal(parquet_page_header_parse(&c, &h, &err), COLFS_OK);
+	assert_int_equal(parquet_pages_header_parse(&c, &h, &err), COLFS_OK);
 }
 
 int main(void)

@@ -265,7 +265,7 @@ static void check_chunk(colfs_tree *t, const char *cpath, walk *w,
 		got = pread(w->fd, hb, (size_t)(roff - pos), (off_t)pos);
 		colfs_cursor_init(&c, hb, got > 0 ? (size_t)got : 0, pos);
 		if (got != (ssize_t)(roff - pos) ||
-		    parquet_page_header_parse(&c, &ph, &e) ||
+		    parquet_pages_header_parse(&c, &ph, &e) ||
 		    ph.header_len != roff - pos ||
 		    (uint64_t)ph.compressed_size != rlen)
 			fail(w, "%s: page %zu: the bytes between %llu and %llu are not exactly its header",

@@ -1148,7 +1148,7 @@ static int decode_chunk(const uint8_t *file, const colfs_source *src,
 	push_value(d);          /* allocates off[] */
 	d->n_values = 0;
 	d->off[0] = 0;
-	if (parquet_chunk_walk(src, ch, 1 << 20, &pages, &n_pages, &stop, NULL) ||
+	if (parquet_pages_walk(src, ch, 1 << 20, &pages, &n_pages, &stop, NULL) ||
 	    stop.status) {
 		fprintf(stderr, "%s: chunk walk: %s\n", col->path, stop.msg);
 		free(pages);

@@ -77,7 +77,7 @@ static int chunk_lines(const uint8_t *file, const colfs_source *src,
 	const colfs_render *r = &colfs_render_text_default;
 	int rc = 0;
 
-	if (parquet_chunk_walk(src, ch, 1 << 20, &pages, &n_pages, &stop, NULL) ||
+	if (parquet_pages_walk(src, ch, 1 << 20, &pages, &n_pages, &stop, NULL) ||
 	    stop.status) {
 		fprintf(stderr, "%s: chunk walk: %s\n", col->path, stop.msg);
 		free(pages);

@@ -124,7 +124,7 @@ static colfs_status child_next(plan_ctx *x, uint32_t idx, uint32_t prev,
 			}
 		}
 	}
-	return colfs_fail(x->err, COLFS_ECORRUPT, 0,
+	return colfs_fail(x->err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 			  "schema element %u (%s): %u children declared, not found in the schema",
 			  idx, p->name ? p->name : "?", p->n_children);
 }
@@ -153,7 +153,7 @@ static colfs_status plan_grow(pq_asm_plan *pl, colfs_err *err)
 	}
 	return COLFS_OK;
 nomem:
-	return colfs_fail(err, COLFS_ENOMEM, 0, "out of memory building the "
+	return colfs_fail(err, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN, "out of memory building the "
 			  "assembly plan");
 }
 
@@ -168,7 +168,7 @@ static colfs_status plan_repeated(plan_ctx *x, pq_asm_node *n,
 
 	if (r->max_rep <= 0 || r->max_def < 1 ||
 	    (uint32_t)r->max_def <= n->def)
-		return colfs_fail(x->err, COLFS_ECORRUPT, 0,
+		return colfs_fail(x->err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "schema element %u (%s): repeated field with "
 				  "levels rep %d def %d under def %u", rep_idx,
 				  r->name ? r->name : "?", r->max_rep,
@@ -189,7 +189,7 @@ static colfs_status plan_set_kids(plan_ctx *x, uint32_t ni,
 		uint32_t cap = pl->n_kids + n + 16;
 		uint32_t *nk = realloc(pl->kids, (size_t)cap * sizeof *nk);
 		if (!nk)
-			return colfs_fail(x->err, COLFS_ENOMEM, 0,
+			return colfs_fail(x->err, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN,
 					  "out of memory building the assembly plan");
 		pl->kids = nk;
 		pl->cap_kids = cap;
@@ -210,12 +210,12 @@ static colfs_status plan_struct(plan_ctx *x, uint32_t ni, uint32_t idx,
 	colfs_status st = COLFS_OK;
 
 	if (!nk)
-		return colfs_fail(x->err, COLFS_ECORRUPT, 0,
+		return colfs_fail(x->err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "schema element %u (%s): group without fields",
 				  idx, e->name ? e->name : "?");
 	tmp = malloc((size_t)nk * sizeof *tmp);
 	if (!tmp)
-		return colfs_fail(x->err, COLFS_ENOMEM, 0, "out of memory");
+		return colfs_fail(x->err, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN, "out of memory");
 	for (i = 0; i < nk && !st; i++) {
 		st = child_next(x, idx, c, &c);
 		if (!st)
@@ -231,7 +231,7 @@ static colfs_status plan_struct(plan_ctx *x, uint32_t ni, uint32_t idx,
 			colfs_buf_putc(b, ':');
 			cn->name_len = b->len - cn->name_off;
 			if (colfs_buf_status(b))
-				st = colfs_fail(x->err, COLFS_ENOMEM, 0,
+				st = colfs_fail(x->err, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN,
 						"out of memory");
 		}
 	}
@@ -385,7 +385,7 @@ static colfs_status node_done(plan_ctx *x, uint32_t ni, uint32_t *out)
 
 	n->n_leaves = x->plan->n_leaves - n->leaf0;
 	if (!n->n_leaves)
-		return colfs_fail(x->err, COLFS_ECORRUPT, 0,
+		return colfs_fail(x->err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "schema element %u has no leaf columns",
 				  n->schema);
 	*out = ni;
@@ -437,7 +437,7 @@ static colfs_status plan_vpart(plan_ctx *x, uint32_t idx, uint32_t depth,
 	uint32_t ni;
 
 	if (depth > PQ_ASM_MAX_DEPTH)
-		return colfs_fail(x->err, COLFS_EUNSUPPORTED, 0,
+		return colfs_fail(x->err, COLFS_EUNSUPPORTED, COLFS_OFFSET_UNKNOWN,
 				  "nesting deeper than %d levels",
 				  PQ_ASM_MAX_DEPTH);
 	COLFS_TRY(node_new(x, idx, PQ_ASM_VPART, &ni));
@@ -466,7 +466,7 @@ static colfs_status plan_typed(plan_ctx *x, uint32_t idx, uint32_t depth,
 	colfs_status st = COLFS_OK;
 
 	if (depth > PQ_ASM_MAX_DEPTH)
-		return colfs_fail(x->err, COLFS_EUNSUPPORTED, 0,
+		return colfs_fail(x->err, COLFS_EUNSUPPORTED, COLFS_OFFSET_UNKNOWN,
 				  "nesting deeper than %d levels",
 				  PQ_ASM_MAX_DEPTH);
 	if (!is_group(e))
@@ -484,7 +484,7 @@ static colfs_status plan_typed(plan_ctx *x, uint32_t idx, uint32_t depth,
 	COLFS_TRY(node_new(x, idx, PQ_ASM_VOBJECT, &ni));
 	tmp = malloc((size_t)nk * sizeof *tmp);
 	if (!tmp)
-		return colfs_fail(x->err, COLFS_ENOMEM, 0, "out of memory");
+		return colfs_fail(x->err, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN, "out of memory");
 	for (uint32_t i = 0; i < nk && !st; i++) {
 		st = child_next(x, idx, c, &c);
 		if (!st)
@@ -503,7 +503,7 @@ static colfs_status plan_typed(plan_ctx *x, uint32_t idx, uint32_t depth,
 			colfs_buf_append(b, nm, strlen(nm));
 			cn->raw_len = b->len - cn->raw_off;
 			if (b->failed)
-				st = colfs_fail(x->err, COLFS_ENOMEM, 0,
+				st = colfs_fail(x->err, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN,
 						"out of memory building the assembly plan");
 		}
 	}
@@ -545,15 +545,15 @@ static colfs_status plan_node(plan_ctx *x, uint32_t idx, bool as_element,
 	bool repeated_child = false;
 
 	if (idx >= x->n_schema)
-		return colfs_fail(x->err, COLFS_ECORRUPT, 0,
+		return colfs_fail(x->err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "schema index %u out of range", idx);
 	if (depth > PQ_ASM_MAX_DEPTH)
-		return colfs_fail(x->err, COLFS_EUNSUPPORTED, 0,
+		return colfs_fail(x->err, COLFS_EUNSUPPORTED, COLFS_OFFSET_UNKNOWN,
 				  "nesting deeper than %d levels",
 				  PQ_ASM_MAX_DEPTH);
 	e = &x->schema[idx];
 	if (e->max_def < 0 || e->max_rep < 0)
-		return colfs_fail(x->err, COLFS_ECORRUPT, 0,
+		return colfs_fail(x->err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "schema element %u: negative levels", idx);
 	COLFS_TRY(plan_grow(pl, x->err));
 	ni = pl->n_nodes++;
@@ -578,14 +578,14 @@ static colfs_status plan_node(plan_ctx *x, uint32_t idx, bool as_element,
 	if (!is_group(e)) {
 		pq_asm_leaf *lf;
 		if (e->leaf < 0)
-			return colfs_fail(x->err, COLFS_ECORRUPT, 0,
+			return colfs_fail(x->err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 					  "schema element %u (%s) is not a leaf column",
 					  idx, e->name ? e->name : "?");
 		if (pl->n_leaves == pl->cap_leaves) {
 			uint32_t cap = pl->cap_leaves ? pl->cap_leaves * 2 : 8;
 			lf = realloc(pl->leaves, (size_t)cap * sizeof *lf);
 			if (!lf)
-				return colfs_fail(x->err, COLFS_ENOMEM, 0,
+				return colfs_fail(x->err, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN,
 						  "out of memory");
 			pl->leaves = lf;
 			pl->cap_leaves = cap;
@@ -640,7 +640,7 @@ done:
 	n = &pl->nodes[ni];
 	n->n_leaves = pl->n_leaves - n->leaf0;
 	if (!n->n_leaves)
-		return colfs_fail(x->err, COLFS_ECORRUPT, 0,
+		return colfs_fail(x->err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "schema element %u has no leaf columns", idx);
 	*out = ni;
 	return COLFS_OK;
@@ -680,12 +680,12 @@ colfs_status pq_asm_plan_create(const parquet_schema_elem *schema,
 	*out = NULL;
 	if (!schema || field == 0 || field >= n_schema ||
 	    schema[field].parent != 0)
-		return colfs_fail(err, COLFS_ECORRUPT, 0,
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "schema index %u is not a top-level field",
 				  field);
 	x.plan = calloc(1, sizeof *x.plan);
 	if (!x.plan)
-		return colfs_fail(err, COLFS_ENOMEM, 0, "out of memory");
+		return colfs_fail(err, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN, "out of memory");
 	st = plan_node(&x, field, false, 0, &root);
 	if (st) {
 		pq_asm_plan_destroy(x.plan);
@@ -801,6 +801,8 @@ struct pq_asm {
 	size_t records, done;
 	colfs_buf scratch;
 	pq_variant_meta meta;    /* of the variant being assembled */
+	uint64_t v_off;          /* file offset of the page of the last raw
+				    value taken (COLFS_OFFSET_UNKNOWN) */
 };
 
 colfs_status pq_asm_create(const pq_asm_plan *plan, pq_asm **out,
@@ -814,7 +816,7 @@ colfs_status pq_asm_create(const pq_asm_plan *plan, pq_asm **out,
 		a->lv = calloc(plan->n_leaves, sizeof *a->lv);
 	if (!a || !a->lv) {
 		free(a);
-		return colfs_fail(err, COLFS_ENOMEM, 0, "out of memory");
+		return colfs_fail(err, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN, "out of memory");
 	}
 	a->plan = plan;
 	*out = a;
@@ -844,6 +846,7 @@ colfs_status pq_asm_batch_set(pq_asm *a, const pq_asm_leaf_batch *leaves,
 	uint32_t l;
 
 	batch_drop(a);
+	a->v_off = COLFS_OFFSET_UNKNOWN;
 	if (records)
 		*records = 0;
 	for (l = 0; l < pl->n_leaves; l++) {
@@ -853,41 +856,41 @@ colfs_status pq_asm_batch_set(pq_asm *a, const pq_asm_leaf_batch *leaves,
 		size_t i, r = 0, v = 0;
 
 		if (b->n && b->rep && b->rep[0] != 0)
-			return colfs_fail(err, COLFS_ECORRUPT, 0,
+			return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 					  "leaf %u: batch starts inside a record (rep %u)",
 					  l, b->rep[0]);
 		if (!b->render && b->n_values && (!b->text || !b->off))
-			return colfs_fail(err, COLFS_ECORRUPT, 0,
+			return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 					  "leaf %u: values without text or renderer",
 					  l);
 		if (pl->leaves[l].raw && b->render && b->n_values)
-			return colfs_fail(err, COLFS_ECORRUPT, 0,
+			return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 					  "leaf %u: variant bytes need text and offsets, not a renderer",
 					  l);
 		for (i = 0; i < b->n; i++) {
 			uint32_t rl = b->rep ? b->rep[i] : 0;
 			uint32_t dl = b->def ? b->def[i] : md;
 			if (rl > mr || dl > md)
-				return colfs_fail(err, COLFS_ECORRUPT, 0,
+				return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 						  "leaf %u entry %zu: levels rep %u def %u beyond the maxima rep %u def %u",
 						  l, i, rl, dl, mr, md);
 			r += rl == 0;
 			v += dl == md;
 		}
 		if (v != b->n_values)
-			return colfs_fail(err, COLFS_ECORRUPT, 0,
+			return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 					  "leaf %u: %zu values expected from the levels, %zu given",
 					  l, v, b->n_values);
 		if (!b->render)
 			for (i = 0; i < v; i++)
 				if (b->off[i] > b->off[i + 1])
-					return colfs_fail(err, COLFS_ECORRUPT, 0,
+					return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 							  "leaf %u: value offsets decrease at %zu",
 							  l, i);
 		if (l == 0)
 			recs = r;
 		else if (r != recs)
-			return colfs_fail(err, COLFS_ECORRUPT, 0,
+			return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 					  "leaf %u holds %zu records, leaf 0 %zu",
 					  l, r, recs);
 	}
@@ -917,7 +920,7 @@ static inline uint32_t lv_def(const asm_leaf *L, uint32_t max_def)
 static colfs_status bad_entry(const pq_asm *a, uint32_t leaf, const char *what,
 			      uint32_t got, uint32_t want, colfs_err *err)
 {
-	return colfs_fail(err, COLFS_ECORRUPT, 0,
+	return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 			  "leaf %u entry %zu (record %zu): %s %u, expected %u",
 			  leaf, a->lv[leaf].pos, a->done, what, got, want);
 }
@@ -934,7 +937,7 @@ static colfs_status consume_absent(pq_asm *a, const pq_asm_node *n,
 		asm_leaf *L = &a->lv[l];
 		uint32_t d, r;
 		if (L->pos >= L->b.n)
-			return colfs_fail(err, COLFS_ECORRUPT, 0,
+			return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 					  "leaf %u ends inside record %zu", l,
 					  a->done);
 		r = lv_rep(L);
@@ -998,7 +1001,7 @@ static colfs_status entry_at(const pq_asm *a, uint32_t l, uint32_t r_exp,
 	uint32_t r;
 
 	if (L->pos >= L->b.n)
-		return colfs_fail(err, COLFS_ECORRUPT, 0,
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "leaf %u ends inside record %zu", l, a->done);
 	r = lv_rep(L);
 	*d = lv_def(L, a->plan->leaves[l].max_def);
@@ -1010,10 +1013,11 @@ static colfs_status entry_at(const pq_asm *a, uint32_t l, uint32_t r_exp,
 }
 
 /* The bytes of the next value of a raw leaf (borrowed from the batch). */
-static void raw_take(asm_leaf *L, const uint8_t **p, size_t *n)
+static void raw_take(pq_asm *a, asm_leaf *L, const uint8_t **p, size_t *n)
 {
 	const size_t k = L->k++;
 
+	a->v_off = L->b.page_off ? L->b.page_off[k] : COLFS_OFFSET_UNKNOWN;
 	*p = (const uint8_t *)L->b.text + L->b.off[k];
 	*n = L->b.off[k + 1] - L->b.off[k];
 }
@@ -1026,8 +1030,8 @@ static colfs_status variant_err(const pq_asm *a, colfs_status st,
 
 	memcpy(inner, err->msg, sizeof inner);
 	inner[sizeof inner - 1] = 0;
-	return colfs_fail(err, st, 0, "variant of record %zu: %s", a->done,
-			  inner);
+	return colfs_fail(err, st, a->v_off, "variant of record %zu: %s",
+			  a->done, inner);
 }
 
 /* The JSON of value v[0..n), which may draw on a shared budget (NULL:
@@ -1098,7 +1102,7 @@ static colfs_status emit_vobject(pq_asm *a, uint32_t ti, uint32_t r_exp,
 	memset(&o, 0, sizeof o);
 	if (has_v) {
 		if (!pq_variant_is_object(v, vn))
-			return colfs_fail(err, COLFS_ECORRUPT, 0,
+			return colfs_fail(err, COLFS_ECORRUPT, a->v_off,
 					  "variant of record %zu: typed_value holds shredded object fields but value is not an object",
 					  a->done);
 		if (pq_variant_object_open(v, vn, &o, err))
@@ -1167,7 +1171,7 @@ static colfs_status emit_vbody(pq_asm *a, const pq_asm_node *n,
 		asm_leaf *L = &a->lv[n->vvalue];
 		COLFS_TRY(entry_at(a, n->vvalue, r_exp, n->def, &d, err));
 		if (d == a->plan->leaves[n->vvalue].max_def) {
-			raw_take(L, &vp, &vn);
+			raw_take(a, L, &vp, &vn);
 			has_v = true;
 		}
 		L->pos++;
@@ -1209,7 +1213,7 @@ static colfs_status emit_variant(pq_asm *a, const pq_asm_node *n,
 	if (d != a->plan->leaves[n->vmeta].max_def)
 		return bad_entry(a, n->vmeta, "definition level", d,
 				 a->plan->leaves[n->vmeta].max_def, err);
-	raw_take(&a->lv[n->vmeta], &mp, &mn);
+	raw_take(a, &a->lv[n->vmeta], &mp, &mn);
 	a->lv[n->vmeta].pos++;
 	if (pq_variant_meta_parse(mp, mn, &a->meta, err))
 		st = variant_err(a, err->status, err);
@@ -1230,7 +1234,7 @@ static colfs_status emit(pq_asm *a, uint32_t ni, uint32_t r_exp,
 	uint32_t r, d, i;
 
 	if (L->pos >= L->b.n)
-		return colfs_fail(err, COLFS_ECORRUPT, 0,
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "leaf %u ends inside record %zu", n->leaf0,
 				  a->done);
 	r = lv_rep(L);
@@ -1341,7 +1345,7 @@ static colfs_status emit(pq_asm *a, uint32_t ni, uint32_t r_exp,
 		return COLFS_OK;
 	}
 	}
-	return colfs_fail(err, COLFS_ECORRUPT, 0, "bad plan node");
+	return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN, "bad plan node");
 }
 
 /* After a record every leaf stands at the start of the next one. */
@@ -1352,7 +1356,7 @@ static colfs_status check_record_end(pq_asm *a, colfs_err *err)
 	for (l = 0; l < a->plan->n_leaves; l++) {
 		const asm_leaf *L = &a->lv[l];
 		if (L->pos < L->b.n && lv_rep(L) != 0)
-			return colfs_fail(err, COLFS_ECORRUPT, 0,
+			return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 					  "leaf %u entry %zu (record %zu): repetition level %u does not fit the schema",
 					  l, L->pos, a->done, lv_rep(L));
 	}

@@ -120,6 +120,10 @@ typedef struct pq_asm_leaf_batch {
 	void *ctx;
 	const char *text;
 	const size_t *off;
+	/* The file offset of the page value k came from (n_values
+	 * entries), for the offset of a value that does not decode; NULL:
+	 * not known (COLFS_OFFSET_UNKNOWN). */
+	const uint64_t *page_off;
 } pq_asm_leaf_batch;
 
 typedef struct pq_asm pq_asm;

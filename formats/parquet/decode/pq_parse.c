@@ -12,19 +12,7 @@
 #include <string.h>
 
 #include "pq_decode.h"
-
-enum {
-	T_BOOLEAN = 0, T_INT32 = 1, T_INT64 = 2, T_INT96 = 3, T_FLOAT = 4,
-	T_DOUBLE = 5, T_BYTE_ARRAY = 6, T_FLBA = 7,
-};
-enum {
-	CT_DECIMAL = 5, CT_DATE = 6, CT_TIME_MILLIS = 7, CT_TIME_MICROS = 8,
-	CT_TIMESTAMP_MILLIS = 9, CT_TIMESTAMP_MICROS = 10, CT_INTERVAL = 21,
-};
-enum {
-	LT_DECIMAL = 5, LT_DATE = 6, LT_TIME = 7, LT_TIMESTAMP = 8,
-	LT_UUID = 14, LT_FLOAT16 = 15,
-};
+#include "parquet/parquet_thrift.h"
 
 #define NS_PER_DAY 86400000000000LL
 /* The widest big-endian decimal accepted: 64 bytes (over 150 digits). */
@@ -301,8 +289,8 @@ static bool take_interval(const char *p, uint8_t out[12])
 
 static bool is_decimal(const pq_type *t)
 {
-	return t->logical == LT_DECIMAL ||
-	       (t->logical == 0 && t->converted == CT_DECIMAL);
+	return t->logical == PARQUET_LT_DECIMAL ||
+	       (t->logical == 0 && t->converted == PARQUET_CT_DECIMAL);
 }
 
 /* The candidate for an INT32/INT64 column, by annotation. */
@@ -324,13 +312,14 @@ static bool int_candidate(const pq_type *t, const char *text, int64_t *v)
 		*v = (int64_t)x;  /* the re-render rejects what did not fit */
 		return true;
 	}
-	if (t->logical == LT_DATE || (t->logical == 0 && t->converted == CT_DATE))
+	if (t->logical == PARQUET_LT_DATE ||
+	    (t->logical == 0 && t->converted == PARQUET_CT_DATE))
 		return take_date(&p, v) && !*p;
-	if (t->logical == LT_TIME ||
-	    (t->logical == 0 && (t->converted == CT_TIME_MILLIS ||
-				 t->converted == CT_TIME_MICROS))) {
+	if (t->logical == PARQUET_LT_TIME ||
+	    (t->logical == 0 && (t->converted == PARQUET_CT_TIME_MILLIS ||
+				 t->converted == PARQUET_CT_TIME_MICROS))) {
 		int32_t unit = t->logical ? t->unit :
-			       t->converted == CT_TIME_MILLIS ? 1 : 2;
+			       t->converted == PARQUET_CT_TIME_MILLIS ? 1 : 2;
 		bool neg = take(&p, "-");
 		if (!take_time(&p, &ns))
 			return false;
@@ -341,11 +330,11 @@ static bool int_candidate(const pq_type *t, const char *text, int64_t *v)
 		*v = (neg ? -ns : ns) / ns_per_unit(unit);
 		return true;
 	}
-	if (t->logical == LT_TIMESTAMP ||
-	    (t->logical == 0 && (t->converted == CT_TIMESTAMP_MILLIS ||
-				 t->converted == CT_TIMESTAMP_MICROS))) {
+	if (t->logical == PARQUET_LT_TIMESTAMP ||
+	    (t->logical == 0 && (t->converted == PARQUET_CT_TIMESTAMP_MILLIS ||
+				 t->converted == PARQUET_CT_TIMESTAMP_MICROS))) {
 		int32_t unit = t->logical ? t->unit :
-			       t->converted == CT_TIMESTAMP_MILLIS ? 1 : 2;
+			       t->converted == PARQUET_CT_TIMESTAMP_MILLIS ? 1 : 2;
 		int64_t per = ns_per_unit(unit);
 		if (!take_date(&p, &d) || !take(&p, " ") || !take_time(&p, &ns) ||
 		    ns >= NS_PER_DAY)
@@ -390,11 +379,11 @@ bool pq_text_to_plain(const pq_type *t, const char *text, uint8_t *out,
 	char *end;
 
 	switch (t->physical) {
-	case T_INT32:
-	case T_INT64:
+	case PARQUET_INT32:
+	case PARQUET_INT64:
 		if (cap < 8 || !int_candidate(t, text, &i64))
 			return false;
-		if (t->physical == T_INT32) {
+		if (t->physical == PARQUET_INT32) {
 			if (i64 < INT32_MIN || i64 > (int64_t)UINT32_MAX)
 				return false;
 			i32 = (int32_t)(uint32_t)i64;
@@ -407,14 +396,14 @@ bool pq_text_to_plain(const pq_type *t, const char *text, uint8_t *out,
 			*len = 8;
 		}
 		break;
-	case T_FLOAT:
-	case T_DOUBLE:
+	case PARQUET_FLOAT:
+	case PARQUET_DOUBLE:
 		if (cap < 8 || !*text)
 			return false;
 		f64 = strtod(text, &end);
 		if (*end)
 			return false;
-		if (t->physical == T_FLOAT) {
+		if (t->physical == PARQUET_FLOAT) {
 			f32 = strtof(text, &end);
 			uint32_t u;
 			memcpy(&u, &f32, 4);
@@ -429,7 +418,7 @@ bool pq_text_to_plain(const pq_type *t, const char *text, uint8_t *out,
 			*len = 8;
 		}
 		break;
-	case T_INT96: {
+	case PARQUET_INT96: {
 		const char *p = text;
 		int64_t d, ns;
 		if (cap < 12 || !take_date(&p, &d) || !take(&p, " ") ||
@@ -444,15 +433,15 @@ bool pq_text_to_plain(const pq_type *t, const char *text, uint8_t *out,
 		*len = 12;
 		break;
 	}
-	case T_BYTE_ARRAY:
-	case T_FLBA:
+	case PARQUET_BYTE_ARRAY:
+	case PARQUET_FIXED_LEN_BYTE_ARRAY:
 		if (is_decimal(t)) {
 			uint8_t be[DEC_MAX_BYTES];
 			size_t k;
 			if (!take_decimal_be(text, t->scale, be))
 				return false;
 			k = redundant_sign_bytes(be);
-			if (t->physical == T_FLBA) {
+			if (t->physical == PARQUET_FIXED_LEN_BYTE_ARRAY) {
 				/* sign-extended to the column's width */
 				if (t->type_length <= 0 ||
 				    (size_t)t->type_length > cap ||
@@ -471,7 +460,8 @@ bool pq_text_to_plain(const pq_type *t, const char *text, uint8_t *out,
 				memcpy(out, be + k, DEC_MAX_BYTES - k);
 				*len = DEC_MAX_BYTES - k;
 			}
-		} else if (t->physical == T_FLBA && t->logical == LT_UUID) {
+		} else if (t->physical == PARQUET_FIXED_LEN_BYTE_ARRAY &&
+			   t->logical == PARQUET_LT_UUID) {
 			const char *p = text;
 			if (tl != 36 || cap < 16)
 				return false;
@@ -487,7 +477,8 @@ bool pq_text_to_plain(const pq_type *t, const char *text, uint8_t *out,
 				p += 2;
 			}
 			*len = 16;
-		} else if (t->physical == T_FLBA && t->logical == LT_FLOAT16) {
+		} else if (t->physical == PARQUET_FIXED_LEN_BYTE_ARRAY &&
+			   t->logical == PARQUET_LT_FLOAT16) {
 			uint16_t h;
 			if (cap < 2 || !*text)
 				return false;
@@ -496,8 +487,9 @@ bool pq_text_to_plain(const pq_type *t, const char *text, uint8_t *out,
 				return false;
 			put_le(out, h, 2);
 			*len = 2;
-		} else if (t->physical == T_FLBA && t->logical == 0 &&
-			   t->converted == CT_INTERVAL) {
+		} else if (t->physical == PARQUET_FIXED_LEN_BYTE_ARRAY &&
+			   t->logical == 0 &&
+			   t->converted == PARQUET_CT_INTERVAL) {
 			if (cap < 12 || !take_interval(text, out))
 				return false;
 			*len = 12;
@@ -506,7 +498,8 @@ bool pq_text_to_plain(const pq_type *t, const char *text, uint8_t *out,
 				return false;
 			*len = unescape(text, out);
 		}
-		if (t->physical == T_FLBA && (int64_t)*len != t->type_length)
+		if (t->physical == PARQUET_FIXED_LEN_BYTE_ARRAY &&
+		    (int64_t)*len != t->type_length)
 			return false;
 		bytes = (pq_bytes){out, (uint32_t)*len};
 		pv.v.bytes = &bytes;

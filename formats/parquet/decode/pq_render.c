@@ -1,23 +1,7 @@
 /* colfs: one Parquet value rendered by its physical and logical type
  * (docs/values.md). */
 #include "pq_decode.h"
-
-/* parquet.thrift numbers */
-enum {
-	T_BOOLEAN = 0, T_INT32 = 1, T_INT64 = 2, T_INT96 = 3, T_FLOAT = 4,
-	T_DOUBLE = 5, T_BYTE_ARRAY = 6, T_FLBA = 7,
-};
-enum {  /* ConvertedType */
-	CT_UTF8 = 0, CT_ENUM = 4, CT_DECIMAL = 5, CT_DATE = 6,
-	CT_TIME_MILLIS = 7, CT_TIME_MICROS = 8, CT_TIMESTAMP_MILLIS = 9,
-	CT_TIMESTAMP_MICROS = 10, CT_UINT_8 = 11, CT_UINT_16 = 12,
-	CT_UINT_32 = 13, CT_UINT_64 = 14, CT_JSON = 19, CT_INTERVAL = 21,
-};
-enum {  /* LogicalType */
-	LT_STRING = 1, LT_ENUM = 4, LT_DECIMAL = 5, LT_DATE = 6, LT_TIME = 7,
-	LT_TIMESTAMP = 8, LT_INTEGER = 10, LT_JSON = 12, LT_UUID = 14,
-	LT_FLOAT16 = 15,
-};
+#include "parquet/parquet_thrift.h"
 
 static colfs_time_unit unit_of(int32_t unit)
 {
@@ -27,16 +11,18 @@ static colfs_time_unit unit_of(int32_t unit)
 
 static bool is_decimal(const pq_type *t)
 {
-	return t->logical == LT_DECIMAL ||
-	       (t->logical == 0 && t->converted == CT_DECIMAL);
+	return t->logical == PARQUET_LT_DECIMAL ||
+	       (t->logical == 0 && t->converted == PARQUET_CT_DECIMAL);
 }
 
 static bool is_unsigned(const pq_type *t)
 {
-	if (t->logical == LT_INTEGER)
+	if (t->logical == PARQUET_LT_INTEGER)
 		return !t->is_signed;
-	return t->converted == CT_UINT_8 || t->converted == CT_UINT_16 ||
-	       t->converted == CT_UINT_32 || t->converted == CT_UINT_64;
+	return t->converted == PARQUET_CT_UINT_8 ||
+	       t->converted == PARQUET_CT_UINT_16 ||
+	       t->converted == PARQUET_CT_UINT_32 ||
+	       t->converted == PARQUET_CT_UINT_64;
 }
 
 /* An integer of an INT32/INT64 column, by annotation. */
@@ -47,31 +33,34 @@ static void render_int(colfs_buf *b, const colfs_render *r, const pq_type *t,
 		colfs_render_decimal_i64(b, r, v, t->scale);
 		return;
 	}
-	if (t->logical == LT_DATE || (t->logical == 0 && t->converted == CT_DATE)) {
+	if (t->logical == PARQUET_LT_DATE ||
+	    (t->logical == 0 && t->converted == PARQUET_CT_DATE)) {
 		colfs_render_date(b, r, v);
 		return;
 	}
-	if (t->logical == LT_TIME) {
+	if (t->logical == PARQUET_LT_TIME) {
 		if (t->utc)
 			colfs_render_timetz(b, r, v, unit_of(t->unit), 0);
 		else
 			colfs_render_time(b, r, v, unit_of(t->unit));
 		return;
 	}
-	if (t->logical == 0 && (t->converted == CT_TIME_MILLIS ||
-				t->converted == CT_TIME_MICROS)) {
-		colfs_render_time(b, r, v, t->converted == CT_TIME_MILLIS ?
+	if (t->logical == 0 && (t->converted == PARQUET_CT_TIME_MILLIS ||
+				t->converted == PARQUET_CT_TIME_MICROS)) {
+		colfs_render_time(b, r, v,
+				  t->converted == PARQUET_CT_TIME_MILLIS ?
 				  COLFS_UNIT_MILLIS : COLFS_UNIT_MICROS);
 		return;
 	}
-	if (t->logical == LT_TIMESTAMP) {
+	if (t->logical == PARQUET_LT_TIMESTAMP) {
 		colfs_render_timestamp(b, r, v, unit_of(t->unit), t->utc);
 		return;
 	}
-	if (t->logical == 0 && (t->converted == CT_TIMESTAMP_MILLIS ||
-				t->converted == CT_TIMESTAMP_MICROS)) {
+	if (t->logical == 0 && (t->converted == PARQUET_CT_TIMESTAMP_MILLIS ||
+				t->converted == PARQUET_CT_TIMESTAMP_MICROS)) {
 		colfs_render_timestamp(b, r, v,
-				       t->converted == CT_TIMESTAMP_MILLIS ?
+				       t->converted ==
+						       PARQUET_CT_TIMESTAMP_MILLIS ?
 				       COLFS_UNIT_MILLIS : COLFS_UNIT_MICROS,
 				       false);
 		return;
@@ -91,18 +80,18 @@ static void render_bytes(colfs_buf *b, const colfs_render *r,
 		return;
 	}
 	switch (t->logical) {
-	case LT_STRING:
-	case LT_ENUM:
-	case LT_JSON:
+	case PARQUET_LT_STRING:
+	case PARQUET_LT_ENUM:
+	case PARQUET_LT_JSON:
 		colfs_render_string(b, r, x->ptr, x->len);
 		return;
-	case LT_UUID:
+	case PARQUET_LT_UUID:
 		if (x->len == 16) {
 			colfs_render_uuid(b, r, x->ptr);
 			return;
 		}
 		break;
-	case LT_FLOAT16:
+	case PARQUET_LT_FLOAT16:
 		if (x->len == 2) {
 			colfs_render_float16(b, r, (uint16_t)(x->ptr[0] |
 							      x->ptr[1] << 8));
@@ -110,12 +99,13 @@ static void render_bytes(colfs_buf *b, const colfs_render *r,
 		}
 		break;
 	case 0:
-		if (t->converted == CT_UTF8 || t->converted == CT_ENUM ||
-		    t->converted == CT_JSON) {
+		if (t->converted == PARQUET_CT_UTF8 ||
+		    t->converted == PARQUET_CT_ENUM ||
+		    t->converted == PARQUET_CT_JSON) {
 			colfs_render_string(b, r, x->ptr, x->len);
 			return;
 		}
-		if (t->converted == CT_INTERVAL && x->len == 12) {
+		if (t->converted == PARQUET_CT_INTERVAL && x->len == 12) {
 			colfs_render_interval_parquet(b, r, x->ptr);
 			return;
 		}
@@ -128,30 +118,30 @@ void pq_render_value(colfs_buf *b, const colfs_render *r, const pq_type *t,
 		     const pq_values *v, size_t i)
 {
 	switch (v->physical_type) {
-	case T_BOOLEAN:
+	case PARQUET_BOOLEAN:
 		colfs_render_bool(b, r, v->v.b[i] != 0);
 		return;
-	case T_INT32:
+	case PARQUET_INT32:
 		render_int(b, r, t, v->v.i32[i], true);
 		return;
-	case T_INT64:
+	case PARQUET_INT64:
 		render_int(b, r, t, v->v.i64[i], false);
 		return;
-	case T_FLOAT:
+	case PARQUET_FLOAT:
 		colfs_render_float(b, r, v->v.f32[i]);
 		return;
-	case T_DOUBLE:
+	case PARQUET_DOUBLE:
 		colfs_render_double(b, r, v->v.f64[i]);
 		return;
-	case T_INT96:
+	case PARQUET_INT96:
 		if (v->v.bytes[i].len == 12) {
 			colfs_render_int96(b, r, v->v.bytes[i].ptr);
 			return;
 		}
 		colfs_render_binary(b, r, v->v.bytes[i].ptr, v->v.bytes[i].len);
 		return;
-	case T_BYTE_ARRAY:
-	case T_FLBA:
+	case PARQUET_BYTE_ARRAY:
+	case PARQUET_FIXED_LEN_BYTE_ARRAY:
 		render_bytes(b, r, t, &v->v.bytes[i]);
 		return;
 	}

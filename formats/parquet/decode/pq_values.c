@@ -1,20 +1,11 @@
 /* colfs: one Parquet page's values and levels: the dispatch from
  * (physical type, encoding) to the decoders. */
 #include "pq_decode.h"
+#include "parquet/parquet_thrift.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* parquet.thrift numbers */
-enum {
-	T_BOOLEAN = 0, T_INT32 = 1, T_INT64 = 2, T_INT96 = 3, T_FLOAT = 4,
-	T_DOUBLE = 5, T_BYTE_ARRAY = 6, T_FLBA = 7,
-};
-enum {
-	E_PLAIN = 0, E_PLAIN_DICTIONARY = 2, E_RLE = 3, E_BIT_PACKED = 4,
-	E_DELTA_BINARY_PACKED = 5, E_DELTA_LENGTH_BYTE_ARRAY = 6,
-	E_DELTA_BYTE_ARRAY = 7, E_RLE_DICTIONARY = 8, E_BYTE_STREAM_SPLIT = 9,
-};
 
 static const char *type_name(int32_t t)
 {
@@ -38,13 +29,13 @@ static const char *encoding_name(int32_t e)
 static size_t elem_size(int32_t type)
 {
 	switch (type) {
-	case T_BOOLEAN:
+	case PARQUET_BOOLEAN:
 		return 1;
-	case T_INT32:
-	case T_FLOAT:
+	case PARQUET_INT32:
+	case PARQUET_FLOAT:
 		return 4;
-	case T_INT64:
-	case T_DOUBLE:
+	case PARQUET_INT64:
+	case PARQUET_DOUBLE:
 		return 8;
 	default:
 		return sizeof(pq_bytes);
@@ -74,30 +65,30 @@ static colfs_status decode_into(colfs_cursor *c, int32_t type,
 				pq_values *out, colfs_err *err)
 {
 	switch (enc) {
-	case E_PLAIN:
+	case PARQUET_ENC_PLAIN:
 		switch (type) {
-		case T_BOOLEAN:
+		case PARQUET_BOOLEAN:
 			return pq_plain_decode_bool(c, out->v.b, count, err);
-		case T_INT32:
+		case PARQUET_INT32:
 			return pq_plain_decode_i32(c, out->v.i32, count, err);
-		case T_INT64:
+		case PARQUET_INT64:
 			return pq_plain_decode_i64(c, out->v.i64, count, err);
-		case T_FLOAT:
+		case PARQUET_FLOAT:
 			return pq_plain_decode_float(c, out->v.f32, count, err);
-		case T_DOUBLE:
+		case PARQUET_DOUBLE:
 			return pq_plain_decode_double(c, out->v.f64, count, err);
-		case T_INT96:
+		case PARQUET_INT96:
 			return pq_plain_decode_fixed(c, 12, out->v.bytes, count,
 						     err);
-		case T_BYTE_ARRAY:
+		case PARQUET_BYTE_ARRAY:
 			return pq_plain_decode_bytes(c, out->v.bytes, count, err);
-		case T_FLBA:
+		case PARQUET_FIXED_LEN_BYTE_ARRAY:
 			return pq_plain_decode_fixed(c, width, out->v.bytes,
 						     count, err);
 		}
 		break;
-	case E_RLE:
-		if (type == T_BOOLEAN) {
+	case PARQUET_ENC_RLE:
+		if (type == PARQUET_BOOLEAN) {
 			uint32_t *tmp = malloc(count ? count * sizeof(*tmp) : 1);
 			if (!tmp)
 				return colfs_fail(err, COLFS_ENOMEM,
@@ -112,27 +103,30 @@ static colfs_status decode_into(colfs_cursor *c, int32_t type,
 			return st;
 		}
 		break;
-	case E_PLAIN_DICTIONARY:
-	case E_RLE_DICTIONARY:
+	case PARQUET_ENC_PLAIN_DICTIONARY:
+	case PARQUET_ENC_RLE_DICTIONARY:
 		out->indices = true;
 		return pq_dict_indices_decode(c, out->v.idx, count, dict_size,
 					      err);
-	case E_DELTA_BINARY_PACKED:
-		if (type == T_INT32)
+	case PARQUET_ENC_DELTA_BINARY_PACKED:
+		if (type == PARQUET_INT32)
 			return pq_delta_decode_i32(c, out->v.i32, count, err);
-		if (type == T_INT64)
+		if (type == PARQUET_INT64)
 			return pq_delta_decode_i64(c, out->v.i64, count, err);
 		break;
-	case E_DELTA_LENGTH_BYTE_ARRAY:
-		if (type == T_BYTE_ARRAY)
+	case PARQUET_ENC_DELTA_LENGTH_BYTE_ARRAY:
+		if (type == PARQUET_BYTE_ARRAY)
 			return pq_dlba_decode(c, out->v.bytes, count, err);
 		break;
-	case E_DELTA_BYTE_ARRAY:
-		if (type == T_BYTE_ARRAY || type == T_FLBA) {
+	case PARQUET_ENC_DELTA_BYTE_ARRAY:
+		if (type == PARQUET_BYTE_ARRAY ||
+		    type == PARQUET_FIXED_LEN_BYTE_ARRAY) {
 			const uint64_t off = colfs_cursor_offset(c);
 			COLFS_TRY(pq_dba_decode(c, out->v.bytes, count,
 						max_bytes, &out->owned, err));
-			for (size_t i = 0; type == T_FLBA && i < count; i++)
+			for (size_t i = 0;
+			     type == PARQUET_FIXED_LEN_BYTE_ARRAY && i < count;
+			     i++)
 				if (out->v.bytes[i].len != width)
 					return colfs_fail(err, COLFS_ECORRUPT,
 							  off,
@@ -143,17 +137,17 @@ static colfs_status decode_into(colfs_cursor *c, int32_t type,
 			return COLFS_OK;
 		}
 		break;
-	case E_BYTE_STREAM_SPLIT:
+	case PARQUET_ENC_BYTE_STREAM_SPLIT:
 		switch (type) {
-		case T_INT32:
+		case PARQUET_INT32:
 			return pq_bss_decode_i32(c, out->v.i32, count, err);
-		case T_INT64:
+		case PARQUET_INT64:
 			return pq_bss_decode_i64(c, out->v.i64, count, err);
-		case T_FLOAT:
+		case PARQUET_FLOAT:
 			return pq_bss_decode_float(c, out->v.f32, count, err);
-		case T_DOUBLE:
+		case PARQUET_DOUBLE:
 			return pq_bss_decode_double(c, out->v.f64, count, err);
-		case T_FLBA: {
+		case PARQUET_FIXED_LEN_BYTE_ARRAY: {
 			uint64_t total;
 			if (colfs_mul_overflows(count, width, &total) ||
 			    total > max_bytes)
@@ -195,15 +189,17 @@ colfs_status pq_values_decode(colfs_cursor *c, int32_t physical_type,
 	memset(out, 0, sizeof(*out));
 	out->physical_type = physical_type;
 	out->count = count;
-	if (physical_type < T_BOOLEAN || physical_type > T_FLBA)
+	if (physical_type < PARQUET_BOOLEAN ||
+	    physical_type > PARQUET_FIXED_LEN_BYTE_ARRAY)
 		return colfs_fail(err, COLFS_ECORRUPT, off,
 				  "physical type %d is not a Parquet type",
 				  physical_type);
-	if (physical_type == T_FLBA && type_length <= 0)
+	if (physical_type == PARQUET_FIXED_LEN_BYTE_ARRAY && type_length <= 0)
 		return colfs_fail(err, COLFS_ECORRUPT, off,
 				  "FIXED_LEN_BYTE_ARRAY with type_length %d",
 				  type_length);
-	es = encoding == E_PLAIN_DICTIONARY || encoding == E_RLE_DICTIONARY ?
+	es = encoding == PARQUET_ENC_PLAIN_DICTIONARY ||
+			     encoding == PARQUET_ENC_RLE_DICTIONARY ?
 		     sizeof(uint32_t) : elem_size(physical_type);
 	if (colfs_mul_overflows(count, es, &bytes) || bytes > max_bytes)
 		return colfs_fail(err, COLFS_EOVERFLOW, off,
@@ -214,7 +210,8 @@ colfs_status pq_values_decode(colfs_cursor *c, int32_t physical_type,
 		return colfs_fail(err, COLFS_ENOMEM, off,
 				  "no memory for %zu values", count);
 	st = decode_into(c, physical_type,
-			 physical_type == T_FLBA ? (uint32_t)type_length : 0,
+			 physical_type == PARQUET_FIXED_LEN_BYTE_ARRAY ?
+				 (uint32_t)type_length : 0,
 			 encoding, count, dict_size, max_bytes, out, err);
 	if (st)
 		pq_values_free(out);
@@ -244,9 +241,9 @@ colfs_status pq_levels_decode_v1(colfs_cursor *c, int32_t encoding,
 		memset(out, 0, count * sizeof(*out));
 		return COLFS_OK;
 	}
-	if (encoding == E_RLE)
+	if (encoding == PARQUET_ENC_RLE)
 		COLFS_TRY(pq_rle_decode_prefixed(c, bw, out, count, err));
-	else if (encoding == E_BIT_PACKED)
+	else if (encoding == PARQUET_ENC_BIT_PACKED)
 		COLFS_TRY(pq_bitpacked_decode(c, bw, out, count, err));
 	else
 		return colfs_fail(err, COLFS_EUNSUPPORTED, off,

@@ -75,22 +75,22 @@ colfs_status pq_variant_meta_parse(const uint8_t *p, size_t n,
 
 	memset(m, 0, sizeof *m);
 	if (n < 1)
-		return colfs_fail(err, COLFS_ECORRUPT, 0,
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "variant metadata is empty");
 	if ((p[0] & 0x0F) != 1)
-		return colfs_fail(err, COLFS_EUNSUPPORTED, 0,
+		return colfs_fail(err, COLFS_EUNSUPPORTED, COLFS_OFFSET_UNKNOWN,
 				  "variant metadata version %u (colfs reads version 1)",
 				  p[0] & 0x0F);
 	w = (unsigned)(p[0] >> 6) + 1;
 	if (n < 1 + (size_t)w)
-		return colfs_fail(err, COLFS_ECORRUPT, 0,
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "variant metadata of %zu bytes ends inside its dictionary size",
 				  n);
 	keys = le_u(p + 1, w);
 	/* keys + 1 offsets of w bytes, counted before they are read */
 	need = 1 + (uint64_t)w + (keys + 1) * w;
 	if (need > n)
-		return colfs_fail(err, COLFS_ECORRUPT, 0,
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "variant metadata: %llu keys need %llu bytes of offsets, %zu bytes in all",
 				  (unsigned long long)keys,
 				  (unsigned long long)((keys + 1) * w), n);
@@ -103,7 +103,7 @@ colfs_status pq_variant_meta_parse(const uint8_t *p, size_t n,
 	for (uint64_t i = 0; i <= keys; i++) {
 		uint32_t o = le_u(m->offs + i * w, w);
 		if ((i == 0 && o != 0) || o < prev || o > m->strs_len)
-			return colfs_fail(err, COLFS_ECORRUPT, 0,
+			return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 					  "variant metadata: key offset %llu is %u (previous %llu, %zu string bytes)",
 					  (unsigned long long)i, o,
 					  (unsigned long long)prev,
@@ -111,7 +111,7 @@ colfs_status pq_variant_meta_parse(const uint8_t *p, size_t n,
 		prev = o;
 	}
 	if (prev != m->strs_len)
-		return colfs_fail(err, COLFS_ECORRUPT, 0,
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "variant metadata: the key offsets end at %llu, the string bytes at %zu",
 				  (unsigned long long)prev, m->strs_len);
 	return COLFS_OK;
@@ -124,13 +124,13 @@ colfs_status pq_variant_meta_key(const pq_variant_meta *m, uint32_t id,
 	uint32_t a, b;
 
 	if (id >= m->n_keys)
-		return colfs_fail(err, COLFS_ECORRUPT, 0,
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "variant field id %u beyond the %u keys of the metadata",
 				  id, m->n_keys);
 	a = le_u(m->offs + (size_t)id * m->off_size, m->off_size);
 	b = le_u(m->offs + ((size_t)id + 1) * m->off_size, m->off_size);
 	if (a > b || b > m->strs_len)	/* checked by the parse; kept local */
-		return colfs_fail(err, COLFS_ECORRUPT, 0,
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "variant metadata: key %u spans %u..%u of %zu bytes",
 				  id, a, b, m->strs_len);
 	*key = m->strs + a;
@@ -162,14 +162,14 @@ static colfs_status nested_parse(const uint8_t *v, size_t n, size_t at,
 	h->off_size = (hdr & 3) + 1;
 	h->id_size = object ? ((hdr >> 2) & 3) + 1 : 0;
 	if (n < 1 + (size_t)csz)
-		return colfs_fail(err, COLFS_ECORRUPT, 0,
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "variant value byte %zu: %s of %zu bytes ends inside its element count",
 				  at, what, n);
 	h->count = le_u(v + 1, csz);
 	need = 1 + (uint64_t)csz + (uint64_t)h->count * h->id_size +
 	       ((uint64_t)h->count + 1) * h->off_size;
 	if (need > n)
-		return colfs_fail(err, COLFS_ECORRUPT, 0,
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "variant value byte %zu: %s of %u elements needs %llu header bytes, %zu left",
 				  at, what, h->count, (unsigned long long)need, n);
 	h->ids = 1 + csz;
@@ -178,7 +178,7 @@ static colfs_status nested_parse(const uint8_t *v, size_t n, size_t at,
 	h->fields_len = le_u(v + h->offs + (size_t)h->count * h->off_size,
 			     h->off_size);
 	if (h->fields_len > n - h->fields)
-		return colfs_fail(err, COLFS_ECORRUPT, 0,
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "variant value byte %zu: %s fields end at %zu, %zu bytes left",
 				  at, what, h->fields_len, n - h->fields);
 	return COLFS_OK;
@@ -188,31 +188,31 @@ static colfs_status size_at(const uint8_t *v, size_t n, size_t at,
 			    size_t *size, colfs_err *err)
 {
 	if (n < 1)
-		return colfs_fail(err, COLFS_ECORRUPT, 0,
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "variant value byte %zu: value expected, no bytes left",
 				  at);
 	switch (v[0] & 3) {
 	case VT_PRIMITIVE: {
 		const unsigned t = v[0] >> 2;
 		if (t >= N_PRIM)
-			return colfs_fail(err, COLFS_EUNSUPPORTED, 0,
+			return colfs_fail(err, COLFS_EUNSUPPORTED, COLFS_OFFSET_UNKNOWN,
 					  "variant value byte %zu: primitive type %u is not in the Variant specification colfs implements",
 					  at, t);
 		if (prim_size[t] >= 0) {
 			if ((size_t)prim_size[t] > n - 1)
-				return colfs_fail(err, COLFS_ECORRUPT, 0,
+				return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 						  "variant value byte %zu: primitive type %u needs %d bytes, %zu left",
 						  at, t, prim_size[t], n - 1);
 			*size = 1 + (size_t)prim_size[t];
 			return COLFS_OK;
 		}
 		if (n < 5)
-			return colfs_fail(err, COLFS_ECORRUPT, 0,
+			return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 					  "variant value byte %zu: primitive type %u ends inside its length",
 					  at, t);
 		uint32_t len = le_u(v + 1, 4);
 		if (len > n - 5)
-			return colfs_fail(err, COLFS_ECORRUPT, 0,
+			return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 					  "variant value byte %zu: %u bytes of data declared, %zu left",
 					  at, len, n - 5);
 		*size = 5 + (size_t)len;
@@ -221,7 +221,7 @@ static colfs_status size_at(const uint8_t *v, size_t n, size_t at,
 	case VT_SHORT_STRING: {
 		const size_t len = v[0] >> 2;
 		if (len > n - 1)
-			return colfs_fail(err, COLFS_ECORRUPT, 0,
+			return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 					  "variant value byte %zu: short string of %zu bytes, %zu left",
 					  at, len, n - 1);
 		*size = 1 + len;
@@ -349,7 +349,7 @@ static colfs_status element_at(const uint8_t *v, const nested_hdr *h,
 	size_t sz;
 
 	if (o >= h->fields_len)
-		return colfs_fail(err, COLFS_ECORRUPT, 0,
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "variant value byte %zu: element %u at offset %zu, the fields end at %zu",
 				  at, i, o, h->fields_len);
 	*ev = v + h->fields + o;
@@ -373,19 +373,19 @@ static colfs_status value_json(const pq_variant_meta *m, const uint8_t *v,
 
 	COLFS_TRY(size_at(v, n, at, &sz, err));
 	if (*budget == 0)
-		return colfs_fail(err, COLFS_ECORRUPT, 0,
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "variant value byte %zu: more values than bytes (elements share their bytes)",
 				  at);
 	(*budget)--;
 	if (sz != n)
-		return colfs_fail(err, COLFS_ECORRUPT, 0,
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "variant value byte %zu: a value of %zu bytes in a slot of %zu",
 				  at, sz, n);
 	switch (v[0] & 3) {
 	case VT_PRIMITIVE:
 		if ((v[0] >> 2 >= VP_DECIMAL4 && v[0] >> 2 <= VP_DECIMAL16) &&
 		    v[1] > 38)
-			return colfs_fail(err, COLFS_ECORRUPT, 0,
+			return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 					  "variant value byte %zu: decimal scale %u beyond 38",
 					  at, v[1]);
 		put_primitive(out, v[0] >> 2, v + 1, n - 1);
@@ -395,7 +395,7 @@ static colfs_status value_json(const pq_variant_meta *m, const uint8_t *v,
 		return COLFS_OK;
 	}
 	if (depth >= PQ_VARIANT_MAX_DEPTH)
-		return colfs_fail(err, COLFS_ECORRUPT, 0,
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "variant value byte %zu: nesting deeper than %d levels",
 				  at, PQ_VARIANT_MAX_DEPTH);
 	COLFS_TRY(nested_parse(v, n, at, &h, err));
@@ -452,13 +452,13 @@ colfs_status pq_variant_object_open(const uint8_t *v, size_t n,
 
 	memset(o, 0, sizeof *o);
 	if (!pq_variant_is_object(v, n))
-		return colfs_fail(err, COLFS_ECORRUPT, 0,
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "variant value: an object expected, basic type %u found",
 				  n ? v[0] & 3 : 0);
 	COLFS_TRY(nested_parse(v, n, 0, &h, err));
 	COLFS_TRY(size_at(v, n, 0, &sz, err));
 	if (sz != n)
-		return colfs_fail(err, COLFS_ECORRUPT, 0,
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "variant value byte %zu: a value of %zu bytes in a slot of %zu",
 				  (size_t)0, sz, n);
 	o->ids = v + h.ids;
@@ -480,13 +480,13 @@ colfs_status pq_variant_object_field(const pq_variant_object *o,
 	size_t off, sz;
 
 	if (i >= o->n)
-		return colfs_fail(err, COLFS_ECORRUPT, 0,
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "variant object field %u of %u", i, o->n);
 	COLFS_TRY(pq_variant_meta_key(m, le_u(o->ids + (size_t)i * o->id_size,
 					       o->id_size), key, klen, err));
 	off = le_u(o->offs + (size_t)i * o->off_size, o->off_size);
 	if (off >= o->fields_len)
-		return colfs_fail(err, COLFS_ECORRUPT, 0,
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "variant value: element %u at offset %zu, the fields end at %zu",
 				  i, off, o->fields_len);
 	COLFS_TRY(size_at(o->fields + off, o->fields_len - off, off, &sz, err));

@@ -1,0 +1,131 @@
+/* colfs: Parquet pages (parquet_pages.c; module-private): page walks,
+ * the decoded page, dictionaries, and the visitor verify uses.
+ *
+ * The pipeline, for one page of one column chunk: walk the chunk's page
+ * headers (once per chunk, cached), read the stored page, verify its CRC
+ * when it has one, decompress it (declared sizes capped by max_alloc),
+ * decode the definition and repetition levels and the values, and resolve
+ * dictionary indices through the chunk's decoded dictionary (kept in a
+ * small bounded cache, refcounted).
+ *
+ * Thread safety: the page lists and the dictionary cache are shared by
+ * all streams and guarded by one mutex that is never held while calling
+ * into the tree (so it nests inside the tree lock and the stream locks).
+ * Everything a view keeps between pieces (its piece map, its per-column
+ * cursors) belongs to that view's stream and is only touched under the
+ * stream's own lock.
+ */
+#ifndef COLFS_PARQUET_PAGES_H
+#define COLFS_PARQUET_PAGES_H
+
+#include "parquet_region.h"
+#include "decode/pq_decode.h"
+
+typedef struct parquet_pages_state parquet_pages_state;
+
+/* The page walk of one chunk. */
+typedef struct parquet_pages_list {
+	bool walked;
+	parquet_page *pages;   /* malloc'd, owned by the parquet_pages_state */
+	size_t n;
+	colfs_err stop;        /* why the walk stopped early (status 0: clean) */
+} parquet_pages_list;
+
+colfs_status parquet_pages_create(parquet_region_state *s, parquet_pages_state **out);
+void parquet_pages_destroy(parquet_pages_state *v);
+
+/* The page walk of chunk (g, c), walked on first use; `*out` is NULL for
+ * a chunk that does not exist.  A walk problem is reported under `where`
+ * the first time. */
+colfs_status parquet_pages_list_get(colfs_tree *t, parquet_region_state *s, const colfs_node *where,
+			    uint32_t g, uint32_t c, const parquet_pages_list **out);
+
+/* One decoded data page, as parquet_pages_visit hands it out (all
+ * pointers borrowed for the duration of the callback). */
+typedef struct parquet_pages_data {
+	size_t k;                /* the page's index in the chunk's walk */
+	const parquet_page *pg;
+	size_t n;                /* level entries */
+	const uint32_t *def;     /* NULL: every entry is at max_def */
+	const uint32_t *rep;     /* NULL: every entry starts a row */
+	uint32_t max_def;
+	size_t nonnull;          /* values (entries at max_def) */
+	const pq_values *vals;   /* the values, or the dictionary when idx */
+	const uint32_t *idx;     /* dictionary indices of the values, or NULL */
+} parquet_pages_data;
+
+typedef colfs_status (*parquet_pages_fn)(void *ctx, const parquet_pages_data *pd);
+
+/* Decode the data pages of chunk (g, c) one at a time, in order, and call
+ * `fn` on each (memory: one page).  Stops at the first page that fails
+ * (reported under the page, as the value views report it) and returns its
+ * status, or `fn`'s first non-OK status. */
+colfs_status parquet_pages_visit(colfs_tree *t, parquet_region_state *s,
+				   const colfs_node *where, uint32_t g,
+				   uint32_t c, parquet_pages_fn fn, void *ctx);
+
+/* The column's type as the renderer and parser take it. */
+pq_type parquet_pages_type_of(const parquet_schema_elem *e);
+
+/* Objects freed with the pipeline state (after its dictionaries): a
+ * view registers its state here, first member of its struct. */
+typedef struct parquet_pages_kept {
+	struct parquet_pages_kept *next;
+	void (*free)(struct parquet_pages_kept *k);
+} parquet_pages_kept;
+void parquet_pages_keep(parquet_pages_state *v, parquet_pages_kept *k);
+
+/* A decoded dictionary of one chunk, refcounted. */
+typedef struct parquet_pages_dict {
+	uint32_t g, c;
+	int refs;
+	uint64_t use;            /* last use, for eviction */
+	pq_values vals;
+	uint8_t *buf;            /* the decompressed page `vals` points into */
+} parquet_pages_dict;
+
+/* The dictionary of chunk (g, c), referenced (parquet_pages_dict_unref when done). */
+colfs_status parquet_pages_dict_get(colfs_tree *t, parquet_region_state *s, uint32_t g, uint32_t c,
+			  const parquet_pages_list *w, parquet_pages_dict **out, colfs_err *e);
+void parquet_pages_dict_unref(parquet_pages_state *v, parquet_pages_dict *d);
+
+/* Buffers a cursor reuses from page to page (a page's stored and
+ * decompressed bytes), so that sequential reading does not map fresh
+ * memory for every page. */
+typedef struct parquet_pages_scratch {
+	uint8_t *raw, *out;
+	size_t raw_cap, out_cap;
+} parquet_pages_scratch;
+void parquet_pages_scratch_free(parquet_pages_scratch *sc);
+
+/* The decompressed bytes of page `pg`, malloc'd (data pages v2: the
+ * levels as stored, then the decompressed values).  A CRC mismatch served
+ * under checksums=ignore leaves its message in `e` with status 0. */
+colfs_status parquet_pages_bytes(colfs_tree *t, parquet_region_state *s, const parquet_chunk *ch,
+			    const parquet_page *pg, uint8_t **out,
+			    size_t *out_len, colfs_err *e);
+
+/* One decoded data page. */
+typedef struct parquet_pages_decoded {
+	size_t n;              /* level entries */
+	uint32_t *def, *rep;   /* NULL: max_def / 0 for every entry */
+	size_t nonnull;
+	pq_values vals;        /* non-null values (or dictionary indices) */
+	parquet_pages_dict *dict;        /* referenced when vals.indices */
+	uint8_t *buf;          /* decompressed page; views point into it */
+	size_t buf_len;
+	bool buf_owned;        /* false: a cursor's scratch buffer */
+	uint32_t max_def;
+} parquet_pages_decoded;
+
+bool parquet_pages_is_data(const parquet_page *pg);
+/* Decode data page k of chunk (g, c) (levels and values), with `sc`'s
+ * buffers when not NULL.  Problems are reported here (under the page)
+ * and returned. */
+colfs_status parquet_pages_decode(colfs_tree *t, parquet_region_state *s,
+			     const colfs_node *where, uint32_t g, uint32_t c,
+			     const parquet_pages_list *w, size_t k, parquet_pages_scratch *sc,
+			     parquet_pages_decoded *p);
+void parquet_pages_release(parquet_pages_state *v, parquet_pages_decoded *p);
+
+#endif

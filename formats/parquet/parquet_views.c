@@ -1,0 +1,1160 @@
+/* colfs: the Parquet value views, built on the page pipeline
+ * (parquet_pages.c): a chunk's and a page's `values`, `levels`,
+ * `dictionary` and `decompressed`; `columns/<field>`, `rows.jsonl` and
+ * `rows.csv` over all row groups or one, with the per-leaf cursors that
+ * read them page by page and the record assembler (decode/pq_assemble.c)
+ * for nested fields (docs/parquet-tree.md lists the views). */
+#include "parquet_views.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/render.h"
+#include "decode/pq_assemble.h"
+#include "decode/pq_decode.h"
+
+#define ROWS_BATCH 8192      /* rows per piece of rows.jsonl / rows.csv */
+#define COLUMN_BATCH 65536   /* rows per piece of columns/<field> */
+
+typedef struct parquet_views_view parquet_views_view;
+
+static pq_type type_of(const parquet_schema_elem *e)
+{
+	return parquet_pages_type_of(e);
+}
+
+/* Plain signed integers (no annotation, or INT(64/32, signed)): the hot
+ * path renders them straight into the buffer. */
+static bool plain_signed_int(const pq_type *t)
+{
+	if (t->physical != PARQUET_INT32 && t->physical != PARQUET_INT64)
+		return false;
+	if (t->logical == PARQUET_LT_INTEGER)
+		return t->is_signed;
+	if (t->logical)
+		return false;
+	return t->converted < 0 || t->converted == PARQUET_CT_INT_8 ||
+	       t->converted == PARQUET_CT_INT_16 ||
+	       t->converted == PARQUET_CT_INT_32 ||
+	       t->converted == PARQUET_CT_INT_64;
+}
+
+static const char digits2[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* Decimal digits of v plus '\n' at p (at most 21 bytes); returns the end. */
+static inline char *put_i64_nl(char *p, int64_t v)
+{
+	char tmp[24];
+	char *e = tmp + sizeof tmp, *q = e;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	*--q = '\n';
+	while (u >= 100) {
+		unsigned r = (unsigned)(u % 100);
+		u /= 100;
+		q -= 2;
+		memcpy(q, digits2 + 2 * r, 2);
+	}
+	if (u >= 10) {
+		q -= 2;
+		memcpy(q, digits2 + 2 * u, 2);
+	} else {
+		*--q = (char)('0' + u);
+	}
+	if (v < 0)
+		*--q = '-';
+	memcpy(p, q, (size_t)(e - q));
+	return p + (e - q);
+}
+
+/* A leaf's rendering context. */
+typedef struct parquet_views_leaf {
+	pq_type type;
+	bool fast_int;
+	bool fast_str;           /* BYTE_ARRAY with a string annotation */
+	colfs_render text, json;
+} parquet_views_leaf;
+
+static void leaf_init(parquet_views_leaf *l, colfs_tree *t, const parquet_column *col)
+{
+	l->type = type_of(col->elem);
+	l->fast_int = plain_signed_int(&l->type);
+	l->fast_str = l->type.physical == PARQUET_BYTE_ARRAY &&
+		      (l->type.logical == PARQUET_LT_STRING ||
+		       l->type.logical == PARQUET_LT_ENUM ||
+		       l->type.logical == PARQUET_LT_JSON ||
+		       (!l->type.logical &&
+			(l->type.converted == PARQUET_CT_UTF8 ||
+			 l->type.converted == PARQUET_CT_ENUM ||
+			 l->type.converted == PARQUET_CT_JSON)));
+	l->text.null_token = colfs_tree_options(t)->null_token;
+	l->text.json = false;
+	l->json = colfs_render_json_default;
+}
+
+/* Value j (among the non-null values) of a page. */
+static inline void render_val(colfs_buf *b, const colfs_render *r,
+			      const parquet_views_leaf *l, const parquet_pages_decoded *p, size_t j)
+{
+	if (p->vals.indices)
+		pq_render_value(b, r, &l->type, &p->dict->vals,
+				p->vals.v.idx[j]);
+	else
+		pq_render_value(b, r, &l->type, &p->vals, j);
+}
+
+/* Value j of a BYTE_ARRAY page as its bytes (variant binaries). */
+static void raw_val(colfs_buf *b, const parquet_pages_decoded *p, size_t j)
+{
+	const pq_bytes *v = p->vals.indices ?
+			    &p->dict->vals.v.bytes[p->vals.v.idx[j]] :
+			    &p->vals.v.bytes[j];
+
+	colfs_buf_append(b, v->ptr, v->len);
+}
+
+static inline int64_t int_at(const parquet_pages_decoded *p, size_t j)
+{
+	const pq_values *v = &p->vals;
+	if (v->indices) {
+		v = &p->dict->vals;
+		j = p->vals.v.idx[j];
+	}
+	return v->physical_type == PARQUET_INT64 ? v->v.i64[j] : v->v.i32[j];
+}
+
+/* Entries [from, to) of a page as text lines (value or null token);
+ * `*j` is the index of the next non-null value. */
+static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parquet_pages_decoded *p,
+			 size_t from, size_t to, size_t *j)
+{
+	const uint32_t md = p->max_def;
+	size_t jj = *j;
+
+	if (l->fast_int) {
+		const char *nt = l->text.null_token ? l->text.null_token : "\\N";
+		size_t ntl = strlen(nt);
+		size_t per = ntl + 1 > 21 ? ntl + 1 : 21;
+		if (to - from > (SIZE_MAX - b->len) / per ||
+		    !colfs_buf_reserve(b, (to - from) * per))
+			return;
+		char *q = b->data + b->len;
+		for (size_t i = from; i < to; i++) {
+			if (p->def && p->def[i] != md) {
+				memcpy(q, nt, ntl);
+				q += ntl;
+				*q++ = '\n';
+			} else {
+				q = put_i64_nl(q, int_at(p, jj++));
+			}
+		}
+		b->len = (size_t)(q - b->data);
+		*j = jj;
+		return;
+	}
+	if (l->fast_str) {
+		/* Text that needs no escaping is copied as is; the rest goes
+		 * through colfs_render_string. */
+		const char *nt = l->text.null_token ? l->text.null_token : "\\N";
+		size_t ntl = strlen(nt), need = 0;
+		const pq_values *dv = p->vals.indices ? &p->dict->vals : &p->vals;
+		for (size_t i = from, x = jj; i < to; i++) {
+			if (p->def && p->def[i] != md) {
+				need += ntl + 1;
+			} else {
+				size_t vi = p->vals.indices ? p->vals.v.idx[x] : x;
+				need += dv->v.bytes[vi].len + 1;
+				x++;
+			}
+		}
+		if (!colfs_buf_reserve(b, need))
+			return;
+		for (size_t i = from; i < to; i++) {
+			if (p->def && p->def[i] != md) {
+				if (b->cap - b->len < ntl + 1 &&
+				    !colfs_buf_reserve(b, ntl + 1))
+					return;
+				memcpy(b->data + b->len, nt, ntl);
+				b->len += ntl;
+			} else {
+				size_t vi = p->vals.indices ? p->vals.v.idx[jj] : jj;
+				const pq_bytes *v = &dv->v.bytes[vi];
+				const uint8_t *q = v->ptr;
+				uint32_t n = v->len, k = 0;
+				jj++;
+				while (k < n && q[k] >= 0x20 && q[k] < 0x7f &&
+				       q[k] != '\\')
+					k++;
+				if (k == n) {
+					if (b->cap - b->len < (size_t)n + 1 &&
+					    !colfs_buf_reserve(b, (size_t)n + 1))
+						return;
+					memcpy(b->data + b->len, q, n);
+					b->len += n;
+				} else {
+					colfs_render_string(b, &l->text, q, n);
+					if (!colfs_buf_reserve(b, 1))
+						return;
+				}
+			}
+			b->data[b->len++] = '\n';
+		}
+		*j = jj;
+		return;
+	}
+	colfs_buf_reserve(b, (to - from) * 8);
+	for (size_t i = from; i < to; i++) {
+		if (p->def && p->def[i] != md)
+			colfs_render_null(b, &l->text);
+		else
+			render_val(b, &l->text, l, p, jj++);
+		colfs_buf_putc(b, '\n');
+	}
+	*j = jj;
+}
+
+/* Give back what a rendered piece reserved but did not use: the piece
+ * cache counts a piece by its length, so its memory must be close to it. */
+static void buf_fit(colfs_buf *b)
+{
+	if (b->data && !b->failed && b->cap > b->len + b->len / 8 + 4096) {
+		char *p = realloc(b->data, b->len ? b->len : 1);
+		if (p) {
+			b->data = p;
+			b->cap = b->len ? b->len : 1;
+		}
+	}
+}
+
+/* --- chunk and page views ------------------------------------------------- */
+
+enum { VIEW_VALUES, VIEW_LEVELS, VIEW_DICTIONARY, VIEW_DECOMPRESSED };
+
+/* Node args: a = row group, b = chunk, c = page index (page views) or
+ * (uint64_t)-1 (chunk views: piece i is page i). */
+typedef struct parquet_views_pageview {
+	parquet_region_state *s;
+	int what;
+} parquet_views_pageview;
+
+static colfs_status pageview_piece(colfs_tree *t, colfs_node *f,
+				   uint64_t index, colfs_buf *out)
+{
+	const parquet_views_pageview *pv = colfs_node_ctx(f);
+	parquet_region_state *s = pv->s;
+	uint32_t g = (uint32_t)colfs_node_a(f), c = (uint32_t)colfs_node_b(f);
+	uint64_t k = colfs_node_c(f);
+	const parquet_pages_list *w;
+	const parquet_chunk *ch = parquet_region_chunk(s, g, c);
+	parquet_views_leaf leaf;
+	parquet_pages_decoded p;
+
+	COLFS_TRY(parquet_pages_list_get(t, s, f, g, c, &w));
+	if (!w || !ch)
+		return COLFS_ECORRUPT;
+	if (k == UINT64_MAX) {
+		k = index;
+		if (k >= w->n)
+			return w->stop.status && k == w->n ? COLFS_ECORRUPT
+							   : COLFS_END;
+	} else if (index > 0) {
+		return COLFS_END;
+	}
+	if (k >= w->n)
+		return COLFS_ECORRUPT;
+	if (pv->what == VIEW_DECOMPRESSED) {
+		colfs_err e = {0};
+		uint8_t *buf;
+		size_t len;
+		colfs_status st = parquet_pages_bytes(t, s, ch, &w->pages[k], &buf,
+					     &len, &e);
+		if (st || e.msg[0]) {
+			if (!st)
+				e.status = COLFS_ECORRUPT;
+			parquet_region_part_report(t, s, g, c, k, f, &e);
+		}
+		if (st)
+			return st;
+		colfs_buf_append(out, buf, len);
+		free(buf);
+		return COLFS_OK;
+	}
+	if (!parquet_pages_is_data(&w->pages[k]))
+		return COLFS_OK;        /* an empty piece */
+	if (ch->column >= s->pf->n_columns)
+		return COLFS_ECORRUPT;
+	leaf_init(&leaf, t, &s->pf->columns[ch->column]);
+	COLFS_TRY(parquet_pages_decode(t, s, f, g, c, w, k, NULL, &p));
+	if (pv->what == VIEW_VALUES) {
+		size_t j = 0;
+		render_lines(out, &leaf, &p, 0, p.n, &j);
+	} else {
+		for (size_t i = 0; i < p.n; i++)
+			colfs_buf_printf(out, "%u %u\n", p.rep ? p.rep[i] : 0,
+					 p.def ? p.def[i] : p.max_def);
+	}
+	parquet_pages_release(s->values, &p);
+	buf_fit(out);
+	return COLFS_OK;
+}
+
+static colfs_status dictionary_piece(colfs_tree *t, colfs_node *f,
+				     uint64_t index, colfs_buf *out)
+{
+	const parquet_views_pageview *pv = colfs_node_ctx(f);
+	parquet_region_state *s = pv->s;
+	uint32_t g = (uint32_t)colfs_node_a(f), c = (uint32_t)colfs_node_b(f);
+	const parquet_chunk *ch = parquet_region_chunk(s, g, c);
+	const parquet_pages_list *w;
+	parquet_pages_dict *d;
+	parquet_views_leaf leaf;
+	colfs_err e = {0};
+
+	if (index > 0)
+		return COLFS_END;
+	COLFS_TRY(parquet_pages_list_get(t, s, f, g, c, &w));
+	if (!w || !ch || ch->column >= s->pf->n_columns)
+		return COLFS_ECORRUPT;
+	/* Old writers list PLAIN_DICTIONARY for chunks without a
+	 * dictionary page: then there are no entries. */
+	if (!w->n || w->pages[0].hdr.type != PARQUET_PAGE_DICTIONARY)
+		return w->stop.status ? COLFS_ECORRUPT : COLFS_END;
+	if (parquet_pages_dict_get(t, s, g, c, w, &d, &e)) {
+		parquet_region_part_report(t, s, g, c, 0, f, &e);
+		return e.status;
+	}
+	leaf_init(&leaf, t, &s->pf->columns[ch->column]);
+	for (size_t i = 0; i < d->vals.count; i++) {
+		pq_render_value(out, &leaf.text, &leaf.type, &d->vals, i);
+		colfs_buf_putc(out, '\n');
+	}
+	parquet_pages_dict_unref(s->values, d);
+	return COLFS_OK;
+}
+
+static const colfs_node_ops pageview_ops = {.piece = pageview_piece};
+static const colfs_node_ops dictionary_ops = {.piece = dictionary_piece};
+
+static colfs_status add_pageview(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
+				 const char *name, int what,
+				 const colfs_node_ops *ops, uint32_t g,
+				 uint32_t c, uint64_t k)
+{
+	parquet_views_pageview *pv = colfs_tree_alloc(t, sizeof *pv);
+	colfs_node *n;
+
+	if (!pv)
+		return COLFS_ENOMEM;
+	pv->s = s;
+	pv->what = what;
+	n = colfs_dir_add_stream(t, dir, name, ops, pv);
+	if (!n)
+		return COLFS_ENOMEM;
+	colfs_node_set_args(n, g, c, k);
+	return COLFS_OK;
+}
+
+colfs_status parquet_views_chunk_add(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
+				 uint32_t g, uint32_t c)
+{
+	const parquet_chunk *ch = parquet_region_chunk(s, g, c);
+	const parquet_column *col;
+	bool dict = false;
+
+	if (!ch || !ch->has_meta || ch->encrypted ||
+	    ch->column >= s->pf->n_columns)
+		return COLFS_OK;
+	col = &s->pf->columns[ch->column];
+	COLFS_TRY(add_pageview(t, dir, s, "values", VIEW_VALUES, &pageview_ops,
+			       g, c, UINT64_MAX));
+	if (col->max_rep > 0 || col->max_def > 0)
+		COLFS_TRY(add_pageview(t, dir, s, "levels", VIEW_LEVELS,
+				       &pageview_ops, g, c, UINT64_MAX));
+	for (uint32_t i = 0; i < ch->n_encodings; i++)
+		dict |= ch->encodings[i] == PARQUET_ENC_PLAIN_DICTIONARY ||
+			ch->encodings[i] == PARQUET_ENC_RLE_DICTIONARY;
+	if (dict || (ch->dictionary_page_offset > 0 &&
+		     (uint64_t)ch->dictionary_page_offset == ch->start))
+		COLFS_TRY(add_pageview(t, dir, s, "dictionary", VIEW_DICTIONARY,
+				       &dictionary_ops, g, c, 0));
+	return COLFS_OK;
+}
+
+colfs_status parquet_views_page_add(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
+				uint32_t g, uint32_t c, size_t k)
+{
+	const parquet_pages_list *w;
+	const parquet_chunk *ch = parquet_region_chunk(s, g, c);
+	const parquet_column *col;
+
+	COLFS_TRY(parquet_pages_list_get(t, s, dir, g, c, &w));
+	if (!w || k >= w->n || !ch || ch->column >= s->pf->n_columns)
+		return COLFS_OK;
+	col = &s->pf->columns[ch->column];
+	COLFS_TRY(add_pageview(t, dir, s, "decompressed", VIEW_DECOMPRESSED,
+			       &pageview_ops, g, c, k));
+	if (!parquet_pages_is_data(&w->pages[k]))
+		return COLFS_OK;
+	COLFS_TRY(add_pageview(t, dir, s, "values", VIEW_VALUES, &pageview_ops,
+			       g, c, k));
+	if (col->max_rep > 0 || col->max_def > 0)
+		COLFS_TRY(add_pageview(t, dir, s, "levels", VIEW_LEVELS,
+				       &pageview_ops, g, c, k));
+	return COLFS_OK;
+}
+
+/* --- per-leaf cursors ------------------------------------------------------
+ *
+ * A cursor stands in chunk (g, leaf) at entry i of page k, with `rec`
+ * records started before that entry.  It always stands at a record
+ * boundary (or at the chunk's end) between calls.  Flat leaves (max_rep
+ * 0) skip whole pages by their header's num_values without decoding. */
+typedef struct parquet_views_cursor {
+	uint32_t leaf;           /* parquet_file.columns index */
+	parquet_views_leaf r;
+	bool positioned;
+	uint32_t g;
+	const parquet_pages_list *w;
+	size_t k;                /* current page */
+	bool loaded;             /* p holds page k */
+	parquet_pages_decoded p;
+	size_t i, j;             /* next entry, next non-null value in p */
+	uint64_t rec;
+	parquet_pages_scratch sc;          /* page buffers, reused */
+} parquet_views_cursor;
+
+static void cur_reset(parquet_pages_state *v, parquet_views_cursor *cu)
+{
+	if (cu->loaded)
+		parquet_pages_release(v, &cu->p);
+	cu->loaded = false;
+	cu->positioned = false;
+}
+
+static colfs_status chunk_fail(colfs_tree *t, const parquet_region_state *s,
+			       const colfs_node *f, uint64_t off,
+			       const char *what, uint32_t g, uint32_t leaf)
+{
+	if (!off) {
+		/* no better place: the chunk's first byte */
+		const parquet_chunk *ch = parquet_region_chunk(s, g, leaf);
+		off = ch ? ch->start : COLFS_OFFSET_UNKNOWN;
+	}
+	colfs_err e = {0};
+	colfs_fail(&e, COLFS_ECORRUPT, off, "row group %u, column %u: %s", g,
+		   leaf, what);
+	parquet_region_part_report(t, s, g, leaf, PARQUET_REGION_NO_PAGE, f, &e);
+	return COLFS_ECORRUPT;
+}
+
+/* Load the page holding the next entry (page k or later); COLFS_END at
+ * the end of the chunk. */
+static colfs_status cur_fill(colfs_tree *t, parquet_region_state *s, const colfs_node *f,
+			     parquet_views_cursor *cu)
+{
+	while (!cu->loaded || cu->i >= cu->p.n) {
+		if (cu->loaded) {
+			parquet_pages_release(s->values, &cu->p);
+			cu->loaded = false;
+			cu->k++;
+		}
+		if (cu->k >= cu->w->n) {
+			if (cu->w->stop.status)
+				return chunk_fail(t, s, f, cu->w->stop.offset,
+						  "the page walk stopped early: values are missing",
+						  cu->g, cu->leaf);
+			return COLFS_END;
+		}
+		if (!parquet_pages_is_data(&cu->w->pages[cu->k])) {
+			cu->k++;
+			continue;
+		}
+		COLFS_TRY(parquet_pages_decode(t, s, f, cu->g, cu->leaf, cu->w, cu->k,
+				      &cu->sc, &cu->p));
+		cu->loaded = true;
+		cu->i = cu->j = 0;
+	}
+	return COLFS_OK;
+}
+
+/* Stand at the first entry of record r of row group g. */
+static colfs_status cur_seek(colfs_tree *t, parquet_region_state *s, const colfs_node *f,
+			     parquet_views_cursor *cu, uint32_t g, uint64_t r)
+{
+	const parquet_column *col = &s->pf->columns[cu->leaf];
+	colfs_status st;
+
+	if (!cu->positioned || cu->g != g || cu->rec > r) {
+		cur_reset(s->values, cu);
+		COLFS_TRY(parquet_pages_list_get(t, s, f, g, cu->leaf, &cu->w));
+		if (!cu->w)
+			return chunk_fail(t, s, f, 0, "the row group has no chunk for this column",
+					  g, cu->leaf);
+		cu->g = g;
+		cu->k = 0;
+		cu->rec = 0;
+		cu->positioned = true;
+	}
+	if (col->max_rep == 0) {
+		while (cu->rec < r) {
+			if (!cu->loaded) {
+				const parquet_page *pg;
+				if (cu->k >= cu->w->n)
+					break;
+				pg = &cu->w->pages[cu->k];
+				if (!parquet_pages_is_data(pg) ||
+				    cu->rec + (uint64_t)pg->hdr.num_values <= r) {
+					if (parquet_pages_is_data(pg))
+						cu->rec += (uint64_t)pg->hdr.num_values;
+					cu->k++;
+					continue;
+				}
+			}
+			st = cur_fill(t, s, f, cu);
+			if (st)
+				break;
+			size_t take = cu->p.n - cu->i;
+			if (take > r - cu->rec)
+				take = (size_t)(r - cu->rec);
+			if (cu->p.def) {
+				for (size_t x = 0; x < take; x++)
+					cu->j += cu->p.def[cu->i + x] ==
+						 cu->p.max_def;
+			} else {
+				cu->j += take;
+			}
+			cu->i += take;
+			cu->rec += take;
+		}
+		if (cu->rec < r) {
+			cur_reset(s->values, cu);
+			return chunk_fail(t, s, f, 0, "the chunk holds fewer values than the row group's rows",
+					  g, cu->leaf);
+		}
+		return COLFS_OK;
+	}
+	for (;;) {
+		st = cur_fill(t, s, f, cu);
+		if (st == COLFS_END && cu->rec == r)
+			return COLFS_OK;
+		if (st) {
+			cur_reset(s->values, cu);
+			if (st == COLFS_END)
+				return chunk_fail(t, s, f, 0, "the chunk holds fewer records than the row group's rows",
+						  g, cu->leaf);
+			return st;
+		}
+		const parquet_pages_decoded *p = &cu->p;
+		while (cu->i < p->n) {
+			if (p->rep[cu->i] == 0) {
+				if (cu->rec == r)
+					return COLFS_OK;
+				cu->rec++;
+			} else if (cu->rec == 0) {
+				/* before the chunk's first row start: the
+				 * entry belongs to no row (parquet_pages_decode has
+				 * reported where) */
+				cur_reset(s->values, cu);
+				return chunk_fail(t, s, f, 0, "entries before the chunk's first row start belong to no row",
+						  g, cu->leaf);
+			}
+			if (!p->def || p->def[cu->i] == p->max_def)
+				cu->j++;
+			cu->i++;
+		}
+	}
+}
+
+/* --- fields: one top-level field (flat leaf, or nested through the
+ * record assembler), or a nested leaf without repeated ancestors --------- */
+
+typedef struct parquet_views_acc {          /* one leaf's share of a nested batch */
+	uint32_t *rep, *def;
+	size_t n, cap;
+	size_t nvals;
+	colfs_buf text;
+	size_t *off;
+	uint64_t *poff;               /* the page of each value (file offset) */
+	size_t offcap;
+	bool raw;                     /* variant binaries: bytes, not JSON */
+} parquet_views_acc;
+
+typedef struct parquet_views_field {
+	const char *name;             /* raw name */
+	uint32_t n_leaves;
+	parquet_views_cursor *cur;
+	pq_asm_plan *plan;            /* NULL: flat */
+	pq_asm *as;
+	parquet_views_acc *acc;
+} parquet_views_field;
+
+enum { MODE_COLUMN, MODE_JSONL, MODE_CSV };
+
+struct parquet_views_view {
+	parquet_pages_kept kept;                /* freed with the pipeline state */
+	parquet_region_state *s;
+	int mode;
+	uint32_t g0, g1;              /* row groups [g0, g1) */
+	uint64_t batch;
+	uint64_t *cum;                /* pieces before row group g0 + i */
+	uint32_t n_fields;
+	parquet_views_field *fields;
+	colfs_buf tmp;
+	colfs_render text, json;
+};
+
+static void field_free(parquet_pages_state *v, parquet_views_field *fl)
+{
+	for (uint32_t i = 0; i < fl->n_leaves; i++) {
+		if (fl->cur) {
+			cur_reset(v, &fl->cur[i]);
+			parquet_pages_scratch_free(&fl->cur[i].sc);
+		}
+		if (fl->acc) {
+			free(fl->acc[i].rep);
+			free(fl->acc[i].def);
+			free(fl->acc[i].off);
+			free(fl->acc[i].poff);
+			colfs_buf_free(&fl->acc[i].text);
+		}
+	}
+	free(fl->cur);
+	free(fl->acc);
+	pq_asm_destroy(fl->as);
+	pq_asm_plan_destroy(fl->plan);
+}
+
+static void view_free(parquet_views_view *w)
+{
+	if (!w)
+		return;
+	for (uint32_t i = 0; i < w->n_fields; i++)
+		field_free(w->s->values, &w->fields[i]);
+	free(w->fields);
+	free(w->cum);
+	colfs_buf_free(&w->tmp);
+	free(w);
+}
+
+static colfs_status field_init_leaf(colfs_tree *t, parquet_region_state *s, parquet_views_field *fl,
+				    uint32_t leaf, const char *name)
+{
+	fl->name = name;
+	fl->n_leaves = 1;
+	fl->cur = calloc(1, sizeof *fl->cur);
+	if (!fl->cur)
+		return COLFS_ENOMEM;
+	fl->cur[0].leaf = leaf;
+	leaf_init(&fl->cur[0].r, t, &s->pf->columns[leaf]);
+	return COLFS_OK;
+}
+
+static colfs_status field_init_nested(colfs_tree *t, parquet_region_state *s,
+				      parquet_views_field *fl, uint32_t field,
+				      colfs_err *e)
+{
+	const parquet_file *pf = s->pf;
+
+	fl->name = pf->schema[field].name;
+	COLFS_TRY(pq_asm_plan_create(pf->schema, pf->n_schema, field,
+				     &fl->plan, e));
+	COLFS_TRY(pq_asm_create(fl->plan, &fl->as, e));
+	fl->n_leaves = pq_asm_plan_leaves(fl->plan);
+	fl->cur = calloc(fl->n_leaves ? fl->n_leaves : 1, sizeof *fl->cur);
+	fl->acc = calloc(fl->n_leaves ? fl->n_leaves : 1, sizeof *fl->acc);
+	if (!fl->cur || !fl->acc)
+		return colfs_fail(e, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN, "out of memory");
+	for (uint32_t i = 0; i < fl->n_leaves; i++) {
+		int32_t leaf = pq_asm_plan_leaf_column(fl->plan, i);
+		if (leaf < 0 || (uint32_t)leaf >= pf->n_columns)
+			return colfs_fail(e, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
+					  "field %s: leaf %d is not a column",
+					  fl->name, leaf);
+		fl->cur[i].leaf = (uint32_t)leaf;
+		leaf_init(&fl->cur[i].r, t, &pf->columns[leaf]);
+		fl->acc[i].raw = pq_asm_plan_leaf_raw(fl->plan, i);
+	}
+	return COLFS_OK;
+}
+
+static bool acc_grow(parquet_views_acc *a, size_t need)
+{
+	if (need <= a->cap)
+		return true;
+	size_t cap = a->cap ? a->cap * 2 : 1024;
+	while (cap < need)
+		cap *= 2;
+	uint32_t *r = realloc(a->rep, cap * sizeof *r);
+	if (!r)
+		return false;
+	a->rep = r;
+	uint32_t *d = realloc(a->def, cap * sizeof *d);
+	if (!d)
+		return false;
+	a->def = d;
+	a->cap = cap;
+	return true;
+}
+
+/* Gather records [rec, rec + m) of a nested leaf into its accumulator
+ * (levels and the JSON text of its values). */
+static colfs_status acc_gather(colfs_tree *t, parquet_region_state *s,
+			       const colfs_node *f, parquet_views_cursor *cu,
+			       parquet_views_acc *a, uint64_t m)
+{
+	const uint64_t stop = cu->rec + m;
+	colfs_status st;
+
+	a->n = 0;
+	a->nvals = 0;
+	a->text.len = 0;
+	a->text.failed = false;
+	for (;;) {
+		st = cur_fill(t, s, f, cu);
+		if (st == COLFS_END && cu->rec == stop)
+			break;
+		if (st) {
+			cur_reset(s->values, cu);
+			if (st == COLFS_END)
+				return chunk_fail(t, s, f, 0, "the chunk holds fewer records than the row group's rows",
+						  cu->g, cu->leaf);
+			return st;
+		}
+		const parquet_pages_decoded *p = &cu->p;
+		bool done = false;
+		while (cu->i < p->n) {
+			uint32_t rp = p->rep ? p->rep[cu->i] : 0;
+			uint32_t df = p->def ? p->def[cu->i] : p->max_def;
+			if (rp == 0) {
+				if (cu->rec == stop) {
+					done = true;
+					break;
+				}
+				cu->rec++;
+			}
+			if (!acc_grow(a, a->n + 1))
+				return COLFS_ENOMEM;
+			a->rep[a->n] = rp;
+			a->def[a->n] = df;
+			a->n++;
+			if (df == p->max_def) {
+				if (a->nvals + 2 > a->offcap) {
+					size_t nc = a->offcap ? a->offcap * 2 : 1024;
+					size_t *o = realloc(a->off, nc * sizeof *o);
+					if (!o)
+						return COLFS_ENOMEM;
+					a->off = o;
+					uint64_t *po = realloc(a->poff,
+							       nc * sizeof *po);
+					if (!po)
+						return COLFS_ENOMEM;
+					a->poff = po;
+					a->offcap = nc;
+				}
+				a->off[a->nvals] = a->text.len;
+				a->poff[a->nvals] = cu->w->pages[cu->k].offset;
+				if (a->raw)
+					raw_val(&a->text, p, cu->j);
+				else
+					render_val(&a->text, &cu->r.json,
+						   &cu->r, p, cu->j);
+				a->nvals++;
+				a->off[a->nvals] = a->text.len;
+				cu->j++;
+			}
+			cu->i++;
+		}
+		if (done)
+			break;
+	}
+	if (!a->nvals) {
+		if (!a->offcap) {
+			a->off = malloc(16 * sizeof *a->off);
+			a->poff = malloc(16 * sizeof *a->poff);
+			if (!a->off || !a->poff)
+				return COLFS_ENOMEM;
+			a->offcap = 16;
+		}
+		a->off[0] = 0;
+	}
+	return colfs_buf_status(&a->text);
+}
+
+/* Position a field at row r of row group g and, for a nested field, load
+ * the next m records into its assembler. */
+static colfs_status field_load(colfs_tree *t, parquet_region_state *s, const colfs_node *f,
+			       parquet_views_field *fl, uint32_t g, uint64_t r,
+			       uint64_t m)
+{
+	colfs_err e = {0};
+	size_t recs = 0;
+
+	for (uint32_t i = 0; i < fl->n_leaves; i++)
+		COLFS_TRY(cur_seek(t, s, f, &fl->cur[i], g, r));
+	if (!fl->plan)
+		return COLFS_OK;
+	pq_asm_leaf_batch lb[fl->n_leaves ? fl->n_leaves : 1];
+	for (uint32_t i = 0; i < fl->n_leaves; i++) {
+		parquet_views_acc *a = &fl->acc[i];
+		COLFS_TRY(acc_gather(t, s, f, &fl->cur[i], a, m));
+		lb[i] = (pq_asm_leaf_batch){
+			.rep = a->rep, .def = a->def, .n = a->n,
+			.n_values = a->nvals, .text = a->text.data ? a->text.data : "",
+			.off = a->off, .page_off = a->poff,
+		};
+	}
+	if (pq_asm_batch_set(fl->as, lb, &recs, &e) || recs != m) {
+		if (!e.status)
+			colfs_fail(&e, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
+				   "assembled %zu records, expected %llu", recs,
+				   (unsigned long long)m);
+		for (uint32_t i = 0; i < fl->n_leaves; i++)
+			cur_reset(s->values, &fl->cur[i]);
+		parquet_region_rg_report(t, s, g, f, e.offset, e.status,
+			  "row group %u, field %s: %s", g, fl->name, e.msg);
+		return e.status;
+	}
+	return COLFS_OK;
+}
+
+/* Render the next row of a field (text or JSON mode) into b. */
+static colfs_status field_next(colfs_tree *t, parquet_region_state *s, const colfs_node *f,
+			       parquet_views_field *fl, const colfs_render *r,
+			       colfs_buf *b)
+{
+	if (fl->plan) {
+		colfs_err e = {0};
+		colfs_status st = pq_asm_next(fl->as, b, r->json ? "null" :
+					      (r->null_token ? r->null_token : "\\N"),
+					      &e);
+		if (st) {
+			if (st == COLFS_END)
+				colfs_fail(&e, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
+					   "record assembly ran out of records");
+			colfs_tree_report(t, f, e.offset, e.status,
+					  "field %s: %s", fl->name, e.msg);
+			return e.status;
+		}
+		return COLFS_OK;
+	}
+	parquet_views_cursor *cu = &fl->cur[0];
+	colfs_status st = cur_fill(t, s, f, cu);
+	if (st == COLFS_END)
+		st = chunk_fail(t, s, f, 0, "values ended early", cu->g, cu->leaf);
+	if (st)
+		return st;
+	if (cu->p.def && cu->p.def[cu->i] != cu->p.max_def)
+		colfs_render_null(b, r);
+	else
+		render_val(b, r, &cu->r, &cu->p, cu->j++);
+	cu->i++;
+	cu->rec++;
+	return COLFS_OK;
+}
+
+/* --- table views ---------------------------------------------------------- */
+
+static int64_t rg_rows(const parquet_region_state *s, uint32_t g)
+{
+	int64_t n = s->pf->row_groups[g].num_rows;
+	return n > 0 ? n : 0;
+}
+
+static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
+				 colfs_buf *out)
+{
+	parquet_views_view *w = colfs_node_ctx(f);
+	parquet_region_state *s = w->s;
+	uint32_t ng = w->g1 - w->g0, gi = 0;
+	colfs_status st = COLFS_OK;
+
+	if (w->mode == MODE_CSV) {
+		if (index == 0) {
+			for (uint32_t i = 0; i < w->n_fields; i++) {
+				const char *n = w->fields[i].name;
+				if (i)
+					colfs_buf_putc(out, ',');
+				colfs_render_csv_field(out, n, strlen(n));
+			}
+			colfs_buf_putc(out, '\n');
+			return COLFS_OK;
+		}
+		index--;
+	}
+	if (index >= w->cum[ng])
+		return COLFS_END;
+	while (w->cum[gi + 1] <= index)
+		gi++;
+	uint32_t g = w->g0 + gi;
+	uint64_t r0 = (index - w->cum[gi]) * w->batch;
+	uint64_t m = (uint64_t)rg_rows(s, g) - r0;
+	if (m > w->batch)
+		m = w->batch;
+	for (uint32_t i = 0; i < w->n_fields && !st; i++)
+		st = field_load(t, s, f, &w->fields[i], g, r0, m);
+	if (st)
+		return st;
+	if (w->mode == MODE_COLUMN) {
+		parquet_views_field *fl = &w->fields[0];
+		if (fl->plan) {
+			colfs_err e = {0};
+			size_t done = 0;
+			const char *nt = w->text.null_token ? w->text.null_token
+							    : "\\N";
+			st = pq_asm_lines(fl->as, out, nt, (size_t)m, &done, &e);
+			if (!st && done != m)
+				st = colfs_fail(&e, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
+						"assembled %zu of %llu records",
+						done, (unsigned long long)m);
+			if (st) {
+				parquet_region_rg_report(t, s, g, f, e.offset, e.status,
+					  "row group %u, field %s: %s", g,
+					  fl->name, e.msg);
+				for (uint32_t i = 0; i < fl->n_leaves; i++)
+					cur_reset(s->values, &fl->cur[i]);
+			}
+			return st;
+		}
+		parquet_views_cursor *cu = &fl->cur[0];
+		uint64_t left = m;
+		while (left) {
+			st = cur_fill(t, s, f, cu);
+			if (st == COLFS_END)
+				st = chunk_fail(t, s, f, 0, "values ended early",
+						g, cu->leaf);
+			if (st) {
+				cur_reset(s->values, cu);
+				return st;
+			}
+			size_t take = cu->p.n - cu->i;
+			if (take > left)
+				take = (size_t)left;
+			render_lines(out, &cu->r, &cu->p, cu->i, cu->i + take,
+				     &cu->j);
+			cu->i += take;
+			cu->rec += take;
+			left -= take;
+		}
+		return COLFS_OK;
+	}
+	for (uint64_t row = 0; row < m && !st; row++) {
+		if (w->mode == MODE_JSONL)
+			colfs_buf_putc(out, '{');
+		for (uint32_t i = 0; i < w->n_fields && !st; i++) {
+			parquet_views_field *fl = &w->fields[i];
+			if (w->mode == MODE_JSONL) {
+				if (i)
+					colfs_buf_putc(out, ',');
+				colfs_render_json_string(out,
+							 (const uint8_t *)fl->name,
+							 strlen(fl->name));
+				colfs_buf_putc(out, ':');
+				st = field_next(t, s, f, fl, &w->json, out);
+			} else {
+				if (i)
+					colfs_buf_putc(out, ',');
+				w->tmp.len = 0;
+				st = field_next(t, s, f, fl, &w->text, &w->tmp);
+				if (!st)
+					colfs_render_csv_field(out, w->tmp.data
+							       ? w->tmp.data : "",
+							       w->tmp.len);
+			}
+		}
+		if (w->mode == MODE_JSONL)
+			colfs_buf_putc(out, '}');
+		colfs_buf_putc(out, '\n');
+	}
+	if (st) {
+		for (uint32_t i = 0; i < w->n_fields; i++)
+			for (uint32_t l = 0; l < w->fields[i].n_leaves; l++)
+				cur_reset(s->values, &w->fields[i].cur[l]);
+	}
+	return st;
+}
+
+static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
+				colfs_buf *out)
+{
+	parquet_views_view *w = colfs_node_ctx(f);
+	colfs_status st = table_render(t, f, index, out);
+	uint64_t last = w->cum[w->g1 - w->g0] + (w->mode == MODE_CSV);
+
+	if (!st)
+		buf_fit(out);
+	if (st || index + 1 >= last) {
+		/* at the end (or after a failure) the cursors' pages and
+		 * buffers are given back: a view holds memory only while it
+		 * is being read */
+		for (uint32_t i = 0; i < w->n_fields; i++)
+			for (uint32_t l = 0; l < w->fields[i].n_leaves; l++) {
+				cur_reset(w->s->values, &w->fields[i].cur[l]);
+				parquet_pages_scratch_free(&w->fields[i].cur[l].sc);
+			}
+	}
+	return st;
+}
+
+static const colfs_node_ops table_ops = {.piece = table_piece};
+
+static parquet_views_view *view_new(colfs_tree *t, parquet_region_state *s, int mode, int64_t g,
+			  uint32_t n_fields)
+{
+	parquet_views_view *w = calloc(1, sizeof *w);
+	uint32_t ng;
+
+	if (!w)
+		return NULL;
+	w->s = s;
+	w->mode = mode;
+	w->g0 = g < 0 ? 0 : (uint32_t)g;
+	w->g1 = g >= 0 ? (uint32_t)g + 1 :
+		s->synthetic ? s->table_groups : s->pf->n_row_groups;
+	w->batch = mode == MODE_COLUMN ? COLUMN_BATCH : ROWS_BATCH;
+	w->text.null_token = colfs_tree_options(t)->null_token;
+	w->json = colfs_render_json_default;
+	ng = w->g1 - w->g0;
+	w->cum = calloc((size_t)ng + 1, sizeof *w->cum);
+	w->fields = calloc(n_fields ? n_fields : 1, sizeof *w->fields);
+	if (!w->cum || !w->fields) {
+		view_free(w);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < ng; i++) {
+		uint64_t rows = (uint64_t)rg_rows(s, w->g0 + i);
+		w->cum[i + 1] = w->cum[i] + (rows + w->batch - 1) / w->batch;
+	}
+	return w;
+}
+
+static void view_kept_free(parquet_pages_kept *k)
+{
+	view_free((parquet_views_view *)k);
+}
+
+static void view_register(parquet_region_state *s, parquet_views_view *w)
+{
+	w->kept.free = view_kept_free;
+	parquet_pages_keep(s->values, &w->kept);
+}
+
+/* Add one columns/ entry or rows view, owning `w` from here on. */
+static colfs_status view_add(colfs_tree *t, colfs_node *dir, const char *name,
+			     parquet_views_view *w)
+{
+	view_register(w->s, w);
+	return colfs_dir_add_stream(t, dir, name, &table_ops, w) ? COLFS_OK
+								 : COLFS_ENOMEM;
+}
+
+/* The top-level fields: schema indexes whose parent is the root. */
+static colfs_status columns_populate(colfs_tree *t, colfs_node *dir)
+{
+	parquet_region_state *s = colfs_node_ctx(dir);
+	const parquet_file *pf = s->pf;
+	int64_t g = (int64_t)colfs_node_a(dir) - 1;   /* a = g + 1, 0: all */
+	colfs_err e = {0};
+
+	for (uint32_t i = 1; i < pf->n_schema; i++) {
+		if (pf->schema[i].parent != 0)
+			continue;
+		parquet_views_view *w = view_new(t, s, MODE_COLUMN, g, 1);
+		colfs_status st;
+		if (!w)
+			return COLFS_ENOMEM;
+		w->n_fields = 1;
+		if (pq_asm_field_is_flat(pf->schema, pf->n_schema, i) &&
+		    pf->schema[i].leaf >= 0)
+			st = field_init_leaf(t, s, &w->fields[0],
+					     (uint32_t)pf->schema[i].leaf,
+					     pf->schema[i].name);
+		else
+			st = field_init_nested(t, s, &w->fields[0], i, &e);
+		if (st) {
+			view_free(w);
+			if (st == COLFS_ENOMEM)
+				return st;
+			colfs_tree_report(t, dir, e.offset, st,
+					  "field %s: %s", pf->schema[i].name,
+					  e.msg);
+			continue;
+		}
+		COLFS_TRY(view_add(t, dir, pf->schema[i].name, w));
+	}
+	/* nested leaves without a repeated ancestor: a.b.c */
+	for (uint32_t c = 0; c < pf->n_columns; c++) {
+		const parquet_column *col = &pf->columns[c];
+		if (col->n_parts < 2 || col->max_rep != 0)
+			continue;
+		parquet_views_view *w = view_new(t, s, MODE_COLUMN, g, 1);
+		if (!w)
+			return COLFS_ENOMEM;
+		w->n_fields = 1;
+		if (field_init_leaf(t, s, &w->fields[0], c, col->path)) {
+			view_free(w);
+			return COLFS_ENOMEM;
+		}
+		COLFS_TRY(view_add(t, dir, col->path, w));
+	}
+	return COLFS_OK;
+}
+
+static const colfs_node_ops columns_ops = {.populate = columns_populate};
+
+static colfs_status rows_view_add(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
+				  int64_t g, int mode, const char *name)
+{
+	const parquet_file *pf = s->pf;
+	uint32_t nf = 0;
+	colfs_err e = {0};
+	parquet_views_view *w;
+
+	for (uint32_t i = 1; i < pf->n_schema; i++)
+		nf += pf->schema[i].parent == 0;
+	w = view_new(t, s, mode, g, nf);
+	if (!w)
+		return COLFS_ENOMEM;
+	for (uint32_t i = 1; i < pf->n_schema; i++) {
+		colfs_status st;
+		if (pf->schema[i].parent != 0)
+			continue;
+		parquet_views_field *fl = &w->fields[w->n_fields++];
+		if (pq_asm_field_is_flat(pf->schema, pf->n_schema, i) &&
+		    pf->schema[i].leaf >= 0)
+			st = field_init_leaf(t, s, fl,
+					     (uint32_t)pf->schema[i].leaf,
+					     pf->schema[i].name);
+		else
+			st = field_init_nested(t, s, fl, i, &e);
+		if (st) {
+			view_free(w);
+			if (st == COLFS_ENOMEM)
+				return st;
+			colfs_tree_report(t, dir, e.offset, st,
+					  "%s left out: field %s: %s", name,
+					  pf->schema[i].name, e.msg);
+			return COLFS_OK;
+		}
+	}
+	return view_add(t, dir, name, w);
+}
+
+colfs_status parquet_views_table_add(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
+				 int64_t g)
+{
+	colfs_node *n;
+
+	if (!s->pf || !s->values || s->encrypted_footer || !s->pf->n_schema)
+		return COLFS_OK;
+	n = colfs_dir_add_dir(t, dir, "columns", &columns_ops, s);
+	if (!n)
+		return COLFS_ENOMEM;
+	colfs_node_set_args(n, (uint64_t)(g + 1), 0, 0);
+	COLFS_TRY(rows_view_add(t, dir, s, g, MODE_JSONL, "rows.jsonl"));
+	return rows_view_add(t, dir, s, g, MODE_CSV, "rows.csv");
+}

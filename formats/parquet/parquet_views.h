@@ -1,0 +1,20 @@
+/* colfs: the Parquet value views (parquet_views.c; module-private;
+ * docs/parquet-tree.md lists them).  Each function adds its entries to
+ * `dir`. */
+#ifndef COLFS_PARQUET_VIEWS_H
+#define COLFS_PARQUET_VIEWS_H
+
+#include "parquet_pages.h"
+
+/* values, levels, dictionary of chunk (g, c). */
+colfs_status parquet_views_chunk_add(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
+				 uint32_t g, uint32_t c);
+/* decompressed, values, levels of page k of chunk (g, c). */
+colfs_status parquet_views_page_add(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
+				uint32_t g, uint32_t c, size_t k);
+/* columns/, rows.jsonl and rows.csv over all row groups (g < 0) or over
+ * row group g. */
+colfs_status parquet_views_table_add(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
+				 int64_t g);
+
+#endif
