@@ -1324,6 +1324,26 @@ test_check_corrupt_checksum() {
 
 # docs/errors.md names every message colfs_tree_report / colfs_fail
 # can produce (tests/tool/errors-doc.sh).
+# docs/architecture.md names every source file of formats/, fs/ and
+# tools/ (as `name.c`), and every file it names exists.
+test_architecture_doc() {
+	local root="$TESTS_TOOL_DIR/../.." doc f n=0
+	doc="$root/docs/architecture.md"
+	[ -s "$doc" ] || fail "docs/architecture.md is missing"
+	while IFS= read -r f; do
+		n=$((n + 1))
+		grep -qF "\`$(basename "$f")\`" "$doc" ||
+			fail "docs/architecture.md does not describe $f"
+	done < <(cd "$root" && find formats fs tools -name '*.c' -o -name '*.proto' | sort)
+	[ "$n" -gt 40 ] || fail "only $n source files found under $root"
+	grep -oE '`[a-z_0-9-]+\.(c|h|proto)`' "$doc" | tr -d '`' | sort -u |
+		while IFS= read -r f; do
+			[ -n "$(cd "$root" && find formats fs tools tests -name "$f" | head -1)" ] ||
+				fail "docs/architecture.md names $f, which does not exist"
+		done || exit 1
+	echo "ok: $n source files described"
+}
+
 test_errors_doc() {
 	"$TESTS_TOOL_DIR/errors-doc.sh" "$TESTS_TOOL_DIR/../.." ||
 		fail "docs/errors.md misses messages the code reports"
