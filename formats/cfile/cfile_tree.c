@@ -184,17 +184,10 @@ static colfs_status delta_stats_generate(colfs_tree *t, colfs_node *file,
 
 static const colfs_node_ops delta_stats_ops = {.generate = delta_stats_generate};
 
-/* A stream, not a document: its size is not known without decoding the
- * file, and ls -l must not decode (one piece: the whole report). */
-static colfs_status verify_piece(colfs_tree *t, colfs_node *file,
-				 uint64_t index, colfs_buf *out)
-{
-	if (index > 0)
-		return COLFS_END;
-	return cfile_verify_gen(t, file, out);
-}
-
-static const colfs_node_ops verify_ops = {.piece = verify_piece};
+/* A report stream, not a document: its size is not known without
+ * decoding the file, and ls -l must not decode (tree.h: one piece, the
+ * whole report). */
+static const colfs_node_ops verify_ops = {.generate = cfile_verify_gen};
 
 /* The value-index key of data block `i` (BloomFiles), or NULL. */
 static const cfile_ientry *block_key(const cfile_file *f, uint32_t i)

@@ -1,4 +1,5 @@
 #include "source.h"
+#include "cursor.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -209,5 +210,42 @@ colfs_status colfs_source_read_at(const colfs_source *src, uint64_t offset,
 	if (got != len)
 		return colfs_fail(err, COLFS_ETRUNCATED, offset + got,
 				  "file ended after %zu of %zu bytes", got, len);
+	return COLFS_OK;
+}
+
+colfs_status colfs_source_read_region(const colfs_source *src,
+				      uint64_t offset, uint64_t len,
+				      uint64_t max_alloc, uint8_t **out,
+				      colfs_err *err)
+{
+	uint64_t end, size = colfs_source_size(src);
+	uint8_t *buf;
+
+	*out = NULL;
+	if (colfs_add_overflows(offset, len, &end) || end > size)
+		return colfs_fail(err, COLFS_EBOUNDS, offset,
+				  "region of %llu bytes at %llu runs past the end of the file (%llu bytes)",
+				  (unsigned long long)len,
+				  (unsigned long long)offset,
+				  (unsigned long long)size);
+	if (len > max_alloc)
+		return colfs_fail(err, COLFS_EOVERFLOW, offset,
+				  "region of %llu bytes is larger than the max_alloc cap (%llu)",
+				  (unsigned long long)len,
+				  (unsigned long long)max_alloc);
+	buf = malloc(len ? (size_t)len : 1);
+	if (!buf)
+		return colfs_fail(err, COLFS_ENOMEM, offset,
+				  "out of memory for %llu bytes",
+				  (unsigned long long)len);
+	if (len) {
+		colfs_status st = colfs_source_read_at(src, offset, (size_t)len,
+						       buf, err);
+		if (st) {
+			free(buf);
+			return st;
+		}
+	}
+	*out = buf;
 	return COLFS_OK;
 }

@@ -42,6 +42,16 @@ int colfs_source_fd(const colfs_source *src);
 colfs_status colfs_source_read_at(const colfs_source *src, uint64_t offset,
 				  size_t len, void *buf, colfs_err *err);
 
+/* A region the metadata names, read whole into a new buffer (`*out`, to
+ * free(); never NULL on success, even for an empty region).  A region that
+ * does not lie inside the source is COLFS_EBOUNDS and one larger than
+ * `max_alloc` COLFS_EOVERFLOW, both at `offset`, before anything is
+ * allocated or read. */
+colfs_status colfs_source_read_region(const colfs_source *src,
+				      uint64_t offset, uint64_t len,
+				      uint64_t max_alloc, uint8_t **out,
+				      colfs_err *err);
+
 /* Read at most `len` bytes at `offset`, stopping at the end of the source;
  * `*got` is how many were read. */
 colfs_status colfs_source_pread(const colfs_source *src, uint64_t offset,

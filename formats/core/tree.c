@@ -735,9 +735,12 @@ static colfs_status stream_render(colfs_tree *t, colfs_node *n,
 	}
 	colfs_buf buf = COLFS_BUF_INIT;
 	uint64_t reads = colfs_source_reads(t->src);
-	colfs_status st = n->ops && n->ops->piece
-				  ? n->ops->piece(t, n, i, &buf)
-				  : COLFS_EUNSUPPORTED;
+	colfs_status st = !n->ops ? COLFS_EUNSUPPORTED
+			  : n->ops->piece ? n->ops->piece(t, n, i, &buf)
+			  /* a report: one piece, made whole by generate */
+			  : n->ops->generate ? (i > 0 ? COLFS_END
+						     : n->ops->generate(t, n, &buf))
+			  : COLFS_EUNSUPPORTED;
 	if (st == COLFS_OK)
 		st = colfs_buf_status(&buf);
 	/* Decoded from old bytes only if the source is unchanged now

@@ -40,7 +40,10 @@ typedef struct colfs_node_ops {
 	/* Documents: render the whole content into `out`. */
 	colfs_status (*generate)(colfs_tree *t, colfs_node *file, colfs_buf *out);
 	/* Streams: render piece `index` into `out`; COLFS_END past the last.
-	 * Pieces must be rendered the same way every time. */
+	 * Pieces must be rendered the same way every time.  A stream with
+	 * `generate` and no `piece` is a report: one piece, `generate`'s
+	 * output (its size is known once it is read, and a stat does not
+	 * make it unless the sizes option says so). */
 	colfs_status (*piece)(colfs_tree *t, colfs_node *file, uint64_t index,
 			      colfs_buf *out);
 } colfs_node_ops;

@@ -304,32 +304,18 @@ colfs_status orc_in_read_decompressed(orc_file *f, uint64_t offset, uint64_t len
 {
 	uint8_t *raw;
 	colfs_status st;
-	uint64_t end;
 
-	if (colfs_add_overflows(offset, len, &end) || end > f->size)
-		return colfs_fail(err, COLFS_ETRUNCATED, offset,
-				  "region of %llu bytes at %llu runs past the "
-				  "end of the file (%llu bytes)",
-				  (unsigned long long)len,
-				  (unsigned long long)offset,
-				  (unsigned long long)f->size);
-	if (len > f->max_alloc)
-		return colfs_fail(err, COLFS_EOVERFLOW, offset,
-				  "region of %llu bytes exceeds the "
-				  "allocation cap", (unsigned long long)len);
-	raw = malloc(len ? (size_t)len : 1);
-	if (!raw)
-		return colfs_fail(err, COLFS_ENOMEM, offset, "out of memory");
-	st = colfs_source_read_at(f->src, offset, (size_t)len, raw, err);
-	if (!st) {
-		if (!f->compressed) {
-			*out = raw;
-			*out_len = (size_t)len;
-			return COLFS_OK;
-		}
-		st = orc_in_decompress(f, raw, (size_t)len, offset, out, out_len,
-				    err);
+	st = colfs_source_read_region(f->src, offset, len, f->max_alloc, &raw,
+				      err);
+	if (st)
+		return st;
+	if (!f->compressed) {
+		*out = raw;
+		*out_len = (size_t)len;
+		return COLFS_OK;
 	}
+	st = orc_in_decompress(f, raw, (size_t)len, offset, out, out_len,
+			       err);
 	free(raw);
 	return st;
 }

@@ -18,36 +18,8 @@
 colfs_status parquet_region_read(parquet_region_state *s, uint64_t off, uint64_t len,
 			    uint8_t **out, colfs_err *err)
 {
-	uint64_t end;
-	uint8_t *buf;
-
-	*out = NULL;
-	if (colfs_add_overflows(off, len, &end) || end > s->size)
-		return colfs_fail(err, COLFS_EBOUNDS, off,
-				  "region of %llu bytes at %llu runs past the end of the file (%llu bytes)",
-				  (unsigned long long)len,
-				  (unsigned long long)off,
-				  (unsigned long long)s->size);
-	if (len > s->max_alloc)
-		return colfs_fail(err, COLFS_EOVERFLOW, off,
-				  "region of %llu bytes is larger than the max_alloc cap (%llu)",
-				  (unsigned long long)len,
-				  (unsigned long long)s->max_alloc);
-	buf = malloc(len ? (size_t)len : 1);
-	if (!buf)
-		return colfs_fail(err, COLFS_ENOMEM, off,
-				  "out of memory for %llu bytes",
-				  (unsigned long long)len);
-	if (len) {
-		colfs_status st = colfs_source_read_at(s->src, off, (size_t)len,
-						       buf, err);
-		if (st) {
-			free(buf);
-			return st;
-		}
-	}
-	*out = buf;
-	return COLFS_OK;
+	return colfs_source_read_region(s->src, off, len, s->max_alloc, out,
+					err);
 }
 
 colfs_status parquet_region_json(const uint8_t *p, size_t len, uint64_t off,

@@ -212,17 +212,10 @@ static colfs_status chunk_populate(colfs_tree *t, colfs_node *dir)
 
 /* Every chunk directory ends with its own `errors` (problems found so far
  * under it: pages, index, bloom filter). */
-/* A stream, not a document: its size is not known without decoding the
- * chunk, and ls -l must not decode (one piece: the whole report). */
-static colfs_status verify_piece(colfs_tree *t, colfs_node *file,
-				 uint64_t index, colfs_buf *out)
-{
-	if (index > 0)
-		return COLFS_END;
-	return parquet_verify_gen(t, file, out);
-}
-
-static const colfs_node_ops verify_ops = {.piece = verify_piece};
+/* A report stream, not a document: its size is not known without
+ * decoding the chunk, and ls -l must not decode (tree.h: one piece, the
+ * whole report). */
+static const colfs_node_ops verify_ops = {.generate = parquet_verify_gen};
 
 static colfs_status chunk_populate_all(colfs_tree *t, colfs_node *dir)
 {

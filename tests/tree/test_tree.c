@@ -79,6 +79,8 @@ static colfs_status populate_fail(colfs_tree *t, colfs_node *dir)
 }
 
 static const colfs_node_ops stream_ops = { .piece = test_piece };
+/* a report: a stream made whole by generate (tree.h) */
+static const colfs_node_ops report_ops = { .generate = gen_doc };
 static const colfs_node_ops bad_stream_ops = { .piece = bad_piece };
 static const colfs_node_ops doc_ops = { .generate = gen_doc };
 static const colfs_node_ops dyn_ops = { .lookup = lookup_dyn };
@@ -111,6 +113,8 @@ static colfs_status populate_root(colfs_tree *t, colfs_node *root)
 	colfs_dir_add_stream(t, root, "bad", &bad_stream_ops, NULL);
 	colfs_dir_add_dir(t, root, "dyn", &dyn_ops, NULL);
 	colfs_dir_add_dir(t, root, "broken", &fail_ops, NULL);
+	colfs_node_set_args(colfs_dir_add_stream(t, root, "report",
+						 &report_ops, NULL), 7, 0, 0);
 	colfs_dir_add_errors(t, root);
 	return COLFS_OK;
 }
@@ -210,7 +214,7 @@ static void test_listing(void **state)
 	assert_int_equal(colfs_dir_list(t, root, &kids, &n), COLFS_OK);
 	const char *want[] = {"hello", "range", "sub", "a%2Fb", "a%2Fb%1",
 			      "%2E%2E", "stream", "bad", "dyn", "broken",
-			      "errors"};
+			      "report", "errors"};
 	assert_int_equal(n, sizeof want / sizeof *want);
 	for (size_t i = 0; i < n; i++)
 		assert_string_equal(colfs_node_name(kids[i]), want[i]);
@@ -329,6 +333,31 @@ static void test_stream(void **state)
 	check_stream(t, 4096);
 	/* With a big cache every piece was rendered once (plus the END probe). */
 	assert_int_equal(piece_calls, NPIECES + 1);
+	colfs_tree_destroy(t);
+}
+
+/* A report stream: its one piece is generate's output; with sizes=lazy
+ * a stat does not make it, a read does, and the size is then exact. */
+static void test_report(void **state)
+{
+	(void)state;
+	colfs_tree *t = open_test_tree("sizes=lazy");
+	colfs_node *r;
+	uint64_t size;
+	bool exact;
+	size_t len;
+
+	assert_int_equal(colfs_tree_resolve(t, "report", &r), COLFS_OK);
+	assert_int_equal(colfs_node_content(r), COLFS_CONTENT_STREAM);
+	assert_int_equal(colfs_node_size(t, r, &size, &exact), COLFS_OK);
+	assert_false(exact);
+	char *s = read_all(t, r, 3, &len);
+	assert_int_equal(len, strlen("doc a=7\n"));
+	assert_memory_equal(s, "doc a=7\n", len);
+	free(s);
+	assert_int_equal(colfs_node_size(t, r, &size, &exact), COLFS_OK);
+	assert_true(exact);
+	assert_int_equal(size, strlen("doc a=7\n"));
 	colfs_tree_destroy(t);
 }
 
@@ -737,6 +766,7 @@ int main(void)
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_listing),
 		cmocka_unit_test(test_stream),
+		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_stream_small_cache),
 		cmocka_unit_test(test_stream_tail_first),
 		cmocka_unit_test(test_stream_error),
