@@ -485,7 +485,9 @@ static int tool_cat(tool *tl, char **paths, int npaths)
 	return tl->status;
 }
 
-static int tool_stat(tool *tl, const char *path)
+/* One block of "key: value" lines; `*shown` counts the blocks printed so
+ * far, so several paths get an empty line between their blocks. */
+static int tool_stat(tool *tl, const char *path, int *shown)
 {
 	colfs_node *n = tool_resolve(tl, path);
 	char buf[4096];
@@ -493,6 +495,8 @@ static int tool_stat(tool *tl, const char *path)
 
 	if (!n)
 		return tl->status;
+	if ((*shown)++)
+		tool_printf(tl, "\n");
 	kind = colfs_node_content(n);
 	colfs_node_path(n, buf, sizeof(buf));
 	tool_printf(tl, "path: %s\n", buf);
@@ -1445,22 +1449,13 @@ int main(int argc, char **argv)
 		rc = tool_ls(&tl, npos > 2 ? pos[2] : "/");
 	else if (!strcmp(cmd, "tree"))
 		rc = tool_tree(&tl, npos > 2 ? pos[2] : "/");
-	else if (!strcmp(cmd, "stat") && npos <= 3)
-		rc = tool_stat(&tl, npos > 2 ? pos[2] : "/");
-	else if (!strcmp(cmd, "stat"))
-		/* several paths: one block each, a blank line between */
-		for (int i = 2, shown = 0; i < npos; i++) {
-			colfs_node *sn = NULL;
+	else if (!strcmp(cmd, "stat")) {
+		int shown = 0;
 
-			if (colfs_tree_resolve(tl.tree, pos[i], &sn) || !sn) {
-				/* tool_stat reports it */
-				rc = tool_stat(&tl, pos[i]);
-				continue;
-			}
-			if (shown++)
-				tool_printf(&tl, "\n");
-			rc = tool_stat(&tl, pos[i]);
-		}
+		rc = tool_stat(&tl, npos > 2 ? pos[2] : "/", &shown);
+		for (int i = 3; i < npos; i++)
+			rc = tool_stat(&tl, pos[i], &shown);
+	}
 	else if (!strcmp(cmd, "check"))
 		rc = tool_check(&tl);
 	else if (!strcmp(cmd, "index"))

@@ -12,6 +12,11 @@
  * Names longer than 200 bytes are cut and end in "%~" plus 8 hex digits of
  * a hash of the whole name.  Returns a malloc'd string. */
 char *colfs_name_escape(const char *raw);
+/* The bytes a path component stands for: every %XX (two hex digits, either
+ * case) becomes the byte XX, anything else is kept.  `out` has room for
+ * len + 1 bytes; it is NUL-terminated and the byte count is returned (a
+ * %00 gives a NUL inside it).  Cut names ("%~...") are not undone. */
+size_t colfs_name_unescape(const char *name, size_t len, char *out);
 /* The name the tree gives the i-th entry of a directory whose entries
  * are added in the order raw(ctx, 0), raw(ctx, 1), ... (escaped and made
  * unique like colfs_dir_add_*), without the directory being listed: for

@@ -118,17 +118,6 @@ static bool sbbf_check(const uint8_t *bits, size_t len, uint64_t hash)
 	return true;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static colfs_status empty_gen(colfs_tree *t, colfs_node *f, colfs_buf *out)
 {
 	(void)t;
@@ -178,18 +167,7 @@ static colfs_status might_contain_lookup(colfs_tree *t, colfs_node *dir,
 		free(val);
 		return COLFS_ENOMEM;
 	}
-	for (size_t i = 0; i < nlen; i++) {
-		int hi, lo;
-		if (name[i] == '%' && i + 2 < nlen &&
-		    (hi = hexval(name[i + 1])) >= 0 &&
-		    (lo = hexval(name[i + 2])) >= 0) {
-			raw[k++] = (char)(hi * 16 + lo);
-			i += 2;
-		} else {
-			raw[k++] = name[i];
-		}
-	}
-	raw[k] = 0;
+	k = colfs_name_unescape(name, nlen, raw);
 	pq_type ty = parquet_pages_type_of(el);
 	if (strlen(raw) != k || !pq_text_to_plain(&ty, raw, val, cap, &vlen)) {
 		free(raw);

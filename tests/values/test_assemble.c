@@ -33,6 +33,7 @@
 #include "core/source.h"
 #include "parquet/decode/pq_assemble.h"
 #include "parquet/decode/pq_decode.h"
+#include "parquet/parquet_pages.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -1084,23 +1085,6 @@ static char *slurp(const char *path, size_t *len)
 	return p;
 }
 
-static pq_type type_of(const parquet_schema_elem *e)
-{
-	pq_type t = {0};
-
-	t.physical = e->type;
-	t.type_length = e->type_length;
-	t.converted = e->converted_type;
-	t.logical = e->logical.kind;
-	t.scale = e->logical.kind == PARQUET_LT_DECIMAL ? e->logical.scale :
-							  e->scale;
-	t.unit = e->logical.unit;
-	t.utc = e->logical.utc;
-	t.bit_width = e->logical.bit_width;
-	t.is_signed = e->logical.is_signed;
-	return t;
-}
-
 /* One leaf's chunk decoded: levels and JSON-rendered values. */
 typedef struct leaf_data {
 	uint32_t *rep, *def;
@@ -1139,7 +1123,7 @@ static int decode_chunk(const uint8_t *file, const colfs_source *src,
 	pq_values dict = {0};
 	uint8_t *dict_page = NULL;
 	bool have_dict = false;
-	const pq_type t = type_of(col->elem);
+	const pq_type t = parquet_pages_type_of(col->elem);
 	const colfs_render *r = &colfs_render_json_default;
 	const uint32_t md = (uint32_t)col->max_def, mr = (uint32_t)col->max_rep;
 	int rc = 0;

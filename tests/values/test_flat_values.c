@@ -17,6 +17,7 @@
 #include "core/codec.h"
 #include "core/source.h"
 #include "parquet/decode/pq_decode.h"
+#include "parquet/parquet_pages.h"
 #include "parquet/parquet.h"
 
 static long n_bad, n_values, n_columns;
@@ -45,23 +46,6 @@ static char *slurp(const char *path, size_t *len)
 	return p;
 }
 
-static pq_type type_of(const parquet_schema_elem *e)
-{
-	pq_type t = { 0 };
-
-	t.physical = e->type;
-	t.type_length = e->type_length;
-	t.converted = e->converted_type;
-	t.logical = e->logical.kind;
-	t.scale = e->logical.kind == PARQUET_LT_DECIMAL ? e->logical.scale :
-						      e->scale;
-	t.unit = e->logical.unit;
-	t.utc = e->logical.utc;
-	t.bit_width = e->logical.bit_width;
-	t.is_signed = e->logical.is_signed;
-	return t;
-}
-
 /* Decode one chunk's rows, appending one rendered line per row. */
 static int chunk_lines(const uint8_t *file, const colfs_source *src,
 		       const parquet_chunk *ch, const parquet_column *col,
@@ -73,7 +57,7 @@ static int chunk_lines(const uint8_t *file, const colfs_source *src,
 	pq_values dict = { 0 };
 	uint8_t *dict_page = NULL;      /* the views of `dict` point into it */
 	bool have_dict = false;
-	pq_type t = type_of(col->elem);
+	pq_type t = parquet_pages_type_of(col->elem);
 	const colfs_render *r = &colfs_render_text_default;
 	int rc = 0;
 
