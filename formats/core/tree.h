@@ -46,6 +46,11 @@ typedef struct colfs_node_ops {
 	 * make it unless the sizes option says so). */
 	colfs_status (*piece)(colfs_tree *t, colfs_node *file, uint64_t index,
 			      colfs_buf *out);
+	/* Streams: `piece` may run at once on several threads for different
+	 * indices of the same node (each call keeps its own reading state).
+	 * The core decodes ahead of a sequential reader on worker threads
+	 * only for such streams. */
+	bool concurrent;
 } colfs_node_ops;
 
 /* A format module: one const table each, listed in registry.c. */
