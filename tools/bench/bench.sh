@@ -6,7 +6,8 @@
 #          read doing so (from /proc/PID/io), against the file size;
 #   cat:   for each column, `cat mnt/columns/X > /dev/null` (wall time, and
 #          the daemon's peak RSS) against DuckDB's
-#          COPY (SELECT X FROM file) TO ... (FORMAT csv) with threads=1.
+#          COPY (SELECT X FROM file) TO ... (FORMAT csv) with threads=1
+#          and with one thread per core, as ratios.
 #   sizes: `ls -l columns/` on a fresh mount (sizes=auto, no index), with
 #          -o sizes=exact, `colfs-tool index FILE`, and `ls -l columns/` on
 #          a mount that reads that index (docs/tree.md, "Sizes").
@@ -73,17 +74,24 @@ fi
 
 if [ "$WHAT" = cat ] || [ "$WHAT" = all ]; then
 	mount_it
+	CPUS=$(nproc)
+	echo "cat: ratio = colfs time / DuckDB time (below 1: colfs is faster); DuckDB with threads=1 and threads=$CPUS"
 	for col in seq rnd dbl low md5; do
 		[ -e "$MNT/columns/$col" ] || { echo "cat: no columns/$col (values not wired yet)"; continue; }
 		t0=$(now)
-		cat "$MNT/columns/$col" >/dev/null
+		bytes=$(cat "$MNT/columns/$col" | wc -c)
 		t1=$(now)
 		rss=$(awk '/^VmHWM/ {print $2}' /proc/$PID/status)
 		t2=$(now)
 		$SQL "SET threads=1" "COPY (SELECT $col FROM '$FILE') TO '/dev/null' (FORMAT csv, HEADER false)"
 		t3=$(now)
-		echo "cat columns/$col: colfs $(secs $t0 $t1) s (daemon peak RSS ${rss} kB);" \
-		     "duckdb COPY csv threads=1 $(secs $t2 $t3) s"
+		$SQL "SET threads=$CPUS" "COPY (SELECT $col FROM '$FILE') TO '/dev/null' (FORMAT csv, HEADER false)"
+		t4=$(now)
+		awk -v col="$col" -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v e="$t4" \
+		    -v bytes="$bytes" -v rss="$rss" -v cpus="$CPUS" 'BEGIN {
+			colfs = b - a; d1 = d - c; dn = e - d
+			printf "cat columns/%s: colfs %.3f s (%.2f GB/s, daemon peak RSS %d kB); duckdb threads=1 %.3f s, ratio %.2f; duckdb threads=%d %.3f s, ratio %.2f\n",
+			       col, colfs, bytes / colfs / 1e9, rss, d1, colfs / d1, cpus, dn, colfs / dn }'
 	done
 	fusermount3 -u "$MNT"
 	wait $PID || true
