@@ -937,17 +937,25 @@ static void put_decimal(colfs_buf *b, i128 v, int32_t scale)
 
 static void put_i64(colfs_buf *b, int64_t v)
 {
-	char tmp[24];
-	size_t k = sizeof(tmp);
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v, t = u;
+	size_t n = 1 + (v < 0);
+	char *p;
 
+	while (t >= 10) {
+		t /= 10;
+		n++;
+	}
+	if (!colfs_buf_reserve(b, n))
+		return;
+	/* the digits written in place, last first */
+	p = b->data + b->len + n;
 	do {
-		tmp[--k] = (char)('0' + u % 10);
+		*--p = (char)('0' + u % 10);
 		u /= 10;
 	} while (u);
 	if (v < 0)
-		tmp[--k] = '-';
-	put(b, tmp + k, sizeof(tmp) - k);
+		*--p = '-';
+	b->len += n;
 }
 
 static void put_contents_string(colfs_buf *b, const uint8_t *p, size_t n)
@@ -1649,7 +1657,7 @@ colfs_status orc_read_view_piece(colfs_tree *t, colfs_node *file, uint64_t index
 	/* room for the whole piece at once, from the last piece's bytes a
 	 * row (no growing copy after copy) */
 	est = view_row_bytes(v);
-	if (est && est < (64u << 20) / rows)
+	if (est && rows && est < (64u << 20) / rows)
 		colfs_buf_reserve(out, (size_t)(est * rows + est * rows / 8));
 	rd.null_token = colfs_tree_options(t)->null_token;
 	for (size_t i = 0; i < rows; i++) {
