@@ -988,6 +988,54 @@ static void put_contents_string(colfs_buf *b, const uint8_t *p, size_t n)
 	put1(b, '"');
 }
 
+/* Days since 1970-01-01 to a proleptic Gregorian date (the civil calendar
+ * algorithm of H. Hinnant, "chrono-compatible low-level date algorithms"),
+ * what gmtime_r gives, without its time zone machinery. */
+static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
+{
+	int64_t era, yy;
+	unsigned doe, yoe, doy, mp;
+
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = (unsigned)(z - era * 146097);
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	yy = (int64_t)yoe + era * 400;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*d = doy - (153 * mp + 2) / 5 + 1;
+	*m = mp < 10 ? mp + 3 : mp - 9;
+	*y = yy + (*m <= 2);
+}
+
+static char *put2(char *p, unsigned v)
+{
+	p[0] = (char)('0' + v / 10);
+	p[1] = (char)('0' + v % 10);
+	return p + 2;
+}
+
+/* "YYYY-MM-DD" of day `days` into p (10 bytes); false for years outside
+ * 1000..9999, which take strftime's path. */
+static bool put_ymd(char *p, int64_t days)
+{
+	int64_t y;
+	unsigned m, d;
+
+	if (days < -354285 || days > 2932896)  /* 1000-01-01 .. 9999-12-31 */
+		return false;
+	civil_from_days(days, &y, &m, &d);
+	if (y < 1000 || y > 9999)
+		return false;
+	p = put2(p, (unsigned)(y / 100));
+	p = put2(p, (unsigned)(y % 100));
+	*p++ = '-';
+	p = put2(p, m);
+	*p++ = '-';
+	put2(p, d);
+	return true;
+}
+
 static void put_timestamp_contents(colfs_buf *b, int64_t secs, int64_t nanos)
 {
 	struct tm tm;
@@ -998,6 +1046,49 @@ static void put_timestamp_contents(colfs_buf *b, int64_t secs, int64_t nanos)
 	if (nanos < 0) {
 		t -= 1;
 		nanos = -nanos;
+	}
+	{
+		/* the common years written directly: "YYYY-MM-DD HH:MM:SS." */
+		int64_t days = (int64_t)t / 86400, sod = (int64_t)t % 86400;
+		char *p;
+
+		if (sod < 0) {
+			sod += 86400;
+			days--;
+		}
+		if (colfs_buf_reserve(b, 32) &&
+		    put_ymd(b->data + b->len + 1, days)) {
+			p = b->data + b->len;
+			*p = '"';
+			p += 11;
+			*p++ = ' ';
+			p = put2(p, (unsigned)(sod / 3600));
+			*p++ = ':';
+			p = put2(p, (unsigned)(sod / 60 % 60));
+			*p++ = ':';
+			p = put2(p, (unsigned)(sod % 60));
+			*p++ = '.';
+			b->len = (size_t)(p - b->data);
+			if (nanos == 0) {
+				PUTS(b, "0\"");
+				return;
+			}
+			while (nanos % 10 == 0) {
+				nanos /= 10;
+				zeros++;
+			}
+			/* 9 - zeros digits, zero-padded */
+			if (colfs_buf_reserve(b, 12)) {
+				p = b->data + b->len + (9 - zeros);
+				for (int k = 0; k < 9 - zeros; k++) {
+					*--p = (char)('0' + nanos % 10);
+					nanos /= 10;
+				}
+				b->len += (size_t)(9 - zeros);
+				put1(b, '"');
+			}
+			return;
+		}
 	}
 	if (!gmtime_r(&t, &tm)) {
 		colfs_buf_printf(b, "\"%lld\"", (long long)secs);
@@ -1024,6 +1115,12 @@ static void put_date_contents(colfs_buf *b, int64_t days)
 
 	if (days > ((int64_t)1 << 40) || days < -((int64_t)1 << 40)) {
 		colfs_buf_printf(b, "\"%lld\"", (long long)days);
+		return;
+	}
+	if (colfs_buf_reserve(b, 12) && put_ymd(b->data + b->len + 1, days)) {
+		b->data[b->len] = '"';
+		b->data[b->len + 11] = '"';
+		b->len += 12;
 		return;
 	}
 	t = (time_t)(days * 86400);
