@@ -24,6 +24,7 @@ void orc_in_init_file(orc_in *in, struct orc_file *f, uint64_t offset,
 {
 	memset(in, 0, sizeof(*in));
 	in->f = f;
+	in->start = offset;
 	in->next = offset;
 	in->end = offset + length;
 	colfs_cursor_init(&in->cur, "", 0, offset);
@@ -32,10 +33,12 @@ void orc_in_init_file(orc_in *in, struct orc_file *f, uint64_t offset,
 void orc_in_close(orc_in *in)
 {
 	free(in->win);
+	free(in->raw);
 	free(in->span);
 	in->win = NULL;
+	in->raw = NULL;
 	in->span = NULL;
-	in->span_cap = 0;
+	in->win_cap = in->raw_cap = in->span_cap = 0;
 }
 
 bool orc_in_more(const orc_in *in)
@@ -49,6 +52,23 @@ uint64_t orc_in_offset(const orc_in *in)
 	return colfs_cursor_offset(&in->cur);
 }
 
+/* Make *buf hold at least n bytes (kept between chunks: one allocation
+ * per stream, not one per chunk). */
+static colfs_status in_room(uint8_t **buf, size_t *cap, size_t n,
+			    uint64_t at, colfs_err *err)
+{
+	uint8_t *p;
+
+	if (n <= *cap && *buf)
+		return COLFS_OK;
+	p = realloc(*buf, n ? n : 1);
+	if (!p)
+		return colfs_fail(err, COLFS_ENOMEM, at, "out of memory");
+	*buf = p;
+	*cap = n;
+	return COLFS_OK;
+}
+
 static colfs_status in_fill(orc_in *in, colfs_err *err)
 {
 	orc_file *f = in->f;
@@ -57,34 +77,29 @@ static colfs_status in_fill(orc_in *in, colfs_err *err)
 	if (!f || in->next >= in->end)
 		return colfs_fail(err, COLFS_ETRUNCATED, orc_in_offset(in),
 				  "stream ended before all values");
-	free(in->win);
-	in->win = NULL;
 	colfs_cursor_init(&in->cur, "", 0, at);
 	if (!f->compressed) {
 		uint64_t n = in->end - at;
 
 		if (n > ORC_IN_WINDOW)
 			n = ORC_IN_WINDOW;
-		in->win = malloc((size_t)n);
-		if (!in->win)
-			return colfs_fail(err, COLFS_ENOMEM, at,
-					  "out of memory");
+		COLFS_TRY(in_room(&in->win, &in->win_cap, (size_t)n, at, err));
 		COLFS_TRY(colfs_source_read_at(f->src, at, (size_t)n, in->win,
 					       err));
 		colfs_cursor_init(&in->cur, in->win, (size_t)n, at);
 		in->next += n;
 		return COLFS_OK;
 	} else {
-		uint8_t h[3], *raw, *out;
+		uint8_t h[3];
 		uint64_t clen;
-		size_t out_len;
-		colfs_status st;
+		size_t out_len = 0;
+		bool original;
 
 		if (in->end - at < 3)
 			return colfs_fail(err, COLFS_ETRUNCATED, at,
 					  "compression chunk header cut short");
 		COLFS_TRY(colfs_source_read_at(f->src, at, 3, h, err));
-		clen = orc_in_chunk_header(h, NULL);
+		clen = orc_in_chunk_header(h, &original);
 		if (clen > in->end - at - 3)
 			return colfs_fail(err, COLFS_ETRUNCATED, at,
 					  "compression chunk of %llu bytes "
@@ -92,23 +107,56 @@ static colfs_status in_fill(orc_in *in, colfs_err *err)
 					  "left)", (unsigned long long)clen,
 					  (unsigned long long)(in->end - at -
 							       3));
-		raw = malloc((size_t)clen + 3);
-		if (!raw)
-			return colfs_fail(err, COLFS_ENOMEM, at,
-					  "out of memory");
-		st = colfs_source_read_at(f->src, at, (size_t)clen + 3, raw,
-					  err);
-		if (!st)
-			st = orc_in_decompress(f, raw, (size_t)clen + 3, at, &out,
-					    &out_len, err);
-		free(raw);
-		if (st)
-			return st;
-		in->win = out;
-		colfs_cursor_init_virtual(&in->cur, out, out_len, at);
+		COLFS_TRY(in_room(&in->raw, &in->raw_cap, (size_t)clen, at,
+				  err));
+		COLFS_TRY(colfs_source_read_at(f->src, at + 3, (size_t)clen,
+					       in->raw, err));
+		if (original) {
+			/* stored as is: read it where it lies */
+			colfs_cursor_init_virtual(&in->cur, in->raw,
+						  (size_t)clen, at);
+		} else {
+			COLFS_TRY(in_room(&in->win, &in->win_cap,
+					  (size_t)f->block_size, at, err));
+			COLFS_TRY(colfs_codec_decompress(
+				f->codec, in->raw, (size_t)clen, in->win,
+				(size_t)f->block_size, &out_len, at + 3, err));
+			colfs_cursor_init_virtual(&in->cur, in->win, out_len,
+						  at);
+		}
 		in->next += 3 + clen;
 		return COLFS_OK;
 	}
+}
+
+colfs_status orc_in_seek(orc_in *in, const uint64_t *pos, size_t n,
+			 size_t *used, colfs_err *err)
+{
+	uint64_t len = in->end - in->start, chunk, skip = 0;
+	const uint8_t *p;
+
+	*used = in->f && in->f->compressed ? 2 : 1;
+	if (!in->f || n < *used)
+		return colfs_fail(err, COLFS_ECORRUPT, in->start,
+				  "row index: too few positions");
+	chunk = pos[0];
+	if (*used == 2)
+		skip = pos[1];
+	if (chunk > len)
+		return colfs_fail(err, COLFS_ECORRUPT, in->start,
+				  "row index: position %llu past its stream "
+				  "of %llu bytes", (unsigned long long)chunk,
+				  (unsigned long long)len);
+	in->next = in->start + chunk;
+	colfs_cursor_init(&in->cur, "", 0, in->next);
+	if (skip == 0)
+		return COLFS_OK;
+	COLFS_TRY(in_fill(in, err));
+	if (skip > colfs_cursor_left(&in->cur))
+		return colfs_fail(err, COLFS_ECORRUPT, in->start + chunk,
+				  "row index: offset %llu past its chunk",
+				  (unsigned long long)skip);
+	return colfs_cursor_bytes(&in->cur, (size_t)skip, &p, err);
 }
 
 uint32_t orc_in_chunk_header(const uint8_t h[ORC_CHUNK_HEADER_LEN],
@@ -124,6 +172,10 @@ uint32_t orc_in_chunk_header(const uint8_t h[ORC_CHUNK_HEADER_LEN],
 
 colfs_status orc_in_u8(orc_in *in, uint8_t *out, colfs_err *err)
 {
+	if (colfs_cursor_left(&in->cur) > 0) {
+		*out = in->cur.base[in->cur.pos++];
+		return COLFS_OK;
+	}
 	while (colfs_cursor_left(&in->cur) == 0)
 		COLFS_TRY(in_fill(in, err));
 	return colfs_cursor_u8(&in->cur, out, err);
@@ -177,6 +229,25 @@ colfs_status orc_in_bytes(orc_in *in, size_t n, const uint8_t **out,
 colfs_status orc_in_uvarint(orc_in *in, uint64_t *out, colfs_err *err)
 {
 	uint64_t v = 0;
+
+	/* the whole varint in this window: decoded in place */
+	if (colfs_cursor_left(&in->cur) >= 10) {
+		const uint8_t *p = colfs_cursor_ptr(&in->cur);
+
+		for (unsigned i = 0, shift = 0; i < 10; i++, shift += 7) {
+			uint8_t b = p[i];
+
+			if (shift == 63 && (b & 0x7e))
+				break; /* the careful path reports it */
+			v |= (uint64_t)(b & 0x7f) << shift;
+			if (!(b & 0x80)) {
+				in->cur.pos += i + 1;
+				*out = v;
+				return COLFS_OK;
+			}
+		}
+		v = 0;
+	}
 
 	for (unsigned shift = 0; shift < 70; shift += 7) {
 		uint8_t b;

@@ -19,10 +19,14 @@ struct orc_file;
 
 typedef struct orc_in {
 	struct orc_file *f;   /* NULL: memory only */
+	uint64_t start;       /* file offset of the stored stream */
 	uint64_t next;        /* file offset of the next chunk / window */
 	uint64_t end;         /* end of the stored stream */
 	colfs_cursor cur;     /* over the current window */
-	uint8_t *win;         /* current decompressed window (owned) */
+	uint8_t *win;         /* decompressed window, reused (owned) */
+	size_t win_cap;
+	uint8_t *raw;         /* stored chunk, reused (owned) */
+	size_t raw_cap;
 	uint8_t *span;        /* reads across windows (owned) */
 	size_t span_cap;
 } orc_in;
@@ -42,6 +46,14 @@ void orc_in_init_memory(orc_in *in, const uint8_t *p, size_t n,
 void orc_in_init_file(orc_in *in, struct orc_file *f, uint64_t offset,
 		      uint64_t length);
 void orc_in_close(orc_in *in);
+
+/* Position a file stream at a row index position (ORC specification,
+ * "Row Index"): for a compressed file the stored offset of a compression
+ * chunk from the stream's start and the offset of the byte inside that
+ * chunk once decompressed; for an uncompressed one the byte's offset.
+ * `pos` holds `n` numbers; the count used goes to *used. */
+colfs_status orc_in_seek(orc_in *in, const uint64_t *pos, size_t n,
+			 size_t *used, colfs_err *err);
 
 /* Bytes may remain (in this window or in chunks not read yet). */
 bool orc_in_more(const orc_in *in);

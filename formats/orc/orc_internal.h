@@ -145,14 +145,20 @@ typedef enum orc_view_kind {
 	ORC_VIEW_CSV,          /* rows.csv: piece 0 the header, then rows */
 } orc_view_kind;
 
+/* Readers a view keeps between pieces: pieces may be rendered at once on
+ * several threads (decode ahead), each with a reader of its own. */
+#define ORC_VIEW_READERS 4
+
 typedef struct orc_view {
 	struct orc_view *next;
 	orc_file *file;
 	orc_view_kind kind;
 	uint32_t column;        /* type id of the field (ORC_VIEW_COLUMN) */
 	long stripe;            /* -1: whole file */
-	struct orc_reader *reader; /* cached, positioned after `next_piece` */
-	uint64_t next_piece;
+	pthread_mutex_t lock;   /* the pool and the size estimate */
+	/* idle readers, each positioned at its own row (NULL: empty) */
+	struct orc_reader *pool[ORC_VIEW_READERS];
+	uint64_t row_bytes;     /* bytes a row took in the last piece */
 } orc_view;
 
 colfs_status orc_read_view_piece(colfs_tree *t, colfs_node *file, uint64_t index,

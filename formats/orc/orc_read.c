@@ -115,6 +115,16 @@ static void col_free(orc_col *c)
 	for (size_t i = 0; i < c->n_kids; i++)
 		col_free(c->kids[i]);
 	free(c->kids);
+	if (c->keys)
+		for (size_t i = 0; i < c->n_kids; i++)
+			free(c->keys[i]);
+	if (c->jkeys)
+		for (size_t i = 0; i < c->n_kids; i++)
+			free(c->jkeys[i]);
+	free(c->keys);
+	free(c->jkeys);
+	free(c->key_len);
+	free(c->jkey_len);
 	orc_rle_bool_close(&c->present);
 	orc_rle_int_close(&c->ints);
 	orc_rle_int_close(&c->lens);
@@ -227,6 +237,47 @@ out_lens:
 out:
 	orc_in_close(&din);
 	return st;
+}
+
+/* The keys printed before each field of a struct, made once per reader:
+ * `"name": ` (after `, ` from the second on) for rows.jsonl, and the
+ * name as a JSON string with `:` (after `,`) for JSON values. */
+static colfs_status struct_keys(orc_col *c, colfs_err *err)
+{
+	c->keys = calloc(c->n_kids, sizeof(*c->keys));
+	c->jkeys = calloc(c->n_kids, sizeof(*c->jkeys));
+	c->key_len = calloc(c->n_kids, sizeof(*c->key_len));
+	c->jkey_len = calloc(c->n_kids, sizeof(*c->jkey_len));
+	if (!c->keys || !c->jkeys || !c->key_len || !c->jkey_len)
+		return colfs_fail(err, COLFS_ENOMEM, 0, "out of memory");
+	for (size_t k = 0; k < c->n_kids; k++) {
+		const char *fn = k < c->type->n_fieldnames
+					 ? c->type->fieldnames[k]
+					 : "";
+		colfs_buf b = COLFS_BUF_INIT;
+
+		colfs_buf_puts(&b, k ? ", \"" : "\"");
+		colfs_buf_puts(&b, fn);
+		colfs_buf_puts(&b, "\": ");
+		c->key_len[k] = b.len;
+		colfs_buf_putc(&b, '\0');
+		c->keys[k] = b.data;
+		if (colfs_buf_status(&b))
+			return colfs_fail(err, COLFS_ENOMEM, 0,
+					  "out of memory");
+		b = (colfs_buf)COLFS_BUF_INIT;
+		if (k)
+			colfs_buf_putc(&b, ',');
+		colfs_render_json_string(&b, (const uint8_t *)fn, strlen(fn));
+		colfs_buf_putc(&b, ':');
+		c->jkey_len[k] = b.len;
+		colfs_buf_putc(&b, '\0');
+		c->jkeys[k] = b.data;
+		if (colfs_buf_status(&b))
+			return colfs_fail(err, COLFS_ENOMEM, 0,
+					  "out of memory");
+	}
+	return COLFS_OK;
 }
 
 static colfs_status col_build(orc_reader *r, const orc_stripe *sp,
@@ -386,6 +437,8 @@ static colfs_status col_build(orc_reader *r, const orc_stripe *sp,
 			return colfs_fail(err, COLFS_ENOMEM, 0,
 					  "out of memory");
 		c->n_kids = c->type->n_subtypes;
+		if (c->kind == ORCPB__TYPE__KIND__STRUCT)
+			COLFS_TRY(struct_keys(c, err));
 		for (size_t i = 0; i < c->n_kids; i++)
 			COLFS_TRY(col_build(r, sp, c->type->subtypes[i], sel,
 					    &c->kids[i], err));
@@ -399,6 +452,11 @@ static void reader_free(orc_reader *r)
 		return;
 	col_free(r->root);
 	free(r->scratch);
+	if (r->ri)
+		for (size_t i = 0; i < r->f->n_types; i++)
+			colfs_proto_free(&r->ri[i]);
+	free(r->ri);
+	colfs_buf_free(&r->tmp);
 	free(r);
 }
 
@@ -800,6 +858,28 @@ static colfs_status col_read(orc_reader *r, orc_col *c, size_t n,
 
 /* --- printing: orc-contents ------------------------------------------------------ */
 
+/* Append n bytes in place when they fit (a piece reserves its room up
+ * front), else through colfs_buf_append, which grows the buffer. */
+static inline void put(colfs_buf *b, const void *p, size_t n)
+{
+	if (b->data && n <= b->cap - b->len) {
+		memcpy(b->data + b->len, p, n);
+		b->len += n;
+	} else {
+		colfs_buf_append(b, p, n);
+	}
+}
+
+static inline void put1(colfs_buf *b, char c)
+{
+	if (b->data && b->len < b->cap)
+		b->data[b->len++] = c;
+	else
+		colfs_buf_putc(b, c);
+}
+
+#define PUTS(b, lit) put((b), (lit), sizeof(lit) - 1)
+
 /* A 128-bit integer in decimal. */
 void orc_read_put_i128(colfs_buf *b, i128 v)
 {
@@ -857,27 +937,39 @@ static void put_decimal(colfs_buf *b, i128 v, int32_t scale)
 
 static void put_i64(colfs_buf *b, int64_t v)
 {
-	char tmp[24];
-	size_t k = sizeof(tmp);
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v, t = u;
+	size_t n = 1 + (v < 0);
+	char *p;
 
+	while (t >= 10) {
+		t /= 10;
+		n++;
+	}
+	if (!colfs_buf_reserve(b, n))
+		return;
+	/* the digits written in place, last first */
+	p = b->data + b->len + n;
 	do {
-		tmp[--k] = (char)('0' + u % 10);
+		*--p = (char)('0' + u % 10);
 		u /= 10;
 	} while (u);
 	if (v < 0)
-		tmp[--k] = '-';
-	colfs_buf_append(b, tmp + k, sizeof(tmp) - k);
+		*--p = '-';
+	b->len += n;
 }
 
 static void put_contents_string(colfs_buf *b, const uint8_t *p, size_t n)
 {
 	size_t run = 0;
 
-	colfs_buf_putc(b, '"');
+	put1(b, '"');
 	for (size_t i = 0; i < n; i++) {
-		const char *esc = NULL;
+		const char *esc;
 
+		/* the characters orc-contents escapes are all below '#',
+		 * but for the backslash */
+		if (p[i] >= '#' && p[i] != '\\')
+			continue;
 		switch (p[i]) {
 		case '"': esc = "\\\""; break;
 		case '\\': esc = "\\\\"; break;
@@ -886,16 +978,62 @@ static void put_contents_string(colfs_buf *b, const uint8_t *p, size_t n)
 		case '\n': esc = "\\n"; break;
 		case '\r': esc = "\\r"; break;
 		case '\t': esc = "\\t"; break;
-		default: break;
+		default: continue;
 		}
-		if (esc) {
-			colfs_buf_append(b, p + run, i - run);
-			colfs_buf_puts(b, esc);
-			run = i + 1;
-		}
+		put(b, p + run, i - run);
+		put(b, esc, 2);
+		run = i + 1;
 	}
-	colfs_buf_append(b, p + run, n - run);
-	colfs_buf_putc(b, '"');
+	put(b, p + run, n - run);
+	put1(b, '"');
+}
+
+/* Days since 1970-01-01 to a proleptic Gregorian date (the civil calendar
+ * algorithm of H. Hinnant, "chrono-compatible low-level date algorithms"),
+ * what gmtime_r gives, without its time zone machinery. */
+static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
+{
+	int64_t era, yy;
+	unsigned doe, yoe, doy, mp;
+
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = (unsigned)(z - era * 146097);
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	yy = (int64_t)yoe + era * 400;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*d = doy - (153 * mp + 2) / 5 + 1;
+	*m = mp < 10 ? mp + 3 : mp - 9;
+	*y = yy + (*m <= 2);
+}
+
+static char *put2(char *p, unsigned v)
+{
+	p[0] = (char)('0' + v / 10);
+	p[1] = (char)('0' + v % 10);
+	return p + 2;
+}
+
+/* "YYYY-MM-DD" of day `days` into p (10 bytes); false for years outside
+ * 1000..9999, which take strftime's path. */
+static bool put_ymd(char *p, int64_t days)
+{
+	int64_t y;
+	unsigned m, d;
+
+	if (days < -354285 || days > 2932896)  /* 1000-01-01 .. 9999-12-31 */
+		return false;
+	civil_from_days(days, &y, &m, &d);
+	if (y < 1000 || y > 9999)
+		return false;
+	p = put2(p, (unsigned)(y / 100));
+	p = put2(p, (unsigned)(y % 100));
+	*p++ = '-';
+	p = put2(p, m);
+	*p++ = '-';
+	put2(p, d);
+	return true;
 }
 
 static void put_timestamp_contents(colfs_buf *b, int64_t secs, int64_t nanos)
@@ -908,6 +1046,49 @@ static void put_timestamp_contents(colfs_buf *b, int64_t secs, int64_t nanos)
 	if (nanos < 0) {
 		t -= 1;
 		nanos = -nanos;
+	}
+	{
+		/* the common years written directly: "YYYY-MM-DD HH:MM:SS." */
+		int64_t days = (int64_t)t / 86400, sod = (int64_t)t % 86400;
+		char *p;
+
+		if (sod < 0) {
+			sod += 86400;
+			days--;
+		}
+		if (colfs_buf_reserve(b, 32) &&
+		    put_ymd(b->data + b->len + 1, days)) {
+			p = b->data + b->len;
+			*p = '"';
+			p += 11;
+			*p++ = ' ';
+			p = put2(p, (unsigned)(sod / 3600));
+			*p++ = ':';
+			p = put2(p, (unsigned)(sod / 60 % 60));
+			*p++ = ':';
+			p = put2(p, (unsigned)(sod % 60));
+			*p++ = '.';
+			b->len = (size_t)(p - b->data);
+			if (nanos == 0) {
+				PUTS(b, "0\"");
+				return;
+			}
+			while (nanos % 10 == 0) {
+				nanos /= 10;
+				zeros++;
+			}
+			/* 9 - zeros digits, zero-padded */
+			if (colfs_buf_reserve(b, 12)) {
+				p = b->data + b->len + (9 - zeros);
+				for (int k = 0; k < 9 - zeros; k++) {
+					*--p = (char)('0' + nanos % 10);
+					nanos /= 10;
+				}
+				b->len += (size_t)(9 - zeros);
+				put1(b, '"');
+			}
+			return;
+		}
 	}
 	if (!gmtime_r(&t, &tm)) {
 		colfs_buf_printf(b, "\"%lld\"", (long long)secs);
@@ -936,6 +1117,12 @@ static void put_date_contents(colfs_buf *b, int64_t days)
 		colfs_buf_printf(b, "\"%lld\"", (long long)days);
 		return;
 	}
+	if (colfs_buf_reserve(b, 12) && put_ymd(b->data + b->len + 1, days)) {
+		b->data[b->len] = '"';
+		b->data[b->len + 11] = '"';
+		b->len += 12;
+		return;
+	}
 	t = (time_t)(days * 86400);
 	if (!gmtime_r(&t, &tm)) {
 		colfs_buf_printf(b, "\"%lld\"", (long long)days);
@@ -951,7 +1138,7 @@ static void print_contents(colfs_buf *b, const orc_col *c, size_t row,
 	const orc_vec *v = &c->v;
 
 	if (!v->present[row] || depth > ORC_MAX_DEPTH) {
-		colfs_buf_puts(b, "null");
+		PUTS(b, "null");
 		return;
 	}
 	switch (c->kind) {
@@ -976,13 +1163,13 @@ static void print_contents(colfs_buf *b, const orc_col *c, size_t row,
 		put_contents_string(b, v->sp[row], (size_t)v->sl[row]);
 		break;
 	case ORCPB__TYPE__KIND__BINARY:
-		colfs_buf_putc(b, '[');
+		put1(b, '[');
 		for (uint64_t k = 0; k < v->sl[row]; k++) {
 			if (k)
-				colfs_buf_puts(b, ", ");
+				PUTS(b, ", ");
 			put_i64(b, v->sp[row][k]);
 		}
-		colfs_buf_putc(b, ']');
+		put1(b, ']');
 		break;
 	case ORCPB__TYPE__KIND__TIMESTAMP:
 	case ORCPB__TYPE__KIND__TIMESTAMP_INSTANT:
@@ -995,48 +1182,46 @@ static void print_contents(colfs_buf *b, const orc_col *c, size_t row,
 		put_decimal(b, v->dec[row], c->scale);
 		break;
 	case ORCPB__TYPE__KIND__STRUCT:
-		colfs_buf_putc(b, '{');
+		put1(b, '{');
 		for (size_t k = 0; k < c->n_kids; k++) {
 			if (!c->kids[k]->selected)
 				continue;
-			colfs_buf_puts(b, k ? ", \"" : "\"");
-			colfs_buf_puts(b, c->type->fieldnames[k]);
-			colfs_buf_puts(b, "\": ");
+			put(b, c->keys[k], c->key_len[k]);
 			print_contents(b, c->kids[k], row, depth + 1);
 		}
-		colfs_buf_putc(b, '}');
+		put1(b, '}');
 		break;
 	case ORCPB__TYPE__KIND__LIST:
-		colfs_buf_putc(b, '[');
+		put1(b, '[');
 		for (int64_t k = 0; k < v->j[row]; k++) {
 			if (k)
-				colfs_buf_puts(b, ", ");
+				PUTS(b, ", ");
 			print_contents(b, c->kids[0], (size_t)(v->i[row] + k),
 				       depth + 1);
 		}
-		colfs_buf_putc(b, ']');
+		put1(b, ']');
 		break;
 	case ORCPB__TYPE__KIND__MAP:
-		colfs_buf_putc(b, '[');
+		put1(b, '[');
 		for (int64_t k = 0; k < v->j[row]; k++) {
 			size_t e = (size_t)(v->i[row] + k);
 
 			colfs_buf_puts(b, k ? ", {\"key\": " : "{\"key\": ");
 			print_contents(b, c->kids[0], e, depth + 1);
-			colfs_buf_puts(b, ", \"value\": ");
+			PUTS(b, ", \"value\": ");
 			print_contents(b, c->kids[1], e, depth + 1);
-			colfs_buf_putc(b, '}');
+			put1(b, '}');
 		}
-		colfs_buf_putc(b, ']');
+		put1(b, ']');
 		break;
 	case ORCPB__TYPE__KIND__UNION:
 		colfs_buf_printf(b, "{\"tag\": %u, \"value\": ", v->tag[row]);
 		print_contents(b, c->kids[v->tag[row]], (size_t)v->i[row],
 			       depth + 1);
-		colfs_buf_putc(b, '}');
+		put1(b, '}');
 		break;
 	default:
-		colfs_buf_puts(b, "null");
+		PUTS(b, "null");
 		break;
 	}
 }
@@ -1109,13 +1294,7 @@ static void print_value(colfs_buf *b, const colfs_render *rd,
 	case ORCPB__TYPE__KIND__STRUCT:
 		colfs_buf_putc(b, '{');
 		for (size_t k = 0; k < c->n_kids; k++) {
-			const char *fn = c->type->fieldnames[k];
-
-			if (k)
-				colfs_buf_putc(b, ',');
-			colfs_render_json_string(b, (const uint8_t *)fn,
-						 strlen(fn));
-			colfs_buf_putc(b, ':');
+			put(b, c->jkeys[k], c->jkey_len[k]);
 			print_value(b, &js, c->kids[k], row, depth + 1);
 		}
 		colfs_buf_putc(b, '}');
@@ -1159,8 +1338,253 @@ static void print_value(colfs_buf *b, const colfs_render *rd,
 
 void orc_read_view_free(orc_view *v)
 {
-	reader_free(v->reader);
-	v->reader = NULL;
+	for (size_t i = 0; i < ORC_VIEW_READERS; i++) {
+		reader_free(v->pool[i]);
+		v->pool[i] = NULL;
+	}
+	pthread_mutex_destroy(&v->lock);
+}
+
+/* --- seeking in a stripe ----------------------------------------------------- */
+
+/* Decode the next n rows of the stripe. */
+static colfs_status reader_read(orc_reader *r, size_t n, colfs_err *err)
+{
+	COLFS_TRY(col_read(r, r->root, n, NULL, err));
+	r->row += n;
+	return COLFS_OK;
+}
+
+/* Load the ROW_INDEX of column c and of its selected subtree. */
+static bool index_load(orc_reader *r, const orc_stripe *sp,
+		       const orc_col *c)
+{
+	orc_file *f = r->f;
+	colfs_err err = {0};
+	const orc_stream_loc *l;
+	uint8_t *data;
+	size_t len;
+	colfs_status st;
+
+	if (!c->selected)
+		return true;
+	l = find_stream(sp, c->id, ORCPB__STREAM__KIND__ROW_INDEX);
+	if (!l || !l->in_file)
+		return false;
+	st = orc_in_read_decompressed(f, l->offset, l->length, &data, &len,
+				      &err);
+	if (st)
+		return false;
+	st = colfs_proto_unpack(&r->ri[c->id], &orcpb__row_index__descriptor,
+				data, len, colfs_proto_cap(len, f->max_alloc),
+				l->offset, &err);
+	free(data);
+	if (st)
+		return false;
+	for (size_t k = 0; k < c->n_kids; k++)
+		if (!index_load(r, sp, c->kids[k]))
+			return false;
+	return true;
+}
+
+/* Whether every selected column has a row index (loaded once). */
+static bool reader_index(orc_reader *r)
+{
+	orc_stripe *sp;
+	colfs_err err = {0};
+
+	if (r->ri_loaded)
+		return r->ri_ok;
+	r->ri_loaded = true;
+	if (!r->f->footer->rowindexstride ||
+	    orc_tail_stripe_load(r->f, r->stripe, &sp, &err))
+		return false;
+	r->ri = calloc(r->f->n_types, sizeof(*r->ri));
+	r->ri_ok = r->ri && index_load(r, sp, r->root);
+	return r->ri_ok;
+}
+
+/* Position every stream of column c (and of its selected subtree) at the
+ * start of row group g, in the order ORC's writers record the positions:
+ * PRESENT when the column has one, then the column's own streams. */
+static colfs_status col_seek(orc_reader *r, orc_col *c, uint64_t g,
+			     colfs_err *err)
+{
+	const Orcpb__RowIndex *ix;
+	const Orcpb__RowIndexEntry *e;
+	const uint64_t *p;
+	size_t n, u;
+
+	if (!c->selected)
+		return COLFS_OK;
+	ix = (const Orcpb__RowIndex *)r->ri[c->id].msg;
+	if (!ix || g >= ix->n_entry || !ix->entry[g])
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
+				  "column %u: no row index entry for row "
+				  "group %llu", c->id, (unsigned long long)g);
+	e = ix->entry[g];
+	p = e->positions;
+	n = e->n_positions;
+#define SEEK(fn, d)                                         \
+	do {                                                \
+		COLFS_TRY(fn(d, p, n, &u, err));            \
+		p += u;                                     \
+		n -= u;                                     \
+	} while (0)
+	if (c->has_present)
+		SEEK(orc_rle_bool_seek, &c->present);
+	switch (c->kind) {
+	case ORCPB__TYPE__KIND__BOOLEAN:
+		SEEK(orc_rle_bool_seek, &c->bools);
+		break;
+	case ORCPB__TYPE__KIND__BYTE:
+	case ORCPB__TYPE__KIND__UNION:
+		SEEK(orc_rle_byte_seek, &c->bytes);
+		break;
+	case ORCPB__TYPE__KIND__SHORT:
+	case ORCPB__TYPE__KIND__INT:
+	case ORCPB__TYPE__KIND__LONG:
+	case ORCPB__TYPE__KIND__DATE:
+		SEEK(orc_rle_int_seek, &c->ints);
+		break;
+	case ORCPB__TYPE__KIND__FLOAT:
+	case ORCPB__TYPE__KIND__DOUBLE:
+		SEEK(orc_in_seek, &c->data);
+		break;
+	case ORCPB__TYPE__KIND__STRING:
+	case ORCPB__TYPE__KIND__VARCHAR:
+	case ORCPB__TYPE__KIND__CHAR:
+	case ORCPB__TYPE__KIND__BINARY:
+		if (c->dict) {
+			SEEK(orc_rle_int_seek, &c->ints);
+		} else {
+			SEEK(orc_in_seek, &c->data);
+			SEEK(orc_rle_int_seek, &c->lens);
+		}
+		break;
+	case ORCPB__TYPE__KIND__TIMESTAMP:
+	case ORCPB__TYPE__KIND__TIMESTAMP_INSTANT:
+		SEEK(orc_rle_int_seek, &c->ints);
+		SEEK(orc_rle_int_seek, &c->second);
+		break;
+	case ORCPB__TYPE__KIND__DECIMAL:
+		if (c->decimal64) {
+			SEEK(orc_rle_int_seek, &c->ints);
+		} else {
+			SEEK(orc_in_seek, &c->data);
+			SEEK(orc_rle_int_seek, &c->second);
+		}
+		break;
+	case ORCPB__TYPE__KIND__LIST:
+	case ORCPB__TYPE__KIND__MAP:
+		SEEK(orc_rle_int_seek, &c->lens);
+		break;
+	default:
+		break;
+	}
+#undef SEEK
+	for (size_t k = 0; k < c->n_kids; k++)
+		COLFS_TRY(col_seek(r, c->kids[k], g, err));
+	return COLFS_OK;
+}
+
+/* Bring the reader to row `target` of its stripe: through the row index
+ * to the start of the row group that holds it, when the reader is not
+ * already in that group before it, then by decoding the rows between.
+ * COLFS_END: the reader cannot get there (behind it, no row index);
+ * a row index that does not seek is ECORRUPT (the caller starts over). */
+static colfs_status reader_seek(orc_reader *r, uint64_t target,
+				colfs_err *err)
+{
+	uint64_t stride = r->f->footer->rowindexstride;
+
+	if (target != r->row && stride &&
+	    (target < r->row || target / stride != r->row / stride) &&
+	    reader_index(r)) {
+		uint64_t g = target / stride;
+
+		COLFS_TRY(col_seek(r, r->root, g, err));
+		r->row = g * stride;
+	}
+	if (target < r->row)
+		return COLFS_END;
+	while (r->row < target) {
+		uint64_t n = target - r->row;
+
+		COLFS_TRY(reader_read(r, n < ORC_ROWS_PER_PIECE
+						 ? (size_t)n
+						 : ORC_ROWS_PER_PIECE,
+				      err));
+	}
+	return COLFS_OK;
+}
+
+/* Take the view's idle reader best placed for row `target` of `stripe`
+ * (one already there, then one of that stripe, then any to reuse), or
+ * NULL: the caller makes one. */
+static orc_reader *view_take(orc_view *v, size_t stripe, uint64_t target)
+{
+	orc_reader *r = NULL, *spare = NULL;
+	size_t best = ORC_VIEW_READERS, rank = 4;
+
+	pthread_mutex_lock(&v->lock);
+	for (size_t i = 0; i < ORC_VIEW_READERS; i++) {
+		orc_reader *p = v->pool[i];
+		size_t k;
+
+		if (!p)
+			continue;
+		if (p->stripe != stripe)
+			k = 3;
+		else if (p->row == target)
+			k = 0;
+		else if (p->row < target)
+			k = 1;
+		else
+			k = 2;
+		if (k < rank) {
+			rank = k;
+			best = i;
+		}
+	}
+	if (best < ORC_VIEW_READERS) {
+		r = v->pool[best];
+		v->pool[best] = NULL;
+		if (rank == 3) {
+			spare = r;
+			r = NULL;
+		}
+	}
+	pthread_mutex_unlock(&v->lock);
+	reader_free(spare);
+	return r;
+}
+
+/* Give a reader back to the view's pool (freed when the pool is full). */
+static void view_give(orc_view *v, orc_reader *r, uint64_t rows,
+		      size_t bytes)
+{
+	pthread_mutex_lock(&v->lock);
+	if (rows)
+		v->row_bytes = bytes / rows + 1;
+	for (size_t i = 0; r && i < ORC_VIEW_READERS; i++) {
+		if (!v->pool[i]) {
+			v->pool[i] = r;
+			r = NULL;
+		}
+	}
+	pthread_mutex_unlock(&v->lock);
+	reader_free(r);
+}
+
+static uint64_t view_row_bytes(orc_view *v)
+{
+	uint64_t b;
+
+	pthread_mutex_lock(&v->lock);
+	b = v->row_bytes;
+	pthread_mutex_unlock(&v->lock);
+	return b;
 }
 
 /* The stripe and the batch within it of global piece `index`. */
@@ -1225,33 +1649,66 @@ static colfs_status csv_header(const orc_file *f, colfs_buf *out)
 
 /* One rows.csv line without its newline: each top-level field rendered
  * as in columns/ (NULL is the null token, nested values JSON), then
- * quoted per RFC 4180 when needed. */
-static colfs_status print_csv_row(colfs_buf *out, const colfs_render *rd,
-				  const orc_col *root, size_t row)
+ * quoted per RFC 4180 when needed.  `tmp` is the reader's. */
+static void print_csv_row(colfs_buf *out, colfs_buf *tmp,
+			  const colfs_render *rd, const orc_col *root,
+			  size_t row)
 {
-	colfs_buf tmp = COLFS_BUF_INIT;
+	if (root->kind != ORCPB__TYPE__KIND__STRUCT) {
+		tmp->len = 0;
+		print_value(tmp, rd, root, row, 0);
+		colfs_render_csv_field(out, tmp->data, tmp->len);
+		return;
+	}
+	for (size_t k = 0; k < root->n_kids; k++) {
+		const orc_col *c = root->kids[k];
+
+		if (k)
+			colfs_buf_putc(out, ',');
+		tmp->len = 0;
+		if (!root->v.present[row] || !c->v.present[row])
+			colfs_render_null(tmp, rd);
+		else
+			print_value(tmp, rd, c, row, 0);
+		colfs_render_csv_field(out, tmp->data, tmp->len);
+	}
+}
+
+/* A reader of the view's columns at row `target` of `stripe`: one from
+ * the pool moved there, else a new one. */
+static colfs_status view_reader(orc_view *v, size_t stripe, uint64_t target,
+				orc_reader **out, colfs_err *err)
+{
+	orc_file *f = v->file;
+	uint32_t column = v->kind == ORC_VIEW_COLUMN ? v->column : 0;
+	orc_reader *r = view_take(v, stripe, target);
 	colfs_status st;
 
-	if (root->kind != ORCPB__TYPE__KIND__STRUCT) {
-		print_value(&tmp, rd, root, row, 0);
-		colfs_render_csv_field(out, tmp.data, tmp.len);
-	} else {
-		for (size_t k = 0; k < root->n_kids; k++) {
-			const orc_col *c = root->kids[k];
+	if (r) {
+		colfs_err ignored = {0};
 
-			if (k)
-				colfs_buf_putc(out, ',');
-			tmp.len = 0;
-			if (!root->v.present[row] || !c->v.present[row])
-				colfs_render_null(&tmp, rd);
-			else
-				print_value(&tmp, rd, c, row, 0);
-			colfs_render_csv_field(out, tmp.data, tmp.len);
+		if (!reader_seek(r, target, &ignored)) {
+			*out = r;
+			return COLFS_OK;
 		}
+		/* behind, or a row index that does not seek */
+		reader_free(r);
 	}
-	st = colfs_buf_status(&tmp);
-	colfs_buf_free(&tmp);
-	return st ? st : colfs_buf_status(out);
+	COLFS_TRY(reader_create(f, stripe, column, &r, err));
+	st = reader_seek(r, target, err);
+	if (st && r->ri_ok) {
+		/* the row index led astray: decode from the stripe's start */
+		reader_free(r);
+		COLFS_TRY(reader_create(f, stripe, column, &r, err));
+		r->ri_loaded = true;
+		st = reader_seek(r, target, err);
+	}
+	if (st) {
+		reader_free(r);
+		return st;
+	}
+	*out = r;
+	return COLFS_OK;
 }
 
 colfs_status orc_read_view_piece(colfs_tree *t, colfs_node *file, uint64_t index,
@@ -1261,10 +1718,12 @@ colfs_status orc_read_view_piece(colfs_tree *t, colfs_node *file, uint64_t index
 	orc_file *f = v->file;
 	colfs_err err = {0};
 	size_t stripe;
-	uint64_t batch, rows;
+	uint64_t batch, rows, est;
 	colfs_status st = COLFS_OK;
 	const orc_col *target;
+	orc_reader *r = NULL;
 	colfs_render rd = {0};
+	size_t start = out->len;
 
 	if (v->kind == ORC_VIEW_CSV) {
 		/* piece 0 is the header line, row pieces follow */
@@ -1278,29 +1737,13 @@ colfs_status orc_read_view_piece(colfs_tree *t, colfs_node *file, uint64_t index
 	       batch * ORC_ROWS_PER_PIECE;
 	if (rows > ORC_ROWS_PER_PIECE)
 		rows = ORC_ROWS_PER_PIECE;
-	if (!v->reader || v->reader->stripe != stripe ||
-	    v->next_piece != index) {
-		uint64_t skip;
-
-		orc_read_view_free(v);
-		st = reader_create(f, stripe,
-				   v->kind == ORC_VIEW_COLUMN ? v->column : 0,
-				   &v->reader, &err);
-		if (st)
-			goto fail;
-		for (skip = 0; skip < batch; skip++) {
-			st = col_read(v->reader, v->reader->root,
-				      ORC_ROWS_PER_PIECE, NULL, &err);
-			if (st)
-				goto fail;
-		}
-	}
-	st = col_read(v->reader, v->reader->root, (size_t)rows, NULL, &err);
+	st = view_reader(v, stripe, batch * ORC_ROWS_PER_PIECE, &r, &err);
+	if (!st)
+		st = reader_read(r, (size_t)rows, &err);
 	if (st)
 		goto fail;
-	v->next_piece = index + 1;
 
-	target = v->reader->root;
+	target = r->root;
 	if (v->kind == ORC_VIEW_COLUMN && v->column != 0) {
 		for (size_t k = 0; k < target->n_kids; k++)
 			if (target->kids[k]->id == v->column) {
@@ -1308,24 +1751,30 @@ colfs_status orc_read_view_piece(colfs_tree *t, colfs_node *file, uint64_t index
 				break;
 			}
 	}
+	/* room for the whole piece at once, from the last piece's bytes a
+	 * row (no growing copy after copy) */
+	est = view_row_bytes(v);
+	if (est && rows && est < (64u << 20) / rows)
+		colfs_buf_reserve(out, (size_t)(est * rows + est * rows / 8));
 	rd.null_token = colfs_tree_options(t)->null_token;
-	for (size_t r = 0; r < rows; r++) {
-		if (v->kind == ORC_VIEW_ROWS) {
-			print_contents(out, target, r, 0);
-		} else if (v->kind == ORC_VIEW_CSV) {
-			st = print_csv_row(out, &rd, target, r);
-			if (st)
-				return st;
-		} else if (!target->v.present[r]) {
+	for (size_t i = 0; i < rows; i++) {
+		if (v->kind == ORC_VIEW_ROWS)
+			print_contents(out, target, i, 0);
+		else if (v->kind == ORC_VIEW_CSV)
+			print_csv_row(out, &r->tmp, &rd, target, i);
+		else if (!target->v.present[i])
 			colfs_render_null(out, &rd);
-		} else {
-			print_value(out, &rd, target, r, 0);
-		}
+		else
+			print_value(out, &rd, target, i, 0);
 		colfs_buf_putc(out, '\n');
 	}
-	return colfs_buf_status(out);
+	st = colfs_buf_status(&r->tmp);
+	if (!st)
+		st = colfs_buf_status(out);
+	view_give(v, r, rows, out->len - start);
+	return st;
 fail:
-	orc_read_view_free(v);
+	reader_free(r);
 	{
 		/* filed under the stripe (and stream) that is broken */
 		char path[256];
@@ -1345,7 +1794,7 @@ colfs_status orc_reader_create(orc_file *f, size_t stripe, uint32_t column,
 
 colfs_status orc_reader_read(orc_reader *r, size_t n, colfs_err *err)
 {
-	return col_read(r, r->root, n, NULL, err);
+	return reader_read(r, n, err);
 }
 
 void orc_reader_free(orc_reader *r)

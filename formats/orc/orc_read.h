@@ -60,6 +60,10 @@ typedef struct orc_col {
 	int64_t tz_epoch;
 	struct orc_col **kids;
 	size_t n_kids;
+	/* structs: each field's key as printed before its value, in
+	 * rows.jsonl (`, "name": `) and in JSON values (`,"name":`) */
+	char **keys, **jkeys;
+	size_t *key_len, *jkey_len;
 	orc_vec v;
 } orc_col;
 
@@ -67,9 +71,15 @@ typedef struct orc_reader {
 	orc_file *f;
 	size_t stripe;
 	uint64_t rows_left;
+	uint64_t row;        /* rows of the stripe decoded so far */
 	orc_col *root;
 	uint8_t *scratch;    /* bits of present streams */
 	size_t scratch_cap;
+	/* the stripe's ROW_INDEX of each selected column (by type id),
+	 * loaded on the first seek */
+	colfs_proto_msg *ri;
+	bool ri_loaded, ri_ok;
+	colfs_buf tmp;       /* one rows.csv field */
 } orc_reader;
 
 /* `column` selects one top-level field (with its subtree) or, when 0,

@@ -61,6 +61,31 @@ colfs_status orc_rle_byte_next(orc_rle_byte *d, uint8_t *out, size_t n,
 	return COLFS_OK;
 }
 
+colfs_status orc_rle_byte_seek(orc_rle_byte *d, const uint64_t *pos,
+			       size_t n, size_t *used, colfs_err *err)
+{
+	uint64_t skip;
+
+	COLFS_TRY(orc_in_seek(&d->in, pos, n, used, err));
+	d->run_len = d->run_pos = 0;
+	if (*used >= n)
+		return rle_fail(&d->in, err, COLFS_ECORRUPT,
+				"row index: too few positions");
+	skip = pos[(*used)++];
+	while (skip > 0) {
+		size_t take;
+
+		if (d->run_pos == d->run_len)
+			COLFS_TRY(byte_rle_fill(d, err));
+		take = d->run_len - d->run_pos;
+		if (take > skip)
+			take = (size_t)skip;
+		d->run_pos += take;
+		skip -= take;
+	}
+	return COLFS_OK;
+}
+
 void orc_rle_byte_close(orc_rle_byte *d)
 {
 	orc_in_close(&d->in);
@@ -86,6 +111,28 @@ colfs_status orc_rle_bool_next(orc_rle_bool *d, uint8_t *out, size_t n,
 		}
 		d->bits_left--;
 		out[i] = (d->cur_byte >> d->bits_left) & 1;
+	}
+	return COLFS_OK;
+}
+
+colfs_status orc_rle_bool_seek(orc_rle_bool *d, const uint64_t *pos,
+			       size_t n, size_t *used, colfs_err *err)
+{
+	uint64_t bits;
+
+	COLFS_TRY(orc_rle_byte_seek(&d->bytes, pos, n, used, err));
+	d->bits_left = 0;
+	if (*used >= n)
+		return rle_fail(&d->bytes.in, err, COLFS_ECORRUPT,
+				"row index: too few positions");
+	bits = pos[(*used)++];
+	if (bits > 8)
+		return rle_fail(&d->bytes.in, err, COLFS_ECORRUPT,
+				"row index: more than 8 bits to skip in a "
+				"byte");
+	if (bits > 0) {
+		COLFS_TRY(orc_rle_byte_next(&d->bytes, &d->cur_byte, 1, err));
+		d->bits_left = 8 - (unsigned)bits;
 	}
 	return COLFS_OK;
 }
@@ -416,6 +463,38 @@ colfs_status orc_rle_int_next(orc_rle_int *d, int64_t *out, size_t n,
 		d->run_pos += take;
 		out += take;
 		n -= take;
+	}
+	return COLFS_OK;
+}
+
+colfs_status orc_rle_int_seek(orc_rle_int *d, const uint64_t *pos, size_t n,
+			      size_t *used, colfs_err *err)
+{
+	uint64_t skip;
+
+	COLFS_TRY(orc_in_seek(&d->in, pos, n, used, err));
+	d->run_len = d->run_pos = 0;
+	if (*used >= n)
+		return rle_fail(&d->in, err, COLFS_ECORRUPT,
+				"row index: too few positions");
+	skip = pos[(*used)++];
+	while (skip > 0) {
+		size_t take;
+
+		if (d->run_pos == d->run_len) {
+			if (!orc_in_more(&d->in))
+				return rle_fail(&d->in, err, COLFS_ETRUNCATED,
+						"integer RLE: stream ended "
+						"before all values");
+			d->run_len = 0;
+			d->run_pos = 0;
+			COLFS_TRY(d->v2 ? v2_fill(d, err) : v1_fill(d, err));
+		}
+		take = d->run_len - d->run_pos;
+		if (take > skip)
+			take = (size_t)skip;
+		d->run_pos += take;
+		skip -= take;
 	}
 	return COLFS_OK;
 }

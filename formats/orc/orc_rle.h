@@ -56,6 +56,17 @@ void orc_rle_int_init(orc_rle_int *d, const orc_in *in, bool v2,
 colfs_status orc_rle_int_next(orc_rle_int *d, int64_t *out, size_t n,
 			      colfs_err *err);
 
+/* Position a decoder at a row index position (orc_in_seek's numbers,
+ * then the count of values to skip in the run found there; for booleans
+ * then the count of bits to skip in that byte).  *used counts the
+ * numbers taken from `pos`. */
+colfs_status orc_rle_byte_seek(orc_rle_byte *d, const uint64_t *pos,
+			       size_t n, size_t *used, colfs_err *err);
+colfs_status orc_rle_bool_seek(orc_rle_bool *d, const uint64_t *pos,
+			       size_t n, size_t *used, colfs_err *err);
+colfs_status orc_rle_int_seek(orc_rle_int *d, const uint64_t *pos, size_t n,
+			      size_t *used, colfs_err *err);
+
 /* Release the stream each decoder owns. */
 void orc_rle_byte_close(orc_rle_byte *d);
 void orc_rle_bool_close(orc_rle_bool *d);

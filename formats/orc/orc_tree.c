@@ -1008,7 +1008,10 @@ DIR_OPS(indexes_dir);
 
 /* --- streamed views --------------------------------------------------------- */
 
-static const colfs_node_ops view_ops = {.piece = orc_read_view_piece};
+/* Pieces of a view render at once on several threads, each with its own
+ * reader from the view's pool (orc_read.c). */
+static const colfs_node_ops view_ops = {.piece = orc_read_view_piece,
+					.concurrent = true};
 
 colfs_node *orc_tree_add_view(colfs_tree *t, orc_file *f, colfs_node *dir,
 			       const char *name, orc_view_kind kind,
@@ -1022,6 +1025,7 @@ colfs_node *orc_tree_add_view(colfs_tree *t, orc_file *f, colfs_node *dir,
 	v->kind = kind;
 	v->column = column;
 	v->stripe = stripe;
+	pthread_mutex_init(&v->lock, NULL);
 	pthread_mutex_lock(&f->lock);
 	v->next = f->views;
 	f->views = v;
