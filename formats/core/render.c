@@ -15,40 +15,24 @@ static const char hex_lower[] = "0123456789abcdef";
 
 /* ---- small helpers ---------------------------------------------------- */
 
-static const char digit_pairs[201] =
+const char colfs_digit_pairs[200] =
 	"00010203040506070809101112131415161718192021222324252627282930313233"
 	"34353637383940414243444546474849505152535455565758596061626364656667"
 	"6869707172737475767778798081828384858687888990919293949596979899";
 
-/* Append the decimal digits of `v` (no sign), two at a time. */
+/* Append the decimal digits of `v` (no sign), in place. */
 static void put_u64(colfs_buf *b, uint64_t v)
 {
-	char tmp[24];
-	size_t i = sizeof(tmp);
-
-	while (v >= 100) {
-		unsigned r = (unsigned)(v % 100);
-		v /= 100;
-		i -= 2;
-		memcpy(tmp + i, digit_pairs + 2 * r, 2);
-	}
-	if (v >= 10) {
-		i -= 2;
-		memcpy(tmp + i, digit_pairs + 2 * v, 2);
-	} else {
-		tmp[--i] = (char)('0' + v);
-	}
-	colfs_buf_append(b, tmp + i, sizeof(tmp) - i);
+	if (!colfs_buf_reserve(b, 20))
+		return;
+	b->len = (size_t)(colfs_put_u64(b->data + b->len, v) - b->data);
 }
 
 static void put_i64(colfs_buf *b, int64_t v)
 {
-	if (v < 0) {
-		colfs_buf_putc(b, '-');
-		put_u64(b, 0 - (uint64_t)v);
-	} else {
-		put_u64(b, (uint64_t)v);
-	}
+	if (!colfs_buf_reserve(b, 21))
+		return;
+	b->len = (size_t)(colfs_put_i64(b->data + b->len, v) - b->data);
 }
 
 /* Append `v` zero-padded to at least `width` digits. */

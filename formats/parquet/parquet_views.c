@@ -41,35 +41,12 @@ static bool plain_signed_int(const pq_type *t)
 	       t->converted == PARQUET_CT_INT_64;
 }
 
-static const char digits2[] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
 /* Decimal digits of v plus '\n' at p (at most 21 bytes); returns the end. */
 static inline char *put_i64_nl(char *p, int64_t v)
 {
-	char tmp[24];
-	char *e = tmp + sizeof tmp, *q = e;
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-
-	*--q = '\n';
-	while (u >= 100) {
-		unsigned r = (unsigned)(u % 100);
-		u /= 100;
-		q -= 2;
-		memcpy(q, digits2 + 2 * r, 2);
-	}
-	if (u >= 10) {
-		q -= 2;
-		memcpy(q, digits2 + 2 * u, 2);
-	} else {
-		*--q = (char)('0' + u);
-	}
-	if (v < 0)
-		*--q = '-';
-	memcpy(p, q, (size_t)(e - q));
-	return p + (e - q);
+	p = colfs_put_i64(p, v);
+	*p++ = '\n';
+	return p;
 }
 
 /* A leaf's rendering context. */
