@@ -1,5 +1,7 @@
 #include "buf.h"
+#include "colfs.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,4 +98,11 @@ char *colfs_buf_take(colfs_buf *b, size_t *len)
 	b->data = NULL;
 	b->len = b->cap = 0;
 	return p;
+}
+
+void colfs_malloc_setup(void)
+{
+	mallopt(M_ARENA_MAX, 2);
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 8 << 20);
 }
