@@ -528,6 +528,11 @@ static void put_hex_escape(colfs_buf *b, uint8_t c, bool json)
 	colfs_buf_append(b, e + 1, 3);
 }
 
+const uint8_t colfs_render_text_plain[256] = {
+	[0x20 ... 0x5b] = 1,    /* '\\' is 0x5c */
+	[0x5d ... 0x7e] = 1,
+};
+
 static void text_string(colfs_buf *b, const uint8_t *p, size_t n)
 {
 	size_t i = 0;
@@ -536,7 +541,7 @@ static void text_string(colfs_buf *b, const uint8_t *p, size_t n)
 		size_t start = i;
 
 		/* the common case: a run of printable ASCII */
-		while (i < n && p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\')
+		while (i < n && colfs_render_text_plain[p[i]])
 			i++;
 		if (i > start)
 			colfs_buf_append(b, p + start, i - start);

@@ -99,6 +99,10 @@ static inline char *colfs_put_i64(char *p, int64_t v)
 	return colfs_put_u64(p, (uint64_t)v);
 }
 
+/* 1 for the bytes a text-mode string keeps as they are (printable ASCII
+ * but the backslash), 0 for those that need a look (escapes, UTF-8). */
+extern const uint8_t colfs_render_text_plain[256];
+
 /* Default options (text mode, `\N`) and JSON mode. */
 extern const colfs_render colfs_render_text_default;
 extern const colfs_render colfs_render_json_default;

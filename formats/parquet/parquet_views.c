@@ -105,6 +105,27 @@ static inline int64_t int_at(const parquet_pages_decoded *p, size_t j)
 	return v->physical_type == PARQUET_INT64 ? v->v.i64[j] : v->v.i32[j];
 }
 
+/* n bytes from q to o in fixed-size copies the compiler inlines (short
+ * strings are the common case: a call to memcpy per value cost more than
+ * the copy); overlapping head and tail copies cover any n exactly. */
+static inline void copy_short(uint8_t *o, const uint8_t *q, size_t n)
+{
+	if (n >= 16) {
+		for (size_t c = 0; c + 16 <= n; c += 16)
+			memcpy(o + c, q + c, 16);
+		memcpy(o + n - 16, q + n - 16, 16);
+	} else if (n >= 8) {
+		memcpy(o, q, 8);
+		memcpy(o + n - 8, q + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(o, q, 4);
+		memcpy(o + n - 4, q + n - 4, 4);
+	} else {
+		for (size_t c = 0; c < n; c++)
+			o[c] = q[c];
+	}
+}
+
 /* Entries [from, to) of a page as text lines (value or null token);
  * `*j` is the index of the next non-null value. */
 static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parquet_pages_decoded *p,
@@ -151,6 +172,7 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 		}
 		if (!colfs_buf_reserve(b, need))
 			return;
+		const uint8_t *plain = colfs_render_text_plain;
 		for (size_t i = from; i < to; i++) {
 			if (p->def && p->def[i] != md) {
 				if (b->cap - b->len < ntl + 1 &&
@@ -164,12 +186,13 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 				const uint8_t *q = v->ptr;
 				uint32_t n = v->len, k = 0;
 				jj++;
-				while (k < n && q[k] >= 0x20 && q[k] < 0x7f &&
-				       q[k] != '\\')
+				while (k < n && plain[q[k]])
 					k++;
-				if (k == n) {
-					if (b->cap - b->len < (size_t)n + 1 &&
-					    !colfs_buf_reserve(b, (size_t)n + 1))
+				if (k == n && b->cap - b->len > n) {
+					copy_short((uint8_t *)b->data + b->len, q, n);
+					b->len += n;
+				} else if (k == n) {
+					if (!colfs_buf_reserve(b, (size_t)n + 1))
 						return;
 					memcpy(b->data + b->len, q, n);
 					b->len += n;
@@ -899,6 +922,10 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 		}
 		parquet_views_cursor *cu = &fl->cur[0];
 		uint64_t left = m;
+		if (cu->r.fast_int && m <= SIZE_MAX / 32)
+			/* the whole piece at once: no regrowth (and copy)
+			 * page after page; table_piece gives back the rest */
+			colfs_buf_reserve(out, (size_t)m * 21);
 		while (left) {
 			st = cur_fill(t, s, f, cu);
 			if (st == COLFS_END)
