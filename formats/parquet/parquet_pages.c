@@ -535,13 +535,19 @@ void parquet_pages_scratch_free(parquet_pages_scratch *sc)
 	memset(sc, 0, sizeof *sc);
 }
 
+/* A scratch buffer of at least `need` bytes: kept when it is large
+ * enough, else replaced by one an eighth larger (pages of one column
+ * differ by a few bytes; each would otherwise replace the buffer), on
+ * huge pages when large. */
 static bool scratch_fit(uint8_t **p, size_t *cap, size_t need)
 {
 	if (need <= *cap && *p)
 		return true;
+	size_t want = need + need / 8;
 	free(*p);
-	*p = malloc(need ? need : 1);
-	*cap = *p ? need : 0;
+	*p = malloc(want ? want : 1);
+	*cap = *p ? want : 0;
+	colfs_mem_hugepages(*p, *cap);
 	return *p != NULL;
 }
 
@@ -816,6 +822,7 @@ static colfs_status levels_alloc(parquet_region_state *s, size_t n, uint32_t **o
 		free(*keep);
 		*keep = malloc((n ? n : 1) * sizeof **keep);
 		*cap = *keep ? n : 0;
+		colfs_mem_hugepages(*keep, *cap * sizeof **keep);
 		*out = *keep;
 	} else {
 		*out = malloc((n ? n : 1) * sizeof **out);

@@ -238,6 +238,7 @@ colfs_status pq_values_decode_pooled(colfs_cursor *c, int32_t physical_type,
 		free(pool->mem);
 		pool->mem = malloc(want ? want : 1);
 		pool->cap = pool->mem ? want : 0;
+		colfs_mem_hugepages(pool->mem, pool->cap);
 		out->v.any = pool->mem;
 		out->pooled = pool->mem != NULL;
 	} else {
