@@ -131,7 +131,11 @@ void colfs_render_u64(colfs_buf *b, const colfs_render *r, uint64_t v)
 static void put_float_digits(colfs_buf *b, bool neg, const char *digits,
 			     int ndig, int exp10)
 {
-	char out[64];
+	/* written in place: at most 1 + 17 + 4 + 1 + 5 bytes (sign,
+	 * digits, "0.000" or the exponent, the point) */
+	if (!colfs_buf_reserve(b, 40))
+		return;
+	char *out = b->data + b->len;
 	size_t o = 0;
 
 	if (neg)
@@ -170,7 +174,7 @@ static void put_float_digits(colfs_buf *b, bool neg, const char *digits,
 			out[o++] = '0';
 		}
 	}
-	colfs_buf_append(b, out, o);
+	b->len += o;
 }
 
 /* 5^0 .. 5^31 as (high, low) 64-bit halves. */

@@ -207,7 +207,12 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 		*j = jj;
 		return;
 	}
-	colfs_buf_reserve(b, (to - from) * 8);
+	/* floats take up to 25 bytes and a newline: reserve them all, so
+	 * the buffer does not regrow (and copy) as it fills */
+	const size_t per = l->type.physical == PARQUET_DOUBLE ||
+			   l->type.physical == PARQUET_FLOAT ? 26 : 8;
+	if (to - from <= SIZE_MAX / 32)
+		colfs_buf_reserve(b, (to - from) * per);
 	for (size_t i = from; i < to; i++) {
 		if (p->def && p->def[i] != md)
 			colfs_render_null(b, &l->text);
@@ -922,10 +927,13 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 		}
 		parquet_views_cursor *cu = &fl->cur[0];
 		uint64_t left = m;
-		if (cu->r.fast_int && m <= SIZE_MAX / 32)
+		const int32_t phys = cu->r.type.physical;
+		if ((cu->r.fast_int || phys == PARQUET_DOUBLE ||
+		     phys == PARQUET_FLOAT) && m <= SIZE_MAX / 32)
 			/* the whole piece at once: no regrowth (and copy)
 			 * page after page; table_piece gives back the rest */
-			colfs_buf_reserve(out, (size_t)m * 21);
+			colfs_buf_reserve(out, (size_t)m *
+					  (cu->r.fast_int ? 21 : 26));
 		while (left) {
 			st = cur_fill(t, s, f, cu);
 			if (st == COLFS_END)
