@@ -82,6 +82,22 @@ colfs_status colfs_options_resolve_paths(colfs_options *opts,
 /* One line per option, for --help. */
 const char *colfs_options_help(void);
 
+/* The process's malloc settings for decoding, in one place (the daemon
+ * and colfs-tool call it first thing in main):
+ * - two arenas: FUSE worker threads would each get one, and decoded
+ *   pieces, large and short-lived, spread over many arenas keep freed
+ *   memory resident (measured: 296 MB -> 254 MB peak for a 50M-row
+ *   string column);
+ * - pieces and page buffers (hundreds of KiB to a few MiB) are served
+ *   from the heap, not by mmap: glibc maps each large block afresh and
+ *   unmaps it on free, so every piece faulted in and zeroed new pages
+ *   (a fifth of the time of `cat columns/X`); from the heap, a piece the
+ *   cache evicts makes room for the next one.  Blocks over 32 MiB are
+ *   still mapped, and free memory above 8 MiB at the top of a heap is
+ *   still given back, so the daemon's peak grows by at most that much
+ *   (docs/performance.md; core/buf.c). */
+void colfs_malloc_setup(void);
+
 /* Open `path`, find its format by magic bytes and read its metadata.
  * Files that are damaged still open (the problems show in `errors`); a
  * file that is not a supported format, is empty, or cannot be opened fails

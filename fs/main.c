@@ -16,7 +16,6 @@
  * the generic mount options mount.fuse3 or mount(8) pass along are
  * accepted (see colfsd_opt_ignored).
  */
-#include <malloc.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -394,12 +393,7 @@ static int colfsd_args_defaults(struct fuse_args *args, const char *source)
 
 int main(int argc, char *argv[])
 {
-	/* FUSE worker threads would each get a malloc arena; decoded pieces
-	 * are large and short-lived, and spread over many arenas they keep
-	 * freed memory resident.  Two arenas keep the peak near the cache
-	 * bound (measured: 296 MB -> 254 MB peak for a 50M-row string
-	 * column). */
-	mallopt(M_ARENA_MAX, 2);
+	colfs_malloc_setup();   /* colfs.h: why */
 
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	struct fuse_cmdline_opts cmd;

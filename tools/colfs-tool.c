@@ -1294,6 +1294,8 @@ int main(int argc, char **argv)
 	char **pos;
 	int npos = 0, rc;
 	bool dashdash = false;
+
+	colfs_malloc_setup();   /* colfs.h: why */
 	const char *cmd;
 	char why[512];
 	colfs_status st;

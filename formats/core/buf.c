@@ -1,8 +1,11 @@
 #include "buf.h"
+#include "colfs.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 void colfs_buf_free(colfs_buf *b)
 {
@@ -96,4 +99,23 @@ char *colfs_buf_take(colfs_buf *b, size_t *len)
 	b->data = NULL;
 	b->len = b->cap = 0;
 	return p;
+}
+
+void colfs_malloc_setup(void)
+{
+	mallopt(M_ARENA_MAX, 2);
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 8 << 20);
+}
+
+void colfs_mem_hugepages(void *p, size_t n)
+{
+	const uintptr_t huge = (uintptr_t)2 << 20;
+
+	if (!p || n < 2 * huge)
+		return;
+	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t e = ((uintptr_t)p + n) & ~(huge - 1);
+	if (e > a)
+		madvise((void *)a, e - a, MADV_HUGEPAGE);
 }

@@ -15,40 +15,24 @@ static const char hex_lower[] = "0123456789abcdef";
 
 /* ---- small helpers ---------------------------------------------------- */
 
-static const char digit_pairs[201] =
+const char colfs_digit_pairs[200] =
 	"00010203040506070809101112131415161718192021222324252627282930313233"
 	"34353637383940414243444546474849505152535455565758596061626364656667"
 	"6869707172737475767778798081828384858687888990919293949596979899";
 
-/* Append the decimal digits of `v` (no sign), two at a time. */
+/* Append the decimal digits of `v` (no sign), in place. */
 static void put_u64(colfs_buf *b, uint64_t v)
 {
-	char tmp[24];
-	size_t i = sizeof(tmp);
-
-	while (v >= 100) {
-		unsigned r = (unsigned)(v % 100);
-		v /= 100;
-		i -= 2;
-		memcpy(tmp + i, digit_pairs + 2 * r, 2);
-	}
-	if (v >= 10) {
-		i -= 2;
-		memcpy(tmp + i, digit_pairs + 2 * v, 2);
-	} else {
-		tmp[--i] = (char)('0' + v);
-	}
-	colfs_buf_append(b, tmp + i, sizeof(tmp) - i);
+	if (!colfs_buf_reserve(b, 20))
+		return;
+	b->len = (size_t)(colfs_put_u64(b->data + b->len, v) - b->data);
 }
 
 static void put_i64(colfs_buf *b, int64_t v)
 {
-	if (v < 0) {
-		colfs_buf_putc(b, '-');
-		put_u64(b, 0 - (uint64_t)v);
-	} else {
-		put_u64(b, (uint64_t)v);
-	}
+	if (!colfs_buf_reserve(b, 21))
+		return;
+	b->len = (size_t)(colfs_put_i64(b->data + b->len, v) - b->data);
 }
 
 /* Append `v` zero-padded to at least `width` digits. */
@@ -147,7 +131,11 @@ void colfs_render_u64(colfs_buf *b, const colfs_render *r, uint64_t v)
 static void put_float_digits(colfs_buf *b, bool neg, const char *digits,
 			     int ndig, int exp10)
 {
-	char out[64];
+	/* written in place: at most 1 + 17 + 4 + 1 + 5 bytes (sign,
+	 * digits, "0.000" or the exponent, the point) */
+	if (!colfs_buf_reserve(b, 40))
+		return;
+	char *out = b->data + b->len;
 	size_t o = 0;
 
 	if (neg)
@@ -186,7 +174,7 @@ static void put_float_digits(colfs_buf *b, bool neg, const char *digits,
 			out[o++] = '0';
 		}
 	}
-	colfs_buf_append(b, out, o);
+	b->len += o;
 }
 
 /* 5^0 .. 5^31 as (high, low) 64-bit halves. */
@@ -266,6 +254,17 @@ static bool shortest_fast(uint64_t c, int q, bool irregular, char *digits,
 
 	if (!even && (np & mask) == 0)
 		vp--;                           /* the upper bound is excluded */
+	/* two digits at a time while two can go (the same steps as the
+	 * loop below, taken in pairs: about half the divisions) */
+	while (vp / 100 > vm / 100) {
+		vm_tz &= vm % 100 == 0;
+		vr_tz &= last == 0 && vr % 10 == 0;
+		last = (int)(vr / 10 % 10);
+		vr /= 100;
+		vp /= 100;
+		vm /= 100;
+		removed += 2;
+	}
 	for (;;) {
 		uint64_t vp10 = vp / 10, vm10 = vm / 10;
 		if (vp10 <= vm10)
@@ -544,6 +543,11 @@ static void put_hex_escape(colfs_buf *b, uint8_t c, bool json)
 	colfs_buf_append(b, e + 1, 3);
 }
 
+const uint8_t colfs_render_text_plain[256] = {
+	[0x20 ... 0x5b] = 1,    /* '\\' is 0x5c */
+	[0x5d ... 0x7e] = 1,
+};
+
 static void text_string(colfs_buf *b, const uint8_t *p, size_t n)
 {
 	size_t i = 0;
@@ -552,7 +556,7 @@ static void text_string(colfs_buf *b, const uint8_t *p, size_t n)
 		size_t start = i;
 
 		/* the common case: a run of printable ASCII */
-		while (i < n && p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\')
+		while (i < n && colfs_render_text_plain[p[i]])
 			i++;
 		if (i > start)
 			colfs_buf_append(b, p + start, i - start);

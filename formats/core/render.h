@@ -50,6 +50,59 @@ typedef enum colfs_time_unit {
 	COLFS_UNIT_NANOS,
 } colfs_time_unit;
 
+/* The decimal digits of v written at p (at most 20 bytes, no sign, no
+ * terminator); returns the end.  Inline for the renderers' hot loops:
+ * the length first, then two digits at a time from the end, so the digits
+ * land in place (no temporary, no copy). */
+extern const char colfs_digit_pairs[200];
+static inline char *colfs_put_u64(char *p, uint64_t v)
+{
+	static const uint64_t p10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+		10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+		100000000000ull, 1000000000000ull, 10000000000000ull,
+		100000000000000ull, 1000000000000000ull,
+		10000000000000000ull, 100000000000000000ull,
+		1000000000000000000ull, 10000000000000000000ull,
+	};
+	/* floor(log10(v)) + 1 from the bit length (1233/4096 ~ log10 2) */
+	unsigned bits = 64 - (unsigned)__builtin_clzll(v | 1);
+	unsigned n = (bits * 1233) >> 12;
+	n += n < 20 && v >= p10[n];
+	if (n == 0)
+		n = 1;
+	char *e = p + n, *q = e;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		q -= 2;
+		q[0] = colfs_digit_pairs[2 * r];
+		q[1] = colfs_digit_pairs[2 * r + 1];
+	}
+	if (v >= 10) {
+		q -= 2;
+		q[0] = colfs_digit_pairs[2 * v];
+		q[1] = colfs_digit_pairs[2 * v + 1];
+	} else {
+		*--q = (char)('0' + v);
+	}
+	return e;
+}
+
+/* The same for a signed value (at most 20 bytes). */
+static inline char *colfs_put_i64(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return colfs_put_u64(p, 0 - (uint64_t)v);
+	}
+	return colfs_put_u64(p, (uint64_t)v);
+}
+
+/* 1 for the bytes a text-mode string keeps as they are (printable ASCII
+ * but the backslash), 0 for those that need a look (escapes, UTF-8). */
+extern const uint8_t colfs_render_text_plain[256];
+
 /* Default options (text mode, `\N`) and JSON mode. */
 extern const colfs_render colfs_render_text_default;
 extern const colfs_render colfs_render_json_default;

@@ -529,16 +529,25 @@ void parquet_pages_scratch_free(parquet_pages_scratch *sc)
 {
 	free(sc->raw);
 	free(sc->out);
+	free(sc->def);
+	free(sc->rep);
+	pq_values_pool_free(&sc->vals);
 	memset(sc, 0, sizeof *sc);
 }
 
+/* A scratch buffer of at least `need` bytes: kept when it is large
+ * enough, else replaced by one an eighth larger (pages of one column
+ * differ by a few bytes; each would otherwise replace the buffer), on
+ * huge pages when large. */
 static bool scratch_fit(uint8_t **p, size_t *cap, size_t need)
 {
 	if (need <= *cap && *p)
 		return true;
+	size_t want = need + need / 8;
 	free(*p);
-	*p = malloc(need ? need : 1);
-	*cap = *p ? need : 0;
+	*p = malloc(want ? want : 1);
+	*cap = *p ? want : 0;
+	colfs_mem_hugepages(*p, *cap);
 	return *p != NULL;
 }
 
@@ -778,8 +787,10 @@ colfs_status parquet_pages_dict_get(colfs_tree *t, parquet_region_state *s, uint
 
 void parquet_pages_release(parquet_pages_state *v, parquet_pages_decoded *p)
 {
-	free(p->def);
-	free(p->rep);
+	if (p->levels_owned) {
+		free(p->def);
+		free(p->rep);
+	}
 	pq_values_free(&p->vals);
 	parquet_pages_dict_unref(v, p->dict);
 	if (p->buf_owned)
@@ -793,14 +804,29 @@ bool parquet_pages_is_data(const parquet_page *pg)
 	       pg->hdr.type == PARQUET_PAGE_DATA_V2;
 }
 
+/* Room for n levels: the scratch's buffer `*keep` (of `*cap` entries,
+ * grown when short) when there is a scratch, else malloc'd. */
 static colfs_status levels_alloc(parquet_region_state *s, size_t n, uint32_t **out,
-				 uint64_t off, colfs_err *e)
+				 uint32_t **keep, size_t *cap, uint64_t off,
+				 colfs_err *e)
 {
 	if (n > s->max_alloc / sizeof **out)
 		return colfs_fail(e, COLFS_EOVERFLOW, off,
 				  "page of %zu values needs more level memory than the max_alloc cap",
 				  n);
-	*out = malloc((n ? n : 1) * sizeof **out);
+	if (keep && *keep && *cap >= n) {
+		*out = *keep;
+		return COLFS_OK;
+	}
+	if (keep) {
+		free(*keep);
+		*keep = malloc((n ? n : 1) * sizeof **keep);
+		*cap = *keep ? n : 0;
+		colfs_mem_hugepages(*keep, *cap * sizeof **keep);
+		*out = *keep;
+	} else {
+		*out = malloc((n ? n : 1) * sizeof **out);
+	}
 	if (!*out)
 		return colfs_fail(e, COLFS_ENOMEM, off, "out of memory");
 	return COLFS_OK;
@@ -848,11 +874,14 @@ colfs_status parquet_pages_decode(colfs_tree *t, parquet_region_state *s,
 	}
 	colfs_cursor_init_virtual(&cur, p->buf, p->buf_len, off);
 	p->n = n;
+	p->levels_owned = !sc;
 	if (col->max_rep > 0 &&
-	    (st = levels_alloc(s, n, &p->rep, off, &e)))
+	    (st = levels_alloc(s, n, &p->rep, sc ? &sc->rep : NULL,
+			       sc ? &sc->rep_cap : NULL, off, &e)))
 		goto fail;
 	if (col->max_def > 0 &&
-	    (st = levels_alloc(s, n, &p->def, off, &e)))
+	    (st = levels_alloc(s, n, &p->def, sc ? &sc->def : NULL,
+			       sc ? &sc->def_cap : NULL, off, &e)))
 		goto fail;
 	if (h->type == PARQUET_PAGE_DATA_V2) {
 		colfs_cursor lv;
@@ -908,6 +937,12 @@ colfs_status parquet_pages_decode(colfs_tree *t, parquet_region_state *s,
 		for (size_t i = 0; i < n; i++)
 			nn += p->def[i] == md;
 		p->nonnull = nn;
+		if (nn == n) {
+			/* no nulls: the renderers skip the test */
+			if (p->levels_owned)
+				free(p->def);
+			p->def = NULL;
+		}
 	} else {
 		p->nonnull = n;
 	}
@@ -916,10 +951,12 @@ colfs_status parquet_pages_decode(colfs_tree *t, parquet_region_state *s,
 		if ((st = parquet_pages_dict_get(t, s, g, c, w, &p->dict, &e)))
 			goto fail;
 	}
-	st = pq_values_decode(&cur, col->elem->type, col->elem->type_length,
-			      h->encoding, p->nonnull,
-			      p->dict ? (uint32_t)p->dict->vals.count : 0,
-			      s->max_alloc, &p->vals, &e);
+	st = pq_values_decode_pooled(&cur, col->elem->type,
+				     col->elem->type_length, h->encoding,
+				     p->nonnull,
+				     p->dict ? (uint32_t)p->dict->vals.count : 0,
+				     s->max_alloc, sc ? &sc->vals : NULL,
+				     &p->vals, &e);
 	if (!st && p->vals.indices && !p->dict)
 		st = colfs_fail(&e, COLFS_ECORRUPT, off,
 				"dictionary indices without a dictionary");

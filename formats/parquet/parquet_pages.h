@@ -90,11 +90,16 @@ colfs_status parquet_pages_dict_get(colfs_tree *t, parquet_region_state *s, uint
 void parquet_pages_dict_unref(parquet_pages_state *v, parquet_pages_dict *d);
 
 /* Buffers a cursor reuses from page to page (a page's stored and
- * decompressed bytes), so that sequential reading does not map fresh
- * memory for every page. */
+ * decompressed bytes, its levels and its decoded values), so that
+ * sequential reading does not map and fault in fresh memory for every
+ * page.  One per cursor: a page decoded with it borrows these buffers
+ * until the next decode with the same scratch. */
 typedef struct parquet_pages_scratch {
 	uint8_t *raw, *out;
 	size_t raw_cap, out_cap;
+	uint32_t *def, *rep;
+	size_t def_cap, rep_cap;  /* entries */
+	pq_values_pool vals;
 } parquet_pages_scratch;
 void parquet_pages_scratch_free(parquet_pages_scratch *sc);
 
@@ -115,6 +120,7 @@ typedef struct parquet_pages_decoded {
 	uint8_t *buf;          /* decompressed page; views point into it */
 	size_t buf_len;
 	bool buf_owned;        /* false: a cursor's scratch buffer */
+	bool levels_owned;     /* false: def and rep are the scratch's */
 	uint32_t max_def;
 } parquet_pages_decoded;
 

@@ -41,35 +41,12 @@ static bool plain_signed_int(const pq_type *t)
 	       t->converted == PARQUET_CT_INT_64;
 }
 
-static const char digits2[] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
 /* Decimal digits of v plus '\n' at p (at most 21 bytes); returns the end. */
 static inline char *put_i64_nl(char *p, int64_t v)
 {
-	char tmp[24];
-	char *e = tmp + sizeof tmp, *q = e;
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-
-	*--q = '\n';
-	while (u >= 100) {
-		unsigned r = (unsigned)(u % 100);
-		u /= 100;
-		q -= 2;
-		memcpy(q, digits2 + 2 * r, 2);
-	}
-	if (u >= 10) {
-		q -= 2;
-		memcpy(q, digits2 + 2 * u, 2);
-	} else {
-		*--q = (char)('0' + u);
-	}
-	if (v < 0)
-		*--q = '-';
-	memcpy(p, q, (size_t)(e - q));
-	return p + (e - q);
+	p = colfs_put_i64(p, v);
+	*p++ = '\n';
+	return p;
 }
 
 /* A leaf's rendering context. */
@@ -128,6 +105,27 @@ static inline int64_t int_at(const parquet_pages_decoded *p, size_t j)
 	return v->physical_type == PARQUET_INT64 ? v->v.i64[j] : v->v.i32[j];
 }
 
+/* n bytes from q to o in fixed-size copies the compiler inlines (short
+ * strings are the common case: a call to memcpy per value cost more than
+ * the copy); overlapping head and tail copies cover any n exactly. */
+static inline void copy_short(uint8_t *o, const uint8_t *q, size_t n)
+{
+	if (n >= 16) {
+		for (size_t c = 0; c + 16 <= n; c += 16)
+			memcpy(o + c, q + c, 16);
+		memcpy(o + n - 16, q + n - 16, 16);
+	} else if (n >= 8) {
+		memcpy(o, q, 8);
+		memcpy(o + n - 8, q + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(o, q, 4);
+		memcpy(o + n - 4, q + n - 4, 4);
+	} else {
+		for (size_t c = 0; c < n; c++)
+			o[c] = q[c];
+	}
+}
+
 /* Entries [from, to) of a page as text lines (value or null token);
  * `*j` is the index of the next non-null value. */
 static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parquet_pages_decoded *p,
@@ -174,6 +172,7 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 		}
 		if (!colfs_buf_reserve(b, need))
 			return;
+		const uint8_t *plain = colfs_render_text_plain;
 		for (size_t i = from; i < to; i++) {
 			if (p->def && p->def[i] != md) {
 				if (b->cap - b->len < ntl + 1 &&
@@ -187,12 +186,13 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 				const uint8_t *q = v->ptr;
 				uint32_t n = v->len, k = 0;
 				jj++;
-				while (k < n && q[k] >= 0x20 && q[k] < 0x7f &&
-				       q[k] != '\\')
+				while (k < n && plain[q[k]])
 					k++;
-				if (k == n) {
-					if (b->cap - b->len < (size_t)n + 1 &&
-					    !colfs_buf_reserve(b, (size_t)n + 1))
+				if (k == n && b->cap - b->len > n) {
+					copy_short((uint8_t *)b->data + b->len, q, n);
+					b->len += n;
+				} else if (k == n) {
+					if (!colfs_buf_reserve(b, (size_t)n + 1))
 						return;
 					memcpy(b->data + b->len, q, n);
 					b->len += n;
@@ -207,7 +207,12 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 		*j = jj;
 		return;
 	}
-	colfs_buf_reserve(b, (to - from) * 8);
+	/* floats take up to 25 bytes and a newline: reserve them all, so
+	 * the buffer does not regrow (and copy) as it fills */
+	const size_t per = l->type.physical == PARQUET_DOUBLE ||
+			   l->type.physical == PARQUET_FLOAT ? 26 : 8;
+	if (to - from <= SIZE_MAX / 32)
+		colfs_buf_reserve(b, (to - from) * per);
 	for (size_t i = from; i < to; i++) {
 		if (p->def && p->def[i] != md)
 			colfs_render_null(b, &l->text);
@@ -922,6 +927,13 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 		}
 		parquet_views_cursor *cu = &fl->cur[0];
 		uint64_t left = m;
+		const int32_t phys = cu->r.type.physical;
+		if ((cu->r.fast_int || phys == PARQUET_DOUBLE ||
+		     phys == PARQUET_FLOAT) && m <= SIZE_MAX / 32)
+			/* the whole piece at once: no regrowth (and copy)
+			 * page after page; table_piece gives back the rest */
+			colfs_buf_reserve(out, (size_t)m *
+					  (cu->r.fast_int ? 21 : 26));
 		while (left) {
 			st = cur_fill(t, s, f, cu);
 			if (st == COLFS_END)

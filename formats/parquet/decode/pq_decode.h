@@ -186,7 +186,18 @@ typedef struct pq_values {
 		uint32_t *idx;
 	} v;
 	uint8_t *owned;     /* bytes the views point into, when not the page */
+	bool pooled;        /* v.any belongs to the caller's pool (not freed) */
 } pq_values;
+
+/* A buffer reused from page to page for decoded values (one per cursor,
+ * never shared between threads): pq_values_decode_pooled decodes into it,
+ * growing it when a page needs more, so that sequential reading neither
+ * maps nor faults in fresh memory for every page. */
+typedef struct pq_values_pool {
+	void *mem;
+	size_t cap;
+} pq_values_pool;
+void pq_values_pool_free(pq_values_pool *pool);
 
 /* Decode `count` values (the page's non-null values) from `c`.
  * type_length is the FIXED_LEN_BYTE_ARRAY width; dict_size the number of
@@ -197,6 +208,13 @@ colfs_status pq_values_decode(colfs_cursor *c, int32_t physical_type,
 			      int32_t type_length, int32_t encoding,
 			      size_t count, uint32_t dict_size,
 			      size_t max_bytes, pq_values *out, colfs_err *err);
+/* The same, with the values array taken from `pool` (the result borrows
+ * it until the next decode with that pool); pool NULL: as above. */
+colfs_status pq_values_decode_pooled(colfs_cursor *c, int32_t physical_type,
+				     int32_t type_length, int32_t encoding,
+				     size_t count, uint32_t dict_size,
+				     size_t max_bytes, pq_values_pool *pool,
+				     pq_values *out, colfs_err *err);
 /* Free what pq_values_decode allocated (accepts NULL and empty values). */
 void pq_values_free(pq_values *v);
 

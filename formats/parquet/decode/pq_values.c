@@ -46,7 +46,8 @@ void pq_values_free(pq_values *v)
 {
 	if (!v)
 		return;
-	free(v->v.any);
+	if (!v->pooled)
+		free(v->v.any);
 	free(v->owned);
 	memset(v, 0, sizeof(*v));
 }
@@ -176,10 +177,30 @@ static colfs_status decode_into(colfs_cursor *c, int32_t type,
 	return unsupported(c, type, enc, err);
 }
 
+void pq_values_pool_free(pq_values_pool *pool)
+{
+	if (!pool)
+		return;
+	free(pool->mem);
+	pool->mem = NULL;
+	pool->cap = 0;
+}
+
 colfs_status pq_values_decode(colfs_cursor *c, int32_t physical_type,
 			      int32_t type_length, int32_t encoding,
 			      size_t count, uint32_t dict_size,
 			      size_t max_bytes, pq_values *out, colfs_err *err)
+{
+	return pq_values_decode_pooled(c, physical_type, type_length, encoding,
+				       count, dict_size, max_bytes, NULL, out,
+				       err);
+}
+
+colfs_status pq_values_decode_pooled(colfs_cursor *c, int32_t physical_type,
+				     int32_t type_length, int32_t encoding,
+				     size_t count, uint32_t dict_size,
+				     size_t max_bytes, pq_values_pool *pool,
+				     pq_values *out, colfs_err *err)
 {
 	const uint64_t off = colfs_cursor_offset(c);
 	size_t es;
@@ -205,7 +226,24 @@ colfs_status pq_values_decode(colfs_cursor *c, int32_t physical_type,
 		return colfs_fail(err, COLFS_EOVERFLOW, off,
 				  "%zu %s values exceed the limit of %zu bytes",
 				  count, type_name(physical_type), max_bytes);
-	out->v.any = malloc(bytes ? (size_t)bytes : 1);
+	if (pool && pool->mem && pool->cap >= bytes) {
+		out->v.any = pool->mem;
+		out->pooled = true;
+	} else if (pool) {
+		/* grown by half again, so that slowly growing pages do not
+		 * reallocate every time */
+		size_t want = (size_t)bytes + (size_t)bytes / 2;
+		if (want > max_bytes)
+			want = (size_t)bytes;
+		free(pool->mem);
+		pool->mem = malloc(want ? want : 1);
+		pool->cap = pool->mem ? want : 0;
+		colfs_mem_hugepages(pool->mem, pool->cap);
+		out->v.any = pool->mem;
+		out->pooled = pool->mem != NULL;
+	} else {
+		out->v.any = malloc(bytes ? (size_t)bytes : 1);
+	}
 	if (!out->v.any)
 		return colfs_fail(err, COLFS_ENOMEM, off,
 				  "no memory for %zu values", count);
