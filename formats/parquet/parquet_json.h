@@ -8,6 +8,15 @@
 /* metadata.json: FileMetaData. */
 colfs_status parquet_json_metadata_gen(colfs_tree *t, colfs_node *file,
 				       colfs_buf *out);
+/* metadata.json of a footer over this many bytes is a stream (its JSON
+ * runs to about 14 bytes a footer byte: over 1 MiB, and costly to make
+ * only to learn its size), one piece a row group. */
+#define PARQUET_JSON_STREAM_FOOTER (64 * 1024)
+/* Whether this file's metadata.json is that stream. */
+bool parquet_json_metadata_streams(const parquet_region_state *s);
+/* Its pieces: the same bytes as parquet_json_metadata_gen. */
+colfs_status parquet_json_metadata_piece(colfs_tree *t, colfs_node *file,
+					 uint64_t index, colfs_buf *out);
 /* A row group's meta.json: its RowGroup (without the chunks). */
 colfs_status parquet_json_rg_meta_gen(colfs_tree *t, colfs_node *file,
 				      colfs_buf *out);

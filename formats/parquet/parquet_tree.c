@@ -17,6 +17,9 @@
 #include <string.h>
 
 static const colfs_node_ops metadata_json_ops = {.generate = parquet_json_metadata_gen};
+/* the same, of a large footer: a stream of one piece a row group */
+static const colfs_node_ops metadata_stream_ops = {
+	.piece = parquet_json_metadata_piece, .concurrent = true};
 static const colfs_node_ops rg_meta_ops = {.generate = parquet_json_rg_meta_gen};
 static const colfs_node_ops chunk_meta_ops = {.generate = parquet_json_chunk_meta_gen};
 static const colfs_node_ops column_index_ops = {.generate = parquet_stats_column_index_gen};
@@ -338,8 +341,11 @@ colfs_status parquet_tree_root_add(colfs_tree *t, colfs_node *root, parquet_regi
 				       s))
 			return COLFS_ENOMEM;
 	}
-	if (s->pf && !colfs_dir_add_doc(t, root, "metadata.json",
-					&metadata_json_ops, s))
+	if (s->pf && !(parquet_json_metadata_streams(s)
+		       ? colfs_dir_add_stream(t, root, "metadata.json",
+					      &metadata_stream_ops, s)
+		       : colfs_dir_add_doc(t, root, "metadata.json",
+					   &metadata_json_ops, s)))
 		return COLFS_ENOMEM;
 	if (s->pf && s->pf->n_kv &&
 	    !colfs_dir_add_dir(t, root, "key_value", &kv_ops, s))
