@@ -96,7 +96,7 @@ bool parquet_json_metadata_streams(const parquet_region_state *s)
 	size_t start;
 
 	if (!pf || pf->encrypted_footer || !pf->meta_ok ||
-	    !pf->n_row_groups || pf->footer_len <= PARQUET_JSON_STREAM_FOOTER)
+	    !pf->n_row_groups || !parquet_region_footer_large(s))
 		return false;
 	for (uint32_t g = 1; g < pf->n_row_groups; g++)
 		if (pf->row_groups[g].span_off !=

@@ -8,11 +8,8 @@
 /* metadata.json: FileMetaData. */
 colfs_status parquet_json_metadata_gen(colfs_tree *t, colfs_node *file,
 				       colfs_buf *out);
-/* metadata.json of a footer over this many bytes is a stream (its JSON
- * runs to about 14 bytes a footer byte: over 1 MiB, and costly to make
- * only to learn its size), one piece a row group. */
-#define PARQUET_JSON_STREAM_FOOTER (64 * 1024)
-/* Whether this file's metadata.json is that stream. */
+/* Whether this file's metadata.json is a stream of one piece a row group
+ * (a large footer: parquet_region_footer_large). */
 bool parquet_json_metadata_streams(const parquet_region_state *s);
 /* Its pieces: the same bytes as parquet_json_metadata_gen. */
 colfs_status parquet_json_metadata_piece(colfs_tree *t, colfs_node *file,

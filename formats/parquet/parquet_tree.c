@@ -32,6 +32,9 @@ static const colfs_node_ops readme_ops = {.generate = parquet_docs_readme_gen};
 static const colfs_node_ops schema_ops = {.generate = parquet_docs_schema_gen};
 static const colfs_node_ops schema_json_ops = {.generate = parquet_docs_schema_json_gen};
 static const colfs_node_ops layout_ops = {.generate = parquet_docs_layout_gen};
+/* the same, of a large footer: a report (tree.h: one piece, made when
+ * read; its regions are sorted across the whole file) */
+static const colfs_node_ops layout_report_ops = {.generate = parquet_docs_layout_gen};
 
 /* The page walk of the chunk a node names (a, b), or NULL. */
 static const parquet_pages_list *chunk_pages(colfs_tree *t, parquet_region_state *s,
@@ -350,7 +353,9 @@ colfs_status parquet_tree_root_add(colfs_tree *t, colfs_node *root, parquet_regi
 	if (s->pf && s->pf->n_kv &&
 	    !colfs_dir_add_dir(t, root, "key_value", &kv_ops, s))
 		return COLFS_ENOMEM;
-	if (!colfs_dir_add_doc(t, root, "layout", &layout_ops, s) ||
+	if (!(parquet_region_footer_large(s)
+	      ? colfs_dir_add_stream(t, root, "layout", &layout_report_ops, s)
+	      : colfs_dir_add_doc(t, root, "layout", &layout_ops, s)) ||
 	    !colfs_dir_add_errors(t, root) ||
 	    !colfs_dir_add_dir(t, root, "raw", &raw_ops, s))
 		return COLFS_ENOMEM;
