@@ -61,7 +61,8 @@ colfs_status parquet_region_footer_read(parquet_region_state *s, bool plain_only
 /* A footer over this many bytes is large: the documents that grow with
  * it (metadata.json, whose JSON runs to about 14 bytes a footer byte, and
  * layout, a line a chunk) are streams, made when read and not to answer
- * a stat (docs/tree.md, "Sizes"); the others stay documents. */
+ * a stat (docs/tree.md, "Sizes"); the others stay documents.  So is a
+ * row group's meta.json when its RowGroup spans more than this. */
 #define PARQUET_REGION_LARGE_FOOTER (64 * 1024)
 static inline bool parquet_region_footer_large(const parquet_region_state *s)
 {

@@ -21,6 +21,8 @@ static const colfs_node_ops metadata_json_ops = {.generate = parquet_json_metada
 static const colfs_node_ops metadata_stream_ops = {
 	.piece = parquet_json_metadata_piece, .concurrent = true};
 static const colfs_node_ops rg_meta_ops = {.generate = parquet_json_rg_meta_gen};
+/* the same, of a RowGroup over 64 KiB of the footer: a report */
+static const colfs_node_ops rg_meta_report_ops = {.generate = parquet_json_rg_meta_gen};
 static const colfs_node_ops chunk_meta_ops = {.generate = parquet_json_chunk_meta_gen};
 static const colfs_node_ops column_index_ops = {.generate = parquet_stats_column_index_gen};
 static const colfs_node_ops offset_index_ops = {.generate = parquet_json_offset_index_gen};
@@ -264,7 +266,14 @@ static colfs_status rg_populate(colfs_tree *t, colfs_node *dir)
 	parquet_region_state *s = colfs_node_ctx(dir);
 	uint64_t g = colfs_node_a(dir);
 
-	ADD(add_doc_abc(t, dir, "meta.json", &rg_meta_ops, s, g, 0, 0));
+	if (s->pf->row_groups[g].span_len > PARQUET_REGION_LARGE_FOOTER) {
+		colfs_node *n = colfs_dir_add_stream(t, dir, "meta.json",
+						     &rg_meta_report_ops, s);
+		ADD(n);
+		colfs_node_set_args(n, g, 0, 0);
+	} else {
+		ADD(add_doc_abc(t, dir, "meta.json", &rg_meta_ops, s, g, 0, 0));
+	}
 	ADD(add_dir_abc(t, dir, "chunks", &chunks_ops, s, g, 0, 0));
 	COLFS_TRY(parquet_views_table_add(t, dir, s, (int64_t)g));
 	ADD(colfs_dir_add_errors(t, dir));

@@ -20,7 +20,9 @@
 #     total_compressed_size and data_page_offset as DuckDB's
 #     parquet_metadata() reports them; each row group in it equals that
 #     row group's meta.json;
-#   - layout through colfs-tool follows the grammar (layout-check.py).
+#   - layout through colfs-tool follows the grammar (layout-check.py);
+#   - a row group of 1000 chunks (over 64 KiB of footer) has a meta.json
+#     stream, not a document.
 # Skips (77) without node or DuckDB.
 set -u
 tool=${1:?usage: wide-footer.sh COLFS_TOOL COLFS WORKDIR}
@@ -93,6 +95,9 @@ cmp -s "$work/m-mount.json" "$work/m-tool.json" || fail "metadata.json: the moun
 "$tool" -o size_index=off cat "$few" metadata.json >"$work/m-few.json" || fail "colfs-tool cat metadata.json ($few)"
 "$tool" -o size_index=off ls -l "$few" >"$work/ls-few" || fail "colfs-tool ls -l $few"
 grep -q '^stream .* metadata.json$' "$work/ls-few" || fail "$few: metadata.json is not a stream"
+# a RowGroup of 1000 chunks spans over 64 KiB of the footer
+"$tool" -o size_index=off ls -l "$few" row_groups/1 | grep -q '^stream .* meta.json$' ||
+	fail "$few: row_groups/1/meta.json is not a stream"
 for f in "$wide" "$few"; do
 	python3 "$dir/../tool/layout-check.py" "$tool" "$f" || fail "$f: layout"
 done
