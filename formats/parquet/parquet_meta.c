@@ -125,10 +125,9 @@ static void *arena_big(parquet_file *pf, size_t n, size_t size)
 #ifdef __SANITIZE_ADDRESS__
 	/* under AddressSanitizer each array is its own allocation, so that
 	 * a read past one is caught */
-	if (bytes)
-		return arena_calloc(pf, n, size);
+	return arena_calloc(pf, n, size);
 #endif
-	if (bytes > ARENA_BIG / 2)
+	if (!bytes || bytes > ARENA_BIG / 2)
 		return arena_calloc(pf, n, size);
 	if (!a->nmaps || ARENA_BIG - a->big_used < bytes) {
 		if (a->nmaps == a->capmaps) {
