@@ -22,9 +22,58 @@ const char *colfs_thrift_type_name(uint8_t type)
 	return type < sizeof names / sizeof names[0] ? names[type] : "invalid";
 }
 
-static uint64_t here(const colfs_thrift *r)
+/* colfs_cursor_offset, inline: asked at every field and value. */
+static inline uint64_t here(const colfs_thrift *r)
 {
-	return colfs_cursor_offset(r->cur);
+	const colfs_cursor *c = r->cur;
+
+	return c->virtual_base ? c->file_offset : c->file_offset + c->pos;
+}
+
+/* The hot path of every field header and value (a footer of 200,000
+ * chunks holds millions): a byte, or a varint of one or two bytes, read
+ * here when the window holds it; anything longer, and any read that runs
+ * past the window, goes to the cursor's own readers, which check and
+ * report. */
+static inline colfs_status th_u8(colfs_thrift *r, uint8_t *b, colfs_err *err)
+{
+	colfs_cursor *c = r->cur;
+
+	if (__builtin_expect(c->pos < c->len, 1)) {
+		*b = c->base[c->pos++];
+		return COLFS_OK;
+	}
+	return colfs_cursor_u8(c, b, err);
+}
+
+static inline colfs_status th_uvarint(colfs_thrift *r, uint64_t *v,
+				      colfs_err *err)
+{
+	colfs_cursor *c = r->cur;
+	size_t left = c->len - c->pos;
+	const uint8_t *p = c->base + c->pos;
+
+	if (left >= 1 && !(p[0] & 0x80)) {
+		*v = p[0];
+		c->pos += 1;
+		return COLFS_OK;
+	}
+	if (left >= 2 && !(p[1] & 0x80)) {
+		*v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+		c->pos += 2;
+		return COLFS_OK;
+	}
+	return colfs_cursor_uvarint(c, v, err);
+}
+
+static inline colfs_status th_svarint(colfs_thrift *r, int64_t *v,
+				      colfs_err *err)
+{
+	uint64_t u;
+
+	COLFS_TRY(th_uvarint(r, &u, err));
+	*v = (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+	return COLFS_OK;
 }
 
 static colfs_status depth_push(colfs_thrift *r, colfs_err *err)
@@ -67,7 +116,7 @@ colfs_status colfs_thrift_field_next(colfs_thrift *r, int16_t *last_id,
 	uint8_t b, type;
 	int32_t id;
 
-	COLFS_TRY(colfs_cursor_u8(r->cur, &b, err));
+	COLFS_TRY(th_u8(r, &b, err));
 	if (b == 0)
 		return COLFS_END;
 	type = b & 0x0f;
@@ -82,7 +131,7 @@ colfs_status colfs_thrift_field_next(colfs_thrift *r, int16_t *last_id,
 					  "thrift field id overflows 16 bits");
 	} else {
 		int64_t v;
-		COLFS_TRY(colfs_cursor_svarint(r->cur, &v, err));
+		COLFS_TRY(th_svarint(r, &v, err));
 		if (v < INT16_MIN || v > INT16_MAX)
 			return colfs_fail(err, COLFS_ECORRUPT, at,
 					  "thrift field id %lld does not fit in 16 bits",
@@ -125,11 +174,11 @@ colfs_status colfs_thrift_list_begin(colfs_thrift *r, uint8_t *elem_type,
 	uint64_t n, need;
 	uint8_t b, t;
 
-	COLFS_TRY(colfs_cursor_u8(r->cur, &b, err));
+	COLFS_TRY(th_u8(r, &b, err));
 	n = b >> 4;
 	t = b & 0x0f;
 	if (n == 15)
-		COLFS_TRY(colfs_cursor_uvarint(r->cur, &n, err));
+		COLFS_TRY(th_uvarint(r, &n, err));
 	COLFS_TRY(check_elem_type(r, t, at, n, err));
 	if (t == COLFS_THRIFT_BOOL_FALSE)
 		t = COLFS_THRIFT_BOOL;
@@ -154,9 +203,9 @@ colfs_status colfs_thrift_map_begin(colfs_thrift *r, uint8_t *key_type,
 	uint64_t n, need;
 	uint8_t b = 0, kt = 0, vt = 0;
 
-	COLFS_TRY(colfs_cursor_uvarint(r->cur, &n, err));
+	COLFS_TRY(th_uvarint(r, &n, err));
 	if (n) {
-		COLFS_TRY(colfs_cursor_u8(r->cur, &b, err));
+		COLFS_TRY(th_u8(r, &b, err));
 		kt = b >> 4;
 		vt = b & 0x0f;
 		COLFS_TRY(check_elem_type(r, kt, at, n, err));
@@ -189,14 +238,14 @@ colfs_status colfs_thrift_read_int(colfs_thrift *r, uint8_t type,
 	switch (type) {
 	case COLFS_THRIFT_BYTE: {
 		uint8_t b;
-		COLFS_TRY(colfs_cursor_u8(r->cur, &b, err));
+		COLFS_TRY(th_u8(r, &b, err));
 		*out = (int8_t)b;
 		return COLFS_OK;
 	}
 	case COLFS_THRIFT_I16:
 	case COLFS_THRIFT_I32:
 	case COLFS_THRIFT_I64:
-		COLFS_TRY(colfs_cursor_svarint(r->cur, &v, err));
+		COLFS_TRY(th_svarint(r, &v, err));
 		if ((type == COLFS_THRIFT_I16 && (v < INT16_MIN || v > INT16_MAX)) ||
 		    (type == COLFS_THRIFT_I32 && (v < INT32_MIN || v > INT32_MAX)))
 			return colfs_fail(err, COLFS_ECORRUPT, at,
@@ -258,7 +307,7 @@ colfs_status colfs_thrift_read_binary(colfs_thrift *r, uint8_t type,
 		return colfs_fail(err, COLFS_ECORRUPT, at,
 				  "expected thrift binary, found %s",
 				  colfs_thrift_type_name(type));
-	COLFS_TRY(colfs_cursor_uvarint(r->cur, &n, err));
+	COLFS_TRY(th_uvarint(r, &n, err));
 	if (n > colfs_cursor_left(r->cur))
 		return colfs_fail(err, COLFS_ETRUNCATED, at,
 				  "thrift binary of %llu bytes, only %zu left",
@@ -274,7 +323,7 @@ colfs_status colfs_thrift_read_bool_elem(colfs_thrift *r, bool *out,
 	uint64_t at = here(r);
 	uint8_t b;
 
-	COLFS_TRY(colfs_cursor_u8(r->cur, &b, err));
+	COLFS_TRY(th_u8(r, &b, err));
 	if (b > 2)
 		return colfs_fail(err, COLFS_ECORRUPT, at,
 				  "thrift bool element 0x%02x is not 0, 1 or 2",

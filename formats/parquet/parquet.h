@@ -83,15 +83,9 @@ typedef struct parquet_column {
  * and decode its pages.  Offsets into the footer (`*_span_*`) locate the
  * serialized structs for re-decoding into JSON. */
 typedef struct parquet_chunk {
-	uint32_t column;         /* leaf index (= position in the row group) */
-	const char *file_path;   /* ColumnChunk.file_path, NULL when absent */
+	/* (8-byte fields first, then 4-byte, then flags: a footer of
+	 * 200,000 chunks holds 200,000 of these) */
 	int64_t file_offset;     /* ColumnChunk.file_offset */
-	bool has_meta;           /* ColumnChunk.meta_data present */
-	bool encrypted;          /* crypto_metadata or encrypted_column_metadata */
-	bool has_crypto_metadata;
-	bool has_encrypted_metadata;
-	int32_t type;            /* ColumnMetaData.type */
-	int32_t codec;
 	int64_t num_values;
 	int64_t total_uncompressed_size;
 	int64_t total_compressed_size;
@@ -99,25 +93,19 @@ typedef struct parquet_chunk {
 	int64_t index_page_offset;       /* -1: absent */
 	int64_t dictionary_page_offset;  /* -1: absent */
 	int64_t bloom_filter_offset;     /* -1: absent */
-	int32_t bloom_filter_length;     /* -1: absent */
 	int64_t offset_index_offset;     /* -1: absent */
-	int32_t offset_index_length;     /* -1: absent */
 	int64_t column_index_offset;     /* -1: absent */
-	int32_t column_index_length;     /* -1: absent */
+	const char *file_path;   /* ColumnChunk.file_path, NULL when absent */
+	/* The next two may be shared with the same chunk of the row group
+	 * before when equal (read-only). */
 	const int32_t *encodings;        /* ColumnMetaData.encodings */
-	uint32_t n_encodings;
 	const char *path_in_schema;      /* joined by '.', NULL when absent */
-	bool has_statistics;
-	size_t stats_span_off, stats_span_len;   /* Statistics in the footer */
-	size_t span_off, span_len;               /* ColumnChunk in the footer */
-	size_t meta_span_off, meta_span_len;     /* ColumnMetaData */
 	/* Derived: the stored bytes of the chunk, from the dictionary page
 	 * (when dictionary_page_offset is set and lies before the data page)
 	 * or the first data page, for total_compressed_size bytes, clamped to
 	 * the file.  extent_ok is false when it had to be clamped or the
 	 * numbers make no sense (then start/length are what is left). */
 	uint64_t start, length;
-	bool extent_ok;
 	/* PARQUET-816: parquet-mr before 1.2.9 left the dictionary page
 	 * header out of total_compressed_size (and some of its files do not
 	 * set dictionary_page_offset).  For chunks of such writers (as Arrow
@@ -125,6 +113,24 @@ typedef struct parquet_chunk {
 	 * (at most 100, never into the footer) past start + length, and says
 	 * so when it does. */
 	uint64_t slack;
+	uint32_t column;         /* leaf index (= position in the row group) */
+	uint32_t n_encodings;
+	int32_t type;            /* ColumnMetaData.type */
+	int32_t codec;
+	int32_t bloom_filter_length;     /* -1: absent */
+	int32_t offset_index_length;     /* -1: absent */
+	int32_t column_index_length;     /* -1: absent */
+	/* Offsets into the footer (its length is a 4-byte field) of the
+	 * serialized structs, for re-decoding into JSON. */
+	uint32_t stats_span_off, stats_span_len;   /* Statistics */
+	uint32_t span_off, span_len;               /* ColumnChunk */
+	uint32_t meta_span_off, meta_span_len;     /* ColumnMetaData */
+	bool has_meta;           /* ColumnChunk.meta_data present */
+	bool encrypted;          /* crypto_metadata or encrypted_column_metadata */
+	bool has_crypto_metadata;
+	bool has_encrypted_metadata;
+	bool has_statistics;
+	bool extent_ok;
 } parquet_chunk;
 
 typedef struct parquet_row_group {
@@ -188,6 +194,13 @@ colfs_status parquet_file_parse(const uint8_t *footer, size_t len,
 				bool encrypted_footer, parquet_report_fn report,
 				void *report_ctx, parquet_file **out,
 				colfs_err *err);
+/* The same, keeping `footer` (malloc'd, len bytes) as the model's copy:
+ * it is freed with the model, or here when the model cannot be made. */
+colfs_status parquet_file_parse_owned(uint8_t *footer, size_t len,
+				      uint64_t offset, uint64_t file_size,
+				      bool encrypted_footer,
+				      parquet_report_fn report, void *report_ctx,
+				      parquet_file **out, colfs_err *err);
 void parquet_file_destroy(parquet_file *pf);
 
 /* Total uncompressed/compressed bytes of all chunks (from metadata). */

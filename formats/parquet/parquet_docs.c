@@ -2,6 +2,7 @@
  * schema, schema.json, layout, and the annotation text of a schema
  * element. */
 #include "parquet_docs.h"
+#include "parquet_json.h"
 #include "../core/render.h"
 
 #include <jansson.h>
@@ -564,14 +565,16 @@ colfs_status parquet_docs_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *ou
 		nfields = 0;
 	readme_has h = full ? readme_scan(s) : (readme_has){0};
 	bool rgs = full && pf->n_row_groups;
-	char schema[96], meta[128], kv[64], groups[64];
+	char schema[96], meta[192], kv[64], groups[64];
 
 	snprintf(schema, sizeof schema,
 		 "the schema in parquet-mr's `message` notation (%u leaf columns)",
 		 full ? pf->n_columns : 0);
-	snprintf(meta, sizeof meta, "every field of the %s, decoded by name",
+	snprintf(meta, sizeof meta, "every field of the %s, decoded by name%s",
 		 s->encrypted_footer ? "FileCryptoMetaData (the footer itself is encrypted)"
-				     : "FileMetaData");
+				     : "FileMetaData",
+		 parquet_json_metadata_streams(s)
+		 ? " (a large footer: made as read, a row group at a time)" : "");
 	snprintf(kv, sizeof kv, "the key/value metadata (%u entries)",
 		 pf ? pf->n_kv : 0);
 	snprintf(groups, sizeof groups, "the %u row groups, numbered from 0",

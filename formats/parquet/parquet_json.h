@@ -8,6 +8,12 @@
 /* metadata.json: FileMetaData. */
 colfs_status parquet_json_metadata_gen(colfs_tree *t, colfs_node *file,
 				       colfs_buf *out);
+/* Whether this file's metadata.json is a stream of one piece a row group
+ * (a large footer: parquet_region_footer_large). */
+bool parquet_json_metadata_streams(const parquet_region_state *s);
+/* Its pieces: the same bytes as parquet_json_metadata_gen. */
+colfs_status parquet_json_metadata_piece(colfs_tree *t, colfs_node *file,
+					 uint64_t index, colfs_buf *out);
 /* A row group's meta.json: its RowGroup (without the chunks). */
 colfs_status parquet_json_rg_meta_gen(colfs_tree *t, colfs_node *file,
 				      colfs_buf *out);

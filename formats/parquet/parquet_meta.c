@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* Schema nesting deeper than this is refused (it would only serve to make
  * path building quadratic). */
@@ -29,11 +30,32 @@ NAME_FN(parquet_encoding_name, parquet_encoding_names)
 NAME_FN(parquet_codec_name, parquet_codec_names)
 NAME_FN(parquet_page_type_name, parquet_page_type_names)
 
-/* --- arena: every allocation of the model, freed together ----------------- */
+/* --- arena: every allocation of the model, freed together -----------------
+ *
+ * Small allocations (a chunk's encodings, names, paths) are carved from
+ * blocks, so a footer of 200,000 chunks costs a few hundred blocks, not
+ * hundreds of thousands of mallocs with their headers; large ones (the
+ * footer, a row group's chunk array) are adopted whole. */
+
+#define ARENA_BLOCK (64 * 1024)
+/* Row groups' chunk arrays come from regions of this size, mapped with
+ * transparent huge pages asked for: touching a fresh 4 KiB page at a time
+ * was most of the time a 15 MB footer took to parse. */
+#define ARENA_BIG (8u << 20)
+
+typedef struct arena_map {
+	void *p;
+	size_t len;
+} arena_map;
 
 struct parquet_arena {
 	void **ptrs;
 	size_t n, cap;
+	uint8_t *block;          /* the block small allocations come from */
+	size_t used;             /* bytes of it handed out */
+	arena_map *maps;         /* the big regions */
+	size_t nmaps, capmaps;
+	size_t big_used;         /* bytes of the last one handed out */
 };
 
 static bool arena_adopt(parquet_file *pf, void *p)
@@ -56,21 +78,90 @@ static bool arena_adopt(parquet_file *pf, void *p)
 	return true;
 }
 
+/* `bytes` of zeroed memory, 16-aligned, NULL when out of memory. */
+static void *arena_alloc(parquet_file *pf, size_t bytes)
+{
+	struct parquet_arena *a = pf->arena;
+	size_t want = (bytes + 15) & ~(size_t)15;
+	void *p;
+
+	if (!bytes)
+		want = 16;
+	if (want < bytes)
+		return NULL;
+	if (want > ARENA_BLOCK / 4)
+		return arena_adopt(pf, p = calloc(1, want)) ? p : NULL;
+	if (!a->block || ARENA_BLOCK - a->used < want) {
+		uint8_t *b = calloc(1, ARENA_BLOCK);
+		if (!arena_adopt(pf, b))
+			return NULL;
+		a->block = b;
+		a->used = 0;
+	}
+	p = a->block + a->used;
+	a->used += want;
+	return p;
+}
+
 static void *arena_calloc(parquet_file *pf, size_t n, size_t size)
 {
-	void *p = calloc(n ? n : 1, size ? size : 1);
-	return arena_adopt(pf, p) ? p : NULL;
+	size_t bytes;
+
+	if (__builtin_mul_overflow(n, size, &bytes))
+		return NULL;
+	return arena_alloc(pf, bytes);
+}
+
+/* `bytes` of zeroed memory from the big regions (a chunk array). */
+static void *arena_big(parquet_file *pf, size_t n, size_t size)
+{
+	struct parquet_arena *a = pf->arena;
+	size_t bytes;
+	void *p;
+
+	if (__builtin_mul_overflow(n, size, &bytes))
+		return NULL;
+	bytes = (bytes + 63) & ~(size_t)63;
+#ifdef __SANITIZE_ADDRESS__
+	/* under AddressSanitizer each array is its own allocation, so that
+	 * a read past one is caught */
+	return arena_calloc(pf, n, size);
+#endif
+	if (!bytes || bytes > ARENA_BIG / 2)
+		return arena_calloc(pf, n, size);
+	if (!a->nmaps || ARENA_BIG - a->big_used < bytes) {
+		if (a->nmaps == a->capmaps) {
+			size_t nc = a->capmaps ? a->capmaps * 2 : 8;
+			arena_map *nm = realloc(a->maps, nc * sizeof *nm);
+			if (!nm)
+				return NULL;
+			a->maps = nm;
+			a->capmaps = nc;
+		}
+		p = mmap(NULL, ARENA_BIG, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+#ifdef MADV_HUGEPAGE
+		madvise(p, ARENA_BIG, MADV_HUGEPAGE);
+#endif
+		a->maps[a->nmaps++] = (arena_map){p, ARENA_BIG};
+		a->big_used = 0;
+	}
+	p = (uint8_t *)a->maps[a->nmaps - 1].p + a->big_used;
+	a->big_used += bytes;
+	return p;
 }
 
 static char *arena_strndup(parquet_file *pf, const uint8_t *s, size_t len)
 {
-	char *p = malloc(len + 1);
+	char *p = len + 1 ? arena_alloc(pf, len + 1) : NULL;
 	if (!p)
 		return NULL;
 	if (len)
 		memcpy(p, s, len);
 	p[len] = 0;
-	return arena_adopt(pf, p) ? p : NULL;
+	return p;
 }
 
 void parquet_file_destroy(parquet_file *pf)
@@ -81,6 +172,9 @@ void parquet_file_destroy(parquet_file *pf)
 		for (size_t i = 0; i < pf->arena->n; i++)
 			free(pf->arena->ptrs[i]);
 		free(pf->arena->ptrs);
+		for (size_t i = 0; i < pf->arena->nmaps; i++)
+			munmap(pf->arena->maps[i].p, pf->arena->maps[i].len);
+		free(pf->arena->maps);
 		free(pf->arena);
 	}
 	free(pf);
@@ -123,7 +217,21 @@ typedef struct pctx {
 	colfs_cursor cur;
 	parquet_report_fn report;
 	void *report_ctx;
+	/* The row group before the one being parsed (NULL for the first) and
+	 * the chunk's index in its row group: a chunk whose path_in_schema or
+	 * encodings equal those of the same chunk of the row group before
+	 * shares them (a wide footer repeats them in every row group). */
+	const parquet_row_group *prev_rg;
+	uint32_t chunk_i;
 } pctx;
+
+/* The same chunk of the row group before, or NULL. */
+static const parquet_chunk *prev_chunk(const pctx *x)
+{
+	if (!x->prev_rg || x->chunk_i >= x->prev_rg->n_chunks)
+		return NULL;
+	return &x->prev_rg->chunks[x->chunk_i];
+}
 
 static colfs_status nomem(pctx *x, colfs_err *err)
 {
@@ -387,8 +495,13 @@ static colfs_status parse_string_path(pctx *x, const char **out,
 	if (!st && colfs_buf_status(&b))
 		st = nomem(x, err);
 	if (!st) {
-		*out = arena_strndup(x->pf, (const uint8_t *)b.data,
-				     b.len - 1);
+		const parquet_chunk *pc = prev_chunk(x);
+		if (pc && pc->path_in_schema &&
+		    !strcmp(pc->path_in_schema, b.data))
+			*out = pc->path_in_schema;
+		else
+			*out = arena_strndup(x->pf, (const uint8_t *)b.data,
+					     b.len - 1);
 		if (!*out)
 			st = nomem(x, err);
 	}
@@ -432,18 +545,30 @@ static colfs_status parse_column_meta(pctx *x, parquet_chunk *ch,
 		case 2: {
 			uint8_t et;
 			uint32_t n;
-			int32_t *enc;
+			int32_t *enc, tmp[16];
+			const parquet_chunk *pc;
 			COLFS_TRY(want(x, &f, COLFS_THRIFT_LIST,
 				       "ColumnMetaData.encodings", err));
 			COLFS_TRY(colfs_thrift_list_begin(&x->r, &et, &n,
 							  err));
-			enc = arena_calloc(x->pf, n, sizeof *enc);
+			/* read into `tmp` while short, kept only when new */
+			enc = n <= 16 ? tmp : arena_calloc(x->pf, n, sizeof *enc);
 			if (!enc)
 				return nomem(x, err);
 			for (uint32_t i = 0; i < n; i++)
 				COLFS_TRY(colfs_thrift_read_i32(&x->r, et,
 								&enc[i], err));
 			colfs_thrift_collection_leave(&x->r);
+			pc = prev_chunk(x);
+			if (pc && pc->encodings && pc->n_encodings == n &&
+			    !memcmp(pc->encodings, enc, n * sizeof *enc)) {
+				enc = (int32_t *)pc->encodings;
+			} else if (enc == tmp) {
+				enc = arena_calloc(x->pf, n, sizeof *enc);
+				if (!enc)
+					return nomem(x, err);
+				memcpy(enc, tmp, n * sizeof *enc);
+			}
 			ch->encodings = enc;
 			ch->n_encodings = n;
 			continue;
@@ -595,10 +720,11 @@ static colfs_status parse_row_group(pctx *x, parquet_row_group *rg,
 						  "RowGroup.columns holds %s, not structs",
 						  colfs_thrift_type_name(et));
 			/* n is bounded by the bytes left (one per struct) */
-			rg->chunks = arena_calloc(x->pf, n, sizeof *rg->chunks);
+			rg->chunks = arena_big(x->pf, n, sizeof *rg->chunks);
 			if (!rg->chunks)
 				return nomem(x, err);
 			for (uint32_t i = 0; i < n; i++) {
+				x->chunk_i = i;
 				COLFS_TRY(parse_column_chunk(x, &rg->chunks[i],
 							     err));
 				rg->chunks[i].column = i;
@@ -747,7 +873,11 @@ static colfs_status parse_file_meta(pctx *x, colfs_err *err)
 				if (f.id == 2) {
 					st = parse_schema_elem(x, el, err);
 				} else if (f.id == 4) {
+					x->prev_rg = g->n >= 2
+						? (const parquet_row_group *)g->data + g->n - 2
+						: NULL;
 					st = parse_row_group(x, el, err);
+					x->prev_rg = NULL;
 				} else {
 					st = parse_kv(x, el, err);
 				}
@@ -1090,8 +1220,27 @@ colfs_status parquet_file_parse(const uint8_t *footer, size_t len,
 				void *report_ctx, parquet_file **out,
 				colfs_err *err)
 {
+	uint8_t *copy = malloc(len ? len : 1);
+
+	*out = NULL;
+	if (!copy)
+		return colfs_fail(err, COLFS_ENOMEM, offset,
+				  "out of memory for the footer");
+	if (len)
+		memcpy(copy, footer, len);
+	return parquet_file_parse_owned(copy, len, offset, file_size,
+					encrypted_footer, rep, report_ctx, out,
+					err);
+}
+
+colfs_status parquet_file_parse_owned(uint8_t *footer, size_t len,
+				      uint64_t offset, uint64_t file_size,
+				      bool encrypted_footer,
+				      parquet_report_fn rep, void *report_ctx,
+				      parquet_file **out, colfs_err *err)
+{
+	uint8_t *copy = footer;
 	parquet_file *pf;
-	uint8_t *copy;
 	pctx x = {0};
 	colfs_status st;
 
@@ -1099,6 +1248,7 @@ colfs_status parquet_file_parse(const uint8_t *footer, size_t len,
 	pf = calloc(1, sizeof *pf);
 	if (!pf || !(pf->arena = calloc(1, sizeof *pf->arena))) {
 		free(pf);
+		free(footer);
 		return colfs_fail(err, COLFS_ENOMEM, offset,
 				  "out of memory for the footer");
 	}
@@ -1106,14 +1256,11 @@ colfs_status parquet_file_parse(const uint8_t *footer, size_t len,
 	pf->file_size = file_size;
 	pf->footer_offset = offset;
 	pf->encrypted_footer = encrypted_footer;
-	copy = malloc(len ? len : 1);
-	if (!copy || !arena_adopt(pf, copy)) {   /* adopt frees on failure */
+	if (!arena_adopt(pf, copy)) {   /* adopt frees on failure */
 		parquet_file_destroy(pf);
 		return colfs_fail(err, COLFS_ENOMEM, offset,
 				  "out of memory for the footer");
 	}
-	if (len)
-		memcpy(copy, footer, len);
 	pf->footer = copy;
 	pf->footer_len = len;
 	*out = pf;

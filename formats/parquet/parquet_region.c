@@ -111,9 +111,9 @@ colfs_status parquet_region_footer_read(parquet_region_state *s, bool plain_only
 	*stage = PARQUET_REGION_FOOTER_READ;
 	s->footer_ok = true;
 	memset(&e, 0, sizeof e);   /* a problem reported above is not why */
-	st = parquet_file_parse(footer, flen, s->footer_offset, s->size,
-				s->encrypted_footer, report, ctx, &s->pf, &e);
-	free(footer);
+	st = parquet_file_parse_owned(footer, flen, s->footer_offset, s->size,
+				      s->encrypted_footer, report, ctx, &s->pf,
+				      &e);
 	s->footer_why = e;
 	if (st == COLFS_ENOMEM && report)
 		return st;

@@ -58,6 +58,17 @@ colfs_status parquet_region_footer_read(parquet_region_state *s, bool plain_only
 			    parquet_report_fn report, void *ctx,
 			    parquet_region_footer_stage *stage);
 
+/* A footer over this many bytes is large: the documents that grow with
+ * it (metadata.json, whose JSON runs to about 14 bytes a footer byte, and
+ * layout, a line a chunk) are streams, made when read and not to answer
+ * a stat (docs/tree.md, "Sizes"); the others stay documents.  So is a
+ * row group's meta.json when its RowGroup spans more than this. */
+#define PARQUET_REGION_LARGE_FOOTER (64 * 1024)
+static inline bool parquet_region_footer_large(const parquet_region_state *s)
+{
+	return s->footer_ok && s->footer_len > PARQUET_REGION_LARGE_FOOTER;
+}
+
 /* Chunk c of row group g, or NULL when there is none (nodes carry g and c
  * as their a and b arguments). */
 const parquet_chunk *parquet_region_chunk(const parquet_region_state *s, uint64_t g, uint64_t c);

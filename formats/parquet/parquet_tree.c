@@ -17,7 +17,12 @@
 #include <string.h>
 
 static const colfs_node_ops metadata_json_ops = {.generate = parquet_json_metadata_gen};
+/* the same, of a large footer: a stream of one piece a row group */
+static const colfs_node_ops metadata_stream_ops = {
+	.piece = parquet_json_metadata_piece, .concurrent = true};
 static const colfs_node_ops rg_meta_ops = {.generate = parquet_json_rg_meta_gen};
+/* the same, of a RowGroup over 64 KiB of the footer: a report */
+static const colfs_node_ops rg_meta_report_ops = {.generate = parquet_json_rg_meta_gen};
 static const colfs_node_ops chunk_meta_ops = {.generate = parquet_json_chunk_meta_gen};
 static const colfs_node_ops column_index_ops = {.generate = parquet_stats_column_index_gen};
 static const colfs_node_ops offset_index_ops = {.generate = parquet_json_offset_index_gen};
@@ -29,6 +34,9 @@ static const colfs_node_ops readme_ops = {.generate = parquet_docs_readme_gen};
 static const colfs_node_ops schema_ops = {.generate = parquet_docs_schema_gen};
 static const colfs_node_ops schema_json_ops = {.generate = parquet_docs_schema_json_gen};
 static const colfs_node_ops layout_ops = {.generate = parquet_docs_layout_gen};
+/* the same, of a large footer: a report (tree.h: one piece, made when
+ * read; its regions are sorted across the whole file) */
+static const colfs_node_ops layout_report_ops = {.generate = parquet_docs_layout_gen};
 
 /* The page walk of the chunk a node names (a, b), or NULL. */
 static const parquet_pages_list *chunk_pages(colfs_tree *t, parquet_region_state *s,
@@ -258,7 +266,14 @@ static colfs_status rg_populate(colfs_tree *t, colfs_node *dir)
 	parquet_region_state *s = colfs_node_ctx(dir);
 	uint64_t g = colfs_node_a(dir);
 
-	ADD(add_doc_abc(t, dir, "meta.json", &rg_meta_ops, s, g, 0, 0));
+	if (s->pf->row_groups[g].span_len > PARQUET_REGION_LARGE_FOOTER) {
+		colfs_node *n = colfs_dir_add_stream(t, dir, "meta.json",
+						     &rg_meta_report_ops, s);
+		ADD(n);
+		colfs_node_set_args(n, g, 0, 0);
+	} else {
+		ADD(add_doc_abc(t, dir, "meta.json", &rg_meta_ops, s, g, 0, 0));
+	}
 	ADD(add_dir_abc(t, dir, "chunks", &chunks_ops, s, g, 0, 0));
 	COLFS_TRY(parquet_views_table_add(t, dir, s, (int64_t)g));
 	ADD(colfs_dir_add_errors(t, dir));
@@ -338,13 +353,18 @@ colfs_status parquet_tree_root_add(colfs_tree *t, colfs_node *root, parquet_regi
 				       s))
 			return COLFS_ENOMEM;
 	}
-	if (s->pf && !colfs_dir_add_doc(t, root, "metadata.json",
-					&metadata_json_ops, s))
+	if (s->pf && !(parquet_json_metadata_streams(s)
+		       ? colfs_dir_add_stream(t, root, "metadata.json",
+					      &metadata_stream_ops, s)
+		       : colfs_dir_add_doc(t, root, "metadata.json",
+					   &metadata_json_ops, s)))
 		return COLFS_ENOMEM;
 	if (s->pf && s->pf->n_kv &&
 	    !colfs_dir_add_dir(t, root, "key_value", &kv_ops, s))
 		return COLFS_ENOMEM;
-	if (!colfs_dir_add_doc(t, root, "layout", &layout_ops, s) ||
+	if (!(parquet_region_footer_large(s)
+	      ? colfs_dir_add_stream(t, root, "layout", &layout_report_ops, s)
+	      : colfs_dir_add_doc(t, root, "layout", &layout_ops, s)) ||
 	    !colfs_dir_add_errors(t, root) ||
 	    !colfs_dir_add_dir(t, root, "raw", &raw_ops, s))
 		return COLFS_ENOMEM;

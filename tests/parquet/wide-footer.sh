@@ -1,0 +1,151 @@
+#!/bin/bash
+# tests/parquet/wide-footer.sh COLFS_TOOL COLFS WORKDIR: footers of many
+# chunks (issue 14).  DuckDB writes two files whose footer is over 64 KiB
+# (docs/parquet-tree.md: metadata.json and layout are then streams):
+#   wide.parquet  300 INT columns x 20 row groups of 2048 rows (6,000
+#                 chunks; a 24-bit row-group list header) plus one column
+#                 of 128-byte strings, stored uncompressed, so that the
+#                 file is over the 4 MiB up to which a stat decodes a view
+#                 (docs/tree.md, "Sizes");
+#   few.parquet   1000 INT columns x 2 row groups (a one-byte list header).
+# Checked:
+#   - through a mount (default options, no size index): `ls -l` of the
+#     root shows metadata.json and layout at size 0 (not made to learn
+#     their size), and the daemon's peak RSS after it stays under 32 MiB (51 MiB when
+#     listing made metadata.json);
+#     after `cat metadata.json` its size is the exact byte count;
+#   - metadata.json through the mount equals `colfs-tool cat` of it, is
+#     valid JSON, and holds the footer's content: num_rows, the schema's
+#     leaf count and, chunk by chunk, path_in_schema, num_values,
+#     total_compressed_size and data_page_offset as DuckDB's
+#     parquet_metadata() reports them; each row group in it equals that
+#     row group's meta.json;
+#   - layout through colfs-tool follows the grammar (layout-check.py);
+#   - a row group of 1000 chunks (over 64 KiB of footer) has a meta.json
+#     stream, not a document.
+# Skips (77) without node or DuckDB.
+set -u
+tool=${1:?usage: wide-footer.sh COLFS_TOOL COLFS WORKDIR}
+colfs=${2:?usage: wide-footer.sh COLFS_TOOL COLFS WORKDIR}
+work=${3:?usage: wide-footer.sh COLFS_TOOL COLFS WORKDIR}
+dir=$(cd "$(dirname "$0")" && pwd)
+sql() { node "$dir/../../tools/bench/duckdb-sql.cjs" "$@"; }
+
+sh "$dir/../values/duckdb-setup.sh" || exit $?
+mkdir -p "$work" || exit 1
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+cols() { # N: "(i//2048)::INT c0, ..."
+	awk -v n="$1" 'BEGIN { for (k = 0; k < n; k++)
+		printf "%s(i//2048 + %d)::INT c%d", k ? ", " : "", k, k }'
+}
+wide=$work/wide.parquet few=$work/few.parquet
+if [ ! -f "$wide" ]; then
+	sql "COPY (SELECT $(cols 300), repeat(md5(i::VARCHAR), 4) s
+	       FROM range(40960) t(i))
+	     TO '$wide.tmp' (FORMAT parquet, ROW_GROUP_SIZE 2048,
+	                     COMPRESSION uncompressed)" >/dev/null &&
+		mv "$wide.tmp" "$wide" || { echo "FAIL: DuckDB did not write $wide"; exit 1; }
+fi
+if [ ! -f "$few" ]; then
+	sql "COPY (SELECT $(cols 1000) FROM range(4096) t(i))
+	     TO '$few.tmp' (FORMAT parquet, ROW_GROUP_SIZE 2048)" >/dev/null &&
+		mv "$few.tmp" "$few" || { echo "FAIL: DuckDB did not write $few"; exit 1; }
+fi
+
+# --- the mount ---------------------------------------------------------------
+mnt=$(mktemp -d "$work/mnt.XXXXXX")
+pid=
+cleanup() {
+	if mountpoint -q "$mnt" 2>/dev/null; then
+		fusermount3 -u "$mnt" 2>/dev/null || fusermount3 -uz "$mnt" 2>/dev/null
+	fi
+	[ -n "$pid" ] && { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }
+	rmdir "$mnt" 2>/dev/null
+}
+trap cleanup EXIT
+"$colfs" -f -o size_index=off "$wide" "$mnt" &
+pid=$!
+for _ in $(seq 500); do mountpoint -q "$mnt" && break; sleep 0.02; done
+mountpoint -q "$mnt" || { echo "FAIL: $wide did not mount"; exit 1; }
+size_of() { stat -c %s "$mnt/$1"; }
+timeout 60 ls -l "$mnt" >"$work/ls" || fail "ls -l of the root"
+hwm=$(awk '/^VmHWM/ {print $2}' /proc/$pid/status)
+for f in metadata.json layout; do
+	[ "$(size_of $f)" = 0 ] || fail "$f: size $(size_of $f) after ls -l: made to learn its size"
+done
+echo "note: daemon peak RSS $hwm kB after ls -l of the root"
+[ "${hwm:-999999}" -lt $((32 * 1024)) ] ||
+	fail "daemon peak RSS ${hwm} kB after ls -l of the root"
+timeout 60 cat "$mnt/metadata.json" >"$work/m-mount.json" || fail "cat metadata.json"
+n=$(wc -c <"$work/m-mount.json")
+[ "$(size_of metadata.json)" = "$n" ] ||
+	fail "metadata.json: size $(size_of metadata.json) after a full read of $n bytes"
+for g in 0 7 19; do
+	timeout 60 cat "$mnt/row_groups/$g/meta.json" >"$work/rg$g.json" || fail "cat row_groups/$g/meta.json"
+done
+fusermount3 -u "$mnt"
+wait "$pid"
+pid=
+
+# --- the documents -------------------------------------------------------------
+"$tool" -o size_index=off cat "$wide" metadata.json >"$work/m-tool.json" || fail "colfs-tool cat metadata.json"
+cmp -s "$work/m-mount.json" "$work/m-tool.json" || fail "metadata.json: the mount and colfs-tool differ"
+"$tool" -o size_index=off cat "$few" metadata.json >"$work/m-few.json" || fail "colfs-tool cat metadata.json ($few)"
+"$tool" -o size_index=off ls -l "$few" >"$work/ls-few" || fail "colfs-tool ls -l $few"
+grep -q '^stream .* metadata.json$' "$work/ls-few" || fail "$few: metadata.json is not a stream"
+# a RowGroup of 1000 chunks spans over 64 KiB of the footer
+"$tool" -o size_index=off ls -l "$few" row_groups/1 | grep -q '^stream .* meta.json$' ||
+	fail "$few: row_groups/1/meta.json is not a stream"
+for f in "$wide" "$few"; do
+	python3 "$dir/../tool/layout-check.py" "$tool" "$f" || fail "$f: layout"
+done
+
+# chunk by chunk, against DuckDB
+for f in wide few; do
+	sql "SELECT row_group_id, column_id, path_in_schema, num_values,
+	            total_compressed_size, data_page_offset
+	     FROM parquet_metadata('$work/$f.parquet')
+	     ORDER BY row_group_id, column_id" >"$work/duck-$f.tsv" ||
+		fail "DuckDB parquet_metadata($f)"
+done
+python3 - "$work" <<'PY' || fails=$((fails + 1))
+import json, sys
+work = sys.argv[1]
+bad = []
+def check(name, meta, rows, leaves):
+    if meta["num_rows"] != rows:
+        bad.append(f"{name}: num_rows {meta['num_rows']}, expected {rows}")
+    got_leaves = sum(1 for e in meta["schema"] if "num_children" not in e)
+    if got_leaves != leaves:
+        bad.append(f"{name}: {got_leaves} leaves in the schema, expected {leaves}")
+    mine = []
+    for g, rg in enumerate(meta["row_groups"]):
+        for c, ch in enumerate(rg["columns"]):
+            m = ch["meta_data"]
+            mine.append([str(g), str(c), ".".join(m["path_in_schema"]),
+                         str(m["num_values"]), str(m["total_compressed_size"]),
+                         str(m["data_page_offset"])])
+    duck = [l.rstrip("\n").split("\t") for l in open(f"{work}/duck-{name}.tsv")]
+    if mine != duck:
+        diff = next((i for i, (a, b) in enumerate(zip(mine, duck)) if a != b), min(len(mine), len(duck)))
+        bad.append(f"{name}: {len(mine)} chunks, DuckDB {len(duck)}; first difference at {diff}: "
+                   f"{mine[diff] if diff < len(mine) else None} vs {duck[diff] if diff < len(duck) else None}")
+    return meta
+try:
+    wide = check("wide", json.load(open(f"{work}/m-mount.json")), 40960, 301)
+    check("few", json.load(open(f"{work}/m-few.json")), 4096, 1000)
+    for g in (0, 7, 19):
+        if json.load(open(f"{work}/rg{g}.json")) != wide["row_groups"][g]:
+            bad.append(f"wide: row_groups[{g}] differs from row_groups/{g}/meta.json")
+except (ValueError, KeyError, TypeError) as e:
+    bad.append(f"metadata.json is not the footer as JSON: {e!r}")
+for b in bad:
+    print("FAIL:", b)
+if not bad:
+    print("ok: metadata.json of both files matches DuckDB's parquet_metadata, chunk by chunk")
+sys.exit(1 if bad else 0)
+PY
+[ "$fails" = 0 ] && echo "ok: wide footers" && exit 0
+exit 1
