@@ -142,9 +142,7 @@ static void *arena_big(parquet_file *pf, size_t n, size_t size)
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED)
 			return NULL;
-#ifdef MADV_HUGEPAGE
-		madvise(p, ARENA_BIG, MADV_HUGEPAGE);
-#endif
+		colfs_mem_hugepages(p, ARENA_BIG);
 		a->maps[a->nmaps++] = (arena_map){p, ARENA_BIG};
 		a->big_used = 0;
 	}
