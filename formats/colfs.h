@@ -61,7 +61,12 @@ typedef struct colfs_options {
 	/* The size index file: NULL the default (XDG cache directory), "off"
 	 * none, else a path. */
 	const char *size_index;
+	/* Worker threads decoding ahead of sequential readers: 0 the
+	 * default (one per online CPU), -1 none (-o decode_threads=0). */
+	int decode_threads;
 } colfs_options;
+/* The most decode_threads accepted. */
+#define COLFS_MAX_DECODE_THREADS 64
 
 /* Parse one "key=value" (or "key") option into `opts`.  Returns
  * COLFS_ENOENT for a key colfs does not know, COLFS_ECORRUPT for a bad
