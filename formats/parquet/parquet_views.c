@@ -437,6 +437,8 @@ typedef struct parquet_views_shpage {
 
 struct parquet_views_shared {
 	pthread_mutex_t lock;         /* the list and the counts */
+	pthread_cond_t unref;         /* a page's last reference went */
+	bool one_leaf;                /* a view of one leaf: see shared_get */
 	pthread_mutex_t decode;       /* one page decoded at a time */
 	parquet_pages_state *v;
 	parquet_views_shpage *pages;
@@ -446,6 +448,7 @@ struct parquet_views_shared {
 static void shared_init(parquet_views_shared *sh, parquet_pages_state *v)
 {
 	pthread_mutex_init(&sh->lock, NULL);
+	pthread_cond_init(&sh->unref, NULL);
 	pthread_mutex_init(&sh->decode, NULL);
 	sh->v = v;
 }
@@ -473,7 +476,7 @@ static void shared_prune_locked(parquet_views_shared *sh, bool all)
 		if (!p->refs && (all || newer >= 1)) {
 			*pp = p->next;
 			parquet_pages_release(sh->v, &p->p);
-			if (!all && !sh->spare.raw && !sh->spare.out) {
+			if (!sh->spare.raw && !sh->spare.out) {
 				sh->spare = p->sc;
 			} else {
 				parquet_pages_scratch_free(&p->sc);
@@ -491,6 +494,7 @@ static void shared_destroy(parquet_views_shared *sh)
 		p->refs = 0;
 	shared_prune_locked(sh, true);
 	parquet_pages_scratch_free(&sh->spare);
+	pthread_cond_destroy(&sh->unref);
 	pthread_mutex_destroy(&sh->decode);
 	pthread_mutex_destroy(&sh->lock);
 }
@@ -501,8 +505,10 @@ static void shpage_unref(parquet_views_shpage *p)
 
 	pthread_mutex_lock(&sh->lock);
 	p->refs--;
-	if (!p->refs)
+	if (!p->refs) {
 		shared_prune_locked(sh, false);
+		pthread_cond_broadcast(&sh->unref);
+	}
 	pthread_mutex_unlock(&sh->lock);
 }
 
@@ -519,7 +525,16 @@ static parquet_views_shpage *shared_find_locked(parquet_views_shared *sh,
 }
 
 /* Page k of chunk (g, leaf), decoded once for all the view's readers;
- * referenced (shpage_unref). */
+ * referenced (shpage_unref).
+ *
+ * The memory bound (docs/performance.md): in a view of one leaf, a page
+ * is decoded only once no other page is in use (the readers still in the
+ * previous page finish their pieces first) and the unused ones are freed,
+ * so the view holds one decoded page, plus the next one's stored bytes
+ * while it decompresses.  A reader waits here holding no page of the
+ * view (a cursor gives its page back before taking the next), so the
+ * wait ends.  Views of several leaves (rows.jsonl) need a page of each
+ * at once and do not wait. */
 static colfs_status shared_get(colfs_tree *t, parquet_region_state *s,
 			       const colfs_node *f, parquet_views_shared *sh,
 			       uint32_t g, uint32_t leaf,
@@ -538,7 +553,25 @@ static colfs_status shared_get(colfs_tree *t, parquet_region_state *s,
 	}
 	pthread_mutex_lock(&sh->decode);
 	pthread_mutex_lock(&sh->lock);
-	p = shared_find_locked(sh, g, leaf, k);
+	for (;;) {
+		bool busy = false;
+		p = shared_find_locked(sh, g, leaf, k);
+		if (p || !sh->one_leaf)
+			break;
+		for (parquet_views_shpage *q = sh->pages; q && !busy; q = q->next)
+			busy = q->refs > 0;
+		if (!busy)
+			break;
+		/* Let the readers of the other page finish (they need
+		 * neither this lock's holder nor the decode lock). */
+		pthread_mutex_unlock(&sh->decode);
+		pthread_cond_wait(&sh->unref, &sh->lock);
+		pthread_mutex_unlock(&sh->lock);
+		pthread_mutex_lock(&sh->decode);
+		pthread_mutex_lock(&sh->lock);
+	}
+	if (!p && sh->one_leaf)
+		shared_prune_locked(sh, true);
 	pthread_mutex_unlock(&sh->lock);
 	if (p) {
 		pthread_mutex_unlock(&sh->decode);
@@ -560,6 +593,12 @@ static colfs_status shared_get(colfs_tree *t, parquet_region_state *s,
 		parquet_pages_scratch_free(&p->sc);
 		free(p);
 		return st;
+	}
+	/* The stored bytes are not needed once decompressed. */
+	if (p->sc.raw && p->p.buf != p->sc.raw) {
+		free(p->sc.raw);
+		p->sc.raw = NULL;
+		p->sc.raw_cap = 0;
 	}
 	p->owner = sh;
 	p->g = g;
@@ -1360,6 +1399,7 @@ static void view_kept_free(parquet_pages_kept *k)
 
 static void view_register(parquet_region_state *s, parquet_views_view *w)
 {
+	w->sh.one_leaf = w->n_fields == 1 && w->fields[0].n_leaves == 1;
 	w->kept.free = view_kept_free;
 	parquet_pages_keep(s->values, &w->kept);
 }
