@@ -532,8 +532,9 @@ static parquet_views_shpage *shared_find_locked(parquet_views_shared *sh,
  * previous page finish their pieces first) and the unused ones are freed,
  * so the view holds one decoded page, plus the next one's stored bytes
  * while it decompresses.  A reader waits here holding no page of the
- * view (a cursor gives its page back before taking the next), so the
- * wait ends.  Views of several leaves (rows.jsonl) need a page of each
+ * view (a cursor gives its page back before taking the next, and a
+ * reader given back holds none), and the pages it waits for are held by
+ * threads rendering a piece, which need nothing from it: the wait ends.  Views of several leaves (rows.jsonl) need a page of each
  * at once and do not wait. */
 static colfs_status shared_get(colfs_tree *t, parquet_region_state *s,
 			       const colfs_node *f, parquet_views_shared *sh,
@@ -1351,6 +1352,13 @@ static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 		shared_prune_locked(&w->sh, true);
 		pthread_mutex_unlock(&w->sh.lock);
 	}
+	/* A reader given back holds no page: a one-leaf view waits for the
+	 * pages in use before decoding the next (shared_get), and an idle
+	 * reader must not keep it waiting.  The next piece finds its page
+	 * among the shared ones and seeks in it again. */
+	for (uint32_t i = 0; i < w->n_fields; i++)
+		for (uint32_t l = 0; l < rd->fields[i].n_leaves; l++)
+			cur_reset(w->s->values, &rd->fields[i].cur[l]);
 	reader_give(w, rd, st ? UINT64_MAX : index + 1);
 	return st;
 }
