@@ -61,7 +61,12 @@ typedef struct colfs_options {
 	/* The size index file: NULL the default (XDG cache directory), "off"
 	 * none, else a path. */
 	const char *size_index;
+	/* Worker threads decoding ahead of sequential readers: 0 the
+	 * default (one per online CPU), -1 none (-o decode_threads=0). */
+	int decode_threads;
 } colfs_options;
+/* The most decode_threads accepted. */
+#define COLFS_MAX_DECODE_THREADS 64
 
 /* Parse one "key=value" (or "key") option into `opts`.  Returns
  * COLFS_ENOENT for a key colfs does not know, COLFS_ECORRUPT for a bad
@@ -88,14 +93,20 @@ const char *colfs_options_help(void);
  *   pieces, large and short-lived, spread over many arenas keep freed
  *   memory resident (measured: 296 MB -> 254 MB peak for a 50M-row
  *   string column);
- * - pieces and page buffers (hundreds of KiB to a few MiB) are served
- *   from the heap, not by mmap: glibc maps each large block afresh and
- *   unmaps it on free, so every piece faulted in and zeroed new pages
- *   (a fifth of the time of `cat columns/X`); from the heap, a piece the
- *   cache evicts makes room for the next one.  Blocks over 32 MiB are
- *   still mapped, and free memory above 8 MiB at the top of a heap is
- *   still given back, so the daemon's peak grows by at most that much
- *   (docs/performance.md; core/buf.c). */
+ * - pieces (hundreds of KiB to a few MiB) are served from the heap, not
+ *   by mmap: glibc maps each large block afresh and unmaps it on free,
+ *   so every piece faulted in and zeroed new pages (a fifth of the time
+ *   of `cat columns/X`); from the heap, a piece the cache evicts makes
+ *   room for the next one;
+ * - blocks of 4 MiB and more (decompressed pages, their value arrays)
+ *   are mapped on their own and unmapped when freed: the cursors reuse
+ *   them from page to page, and in the heap a freed 16 MB array would
+ *   stay resident (measured on a 5M-row md5 column with cache_size=8M:
+ *   160 MB peak without, 102 MB with); a fixed threshold also stops
+ *   glibc's sliding one from moving them into the heap;
+ * - free memory above 8 MiB at the top of a heap is given back.
+ * Together they keep the daemon under docs/performance.md's memory bound
+ * (test fs-memory-bound).  core/buf.c. */
 void colfs_malloc_setup(void);
 
 /* Open `path`, find its format by magic bytes and read its metadata.

@@ -18,6 +18,8 @@
  * during the mount (everything except volatile documents and streams whose
  * size is not known yet). */
 #define COLFSD_TIMEOUT_IMMUTABLE 3600.0
+/* st_blksize of generated files (documents and streams): see colfsd_stat. */
+#define COLFSD_STREAM_BLKSIZE (1 << 20)
 
 /* The state of one mount, the session's userdata. */
 typedef struct colfsd {

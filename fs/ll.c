@@ -84,6 +84,12 @@ static int colfsd_stat(colfsd *d, colfs_node *n, struct stat *st,
 		exact = false;
 	st->st_nlink = 1;
 	st->st_size = (off_t)size;
+	/* Decoded files: cat, cp and dd read st_blksize bytes at a time
+	 * (coreutils: at least 128 KiB); 1 MiB is what one FUSE request
+	 * carries (max_pages 256), so each read is one round trip instead of
+	 * eight, and the core answers it from one or two cached pieces. */
+	if (colfs_node_content(n) != COLFS_CONTENT_RANGE)
+		st->st_blksize = COLFSD_STREAM_BLKSIZE;
 	/* du: a range takes its stored bytes; a generated file what it
 	 * would take written to disk (whole 4 KiB blocks). */
 	if (colfs_node_content(n) == COLFS_CONTENT_RANGE)

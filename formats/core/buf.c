@@ -104,7 +104,7 @@ char *colfs_buf_take(colfs_buf *b, size_t *len)
 void colfs_malloc_setup(void)
 {
 	mallopt(M_ARENA_MAX, 2);
-	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_MMAP_THRESHOLD, 4 << 20);
 	mallopt(M_TRIM_THRESHOLD, 8 << 20);
 }
 

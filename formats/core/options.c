@@ -131,6 +131,17 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 		if (!v || !*v)
 			return COLFS_ECORRUPT;
 		o->size_index = v;
+	} else if (KEY("decode_threads")) {
+		char *end;
+		unsigned long n;
+
+		if (!v || !*v)
+			return COLFS_ECORRUPT;
+		errno = 0;
+		n = strtoul(v, &end, 10);
+		if (*end || errno || n > COLFS_MAX_DECODE_THREADS)
+			return COLFS_ECORRUPT;
+		o->decode_threads = n ? (int)n : -1;
 	} else if (KEY("cfile_nullable")) {
 		if (!v || strcmp(v, "true") == 0)
 			o->cfile_nullable = true;
@@ -209,7 +220,9 @@ const char *colfs_options_help(void)
 	       "    -o sizes=auto|exact|lazy  when a stat decodes a view to know its size:\n"
 	       "                           auto when cheap (default), exact always, lazy never\n"
 	       "    -o size_index=PATH|off the file keeping learned sizes (default in\n"
-	       "                           $XDG_CACHE_HOME/colfs, else ~/.cache/colfs)\n";
+	       "                           $XDG_CACHE_HOME/colfs, else ~/.cache/colfs)\n"
+	       "    -o decode_threads=N    threads decoding ahead of sequential reads\n"
+	       "                           (0-64; default one per online CPU, 0 none)\n";
 }
 
 void colfs_options_defaults(colfs_options *o)

@@ -61,13 +61,20 @@ static void cache_remove_locked(colfs_piece_cache *c, colfs_blob *b)
 	c->bytes -= b->len;
 }
 
+static colfs_blob *cache_find_locked(colfs_piece_cache *c, uint64_t ino,
+				     uint64_t piece)
+{
+	colfs_blob *b = c->buckets[cache_slot(c, ino, piece)];
+	while (b && !(b->ino == ino && b->piece == piece))
+		b = b->hnext;
+	return b;
+}
+
 /* A referenced colfs_blob for (ino, piece), or NULL. */
 colfs_blob *colfs_piece_cache_get(colfs_piece_cache *c, uint64_t ino, uint64_t piece)
 {
 	pthread_mutex_lock(&c->lock);
-	colfs_blob *b = c->buckets[cache_slot(c, ino, piece)];
-	while (b && !(b->ino == ino && b->piece == piece))
-		b = b->hnext;
+	colfs_blob *b = cache_find_locked(c, ino, piece);
 	if (b) {
 		b->refs++;
 		lru_unlink(c, b);
@@ -88,12 +95,24 @@ void colfs_piece_cache_release(colfs_piece_cache *c, colfs_blob *b)
 		colfs_blob_free(b);
 }
 
-/* Insert a colfs_blob (the caller holds one reference, kept) and evict the least
- * recently used unreferenced blobs beyond the cap. */
-void colfs_piece_cache_put(colfs_piece_cache *c, colfs_blob *b)
+/* Insert `b` (once) and evict beyond the cap; with `once`, a blob of the
+ * same key already there is returned referenced instead. */
+static colfs_blob *cache_insert(colfs_piece_cache *c, colfs_blob *b,
+				bool once)
 {
 	colfs_blob *dead = NULL;
 	pthread_mutex_lock(&c->lock);
+	if (once) {
+		colfs_blob *had = cache_find_locked(c, b->ino, b->piece);
+		if (had) {
+			had->refs++;
+			lru_unlink(c, had);
+			lru_push(c, had);
+			pthread_mutex_unlock(&c->lock);
+			colfs_blob_free(b);
+			return had;
+		}
+	}
 	size_t slot = cache_slot(c, b->ino, b->piece);
 	b->hnext = c->buckets[slot];
 	c->buckets[slot] = b;
@@ -115,6 +134,19 @@ void colfs_piece_cache_put(colfs_piece_cache *c, colfs_blob *b)
 		colfs_blob_free(dead);
 		dead = next;
 	}
+	return b;
+}
+
+/* Insert a colfs_blob (the caller holds one reference, kept) and evict the least
+ * recently used unreferenced blobs beyond the cap. */
+void colfs_piece_cache_put(colfs_piece_cache *c, colfs_blob *b)
+{
+	cache_insert(c, b, false);
+}
+
+colfs_blob *colfs_piece_cache_put_once(colfs_piece_cache *c, colfs_blob *b)
+{
+	return cache_insert(c, b, true);
 }
 
 void colfs_piece_cache_destroy(colfs_piece_cache *c)

@@ -40,6 +40,10 @@ void colfs_piece_cache_release(colfs_piece_cache *c, colfs_blob *b);
 /* Insert a blob (the caller holds one reference, kept) and evict the least
  * recently used unreferenced blobs beyond the cap. */
 void colfs_piece_cache_put(colfs_piece_cache *c, colfs_blob *b);
+/* colfs_piece_cache_put, unless a blob with the same key is there
+ * already (another thread rendered it too): then that one, referenced,
+ * and `b` is freed.  Returns the blob in the cache, referenced. */
+colfs_blob *colfs_piece_cache_put_once(colfs_piece_cache *c, colfs_blob *b);
 /* A blob with one reference holding the bytes of `buf` (taken), not in
  * the cache; NULL when out of memory. */
 colfs_blob *colfs_blob_from_buf(uint64_t ino, uint64_t piece, colfs_buf *buf);

@@ -9,12 +9,16 @@
  * Locking: one recursive tree lock guards the node table, population,
  * document generation, the arena and the error list.  Streams have their
  * own lock each, so decoding different views runs in parallel.  The piece
- * cache has its own lock.
+ * cache has its own lock.  The workers decoding ahead (ahead.c) render a
+ * concurrent stream's pieces holding none of these: a reader holding its
+ * stream lock may wait for them, and no stream is ever read under the
+ * tree lock (populate and generate never read a stream).
  *
  * Beside it in core: tree_int.h (the node and tree structures, for the
  * files below), problems.c (the error list), tree_sizes.c (the size
  * index of a tree), piececache.c (rendered pieces and documents),
- * options.c (-o options), names.c (escaping names), readme.c (the
+ * ahead.c (the workers decoding ahead of readers), options.c (-o
+ * options), names.c (escaping names), readme.c (the
  * README's entries), layout.c (the `layout` document).
  */
 #include "tree_int.h"
@@ -42,6 +46,7 @@ struct colfs_handle {
 	colfs_tree *t;
 	colfs_node *n;
 	colfs_blob *doc;
+	colfs_ahead_reader *ahead;   /* a concurrent stream's reader */
 };
 
 /* ------------------------------------------------------------------------
@@ -723,16 +728,10 @@ static stream_state *stream_of(colfs_tree *t, colfs_node *n)
 	return s;
 }
 
-/* Render piece `i` of a stream and cache it; returns a referenced colfs_blob.
- * Called with the stream lock held. */
-static colfs_status stream_render(colfs_tree *t, colfs_node *n,
-				  stream_state *s, size_t i, colfs_blob **out)
+/* Render piece `i` of stream `n` into a blob not in the cache yet. */
+static colfs_status piece_make(colfs_tree *t, colfs_node *n, uint64_t i,
+			       colfs_blob **out)
 {
-	colfs_blob *b = colfs_piece_cache_get(&t->cache, n->ino, i);
-	if (b) {
-		*out = b;
-		return COLFS_OK;
-	}
 	colfs_buf buf = COLFS_BUF_INIT;
 	uint64_t reads = colfs_source_reads(t->src);
 	colfs_status st = !n->ops ? COLFS_EUNSUPPORTED
@@ -741,6 +740,7 @@ static colfs_status stream_render(colfs_tree *t, colfs_node *n,
 			  : n->ops->generate ? (i > 0 ? COLFS_END
 						     : n->ops->generate(t, n, &buf))
 			  : COLFS_EUNSUPPORTED;
+	*out = NULL;
 	if (st == COLFS_OK)
 		st = colfs_buf_status(&buf);
 	/* Decoded from old bytes only if the source is unchanged now
@@ -754,33 +754,86 @@ static colfs_status stream_render(colfs_tree *t, colfs_node *n,
 	}
 	if (st != COLFS_OK) {
 		colfs_buf_free(&buf);
-		if (st == COLFS_END && i < s->known)
-			st = COLFS_ECORRUPT; /* rendered differently than before */
 		return st;
 	}
-	b = colfs_blob_from_buf(n->ino, i, &buf);
-	if (!b) {
+	*out = colfs_blob_from_buf(n->ino, i, &buf);
+	if (!*out) {
 		colfs_buf_free(&buf);
 		return COLFS_ENOMEM;
+	}
+	return COLFS_OK;
+}
+
+/* A worker's job (ahead.c): piece `i` into the cache, unless there. */
+static void stream_render_ahead(colfs_tree *t, colfs_node *n, uint64_t i)
+{
+	colfs_blob *b = colfs_piece_cache_get(&t->cache, n->ino, i);
+
+	if (!b && piece_make(t, n, i, &b) == COLFS_OK)
+		b = colfs_piece_cache_put_once(&t->cache, b);
+	colfs_piece_cache_release(&t->cache, b);
+}
+
+/* The tree's workers, started on first use (NULL: none). */
+static colfs_ahead *tree_ahead(colfs_tree *t)
+{
+	if (__atomic_load_n(&t->ahead_tried, __ATOMIC_ACQUIRE))
+		return t->ahead;
+	colfs_tree_lock(t);
+	if (!t->ahead_tried) {
+		int k = t->opts.decode_threads;
+		if (k == 0) {
+			long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+			k = cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
+		}
+		if (k > 0)
+			t->ahead = colfs_ahead_create(t, (unsigned)k,
+						      t->opts.cache_bytes,
+						      stream_render_ahead);
+		__atomic_store_n(&t->ahead_tried, true, __ATOMIC_RELEASE);
+	}
+	colfs_tree_unlock(t);
+	return t->ahead;
+}
+
+/* Render piece `i` of a stream (or find it in the cache) and learn its
+ * length when it is the first not known; returns a referenced colfs_blob.
+ * Called with the stream lock held. */
+static colfs_status stream_render(colfs_tree *t, colfs_node *n,
+				  stream_state *s, size_t i, colfs_blob **out)
+{
+	colfs_blob *b = colfs_piece_cache_get(&t->cache, n->ino, i);
+	colfs_status st;
+
+	/* A worker rendering it: wait rather than render it twice. */
+	if (!b && t->ahead && colfs_ahead_wait(t->ahead, n->ino, i))
+		b = colfs_piece_cache_get(&t->cache, n->ino, i);
+	if (!b) {
+		st = piece_make(t, n, i, &b);
+		if (st != COLFS_OK) {
+			if (st == COLFS_END && i < s->known)
+				st = COLFS_ECORRUPT; /* rendered differently than before */
+			return st;
+		}
+		b = colfs_piece_cache_put_once(&t->cache, b);
 	}
 	if (i < s->known) {
 		uint64_t start = i ? s->ends[i - 1] : 0;
 		if (s->ends[i] - start != b->len) {
-			colfs_blob_free(b);
+			colfs_piece_cache_release(&t->cache, b);
 			return COLFS_ECORRUPT;
 		}
-	} else {
-		/* i == s->known: learn its length. */
+	} else if (i == s->known) {
+		/* Learn its length, whoever rendered it. */
 		if (!colfs_grow((void **)&s->ends, &s->cap, s->known + 1,
 			  sizeof *s->ends)) {
-			colfs_blob_free(b);
+			colfs_piece_cache_release(&t->cache, b);
 			return COLFS_ENOMEM;
 		}
 		uint64_t start = s->known ? s->ends[s->known - 1] : 0;
 		s->ends[s->known] = start + b->len;
 		__atomic_store_n(&s->known, s->known + 1, __ATOMIC_RELEASE);
 	}
-	colfs_piece_cache_put(&t->cache, b);
 	*out = b;
 	return COLFS_OK;
 }
@@ -805,27 +858,43 @@ static void stream_completed(colfs_tree *t, colfs_node *n, stream_state *s)
 }
 
 /* Learn piece lengths until `offset` is inside a known piece or the stream
- * is complete.  Called with the stream lock held. */
+ * is complete, the workers rendering the pieces after the one learnt
+ * (through `r`, or a passing reader when NULL).  Called with the stream
+ * lock held. */
 static colfs_status stream_reach(colfs_tree *t, colfs_node *n, stream_state *s,
-				 uint64_t offset)
+				 uint64_t offset, colfs_ahead_reader *r)
 {
+	colfs_ahead *a = n->ops && n->ops->concurrent ? tree_ahead(t) : NULL;
+	colfs_ahead_reader *own = NULL;
+	colfs_status st = COLFS_OK;
+
 	while (!s->complete && (s->known == 0 || s->ends[s->known - 1] <= offset)) {
 		colfs_blob *b;
-		colfs_status st = stream_render(t, n, s, s->known, &b);
+		/* More than the next piece to learn: render ahead. */
+		if (a && !r)
+			r = own = colfs_ahead_reader_new(a, n, n->ino);
+		if (a && r)
+			colfs_ahead_at(a, r, s->known,
+				       s->known ? (size_t)(s->ends[s->known - 1] / s->known) : 0);
+		st = stream_render(t, n, s, s->known, &b);
 		if (st == COLFS_END) {
 			__atomic_store_n(&s->complete, true, __ATOMIC_RELEASE);
 			stream_completed(t, n, s);
+			st = COLFS_OK;
 			break;
 		}
 		if (st != COLFS_OK)
-			return st;
+			break;
 		colfs_piece_cache_release(&t->cache, b);
 	}
-	return COLFS_OK;
+	if (own)
+		colfs_ahead_reader_free(a, own);
+	return st;
 }
 
 static colfs_status stream_read(colfs_tree *t, colfs_node *n, uint64_t offset,
-				size_t len, void *buf, size_t *got)
+				size_t len, void *buf, size_t *got,
+				colfs_ahead_reader *r)
 {
 	stream_state *s = stream_of(t, n);
 	colfs_status st = COLFS_OK;
@@ -835,7 +904,7 @@ static colfs_status stream_read(colfs_tree *t, colfs_node *n, uint64_t offset,
 	pthread_mutex_lock(&s->lock);
 	while (*got < len) {
 		uint64_t at = offset + *got;
-		st = stream_reach(t, n, s, at);
+		st = stream_reach(t, n, s, at, r);
 		if (st != COLFS_OK || s->known == 0 || s->ends[s->known - 1] <= at)
 			break;
 		/* First piece whose end is past `at`. */
@@ -851,6 +920,8 @@ static colfs_status stream_read(colfs_tree *t, colfs_node *n, uint64_t offset,
 		st = stream_render(t, n, s, lo, &b);
 		if (st != COLFS_OK)
 			break;
+		if (r)
+			colfs_ahead_at(t->ahead, r, lo, b->len);
 		uint64_t start = lo ? s->ends[lo - 1] : 0;
 		size_t within = (size_t)(at - start);
 		size_t take = b->len - within;
@@ -913,7 +984,7 @@ static colfs_status stream_size(colfs_tree *t, colfs_node *n,
 	    (mode == COLFS_SIZES_EXACT ||
 	     (mode == COLFS_SIZES_AUTO &&
 	      colfs_source_size(t->src) <= COLFS_SIZE_PROBE_SOURCE))) {
-		st = stream_reach(t, n, s, UINT64_MAX);
+		st = stream_reach(t, n, s, UINT64_MAX, NULL);
 		if (st != COLFS_OK)
 			s->probe_failed = true;
 	}
@@ -1047,6 +1118,9 @@ colfs_status colfs_node_open(colfs_tree *t, colfs_node *n, colfs_handle **out)
 		return COLFS_ENOMEM;
 	h->t = t;
 	h->n = n;
+	if (n->kind == COLFS_CONTENT_STREAM && n->ops && n->ops->concurrent &&
+	    tree_ahead(t))
+		h->ahead = colfs_ahead_reader_new(t->ahead, n, n->ino);
 	if (n->kind == COLFS_CONTENT_DOC) {
 		colfs_status st = doc_get(t, n, &h->doc);
 		if (st != COLFS_OK) {
@@ -1093,7 +1167,7 @@ colfs_status colfs_handle_read(colfs_handle *h, uint64_t offset, size_t len,
 		*got = len;
 		return COLFS_OK;
 	case COLFS_CONTENT_STREAM:
-		return stream_read(h->t, n, offset, len, buf, got);
+		return stream_read(h->t, n, offset, len, buf, got, h->ahead);
 	case COLFS_CONTENT_DIR:
 		break;
 	}
@@ -1104,6 +1178,7 @@ void colfs_handle_close(colfs_handle *h)
 {
 	if (!h)
 		return;
+	colfs_ahead_reader_free(h->t->ahead, h->ahead);
 	if (h->doc) {
 		if (h->n->is_volatile || h->n->text)
 			colfs_blob_free(h->doc);
@@ -1305,6 +1380,8 @@ void colfs_tree_destroy(colfs_tree *t)
 {
 	if (!t)
 		return;
+	/* The workers first: they render with the format's state. */
+	colfs_ahead_destroy(t->ahead);
 	if (t->format && t->format->close && t->format_state)
 		t->format->close(t->format_state);
 	for (size_t i = 0; i < t->nnodes; i++)

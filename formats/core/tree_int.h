@@ -6,6 +6,7 @@
 #define COLFS_TREE_INT_H
 
 #include "tree.h"
+#include "ahead.h"
 #include "piececache.h"
 #include "sizeindex.h"
 
@@ -81,6 +82,10 @@ struct colfs_tree {
 	error_entry *errors;
 	size_t nerrors, caperrors, dropped_errors;
 	colfs_piece_cache cache;
+	/* The workers decoding ahead (ahead.c), started at the first read
+	 * of a concurrent stream; NULL before, or with decode_threads=0. */
+	colfs_ahead *ahead;
+	bool ahead_tried;
 	/* The size index (NULL: off), where it lives, how reading it went. */
 	colfs_sizeindex *sizes;
 	char *sizes_path;

@@ -6,6 +6,7 @@
  * for nested fields (docs/parquet-tree.md lists the views). */
 #include "parquet_views.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -342,8 +343,12 @@ static colfs_status dictionary_piece(colfs_tree *t, colfs_node *f,
 	return COLFS_OK;
 }
 
-static const colfs_node_ops pageview_ops = {.piece = pageview_piece};
-static const colfs_node_ops dictionary_ops = {.piece = dictionary_piece};
+/* Each call decodes its page on its own (no state kept between
+ * pieces): concurrent. */
+static const colfs_node_ops pageview_ops = {.piece = pageview_piece,
+					    .concurrent = true};
+static const colfs_node_ops dictionary_ops = {.piece = dictionary_piece,
+					      .concurrent = true};
 
 static colfs_status add_pageview(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
 				 const char *name, int what,
@@ -413,6 +418,212 @@ colfs_status parquet_views_page_add(colfs_tree *t, colfs_node *dir, parquet_regi
 	return COLFS_OK;
 }
 
+/* --- decoded pages shared by a view's readers -----------------------------
+ *
+ * The pieces of a table view are far smaller than a page (a DuckDB chunk
+ * may be one 30 MB page), so readers rendering pieces of one view at once
+ * would each decode the same page.  They share it instead: a page is
+ * decoded once (one at a time per view), referenced by every cursor
+ * standing in it, and kept while unreferenced only while it is its
+ * leaf's newest page (the next piece's reader may still need it).  A
+ * view holds at most one decoded page per leaf beyond those in use, and
+ * one spare set of page buffers. */
+typedef struct parquet_views_shared parquet_views_shared;
+
+typedef struct parquet_views_shpage {
+	struct parquet_views_shpage *next;
+	parquet_views_shared *owner;
+	uint32_t g, leaf;
+	size_t k;
+	unsigned refs;
+	parquet_pages_decoded p;
+	parquet_pages_scratch sc;     /* the buffers p points into */
+} parquet_views_shpage;
+
+struct parquet_views_shared {
+	pthread_mutex_t lock;         /* the list and the counts */
+	pthread_cond_t unref;         /* a page's last reference went */
+	bool one_leaf;                /* a view of one leaf: see shared_get */
+	pthread_mutex_t decode;       /* one page decoded at a time */
+	parquet_pages_state *v;
+	parquet_views_shpage *pages;
+	parquet_pages_scratch spare;  /* a freed page's buffers, reused */
+};
+
+static void shared_init(parquet_views_shared *sh, parquet_pages_state *v)
+{
+	pthread_mutex_init(&sh->lock, NULL);
+	pthread_cond_init(&sh->unref, NULL);
+	pthread_mutex_init(&sh->decode, NULL);
+	sh->v = v;
+}
+
+/* Is `a` after `b` in reading order? */
+static bool shpage_after(const parquet_views_shpage *a,
+			 const parquet_views_shpage *b)
+{
+	return a->g != b->g ? a->g > b->g : a->k > b->k;
+}
+
+/* Free the unreferenced pages that have a newer one of their leaf (all
+ * unreferenced ones with `all`); their buffers become the spare ones.
+ * Called with sh->lock held. */
+static void shared_prune_locked(parquet_views_shared *sh, bool all)
+{
+	parquet_views_shpage **pp = &sh->pages;
+
+	while (*pp) {
+		parquet_views_shpage *p = *pp;
+		unsigned newer = 0;
+		if (!all && !p->refs)
+			for (parquet_views_shpage *q = sh->pages; q; q = q->next)
+				newer += q->leaf == p->leaf && shpage_after(q, p);
+		if (!p->refs && (all || newer >= 1)) {
+			*pp = p->next;
+			parquet_pages_release(sh->v, &p->p);
+			if (!sh->spare.raw && !sh->spare.out) {
+				sh->spare = p->sc;
+			} else {
+				parquet_pages_scratch_free(&p->sc);
+			}
+			free(p);
+		} else {
+			pp = &p->next;
+		}
+	}
+}
+
+static void shared_destroy(parquet_views_shared *sh)
+{
+	for (parquet_views_shpage *p = sh->pages; p; p = p->next)
+		p->refs = 0;
+	shared_prune_locked(sh, true);
+	parquet_pages_scratch_free(&sh->spare);
+	pthread_cond_destroy(&sh->unref);
+	pthread_mutex_destroy(&sh->decode);
+	pthread_mutex_destroy(&sh->lock);
+}
+
+static void shpage_unref(parquet_views_shpage *p)
+{
+	parquet_views_shared *sh = p->owner;
+
+	pthread_mutex_lock(&sh->lock);
+	p->refs--;
+	if (!p->refs) {
+		shared_prune_locked(sh, false);
+		pthread_cond_broadcast(&sh->unref);
+	}
+	pthread_mutex_unlock(&sh->lock);
+}
+
+static parquet_views_shpage *shared_find_locked(parquet_views_shared *sh,
+						uint32_t g, uint32_t leaf,
+						size_t k)
+{
+	for (parquet_views_shpage *p = sh->pages; p; p = p->next)
+		if (p->g == g && p->leaf == leaf && p->k == k) {
+			p->refs++;
+			return p;
+		}
+	return NULL;
+}
+
+/* Page k of chunk (g, leaf), decoded once for all the view's readers;
+ * referenced (shpage_unref).
+ *
+ * The memory bound (docs/performance.md): in a view of one leaf, a page
+ * is decoded only once no other page is in use (the readers still in the
+ * previous page finish their pieces first) and the unused ones are freed,
+ * so the view holds one decoded page, plus the next one's stored bytes
+ * while it decompresses.  A reader waits here holding no page of the
+ * view (a cursor gives its page back before taking the next, and a
+ * reader given back holds none), and the pages it waits for are held by
+ * threads rendering a piece, which need nothing from it: the wait ends.  Views of several leaves (rows.jsonl) need a page of each
+ * at once and do not wait. */
+static colfs_status shared_get(colfs_tree *t, parquet_region_state *s,
+			       const colfs_node *f, parquet_views_shared *sh,
+			       uint32_t g, uint32_t leaf,
+			       const parquet_pages_list *w, size_t k,
+			       parquet_views_shpage **out)
+{
+	parquet_views_shpage *p;
+	colfs_status st;
+
+	pthread_mutex_lock(&sh->lock);
+	p = shared_find_locked(sh, g, leaf, k);
+	pthread_mutex_unlock(&sh->lock);
+	if (p) {
+		*out = p;
+		return COLFS_OK;
+	}
+	pthread_mutex_lock(&sh->decode);
+	pthread_mutex_lock(&sh->lock);
+	for (;;) {
+		bool busy = false;
+		p = shared_find_locked(sh, g, leaf, k);
+		if (p || !sh->one_leaf)
+			break;
+		for (parquet_views_shpage *q = sh->pages; q && !busy; q = q->next)
+			busy = q->refs > 0;
+		if (!busy)
+			break;
+		/* Let the readers of the other page finish (they need
+		 * neither this lock's holder nor the decode lock). */
+		pthread_mutex_unlock(&sh->decode);
+		pthread_cond_wait(&sh->unref, &sh->lock);
+		pthread_mutex_unlock(&sh->lock);
+		pthread_mutex_lock(&sh->decode);
+		pthread_mutex_lock(&sh->lock);
+	}
+	if (!p && sh->one_leaf)
+		shared_prune_locked(sh, true);
+	pthread_mutex_unlock(&sh->lock);
+	if (p) {
+		pthread_mutex_unlock(&sh->decode);
+		*out = p;
+		return COLFS_OK;
+	}
+	p = calloc(1, sizeof *p);
+	if (!p) {
+		pthread_mutex_unlock(&sh->decode);
+		return COLFS_ENOMEM;
+	}
+	pthread_mutex_lock(&sh->lock);
+	p->sc = sh->spare;
+	memset(&sh->spare, 0, sizeof sh->spare);
+	pthread_mutex_unlock(&sh->lock);
+	st = parquet_pages_decode(t, s, f, g, leaf, w, k, &p->sc, &p->p);
+	if (st) {
+		pthread_mutex_unlock(&sh->decode);
+		parquet_pages_scratch_free(&p->sc);
+		free(p);
+		return st;
+	}
+	/* The stored bytes are not needed once decompressed. */
+	if (p->sc.raw && p->p.buf != p->sc.raw) {
+		free(p->sc.raw);
+		p->sc.raw = NULL;
+		p->sc.raw_cap = 0;
+	}
+	p->owner = sh;
+	p->g = g;
+	p->leaf = leaf;
+	p->k = k;
+	p->refs = 1;
+	pthread_mutex_lock(&sh->lock);
+	p->next = sh->pages;
+	sh->pages = p;
+	shared_prune_locked(sh, false);
+	pthread_mutex_unlock(&sh->lock);
+	pthread_mutex_unlock(&sh->decode);
+	*out = p;
+	return COLFS_OK;
+}
+
+/* The shared pages of table view `f` (defined with the view below). */
+static parquet_views_shared *view_shared(const colfs_node *f);
+
 /* --- per-leaf cursors ------------------------------------------------------
  *
  * A cursor stands in chunk (g, leaf) at entry i of page k, with `rec`
@@ -427,17 +638,25 @@ typedef struct parquet_views_cursor {
 	const parquet_pages_list *w;
 	size_t k;                /* current page */
 	bool loaded;             /* p holds page k */
-	parquet_pages_decoded p;
+	parquet_pages_decoded p; /* borrowed from sp */
+	parquet_views_shpage *sp;          /* the shared page, referenced */
 	size_t i, j;             /* next entry, next non-null value in p */
 	uint64_t rec;
 	parquet_pages_scratch sc;          /* page buffers, reused */
 } parquet_views_cursor;
 
+static void cur_unload(parquet_views_cursor *cu)
+{
+	if (cu->loaded && cu->sp)
+		shpage_unref(cu->sp);
+	cu->sp = NULL;
+	cu->loaded = false;
+}
+
 static void cur_reset(parquet_pages_state *v, parquet_views_cursor *cu)
 {
-	if (cu->loaded)
-		parquet_pages_release(v, &cu->p);
-	cu->loaded = false;
+	(void)v;
+	cur_unload(cu);
 	cu->positioned = false;
 }
 
@@ -464,8 +683,7 @@ static colfs_status cur_fill(colfs_tree *t, parquet_region_state *s, const colfs
 {
 	while (!cu->loaded || cu->i >= cu->p.n) {
 		if (cu->loaded) {
-			parquet_pages_release(s->values, &cu->p);
-			cu->loaded = false;
+			cur_unload(cu);
 			cu->k++;
 		}
 		if (cu->k >= cu->w->n) {
@@ -479,8 +697,9 @@ static colfs_status cur_fill(colfs_tree *t, parquet_region_state *s, const colfs
 			cu->k++;
 			continue;
 		}
-		COLFS_TRY(parquet_pages_decode(t, s, f, cu->g, cu->leaf, cu->w, cu->k,
-				      &cu->sc, &cu->p));
+		COLFS_TRY(shared_get(t, s, f, view_shared(f), cu->g, cu->leaf, cu->w,
+				     cu->k, &cu->sp));
+		cu->p = cu->sp->p;
 		cu->loaded = true;
 		cu->i = cu->j = 0;
 	}
@@ -594,11 +813,27 @@ typedef struct parquet_views_field {
 	uint32_t n_leaves;
 	parquet_views_cursor *cur;
 	pq_asm_plan *plan;            /* NULL: flat */
+	bool plan_borrowed;           /* a reader's copy: the view owns it */
 	pq_asm *as;
 	parquet_views_acc *acc;
 } parquet_views_field;
 
 enum { MODE_COLUMN, MODE_JSONL, MODE_CSV };
+
+/* One reading state of a view: a cursor set over its fields and the
+ * piece it stands before.  A piece call takes a free one (the one
+ * standing at the wanted piece when there is one) and gives it back, so
+ * several pieces of one view render at once (the core decodes ahead). */
+typedef struct parquet_views_reader {
+	struct parquet_views_reader *next;
+	bool busy;
+	uint64_t at;                  /* the piece its cursors stand before */
+	parquet_views_field *fields;  /* [view n_fields] */
+	colfs_buf tmp;
+} parquet_views_reader;
+
+/* More readers than this wait for one to be free. */
+#define VIEW_READERS_MAX 16
 
 struct parquet_views_view {
 	parquet_pages_kept kept;                /* freed with the pipeline state */
@@ -608,10 +843,20 @@ struct parquet_views_view {
 	uint64_t batch;
 	uint64_t *cum;                /* pieces before row group g0 + i */
 	uint32_t n_fields;
-	parquet_views_field *fields;
-	colfs_buf tmp;
+	parquet_views_field *fields;  /* the fields as made (plans owned) */
 	colfs_render text, json;
+	parquet_views_shared sh;      /* decoded pages, shared by readers */
+	pthread_mutex_t lock;         /* the readers list and busy flags */
+	pthread_cond_t freed;
+	parquet_views_reader *readers;
+	unsigned n_readers;
 };
+
+static parquet_views_shared *view_shared(const colfs_node *f)
+{
+	parquet_views_view *w = colfs_node_ctx(f);
+	return &w->sh;
+}
 
 static void field_free(parquet_pages_state *v, parquet_views_field *fl)
 {
@@ -631,19 +876,124 @@ static void field_free(parquet_pages_state *v, parquet_views_field *fl)
 	free(fl->cur);
 	free(fl->acc);
 	pq_asm_destroy(fl->as);
-	pq_asm_plan_destroy(fl->plan);
+	if (!fl->plan_borrowed)
+		pq_asm_plan_destroy(fl->plan);
+}
+
+static void reader_free(parquet_views_view *w, parquet_views_reader *rd)
+{
+	if (!rd)
+		return;
+	for (uint32_t i = 0; rd->fields && i < w->n_fields; i++)
+		field_free(w->s->values, &rd->fields[i]);
+	free(rd->fields);
+	colfs_buf_free(&rd->tmp);
+	free(rd);
 }
 
 static void view_free(parquet_views_view *w)
 {
 	if (!w)
 		return;
+	while (w->readers) {
+		parquet_views_reader *rd = w->readers;
+		w->readers = rd->next;
+		reader_free(w, rd);
+	}
 	for (uint32_t i = 0; i < w->n_fields; i++)
 		field_free(w->s->values, &w->fields[i]);
+	shared_destroy(&w->sh);
 	free(w->fields);
 	free(w->cum);
-	colfs_buf_free(&w->tmp);
+	pthread_cond_destroy(&w->freed);
+	pthread_mutex_destroy(&w->lock);
 	free(w);
+}
+
+/* A reader's own copy of field `src`: fresh cursors and assembler, the
+ * view's plan borrowed. */
+static colfs_status field_clone(const parquet_views_field *src,
+				parquet_views_field *dst)
+{
+	uint32_t n = src->n_leaves ? src->n_leaves : 1;
+	colfs_err e = {0};
+
+	dst->name = src->name;
+	dst->n_leaves = src->n_leaves;
+	dst->plan = src->plan;
+	dst->plan_borrowed = true;
+	dst->cur = calloc(n, sizeof *dst->cur);
+	if (!dst->cur)
+		return COLFS_ENOMEM;
+	for (uint32_t i = 0; i < src->n_leaves; i++) {
+		dst->cur[i].leaf = src->cur[i].leaf;
+		dst->cur[i].r = src->cur[i].r;
+	}
+	if (!src->plan)
+		return COLFS_OK;
+	dst->acc = calloc(n, sizeof *dst->acc);
+	if (!dst->acc)
+		return COLFS_ENOMEM;
+	for (uint32_t i = 0; i < src->n_leaves; i++)
+		dst->acc[i].raw = src->acc[i].raw;
+	return pq_asm_create(src->plan, &dst->as, &e);
+}
+
+/* Take a free reader of `w` for piece `index`: the one standing at it,
+ * else the nearest behind it (a cursor moves forward cheaply), else any;
+ * a new one only when none is free. */
+static colfs_status reader_take(parquet_views_view *w, uint64_t index,
+				parquet_views_reader **out)
+{
+	parquet_views_reader *best = NULL;
+	colfs_status st = COLFS_OK;
+
+	*out = NULL;
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		for (parquet_views_reader *rd = w->readers; rd; rd = rd->next) {
+			if (rd->busy)
+				continue;
+			if (!best || (rd->at <= index &&
+				      (best->at > index || rd->at > best->at)))
+				best = rd;
+		}
+		if (best || w->n_readers < VIEW_READERS_MAX)
+			break;
+		pthread_cond_wait(&w->freed, &w->lock);
+	}
+	if (!best) {
+		best = calloc(1, sizeof *best);
+		if (best)
+			best->fields = calloc(w->n_fields ? w->n_fields : 1,
+					      sizeof *best->fields);
+		for (uint32_t i = 0; best && best->fields && !st &&
+				     i < w->n_fields; i++)
+			st = field_clone(&w->fields[i], &best->fields[i]);
+		if (!best || !best->fields || st) {
+			reader_free(w, best);
+			pthread_mutex_unlock(&w->lock);
+			return st ? st : COLFS_ENOMEM;
+		}
+		best->next = w->readers;
+		w->readers = best;
+		w->n_readers++;
+	}
+	best->busy = true;
+	pthread_mutex_unlock(&w->lock);
+	*out = best;
+	return COLFS_OK;
+}
+
+/* Give a reader back, standing before piece `at`. */
+static void reader_give(parquet_views_view *w, parquet_views_reader *rd,
+			uint64_t at)
+{
+	pthread_mutex_lock(&w->lock);
+	rd->busy = false;
+	rd->at = at;
+	pthread_cond_signal(&w->freed);
+	pthread_mutex_unlock(&w->lock);
 }
 
 static colfs_status field_init_leaf(colfs_tree *t, parquet_region_state *s, parquet_views_field *fl,
@@ -871,7 +1221,7 @@ static int64_t rg_rows(const parquet_region_state *s, uint32_t g)
 }
 
 static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
-				 colfs_buf *out)
+				 parquet_views_reader *rd, colfs_buf *out)
 {
 	parquet_views_view *w = colfs_node_ctx(f);
 	parquet_region_state *s = w->s;
@@ -901,11 +1251,11 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 	if (m > w->batch)
 		m = w->batch;
 	for (uint32_t i = 0; i < w->n_fields && !st; i++)
-		st = field_load(t, s, f, &w->fields[i], g, r0, m);
+		st = field_load(t, s, f, &rd->fields[i], g, r0, m);
 	if (st)
 		return st;
 	if (w->mode == MODE_COLUMN) {
-		parquet_views_field *fl = &w->fields[0];
+		parquet_views_field *fl = &rd->fields[0];
 		if (fl->plan) {
 			colfs_err e = {0};
 			size_t done = 0;
@@ -958,7 +1308,7 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 		if (w->mode == MODE_JSONL)
 			colfs_buf_putc(out, '{');
 		for (uint32_t i = 0; i < w->n_fields && !st; i++) {
-			parquet_views_field *fl = &w->fields[i];
+			parquet_views_field *fl = &rd->fields[i];
 			if (w->mode == MODE_JSONL) {
 				if (i)
 					colfs_buf_putc(out, ',');
@@ -970,12 +1320,12 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 			} else {
 				if (i)
 					colfs_buf_putc(out, ',');
-				w->tmp.len = 0;
-				st = field_next(t, s, f, fl, &w->text, &w->tmp);
+				rd->tmp.len = 0;
+				st = field_next(t, s, f, fl, &w->text, &rd->tmp);
 				if (!st)
-					colfs_render_csv_field(out, w->tmp.data
-							       ? w->tmp.data : "",
-							       w->tmp.len);
+					colfs_render_csv_field(out, rd->tmp.data
+							       ? rd->tmp.data : "",
+							       rd->tmp.len);
 			}
 		}
 		if (w->mode == MODE_JSONL)
@@ -984,8 +1334,8 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 	}
 	if (st) {
 		for (uint32_t i = 0; i < w->n_fields; i++)
-			for (uint32_t l = 0; l < w->fields[i].n_leaves; l++)
-				cur_reset(s->values, &w->fields[i].cur[l]);
+			for (uint32_t l = 0; l < rd->fields[i].n_leaves; l++)
+				cur_reset(s->values, &rd->fields[i].cur[l]);
 	}
 	return st;
 }
@@ -994,9 +1344,11 @@ static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 				colfs_buf *out)
 {
 	parquet_views_view *w = colfs_node_ctx(f);
-	colfs_status st = table_render(t, f, index, out);
 	uint64_t last = w->cum[w->g1 - w->g0] + (w->mode == MODE_CSV);
+	parquet_views_reader *rd;
 
+	COLFS_TRY(reader_take(w, index, &rd));
+	colfs_status st = table_render(t, f, index, rd, out);
 	if (!st)
 		buf_fit(out);
 	if (st || index + 1 >= last) {
@@ -1004,15 +1356,28 @@ static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 		 * buffers are given back: a view holds memory only while it
 		 * is being read */
 		for (uint32_t i = 0; i < w->n_fields; i++)
-			for (uint32_t l = 0; l < w->fields[i].n_leaves; l++) {
-				cur_reset(w->s->values, &w->fields[i].cur[l]);
-				parquet_pages_scratch_free(&w->fields[i].cur[l].sc);
+			for (uint32_t l = 0; l < rd->fields[i].n_leaves; l++) {
+				cur_reset(w->s->values, &rd->fields[i].cur[l]);
+				parquet_pages_scratch_free(&rd->fields[i].cur[l].sc);
 			}
+		pthread_mutex_lock(&w->sh.lock);
+		shared_prune_locked(&w->sh, true);
+		pthread_mutex_unlock(&w->sh.lock);
 	}
+	/* A reader given back holds no page: a one-leaf view waits for the
+	 * pages in use before decoding the next (shared_get), and an idle
+	 * reader must not keep it waiting.  The next piece finds its page
+	 * among the shared ones and seeks in it again. */
+	for (uint32_t i = 0; i < w->n_fields; i++)
+		for (uint32_t l = 0; l < rd->fields[i].n_leaves; l++)
+			cur_reset(w->s->values, &rd->fields[i].cur[l]);
+	reader_give(w, rd, st ? UINT64_MAX : index + 1);
 	return st;
 }
 
-static const colfs_node_ops table_ops = {.piece = table_piece};
+/* Each piece takes its own reader: concurrent. */
+static const colfs_node_ops table_ops = {.piece = table_piece,
+					 .concurrent = true};
 
 static parquet_views_view *view_new(colfs_tree *t, parquet_region_state *s, int mode, int64_t g,
 			  uint32_t n_fields)
@@ -1022,6 +1387,9 @@ static parquet_views_view *view_new(colfs_tree *t, parquet_region_state *s, int 
 
 	if (!w)
 		return NULL;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->freed, NULL);
+	shared_init(&w->sh, s->values);
 	w->s = s;
 	w->mode = mode;
 	w->g0 = g < 0 ? 0 : (uint32_t)g;
@@ -1051,6 +1419,7 @@ static void view_kept_free(parquet_pages_kept *k)
 
 static void view_register(parquet_region_state *s, parquet_views_view *w)
 {
+	w->sh.one_leaf = w->n_fields == 1 && w->fields[0].n_leaves == 1;
 	w->kept.free = view_kept_free;
 	parquet_pages_keep(s->values, &w->kept);
 }

@@ -446,6 +446,96 @@ case_concurrent() {
 	echo "ok: 4 concurrent readers of $(wc -l < "$WORK/files") files agree"
 }
 
+# Decoding ahead: the value views of a file big enough for many pieces
+# (BIG_SAMPLE: 100,000 rows in 2 row groups), read by four readers of one
+# view at once, then by one reader of every view at once, serve the bytes
+# a serial read serves with -o decode_threads=0.
+case_concurrent_views() {
+	need_fuse
+	local src=${BIG_SAMPLE:-} mnt ref v i
+	[ -n "$src" ] && [ -s "$src" ] || skip "no BIG_SAMPLE (colfs-mksample not built)"
+	need_mountable "$src"
+	newmnt; ref=$NEWMNT
+	mount_bg "$src" "$ref" -o decode_threads=0,size_index=off
+	(cd "$ref" && ls -d columns/* rows.jsonl rows.csv row_groups/1/columns/* \
+		row_groups/0/chunks/*/values) > "$WORK/views"
+	[ "$(wc -l < "$WORK/views")" -ge 10 ] || fail "too few views: $(cat "$WORK/views")"
+	while IFS= read -r v; do
+		timeout 120 cat "$ref/$v" | sha256sum > "$WORK/ref.$(echo "$v" | tr / _)"
+	done < "$WORK/views"
+	umount_fuse "$ref"
+	newmnt; mnt=$NEWMNT
+	mount_bg "$src" "$mnt" -o decode_threads=2,cache_size=8M,size_index=off
+	local readers=()
+	for i in 1 2 3 4; do
+		timeout 120 sh -c 'cat "$1" | sha256sum' sh "$mnt/rows.jsonl" > "$WORK/one.$i" &
+		readers+=($!)
+	done
+	for i in "${readers[@]}"; do
+		wait "$i" || fail "a reader of rows.jsonl failed or timed out"
+	done
+	for i in 1 2 3 4; do
+		cmp -s "$WORK/ref.rows.jsonl" "$WORK/one.$i" ||
+			fail "reader $i of rows.jsonl saw other bytes than the serial read"
+	done
+	readers=()
+	while IFS= read -r v; do
+		timeout 120 sh -c 'cat "$1" | sha256sum' sh "$mnt/$v" > "$WORK/all.$(echo "$v" | tr / _)" &
+		readers+=($!)
+	done < "$WORK/views"
+	for i in "${readers[@]}"; do
+		wait "$i" || fail "a reader failed or timed out"
+	done
+	while IFS= read -r v; do
+		v=$(echo "$v" | tr / _)
+		cmp -s "$WORK/ref.$v" "$WORK/all.$v" || fail "$v differs from the serial read"
+	done < "$WORK/views"
+	umount_fuse "$mnt"
+	echo "ok: $(wc -l < "$WORK/views") views read at once (and rows.jsonl by 4 readers) match a serial read"
+}
+
+# The memory bound of docs/performance.md: streaming any column keeps the
+# daemon's peak resident memory (VmHWM) under cache_size + 2 x the largest
+# decompressed page + 32 MiB.  The file is written by DuckDB (1M rows of
+# the benchmark's five columns, 4 row groups: pages of up to 9 MB), the
+# mount has a small cache (8 MiB) so the pages dominate, and each column
+# is read by cat on a fresh daemon.
+case_memory_bound() {
+	need_fuse
+	local here mnt f c maxpage bound hwm
+	here=$(cd "$(dirname "$0")" && pwd)
+	sh "$here/../values/duckdb-setup.sh" || skip "DuckDB (node, @duckdb/node-api) is not available"
+	f=$WORK/mem.parquet
+	timeout 120 node "$here/../../tools/bench/duckdb-sql.cjs" \
+		"COPY (SELECT range AS seq, hash(range) % 1000000007 AS rnd,
+		   (range * 0.37)::DOUBLE AS dbl,
+		   ['red','green','blue','cyan','magenta'][range % 5 + 1] AS low,
+		   md5(range::VARCHAR) AS md5 FROM range(1000000))
+		 TO '$f' (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 250000)" \
+		> /dev/null || fail "DuckDB could not write $f"
+	newmnt; mnt=$NEWMNT
+	mount_bg "$f" "$mnt" -o size_index=off
+	maxpage=$(timeout 60 find "$mnt/row_groups" -name header.json -path '*/pages/*' \
+		-exec cat {} + | sed -n 's/.*"uncompressed_page_size": \([0-9]*\).*/\1/p' |
+		sort -n | tail -n1)
+	[ -n "$maxpage" ] && [ "$maxpage" -gt 1000000 ] || fail "no page sizes found ($maxpage)"
+	umount_fuse "$mnt"
+	wait_unmounted "$mnt" || fail "still mounted"
+	bound=$((8 * 1048576 + 2 * maxpage + 32 * 1048576))
+	for c in seq rnd dbl low md5; do
+		mount_fg "$f" "$mnt" -o cache_size=8M,size_index=off
+		timeout 120 cat "$mnt/columns/$c" > /dev/null || fail "cat columns/$c"
+		hwm=$(awk '/^VmHWM:/ { print $2 * 1024 }' "/proc/$FGPID/status")
+		umount_fuse "$mnt"
+		wait "$FGPID" || fail "daemon exited $? after columns/$c"
+		[ -n "$hwm" ] || fail "no VmHWM for the daemon"
+		echo "columns/$c: peak $((hwm / 1048576)) MiB, bound $((bound / 1048576)) MiB"
+		[ "$hwm" -le "$bound" ] ||
+			fail "columns/$c: peak $hwm bytes is over the bound $bound (8 MiB cache + 2 x $maxpage + 32 MiB)"
+	done
+	echo "ok: every column streams within cache_size + 2 x largest page ($maxpage) + 32 MiB"
+}
+
 # mount.fuse3, the helper behind mount(8) and fstab, runs
 # "colfs SOURCE MOUNTPOINT -o opts" with the generic options it got.
 case_mount_helper() {

@@ -1,0 +1,265 @@
+/* colfs: decoding ahead (ahead.h). */
+#include "ahead.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+
+/* Pieces a reader may have ahead, per worker, whatever the budget. */
+#define AHEAD_PER_THREAD 4
+
+struct colfs_ahead_reader {
+	colfs_ahead_reader *prev, *next;  /* the pool's ring of readers */
+	colfs_node *n;
+	uint64_t ino;
+	bool placed;          /* `cur` means something */
+	uint64_t cur;         /* the piece the reader is at */
+	uint64_t next_piece;  /* the next piece to hand to a worker */
+	uint64_t window;      /* pieces to keep ahead of `cur` */
+	size_t len;           /* the largest piece length seen */
+};
+
+/* What one worker renders now. */
+typedef struct ahead_slot {
+	bool busy;
+	uint64_t ino, piece;
+} ahead_slot;
+
+struct colfs_ahead {
+	colfs_tree *t;
+	colfs_ahead_render_fn fn;
+	uint64_t budget;
+	pthread_mutex_t lock;
+	pthread_cond_t work;   /* a reader has pieces to hand out; stop */
+	pthread_cond_t done;   /* a worker finished a piece */
+	bool stop;
+	colfs_ahead_reader *readers;   /* list head */
+	colfs_ahead_reader *rr;        /* the next reader served */
+	size_t nreaders;
+	unsigned nthreads;
+	pthread_t *tids;
+	ahead_slot *slots;
+};
+
+unsigned colfs_ahead_threads(const colfs_ahead *a)
+{
+	return a ? a->nthreads : 0;
+}
+
+/* The reader after `r` in turn (wrapping). */
+static colfs_ahead_reader *ring_next(colfs_ahead *a, colfs_ahead_reader *r)
+{
+	return r && r->next ? r->next : a->readers;
+}
+
+static bool reader_wants(const colfs_ahead_reader *r)
+{
+	return r->placed && r->next_piece <= r->cur + r->window &&
+	       r->next_piece > r->cur;
+}
+
+/* A reader with a piece to hand out, in turn after the last served.
+ * Called with the pool lock held. */
+static colfs_ahead_reader *pick(colfs_ahead *a)
+{
+	colfs_ahead_reader *start = a->rr ? a->rr : a->readers;
+	colfs_ahead_reader *r = start;
+
+	if (!r)
+		return NULL;
+	do {
+		if (reader_wants(r))
+			return r;
+		r = ring_next(a, r);
+	} while (r != start);
+	return NULL;
+}
+
+/* The thread body, given its slot index. */
+typedef struct worker_start {
+	colfs_ahead *a;
+	unsigned k;
+} worker_start;
+
+static void *worker_main(void *arg)
+{
+	worker_start ws = *(worker_start *)arg;
+	colfs_ahead *a = ws.a;
+	ahead_slot *slot = &a->slots[ws.k];
+
+	free(arg);
+	pthread_mutex_lock(&a->lock);
+	while (!a->stop) {
+		colfs_ahead_reader *r = pick(a);
+		if (!r) {
+			pthread_cond_wait(&a->work, &a->lock);
+			continue;
+		}
+		uint64_t i = r->next_piece++;
+		colfs_node *n = r->n;
+		slot->busy = true;
+		slot->ino = r->ino;
+		slot->piece = i;
+		a->rr = ring_next(a, r);
+		pthread_mutex_unlock(&a->lock);
+		a->fn(a->t, n, i);
+		pthread_mutex_lock(&a->lock);
+		slot->busy = false;
+		pthread_cond_broadcast(&a->done);
+	}
+	pthread_mutex_unlock(&a->lock);
+	return NULL;
+}
+
+colfs_ahead *colfs_ahead_create(colfs_tree *t, unsigned threads,
+				uint64_t budget, colfs_ahead_render_fn fn)
+{
+	colfs_ahead *a = calloc(1, sizeof *a);
+	sigset_t all, old;
+
+	if (!a)
+		return NULL;
+	if (threads < 1)
+		threads = 1;
+	a->t = t;
+	a->fn = fn;
+	a->budget = budget;
+	a->tids = calloc(threads, sizeof *a->tids);
+	a->slots = calloc(threads, sizeof *a->slots);
+	if (!a->tids || !a->slots) {
+		free(a->tids);
+		free(a->slots);
+		free(a);
+		return NULL;
+	}
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->work, NULL);
+	pthread_cond_init(&a->done, NULL);
+	/* Workers take no signal: SIGTERM and SIGINT go to the daemon's
+	 * own threads, which end the session. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (unsigned k = 0; k < threads; k++) {
+		worker_start *ws = malloc(sizeof *ws);
+		if (!ws)
+			break;
+		ws->a = a;
+		ws->k = a->nthreads;
+		if (pthread_create(&a->tids[a->nthreads], NULL, worker_main,
+				   ws) != 0) {
+			free(ws);
+			break;
+		}
+		a->nthreads++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!a->nthreads) {
+		colfs_ahead_destroy(a);
+		return NULL;
+	}
+	return a;
+}
+
+void colfs_ahead_destroy(colfs_ahead *a)
+{
+	if (!a)
+		return;
+	pthread_mutex_lock(&a->lock);
+	a->stop = true;
+	pthread_cond_broadcast(&a->work);
+	pthread_mutex_unlock(&a->lock);
+	for (unsigned k = 0; k < a->nthreads; k++)
+		pthread_join(a->tids[k], NULL);
+	pthread_cond_destroy(&a->work);
+	pthread_cond_destroy(&a->done);
+	pthread_mutex_destroy(&a->lock);
+	free(a->tids);
+	free(a->slots);
+	free(a);
+}
+
+colfs_ahead_reader *colfs_ahead_reader_new(colfs_ahead *a, colfs_node *n,
+					   uint64_t ino)
+{
+	colfs_ahead_reader *r = calloc(1, sizeof *r);
+
+	if (!r)
+		return NULL;
+	r->n = n;
+	r->ino = ino;
+	pthread_mutex_lock(&a->lock);
+	r->next = a->readers;
+	if (a->readers)
+		a->readers->prev = r;
+	a->readers = r;
+	a->nreaders++;
+	pthread_mutex_unlock(&a->lock);
+	return r;
+}
+
+void colfs_ahead_reader_free(colfs_ahead *a, colfs_ahead_reader *r)
+{
+	if (!r)
+		return;
+	/* Workers hold no pointer to a reader outside the pool lock: once
+	 * unlinked, nothing it asked for is handed out. */
+	pthread_mutex_lock(&a->lock);
+	if (a->rr == r)
+		a->rr = r->next;
+	if (r->prev)
+		r->prev->next = r->next;
+	else
+		a->readers = r->next;
+	if (r->next)
+		r->next->prev = r->prev;
+	a->nreaders--;
+	pthread_mutex_unlock(&a->lock);
+	free(r);
+}
+
+void colfs_ahead_at(colfs_ahead *a, colfs_ahead_reader *r, uint64_t i,
+		    size_t len)
+{
+	pthread_mutex_lock(&a->lock);
+	if (!r->placed || i < r->cur || i > r->next_piece) {
+		/* A start or a seek: what was queued is no longer wanted. */
+		r->placed = true;
+		r->cur = i;
+		r->next_piece = i + 1;
+	} else if (i > r->cur) {
+		r->cur = i;
+	}
+	if (r->next_piece <= r->cur)
+		r->next_piece = r->cur + 1;
+	if (len > r->len)
+		r->len = len;
+	/* Half the cache for pieces ahead, shared by the readers; at
+	 * least one piece each while that fits. */
+	uint64_t share = a->budget / 2 / (a->nreaders ? a->nreaders : 1);
+	/* (A length not known yet: nothing ahead until one is.) */
+	uint64_t w = r->len ? share / r->len : 0;
+	uint64_t cap = (uint64_t)a->nthreads * AHEAD_PER_THREAD;
+	r->window = w < cap ? w : cap;
+	if (reader_wants(r))
+		pthread_cond_broadcast(&a->work);
+	pthread_mutex_unlock(&a->lock);
+}
+
+bool colfs_ahead_wait(colfs_ahead *a, uint64_t ino, uint64_t i)
+{
+	bool waited = false;
+
+	pthread_mutex_lock(&a->lock);
+	for (;;) {
+		bool busy = false;
+		for (unsigned k = 0; k < a->nthreads && !busy; k++)
+			busy = a->slots[k].busy && a->slots[k].ino == ino &&
+			       a->slots[k].piece == i;
+		if (!busy)
+			break;
+		waited = true;
+		pthread_cond_wait(&a->done, &a->lock);
+	}
+	pthread_mutex_unlock(&a->lock);
+	return waited;
+}

@@ -1,0 +1,63 @@
+/* colfs: decoding ahead (ahead.c): a pool of worker threads that render
+ * the pieces after the one a reader is at, for streams whose ops are
+ * `concurrent` (tree.h), and put them into the piece cache.
+ *
+ * A reader (one per open handle of such a stream, or a passing one while
+ * a stat or a seek learns lengths) says which piece it is at; the pool
+ * keeps the next `window` pieces rendering, a window that keeps every
+ * reader's pieces ahead within half the cache budget together.  Workers
+ * take one piece at a time from the readers in turn (round robin), so
+ * one reader's backlog never starves another.  A reader that jumps
+ * elsewhere (a seek) or goes away cancels what it had asked for and not
+ * started; pieces already rendering finish into the cache.
+ *
+ * Locking: the pool has one mutex, never held while a piece renders nor
+ * while calling into the tree or the cache.  A worker renders with no
+ * lock of the pool held, so a reader that waits for a piece a worker is
+ * rendering (colfs_ahead_wait) holds only its stream lock, which no
+ * worker takes.
+ */
+#ifndef COLFS_AHEAD_H
+#define COLFS_AHEAD_H
+
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../colfs.h"
+
+typedef struct colfs_ahead colfs_ahead;
+typedef struct colfs_ahead_reader colfs_ahead_reader;
+
+/* What a worker does: render piece `i` of stream `n` into the cache
+ * (tree.c; a failure is left for the reader to meet). */
+typedef void (*colfs_ahead_render_fn)(colfs_tree *t, colfs_node *n,
+				      uint64_t i);
+
+/* A pool of `threads` workers (at least 1) that keeps at most `budget`
+ * bytes of pieces ahead of all its readers together.  NULL when no
+ * thread could be started or out of memory (then nothing is decoded
+ * ahead). */
+colfs_ahead *colfs_ahead_create(colfs_tree *t, unsigned threads,
+				uint64_t budget, colfs_ahead_render_fn fn);
+/* Stop the workers (each finishes the piece it renders) and free the
+ * pool.  Every reader must be freed before.  NULL: nothing. */
+void colfs_ahead_destroy(colfs_ahead *a);
+
+/* A reader of stream `n` (inode `ino`); NULL when out of memory. */
+colfs_ahead_reader *colfs_ahead_reader_new(colfs_ahead *a, colfs_node *n,
+					   uint64_t ino);
+/* Cancel its queued pieces and free it (NULL: nothing). */
+void colfs_ahead_reader_free(colfs_ahead *a, colfs_ahead_reader *r);
+/* The reader is at piece `i`, whose rendering is `len` bytes: keep the
+ * pieces after it rendering.  A piece before the last one it was at, or
+ * past those it had asked for, is a seek: the old queue is dropped. */
+void colfs_ahead_at(colfs_ahead *a, colfs_ahead_reader *r, uint64_t i,
+		    size_t len);
+/* Wait while a worker renders piece `i` of inode `ino`; true when one
+ * was (the piece is then in the cache, unless it failed or was evicted). */
+bool colfs_ahead_wait(colfs_ahead *a, uint64_t ino, uint64_t i);
+/* How many workers the pool runs. */
+unsigned colfs_ahead_threads(const colfs_ahead *a);
+
+#endif
