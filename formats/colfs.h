@@ -104,7 +104,7 @@ const char *colfs_options_help(void);
  *   stay resident (measured on a 5M-row md5 column with cache_size=8M:
  *   160 MB peak without, 102 MB with); a fixed threshold also stops
  *   glibc's sliding one from moving them into the heap;
- * - free memory above 8 MiB at the top of a heap is given back.
+ * - free memory above 4 MiB at the top of a heap is given back.
  * Together they keep the daemon under docs/performance.md's memory bound
  * (test fs-memory-bound).  core/buf.c. */
 void colfs_malloc_setup(void);

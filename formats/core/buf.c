@@ -29,8 +29,16 @@ bool colfs_buf_reserve(colfs_buf *b, size_t extra)
 	}
 	size_t want = b->len + extra;
 	size_t cap = b->cap ? b->cap : 256;
-	while (cap < want)
-		cap *= 2;
+	if (extra > cap && want > ((size_t)1 << 20)) {
+		/* a large reservation at once (a piece's whole text): an
+		 * eighth to spare, not the next power of two, which could
+		 * take a 2.1 MB piece past the mmap threshold (colfs.h,
+		 * colfs_malloc_setup) onto fresh pages every time */
+		cap = want + want / 8;
+	} else {
+		while (cap < want)
+			cap *= 2;
+	}
 	char *p = realloc(b->data, cap);
 	if (!p) {
 		b->failed = true;
@@ -105,7 +113,7 @@ void colfs_malloc_setup(void)
 {
 	mallopt(M_ARENA_MAX, 2);
 	mallopt(M_MMAP_THRESHOLD, 4 << 20);
-	mallopt(M_TRIM_THRESHOLD, 8 << 20);
+	mallopt(M_TRIM_THRESHOLD, 4 << 20);
 }
 
 void colfs_mem_hugepages(void *p, size_t n)

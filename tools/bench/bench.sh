@@ -7,7 +7,8 @@
 #   cat:   for each column, `cat mnt/columns/X > /dev/null` (wall time, and
 #          the daemon's peak RSS) against DuckDB's
 #          COPY (SELECT X FROM file) TO ... (FORMAT csv) with threads=1
-#          and with one thread per core, as ratios.
+#          and with one thread per core, as ratios (DuckDB's time is the
+#          statement's own, node's start excluded).
 #   sizes: `ls -l columns/` on a fresh mount (sizes=auto, no index), with
 #          -o sizes=exact, `colfs-tool index FILE`, and `ls -l columns/` on
 #          a mount that reads that index (docs/tree.md, "Sizes").
@@ -82,14 +83,12 @@ if [ "$WHAT" = cat ] || [ "$WHAT" = all ]; then
 		bytes=$(cat "$MNT/columns/$col" | wc -c)
 		t1=$(now)
 		rss=$(awk '/^VmHWM/ {print $2}' /proc/$PID/status)
-		t2=$(now)
-		$SQL "SET threads=1" "COPY (SELECT $col FROM '$FILE') TO '/dev/null' (FORMAT csv, HEADER false)"
-		t3=$(now)
-		$SQL "SET threads=$CPUS" "COPY (SELECT $col FROM '$FILE') TO '/dev/null' (FORMAT csv, HEADER false)"
-		t4=$(now)
-		awk -v col="$col" -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v e="$t4" \
+		# DuckDB's own time for the statement (node's start excluded)
+		d1=$(DUCKDB_SQL_TIME=1 $SQL "SET threads=1" "COPY (SELECT $col FROM '$FILE') TO '/dev/null' (FORMAT csv, HEADER false)" 2>&1 >/dev/null | awk '/^time / {print $2}')
+		dn=$(DUCKDB_SQL_TIME=1 $SQL "SET threads=$CPUS" "COPY (SELECT $col FROM '$FILE') TO '/dev/null' (FORMAT csv, HEADER false)" 2>&1 >/dev/null | awk '/^time / {print $2}')
+		awk -v col="$col" -v a="$t0" -v b="$t1" -v d1="$d1" -v dn="$dn" \
 		    -v bytes="$bytes" -v rss="$rss" -v cpus="$CPUS" 'BEGIN {
-			colfs = b - a; d1 = d - c; dn = e - d
+			colfs = b - a
 			printf "cat columns/%s: colfs %.3f s (%.2f GB/s, daemon peak RSS %d kB); duckdb threads=1 %.3f s, ratio %.2f; duckdb threads=%d %.3f s, ratio %.2f\n",
 			       col, colfs, bytes / colfs / 1e9, rss, d1, colfs / d1, cpus, dn, colfs / dn }'
 	done
