@@ -43,6 +43,21 @@ static colfs_status parse_size(const char *s, uint64_t *out)
 	return COLFS_OK;
 }
 
+/* A whole number in [lo, hi], written in decimal and nothing else. */
+static colfs_status parse_count(const char *s, unsigned long lo,
+				unsigned long hi, unsigned long *out)
+{
+	char *end;
+
+	if (!s || !*s)
+		return COLFS_ECORRUPT;
+	errno = 0;
+	*out = strtoul(s, &end, 10);
+	if (*end || errno || *out < lo || *out > hi)
+		return COLFS_ECORRUPT;
+	return COLFS_OK;
+}
+
 /* `v` (any case) is one of the NULL-terminated `names`. */
 static bool name_in(const char *v, const char *const *names)
 {
@@ -96,15 +111,9 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 			return COLFS_ECORRUPT;
 		o->schema_from = v;
 	} else if (KEY("salvage_effort")) {
-		char *end;
 		unsigned long n;
 
-		if (!v || !*v)
-			return COLFS_ECORRUPT;
-		errno = 0;
-		n = strtoul(v, &end, 10);
-		if (*end || errno || n < 1 || n > COLFS_MAX_SALVAGE_EFFORT)
-			return COLFS_ECORRUPT;
+		COLFS_TRY(parse_count(v, 1, COLFS_MAX_SALVAGE_EFFORT, &n));
 		o->salvage_effort = (uint32_t)n;
 	} else if (KEY("cfile_type")) {
 		if (!v || !name_in(v, cfile_type_names))
@@ -132,15 +141,9 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 			return COLFS_ECORRUPT;
 		o->size_index = v;
 	} else if (KEY("decode_threads")) {
-		char *end;
 		unsigned long n;
 
-		if (!v || !*v)
-			return COLFS_ECORRUPT;
-		errno = 0;
-		n = strtoul(v, &end, 10);
-		if (*end || errno || n > COLFS_MAX_DECODE_THREADS)
-			return COLFS_ECORRUPT;
+		COLFS_TRY(parse_count(v, 0, COLFS_MAX_DECODE_THREADS, &n));
 		o->decode_threads = n ? (int)n : -1;
 	} else if (KEY("cfile_nullable")) {
 		if (!v || strcmp(v, "true") == 0)

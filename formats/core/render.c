@@ -820,11 +820,9 @@ void colfs_render_decimal_be(colfs_buf *b, const colfs_render *r,
 
 /* ---- dates and times ------------------------------------------------------ */
 
-/* Days since 1970-01-01 to a proleptic Gregorian (year, month, day):
- * the era-based civil-from-days computation, in 128-bit so that every
- * int64 input works. */
-static void civil_from_days(int64_t days, __int128 *y, unsigned *m,
-			    unsigned *d)
+/* render.h */
+void colfs_civil_from_days(int64_t days, __int128 *y, unsigned *m,
+			   unsigned *d)
 {
 	__int128 z = (__int128)days + 719468;
 	__int128 era = (z >= 0 ? z : z - 146096) / 146097;
@@ -859,7 +857,7 @@ static bool put_ymd(colfs_buf *b, int64_t days)
 	unsigned m, d;
 	bool bc;
 
-	civil_from_days(days, &y, &m, &d);
+	colfs_civil_from_days(days, &y, &m, &d);
 	bc = y <= 0;
 	put_i128(b, (unsigned __int128)(bc ? 1 - y : y), 4);
 	char md[6] = { '-', (char)('0' + m / 10), (char)('0' + m % 10), '-',

@@ -135,6 +135,11 @@ void colfs_render_decimal_be(colfs_buf *b, const colfs_render *r,
 			     const uint8_t *p, size_t n, int32_t scale);
 
 /* Days since 1970-01-01 (any int64: the proleptic Gregorian calendar). */
+/* Days since 1970-01-01 to a proleptic Gregorian (year, month, day):
+ * the era-based civil-from-days computation (H. Hinnant's), in 128-bit
+ * so that every int64 input works. */
+void colfs_civil_from_days(int64_t days, __int128 *y, unsigned *m,
+			   unsigned *d);
 void colfs_render_date(colfs_buf *b, const colfs_render *r, int64_t days);
 /* Time of day in `unit` since midnight.  Values outside one day are
  * rendered with hours past 23 (as DuckDB does for 24:00:00). */

@@ -988,26 +988,6 @@ static void put_contents_string(colfs_buf *b, const uint8_t *p, size_t n)
 	put1(b, '"');
 }
 
-/* Days since 1970-01-01 to a proleptic Gregorian date (the civil calendar
- * algorithm of H. Hinnant, "chrono-compatible low-level date algorithms"),
- * what gmtime_r gives, without its time zone machinery. */
-static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
-{
-	int64_t era, yy;
-	unsigned doe, yoe, doy, mp;
-
-	z += 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = (unsigned)(z - era * 146097);
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	yy = (int64_t)yoe + era * 400;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	*d = doy - (153 * mp + 2) / 5 + 1;
-	*m = mp < 10 ? mp + 3 : mp - 9;
-	*y = yy + (*m <= 2);
-}
-
 static char *put2(char *p, unsigned v)
 {
 	p[0] = (char)('0' + v / 10);
@@ -1019,12 +999,12 @@ static char *put2(char *p, unsigned v)
  * 1000..9999, which take strftime's path. */
 static bool put_ymd(char *p, int64_t days)
 {
-	int64_t y;
+	__int128 y;
 	unsigned m, d;
 
 	if (days < -354285 || days > 2932896)  /* 1000-01-01 .. 9999-12-31 */
 		return false;
-	civil_from_days(days, &y, &m, &d);
+	colfs_civil_from_days(days, &y, &m, &d);
 	if (y < 1000 || y > 9999)
 		return false;
 	p = put2(p, (unsigned)(y / 100));

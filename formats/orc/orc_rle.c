@@ -439,23 +439,27 @@ static colfs_status v2_fill(orc_rle_int *d, colfs_err *err)
 	return COLFS_OK;
 }
 
+/* The next run of an integer stream (v1 or v2). */
+static colfs_status int_rle_fill(orc_rle_int *d, colfs_err *err)
+{
+	if (!orc_in_more(&d->in))
+		return rle_fail(&d->in, err, COLFS_ETRUNCATED,
+				"integer RLE: stream ended before all values");
+	/* Reset both, so a failed fill leaves an empty run behind, never a
+	 * stale position past its end. */
+	d->run_len = 0;
+	d->run_pos = 0;
+	return d->v2 ? v2_fill(d, err) : v1_fill(d, err);
+}
+
 colfs_status orc_rle_int_next(orc_rle_int *d, int64_t *out, size_t n,
 			      colfs_err *err)
 {
 	while (n > 0) {
 		size_t take;
 
-		if (d->run_pos == d->run_len) {
-			if (!orc_in_more(&d->in))
-				return rle_fail(&d->in, err, COLFS_ETRUNCATED,
-						"integer RLE: stream ended "
-						"before all values");
-			/* Reset both, so a failed fill leaves an empty run
-			 * behind, never a stale position past its end. */
-			d->run_len = 0;
-			d->run_pos = 0;
-			COLFS_TRY(d->v2 ? v2_fill(d, err) : v1_fill(d, err));
-		}
+		if (d->run_pos == d->run_len)
+			COLFS_TRY(int_rle_fill(d, err));
 		take = d->run_len - d->run_pos;
 		if (take > n)
 			take = n;
@@ -481,15 +485,8 @@ colfs_status orc_rle_int_seek(orc_rle_int *d, const uint64_t *pos, size_t n,
 	while (skip > 0) {
 		size_t take;
 
-		if (d->run_pos == d->run_len) {
-			if (!orc_in_more(&d->in))
-				return rle_fail(&d->in, err, COLFS_ETRUNCATED,
-						"integer RLE: stream ended "
-						"before all values");
-			d->run_len = 0;
-			d->run_pos = 0;
-			COLFS_TRY(d->v2 ? v2_fill(d, err) : v1_fill(d, err));
-		}
+		if (d->run_pos == d->run_len)
+			COLFS_TRY(int_rle_fill(d, err));
 		take = d->run_len - d->run_pos;
 		if (take > skip)
 			take = (size_t)skip;
