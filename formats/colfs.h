@@ -64,6 +64,11 @@ typedef struct colfs_options {
 	/* Worker threads decoding ahead of sequential readers: 0 the
 	 * default (one per online CPU), -1 none (-o decode_threads=0). */
 	int decode_threads;
+	/* Remote sources (http://, https://, s3://; formats/remote). */
+	uint64_t remote_cache_bytes; /* block cache of fetched bytes; default 64 MiB */
+	const char *s3_endpoint;     /* S3-compatible store, path-style; NULL: AWS */
+	const char *cafile;          /* extra CA bundle for TLS; NULL: system store */
+	bool allow_full_download;    /* accept a server that ignores Range (small files) */
 } colfs_options;
 /* The most decode_threads accepted. */
 #define COLFS_MAX_DECODE_THREADS 64
@@ -72,8 +77,8 @@ typedef struct colfs_options {
  * COLFS_ENOENT for a key colfs does not know, COLFS_ECORRUPT for a bad
  * value.  The string must outlive `opts`. */
 colfs_status colfs_options_set(colfs_options *opts, const char *kv);
-/* How many options name a file (schema_from). */
-#define COLFS_PATH_OPTIONS 1
+/* How many options name a file (schema_from, cafile). */
+#define COLFS_PATH_OPTIONS 2
 /* Make every option that names a file absolute (realpath) and check that
  * it opens for reading as a regular file, so that a wrong name is refused
  * before anything starts and a daemon that changes directory still finds

@@ -7,19 +7,21 @@ cd "$(dirname "$0")/.."
 
 PKGS="meson ninja-build pkg-config gcc libc6-dev fuse3 libfuse3-dev zlib1g-dev
 libzstd-dev liblz4-dev libsnappy-dev libbrotli-dev liblzo2-dev libxxhash-dev
-libprotobuf-c-dev protobuf-c-compiler libjansson-dev libcmocka-dev tzdata"
+libprotobuf-c-dev protobuf-c-compiler libjansson-dev libcmocka-dev
+libcurl4-openssl-dev tzdata"
 # Extra tools the tests use: clang for fuzzing, node/npm for the DuckDB
 # oracle, python3 to count results, bitshuffle (the reference library for
 # CFile bitshuffle blocks, a module of /usr/bin/python3), rsync (the exact
 # sizes tests copy the mount with it), procps (pgrep), time (the
 # benchmarks read a tool's peak memory with /usr/bin/time),
-# man-db (the man page test), shfmt (tests/tool/commands-audit.py parses
+# man-db (the man page test), nginx-light and openssl (the remote tests
+# serve files over HTTP and HTTPS with a certificate they make), shfmt (tests/tool/commands-audit.py parses
 # the scripts with it), ca-certificates (npm verifies the registry's TLS
 # with the system's store; nodejs only recommends it).  Every command a script runs must be in a minimal
 # Debian 12 or come from this list: the commands-audit test checks it.
 if [ "${COLFS_WITH_TEST_TOOLS:-0}" = 1 ]; then
 	PKGS="$PKGS clang libclang-rt-14-dev python3 jq bitshuffle rsync procps
-time man-db shfmt ca-certificates nodejs npm"
+time man-db shfmt ca-certificates nodejs npm nginx-light openssl"
 fi
 # --list: print the packages and stop (tests/tool/commands-audit.py checks
 # that every command the scripts run comes from one of them or from a

@@ -145,6 +145,25 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 
 		COLFS_TRY(parse_count(v, 0, COLFS_MAX_DECODE_THREADS, &n));
 		o->decode_threads = n ? (int)n : -1;
+	} else if (KEY("remote_cache")) {
+		if (!v)
+			return COLFS_ECORRUPT;
+		COLFS_TRY(parse_size(v, &o->remote_cache_bytes));
+		if (o->remote_cache_bytes < (1ull << 20))
+			return COLFS_ECORRUPT;
+	} else if (KEY("s3_endpoint")) {
+		if (!v || (strncmp(v, "http://", 7) != 0 &&
+			   strncmp(v, "https://", 8) != 0))
+			return COLFS_ECORRUPT;
+		o->s3_endpoint = v;
+	} else if (KEY("cafile")) {
+		if (!v || !*v)
+			return COLFS_ECORRUPT;
+		o->cafile = v;
+	} else if (KEY("allow_full_download")) {
+		if (v)
+			return COLFS_ECORRUPT;
+		o->allow_full_download = true;
 	} else if (KEY("cfile_nullable")) {
 		if (!v || strcmp(v, "true") == 0)
 			o->cfile_nullable = true;
@@ -165,6 +184,7 @@ static const struct {
 	size_t field;
 } path_options[COLFS_PATH_OPTIONS] = {
 	{"schema_from", offsetof(colfs_options, schema_from)},
+	{"cafile", offsetof(colfs_options, cafile)},
 };
 
 colfs_status colfs_options_resolve_paths(colfs_options *o,
@@ -225,7 +245,12 @@ const char *colfs_options_help(void)
 	       "    -o size_index=PATH|off the file keeping learned sizes (default in\n"
 	       "                           $XDG_CACHE_HOME/colfs, else ~/.cache/colfs)\n"
 	       "    -o decode_threads=N    threads decoding ahead of sequential reads\n"
-	       "                           (0-64; default one per online CPU, 0 none)\n";
+	       "                           (0-64; default one per online CPU, 0 none)\n"
+	       "  remote sources (http://, https://, s3://bucket/key):\n"
+	       "    -o remote_cache=SIZE   cache of fetched bytes (at least 1M, default 64M)\n"
+	       "    -o s3_endpoint=URL     S3-compatible store (path-style requests)\n"
+	       "    -o cafile=PATH         CA certificates to trust besides the system's\n"
+	       "    -o allow_full_download accept a server that ignores Range requests\n";
 }
 
 void colfs_options_defaults(colfs_options *o)
@@ -238,4 +263,6 @@ void colfs_options_defaults(colfs_options *o)
 		o->max_alloc = COLFS_DEFAULT_MAX_ALLOC;
 	if (!o->salvage_effort)
 		o->salvage_effort = 1;
+	if (!o->remote_cache_bytes)
+		o->remote_cache_bytes = COLFS_DEFAULT_CACHE;
 }

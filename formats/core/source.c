@@ -25,7 +25,9 @@ struct colfs_source {
 	uint64_t size;
 	struct timespec mtime;  /* at creation */
 	source_change *change;  /* file sources: written by checks */
-	unsigned char *mem;     /* memory source when fd < 0 */
+	unsigned char *mem;     /* memory source when fd < 0 and !ops */
+	const colfs_source_ops *ops; /* backend source */
+	void *ctx;
 };
 
 colfs_status colfs_source_create_fd(int fd, int own_fd, colfs_source **out)
@@ -69,10 +71,49 @@ colfs_status colfs_source_create_memory(const void *data, size_t len,
 	return COLFS_OK;
 }
 
+colfs_status colfs_source_create_ops(const colfs_source_ops *ops, void *ctx,
+				     uint64_t size, colfs_source **out)
+{
+	colfs_source *s = calloc(1, sizeof *s);
+	if (!s) {
+		ops->destroy(ctx);
+		return COLFS_ENOMEM;
+	}
+	s->change = calloc(1, sizeof *s->change);
+	if (!s->change) {
+		free(s);
+		ops->destroy(ctx);
+		return COLFS_ENOMEM;
+	}
+	pthread_mutex_init(&s->change->lock, NULL);
+	s->fd = -1;
+	s->size = size;
+	s->ops = ops;
+	s->ctx = ctx;
+	*out = s;
+	return COLFS_OK;
+}
+
+void *colfs_source_ops_ctx(const colfs_source *src)
+{
+	return src->ops ? src->ctx : NULL;
+}
+
+void colfs_source_will_need(const colfs_source *src, uint64_t offset,
+			    uint64_t len)
+{
+	if (src->ops && src->ops->will_need && offset < src->size)
+		src->ops->will_need(src->ctx, offset,
+				    len < src->size - offset ? len
+							     : src->size - offset);
+}
+
 void colfs_source_destroy(colfs_source *src)
 {
 	if (!src)
 		return;
+	if (src->ops)
+		src->ops->destroy(src->ctx);
 	if (src->fd >= 0 && src->own_fd)
 		close(src->fd);
 	if (src->change) {
@@ -123,6 +164,16 @@ colfs_status colfs_source_check(const colfs_source *src, colfs_err *err)
 {
 	source_change *c = src->change;
 
+	if (src->ops) {
+		colfs_status st;
+
+		if (!src->ops->check)
+			return COLFS_OK;
+		st = src->ops->check(src->ctx, err);
+		if (st == COLFS_EIO) /* colfs_source_changed answers at once */
+			__atomic_store_n(&c->seen, true, __ATOMIC_RELEASE);
+		return st;
+	}
 	if (!c)
 		return COLFS_OK; /* memory: never changes */
 	if (!__atomic_load_n(&c->seen, __ATOMIC_ACQUIRE)) {
@@ -167,6 +218,10 @@ colfs_status colfs_source_pread(const colfs_source *src, uint64_t offset,
 		return COLFS_OK;
 	if (len > src->size - offset)
 		len = (size_t)(src->size - offset);
+	if (src->ops) {
+		__atomic_add_fetch(&src->change->reads, 1, __ATOMIC_ACQ_REL);
+		return src->ops->pread(src->ctx, offset, len, buf, got, err);
+	}
 	if (src->fd < 0) {
 		memcpy(buf, src->mem + offset, len);
 		*got = len;

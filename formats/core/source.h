@@ -29,11 +29,36 @@ colfs_status colfs_source_create_fd(int fd, int own_fd, colfs_source **out);
 /* A source over `len` bytes of memory, copied. */
 colfs_status colfs_source_create_memory(const void *data, size_t len,
 					colfs_source **out);
+/* A source whose bytes come from elsewhere (a remote object,
+ * formats/remote): the source keeps the bounds checks and the counters,
+ * the backend does the I/O.  Every function may be called from several
+ * threads at once. */
+typedef struct colfs_source_ops {
+	/* Read at most `len` bytes at `offset` (inside the size) into `buf`;
+	 * `*got` is how many.  A failure names itself in `err`. */
+	colfs_status (*pread)(void *ctx, uint64_t offset, size_t len,
+			      void *buf, size_t *got, colfs_err *err);
+	/* Has the object changed since creation?  COLFS_EIO with the
+	 * "source changed since mount (...): remount" message if so; may be
+	 * NULL (never changes). */
+	colfs_status (*check)(void *ctx, colfs_err *err);
+	/* A hint: [offset, offset + len) is about to be read (a column
+	 * chunk, a stripe, a block); may be NULL. */
+	void (*will_need)(void *ctx, uint64_t offset, uint64_t len);
+	void (*destroy)(void *ctx);
+} colfs_source_ops;
+/* A source of `size` bytes over a backend; takes `ctx` (destroyed with
+ * the source, also when the creation fails). */
+colfs_status colfs_source_create_ops(const colfs_source_ops *ops, void *ctx,
+				     uint64_t size, colfs_source **out);
+/* The backend's context, or NULL for a file or memory source. */
+void *colfs_source_ops_ctx(const colfs_source *src);
 void colfs_source_destroy(colfs_source *src);
 
 /* The size at creation (the size the format's metadata was read from). */
 uint64_t colfs_source_size(const colfs_source *src);
-/* The descriptor behind the source, or -1 for a memory source. */
+/* The descriptor behind the source, or -1 for a memory or backend
+ * source. */
 int colfs_source_fd(const colfs_source *src);
 
 /* Read exactly `len` bytes at `offset`.  A range that is not wholly inside
@@ -63,6 +88,10 @@ colfs_status colfs_source_pread(const colfs_source *src, uint64_t offset,
  * "source changed since mount (size A -> B, mtime T1 -> T2): remount" in
  * `err` when it changed, now or before. */
 colfs_status colfs_source_check(const colfs_source *src, colfs_err *err);
+/* Tell the source a range is about to be read: a backend may fetch it
+ * in one request; a file source does nothing. */
+void colfs_source_will_need(const colfs_source *src, uint64_t offset,
+			    uint64_t len);
 /* How many reads of the file were made so far (all threads): a caller
  * that read nothing since its last check need not check again. */
 uint64_t colfs_source_reads(const colfs_source *src);
