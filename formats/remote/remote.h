@@ -63,6 +63,61 @@ colfs_status colfs_s3_target(const char *url, const colfs_options *o,
 /* Free the strings, wiping the secrets first. */
 void colfs_remote_target_clear(colfs_remote_target *t);
 
+/* http.c: exchanges with one object.  Every function may be called from
+ * several threads at once (each call has its own curl handles; they
+ * share connections, DNS and TLS sessions). */
+typedef struct colfs_http colfs_http;
+
+#define COLFS_HTTP_SLOWEST 5
+typedef struct colfs_http_stats {
+	uint64_t requests;  /* requests sent, retries included */
+	uint64_t bytes;     /* body bytes received */
+	uint64_t retries;   /* requests sent again after a 5xx, a timeout
+			     * or a reset */
+	uint64_t failures;  /* exchanges given up (an error returned) */
+	struct {
+		double ms;       /* from sending to the last byte */
+		uint64_t offset; /* the range asked; len 0: none */
+		uint64_t len;
+		int status;      /* HTTP status, 0: no reply */
+	} slowest[COLFS_HTTP_SLOWEST]; /* slowest first */
+} colfs_http_stats;
+
+/* Takes copies of what it needs from `t`; no request is made. */
+colfs_status colfs_http_create(const colfs_remote_target *t,
+			       const colfs_options *o, colfs_http **out,
+			       char *why, size_t why_len);
+void colfs_http_destroy(colfs_http *h);
+
+/* The last `len` bytes of the object (Range: bytes=-LEN), the first
+ * request of a mount: `*object_size` from the reply's Content-Range, the
+ * validators (ETag, Last-Modified) remembered.  `*data` (malloc'd) holds
+ * `*got` bytes, the last `*got` of the object (fewer than `len` when the
+ * object is smaller).  A server that ignores Range is an error unless
+ * allow_full_download is set, then the whole body is the object. */
+colfs_status colfs_http_get_tail(colfs_http *h, uint64_t len, uint8_t **data,
+				 size_t *got, uint64_t *object_size,
+				 colfs_err *err);
+
+typedef struct colfs_http_range {
+	uint64_t offset;
+	size_t len;
+	void *buf; /* `len` bytes */
+} colfs_http_range;
+/* Fetch each range whole (each inside the object), several in flight at
+ * once.  A reply that is not exactly the range asked (200 for a range,
+ * a wrong Content-Range, no Content-Length, 416, a redirect loop, other
+ * validators than the first reply's) is an error naming the URL (display
+ * form) and the status; 5xx, timeouts and resets are retried a bounded
+ * number of times with backoff. */
+colfs_status colfs_http_get_ranges(colfs_http *h, const colfs_http_range *r,
+				   size_t n, colfs_err *err);
+
+/* COLFS_EIO "source changed since mount (ETag A -> B): remount" once any
+ * reply carried other validators than the first; no request is made. */
+colfs_status colfs_http_check(colfs_http *h, colfs_err *err);
+void colfs_http_stats_get(colfs_http *h, colfs_http_stats *out);
+
 /* A source over a remote object (remote_source.c): the target from the
  * URL's scheme, then one suffix GET for the tail, which also gives the
  * size.  Ownership of the source goes to the caller (the tree).  On
