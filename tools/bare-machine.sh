@@ -1,7 +1,7 @@
 #!/bin/sh
 # colfs: check the README's promise on a bare Debian 12 machine.
 #
-#   tools/bare-machine.sh [--no-shared | --shared DIR] [--keep] [WORKDIR]
+#   tools/bare-machine.sh [--no-shared | --shared DIR] [--keep] [--no-tests] [WORKDIR]
 #
 # Makes a minimal Debian 12 root (debootstrap --variant=minbase bookworm:
 # nothing else installed, `apt-get update` never run), copies the project
@@ -11,8 +11,10 @@
 # (default: ../shared beside the project, when it exists) that folder is
 # bound read-only beside the copy, as ../shared; --no-shared leaves it out.
 # Prints how long each command took and ends with tests/run's last line.
-# The root is made under WORKDIR (default /var/tmp/colfs-bare) and removed
-# afterwards unless --keep.  Needs root; installs debootstrap when missing.
+# --no-tests: instead of tests/run, only install what the tests need and
+# build (tools/bootstrap.sh with the test tools): a quick check of the
+# package lists.  The root is made under WORKDIR (default
+# /var/tmp/colfs-bare) and removed afterwards unless --keep.  Needs root; installs debootstrap when missing.
 # The mirror is debootstrap's default unless COLFS_MIRROR is set.
 set -eu
 cd "$(dirname "$0")/.."
@@ -21,6 +23,7 @@ SRC=$(pwd)
 SHARED=
 [ -d ../shared ] && SHARED=$(cd ../shared && pwd)
 KEEP=0
+NOTESTS=0
 WORKDIR=/var/tmp/colfs-bare
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -28,7 +31,8 @@ while [ $# -gt 0 ]; do
 	--shared) [ $# -ge 2 ] || { echo "bare-machine: --shared needs a folder" >&2; exit 2; }
 		SHARED=$(cd "$2" && pwd); shift ;;
 	--keep) KEEP=1 ;;
-	-h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--no-tests) NOTESTS=1 ;;
+	-h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "bare-machine: unknown option $1" >&2; exit 2 ;;
 	*) WORKDIR=$1 ;;
 	esac
@@ -125,6 +129,14 @@ drc=$rc
 
 rc=0
 t0=$(now)
+if [ "$NOTESTS" = 1 ]; then
+	in_root 'COLFS_WITH_TEST_TOOLS=1 tools/bootstrap.sh' >"$WORKDIR/tests.log" 2>&1 || rc=$?
+	t1=$(now)
+	echo "bare-machine: test tools installed and built, exit $rc in $((t1 - t0)) s (log: $WORKDIR/tests.log)"
+	[ "$rc" = 0 ] || tail -20 "$WORKDIR/tests.log"
+	[ "$drc" = 0 ] && [ "$rc" = 0 ]
+	exit
+fi
 in_root 'tests/run' >"$WORKDIR/tests.log" 2>&1 || rc=$?
 t1=$(now)
 echo "bare-machine: tests/run exit $rc in $((t1 - t0)) s (log: $WORKDIR/tests.log)"
