@@ -527,7 +527,6 @@ static colfs_status codec_of(int32_t codec, colfs_codec *out, uint64_t off,
 
 void parquet_pages_scratch_free(parquet_pages_scratch *sc)
 {
-	free(sc->raw);
 	free(sc->out);
 	free(sc->def);
 	free(sc->rep);
@@ -551,9 +550,11 @@ static bool scratch_fit(uint8_t **p, size_t *cap, size_t need)
 	return *p != NULL;
 }
 
-/* Read `len` stored bytes at `off` into a scratch buffer (borrowed). */
-static colfs_status scratch_read(parquet_region_state *s, parquet_pages_scratch *sc, uint64_t off,
-				 size_t len, uint8_t **out, colfs_err *e)
+/* Read `len` stored bytes at `off` into scratch buffer `*buf` (of `*cap`
+ * bytes, replaced when short; borrowed). */
+static colfs_status scratch_read(parquet_region_state *s, uint8_t **buf,
+				 size_t *cap, uint64_t off, size_t len,
+				 uint8_t **out, colfs_err *e)
 {
 	uint64_t end;
 
@@ -565,12 +566,12 @@ static colfs_status scratch_read(parquet_region_state *s, parquet_pages_scratch 
 		return colfs_fail(e, COLFS_EOVERFLOW, off,
 				  "page of %zu bytes is larger than the max_alloc cap (%llu)",
 				  len, (unsigned long long)s->max_alloc);
-	if (!scratch_fit(&sc->raw, &sc->raw_cap, len))
+	if (!scratch_fit(buf, cap, len))
 		return colfs_fail(e, COLFS_ENOMEM, off,
 				  "out of memory for %zu bytes", len);
 	if (len)
-		COLFS_TRY(colfs_source_read_at(s->src, off, len, sc->raw, e));
-	*out = sc->raw;
+		COLFS_TRY(colfs_source_read_at(s->src, off, len, *buf, e));
+	*out = *buf;
 	return COLFS_OK;
 }
 
@@ -597,10 +598,24 @@ static colfs_status page_bytes_sc(colfs_tree *t, parquet_region_state *s,
 	*out_len = 0;
 	*owned = !sc;
 	COLFS_TRY(codec_of(ch->codec, &codec, off, e));
-	if (sc)
-		COLFS_TRY(scratch_read(s, sc, off, stored, &raw, e));
-	else
+	if (h->type == PARQUET_PAGE_DATA_V2 && !h->is_compressed)
+		codec = COLFS_CODEC_NONE;
+	if (sc && codec == COLFS_CODEC_NONE) {
+		/* the stored bytes are the page */
+		COLFS_TRY(scratch_read(s, &sc->out, &sc->out_cap, off, stored,
+				       &raw, e));
+	} else if (sc) {
+		/* dead once decompressed: the values buffer's room
+		 * (parquet_pages_scratch) */
+		uint8_t *vm = sc->vals.mem;
+		colfs_status rs = scratch_read(s, &vm, &sc->vals.cap, off,
+					       stored, &raw, e);
+		sc->vals.mem = vm;
+		if (rs)
+			return rs;
+	} else {
 		COLFS_TRY(parquet_region_read(s, off, stored, &raw, e));
+	}
 	if (h->has_crc) {
 		uint32_t crc = colfs_crc32(0, raw, stored);
 		if (crc != h->crc) {
@@ -629,8 +644,6 @@ static colfs_status page_bytes_sc(colfs_tree *t, parquet_region_state *s,
 					  "data page v2 levels (%zu bytes) exceed the page (%zu bytes)",
 					  lvl, stored);
 		}
-		if (!h->is_compressed)
-			codec = COLFS_CODEC_NONE;
 	}
 	if (codec == COLFS_CODEC_NONE) {
 		*out = raw;

@@ -224,19 +224,6 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 	*j = jj;
 }
 
-/* Give back what a rendered piece reserved but did not use: the piece
- * cache counts a piece by its length, so its memory must be close to it. */
-static void buf_fit(colfs_buf *b)
-{
-	if (b->data && !b->failed && b->cap > b->len + b->len / 8 + 4096) {
-		char *p = realloc(b->data, b->len ? b->len : 1);
-		if (p) {
-			b->data = p;
-			b->cap = b->len ? b->len : 1;
-		}
-	}
-}
-
 /* --- chunk and page views ------------------------------------------------- */
 
 enum { VIEW_VALUES, VIEW_LEVELS, VIEW_DICTIONARY, VIEW_DECOMPRESSED };
@@ -305,7 +292,6 @@ static colfs_status pageview_piece(colfs_tree *t, colfs_node *f,
 					 p.def ? p.def[i] : p.max_def);
 	}
 	parquet_pages_release(s->values, &p);
-	buf_fit(out);
 	return COLFS_OK;
 }
 
@@ -481,7 +467,7 @@ static void shared_prune_locked(parquet_views_shared *sh, bool all)
 		if (!p->refs && (all || newer >= 1)) {
 			*pp = p->next;
 			parquet_pages_release(sh->v, &p->p);
-			if (!sh->spare.raw && !sh->spare.out) {
+			if (!sh->spare.out && !sh->spare.vals.mem) {
 				sh->spare = p->sc;
 			} else {
 				parquet_pages_scratch_free(&p->sc);
@@ -600,12 +586,6 @@ static colfs_status shared_get(colfs_tree *t, parquet_region_state *s,
 		free(p);
 		return st;
 	}
-	/* The stored bytes are not needed once decompressed. */
-	if (p->sc.raw && p->p.buf != p->sc.raw) {
-		free(p->sc.raw);
-		p->sc.raw = NULL;
-		p->sc.raw_cap = 0;
-	}
 	p->owner = sh;
 	p->g = g;
 	p->leaf = leaf;
@@ -642,7 +622,6 @@ typedef struct parquet_views_cursor {
 	parquet_views_shpage *sp;          /* the shared page, referenced */
 	size_t i, j;             /* next entry, next non-null value in p */
 	uint64_t rec;
-	parquet_pages_scratch sc;          /* page buffers, reused */
 } parquet_views_cursor;
 
 static void cur_unload(parquet_views_cursor *cu)
@@ -861,10 +840,8 @@ static parquet_views_shared *view_shared(const colfs_node *f)
 static void field_free(parquet_pages_state *v, parquet_views_field *fl)
 {
 	for (uint32_t i = 0; i < fl->n_leaves; i++) {
-		if (fl->cur) {
+		if (fl->cur)
 			cur_reset(v, &fl->cur[i]);
-			parquet_pages_scratch_free(&fl->cur[i].sc);
-		}
 		if (fl->acc) {
 			free(fl->acc[i].rep);
 			free(fl->acc[i].def);
@@ -1350,16 +1327,13 @@ static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 	COLFS_TRY(reader_take(w, index, &rd));
 	colfs_status st = table_render(t, f, index, rd, out);
 	if (!st)
-		buf_fit(out);
-	if (st || index + 1 >= last) {
+		if (st || index + 1 >= last) {
 		/* at the end (or after a failure) the cursors' pages and
 		 * buffers are given back: a view holds memory only while it
 		 * is being read */
 		for (uint32_t i = 0; i < w->n_fields; i++)
-			for (uint32_t l = 0; l < rd->fields[i].n_leaves; l++) {
+			for (uint32_t l = 0; l < rd->fields[i].n_leaves; l++)
 				cur_reset(w->s->values, &rd->fields[i].cur[l]);
-				parquet_pages_scratch_free(&rd->fields[i].cur[l].sc);
-			}
 		pthread_mutex_lock(&w->sh.lock);
 		shared_prune_locked(&w->sh, true);
 		pthread_mutex_unlock(&w->sh.lock);
