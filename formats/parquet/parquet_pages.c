@@ -535,14 +535,16 @@ void parquet_pages_scratch_free(parquet_pages_scratch *sc)
 }
 
 /* A scratch buffer of at least `need` bytes: kept when it is large
- * enough, else replaced by one an eighth larger (pages of one column
- * differ by a few bytes; each would otherwise replace the buffer), on
- * huge pages when large. */
+ * enough, else replaced by one a sixty-fourth larger (pages of one
+ * column differ by a few bytes; each would otherwise replace the buffer;
+ * more to spare would be resident memory beyond the bound wherever the
+ * allocator touches it, as under MALLOC_PERTURB_), on huge pages when
+ * large. */
 static bool scratch_fit(uint8_t **p, size_t *cap, size_t need)
 {
 	if (need <= *cap && *p)
 		return true;
-	size_t want = need + need / 8;
+	size_t want = need + need / 64;
 	free(*p);
 	*p = malloc(want ? want : 1);
 	*cap = *p ? want : 0;
