@@ -890,11 +890,37 @@ colfs_status parquet_pages_decode(colfs_tree *t, parquet_region_state *s,
 	colfs_cursor_init_virtual(&cur, p->buf, p->buf_len, off);
 	p->n = n;
 	p->levels_owned = !sc;
+	/* A flat column's page without nulls (every definition level is
+	 * max_def, one RLE run in most writers' files) keeps no level
+	 * array: its 4 bytes an entry were a tenth of a page's memory. */
+	bool no_nulls = false;
+	if (col->max_rep == 0 && col->max_def > 0) {
+		colfs_cursor lv = cur, hy;
+		uint32_t len;
+		const unsigned bw = pq_bit_width((uint64_t)col->max_def);
+		if (h->type == PARQUET_PAGE_DATA_V2) {
+			no_nulls = (size_t)h->rep_levels_len == 0 &&
+				   !colfs_cursor_slice(&cur, 0,
+						       (size_t)h->def_levels_len,
+						       &lv, &e) &&
+				   pq_rle_all_equal(&lv, bw,
+						    (uint32_t)col->max_def, n);
+		} else if (h->def_encoding == PARQUET_ENC_RLE &&
+			   !colfs_cursor_u32le(&lv, &len, &e) &&
+			   len <= colfs_cursor_left(&lv) &&
+			   !colfs_cursor_sub(&lv, len, &hy, &e)) {
+			no_nulls = pq_rle_all_equal(&hy, bw,
+						    (uint32_t)col->max_def, n);
+			if (no_nulls && (st = colfs_cursor_skip(&cur, 4 + (size_t)len, &e)))
+				goto fail;
+		}
+		memset(&e, 0, sizeof e);
+	}
 	if (col->max_rep > 0 &&
 	    (st = levels_alloc(s, n, &p->rep, sc ? &sc->rep : NULL,
 			       sc ? &sc->rep_cap : NULL, off, &e)))
 		goto fail;
-	if (col->max_def > 0 &&
+	if (col->max_def > 0 && !no_nulls &&
 	    (st = levels_alloc(s, n, &p->def, sc ? &sc->def : NULL,
 			       sc ? &sc->def_cap : NULL, off, &e)))
 		goto fail;
@@ -946,7 +972,9 @@ colfs_status parquet_pages_decode(colfs_tree *t, parquet_region_state *s,
 			memset(&e, 0, sizeof e);
 		}
 	}
-	if (p->def) {
+	if (no_nulls) {
+		p->nonnull = n;
+	} else if (p->def) {
 		const uint32_t md = p->max_def;
 		size_t nn = 0;
 		for (size_t i = 0; i < n; i++)
