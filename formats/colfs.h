@@ -94,10 +94,12 @@ const char *colfs_options_help(void);
 
 /* The process's malloc settings for decoding, in one place (the daemon
  * and colfs-tool call it first thing in main):
- * - two arenas: FUSE worker threads would each get one, and decoded
+ * - one arena: FUSE worker threads would each get one, and decoded
  *   pieces, large and short-lived, spread over many arenas keep freed
  *   memory resident (measured: 296 MB -> 254 MB peak for a 50M-row
- *   string column);
+ *   string column with two; 180 -> 160 MB with one, the cache and the
+ *   pieces rendered ahead sharing one heap's holes; allocations are
+ *   few and large, one per piece or page, so threads hardly contend);
  * - pieces (hundreds of KiB to a few MiB) are served from the heap, not
  *   by mmap: glibc maps each large block afresh and unmaps it on free,
  *   so every piece faulted in and zeroed new pages (a fifth of the time

@@ -97,6 +97,14 @@ static void *worker_main(void *arg)
 		}
 		uint64_t i = r->next_piece++;
 		colfs_node *n = r->n;
+		/* Handed out again after a step back (colfs_ahead_at) while
+		 * another worker still renders it: once is enough. */
+		bool dup = false;
+		for (unsigned k = 0; k < a->nthreads && !dup; k++)
+			dup = a->slots[k].busy && a->slots[k].ino == r->ino &&
+			      a->slots[k].piece == i;
+		if (dup)
+			continue;
 		slot->busy = true;
 		slot->ino = r->ino;
 		slot->piece = i;
@@ -259,6 +267,14 @@ bool colfs_ahead_wait(colfs_ahead *a, uint64_t ino, uint64_t i)
 			break;
 		waited = true;
 		pthread_cond_wait(&a->done, &a->lock);
+	}
+	if (!waited) {
+		/* The caller renders it now: no worker may take it between
+		 * this check and the caller's colfs_ahead_at (tree/ahead
+		 * saw a piece rendered twice under ThreadSanitizer). */
+		for (colfs_ahead_reader *r = a->readers; r; r = r->next)
+			if (r->ino == ino && r->placed && r->next_piece == i)
+				r->next_piece = i + 1;
 	}
 	pthread_mutex_unlock(&a->lock);
 	return waited;

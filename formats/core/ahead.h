@@ -55,7 +55,10 @@ void colfs_ahead_reader_free(colfs_ahead *a, colfs_ahead_reader *r);
 void colfs_ahead_at(colfs_ahead *a, colfs_ahead_reader *r, uint64_t i,
 		    size_t len);
 /* Wait while a worker renders piece `i` of inode `ino`; true when one
- * was (the piece is then in the cache, unless it failed or was evicted). */
+ * was (the piece is then in the cache, unless it failed or was evicted).
+ * When none was, the caller renders it: a reader of `ino` about to hand
+ * piece `i` to a worker hands out the next one instead, so that it is
+ * not rendered twice. */
 bool colfs_ahead_wait(colfs_ahead *a, uint64_t ino, uint64_t i);
 /* How many workers the pool runs. */
 unsigned colfs_ahead_threads(const colfs_ahead *a);

@@ -33,8 +33,12 @@ bool colfs_buf_reserve(colfs_buf *b, size_t extra)
 		/* a large reservation at once (a piece's whole text): an
 		 * eighth to spare, not the next power of two, which could
 		 * take a 2.1 MB piece past the mmap threshold (colfs.h,
-		 * colfs_malloc_setup) onto fresh pages every time */
-		cap = want + want / 8;
+		 * colfs_malloc_setup) onto fresh pages every time.  Into an
+		 * empty buffer, exactly what is asked: a piece that knows
+		 * its size is not trimmed afterwards, and a trimmed block
+		 * leaves a hole in the heap that the next, equal piece
+		 * does not fit (the heap of a long cat grew by 20 MB) */
+		cap = b->len ? want + want / 8 : want;
 	} else {
 		while (cap < want)
 			cap *= 2;
@@ -111,7 +115,7 @@ char *colfs_buf_take(colfs_buf *b, size_t *len)
 
 void colfs_malloc_setup(void)
 {
-	mallopt(M_ARENA_MAX, 2);
+	mallopt(M_ARENA_MAX, 1);
 	mallopt(M_MMAP_THRESHOLD, 4 << 20);
 	mallopt(M_TRIM_THRESHOLD, 4 << 20);
 }

@@ -2,6 +2,7 @@
 #include "piececache.h"
 
 #include <stdlib.h>
+#include <string.h>
 colfs_status colfs_piece_cache_init(colfs_piece_cache *c, uint64_t cap)
 {
 	pthread_mutex_init(&c->lock, NULL);
@@ -166,14 +167,24 @@ colfs_blob *colfs_blob_from_buf(uint64_t ino, uint64_t piece, colfs_buf *buf)
 	colfs_blob *b = calloc(1, sizeof *b);
 	if (!b)
 		return NULL;
+	size_t cap = buf->cap;
+
 	b->ino = ino;
 	b->piece = piece;
 	b->data = colfs_buf_take(buf, &b->len);
-	/* The cache counts b->len: give back the slack the buffer grew. */
-	if (b->len) {
-		char *fit = realloc(b->data, b->len);
-		if (fit)
+	/* The cache counts b->len: a piece rendered with room to spare (a
+	 * bound on its length reserved at once) is copied into a block of
+	 * its length and the large one freed whole, for the next piece to
+	 * reuse.  Shrunk in place instead, each cached piece left a hole
+	 * that the next piece's reservation did not fit, and the heap grew
+	 * to twice the cache (cat columns/seq: 150 MB for a 64 MiB cache). */
+	if (b->len && cap - b->len > b->len / 64 + 4096) {
+		char *fit = malloc(b->len);
+		if (fit) {
+			memcpy(fit, b->data, b->len);
+			free(b->data);
 			b->data = fit;
+		}
 	}
 	b->refs = 1;
 	return b;

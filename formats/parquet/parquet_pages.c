@@ -527,7 +527,6 @@ static colfs_status codec_of(int32_t codec, colfs_codec *out, uint64_t off,
 
 void parquet_pages_scratch_free(parquet_pages_scratch *sc)
 {
-	free(sc->raw);
 	free(sc->out);
 	free(sc->def);
 	free(sc->rep);
@@ -536,14 +535,16 @@ void parquet_pages_scratch_free(parquet_pages_scratch *sc)
 }
 
 /* A scratch buffer of at least `need` bytes: kept when it is large
- * enough, else replaced by one an eighth larger (pages of one column
- * differ by a few bytes; each would otherwise replace the buffer), on
- * huge pages when large. */
+ * enough, else replaced by one a sixty-fourth larger (pages of one
+ * column differ by a few bytes; each would otherwise replace the buffer;
+ * more to spare would be resident memory beyond the bound wherever the
+ * allocator touches it, as under MALLOC_PERTURB_), on huge pages when
+ * large. */
 static bool scratch_fit(uint8_t **p, size_t *cap, size_t need)
 {
 	if (need <= *cap && *p)
 		return true;
-	size_t want = need + need / 8;
+	size_t want = need + need / 64;
 	free(*p);
 	*p = malloc(want ? want : 1);
 	*cap = *p ? want : 0;
@@ -551,9 +552,11 @@ static bool scratch_fit(uint8_t **p, size_t *cap, size_t need)
 	return *p != NULL;
 }
 
-/* Read `len` stored bytes at `off` into a scratch buffer (borrowed). */
-static colfs_status scratch_read(parquet_region_state *s, parquet_pages_scratch *sc, uint64_t off,
-				 size_t len, uint8_t **out, colfs_err *e)
+/* Read `len` stored bytes at `off` into scratch buffer `*buf` (of `*cap`
+ * bytes, replaced when short; borrowed). */
+static colfs_status scratch_read(parquet_region_state *s, uint8_t **buf,
+				 size_t *cap, uint64_t off, size_t len,
+				 uint8_t **out, colfs_err *e)
 {
 	uint64_t end;
 
@@ -565,12 +568,12 @@ static colfs_status scratch_read(parquet_region_state *s, parquet_pages_scratch 
 		return colfs_fail(e, COLFS_EOVERFLOW, off,
 				  "page of %zu bytes is larger than the max_alloc cap (%llu)",
 				  len, (unsigned long long)s->max_alloc);
-	if (!scratch_fit(&sc->raw, &sc->raw_cap, len))
+	if (!scratch_fit(buf, cap, len))
 		return colfs_fail(e, COLFS_ENOMEM, off,
 				  "out of memory for %zu bytes", len);
 	if (len)
-		COLFS_TRY(colfs_source_read_at(s->src, off, len, sc->raw, e));
-	*out = sc->raw;
+		COLFS_TRY(colfs_source_read_at(s->src, off, len, *buf, e));
+	*out = *buf;
 	return COLFS_OK;
 }
 
@@ -597,10 +600,24 @@ static colfs_status page_bytes_sc(colfs_tree *t, parquet_region_state *s,
 	*out_len = 0;
 	*owned = !sc;
 	COLFS_TRY(codec_of(ch->codec, &codec, off, e));
-	if (sc)
-		COLFS_TRY(scratch_read(s, sc, off, stored, &raw, e));
-	else
+	if (h->type == PARQUET_PAGE_DATA_V2 && !h->is_compressed)
+		codec = COLFS_CODEC_NONE;
+	if (sc && codec == COLFS_CODEC_NONE) {
+		/* the stored bytes are the page */
+		COLFS_TRY(scratch_read(s, &sc->out, &sc->out_cap, off, stored,
+				       &raw, e));
+	} else if (sc) {
+		/* dead once decompressed: the values buffer's room
+		 * (parquet_pages_scratch) */
+		uint8_t *vm = sc->vals.mem;
+		colfs_status rs = scratch_read(s, &vm, &sc->vals.cap, off,
+					       stored, &raw, e);
+		sc->vals.mem = vm;
+		if (rs)
+			return rs;
+	} else {
 		COLFS_TRY(parquet_region_read(s, off, stored, &raw, e));
+	}
 	if (h->has_crc) {
 		uint32_t crc = colfs_crc32(0, raw, stored);
 		if (crc != h->crc) {
@@ -629,8 +646,6 @@ static colfs_status page_bytes_sc(colfs_tree *t, parquet_region_state *s,
 					  "data page v2 levels (%zu bytes) exceed the page (%zu bytes)",
 					  lvl, stored);
 		}
-		if (!h->is_compressed)
-			codec = COLFS_CODEC_NONE;
 	}
 	if (codec == COLFS_CODEC_NONE) {
 		*out = raw;
@@ -875,11 +890,37 @@ colfs_status parquet_pages_decode(colfs_tree *t, parquet_region_state *s,
 	colfs_cursor_init_virtual(&cur, p->buf, p->buf_len, off);
 	p->n = n;
 	p->levels_owned = !sc;
+	/* A flat column's page without nulls (every definition level is
+	 * max_def, one RLE run in most writers' files) keeps no level
+	 * array: its 4 bytes an entry were a tenth of a page's memory. */
+	bool no_nulls = false;
+	if (col->max_rep == 0 && col->max_def > 0) {
+		colfs_cursor lv = cur, hy;
+		uint32_t len;
+		const unsigned bw = pq_bit_width((uint64_t)col->max_def);
+		if (h->type == PARQUET_PAGE_DATA_V2) {
+			no_nulls = (size_t)h->rep_levels_len == 0 &&
+				   !colfs_cursor_slice(&cur, 0,
+						       (size_t)h->def_levels_len,
+						       &lv, &e) &&
+				   pq_rle_all_equal(&lv, bw,
+						    (uint32_t)col->max_def, n);
+		} else if (h->def_encoding == PARQUET_ENC_RLE &&
+			   !colfs_cursor_u32le(&lv, &len, &e) &&
+			   len <= colfs_cursor_left(&lv) &&
+			   !colfs_cursor_sub(&lv, len, &hy, &e)) {
+			no_nulls = pq_rle_all_equal(&hy, bw,
+						    (uint32_t)col->max_def, n);
+			if (no_nulls && (st = colfs_cursor_skip(&cur, 4 + (size_t)len, &e)))
+				goto fail;
+		}
+		memset(&e, 0, sizeof e);
+	}
 	if (col->max_rep > 0 &&
 	    (st = levels_alloc(s, n, &p->rep, sc ? &sc->rep : NULL,
 			       sc ? &sc->rep_cap : NULL, off, &e)))
 		goto fail;
-	if (col->max_def > 0 &&
+	if (col->max_def > 0 && !no_nulls &&
 	    (st = levels_alloc(s, n, &p->def, sc ? &sc->def : NULL,
 			       sc ? &sc->def_cap : NULL, off, &e)))
 		goto fail;
@@ -931,7 +972,9 @@ colfs_status parquet_pages_decode(colfs_tree *t, parquet_region_state *s,
 			memset(&e, 0, sizeof e);
 		}
 	}
-	if (p->def) {
+	if (no_nulls) {
+		p->nonnull = n;
+	} else if (p->def) {
 		const uint32_t md = p->max_def;
 		size_t nn = 0;
 		for (size_t i = 0; i < n; i++)

@@ -93,10 +93,16 @@ void parquet_pages_dict_unref(parquet_pages_state *v, parquet_pages_dict *d);
  * decompressed bytes, its levels and its decoded values), so that
  * sequential reading does not map and fault in fresh memory for every
  * page.  One per cursor: a page decoded with it borrows these buffers
- * until the next decode with the same scratch. */
+ * until the next decode with the same scratch.
+ *
+ * A compressed page's stored bytes are read into the values buffer
+ * (`vals`): they are dead once decompressed, before the values are
+ * decoded, so a page costs its decompressed bytes plus the larger of its
+ * stored bytes and its values array, not the sum (the memory bound of
+ * docs/performance.md).  An uncompressed page is read into `out`. */
 typedef struct parquet_pages_scratch {
-	uint8_t *raw, *out;
-	size_t raw_cap, out_cap;
+	uint8_t *out;
+	size_t out_cap;
 	uint32_t *def, *rep;
 	size_t def_cap, rep_cap;  /* entries */
 	pq_values_pool vals;

@@ -224,19 +224,6 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 	*j = jj;
 }
 
-/* Give back what a rendered piece reserved but did not use: the piece
- * cache counts a piece by its length, so its memory must be close to it. */
-static void buf_fit(colfs_buf *b)
-{
-	if (b->data && !b->failed && b->cap > b->len + b->len / 8 + 4096) {
-		char *p = realloc(b->data, b->len ? b->len : 1);
-		if (p) {
-			b->data = p;
-			b->cap = b->len ? b->len : 1;
-		}
-	}
-}
-
 /* --- chunk and page views ------------------------------------------------- */
 
 enum { VIEW_VALUES, VIEW_LEVELS, VIEW_DICTIONARY, VIEW_DECOMPRESSED };
@@ -305,7 +292,6 @@ static colfs_status pageview_piece(colfs_tree *t, colfs_node *f,
 					 p.def ? p.def[i] : p.max_def);
 	}
 	parquet_pages_release(s->values, &p);
-	buf_fit(out);
 	return COLFS_OK;
 }
 
@@ -448,6 +434,8 @@ struct parquet_views_shared {
 	parquet_pages_state *v;
 	parquet_views_shpage *pages;
 	parquet_pages_scratch spare;  /* a freed page's buffers, reused */
+	parquet_views_shpage **newest; /* by leaf: shared_prune_locked's */
+	uint32_t newest_cap;
 };
 
 static void shared_init(parquet_views_shared *sh, parquet_pages_state *v)
@@ -467,21 +455,41 @@ static bool shpage_after(const parquet_views_shpage *a,
 
 /* Free the unreferenced pages that have a newer one of their leaf (all
  * unreferenced ones with `all`); their buffers become the spare ones.
+ * Linear in the pages held: a view of 1000 leaves (rows.jsonl of a wide
+ * file) holds a page of each, and comparing every page with every other
+ * at every unreference took a third of colfs-tool check's time.
  * Called with sh->lock held. */
 static void shared_prune_locked(parquet_views_shared *sh, bool all)
 {
 	parquet_views_shpage **pp = &sh->pages;
 
+	if (!all) {
+		uint32_t need = 0;
+		for (parquet_views_shpage *q = sh->pages; q; q = q->next)
+			if (q->leaf >= need)
+				need = q->leaf + 1;
+		if (need > sh->newest_cap) {
+			parquet_views_shpage **grown =
+				realloc(sh->newest, (size_t)need * sizeof *grown);
+			if (!grown)
+				return;   /* kept: freed at the view's end */
+			memset(grown + sh->newest_cap, 0,
+			       (size_t)(need - sh->newest_cap) * sizeof *grown);
+			sh->newest = grown;
+			sh->newest_cap = need;
+		}
+		for (parquet_views_shpage *q = sh->pages; q; q = q->next) {
+			parquet_views_shpage **nw = &sh->newest[q->leaf];
+			if (!*nw || shpage_after(q, *nw))
+				*nw = q;
+		}
+	}
 	while (*pp) {
 		parquet_views_shpage *p = *pp;
-		unsigned newer = 0;
-		if (!all && !p->refs)
-			for (parquet_views_shpage *q = sh->pages; q; q = q->next)
-				newer += q->leaf == p->leaf && shpage_after(q, p);
-		if (!p->refs && (all || newer >= 1)) {
+		if (!p->refs && (all || sh->newest[p->leaf] != p)) {
 			*pp = p->next;
 			parquet_pages_release(sh->v, &p->p);
-			if (!sh->spare.raw && !sh->spare.out) {
+			if (!sh->spare.out && !sh->spare.vals.mem) {
 				sh->spare = p->sc;
 			} else {
 				parquet_pages_scratch_free(&p->sc);
@@ -491,6 +499,11 @@ static void shared_prune_locked(parquet_views_shared *sh, bool all)
 			pp = &p->next;
 		}
 	}
+	/* every leaf seen keeps its newest page: clearing by the pages
+	 * left clears every entry set */
+	if (!all)
+		for (parquet_views_shpage *q = sh->pages; q; q = q->next)
+			sh->newest[q->leaf] = NULL;
 }
 
 static void shared_destroy(parquet_views_shared *sh)
@@ -499,6 +512,7 @@ static void shared_destroy(parquet_views_shared *sh)
 		p->refs = 0;
 	shared_prune_locked(sh, true);
 	parquet_pages_scratch_free(&sh->spare);
+	free(sh->newest);
 	pthread_cond_destroy(&sh->unref);
 	pthread_mutex_destroy(&sh->decode);
 	pthread_mutex_destroy(&sh->lock);
@@ -600,12 +614,6 @@ static colfs_status shared_get(colfs_tree *t, parquet_region_state *s,
 		free(p);
 		return st;
 	}
-	/* The stored bytes are not needed once decompressed. */
-	if (p->sc.raw && p->p.buf != p->sc.raw) {
-		free(p->sc.raw);
-		p->sc.raw = NULL;
-		p->sc.raw_cap = 0;
-	}
 	p->owner = sh;
 	p->g = g;
 	p->leaf = leaf;
@@ -642,7 +650,6 @@ typedef struct parquet_views_cursor {
 	parquet_views_shpage *sp;          /* the shared page, referenced */
 	size_t i, j;             /* next entry, next non-null value in p */
 	uint64_t rec;
-	parquet_pages_scratch sc;          /* page buffers, reused */
 } parquet_views_cursor;
 
 static void cur_unload(parquet_views_cursor *cu)
@@ -861,10 +868,8 @@ static parquet_views_shared *view_shared(const colfs_node *f)
 static void field_free(parquet_pages_state *v, parquet_views_field *fl)
 {
 	for (uint32_t i = 0; i < fl->n_leaves; i++) {
-		if (fl->cur) {
+		if (fl->cur)
 			cur_reset(v, &fl->cur[i]);
-			parquet_pages_scratch_free(&fl->cur[i].sc);
-		}
 		if (fl->acc) {
 			free(fl->acc[i].rep);
 			free(fl->acc[i].def);
@@ -1350,16 +1355,13 @@ static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 	COLFS_TRY(reader_take(w, index, &rd));
 	colfs_status st = table_render(t, f, index, rd, out);
 	if (!st)
-		buf_fit(out);
-	if (st || index + 1 >= last) {
+		if (st || index + 1 >= last) {
 		/* at the end (or after a failure) the cursors' pages and
 		 * buffers are given back: a view holds memory only while it
 		 * is being read */
 		for (uint32_t i = 0; i < w->n_fields; i++)
-			for (uint32_t l = 0; l < rd->fields[i].n_leaves; l++) {
+			for (uint32_t l = 0; l < rd->fields[i].n_leaves; l++)
 				cur_reset(w->s->values, &rd->fields[i].cur[l]);
-				parquet_pages_scratch_free(&rd->fields[i].cur[l].sc);
-			}
 		pthread_mutex_lock(&w->sh.lock);
 		shared_prune_locked(&w->sh, true);
 		pthread_mutex_unlock(&w->sh.lock);

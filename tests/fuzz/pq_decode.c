@@ -7,7 +7,8 @@
  * what was asked or fail; levels and indices respect their bounds;
  * values of `bit_width` bits fit in it; byte views point inside the
  * input (or the decoder's own arena); incremental delta decoding agrees
- * with the whole-page decoder; every decoded value renders. */
+ * with the whole-page decoder; every decoded value renders; the RLE scan
+ * without output (pq_rle_all_equal) agrees with the RLE decoder. */
 #include "fuzz_util.h"
 #include "core/buf.h"
 #include "core/cursor.h"
@@ -66,6 +67,7 @@ static void do_rle(ctx *x, fuzz_in *in, int form)
 	x->p = fuzz_dup(in->p, in->n);
 	x->n = in->n;
 	ctx_cursor(x);
+	colfs_cursor start = x->c;
 	if (form == 0)
 		st = pq_rle_decode(&x->c, bw, out, count, &x->err);
 	else if (form == 1)
@@ -77,6 +79,20 @@ static void do_rle(ctx *x, fuzz_in *in, int form)
 		FUZZ_CHECK(st != COLFS_OK || count == 0);
 	if (st == COLFS_OK)
 		check_width(out, count, bw);
+	if (form == 0 && bw >= 1 && bw <= 32) {
+		/* the scan without output agrees with the decoder: all one
+		 * value exactly when the decoded values are */
+		uint32_t v = st == COLFS_OK && count ? out[0] : 1;
+		bool same = pq_rle_all_equal(&start, bw, v, count);
+		if (same)
+			FUZZ_CHECK(st == COLFS_OK);
+		if (st == COLFS_OK) {
+			bool all = true;
+			for (size_t i = 0; i < count && all; i++)
+				all = out[i] == v;
+			FUZZ_CHECK(same == all);
+		}
+	}
 	free(out);
 }
 

@@ -47,6 +47,12 @@ colfs_status pq_rle_decode(colfs_cursor *c, unsigned bit_width,
 colfs_status pq_rle_decode_prefixed(colfs_cursor *c, unsigned bit_width,
 				    uint32_t *out, size_t count,
 				    colfs_err *err);
+/* Are the first `count` values of the hybrid at `c` all `value`?  Reads
+ * a copy of the cursor and stores nothing: a page without nulls needs no
+ * array of definition levels (4 bytes an entry).  False on any doubt (a
+ * run of another value, a short or malformed stream): decode it then. */
+bool pq_rle_all_equal(const colfs_cursor *c, unsigned bit_width,
+		      uint32_t value, size_t count);
 /* Legacy BIT_PACKED levels: `count` values of `bit_width` (0..32) bits,
  * most significant bit first, in ceil(count * bit_width / 8) bytes. */
 colfs_status pq_bitpacked_decode(colfs_cursor *c, unsigned bit_width,

@@ -188,6 +188,66 @@ colfs_status pq_rle_decode_prefixed(colfs_cursor *c, unsigned bit_width,
 	return rle_decode(&sub, bit_width, out, count, UINT64_MAX, err);
 }
 
+bool pq_rle_all_equal(const colfs_cursor *c, unsigned bw, uint32_t value,
+		      size_t count)
+{
+	const size_t vbytes = (bw + 7) / 8;
+	colfs_cursor r = *c;
+	colfs_err e;
+	uint32_t tmp[64];
+	size_t done = 0;
+
+	if (bw == 0 || bw > 32 || (bw < 32 && value >> bw))
+		return false;
+	while (done < count) {
+		uint64_t h;
+
+		if (colfs_cursor_left(&r) == 0 ||
+		    colfs_cursor_uvarint(&r, &h, &e))
+			return false;
+		uint64_t n = h >> 1;
+		if (h & 1) {
+			/* bit-packed: checked 64 values (8 * bw bytes) at a time */
+			size_t left = colfs_cursor_left(&r);
+			uint64_t vals = n > UINT64_MAX / 8 ? UINT64_MAX : n * 8;
+			size_t take = vals < count - done ? (size_t)vals : count - done;
+			uint64_t full;
+			const uint8_t *p = colfs_cursor_ptr(&r);
+
+			if (pq_packed_bytes(take, bw) > left)
+				return false;
+			if (__builtin_mul_overflow(n, (uint64_t)bw, &full))
+				full = UINT64_MAX;
+			size_t avail = full < left ? (size_t)full : left;
+			for (size_t i = 0; i < take; i += 64) {
+				size_t m = take - i < 64 ? take - i : 64;
+				size_t at = i / 8 * bw;
+				pq_unpack32(p + at, avail - at, bw, tmp, m);
+				for (size_t k = 0; k < m; k++)
+					if (tmp[k] != value)
+						return false;
+			}
+			if (colfs_cursor_skip(&r, avail, &e))
+				return false;
+			done += take;
+		} else {
+			const uint8_t *vp;
+			uint32_t v = 0;
+
+			if (colfs_cursor_bytes(&r, vbytes, &vp, &e))
+				return false;
+			for (size_t i = 0; i < vbytes; i++)
+				v |= (uint32_t)vp[i] << (8 * i);
+			if (n == 0)
+				continue;
+			if (v != value)
+				return false;
+			done += n < count - done ? (size_t)n : count - done;
+		}
+	}
+	return true;
+}
+
 colfs_status pq_bitpacked_decode(colfs_cursor *c, unsigned bw, uint32_t *out,
 				 size_t count, colfs_err *err)
 {
