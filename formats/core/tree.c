@@ -805,9 +805,13 @@ static colfs_status stream_render(colfs_tree *t, colfs_node *n,
 	colfs_blob *b = colfs_piece_cache_get(&t->cache, n->ino, i);
 	colfs_status st;
 
-	/* A worker rendering it: wait rather than render it twice. */
-	if (!b && t->ahead && colfs_ahead_wait(t->ahead, n->ino, i))
+	/* A worker rendering it: wait rather than render it twice.  Look
+	 * again even when nothing was waited for: a worker may have put it
+	 * in the cache and left since the first look. */
+	if (!b && t->ahead) {
+		colfs_ahead_wait(t->ahead, n->ino, i);
 		b = colfs_piece_cache_get(&t->cache, n->ino, i);
+	}
 	if (!b) {
 		st = piece_make(t, n, i, &b);
 		if (st != COLFS_OK) {
