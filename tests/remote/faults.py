@@ -43,6 +43,8 @@ def fetch(url, *args, opts=(), timeout=60):
     except subprocess.TimeoutExpired:
         return None, b'', 'timed out after %d s' % timeout, {}, timeout
     err = p.stderr.decode(errors='replace')
+    if 'Sanitizer' in err or 'runtime error:' in err:
+        check('no sanitizer report: ' + ' '.join(cmd[1:]), False, err)
     stats = {}
     m = re.search(r'stats (.*)', err)
     if m:

@@ -33,15 +33,6 @@ static void stats(colfs_http *h)
 		s.requests, s.bytes, s.retries, s.failures);
 }
 
-static int fail(colfs_http *h, const colfs_err *e)
-{
-	if (h)
-		stats(h);
-	fprintf(stderr, "http-fetch: %s: %s\n", colfs_status_name(e->status),
-		e->msg);
-	return 1;
-}
-
 static int usage(void)
 {
 	fprintf(stderr, "usage: http-fetch [-o k=v]... URL tail LEN | "
@@ -75,66 +66,79 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	uint64_t len = 65536, size;
-	uint8_t *data;
-	size_t got;
+	uint8_t *data = NULL;
+	colfs_http_range *r = NULL;
+	size_t got, n = 0;
+	int rc = 0;
 
 	if (strcmp(mode, "ranges") &&
-	    !(len = strtoull(argv[i + 2], NULL, 10)))
-		return usage();
-	if (colfs_http_get_tail(h, len, &data,
-				&got, &size, &e))
-		return fail(h, &e);
+	    !(len = strtoull(argv[i + 2], NULL, 10))) {
+		rc = usage();
+		goto out;
+	}
+	if (colfs_http_get_tail(h, len, &data, &got, &size, &e))
+		goto failed;
 	if (!strcmp(mode, "tail")) {
 		fprintf(stderr, "size %" PRIu64 "\n", size);
 		fwrite(data, 1, got, stdout);
 	} else if (!strcmp(mode, "ranges")) {
-		int n = argc - i - 2;
-		colfs_http_range *r = calloc((size_t)n, sizeof *r);
-
-		for (int k = 0; k < n; k++) {
+		n = (size_t)(argc - i - 2);
+		r = calloc(n, sizeof *r);
+		for (size_t k = 0; r && k < n; k++) {
 			char *colon;
 
 			r[k].offset = strtoull(argv[i + 2 + k], &colon, 10);
-			if (*colon != ':')
-				return usage();
-			r[k].len = strtoull(colon + 1, NULL, 10);
+			r[k].len = *colon == ':' ? strtoull(colon + 1, NULL, 10)
+						 : 0;
 			r[k].buf = malloc(r[k].len ? r[k].len : 1);
 		}
-		if (colfs_http_get_ranges(h, r, (size_t)n, &e))
-			return fail(h, &e);
-		for (int k = 0; k < n; k++) {
-			fwrite(r[k].buf, 1, r[k].len, stdout);
-			free(r[k].buf);
+		if (!r) {
+			rc = 1;
+			goto out;
 		}
-		free(r);
+		if (colfs_http_get_ranges(h, r, n, &e))
+			goto failed;
+		for (size_t k = 0; k < n; k++)
+			fwrite(r[k].buf, 1, r[k].len, stdout);
 	} else if (!strcmp(mode, "stream")) {
-		colfs_http_range r[4];
 		uint64_t at = 0;
 
-		for (int k = 0; k < 4; k++)
+		r = calloc(4, sizeof *r);
+		n = 4;
+		for (size_t k = 0; r && k < n; k++)
 			r[k].buf = malloc(len);
-		while (at < size) {
-			size_t n = 0;
+		while (r && at < size) {
+			size_t k = 0;
 
-			for (; n < 4 && at < size; n++) {
-				r[n].offset = at;
-				r[n].len = size - at < len ? size - at : len;
-				at += r[n].len;
+			for (; k < 4 && at < size; k++) {
+				r[k].offset = at;
+				r[k].len = size - at < len ? size - at : len;
+				at += r[k].len;
 			}
-			if (colfs_http_get_ranges(h, r, n, &e))
-				return fail(h, &e);
-			for (size_t k = 0; k < n; k++)
-				fwrite(r[k].buf, 1, r[k].len, stdout);
+			if (colfs_http_get_ranges(h, r, k, &e))
+				goto failed;
+			for (size_t j = 0; j < k; j++)
+				fwrite(r[j].buf, 1, r[j].len, stdout);
 		}
-		for (int k = 0; k < 4; k++)
-			free(r[k].buf);
 	} else {
-		return usage();
+		rc = usage();
+		goto out;
 	}
-	free(data);
 	if (colfs_http_check(h, &e))
-		return fail(h, &e);
+		goto failed;
 	stats(h);
+	rc = fflush(stdout) ? 1 : 0;
+	goto out;
+failed:
+	stats(h);
+	fprintf(stderr, "http-fetch: %s: %s\n", colfs_status_name(e.status),
+		e.msg);
+	rc = 1;
+out:
+	for (size_t k = 0; r && k < n; k++)
+		free(r[k].buf);
+	free(r);
+	free(data);
 	colfs_http_destroy(h);
-	return fflush(stdout) ? 1 : 0;
+	return rc;
 }
