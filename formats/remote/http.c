@@ -526,6 +526,7 @@ static colfs_status http_check_reply(http_xfer *x)
 		    http_parse_content_range(x->cr, &a, &b, &total) &&
 		    a == UINT64_MAX && total == 0) {
 			x->total = 0;
+			x->len = x->buf_len = 0;
 			return http_check_validators(x, 0);
 		}
 		return x->fail_st = colfs_fail(&x->fail, COLFS_EIO, http_off(x),
@@ -840,6 +841,18 @@ static bool http_xfer_finish(http_xfer *x, CURLcode rc)
 			   h->display, HTTP_MAX_REDIRS, asked, x->status);
 		goto failed;
 	}
+	if (rc == CURLE_PEER_FAILED_VERIFICATION) {
+		x->fail_st = colfs_fail(&x->fail, COLFS_EIO, http_off(x),
+				"%s: the server's TLS certificate is not trusted (verified against the system's CA store%s); -o cafile=PATH trusts a private CA",
+				h->display, h->cafile ? " and cafile" : "");
+		goto failed;
+	}
+	if (rc == CURLE_SSL_CACERT_BADFILE) {
+		x->fail_st = colfs_fail(&x->fail, COLFS_EIO, http_off(x),
+				"%s: cannot read the CA certificates of cafile=%s",
+				h->display, h->cafile ? h->cafile : "(none)");
+		goto failed;
+	}
 	if (rc != CURLE_OK) {
 		if (x->status)
 			x->fail_st = colfs_fail(&x->fail, COLFS_EIO, http_off(x),
@@ -883,7 +896,7 @@ static colfs_status http_run(colfs_http *h, http_xfer *xs, size_t n,
 				  "%s: out of memory for a transfer",
 				  h->display);
 	while (left) {
-		int64_t now = http_now_ms(), wait_ms = 1000;
+		int64_t now = http_now_ms(), wait_ms = 100;
 
 		/* Start what may start. */
 		for (size_t i = 0; i < n && active < HTTP_MAX_ACTIVE; i++) {
@@ -913,6 +926,13 @@ static colfs_status http_run(colfs_http *h, http_xfer *xs, size_t n,
 		}
 		if (!left)
 			break;
+		if (!active) { /* every one left waits for its retry */
+			struct timespec ts = {wait_ms / 1000,
+					      (wait_ms % 1000) * 1000000};
+
+			nanosleep(&ts, NULL);
+			continue;
+		}
 		int running = 0;
 
 		if (curl_multi_perform(m, &running) != CURLM_OK)
@@ -941,12 +961,6 @@ static colfs_status http_run(colfs_http *h, http_xfer *xs, size_t n,
 			curl_multi_poll(m, NULL, 0,
 					(int)(wait_ms < 100 ? wait_ms : 100),
 					NULL);
-		else if (wait_ms > 0) {
-			struct timespec ts = {wait_ms / 1000,
-					      (wait_ms % 1000) * 1000000};
-
-			nanosleep(&ts, NULL);
-		}
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (xs[i].active)

@@ -2,11 +2,11 @@
 """A small HTTP server that injects faults, for colfs's remote tests.
 
     faultproxy.py (--root DIR | --upstream http://HOST:PORT) [--port N]
-                  [--port-file FILE] [--mode MODES]
+                  [--port-file FILE] [--mode MODES] [--tls CERT KEY]
 
 It serves the files of DIR itself (ranges, ETag, Last-Modified, as nginx
-does) or forwards each GET to an upstream server (nginx), and breaks the
-replies on purpose.  The faults of a request come from --mode (every
+does) or forwards each GET to an upstream server (nginx), over HTTP or
+(--tls) HTTPS, and breaks the replies on purpose.  The faults of a request come from --mode (every
 request) and from the first path segment when it starts with "~":
 
     GET /~503:3,delay:50/data.parquet   -> /data.parquet, with those faults
@@ -38,6 +38,7 @@ import json
 import os
 import re
 import socketserver
+import ssl
 import sys
 import threading
 import time
@@ -275,9 +276,15 @@ def main():
     ap.add_argument('--port', type=int, default=0)
     ap.add_argument('--port-file')
     ap.add_argument('--mode', default='')
+    ap.add_argument('--tls', nargs=2, metavar=('CERT', 'KEY'),
+                    help='serve HTTPS with this certificate and key')
     ap.add_argument('--verbose', action='store_true')
     a = ap.parse_args()
     srv = Server(('127.0.0.1', a.port), Handler)
+    if a.tls:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(a.tls[0], a.tls[1])
+        srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
     srv.root = a.root
     srv.upstream = urllib.parse.urlsplit(a.upstream) if a.upstream else None
     srv.faults = parse_faults(a.mode)

@@ -79,27 +79,72 @@ def run(tmp):
                     ('small.bin', small), ('empty.bin', b'')):
         with open(os.path.join(root, name), 'wb') as f:
             f.write(b)
-    port_file = os.path.join(tmp, 'port')
-    proxy = subprocess.Popen([sys.executable, PROXY, '--root', root,
-                              '--port-file', port_file])
+    proxies = []
     try:
-        for _ in range(200):
-            if os.path.exists(port_file) or proxy.poll() is not None:
-                break
-            time.sleep(0.05)
-        if not os.path.exists(port_file):
-            print('FAIL: the fault proxy did not start')
-            return 1
-        port = int(open(port_file).read())
-        cases(port, data, big, small)
+        port = start_proxy(tmp, proxies, '--root', root)
+        if port:
+            cases(port, data, big, small)
+        tls(tmp, proxies, root, data)
     finally:
-        proxy.terminate()
-        try:
-            proxy.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proxy.kill()
+        for p in proxies:
+            p.terminate()
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
     print('%d failed' % len(failures))
     return 1 if failures else 0
+
+
+def start_proxy(tmp, proxies, *args):
+    """The port of a new fault proxy, None if it did not start."""
+    port_file = os.path.join(tmp, 'port%d' % len(proxies))
+    p = subprocess.Popen([sys.executable, PROXY, '--port-file', port_file]
+                         + list(args))
+    proxies.append(p)
+    for _ in range(200):
+        if os.path.exists(port_file) or p.poll() is not None:
+            break
+        time.sleep(0.05)
+    if not os.path.exists(port_file):
+        check('the fault proxy starts (%s)' % ' '.join(args), False)
+        return None
+    return int(open(port_file).read())
+
+
+def tls(tmp, proxies, root, data):
+    """HTTPS: verified against -o cafile; refused, not retried, without."""
+    if not shutil.which('openssl'):
+        print('skip https cases: openssl is not installed '
+              '(tools/bootstrap.sh installs it)')
+        return
+    cert, key = os.path.join(tmp, 'cert.pem'), os.path.join(tmp, 'key.pem')
+    r = subprocess.run(['openssl', 'req', '-x509', '-newkey', 'ec',
+                        '-pkeyopt', 'ec_paramgen_curve:prime256v1',
+                        '-nodes', '-keyout', key, '-out', cert, '-days', '2',
+                        '-subj', '/CN=127.0.0.1',
+                        '-addext', 'subjectAltName=IP:127.0.0.1'],
+                       capture_output=True, timeout=60)
+    check('openssl req makes a certificate', r.returncode == 0,
+          r.stderr.decode(errors='replace'))
+    if r.returncode:
+        return
+    port = start_proxy(tmp, proxies, '--root', root, '--tls', cert, key)
+    if not port:
+        return
+    url = 'https://127.0.0.1:%d/data.bin' % port
+    rc, out, err, st, _ = fetch(url, 'stream', '1048576',
+                                opts=['cafile=' + cert])
+    check('https with -o cafile', rc == 0 and out == data, err.strip())
+    rc, out, err, st, _ = fetch(url, 'tail', '100',
+                                opts=['cafile=' + key])
+    check('https, a cafile without certificates', rc == 1 and
+          'cannot read the CA certificates of cafile=' in err, err.strip())
+    rc, out, err, st, _ = fetch(url, 'tail', '100')
+    check('https, a certificate no CA vouches for: refused, not retried',
+          rc == 1 and url in err and "TLS certificate is not trusted" in err
+          and
+          st.get('requests') == 1, err.strip())
 
 
 def cases(port, data, big, small):
