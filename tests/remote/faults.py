@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""The HTTP exchange (formats/remote/http.c) through a server that breaks
+its replies on purpose (tests/remote/faultproxy.py): every case ends in
+the file's exact bytes or in a clear error naming the fault and the HTTP
+status; nothing hangs (every run has a timeout) and nothing downloads
+more than it asked (the bytes the server sent are counted).
+
+Environment: HTTP_FETCH (tests/remote/http_fetch.c), FAULTPROXY.
+Exit 0 pass, 1 fail, 77 skip.
+"""
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+FETCH = os.environ.get('HTTP_FETCH')
+PROXY = os.environ.get('FAULTPROXY')
+failures = []
+
+
+def check(name, ok, detail=''):
+    print('%s %s%s' % ('ok  ' if ok else 'FAIL', name,
+                       (': ' + detail) if detail and not ok else ''))
+    if not ok:
+        failures.append(name)
+
+
+def fetch(url, *args, opts=(), timeout=60):
+    cmd = [FETCH]
+    for o in opts:
+        cmd += ['-o', o]
+    cmd += [url] + list(args)
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(cmd, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, b'', 'timed out after %d s' % timeout, {}, timeout
+    err = p.stderr.decode(errors='replace')
+    if 'Sanitizer' in err or 'runtime error:' in err:
+        check('no sanitizer report: ' + ' '.join(cmd[1:]), False, err)
+    stats = {}
+    m = re.search(r'stats (.*)', err)
+    if m:
+        stats = {k: int(v) for k, v in
+                 (kv.split('=') for kv in m.group(1).split())}
+    secs = time.monotonic() - t0
+    if os.environ.get('FAULTS_VERBOSE'):
+        print('  %.2f s: %s' % (secs, ' '.join(cmd[1:])))
+    return p.returncode, p.stdout, err, stats, secs
+
+
+def main():
+    if not FETCH or not PROXY:
+        print('SKIP: HTTP_FETCH and FAULTPROXY must be set')
+        return 77
+    tmp = tempfile.mkdtemp(prefix='colfs-faults-')
+    proxy = None
+    try:
+        return run(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run(tmp):
+    rnd = random.Random(15)
+    root = os.path.join(tmp, 'root')
+    os.mkdir(root)
+    data = rnd.randbytes(3 * 1024 * 1024 + 12345)
+    big = rnd.randbytes(24 * 1024 * 1024)
+    small = b'0123456789' * 10
+    for name, b in (('data.bin', data), ('big.bin', big),
+                    ('small.bin', small), ('empty.bin', b'')):
+        with open(os.path.join(root, name), 'wb') as f:
+            f.write(b)
+    proxies = []
+    try:
+        port = start_proxy(tmp, proxies, '--root', root)
+        if port:
+            cases(port, data, big, small)
+        tls(tmp, proxies, root, data)
+    finally:
+        for p in proxies:
+            p.terminate()
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+    print('%d failed' % len(failures))
+    return 1 if failures else 0
+
+
+def start_proxy(tmp, proxies, *args):
+    """The port of a new fault proxy, None if it did not start."""
+    port_file = os.path.join(tmp, 'port%d' % len(proxies))
+    p = subprocess.Popen([sys.executable, PROXY, '--port-file', port_file]
+                         + list(args))
+    proxies.append(p)
+    for _ in range(200):
+        if os.path.exists(port_file) or p.poll() is not None:
+            break
+        time.sleep(0.05)
+    if not os.path.exists(port_file):
+        check('the fault proxy starts (%s)' % ' '.join(args), False)
+        return None
+    return int(open(port_file).read())
+
+
+def tls(tmp, proxies, root, data):
+    """HTTPS: verified against -o cafile; refused, not retried, without."""
+    if not shutil.which('openssl'):
+        print('skip https cases: openssl is not installed '
+              '(tools/bootstrap.sh installs it)')
+        return
+    cert, key = os.path.join(tmp, 'cert.pem'), os.path.join(tmp, 'key.pem')
+    r = subprocess.run(['openssl', 'req', '-x509', '-newkey', 'ec',
+                        '-pkeyopt', 'ec_paramgen_curve:prime256v1',
+                        '-nodes', '-keyout', key, '-out', cert, '-days', '2',
+                        '-subj', '/CN=127.0.0.1',
+                        '-addext', 'subjectAltName=IP:127.0.0.1'],
+                       capture_output=True, timeout=60)
+    check('openssl req makes a certificate', r.returncode == 0,
+          r.stderr.decode(errors='replace'))
+    if r.returncode:
+        return
+    port = start_proxy(tmp, proxies, '--root', root, '--tls', cert, key)
+    if not port:
+        return
+    url = 'https://127.0.0.1:%d/data.bin' % port
+    rc, out, err, st, _ = fetch(url, 'stream', '1048576',
+                                opts=['cafile=' + cert])
+    check('https with -o cafile', rc == 0 and out == data, err.strip())
+    rc, out, err, st, _ = fetch(url, 'tail', '100',
+                                opts=['cafile=' + key])
+    check('https, a cafile without certificates', rc == 1 and
+          'cannot read the CA certificates of cafile=' in err, err.strip())
+    rc, out, err, st, _ = fetch(url, 'tail', '100')
+    check('https, a certificate no CA vouches for: refused, not retried',
+          rc == 1 and url in err and "TLS certificate is not trusted" in err
+          and
+          st.get('requests') == 1, err.strip())
+
+
+def cases(port, data, big, small):
+    base = 'http://127.0.0.1:%d' % port
+
+    def url(faults, name='data.bin'):
+        return '%s/~%s/%s' % (base, faults, name) if faults else \
+            '%s/%s' % (base, name)
+
+    def served(faults):
+        with urllib.request.urlopen(base + '/_stats', timeout=10) as r:
+            return json.load(r).get(faults, {})
+
+    def same(name, faults, *args, opts=(), want=data, retried=None):
+        rc, out, err, st, secs = fetch(url(faults), *args, opts=opts)
+        check(name, rc == 0 and out == want,
+              'exit %s, %d bytes (want %d): %s' % (rc, len(out), len(want),
+                                                  err.strip()))
+        if retried is not None:
+            check(name + ' retried', (st.get('retries', 0) > 0) == retried,
+                  'stats %s' % st)
+        return st, secs
+
+    def error(name, faults, pattern, *args, opts=(), file='data.bin',
+              requests=None):
+        rc, out, err, st, _ = fetch(url(faults, file), *args, opts=opts)
+        check(name, rc == 1 and re.search(pattern, err) is not None and
+              'http://127.0.0.1:%d' % port in err or
+              (rc == 1 and 'source changed' in pattern and
+               re.search(pattern, err) is not None),
+              'exit %s, stderr %r' % (rc, err.strip()))
+        if requests is not None:
+            check(name + ' requests', st.get('requests') == requests,
+                  'stats %s' % st)
+        return st
+
+    # The exchange as it should be: tail, ranges, all of it in pieces.
+    rc, out, err, st, _ = fetch(url(''), 'tail', '100000')
+    check('tail', rc == 0 and out == data[-100000:] and
+          'size %d' % len(data) in err, err.strip())
+    rng = [(0, 1), (5, 4000), (len(data) - 7, 7), (1 << 20, 300000)]
+    rng += [(rnd_off, 1000) for rnd_off in range(17, 2000000, 99991)]
+    want = b''.join(data[o:o + n] for o, n in rng)
+    same('ranges, %d in flight' % len(rng), '', 'ranges',
+         *['%d:%d' % r for r in rng], want=want)
+    st, _ = same('whole file in 256 KiB ranges', '', 'stream', '262144',
+                 retried=False)
+    check('requests counted', st.get('requests') == 1 + -(-len(data) //
+                                                          262144),
+          'stats %s' % st)
+    rc, out, err, st, _ = fetch(url('', 'small.bin'), 'tail', '65536')
+    check('tail longer than the object', rc == 0 and out == small and
+          'size 100' in err, err.strip())
+    rc, out, err, st, _ = fetch(url('', 'empty.bin'), 'tail', '65536')
+    check('tail of an empty object (416 bytes */0)', rc == 0 and out == b''
+          and 'size 0' in err, err.strip())
+
+    # Faults that retries get through.
+    same('503 every 3rd request', '503:3', 'stream', '262144', retried=True)
+    same('connection dropped mid-body every 3rd reply', 'drop:3', 'stream',
+         '262144', retried=True)
+    same('one byte more than Content-Length', 'more', 'stream', '262144',
+         retried=False)
+    st, secs = same('50 ms per request', 'delay:50', 'stream', '1048576')
+    check('50 ms per request: delayed', secs >= 0.1, '%.3f s' % secs)
+
+    # Faults that end in an error naming them.
+    error('500 always: 4 tries then the status', '500:1',
+          r'HTTP 500 for the last \d+ bytes after 4 tries', 'stream',
+          '262144', requests=4)
+    error('403: named, not retried', 'status:403', r'HTTP 403 \(forbidden\)',
+          'stream', '262144', requests=1)
+    error('404: named, not retried', 'status:404', r'HTTP 404 \(not found\)',
+          'stream', '262144', requests=1)
+    error('401: named, not retried', 'status:401',
+          r'HTTP 401 \(unauthorized\)', 'stream', '262144', requests=1)
+    error('416', 'status:416', r'HTTP 416 \(range not satisfiable\)',
+          'stream', '262144', requests=1)
+    error('redirect loop', 'loop',
+          r'more than 5 redirects .*\(a redirect loop\?\), last HTTP 302',
+          'stream', '262144', requests=1)
+    error('Content-Range off by one', 'shift', r'Content-Range', 'stream',
+          '262144')
+    error('no Content-Length (close-delimited)', 'nolength',
+          r'reply without a valid Content-Length \(HTTP 206', 'stream',
+          '262144')
+    error('no Content-Length (chunked)', 'chunked',
+          r'reply without a valid Content-Length \(HTTP 206', 'stream',
+          '262144')
+    error('ETag changed during the reads', 'etag:3',
+          r'source changed since mount \(ETag "[^"]*" -> "changed-3"\): '
+          r'remount', 'stream', '262144')
+    error('Last-Modified changed during the reads', 'lastmod:3',
+          r'source changed since mount \(Last-Modified .* -> Thu, 01 Jan '
+          r'2037 00:00:00 GMT\): remount', 'stream', '262144')
+
+    # A server that ignores Range: an error, and not a download.
+    st = error('Range ignored', 'norange',
+               r'server ignored the Range request \(HTTP 200 with the whole '
+               r'object of 25165824 bytes', 'stream', '262144',
+               file='big.bin', requests=1)
+    sent = served('norange').get('bytes', 0)
+    check('Range ignored: no silent full download',
+          st.get('bytes', 1 << 30) <= 1 << 20 and sent < len(big) // 2,
+          'colfs received %s, server sent %d of %d' %
+          (st.get('bytes'), sent, len(big)))
+    same('Range ignored, allow_full_download, small object', 'norange',
+         'stream', '262144', opts=['allow_full_download'])
+    error('Range ignored, allow_full_download, object over remote_cache',
+          'norange', r'larger than remote_cache \(4194304 bytes\): not '
+          r'downloaded', 'stream', '262144', file='big.bin',
+          opts=['allow_full_download', 'remote_cache=4M'], requests=1)
+
+    # Nobody there: retried, bounded, named.
+    s = socket.socket()
+    s.bind(('127.0.0.1', 0))
+    dead = s.getsockname()[1]
+    s.close()
+    rc, out, err, st, secs = fetch('http://127.0.0.1:%d/x' % dead, 'tail',
+                                   '100')
+    check('connection refused: 4 tries then the error', rc == 1 and
+          re.search(r"Couldn't connect to server \(no reply\) .* after 4 "
+                    r"tries", err) is not None and st.get('requests') == 4,
+          err.strip())
+
+
+if __name__ == '__main__':
+    sys.exit(main())
