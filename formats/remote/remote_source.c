@@ -652,7 +652,7 @@ bool colfs_remote_is_url(const char *s)
 {
 	return s && (strncmp(s, "http://", 7) == 0 ||
 		     strncmp(s, "https://", 8) == 0 ||
-		     strncmp(s, "s3://", 5) == 0);
+		     strncmp(s, "s3:", 3) == 0);
 }
 
 /* Where a URL's user information starts, and its '@' in *at; NULL when
