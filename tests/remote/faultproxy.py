@@ -16,6 +16,9 @@ Faults (comma-separated):
     500:K       the same with 500 (K=1: always)
     drop:K      every K-th reply is cut after half its body (connection
                 closed)
+    first:F     F (503 or drop) for the first request of each range only
+                (whatever the order of requests, each range gets through
+                on its second try)
     norange     Range ignored: 200 with the whole body
     nolength    no Content-Length: the body ends when the connection closes
     chunked     no Content-Length: chunked transfer encoding
@@ -46,7 +49,7 @@ import urllib.parse
 
 LOCK = threading.Lock()
 STATS = {}
-COUNTS = {}
+SEEN = set()
 
 
 def parse_faults(text):
@@ -120,6 +123,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             n = s['requests']
         if 'delay' in faults:
             time.sleep(int(faults['delay'] or 50) / 1000.0)
+        first = False
+        if 'first' in faults:
+            with LOCK:
+                seen = (key, path, self.headers.get('Range'))
+                first = seen not in SEEN
+                SEEN.add(seen)
+        if first and faults['first'] == '503':
+            return self.plain(key, 503, b'injected fault\n')
         for code in ('503', '500'):
             if code in faults and n % max(1, int(faults[code] or 1)) == 0:
                 return self.plain(key, int(code), b'injected fault\n')
@@ -139,6 +150,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.plain(key, 502, ('upstream: %s\n' % e).encode())
         if status not in (200, 206):
             return self.plain(key, status, body, headers)
+        if first and faults['first'] == 'drop':
+            faults['drop'] = '1'
         self.reply(key, n, faults, status, headers, body)
 
     def plain(self, key, status, body, headers=None):

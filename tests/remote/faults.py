@@ -5,6 +5,7 @@ the file's exact bytes or in a clear error naming the fault and the HTTP
 status; nothing hangs (every run has a timeout) and nothing downloads
 more than it asked (the bytes the server sent are counted).
 
+Usage: faults.py [threads]
 Environment: HTTP_FETCH (tests/remote/http_fetch.c), FAULTPROXY.
 Exit 0 pass, 1 fail, 77 skip.
 """
@@ -21,6 +22,9 @@ import time
 import urllib.request
 
 FETCH = os.environ.get('HTTP_FETCH')
+# "faults.py threads": only the case of several threads at once (the
+# concurrency suite runs it under ThreadSanitizer).
+THREADS_ONLY = sys.argv[1:] == ['threads']
 PROXY = os.environ.get('FAULTPROXY')
 failures = []
 
@@ -82,9 +86,12 @@ def run(tmp):
     proxies = []
     try:
         port = start_proxy(tmp, proxies, '--root', root)
-        if port:
+        if port and THREADS_ONLY:
+            threads(port, data)
+        if port and not THREADS_ONLY:
             cases(port, data, big, small)
-        tls(tmp, proxies, root, data)
+        if not THREADS_ONLY:
+            tls(tmp, proxies, root, data)
     finally:
         for p in proxies:
             p.terminate()
@@ -94,6 +101,21 @@ def run(tmp):
                 p.kill()
     print('%d failed' % len(failures))
     return 1 if failures else 0
+
+
+def threads(port, data):
+    """Four threads over one exchange (its shared connections), through
+    503s and dropped connections: each gets the file's bytes."""
+    for faults in ('', '~first:503/', '~first:drop/'):
+        url = 'http://127.0.0.1:%d/%sdata.bin' % (port, faults)
+        rc, out, err, st, _ = fetch(url, 'threads', '131072')
+        check('4 threads at once%s' % (' through ' + faults[1:-1]
+                                       if faults else ''),
+              rc == 0 and out == data, 'exit %s, %d bytes: %s' %
+              (rc, len(out), err.strip()))
+        if faults:
+            check('4 threads at once: retried', st.get('retries', 0) > 0,
+                  'stats %s' % st)
 
 
 def start_proxy(tmp, proxies, *args):
@@ -203,9 +225,16 @@ def cases(port, data, big, small):
           and 'size 0' in err, err.strip())
 
     # Faults that retries get through.
-    same('503 every 3rd request', '503:3', 'stream', '262144', retried=True)
-    same('connection dropped mid-body every 3rd reply', 'drop:3', 'stream',
+    same('503 for the first request of each range', 'first:503', 'stream',
          '262144', retried=True)
+    same('connection dropped mid-body, the first time of each range',
+         'first:drop', 'stream', '262144', retried=True)
+    # One request at a time: the tail, then the range answered 503
+    # (every 2nd request), then its retry.
+    st, _ = same('503 every 2nd request', '503:2', 'ranges', '1000:5000',
+                 want=data[1000:6000], retried=True)
+    check('503 every 2nd request: 3 requests', st.get('requests') == 3,
+          'stats %s' % st)
     same('one byte more than Content-Length', 'more', 'stream', '262144',
          retried=False)
     st, secs = same('50 ms per request', 'delay:50', 'stream', '1048576')
