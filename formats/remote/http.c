@@ -1084,8 +1084,10 @@ colfs_status colfs_http_check(colfs_http *h, colfs_err *err)
 
 void colfs_http_stats_get(colfs_http *h, colfs_http_stats *out)
 {
+	/* The counters are atomic (added to without the lock), the slowest
+	 * requests are kept under the lock. */
 	pthread_mutex_lock(&h->lock);
-	*out = h->stats;
+	memcpy(out->slowest, h->stats.slowest, sizeof out->slowest);
 	out->requests = __atomic_load_n(&h->stats.requests, __ATOMIC_RELAXED);
 	out->bytes = __atomic_load_n(&h->stats.bytes, __ATOMIC_RELAXED);
 	out->retries = __atomic_load_n(&h->stats.retries, __ATOMIC_RELAXED);

@@ -55,6 +55,10 @@ static colfs_status read_all(colfs_http *h, uint64_t size, uint64_t chunk,
 			at += r[k].len;
 		}
 		COLFS_TRY(colfs_http_get_ranges(h, r, k, e));
+		/* As a mount's `io` document does, while others read. */
+		colfs_http_stats s;
+
+		colfs_http_stats_get(h, &s);
 	}
 	return COLFS_OK;
 }
