@@ -266,6 +266,9 @@ colfs_status parquet_pages_walk(const colfs_source *src,
 			   "the column chunk has no ColumnMetaData");
 		return COLFS_OK;
 	}
+	/* A remote source fetches the chunk in one request, not one per
+	 * page header (its pages are read next). */
+	colfs_source_will_need(src, ch->start, ch->length);
 	/* Walk to the chunk's end, but stop after the data page that
 	 * completes num_values (what follows would not be pages). */
 	while (pos < end &&
@@ -478,6 +481,14 @@ colfs_status parquet_pages_list_get(colfs_tree *t, parquet_region_state *s, cons
 		/* The walk reads page headers through the source (pread):
 		 * short, and done once per chunk. */
 		memset(&w->stop, 0, sizeof w->stop);
+		/* Read-ahead on a remote source: a view walking this chunk
+		 * reads the column's next chunk next, fetched along with
+		 * this one (two requests in flight, not one after the
+		 * other). */
+		const parquet_chunk *next = parquet_region_chunk(s, g + 1, c);
+		if (next && next->has_meta && !next->encrypted)
+			colfs_source_will_need(s->src, next->start,
+					       next->length);
 		if (!ch->has_meta)
 			colfs_fail(&w->stop, COLFS_ECORRUPT, ch->start,
 				   "the column chunk has no ColumnMetaData: its pages cannot be found");
