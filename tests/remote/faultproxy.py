@@ -16,6 +16,8 @@ Faults (comma-separated):
     500:K       the same with 500 (K=1: always)
     drop:K      every K-th reply is cut after half its body (connection
                 closed)
+    from:N      the other faults of the set only from the N-th request on
+                (the first N-1 are served as they should be)
     first:F     F (503 or drop) for the first request of each range only
                 (whatever the order of requests, each range gets through
                 on its second try)
@@ -121,6 +123,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                        'status': {}})
             s['requests'] += 1
             n = s['requests']
+        if 'from' in faults and n < int(faults['from'] or 1):
+            faults = {k: v for k, v in faults.items() if k == 'delay'}
         if 'delay' in faults:
             time.sleep(int(faults['delay'] or 50) / 1000.0)
         first = False
