@@ -29,6 +29,11 @@ Faults (comma-separated):
     delay:MS    MS milliseconds before each reply
     loop        a redirect to itself, forever
     status:S    answered S (403, 404, 416, ...)
+    auth:HEX    401 unless the request has Basic credentials USER:PASSWORD
+                (HEX: "USER:PASSWORD" in hexadecimal, so that a URL
+                naming the fault does not show them)
+    token:HEX   403 unless the request has x-amz-security-token: TOKEN
+                (HEX: TOKEN in hexadecimal)
     shift       a Content-Range one byte off what was asked
     more        the body has one byte more than Content-Length says is
                 there, on a connection that then closes
@@ -37,6 +42,7 @@ GET /_stats gives, as JSON per fault set ("" for none): requests, the
 body bytes sent, and the status counts.  Standard library only.
 """
 import argparse
+import base64
 import http.client
 import http.server
 import json
@@ -138,6 +144,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
         for code in ('503', '500'):
             if code in faults and n % max(1, int(faults[code] or 1)) == 0:
                 return self.plain(key, int(code), b'injected fault\n')
+        if 'auth' in faults:
+            want = 'Basic ' + base64.b64encode(
+                bytes.fromhex(faults['auth'])).decode()
+            if self.headers.get('Authorization') != want:
+                return self.plain(key, 401, b'who are you?\n',
+                                  {'WWW-Authenticate': 'Basic realm="t"'})
+        if 'token' in faults and self.headers.get(
+                'x-amz-security-token') != \
+                bytes.fromhex(faults['token']).decode():
+            return self.plain(key, 403, b'bad token\n')
         if 'status' in faults:
             return self.plain(key, int(faults['status']),
                               b'injected status\n')

@@ -383,6 +383,37 @@ def cases(port, data, big, small):
           r'source changed since mount \(Last-Modified .* -> Thu, 01 Jan '
           r'2037 00:00:00 GMT\): remount', 'stream', '262144')
 
+    # Credentials: given to the server, never shown.
+    secret = 's3cr3t-pw'
+    auth = 'auth:' + ('colfs:' + secret).encode().hex()
+    rc, out, err, st, _ = fetch(url(auth), 'stream', '262144')
+    check('Basic auth, none given: 401 named', rc == 1 and
+          'HTTP 401 (unauthorized)' in err, err.strip())
+    for given in ('colfs:' + secret, 'colfs:wrong-' + secret):
+        p = subprocess.run([FETCH, '-u', given, url(auth),
+                            'stream', '262144'], capture_output=True,
+                           timeout=60)
+        err = p.stderr.decode(errors='replace')
+        good = given == 'colfs:' + secret
+        check('Basic auth, %s password' % ('the right' if good else 'a wrong'),
+              (p.returncode == 0 and p.stdout == data) if good else
+              (p.returncode == 1 and 'HTTP 401 (unauthorized)' in err),
+              err.strip())
+        check('Basic auth: the password is in no message', secret not in err,
+              err)
+    token = 'tok-SECRET-123'
+    for given in (token, 'other-' + token):
+        p = subprocess.run([FETCH, '-t', given,
+                            url('token:' + token.encode().hex()),
+                            'tail', '1000'], capture_output=True, timeout=60)
+        err = p.stderr.decode(errors='replace')
+        good = given == token
+        check('session token, %s one' % ('the right' if good else 'a wrong'),
+              (p.returncode == 0 and p.stdout == data[-1000:]) if good else
+              (p.returncode == 1 and 'HTTP 403 (forbidden)' in err),
+              err.strip())
+        check('session token: in no message', token not in err, err)
+
     # A server that ignores Range: an error, and not a download.
     st = error('Range ignored', 'norange',
                r'server ignored the Range request \(HTTP 200 with the whole '

@@ -1,6 +1,9 @@
 /* http-fetch: the HTTP exchange of formats/remote/http.c from the command
  * line, for the fault tests (tests/remote/faults.py).
  *
+ * Options: -o key=value (a colfs option), -u USER:PASSWORD (the target's
+ * userpwd), -t TOKEN (its session_token).
+ *
  *   http-fetch [-o key=value]... URL tail LEN
  *       the last LEN bytes to stdout; stderr: "size N"
  *   http-fetch [-o key=value]... URL ranges OFF:LEN...
@@ -82,7 +85,8 @@ static void *reader_main(void *arg)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: http-fetch [-o k=v]... URL tail LEN | "
+	fprintf(stderr, "usage: http-fetch [-o k=v] [-u U:P] [-t TOKEN]... "
+			"URL tail LEN | "
 			"ranges OFF:LEN... | stream CHUNK | threads CHUNK\n");
 	return 2;
 }
@@ -96,9 +100,17 @@ int main(int argc, char **argv)
 	char why[512];
 	int i = 1;
 
-	while (i + 1 < argc && !strcmp(argv[i], "-o")) {
-		if (colfs_options_set(&o, argv[i + 1]))
+	while (i + 1 < argc && argv[i][0] == '-') {
+		if (!strcmp(argv[i], "-o")) {
+			if (colfs_options_set(&o, argv[i + 1]))
+				return usage();
+		} else if (!strcmp(argv[i], "-u")) {
+			t.userpwd = argv[i + 1];
+		} else if (!strcmp(argv[i], "-t")) {
+			t.session_token = argv[i + 1];
+		} else {
 			return usage();
+		}
 		i += 2;
 	}
 	if (argc - i < 3)
