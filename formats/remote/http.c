@@ -518,8 +518,9 @@ static colfs_status http_check_reply(http_xfer *x)
 				h->display, x->status,
 				x->status == 401   ? "unauthorized"
 				: x->status == 403 ? "forbidden"
-						     : "not found",
-				  asked);
+				: x->status == 404 ? "not found"
+						   : "gone",
+				asked);
 	if (x->status == 416) {
 		/* The only good 416: an empty object asked for its tail. */
 		if (x->tail && x->have_cr &&
