@@ -692,6 +692,16 @@ static colfs_status http_xfer_setup(colfs_http *h, http_xfer *x)
 		if (!x->headers)
 			return COLFS_ENOMEM;
 	}
+	if (h->aws_sigv4) {
+		/* S3 wants the payload's hash in a signed request; libcurl
+		 * before 8.x does not send it (this is an empty body's). */
+		struct curl_slist *l = curl_slist_append(x->headers,
+			"x-amz-content-sha256: e3b0c44298fc1c149afbf4c8996fb924"
+			"27ae41e4649b934ca495991b7852b855");
+		if (!l)
+			return COLFS_ENOMEM;
+		x->headers = l;
+	}
 	CURLcode rc = CURLE_OK;
 #define SET(opt, val)                                                       \
 	do {                                                                \

@@ -652,26 +652,7 @@ bool colfs_remote_is_url(const char *s)
 {
 	return s && (strncmp(s, "http://", 7) == 0 ||
 		     strncmp(s, "https://", 8) == 0 ||
-		     strncmp(s, "s3://", 5) == 0);
-}
-
-void colfs_remote_target_clear(colfs_remote_target *t)
-{
-	if (!t)
-		return;
-	if (t->userpwd) {
-		explicit_bzero(t->userpwd, strlen(t->userpwd));
-		free(t->userpwd);
-	}
-	if (t->session_token) {
-		explicit_bzero(t->session_token, strlen(t->session_token));
-		free(t->session_token);
-	}
-	free(t->url);
-	free(t->display);
-	free(t->aws_sigv4);
-	free(t->cafile);
-	memset(t, 0, sizeof *t);
+		     strncmp(s, "s3:", 3) == 0);
 }
 
 /* Where a URL's user information starts, and its '@' in *at; NULL when
@@ -823,13 +804,10 @@ static colfs_status rs_open(const char *url, const colfs_options *o,
 		filled = *o;
 	colfs_options_defaults(&filled);
 	o = &filled;
-	if (strncmp(url, "s3://", 5) == 0) {
-		/* s3.c is not in this build yet. */
-		snprintf(why, why_len, "s3:// sources: not built in");
-		return COLFS_EUNSUPPORTED;
-	} else {
+	if (strncmp(url, "s3:", 3) == 0)
+		st = colfs_s3_target(url, o, &t, why, why_len);
+	else
 		st = colfs_http_target(url, o, &t, why, why_len);
-	}
 	if (st)
 		return st;
 
