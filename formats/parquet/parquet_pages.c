@@ -294,6 +294,14 @@ colfs_status parquet_pages_walk(const colfs_source *src,
 			}
 			st = colfs_source_pread(src, pos, (size_t)want, buf,
 						&got, stop);
+			if (st == COLFS_EIO) {
+				/* The source failed (a remote reply, a
+				 * changed file), not the chunk: nothing is
+				 * kept, the next view walks again. */
+				free(buf);
+				free(list);
+				return st;
+			}
 			if (st)
 				goto out;
 			colfs_cursor_init(&c, buf, got, pos);
@@ -462,7 +470,7 @@ colfs_status parquet_pages_list_get(colfs_tree *t, parquet_region_state *s, cons
 	colfs_status st = COLFS_OK;
 	bool fresh = false;
 	parquet_pages_list *w;
-	colfs_err note = {0};
+	colfs_err note = {0}, failed = {0};
 
 	*out = NULL;
 	if (!ch || !v || !v->walks)
@@ -499,9 +507,13 @@ colfs_status parquet_pages_list_get(colfs_tree *t, parquet_region_state *s, cons
 		if (!st) {
 			w->walked = true;
 			fresh = true;
+		} else {
+			failed = w->stop;
 		}
 	}
 	pthread_mutex_unlock(&v->lock);
+	if (st == COLFS_EIO && failed.status == COLFS_EIO)
+		parquet_region_part_report(t, s, g, c, PARQUET_REGION_PAGES, where, &failed);
 	if (st)
 		return st;
 	/* the walk's problems belong to the chunk's pages/, whichever view

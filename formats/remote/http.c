@@ -515,11 +515,12 @@ static colfs_status http_check_reply(http_xfer *x)
 	    x->status == 410)
 		return x->fail_st = colfs_fail(&x->fail, COLFS_EIO, http_off(x),
 				"%s: HTTP %d (%s) for %s",
-				  h->display, x->status,
-				  x->status == 401   ? "unauthorized"
-				  : x->status == 403 ? "forbidden"
-						     : "not found",
-				  asked);
+				h->display, x->status,
+				x->status == 401   ? "unauthorized"
+				: x->status == 403 ? "forbidden"
+				: x->status == 404 ? "not found"
+						   : "gone",
+				asked);
 	if (x->status == 416) {
 		/* The only good 416: an empty object asked for its tail. */
 		if (x->tail && x->have_cr &&
@@ -531,22 +532,22 @@ static colfs_status http_check_reply(http_xfer *x)
 		}
 		return x->fail_st = colfs_fail(&x->fail, COLFS_EIO, http_off(x),
 				"%s: HTTP 416 (range not satisfiable) for %s%s%s",
-				  h->display, asked,
-				  x->have_cr ? ", Content-Range " : "",
-				  x->have_cr ? x->cr : "");
+				h->display, asked,
+				x->have_cr ? ", Content-Range " : "",
+				x->have_cr ? x->cr : "");
 	}
 	if (x->status >= 300 && x->status <= 399)
 		return x->fail_st = colfs_fail(&x->fail, COLFS_EIO, http_off(x),
 				"%s: HTTP %d redirect without a usable Location for %s",
-				  h->display, x->status, asked);
+				h->display, x->status, asked);
 	if (x->status != 200 && x->status != 206)
 		return x->fail_st = colfs_fail(&x->fail, COLFS_EIO, http_off(x),
 				"%s: HTTP %d for %s",
-				  h->display, x->status, asked);
+				h->display, x->status, asked);
 	if (!x->have_cl)
 		return x->fail_st = colfs_fail(&x->fail, COLFS_EUNSUPPORTED, http_off(x),
 				"%s: reply without a valid Content-Length (HTTP %d for %s): the size of the body is not known",
-				  h->display, x->status, asked);
+				h->display, x->status, asked);
 	if (x->status == 200) {
 		/* The whole object.  For a tail asked larger than the object
 		 * it is exactly what was asked; otherwise the server ignored
@@ -557,15 +558,15 @@ static colfs_status http_check_reply(http_xfer *x)
 		if (!small && !h->allow_full)
 			return x->fail_st = colfs_fail(&x->fail, COLFS_EUNSUPPORTED, http_off(x),
 					"%s: server ignored the Range request (HTTP 200 with the whole object of %" PRIu64 " bytes for %s); -o allow_full_download accepts this for objects up to remote_cache",
-					  h->display, x->cl, asked);
+					h->display, x->cl, asked);
 		if (!small && x->cl > h->full_cap)
 			return x->fail_st = colfs_fail(&x->fail, COLFS_EOVERFLOW, http_off(x),
 					"%s: server ignored the Range request (HTTP 200 for %s) and the whole object of %" PRIu64 " bytes is larger than remote_cache (%" PRIu64 " bytes): not downloaded",
-					  h->display, asked, x->cl, h->full_cap);
+					h->display, asked, x->cl, h->full_cap);
 		if (!x->tail && x->offset + x->len > x->cl)
 			return x->fail_st = colfs_fail(&x->fail, COLFS_EIO, http_off(x),
 					"%s: the whole object (HTTP 200) is %" PRIu64 " bytes, too short for %s",
-					  h->display, x->cl, asked);
+					h->display, x->cl, asked);
 		x->full = true;
 		x->total = x->cl;
 		x->skip = x->tail ? 0 : x->offset;
@@ -576,7 +577,7 @@ static colfs_status http_check_reply(http_xfer *x)
 			if (!nb)
 				return x->fail_st = colfs_fail(&x->fail, COLFS_ENOMEM, http_off(x),
 						"%s: out of memory for %" PRIu64 " bytes",
-						  h->display, x->cl);
+						h->display, x->cl);
 			x->buf = nb;
 			x->buf_alloc = (size_t)x->cl;
 		}
@@ -589,17 +590,17 @@ static colfs_status http_check_reply(http_xfer *x)
 	    a == UINT64_MAX)
 		return x->fail_st = colfs_fail(&x->fail, COLFS_EIO, http_off(x),
 				"%s: HTTP 206 with %s Content-Range%s%s%s for %s",
-				  h->display,
-				  x->have_cr ? "an invalid" : "no",
-				  x->have_cr ? " \"" : "", x->have_cr ? x->cr : "",
-				  x->have_cr ? "\"" : "", asked);
+				h->display,
+				x->have_cr ? "an invalid" : "no",
+				x->have_cr ? " \"" : "", x->have_cr ? x->cr : "",
+				x->have_cr ? "\"" : "", asked);
 	if (x->tail) {
 		uint64_t want = total < x->len ? total : x->len;
 
 		if (b != total - 1 || b - a + 1 != want)
 			return x->fail_st = colfs_fail(&x->fail, COLFS_EIO, http_off(x),
 					"%s: Content-Range \"%s\" is not the range asked (%s)",
-					  h->display, x->cr, asked);
+					h->display, x->cr, asked);
 		x->offset = a;
 		x->len = x->buf_len = (size_t)want;
 	} else if (a != x->offset || b != x->offset + x->len - 1) {
@@ -608,12 +609,12 @@ static colfs_status http_check_reply(http_xfer *x)
 			return COLFS_EIO;
 		return x->fail_st = colfs_fail(&x->fail, COLFS_EIO, http_off(x),
 				"%s: Content-Range \"%s\" is not the range asked (%s)",
-				  h->display, x->cr, asked);
+				h->display, x->cr, asked);
 	}
 	if (x->cl != b - a + 1)
 		return x->fail_st = colfs_fail(&x->fail, COLFS_EIO, http_off(x),
 				"%s: Content-Length %" PRIu64 " disagrees with Content-Range \"%s\" (HTTP 206 for %s)",
-				  h->display, x->cl, x->cr, asked);
+				h->display, x->cl, x->cr, asked);
 	x->total = total;
 	return http_check_validators(x, total);
 }
@@ -1094,8 +1095,10 @@ colfs_status colfs_http_check(colfs_http *h, colfs_err *err)
 
 void colfs_http_stats_get(colfs_http *h, colfs_http_stats *out)
 {
+	/* The counters are atomic (added to without the lock), the slowest
+	 * requests are kept under the lock. */
 	pthread_mutex_lock(&h->lock);
-	*out = h->stats;
+	memcpy(out->slowest, h->stats.slowest, sizeof out->slowest);
 	out->requests = __atomic_load_n(&h->stats.requests, __ATOMIC_RELAXED);
 	out->bytes = __atomic_load_n(&h->stats.bytes, __ATOMIC_RELAXED);
 	out->retries = __atomic_load_n(&h->stats.retries, __ATOMIC_RELAXED);

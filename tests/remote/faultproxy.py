@@ -16,6 +16,11 @@ Faults (comma-separated):
     500:K       the same with 500 (K=1: always)
     drop:K      every K-th reply is cut after half its body (connection
                 closed)
+    from:N      the other faults of the set only from the N-th request on
+                (the first N-1 are served as they should be)
+    first:F     F (503 or drop) for the first request of each range only
+                (whatever the order of requests, each range gets through
+                on its second try)
     norange     Range ignored: 200 with the whole body
     nolength    no Content-Length: the body ends when the connection closes
     chunked     no Content-Length: chunked transfer encoding
@@ -24,6 +29,11 @@ Faults (comma-separated):
     delay:MS    MS milliseconds before each reply
     loop        a redirect to itself, forever
     status:S    answered S (403, 404, 416, ...)
+    auth:HEX    401 unless the request has Basic credentials USER:PASSWORD
+                (HEX: "USER:PASSWORD" in hexadecimal, so that a URL
+                naming the fault does not show them)
+    token:HEX   403 unless the request has x-amz-security-token: TOKEN
+                (HEX: TOKEN in hexadecimal)
     shift       a Content-Range one byte off what was asked
     more        the body has one byte more than Content-Length says is
                 there, on a connection that then closes
@@ -32,6 +42,7 @@ GET /_stats gives, as JSON per fault set ("" for none): requests, the
 body bytes sent, and the status counts.  Standard library only.
 """
 import argparse
+import base64
 import http.client
 import http.server
 import json
@@ -46,7 +57,7 @@ import urllib.parse
 
 LOCK = threading.Lock()
 STATS = {}
-COUNTS = {}
+SEEN = set()
 
 
 def parse_faults(text):
@@ -118,11 +129,31 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                        'status': {}})
             s['requests'] += 1
             n = s['requests']
+        if 'from' in faults and n < int(faults['from'] or 1):
+            faults = {k: v for k, v in faults.items() if k == 'delay'}
         if 'delay' in faults:
             time.sleep(int(faults['delay'] or 50) / 1000.0)
+        first = False
+        if 'first' in faults:
+            with LOCK:
+                seen = (key, path, self.headers.get('Range'))
+                first = seen not in SEEN
+                SEEN.add(seen)
+        if first and faults['first'] == '503':
+            return self.plain(key, 503, b'injected fault\n')
         for code in ('503', '500'):
             if code in faults and n % max(1, int(faults[code] or 1)) == 0:
                 return self.plain(key, int(code), b'injected fault\n')
+        if 'auth' in faults:
+            want = 'Basic ' + base64.b64encode(
+                bytes.fromhex(faults['auth'])).decode()
+            if self.headers.get('Authorization') != want:
+                return self.plain(key, 401, b'who are you?\n',
+                                  {'WWW-Authenticate': 'Basic realm="t"'})
+        if 'token' in faults and self.headers.get(
+                'x-amz-security-token') != \
+                bytes.fromhex(faults['token']).decode():
+            return self.plain(key, 403, b'bad token\n')
         if 'status' in faults:
             return self.plain(key, int(faults['status']),
                               b'injected status\n')
@@ -139,6 +170,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.plain(key, 502, ('upstream: %s\n' % e).encode())
         if status not in (200, 206):
             return self.plain(key, status, body, headers)
+        if first and faults['first'] == 'drop':
+            faults['drop'] = '1'
         self.reply(key, n, faults, status, headers, body)
 
     def plain(self, key, status, body, headers=None):

@@ -5,6 +5,7 @@ the file's exact bytes or in a clear error naming the fault and the HTTP
 status; nothing hangs (every run has a timeout) and nothing downloads
 more than it asked (the bytes the server sent are counted).
 
+Usage: faults.py [threads|tool]
 Environment: HTTP_FETCH (tests/remote/http_fetch.c), FAULTPROXY.
 Exit 0 pass, 1 fail, 77 skip.
 """
@@ -21,6 +22,12 @@ import time
 import urllib.request
 
 FETCH = os.environ.get('HTTP_FETCH')
+# "faults.py threads": only the case of several threads at once (the
+# concurrency suite runs it under ThreadSanitizer).  "faults.py tool":
+# colfs-tool and a mount on a Parquet file through the faults instead of
+# http-fetch (COLFS_TOOL, COLFS, COLFS_MKSAMPLE).
+THREADS_ONLY = sys.argv[1:] == ['threads']
+TOOL_ONLY = sys.argv[1:] == ['tool']
 PROXY = os.environ.get('FAULTPROXY')
 failures = []
 
@@ -60,6 +67,10 @@ def main():
     if not FETCH or not PROXY:
         print('SKIP: HTTP_FETCH and FAULTPROXY must be set')
         return 77
+    if TOOL_ONLY and not all(os.environ.get(v) for v in
+                             ('COLFS_TOOL', 'COLFS', 'COLFS_MKSAMPLE')):
+        print('SKIP: COLFS_TOOL, COLFS and COLFS_MKSAMPLE must be set')
+        return 77
     tmp = tempfile.mkdtemp(prefix='colfs-faults-')
     proxy = None
     try:
@@ -82,9 +93,13 @@ def run(tmp):
     proxies = []
     try:
         port = start_proxy(tmp, proxies, '--root', root)
-        if port:
+        if port and THREADS_ONLY:
+            threads(port, data)
+        elif port and TOOL_ONLY:
+            tool(tmp, port, root)
+        elif port:
             cases(port, data, big, small)
-        tls(tmp, proxies, root, data)
+            tls(tmp, proxies, root, data)
     finally:
         for p in proxies:
             p.terminate()
@@ -94,6 +109,126 @@ def run(tmp):
                 p.kill()
     print('%d failed' % len(failures))
     return 1 if failures else 0
+
+
+def threads(port, data):
+    """Four threads over one exchange (its shared connections), through
+    503s and dropped connections: each gets the file's bytes."""
+    for faults in ('', '~first:503/', '~first:drop/'):
+        url = 'http://127.0.0.1:%d/%sdata.bin' % (port, faults)
+        rc, out, err, st, _ = fetch(url, 'threads', '131072')
+        check('4 threads at once%s' % (' through ' + faults[1:-1]
+                                       if faults else ''),
+              rc == 0 and out == data, 'exit %s, %d bytes: %s' %
+              (rc, len(out), err.strip()))
+        if faults:
+            check('4 threads at once: retried', st.get('retries', 0) > 0,
+                  'stats %s' % st)
+
+
+def tool(tmp, port, root):
+    """colfs-tool cat and a mount of a Parquet file larger than the tail
+    the first request fetches (so that views need more requests), through
+    the faults: the local file's bytes, or the fault named on stderr or in
+    `errors`."""
+    tool_exe, colfs = os.environ['COLFS_TOOL'], os.environ['COLFS']
+    pq = os.path.join(root, 's.parquet')
+    r = subprocess.run([os.environ['COLFS_MKSAMPLE'], pq, '--rows', '100000',
+                        '--row-groups', '4'], capture_output=True,
+                       timeout=60)
+    if r.returncode or os.path.getsize(pq) <= 2 << 20:
+        check('colfs-mksample writes a 3 MB file', False, r.stderr.decode())
+        return
+    views = ['summary', 'columns/name', 'columns/price',
+             'row_groups/2/chunks/id/values']
+
+    def cat(path, *args):
+        try:
+            p = subprocess.run([tool_exe, 'cat', path] + list(args),
+                               capture_output=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            return None, b'', 'timed out'
+        return p.returncode, p.stdout, p.stderr.decode(errors='replace')
+
+    def summary_free(out):
+        # The summary names the file: compare the rest.
+        return b'\n'.join(l for l in out.split(b'\n')
+                          if b's.parquet' not in l)
+
+    rc, local, err = cat(pq, *views)
+    check('colfs-tool cat of the local file', rc == 0 and local, err)
+    base = 'http://127.0.0.1:%d' % port
+    for faults in ('', 'first:503', 'first:drop', 'delay:50'):
+        url = '%s/%ss.parquet' % (base, '~%s/' % faults if faults else '')
+        rc, out, err = cat(url, *views)
+        check('colfs-tool cat through %s' % (faults or 'no fault'),
+              rc == 0 and summary_free(out) == summary_free(local),
+              'exit %s: %s' % (rc, err.strip()))
+    for faults, pattern in (
+            ('norange', r'server ignored the Range request \(HTTP 200 '
+             r'with the whole object of \d+ bytes for the last'),
+            ('from:2,norange', r'server ignored the Range request \(HTTP '
+             r'200 with the whole object of \d+ bytes for bytes \d+-\d+'),
+            ('status:403', r'HTTP 403 \(forbidden\) for the last'),
+            ('from:3,status:404', r'HTTP 404 \(not found\) for bytes'),
+            ('from:2,500:1', r'HTTP 500 for bytes \d+-\d+ after 4 tries'),
+            ('from:3,nolength', r'reply without a valid Content-Length'),
+            ('from:2,loop', r'more than 5 redirects'),
+            ('from:2,etag:1', r'source changed since mount \(ETag "[^"]+" '
+             r'-> "changed-1"\): remount')):
+        url = '%s/~%s/s.parquet' % (base, faults)
+        rc, out, err = cat(url, *views)
+        check('colfs-tool cat through %s: named' % faults,
+              rc in (1, 2) and re.search(pattern, err) is not None and
+              url in err and 'Sanitizer' not in err,
+              'exit %s: %s' % (rc, err.strip()))
+    # The mount itself makes two requests (the tail, the head's magic).
+    mount_etag(tmp, colfs, '%s/~etag:2/s.parquet' % base)
+
+
+def mount_etag(tmp, colfs, url):
+    """A mount whose object changes after the first request: reads answer
+    EIO, and `errors` and `summary` say the source changed."""
+    if not shutil.which('fusermount3') or not os.path.exists('/dev/fuse'):
+        print('skip the mount case: no fusermount3 or /dev/fuse')
+        return
+    mnt = os.path.join(tmp, 'mnt')
+    os.mkdir(mnt)
+    log = open(os.path.join(tmp, 'colfs.log'), 'w+')
+    d = subprocess.Popen([colfs, '-f', url, mnt], stdout=log, stderr=log)
+    try:
+        for _ in range(400):
+            if os.path.ismount(mnt) or d.poll() is not None:
+                break
+            time.sleep(0.025)
+        if not os.path.ismount(mnt):
+            log.seek(0)
+            check('mount through the proxy', False, log.read())
+            return
+        r = subprocess.run(['timeout', '30', 'cat', mnt + '/columns/name'],
+                           capture_output=True)
+        check('mount, ETag changed: EIO', r.returncode != 0 and
+              b'Input/output error' in r.stderr, r.stderr.decode())
+        r = subprocess.run(['timeout', '30', 'cat', mnt + '/errors'],
+                           capture_output=True)
+        changed = (rb'source changed since mount \(ETag "[^"]+" -> '
+                   rb'"changed-2"\): remount')
+        check('mount, ETag changed: errors says so', r.returncode == 0 and
+              re.search(changed, r.stdout) is not None,
+              r.stdout.decode(errors='replace'))
+        r = subprocess.run(['timeout', '30', 'cat', mnt + '/summary'],
+                           capture_output=True)
+        check('mount, ETag changed: summary starts with it',
+              r.returncode == 0 and re.match(changed, r.stdout) is not None,
+              r.stdout.decode(errors='replace')[:300])
+    finally:
+        subprocess.run(['fusermount3', '-u', mnt], capture_output=True,
+                       timeout=30)
+        try:
+            d.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            d.kill()
+        log.close()
 
 
 def start_proxy(tmp, proxies, *args):
@@ -203,9 +338,16 @@ def cases(port, data, big, small):
           and 'size 0' in err, err.strip())
 
     # Faults that retries get through.
-    same('503 every 3rd request', '503:3', 'stream', '262144', retried=True)
-    same('connection dropped mid-body every 3rd reply', 'drop:3', 'stream',
+    same('503 for the first request of each range', 'first:503', 'stream',
          '262144', retried=True)
+    same('connection dropped mid-body, the first time of each range',
+         'first:drop', 'stream', '262144', retried=True)
+    # One request at a time: the tail, then the range answered 503
+    # (every 2nd request), then its retry.
+    st, _ = same('503 every 2nd request', '503:2', 'ranges', '1000:5000',
+                 want=data[1000:6000], retried=True)
+    check('503 every 2nd request: 3 requests', st.get('requests') == 3,
+          'stats %s' % st)
     same('one byte more than Content-Length', 'more', 'stream', '262144',
          retried=False)
     st, secs = same('50 ms per request', 'delay:50', 'stream', '1048576')
@@ -240,6 +382,37 @@ def cases(port, data, big, small):
     error('Last-Modified changed during the reads', 'lastmod:3',
           r'source changed since mount \(Last-Modified .* -> Thu, 01 Jan '
           r'2037 00:00:00 GMT\): remount', 'stream', '262144')
+
+    # Credentials: given to the server, never shown.
+    secret = 's3cr3t-pw'
+    auth = 'auth:' + ('colfs:' + secret).encode().hex()
+    rc, out, err, st, _ = fetch(url(auth), 'stream', '262144')
+    check('Basic auth, none given: 401 named', rc == 1 and
+          'HTTP 401 (unauthorized)' in err, err.strip())
+    for given in ('colfs:' + secret, 'colfs:wrong-' + secret):
+        p = subprocess.run([FETCH, '-u', given, url(auth),
+                            'stream', '262144'], capture_output=True,
+                           timeout=60)
+        err = p.stderr.decode(errors='replace')
+        good = given == 'colfs:' + secret
+        check('Basic auth, %s password' % ('the right' if good else 'a wrong'),
+              (p.returncode == 0 and p.stdout == data) if good else
+              (p.returncode == 1 and 'HTTP 401 (unauthorized)' in err),
+              err.strip())
+        check('Basic auth: the password is in no message', secret not in err,
+              err)
+    token = 'tok-SECRET-123'
+    for given in (token, 'other-' + token):
+        p = subprocess.run([FETCH, '-t', given,
+                            url('token:' + token.encode().hex()),
+                            'tail', '1000'], capture_output=True, timeout=60)
+        err = p.stderr.decode(errors='replace')
+        good = given == token
+        check('session token, %s one' % ('the right' if good else 'a wrong'),
+              (p.returncode == 0 and p.stdout == data[-1000:]) if good else
+              (p.returncode == 1 and 'HTTP 403 (forbidden)' in err),
+              err.strip())
+        check('session token: in no message', token not in err, err)
 
     # A server that ignores Range: an error, and not a download.
     st = error('Range ignored', 'norange',

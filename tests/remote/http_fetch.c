@@ -1,6 +1,9 @@
 /* http-fetch: the HTTP exchange of formats/remote/http.c from the command
  * line, for the fault tests (tests/remote/faults.py).
  *
+ * Options: -o key=value (a colfs option), -u USER:PASSWORD (the target's
+ * userpwd), -t TOKEN (its session_token).
+ *
  *   http-fetch [-o key=value]... URL tail LEN
  *       the last LEN bytes to stdout; stderr: "size N"
  *   http-fetch [-o key=value]... URL ranges OFF:LEN...
@@ -10,11 +13,16 @@
  *   http-fetch [-o key=value]... URL stream CHUNK
  *       the tail, then the whole object in ranges of CHUNK bytes, 4 in
  *       flight per call, to stdout
+ *   http-fetch [-o key=value]... URL threads CHUNK
+ *       the same by 4 threads at once over the one exchange (its shared
+ *       connections, DNS and TLS sessions), each into its own copy; the
+ *       copies must be equal, the first goes to stdout
  * After the exchanges, stderr gets "stats requests=N bytes=N retries=N
  * failures=N".  A failure prints "http-fetch: STATUS: MESSAGE" and exits
  * 1; bad usage exits 2.
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,10 +41,53 @@ static void stats(colfs_http *h)
 		s.requests, s.bytes, s.retries, s.failures);
 }
 
+/* Read [0, size) in ranges of `chunk`, 4 per call, into `out`. */
+static colfs_status read_all(colfs_http *h, uint64_t size, uint64_t chunk,
+			     uint8_t *out, colfs_err *e)
+{
+	uint64_t at = 0;
+
+	while (at < size) {
+		colfs_http_range r[4];
+		size_t k = 0;
+
+		for (; k < 4 && at < size; k++) {
+			r[k].offset = at;
+			r[k].len = size - at < chunk ? size - at : chunk;
+			r[k].buf = out + at;
+			at += r[k].len;
+		}
+		COLFS_TRY(colfs_http_get_ranges(h, r, k, e));
+		/* As a mount's `io` document does, while others read. */
+		colfs_http_stats s;
+
+		colfs_http_stats_get(h, &s);
+	}
+	return COLFS_OK;
+}
+
+typedef struct reader {
+	pthread_t thread;
+	colfs_http *h;
+	uint64_t size, chunk;
+	uint8_t *out;
+	colfs_status st;
+	colfs_err e;
+} reader;
+
+static void *reader_main(void *arg)
+{
+	reader *r = arg;
+
+	r->st = read_all(r->h, r->size, r->chunk, r->out, &r->e);
+	return NULL;
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: http-fetch [-o k=v]... URL tail LEN | "
-			"ranges OFF:LEN... | stream CHUNK\n");
+	fprintf(stderr, "usage: http-fetch [-o k=v] [-u U:P] [-t TOKEN]... "
+			"URL tail LEN | "
+			"ranges OFF:LEN... | stream CHUNK | threads CHUNK\n");
 	return 2;
 }
 
@@ -49,9 +100,17 @@ int main(int argc, char **argv)
 	char why[512];
 	int i = 1;
 
-	while (i + 1 < argc && !strcmp(argv[i], "-o")) {
-		if (colfs_options_set(&o, argv[i + 1]))
+	while (i + 1 < argc && argv[i][0] == '-') {
+		if (!strcmp(argv[i], "-o")) {
+			if (colfs_options_set(&o, argv[i + 1]))
+				return usage();
+		} else if (!strcmp(argv[i], "-u")) {
+			t.userpwd = argv[i + 1];
+		} else if (!strcmp(argv[i], "-t")) {
+			t.session_token = argv[i + 1];
+		} else {
 			return usage();
+		}
 		i += 2;
 	}
 	if (argc - i < 3)
@@ -100,6 +159,40 @@ int main(int argc, char **argv)
 			goto failed;
 		for (size_t k = 0; k < n; k++)
 			fwrite(r[k].buf, 1, r[k].len, stdout);
+	} else if (!strcmp(mode, "threads")) {
+		reader rd[4] = {0};
+		int bad = 0, k;
+
+		for (k = 0; k < 4; k++) {
+			rd[k].h = h;
+			rd[k].size = size;
+			rd[k].chunk = len;
+			rd[k].out = malloc(size ? size : 1);
+			if (!rd[k].out ||
+			    pthread_create(&rd[k].thread, NULL, reader_main,
+					   &rd[k]))
+				break;
+		}
+		for (int j = 0; j < k; j++)
+			pthread_join(rd[j].thread, NULL);
+		for (int j = 0; j < k && !bad; j++)
+			if (rd[j].st) {
+				e = rd[j].e;
+				bad = 1;
+			} else if (memcmp(rd[j].out, rd[0].out, size)) {
+				fprintf(stderr, "http-fetch: thread %d read other bytes than thread 0\n", j);
+				bad = 2;
+			}
+		if (k == 4 && !bad)
+			fwrite(rd[0].out, 1, size, stdout);
+		for (int j = 0; j < 4; j++)
+			free(rd[j].out);
+		if (bad == 1)
+			goto failed;
+		if (bad || k < 4) {
+			rc = 1;
+			goto out;
+		}
 	} else if (!strcmp(mode, "stream")) {
 		uint64_t at = 0;
 
