@@ -283,4 +283,7 @@ refused() { # WHAT (the environment set by the caller)
 grep -qF "$LEAK" "$WORK/stderr.all" &&
 	fail "a message holds a secret: $(grep -F "$LEAK" "$WORK/stderr.all" | head -1)"
 echo "ok: no message, mount file or command line holds the secret"
+# Under the sanitizers (tests/run), a report on the daemon's stderr.
+grep -E 'Sanitizer|runtime error' "$WORK/stderr.all" >&2 &&
+	fail "a sanitizer reported an error"
 echo "PASS"
