@@ -211,9 +211,12 @@ static colfs_status s3_url_parse(const char *url, s3_url *u, char *why,
 		return s3_fail(COLFS_ECORRUPT, why, why_len,
 			       "an S3 URL with a control character is not "
 			       "supported");
+	/* A URL that does not parse may hold user information anywhere:
+	 * with an '@', it is not echoed. */
+	const char *echo = strchr(url, '@') ? "s3:..." : url;
 	if (strncmp(url, "s3://", 5) != 0)
 		return s3_fail(COLFS_ECORRUPT, why, why_len,
-			       "%s: not an S3 URL: write s3://BUCKET/KEY", url);
+			       "%s: not an S3 URL: write s3://BUCKET/KEY", echo);
 	const char *b = url + 5;
 	const char *slash = strchr(b, '/');
 	size_t bn = slash ? (size_t)(slash - b) : strlen(b);
@@ -227,7 +230,7 @@ static colfs_status s3_url_parse(const char *url, s3_url *u, char *why,
 	if (bn == 0)
 		return s3_fail(COLFS_ECORRUPT, why, why_len,
 			       "%s: the bucket name is empty: write "
-			       "s3://BUCKET/KEY", url);
+			       "s3://BUCKET/KEY", echo);
 	const char *rule = bucket_rule_broken(b, bn);
 	if (rule)
 		return s3_fail(COLFS_ECORRUPT, why, why_len,
@@ -515,8 +518,8 @@ static colfs_status file_path(const char *var, const char *name,
 		n = snprintf(out, out_len, "%s", "");
 	if (n < 0 || (size_t)n >= out_len)
 		return s3_fail(COLFS_EOVERFLOW, why, why_len,
-			       "%s is longer than %zu bytes",
-			       v ? var : "HOME", out_len - 16);
+			       "%s is too long for a path (%zu bytes at most)",
+			       v ? var : "HOME", out_len - 1);
 	return COLFS_OK;
 }
 

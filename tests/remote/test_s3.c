@@ -224,6 +224,10 @@ static void test_url_bad(void **state)
 	/* user information may be a secret: refused, never echoed */
 	expect_fail("s3://AKID:" SECRET_KEY "@bucket/key", NULL,
 		    COLFS_ECORRUPT, "user information");
+	expect_fail("s3:/AKID:" SECRET_KEY "@bucket/key", NULL,
+		    COLFS_ECORRUPT, "s3:...: not an S3 URL");
+	expect_fail("s3:///AKID:" SECRET_KEY "@bucket/key", NULL,
+		    COLFS_ECORRUPT, "the bucket name is empty");
 	expect_fail("s3://bucket/a/../b", NULL, COLFS_EUNSUPPORTED,
 		    "'.' or '..' segment");
 	expect_fail("s3://bucket/./b", NULL, COLFS_EUNSUPPORTED, "segment");
