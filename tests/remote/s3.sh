@@ -236,7 +236,12 @@ mount_same() { # LOCAL OBJECT
 	grep -q '^requests: [1-9]' "$rm/io" || fail "io counts no request"
 	fusermount3 -u "$rm" || fail "unmounting the mount of '$2' failed"
 	fusermount3 -u "$lm" || fail "unmounting $lm failed"
-	wait "$pid"
+	for _ in $(seq 1 100); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 "$pid" 2>/dev/null && fail "the daemon of '$2' did not exit"
+	wait "$pid" || fail "the daemon of '$2' exited with status $?"
 	echo "ok: mount of '$2': the $n entries of the local mount, byte for byte"
 }
 
