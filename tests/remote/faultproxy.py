@@ -35,6 +35,8 @@ Faults (comma-separated):
     token:HEX   403 unless the request has x-amz-security-token: TOKEN
                 (HEX: TOKEN in hexadecimal)
     shift       a Content-Range one byte off what was asked
+    grow:N      from the N+1-th request on, a Content-Range whose object
+                size is 1000 bytes larger (same ETag)
     more        the body has one byte more than Content-Length says is
                 there, on a connection that then closes
 
@@ -246,6 +248,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                              headers['Content-Range'])
             headers['Content-Range'] = 'bytes %d-%d/%s' % (
                 int(m.group(1)) + 1, int(m.group(2)) + 1, m.group(3))
+        if 'grow' in faults and n > int(faults['grow'] or 0) and \
+                'Content-Range' in headers:
+            m = re.fullmatch(r'bytes (\d+)-(\d+)/(\d+)',
+                             headers['Content-Range'])
+            headers['Content-Range'] = 'bytes %s-%s/%d' % (
+                m.group(1), m.group(2), int(m.group(3)) + 1000)
         drop = 'drop' in faults and n % max(1, int(faults['drop'] or 1)) == 0
         self.send_response(status)
         for k, v in headers.items():

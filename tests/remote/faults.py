@@ -379,6 +379,9 @@ def cases(port, data, big, small):
     error('ETag changed during the reads', 'etag:3',
           r'source changed since mount \(ETag "[^"]*" -> "changed-3"\): '
           r'remount', 'stream', '262144')
+    error('object size changed during the reads (same ETag)', 'grow:3',
+          r'source changed since mount \(size 3158073 -> 3159073\): '
+          r'remount', 'stream', '262144')
     error('Last-Modified changed during the reads', 'lastmod:3',
           r'source changed since mount \(Last-Modified .* -> Thu, 01 Jan '
           r'2037 00:00:00 GMT\): remount', 'stream', '262144')
