@@ -41,7 +41,8 @@ Faults (comma-separated):
                 there, on a connection that then closes
 
 GET /_stats gives, as JSON per fault set ("" for none): requests, the
-body bytes sent, and the status counts.  Standard library only.
+body bytes sent, and the status counts; and "_connections", how many
+connections were accepted.  Standard library only.
 """
 import argparse
 import base64
@@ -60,6 +61,7 @@ import urllib.parse
 LOCK = threading.Lock()
 STATS = {}
 SEEN = set()
+CONNECTIONS = [0]
 
 
 def parse_faults(text):
@@ -108,11 +110,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
             s['bytes'] += nbytes
             s['status'][str(status)] = s['status'].get(str(status), 0) + 1
 
+    def setup(self):
+        super().setup()
+        with LOCK:
+            CONNECTIONS[0] += 1
+
     def do_GET(self):
         path = urllib.parse.urlsplit(self.path).path
         if path == '/_stats':
             with LOCK:
-                body = json.dumps(STATS, sort_keys=True).encode()
+                body = json.dumps(dict(STATS, _connections=CONNECTIONS[0]),
+                                  sort_keys=True).encode()
             self.send_response(200)
             self.send_header('Content-Length', str(len(body)))
             self.send_header('Content-Type', 'application/json')
