@@ -63,8 +63,9 @@
 #define HTTP_POOL 8
 /* Connections one multi handle keeps open. */
 #define HTTP_MAX_CONNECTS 16L
-/* The longest validator kept (an ETag is a few dozen bytes). */
-#define HTTP_VALIDATOR_MAX 80
+/* The longest validator compared (an ETag is a few dozen bytes; a
+ * message quotes at most 80 bytes of it). */
+#define HTTP_VALIDATOR_MAX 256
 
 struct colfs_http {
 	char *url;
