@@ -341,8 +341,10 @@ static bool http_parse_content_range(const char *s, uint64_t *a, uint64_t *b,
 }
 
 /* Copy a header value without its surrounding blanks, cut to the room
- * and made printable (a validator goes into messages). */
-static void http_header_value(const char *v, size_t n, char *out, size_t room)
+ * and made printable (a validator goes into messages).  False when it
+ * had to be cut. */
+static bool http_header_value(const char *v, size_t n, char *out,
+			      size_t room)
 {
 	size_t k = 0;
 
@@ -356,6 +358,7 @@ static void http_header_value(const char *v, size_t n, char *out, size_t room)
 	for (size_t i = 0; i < n && k + 1 < room; i++)
 		out[k++] = isprint((unsigned char)v[i]) ? v[i] : '?';
 	out[k] = '\0';
+	return k == n;
 }
 
 static void http_reply_reset(http_xfer *x)
@@ -414,7 +417,9 @@ static size_t http_on_header(char *line, size_t size, size_t n, void *ctx)
 			x->cl = UINT64_MAX;
 		}
 	} else if (name == 13 && !strncasecmp(line, "Content-Range", 13)) {
-		http_header_value(colon, len, x->cr, sizeof x->cr);
+		/* One too long to be "bytes A-B/SIZE" stays invalid. */
+		if (!http_header_value(colon, len, x->cr, sizeof x->cr))
+			snprintf(x->cr, sizeof x->cr, "(%zu bytes)", len);
 		x->have_cr = true;
 	} else if (name == 4 && !strncasecmp(line, "ETag", 4)) {
 		http_header_value(colon, len, x->etag, sizeof x->etag);
