@@ -94,6 +94,7 @@ struct colfs_http {
 	bool changed;
 	char changed_msg[sizeof(((colfs_err *)0)->msg)];
 	colfs_http_stats stats;
+	size_t n_slowest;  /* entries of stats.slowest in use */
 	unsigned seed;
 };
 
@@ -791,22 +792,26 @@ static bool http_retryable(CURLcode rc, int status)
 	}
 }
 
+/* Keep the COLFS_HTTP_SLOWEST slowest attempts, slowest first.  The tail
+ * is kept as len 0 (no range asked: `io` shows it as the tail). */
 static void http_note_slowest(colfs_http *h, const http_xfer *x, double ms)
 {
 	colfs_http_stats *s = &h->stats;
-	int i;
+	size_t i;
 
 	pthread_mutex_lock(&h->lock);
-	for (i = 0; i < COLFS_HTTP_SLOWEST; i++)
-		if (s->slowest[i].len == 0 || ms > s->slowest[i].ms)
+	for (i = 0; i < h->n_slowest; i++)
+		if (ms > s->slowest[i].ms)
 			break;
 	if (i < COLFS_HTTP_SLOWEST) {
 		memmove(&s->slowest[i + 1], &s->slowest[i],
 			(COLFS_HTTP_SLOWEST - 1 - i) * sizeof s->slowest[0]);
 		s->slowest[i].ms = ms;
-		s->slowest[i].offset = x->offset;
-		s->slowest[i].len = x->len ? x->len : 1;
+		s->slowest[i].offset = x->tail ? 0 : x->offset;
+		s->slowest[i].len = x->tail ? 0 : x->len;
 		s->slowest[i].status = x->status;
+		if (h->n_slowest < COLFS_HTTP_SLOWEST)
+			h->n_slowest++;
 	}
 	pthread_mutex_unlock(&h->lock);
 }
