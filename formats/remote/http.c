@@ -2,9 +2,10 @@
  *
  * Every request is a ranged GET (Range: bytes=A-B, or bytes=-LEN for the
  * tail) made by libcurl.  The handles of one object share a curl share
- * (connections, DNS, TLS sessions), so a call made from any thread reuses
- * the connections of the calls before it; each call makes its own easy
- * handles and its own multi handle, so calls never wait on each other.
+ * (DNS, TLS sessions); each call makes its own easy handles and takes a
+ * multi handle of its own from a pool, whose connections the calls before
+ * it left open, so calls from any thread reuse connections and never
+ * wait on each other.
  *
  * Nothing a server says is trusted.  Before the first body byte is kept
  * the reply is checked against what was asked: the status (206; a 200 is
@@ -58,8 +59,13 @@
 #else
 #define HTTP_WRITE_STOP 0 /* never called with 0 bytes */
 #endif
-/* The longest validator kept (an ETag is a few dozen bytes). */
-#define HTTP_VALIDATOR_MAX 80
+/* Idle multi handles kept (with their open connections) between calls. */
+#define HTTP_POOL 8
+/* Connections one multi handle keeps open. */
+#define HTTP_MAX_CONNECTS 16L
+/* The longest validator compared (an ETag is a few dozen bytes; a
+ * message quotes at most 80 bytes of it). */
+#define HTTP_VALIDATOR_MAX 256
 
 struct colfs_http {
 	char *url;
@@ -75,6 +81,10 @@ struct colfs_http {
 
 	CURLSH *share;
 	pthread_mutex_t share_lock[CURL_LOCK_DATA_LAST];
+	/* Idle multi handles, each with the connections it keeps open. */
+	pthread_mutex_t pool_lock;
+	CURLM *pool[HTTP_POOL];
+	size_t n_pool;
 
 	pthread_mutex_t lock; /* everything below */
 	bool have_validators;
@@ -84,6 +94,7 @@ struct colfs_http {
 	bool changed;
 	char changed_msg[sizeof(((colfs_err *)0)->msg)];
 	colfs_http_stats stats;
+	size_t n_slowest;  /* entries of stats.slowest in use */
 	unsigned seed;
 };
 
@@ -201,6 +212,7 @@ colfs_status colfs_http_create(const colfs_remote_target *t,
 	pthread_mutex_init(&h->lock, NULL);
 	for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
 		pthread_mutex_init(&h->share_lock[i], NULL);
+	pthread_mutex_init(&h->pool_lock, NULL);
 	h->size = UINT64_MAX;
 	h->seed = (unsigned)time(NULL) ^ (unsigned)(uintptr_t)h;
 	h->allow_full = o && o->allow_full_download;
@@ -247,9 +259,7 @@ colfs_status colfs_http_create(const colfs_remote_target *t,
 	    curl_share_setopt(h->share, CURLSHOPT_USERDATA, h) ||
 	    curl_share_setopt(h->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS) ||
 	    curl_share_setopt(h->share, CURLSHOPT_SHARE,
-			      CURL_LOCK_DATA_SSL_SESSION) ||
-	    curl_share_setopt(h->share, CURLSHOPT_SHARE,
-			      CURL_LOCK_DATA_CONNECT)) {
+			      CURL_LOCK_DATA_SSL_SESSION)) {
 		snprintf(why, why_len, "%s: cannot set up libcurl's share",
 			 t->display);
 		colfs_http_destroy(h);
@@ -267,6 +277,8 @@ void colfs_http_destroy(colfs_http *h)
 {
 	if (!h)
 		return;
+	for (size_t i = 0; i < h->n_pool; i++)
+		curl_multi_cleanup(h->pool[i]);
 	if (h->share)
 		curl_share_cleanup(h->share);
 	free(h->url);
@@ -279,6 +291,7 @@ void colfs_http_destroy(colfs_http *h)
 	free(h->capath);
 	for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
 		pthread_mutex_destroy(&h->share_lock[i]);
+	pthread_mutex_destroy(&h->pool_lock);
 	pthread_mutex_destroy(&h->lock);
 	free(h);
 }
@@ -329,8 +342,10 @@ static bool http_parse_content_range(const char *s, uint64_t *a, uint64_t *b,
 }
 
 /* Copy a header value without its surrounding blanks, cut to the room
- * and made printable (a validator goes into messages). */
-static void http_header_value(const char *v, size_t n, char *out, size_t room)
+ * and made printable (a validator goes into messages).  False when it
+ * had to be cut. */
+static bool http_header_value(const char *v, size_t n, char *out,
+			      size_t room)
 {
 	size_t k = 0;
 
@@ -344,6 +359,7 @@ static void http_header_value(const char *v, size_t n, char *out, size_t room)
 	for (size_t i = 0; i < n && k + 1 < room; i++)
 		out[k++] = isprint((unsigned char)v[i]) ? v[i] : '?';
 	out[k] = '\0';
+	return k == n;
 }
 
 static void http_reply_reset(http_xfer *x)
@@ -402,7 +418,9 @@ static size_t http_on_header(char *line, size_t size, size_t n, void *ctx)
 			x->cl = UINT64_MAX;
 		}
 	} else if (name == 13 && !strncasecmp(line, "Content-Range", 13)) {
-		http_header_value(colon, len, x->cr, sizeof x->cr);
+		/* One too long to be "bytes A-B/SIZE" stays invalid. */
+		if (!http_header_value(colon, len, x->cr, sizeof x->cr))
+			snprintf(x->cr, sizeof x->cr, "(%zu bytes)", len);
 		x->have_cr = true;
 	} else if (name == 4 && !strncasecmp(line, "ETag", 4)) {
 		http_header_value(colon, len, x->etag, sizeof x->etag);
@@ -774,22 +792,26 @@ static bool http_retryable(CURLcode rc, int status)
 	}
 }
 
+/* Keep the COLFS_HTTP_SLOWEST slowest attempts, slowest first.  The tail
+ * is kept as len 0 (no range asked: `io` shows it as the tail). */
 static void http_note_slowest(colfs_http *h, const http_xfer *x, double ms)
 {
 	colfs_http_stats *s = &h->stats;
-	int i;
+	size_t i;
 
 	pthread_mutex_lock(&h->lock);
-	for (i = 0; i < COLFS_HTTP_SLOWEST; i++)
-		if (s->slowest[i].len == 0 || ms > s->slowest[i].ms)
+	for (i = 0; i < h->n_slowest; i++)
+		if (ms > s->slowest[i].ms)
 			break;
 	if (i < COLFS_HTTP_SLOWEST) {
 		memmove(&s->slowest[i + 1], &s->slowest[i],
 			(COLFS_HTTP_SLOWEST - 1 - i) * sizeof s->slowest[0]);
 		s->slowest[i].ms = ms;
-		s->slowest[i].offset = x->offset;
-		s->slowest[i].len = x->len ? x->len : 1;
+		s->slowest[i].offset = x->tail ? 0 : x->offset;
+		s->slowest[i].len = x->tail ? 0 : x->len;
 		s->slowest[i].status = x->status;
+		if (h->n_slowest < COLFS_HTTP_SLOWEST)
+			h->n_slowest++;
 	}
 	pthread_mutex_unlock(&h->lock);
 }
@@ -893,12 +915,42 @@ failed:
 	return true;
 }
 
+/* A multi handle for one call: an idle one of the pool (its connections
+ * are reused), else a new one.  A multi handle and its connection cache
+ * are used by one thread at a time: libcurl does not support a connection
+ * cache shared by concurrent threads (CURL_LOCK_DATA_CONNECT), so the
+ * share holds only DNS and TLS sessions. */
+static CURLM *http_multi_get(colfs_http *h)
+{
+	CURLM *m = NULL;
+
+	pthread_mutex_lock(&h->pool_lock);
+	if (h->n_pool)
+		m = h->pool[--h->n_pool];
+	pthread_mutex_unlock(&h->pool_lock);
+	if (!m && (m = curl_multi_init()))
+		curl_multi_setopt(m, CURLMOPT_MAXCONNECTS, HTTP_MAX_CONNECTS);
+	return m;
+}
+
+static void http_multi_put(colfs_http *h, CURLM *m)
+{
+	pthread_mutex_lock(&h->pool_lock);
+	if (h->n_pool < HTTP_POOL) {
+		h->pool[h->n_pool++] = m;
+		m = NULL;
+	}
+	pthread_mutex_unlock(&h->pool_lock);
+	if (m)
+		curl_multi_cleanup(m);
+}
+
 /* Run transfers until each is done or failed; the first failure (in the
  * order given) is returned.  Already-failed setups are reported too. */
 static colfs_status http_run(colfs_http *h, http_xfer *xs, size_t n,
 			     colfs_err *err)
 {
-	CURLM *m = curl_multi_init();
+	CURLM *m = http_multi_get(h);
 	size_t left = n, active = 0;
 	colfs_status st = COLFS_OK;
 
@@ -980,7 +1032,7 @@ static colfs_status http_run(colfs_http *h, http_xfer *xs, size_t n,
 			xs[i].fail_st = colfs_fail(&xs[i].fail, COLFS_EIO, http_off(&xs[i]),
 					"%s: transfer interrupted", h->display);
 	}
-	curl_multi_cleanup(m);
+	http_multi_put(h, m);
 	for (size_t i = 0; i < n && !st; i++)
 		if (xs[i].fail_st) {
 			st = xs[i].fail_st;

@@ -35,11 +35,14 @@ Faults (comma-separated):
     token:HEX   403 unless the request has x-amz-security-token: TOKEN
                 (HEX: TOKEN in hexadecimal)
     shift       a Content-Range one byte off what was asked
+    grow:N      from the N+1-th request on, a Content-Range whose object
+                size is 1000 bytes larger (same ETag)
     more        the body has one byte more than Content-Length says is
                 there, on a connection that then closes
 
 GET /_stats gives, as JSON per fault set ("" for none): requests, the
-body bytes sent, and the status counts.  Standard library only.
+body bytes sent, and the status counts; and "_connections", how many
+connections were accepted.  Standard library only.
 """
 import argparse
 import base64
@@ -58,6 +61,7 @@ import urllib.parse
 LOCK = threading.Lock()
 STATS = {}
 SEEN = set()
+CONNECTIONS = [0]
 
 
 def parse_faults(text):
@@ -106,11 +110,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
             s['bytes'] += nbytes
             s['status'][str(status)] = s['status'].get(str(status), 0) + 1
 
+    def setup(self):
+        super().setup()
+        with LOCK:
+            CONNECTIONS[0] += 1
+
     def do_GET(self):
         path = urllib.parse.urlsplit(self.path).path
         if path == '/_stats':
             with LOCK:
-                body = json.dumps(STATS, sort_keys=True).encode()
+                body = json.dumps(dict(STATS, _connections=CONNECTIONS[0]),
+                                  sort_keys=True).encode()
             self.send_response(200)
             self.send_header('Content-Length', str(len(body)))
             self.send_header('Content-Type', 'application/json')
@@ -246,6 +256,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                              headers['Content-Range'])
             headers['Content-Range'] = 'bytes %d-%d/%s' % (
                 int(m.group(1)) + 1, int(m.group(2)) + 1, m.group(3))
+        if 'grow' in faults and n > int(faults['grow'] or 0) and \
+                'Content-Range' in headers:
+            m = re.fullmatch(r'bytes (\d+)-(\d+)/(\d+)',
+                             headers['Content-Range'])
+            headers['Content-Range'] = 'bytes %s-%s/%d' % (
+                m.group(1), m.group(2), int(m.group(3)) + 1000)
         drop = 'drop' in faults and n % max(1, int(faults['drop'] or 1)) == 0
         self.send_response(status)
         for k, v in headers.items():

@@ -292,6 +292,7 @@ def cases(port, data, big, small):
     def served(faults):
         with urllib.request.urlopen(base + '/_stats', timeout=10) as r:
             return json.load(r).get(faults, {})
+        # "_connections": a number; the stats request's own included
 
     def same(name, faults, *args, opts=(), want=data, retried=None):
         rc, out, err, st, secs = fetch(url(faults), *args, opts=opts)
@@ -325,8 +326,13 @@ def cases(port, data, big, small):
     want = b''.join(data[o:o + n] for o, n in rng)
     same('ranges, %d in flight' % len(rng), '', 'ranges',
          *['%d:%d' % r for r in rng], want=want)
+    conns = served('_connections')
     st, _ = same('whole file in 256 KiB ranges', '', 'stream', '262144',
                  retried=False)
+    conns = served('_connections') - conns
+    print('  %d connections for the 13 ranges and the tail' % conns)
+    check('connections reused from call to call', conns <= 5,
+          '%d connections for %s requests' % (conns, st.get('requests')))
     check('requests counted', st.get('requests') == 1 + -(-len(data) //
                                                           262144),
           'stats %s' % st)
@@ -378,6 +384,9 @@ def cases(port, data, big, small):
           '262144')
     error('ETag changed during the reads', 'etag:3',
           r'source changed since mount \(ETag "[^"]*" -> "changed-3"\): '
+          r'remount', 'stream', '262144')
+    error('object size changed during the reads (same ETag)', 'grow:3',
+          r'source changed since mount \(size 3158073 -> 3159073\): '
           r'remount', 'stream', '262144')
     error('Last-Modified changed during the reads', 'lastmod:3',
           r'source changed since mount \(Last-Modified .* -> Thu, 01 Jan '
