@@ -16,7 +16,8 @@
 #   requests    counted from nginx's access log (the Range header and the
 #               bytes sent): mount + ls + cat summary of a file with 400 row
 #               groups is at most 2 requests and 2.1 MiB; cat columns/X
-#               fetches at most 1.05 x the compressed size of X's chunks;
+#               fetches at most 1.05 x the compressed size of X's chunks,
+#               at most one request per chunk;
 #               `io` counts what the log shows.
 #   tool        colfs-tool ls/cat/stat on a URL answer as on the file; a
 #               URL with user:password@ shows the password nowhere (argv
@@ -321,6 +322,9 @@ case_requests() {
 		echo "cat columns/$c: $n requests, $b bytes; its chunks: $comp bytes compressed"
 		[ "$((b * 100))" -le "$((comp * 105))" ] ||
 			fail "cat columns/$c fetched $b bytes, over 1.05 x $comp"
+		# A chunk is one request (the hint of its page walk), not one
+		# per page header: at most one per row group.
+		[ "$n" -le 400 ] || fail "cat columns/$c made $n requests for 400 chunks"
 	done
 	# The bytes are right too.
 	newmnt
