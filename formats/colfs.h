@@ -122,6 +122,22 @@ void colfs_malloc_setup(void);
  * with a one-line reason in `why`. */
 colfs_status colfs_tree_open(const char *path, const colfs_options *opts,
 			     colfs_tree **out, char *why, size_t why_len);
+/* A remote object: http://, https:// or s3://bucket/key (docs/remote.md;
+ * formats/remote/remote_source.c).  colfs_tree_open takes URLs too. */
+bool colfs_remote_is_url(const char *s);
+colfs_status colfs_tree_open_url(const char *url, const colfs_options *opts,
+				 colfs_tree **out, char *why, size_t why_len);
+/* A URL's user information ("user:password@") overwritten in place with
+ * '*' (for argv: the process title); a URL without any is left alone. */
+void colfs_remote_url_hide(char *url);
+/* A copy of `url` without its user information (malloc'd; NULL when out
+ * of memory): the form shown in messages and fsname. */
+char *colfs_remote_url_display(const char *url);
+/* The source as named in messages: the path given, or the URL with any
+ * credentials stripped. */
+const char *colfs_tree_display_name(const colfs_tree *t);
+/* The source's size when the tree was opened. */
+uint64_t colfs_tree_source_size(const colfs_tree *t);
 /* The same over an already-open descriptor (the tree owns it). */
 colfs_status colfs_tree_open_fd(int fd, const char *display_name,
 				const colfs_options *opts, colfs_tree **out,
@@ -130,7 +146,9 @@ void colfs_tree_destroy(colfs_tree *t);
 
 /* "parquet", "orc" or "cfile". */
 const char *colfs_tree_format(const colfs_tree *t);
-/* The source file's descriptor (for zero-copy reads of range nodes). */
+/* The source file's descriptor (for zero-copy reads of range nodes); -1
+ * for a remote source, whose range nodes are read with colfs_node_open
+ * and colfs_handle_read (from its block cache). */
 int colfs_tree_fd(const colfs_tree *t);
 colfs_node *colfs_tree_root(colfs_tree *t);
 /* The node with inode number `ino` (root is 1), or NULL. */

@@ -226,7 +226,8 @@ static void colfsd_getattr(fuse_req_t req, fuse_ino_t ino,
 typedef struct colfsd_file {
 	struct colfsd_file *prev, *next; /* colfsd.files */
 	colfs_node *node;
-	bool range;           /* served zero-copy from the source fd */
+	bool range;           /* served zero-copy from the source fd (a
+			       * remote source's ranges have a handle) */
 	uint64_t offset, len; /* for a range: where in the source file */
 	/* For documents and streams.  Reads on one handle may come from
 	 * several threads at once (parallel read-ahead): the core allows it
@@ -305,6 +306,19 @@ static void colfsd_open(fuse_req_t req, fuse_ino_t ino,
 
 	switch (colfs_node_content(n)) {
 	case COLFS_CONTENT_RANGE:
+		if (colfs_tree_fd(d->tree) < 0) {
+			/* A remote source: no descriptor to splice from;
+			 * the bytes come through the core, from the source's
+			 * block cache (its errors go to `errors`). */
+			cs = colfs_node_open(d->tree, n, &f->handle);
+			if (cs) {
+				colfsd_file_destroy(f);
+				fuse_reply_err(req, colfsd_errno(cs));
+				return;
+			}
+			fi->keep_cache = 1;
+			break;
+		}
 		f->range = colfs_node_range(n, &f->offset, &f->len);
 		/* A changed source: EIO at open, before the page cache
 		 * (keep_cache) can serve old bytes of an earlier read. */

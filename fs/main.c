@@ -2,6 +2,7 @@
  * directory tree.
  *
  *   colfs [options] FILE MOUNTPOINT
+ *   colfs [options] URL MOUNTPOINT     (http://, https://, s3://bucket/key)
  *
  * The order of events is what makes refusal clean: the options are parsed
  * and checked (colfs's own and FUSE's; the files options name are made
@@ -28,13 +29,14 @@
 #include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "colfsd.h"
 
 /* What the first pass over the arguments collects. */
 typedef struct colfsd_args {
-	char *source;          /* FILE (the first positional) */
+	char *source;          /* FILE or URL (the first positional) */
 	char *mountpoint;      /* MOUNTPOINT as given, for messages */
 	int positionals;       /* how many seen */
 	colfs_options opts;    /* colfs's own -o options */
@@ -127,16 +129,19 @@ static int colfsd_opt_proc(void *data, const char *arg, int key,
 static void colfsd_usage(const char *prog)
 {
 	printf("usage: %s [options] FILE MOUNTPOINT\n"
+	       "       %s [options] URL MOUNTPOINT   (http://, https://, "
+	       "s3://bucket/key)\n"
 	       "\n"
 	       "Mount a Parquet, ORC or Kudu CFile file read-only as a "
 	       "directory tree\n"
 	       "of its metadata and values.  Unmount with "
 	       "'fusermount3 -u MOUNTPOINT'.\n"
 	       "\n"
-	       "colfs options (-o name=value):\n", prog);
+	       "colfs options (-o name=value):\n", prog, prog);
 	fputs(colfs_options_help(), stdout);
 	printf("\n"
-	       "Always set: ro, default_permissions, fsname=FILE.  "
+	       "Always set: ro, default_permissions, fsname=FILE (or the URL "
+	       "without credentials).  "
 	       "Accepted and ignored:\n"
 	       "    rw, defaults, auto, noauto, user, nouser, users, "
 	       "nofail, _netdev, x-*\n"
@@ -356,6 +361,20 @@ static void colfsd_watch_stop(colfsd_watch *w)
 		close(w->stop[1]);
 }
 
+/* The process title (/proc/PID/cmdline) is the argument strings as
+ * given: the user information of a URL ("user:password@") is overwritten
+ * there with '*', so that no other process reads the password.  The
+ * options parser took copies before this. */
+/* The process title (/proc/PID/cmdline) is the argument strings as
+ * given: a URL's user information ("user:password@") is overwritten
+ * there, so that no other process reads the password.  The options
+ * parser took copies before this. */
+static void colfsd_hide_credentials(int argc, char *argv[])
+{
+	for (int i = 1; i < argc; i++)
+		colfs_remote_url_hide(argv[i]);
+}
+
 static void colfsd_args_free(colfsd_args *a)
 {
 	for (size_t i = 0; i < a->kept_n; i++)
@@ -368,10 +387,13 @@ static void colfsd_args_free(colfsd_args *a)
 /* "-o default_permissions,fsname=<FILE>", inserted before the user's own
  * options so that a user's fsname= wins.  The path is escaped for the
  * option parser (commas, backslashes). */
-static int colfsd_args_defaults(struct fuse_args *args, const char *source)
+static int colfsd_args_defaults(struct fuse_args *args, const char *source,
+				bool remote)
 {
 	char real[PATH_MAX];
-	const char *name = realpath(source, real) ? real : source;
+	const char *name = remote		     ? source
+			   : realpath(source, real) ? real
+						     : source;
 	char *fsname = malloc(strlen(name) + sizeof "fsname=");
 	char *opts = NULL;
 	int rc = -1;
@@ -401,6 +423,7 @@ int main(int argc, char *argv[])
 	char *paths[COLFS_PATH_OPTIONS] = {NULL};
 	colfsd d;
 	struct fuse_session *se = NULL;
+	char *display = NULL;  /* a URL's display form */
 	int status = 1;
 
 	memset(&a, 0, sizeof a);
@@ -410,6 +433,12 @@ int main(int argc, char *argv[])
 
 	if (fuse_opt_parse(&args, &a, NULL, colfsd_opt_proc) != 0)
 		goto out;
+	colfsd_hide_credentials(argc, argv);
+	const bool remote = a.source && colfs_remote_is_url(a.source);
+	if (remote && !(display = colfs_remote_url_display(a.source))) {
+		fprintf(stderr, "colfs: out of memory\n");
+		goto out;
+	}
 	if (fuse_parse_cmdline(&args, &cmd) != 0)
 		goto out;
 	if (cmd.show_help) {
@@ -427,7 +456,7 @@ int main(int argc, char *argv[])
 	}
 	if (!a.source || !cmd.mountpoint) {
 		fprintf(stderr, "colfs: missing %s (usage: colfs [options] "
-			"FILE MOUNTPOINT; see colfs --help)\n",
+			"FILE|URL MOUNTPOINT; see colfs --help)\n",
 			a.source ? "MOUNTPOINT" : "FILE and MOUNTPOINT");
 		goto out;
 	}
@@ -445,7 +474,10 @@ int main(int argc, char *argv[])
 		goto out;
 
 	d.conn_opts = fuse_parse_conn_info_opts(&args);
-	if (!d.conn_opts || colfsd_args_defaults(&args, a.source) != 0) {
+	if (!d.conn_opts ||
+	    colfsd_args_defaults(&args,
+				 remote ? display : a.source,
+				 remote) != 0) {
 		fprintf(stderr, "colfs: cannot parse the options\n");
 		goto out;
 	}
@@ -458,30 +490,50 @@ int main(int argc, char *argv[])
 		goto out;
 	}
 
-	/* Opened here rather than by colfs_tree_open: O_NONBLOCK keeps a
-	 * FIFO given as FILE from blocking the open forever (the core then
-	 * refuses it as "not a regular file"). */
-	int fd = open(a.source, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		fprintf(stderr, "colfs: %s: %s\n", a.source, strerror(errno));
-		goto out;
+	colfs_status st;
+	if (remote) {
+		st = colfs_tree_open_url(a.source, &a.opts, &d.tree, why,
+					 sizeof why);
+	} else {
+		/* Opened here rather than by colfs_tree_open: O_NONBLOCK
+		 * keeps a FIFO given as FILE from blocking the open forever
+		 * (the core then refuses it as "not a regular file"). */
+		int fd = open(a.source, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0) {
+			fprintf(stderr, "colfs: %s: %s\n", a.source,
+				strerror(errno));
+			goto out;
+		}
+		int fl = fcntl(fd, F_GETFL);
+		if (fl >= 0)
+			fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+		st = colfs_tree_open_fd(fd, a.source, &a.opts, &d.tree, why,
+					sizeof why);
 	}
-	int fl = fcntl(fd, F_GETFL);
-	if (fl >= 0)
-		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-	colfs_status st = colfs_tree_open_fd(fd, a.source, &a.opts, &d.tree,
-					     why, sizeof why);
 	if (st) {
-		/* `why` names the file and the reason, on one line. */
+		/* `why` names the file (a URL without credentials) and the
+		 * reason, on one line. */
 		if (why[0])
 			fprintf(stderr, "colfs: %s\n", why);
 		else
-			fprintf(stderr, "colfs: %s: %s\n", a.source,
+			fprintf(stderr, "colfs: %s: %s\n",
+				remote ? display : a.source,
 				colfs_status_name(st));
 		goto out;
 	}
 	d.sizes_mode = a.opts.sizes;
-	if (fstat(colfs_tree_fd(d.tree), &d.source) != 0) {
+	if (remote) {
+		/* No file to stat: the mounting user's, readable by all (as
+		 * the object is to whoever has its URL), the times of the
+		 * mount, the object's size. */
+		struct timespec now;
+		clock_gettime(CLOCK_REALTIME, &now);
+		d.source.st_mode = S_IFREG | 0444;
+		d.source.st_uid = getuid();
+		d.source.st_gid = getgid();
+		d.source.st_atim = d.source.st_mtim = d.source.st_ctim = now;
+		d.source.st_size = (off_t)colfs_tree_source_size(d.tree);
+	} else if (fstat(colfs_tree_fd(d.tree), &d.source) != 0) {
 		fprintf(stderr, "colfs: %s: %s\n", a.source, strerror(errno));
 		goto out;
 	}
@@ -501,9 +553,16 @@ int main(int argc, char *argv[])
 		goto out;
 	}
 
-	/* After fuse_daemonize: a thread would not survive its fork. */
+	/* After fuse_daemonize: a thread would not survive its fork.  A
+	 * remote source has nothing to watch: a change shows in the
+	 * validators of the next reply (http.c). */
 	colfsd_watch watch;
-	colfsd_watch_start(&watch, &d, se);
+	if (remote) {
+		memset(&watch, 0, sizeof watch);
+		watch.ifd = watch.stop[0] = watch.stop[1] = -1;
+	} else {
+		colfsd_watch_start(&watch, &d, se);
+	}
 	int ret;
 	if (cmd.singlethread) {
 		ret = fuse_session_loop(se);
@@ -542,6 +601,7 @@ out:
 	pthread_mutex_destroy(&d.files_lock);
 	free(d.conn_opts);
 	free(cmd.mountpoint);
+	free(display);
 	fuse_opt_free_args(&args);
 	colfsd_args_free(&a);
 	for (size_t i = 0; i < COLFS_PATH_OPTIONS; i++)

@@ -15,13 +15,14 @@ libcurl4-openssl-dev tzdata"
 # sizes tests copy the mount with it), procps (pgrep), time (the
 # benchmarks read a tool's peak memory with /usr/bin/time),
 # man-db (the man page test), nginx-light and openssl (the remote tests
-# serve files over HTTP and HTTPS with a certificate they make), shfmt (tests/tool/commands-audit.py parses
+# serve files over HTTP and HTTPS with a certificate they make), curl
+# (the S3 test uploads its files with signed PUTs), shfmt (tests/tool/commands-audit.py parses
 # the scripts with it), ca-certificates (npm verifies the registry's TLS
 # with the system's store; nodejs only recommends it).  Every command a script runs must be in a minimal
 # Debian 12 or come from this list: the commands-audit test checks it.
 if [ "${COLFS_WITH_TEST_TOOLS:-0}" = 1 ]; then
 	PKGS="$PKGS clang libclang-rt-14-dev python3 jq bitshuffle rsync procps
-time man-db shfmt ca-certificates nodejs npm nginx-light openssl"
+time man-db shfmt ca-certificates nodejs npm nginx-light openssl curl"
 fi
 # --list: print the packages and stop (tests/tool/commands-audit.py checks
 # that every command the scripts run comes from one of them or from a

@@ -1299,6 +1299,7 @@ int main(int argc, char **argv)
 	const char *cmd;
 	char why[512];
 	colfs_status st;
+	char *url = NULL, *shown = NULL; /* a URL, and its display form */
 
 	memset(&tl, 0, sizeof(tl));
 	tl.depth = -1;
@@ -1418,6 +1419,20 @@ int main(int argc, char **argv)
 
 	tl.file = pos[1];
 	why[0] = '\0';
+	/* A URL: messages name it without credentials, and the process
+	 * title does not show them. */
+	if (colfs_remote_is_url(tl.file)) {
+		url = strdup(tl.file);
+		shown = colfs_remote_url_display(tl.file);
+		if (!url || !shown) {
+			fprintf(stderr, "colfs-tool: out of memory\n");
+			rc = TOOL_USAGE;
+			goto out;
+		}
+		for (int i = 1; i < argc; i++)
+			colfs_remote_url_hide(argv[i]);
+		tl.file = shown;
+	}
 	/* Resolved as the daemon resolves them: a missing schema_from is
 	 * refused, not found missing later by the salvage. */
 	if (colfs_options_resolve_paths(&tl.opts, tl.paths, why,
@@ -1426,7 +1441,8 @@ int main(int argc, char **argv)
 		rc = TOOL_USAGE;
 		goto out;
 	}
-	st = colfs_tree_open(tl.file, &tl.opts, &tl.tree, why, sizeof(why));
+	st = colfs_tree_open(url ? url : tl.file, &tl.opts, &tl.tree, why,
+			     sizeof(why));
 	if (st || !tl.tree) {
 		/* the reason names the file already */
 		if (!why[0])
@@ -1473,5 +1489,9 @@ int main(int argc, char **argv)
 out:
 	free(pos);
 	tool_free(&tl);
+	if (url)
+		explicit_bzero(url, strlen(url));
+	free(url);
+	free(shown);
 	return rc;
 }

@@ -41,6 +41,11 @@ colfs_status colfs_readme_write(colfs_tree *t, const colfs_readme *r,
 	entry(out, 0, "errors", false,
 	      "every problem found so far: `path: offset N (0xN): status: "
 	      "message`");
+	if (colfs_tree_has_io(t))
+		entry(out, 0, "io", false,
+		      "requests made to the remote source, bytes fetched and "
+		      "served from its cache, retries, the slowest requests "
+		      "(made again at each open; docs/remote.md)");
 	for (size_t i = 0; i < r->n_rows; i++)
 		if (r->rows[i].shown)
 			entry(out, r->rows[i].depth, r->rows[i].name,

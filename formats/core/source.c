@@ -108,6 +108,13 @@ void colfs_source_will_need(const colfs_source *src, uint64_t offset,
 							     : src->size - offset);
 }
 
+colfs_status colfs_source_io(const colfs_source *src, colfs_buf *out)
+{
+	if (!src->ops || !src->ops->io)
+		return COLFS_ENOENT;
+	return src->ops->io(src->ctx, out);
+}
+
 void colfs_source_destroy(colfs_source *src)
 {
 	if (!src)

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "status.h"
 
 typedef struct colfs_source colfs_source;
@@ -45,6 +46,9 @@ typedef struct colfs_source_ops {
 	/* A hint: [offset, offset + len) is about to be read (a column
 	 * chunk, a stripe, a block); may be NULL. */
 	void (*will_need)(void *ctx, uint64_t offset, uint64_t len);
+	/* The text of the mount's `io` document (requests, bytes, cache),
+	 * rendered again at each open; may be NULL (no `io`). */
+	colfs_status (*io)(void *ctx, colfs_buf *out);
 	void (*destroy)(void *ctx);
 } colfs_source_ops;
 /* A source of `size` bytes over a backend; takes `ctx` (destroyed with
@@ -92,6 +96,9 @@ colfs_status colfs_source_check(const colfs_source *src, colfs_err *err);
  * in one request; a file source does nothing. */
 void colfs_source_will_need(const colfs_source *src, uint64_t offset,
 			    uint64_t len);
+/* Render the backend's `io` document into `out`; COLFS_ENOENT when the
+ * source has none (a file or memory source). */
+colfs_status colfs_source_io(const colfs_source *src, colfs_buf *out);
 /* How many reads of the file were made so far (all threads): a caller
  * that read nothing since its last check need not check again. */
 uint64_t colfs_source_reads(const colfs_source *src);

@@ -82,6 +82,16 @@ const char *colfs_tree_format(const colfs_tree *t)
 	return t->format ? t->format->name : "none";
 }
 
+bool colfs_tree_has_io(const colfs_tree *t)
+{
+	return t->has_io;
+}
+
+uint64_t colfs_tree_source_size(const colfs_tree *t)
+{
+	return colfs_source_size(t->src);
+}
+
 int colfs_tree_fd(const colfs_tree *t)
 {
 	return colfs_source_fd(t->src);
@@ -540,6 +550,19 @@ void colfs_tree_errors_render(colfs_tree *t, const colfs_node *under,
 /* ------------------------------------------------------------------------
  * Directories
  */
+/* The root `io` of a remote source (source.h): requests, bytes, cache;
+ * made again at every open. */
+static colfs_status io_generate(colfs_tree *t, colfs_node *file,
+				colfs_buf *out)
+{
+	(void)file;
+	return colfs_source_io(t->src, out);
+}
+
+static const colfs_node_ops io_ops = {
+	.generate = io_generate,
+};
+
 static colfs_status dir_populate(colfs_tree *t, colfs_node *dir)
 {
 	if (__atomic_load_n(&dir->populated, __ATOMIC_ACQUIRE))
@@ -549,6 +572,12 @@ static colfs_status dir_populate(colfs_tree *t, colfs_node *dir)
 	if (!dir->populated) {
 		if (dir->ops && dir->ops->populate)
 			st = dir->ops->populate(t, dir);
+		if (dir == colfs_tree_root(t) && t->has_io) {
+			colfs_node *io = colfs_dir_add_doc(t, dir, "io", &io_ops,
+							   NULL);
+			if (io)
+				io->is_volatile = true;
+		}
 		if (st != COLFS_OK && dir->nkids > 0)
 			st = COLFS_OK; /* show what could be produced */
 		/* An empty failed directory answers the same error every
@@ -1122,6 +1151,9 @@ colfs_status colfs_node_open(colfs_tree *t, colfs_node *n, colfs_handle **out)
 		return COLFS_ENOMEM;
 	h->t = t;
 	h->n = n;
+	/* A remote source fetches a raw file in one request. */
+	if (n->kind == COLFS_CONTENT_RANGE)
+		colfs_source_will_need(t->src, n->off, n->len);
 	if (n->kind == COLFS_CONTENT_STREAM && n->ops && n->ops->concurrent &&
 	    tree_ahead(t))
 		h->ahead = colfs_ahead_reader_new(t->ahead, n, n->ino);
@@ -1150,9 +1182,13 @@ colfs_status colfs_handle_read(colfs_handle *h, uint64_t offset, size_t len,
 			return COLFS_OK;
 		if (len > n->len - offset)
 			len = (size_t)(n->len - offset);
-		colfs_err err;
+		colfs_err err = {0};
 		colfs_status st = colfs_source_pread(h->t->src, n->off + offset,
 						     len, buf, got, &err);
+		/* A read that failed (a remote reply, an I/O error) is a
+		 * problem of this node; a changed source is filed once. */
+		if (st != COLFS_OK && st != COLFS_ENOMEM && err.msg[0])
+			colfs_tree_report_err(h->t, n, &err);
 		if (st == COLFS_OK)
 			st = colfs_tree_source_check(h->t);
 		if (st != COLFS_OK) {
@@ -1247,37 +1283,18 @@ static char *tree_source_path(const char *name, const struct stat *st)
 	return abs;
 }
 
-static colfs_status tree_open(int fd, const char *display_name,
-			      const colfs_format *forced,
-			      const colfs_options *opts, colfs_tree **out,
-			      char *why, size_t why_len)
+/* The tree over `src` (taken, destroyed on failure): probe, the format's
+ * open, the size index. */
+static colfs_status tree_open_on(colfs_source *src, const char *display_name,
+				 const colfs_format *forced,
+				 const colfs_options *opts,
+				 const struct stat *st, colfs_tree **out,
+				 char *why, size_t why_len)
 {
-	struct stat st;
 	colfs_status rc;
-	*out = NULL;
-	if (fstat(fd, &st) != 0) {
-		snprintf(why, why_len, "%s: %s", display_name, strerror(errno));
-		close(fd);
-		return COLFS_EIO;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		snprintf(why, why_len, "%s: is a directory", display_name);
-		close(fd);
-		return COLFS_EUNSUPPORTED;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(why, why_len, "%s: not a regular file", display_name);
-		close(fd);
-		return COLFS_EUNSUPPORTED;
-	}
-	if (st.st_size == 0) {
-		snprintf(why, why_len, "%s: empty file", display_name);
-		close(fd);
-		return COLFS_EUNSUPPORTED;
-	}
 	colfs_tree *t = calloc(1, sizeof *t);
 	if (!t) {
-		close(fd);
+		colfs_source_destroy(src);
 		snprintf(why, why_len, "%s: out of memory", display_name);
 		return COLFS_ENOMEM;
 	}
@@ -1290,14 +1307,15 @@ static colfs_status tree_open(int fd, const char *display_name,
 		t->opts = *opts;
 	colfs_options_defaults(&t->opts);
 	t->display_name = strdup(display_name);
-	t->src_dev = st.st_dev;
-	t->src_ino = st.st_ino;
-	t->source_path = tree_source_path(display_name, &st);
-	rc = colfs_source_create_fd(fd, 1, &t->src);
-	if (rc != COLFS_OK) {
-		close(fd);
-		goto fail_msg;
+	t->src = src;
+	if (st) {
+		t->src_dev = st->st_dev;
+		t->src_ino = st->st_ino;
+		t->source_path = tree_source_path(display_name, st);
 	}
+	colfs_buf io = COLFS_BUF_INIT;
+	t->has_io = colfs_source_io(src, &io) != COLFS_ENOENT;
+	colfs_buf_free(&io);
 	rc = colfs_piece_cache_init(&t->cache, t->opts.cache_bytes);
 	if (rc != COLFS_OK || !t->display_name)
 		goto fail_msg;
@@ -1350,6 +1368,46 @@ fail:
 	return rc;
 }
 
+static colfs_status tree_open(int fd, const char *display_name,
+			      const colfs_format *forced,
+			      const colfs_options *opts, colfs_tree **out,
+			      char *why, size_t why_len)
+{
+	struct stat st;
+	colfs_source *src;
+	colfs_status rc;
+	*out = NULL;
+	if (fstat(fd, &st) != 0) {
+		snprintf(why, why_len, "%s: %s", display_name, strerror(errno));
+		close(fd);
+		return COLFS_EIO;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(why, why_len, "%s: is a directory", display_name);
+		close(fd);
+		return COLFS_EUNSUPPORTED;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, why_len, "%s: not a regular file", display_name);
+		close(fd);
+		return COLFS_EUNSUPPORTED;
+	}
+	if (st.st_size == 0) {
+		snprintf(why, why_len, "%s: empty file", display_name);
+		close(fd);
+		return COLFS_EUNSUPPORTED;
+	}
+	rc = colfs_source_create_fd(fd, 1, &src);
+	if (rc != COLFS_OK) {
+		close(fd);
+		snprintf(why, why_len, "%s: %s", display_name,
+			 colfs_status_name(rc));
+		return rc;
+	}
+	return tree_open_on(src, display_name, forced, opts, &st, out, why,
+			    why_len);
+}
+
 colfs_status colfs_tree_open_fd(int fd, const char *display_name,
 				const colfs_options *opts, colfs_tree **out,
 				char *why, size_t why_len)
@@ -1366,9 +1424,27 @@ colfs_status colfs_tree_open_format(int fd, const char *display_name,
 	return tree_open(fd, display_name, format, opts, out, why, why_len);
 }
 
+colfs_status colfs_tree_open_source(colfs_source *src,
+				    const char *display_name,
+				    const colfs_options *opts, colfs_tree **out,
+				    char *why, size_t why_len)
+{
+	*out = NULL;
+	if (colfs_source_size(src) == 0) {
+		snprintf(why, why_len, "%s: empty file", display_name);
+		colfs_source_destroy(src);
+		return COLFS_EUNSUPPORTED;
+	}
+	return tree_open_on(src, display_name, NULL, opts, NULL, out, why,
+			    why_len);
+}
+
 colfs_status colfs_tree_open(const char *path, const colfs_options *opts,
 			     colfs_tree **out, char *why, size_t why_len)
 {
+	if (colfs_remote_is_url(path))
+		return colfs_tree_open_url(path, opts, out, why, why_len);
+
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is
 	 * refused as "not a regular file" right after. */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);

@@ -77,6 +77,16 @@ colfs_status colfs_tree_open_format(int fd, const char *display_name,
 				    colfs_tree **out, char *why,
 				    size_t why_len);
 
+/* A tree over `src` (taken, destroyed on failure), named `display_name`
+ * in messages: a remote object (formats/remote).  Its root gets an `io`
+ * document when the source renders one (colfs_source_io). */
+colfs_status colfs_tree_open_source(colfs_source *src,
+				    const char *display_name,
+				    const colfs_options *opts, colfs_tree **out,
+				    char *why, size_t why_len);
+/* Does the root have `io` (a remote source)? */
+bool colfs_tree_has_io(const colfs_tree *t);
+
 /* registry.c */
 extern const colfs_format *const colfs_formats[];
 

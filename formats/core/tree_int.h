@@ -73,6 +73,7 @@ struct colfs_tree {
 	dev_t src_dev;
 	ino_t src_ino;
 	bool change_filed;            /* atomic: the root problem is filed */
+	bool has_io;                  /* a remote source: the root has `io` */
 	const colfs_format *format;
 	void *format_state;
 	colfs_node **nodes;           /* nodes[ino - 1] */

@@ -120,6 +120,15 @@ void colfs_tree_sizes_open(colfs_tree *t)
 	char key[512];
 
 	snprintf(t->sizes_note, sizeof t->sizes_note, "off");
+	/* A remote object has no device, inode or ctime to key the index
+	 * by, and its ETag is not kept past the first reply: its views are
+	 * sized anew at each mount (docs/remote.md). */
+	if (colfs_source_fd(t->src) < 0) {
+		if (colfs_tree_has_io(t))
+			snprintf(t->sizes_note, sizeof t->sizes_note,
+				 "off (a remote source: sizes are learned anew at each mount)");
+		return;
+	}
 	if (fstat(colfs_source_fd(t->src), &st) != 0)
 		return;
 	t->sizes_path = sizes_path(t, &st);

@@ -27,6 +27,10 @@ void orc_in_init_file(orc_in *in, struct orc_file *f, uint64_t offset,
 	in->start = offset;
 	in->next = offset;
 	in->end = offset + length;
+	/* A remote source fetches the stream's bytes together (the streams
+	 * of a stripe that start together are coalesced into one request). */
+	if (f)
+		colfs_source_will_need(f->src, offset, length);
 	colfs_cursor_init(&in->cur, "", 0, offset);
 }
 

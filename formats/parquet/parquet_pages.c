@@ -266,6 +266,9 @@ colfs_status parquet_pages_walk(const colfs_source *src,
 			   "the column chunk has no ColumnMetaData");
 		return COLFS_OK;
 	}
+	/* A remote source fetches the chunk in one request, not one per
+	 * page header (its pages are read next). */
+	colfs_source_will_need(src, ch->start, ch->length);
 	/* Walk to the chunk's end, but stop after the data page that
 	 * completes num_values (what follows would not be pages). */
 	while (pos < end &&
@@ -291,6 +294,14 @@ colfs_status parquet_pages_walk(const colfs_source *src,
 			}
 			st = colfs_source_pread(src, pos, (size_t)want, buf,
 						&got, stop);
+			if (st == COLFS_EIO) {
+				/* The source failed (a remote reply, a
+				 * changed file), not the chunk: nothing is
+				 * kept, the next view walks again. */
+				free(buf);
+				free(list);
+				return st;
+			}
 			if (st)
 				goto out;
 			colfs_cursor_init(&c, buf, got, pos);
@@ -459,7 +470,7 @@ colfs_status parquet_pages_list_get(colfs_tree *t, parquet_region_state *s, cons
 	colfs_status st = COLFS_OK;
 	bool fresh = false;
 	parquet_pages_list *w;
-	colfs_err note = {0};
+	colfs_err note = {0}, failed = {0};
 
 	*out = NULL;
 	if (!ch || !v || !v->walks)
@@ -478,6 +489,14 @@ colfs_status parquet_pages_list_get(colfs_tree *t, parquet_region_state *s, cons
 		/* The walk reads page headers through the source (pread):
 		 * short, and done once per chunk. */
 		memset(&w->stop, 0, sizeof w->stop);
+		/* Read-ahead on a remote source: a view walking this chunk
+		 * reads the column's next chunk next, fetched along with
+		 * this one (two requests in flight, not one after the
+		 * other). */
+		const parquet_chunk *next = parquet_region_chunk(s, g + 1, c);
+		if (next && next->has_meta && !next->encrypted)
+			colfs_source_will_need(s->src, next->start,
+					       next->length);
 		if (!ch->has_meta)
 			colfs_fail(&w->stop, COLFS_ECORRUPT, ch->start,
 				   "the column chunk has no ColumnMetaData: its pages cannot be found");
@@ -488,9 +507,13 @@ colfs_status parquet_pages_list_get(colfs_tree *t, parquet_region_state *s, cons
 		if (!st) {
 			w->walked = true;
 			fresh = true;
+		} else {
+			failed = w->stop;
 		}
 	}
 	pthread_mutex_unlock(&v->lock);
+	if (st == COLFS_EIO && failed.status == COLFS_EIO)
+		parquet_region_part_report(t, s, g, c, PARQUET_REGION_PAGES, where, &failed);
 	if (st)
 		return st;
 	/* the walk's problems belong to the chunk's pages/, whichever view

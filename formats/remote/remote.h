@@ -29,7 +29,10 @@
 #include "../colfs.h"
 #include "../core/status.h"
 
-/* Does `s` name a remote source (http://, https:// or s3://)? */
+struct colfs_source; /* core/source.h */
+
+/* Does `s` name a remote source (http://, https:// or s3:, so that a
+ * mistyped s3:// URL is named as such rather than looked up as a file)? */
 bool colfs_remote_is_url(const char *s);
 
 /* What to request and how to sign it. */
