@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "status.h"
 
 /* How to render.  Zero-initialised means: text mode, null token `\N`. */
 typedef struct colfs_render {
@@ -175,6 +176,17 @@ void colfs_render_interval(colfs_buf *b, const colfs_render *r,
  * characters, each invalid UTF-8 byte becomes the four characters \xHH
  * (written \\xHH inside the JSON string). */
 void colfs_render_json_string(colfs_buf *b, const uint8_t *p, size_t n);
+
+/* A geometry given as WKB (ISO and extended WKB, either byte order;
+ * Z/M/ZM), rendered as WKT exactly as DuckDB prints geometry::VARCHAR,
+ * in the view's quoting like a string (render.c, issue 17; used by
+ * Parquet GEOMETRY/GEOGRAPHY and GeoParquet columns and ORC's geo
+ * kinds).  Malformed WKB appends nothing and returns COLFS_ECORRUPT with
+ * `*bad_at` the byte offset within the value where it goes wrong and
+ * `why` (static text) what is wrong. */
+colfs_status colfs_render_wkb(colfs_buf *b, const colfs_render *r,
+			      const uint8_t *wkb, size_t n, size_t *bad_at,
+			      const char **why);
 
 /* One RFC 4180 CSV field: quoted (with "" doubling) when it contains a
  * comma, quote, CR or LF; else as is. */
