@@ -67,6 +67,10 @@ typedef struct parquet_schema_elem {
 	uint32_t n_children;     /* children actually found */
 	int16_t max_def, max_rep;/* levels of this node (root: 0, 0) */
 	int32_t leaf;            /* index into parquet_file.columns, -1: group */
+	/* a top-level BYTE_ARRAY column without a logical type that
+	 * GeoParquet's `geo` key-value metadata lists with encoding WKB:
+	 * its values render as GEOMETRY (docs/values.md) */
+	bool geoparquet_wkb;
 } parquet_schema_elem;
 
 /* A leaf column of the schema. */

@@ -1082,6 +1082,8 @@ pq_type parquet_pages_type_of(const parquet_schema_elem *e)
 	t.type_length = e->type_length;
 	t.converted = e->converted_type;
 	t.logical = e->logical.kind;
+	if (e->geoparquet_wkb && !t.logical)
+		t.logical = PARQUET_LT_GEOMETRY;
 	t.scale = e->logical.kind == PARQUET_LT_DECIMAL ? e->logical.scale :
 							 e->scale;
 	t.unit = e->logical.unit;
