@@ -39,6 +39,24 @@ await q(`CREATE TABLE g AS SELECT i, w::GEOMETRY AS g FROM (VALUES ${vals}, (${w
 await q(`COPY (SELECT g FROM g WHERE i < ${wkts.length - 3} OR g IS NULL ORDER BY i) TO '${own}' (FORMAT parquet)`);
 await q(`COPY (SELECT g FROM g ORDER BY i) TO '${own2}' (FORMAT parquet, GEOPARQUET_VERSION 'V2')`);
 
+// Malformed WKB in a GeoParquet column (stored uncompressed, so that the
+// problem's offset is the bad byte's place in the file): a good point, a
+// point cut short, a linestring claiming 2^31-1 points, a type 8, a
+// collection nested 100 deep, a NULL.
+const bad = `${out}/malformed-wkb.parquet`;
+const hex = (h) => `'${h.replace(/(..)/g, '\\x$1')}'::BLOB`;
+const deep = '0107000000010000000'.slice(0, 18).repeat(100) + '010700000000000000';
+const badvals = [
+	'0101000000000000000000f03f0000000000000040',
+	'0101000000000000000000f03f',
+	'0102000000ffffff7f',
+	'010800000000000000',
+	deep,
+].map((h) => `(${hex(h)})`).join(', ');
+const geo = JSON.stringify({ version: '1.0.0', primary_column: 'g',
+	columns: { g: { encoding: 'WKB', geometry_types: [] } } });
+await q(`COPY (SELECT * FROM (VALUES ${badvals}, (NULL)) t(g)) TO '${bad}' (FORMAT parquet, COMPRESSION uncompressed, KV_METADATA {geo: '${geo}'})`);
+
 const list = [];
 let k = 0;
 for (const f of [own, own2, ...files]) {

@@ -39,5 +39,33 @@ while IFS="$tab" read -r f col exp; do
 		echo "ok: $(basename "$f") $col: $(wc -l < "$exp") values"
 	fi
 done < "$out/list"
+
+# malformed WKB: shown as bytes, the first bad value of the page reported
+# at its bad byte (the point cut short: 5 bytes into the value)
+bad=$out/malformed-wkb.parquet
+got=$(timeout 60 "$tool" cat "$bad" columns/g) || {
+	echo "FAIL: colfs-tool cat $bad columns/g" >&2; fails=$((fails + 1)); }
+want='POINT (1 2)
+\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\xF0?
+\x01\x02\x00\x00\x00\xFF\xFF\xFF\x7F
+\x01\x08\x00\x00\x00\x00\x00\x00\x00'
+if [ "$(printf '%s\n' "$got" | head -4)" != "$want" ] ||
+   [ "$(printf '%s\n' "$got" | tail -1)" != '\N' ] ||
+   [ "$(printf '%s\n' "$got" | wc -l)" -ne 6 ]; then
+	echo "FAIL: malformed WKB values:" >&2
+	printf '%s\n' "$got" | cut -c1-100 >&2
+	fails=$((fails + 1))
+fi
+at=$(python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); v = bytes.fromhex("0d0000000101000000000000000000f03f"); print(d.find(v) + 4 + 5)' "$bad")
+# (errors lists what this walk found: read the values first)
+errs=$(timeout 60 "$tool" cat "$bad" columns/g errors)
+case $errs in
+*"offset $at "*"data page value 1: malformed WKB (WKB ends inside a point, byte 5 of the value) and more in the page"*)
+	echo "ok: malformed WKB reported at offset $at" ;;
+*)
+	echo "FAIL: malformed WKB not reported at offset $at:" >&2
+	printf '%s\n' "$errs" >&2
+	fails=$((fails + 1)) ;;
+esac
 echo "$n columns, $fails failed"
 [ "$fails" -eq 0 ]
