@@ -129,11 +129,13 @@ typedef struct parquet_chunk {
 	uint32_t stats_span_off, stats_span_len;   /* Statistics */
 	uint32_t span_off, span_len;               /* ColumnChunk */
 	uint32_t meta_span_off, meta_span_len;     /* ColumnMetaData */
+	uint32_t geo_span_off, geo_span_len;       /* GeospatialStatistics */
 	bool has_meta;           /* ColumnChunk.meta_data present */
 	bool encrypted;          /* crypto_metadata or encrypted_column_metadata */
 	bool has_crypto_metadata;
 	bool has_encrypted_metadata;
 	bool has_statistics;
+	bool has_geo_statistics; /* ColumnMetaData.geospatial_statistics */
 	bool extent_ok;
 } parquet_chunk;
 

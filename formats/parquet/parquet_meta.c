@@ -587,6 +587,15 @@ static colfs_status parse_column_meta(pctx *x, parquet_chunk *ch,
 			ch->stats_span_len = x->cur.pos - ch->stats_span_off;
 			ch->has_statistics = true;
 			continue;
+		case 17:
+			COLFS_TRY(want(x, &f, COLFS_THRIFT_STRUCT,
+				       "ColumnMetaData.geospatial_statistics",
+				       err));
+			ch->geo_span_off = x->cur.pos;
+			COLFS_TRY(colfs_thrift_skip_struct(&x->r, err));
+			ch->geo_span_len = x->cur.pos - ch->geo_span_off;
+			ch->has_geo_statistics = true;
+			continue;
 		default:
 			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
 			continue;

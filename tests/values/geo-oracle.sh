@@ -67,5 +67,24 @@ case $errs in
 	printf '%s\n' "$errs" >&2
 	fails=$((fails + 1)) ;;
 esac
+
+# GeospatialStatistics in statistics.json, named: DuckDB's bounding box of
+# the V2 file (x 0..1e20, y 0..123456789012, z 1..7, m 3..8) and types
+stats() {
+	got=$(timeout 60 "$tool" cat "$1" "$2" | jq -c '.geospatial_statistics | [.bbox.xmin, .bbox.xmax, .bbox.ymin, .bbox.ymax, .bbox.zmin, .bbox.zmax, .bbox.mmin, .bbox.mmax, (.geospatial_types | length), .geospatial_types[-1]]')
+	if [ "$got" = "$3" ]; then
+		echo "ok: $(basename "$1") $2: $got"
+	else
+		echo "FAIL: $1 $2: $got, expected $3" >&2
+		fails=$((fails + 1))
+	fi
+}
+stats "$out/duckdb-geometry-v2.parquet" row_groups/0/chunks/g/statistics.json \
+	'[0,1e+20,0,123456789012,1,7,3,8,14,"LINESTRING ZM"]'
+if [ -d "$corpus" ]; then
+	# geospatial.yaml: x, y in 10..40, z = x + y, m = z * y; every kind
+	stats "$corpus/geospatial.parquet" row_groups/0/chunks/geometry/statistics.json \
+		'[10,40,10,40,30,80,200,1600,28,"GEOMETRYCOLLECTION ZM"]'
+fi
 echo "$n columns, $fails failed"
 [ "$fails" -eq 0 ]
