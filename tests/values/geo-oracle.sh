@@ -40,6 +40,22 @@ while IFS="$tab" read -r f col exp; do
 	fi
 done < "$out/list"
 
+# the same values in rows.jsonl (a JSON string, null) and rows.csv (a
+# quoted field when it holds a comma; NULL as the null token)
+v2=$out/duckdb-geometry-v2.parquet
+exp=$(awk -F "$tab" -v f="$v2" '$1 == f { print $3 }' "$out/list")
+timeout 60 "$tool" cat "$v2" rows.jsonl | jq -r '.g // "\\N"' > "$out/jsonl.txt"
+timeout 60 "$tool" cat "$v2" rows.csv | python3 -c 'import csv, sys; r = csv.reader(sys.stdin); next(r); [print(x[0]) for x in r]' > "$out/csv.txt"
+for v in jsonl csv; do
+	if cmp -s "$exp" "$out/$v.txt"; then
+		echo "ok: rows.$v of $(basename "$v2")"
+	else
+		echo "FAIL: rows.$v of $v2 differs from DuckDB:" >&2
+		diff "$exp" "$out/$v.txt" | head -5 >&2
+		fails=$((fails + 1))
+	fi
+done
+
 # malformed WKB: shown as bytes, the first bad value of the page reported
 # at its bad byte (the point cut short: 5 bytes into the value)
 bad=$out/malformed-wkb.parquet
