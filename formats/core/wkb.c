@@ -80,11 +80,16 @@ static double wkb_f64_at(const uint8_t *q, bool le)
 
 /* A coordinate as DuckDB writes it in WKT: the shortest round-trip
  * digits of a double, without the ".0" DuckDB adds to integral doubles
- * elsewhere (1, -0, 1.5, 1e+16, 1e-05, nan, inf). */
+ * elsewhere (1, -0, 1.5, 1e+16, 1e-05, nan, -nan, inf). */
 static void wkb_put_coord(colfs_buf *b, double v)
 {
 	size_t start = b->len;
 
+	if (isnan(v)) {
+		/* the sign of a NaN shows, as in DuckDB's WKT */
+		colfs_buf_puts(b, signbit(v) ? "-nan" : "nan");
+		return;
+	}
 	colfs_render_double(b, &colfs_render_text_default, v);
 	if (colfs_buf_status(b) != COLFS_OK || b->len - start < 2)
 		return;

@@ -255,6 +255,10 @@ static void test_wkb_empty_and_nan(void **state)
 	EXPECT("POINT Z EMPTY");
 	point(1, 2, (double[]){ NaN, 1 });
 	EXPECT("POINT (nan 1)");
+	point(1, 2, (double[]){ -NaN, 1 });
+	EXPECT("POINT (-nan 1)");
+	point(1, 2, (double[]){ -NaN, -NaN });
+	EXPECT("POINT EMPTY");
 	point(1001, 3, (double[]){ NaN, NaN, 1 });
 	EXPECT("POINT Z (nan nan 1)");
 	head(2);
