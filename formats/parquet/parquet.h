@@ -67,6 +67,10 @@ typedef struct parquet_schema_elem {
 	uint32_t n_children;     /* children actually found */
 	int16_t max_def, max_rep;/* levels of this node (root: 0, 0) */
 	int32_t leaf;            /* index into parquet_file.columns, -1: group */
+	/* a top-level BYTE_ARRAY column without a logical type that
+	 * GeoParquet's `geo` key-value metadata lists with encoding WKB:
+	 * its values render as GEOMETRY (docs/values.md) */
+	bool geoparquet_wkb;
 } parquet_schema_elem;
 
 /* A leaf column of the schema. */
@@ -125,11 +129,13 @@ typedef struct parquet_chunk {
 	uint32_t stats_span_off, stats_span_len;   /* Statistics */
 	uint32_t span_off, span_len;               /* ColumnChunk */
 	uint32_t meta_span_off, meta_span_len;     /* ColumnMetaData */
+	uint32_t geo_span_off, geo_span_len;       /* GeospatialStatistics */
 	bool has_meta;           /* ColumnChunk.meta_data present */
 	bool encrypted;          /* crypto_metadata or encrypted_column_metadata */
 	bool has_crypto_metadata;
 	bool has_encrypted_metadata;
 	bool has_statistics;
+	bool has_geo_statistics; /* ColumnMetaData.geospatial_statistics */
 	bool extent_ok;
 } parquet_chunk;
 

@@ -517,7 +517,8 @@ static readme_has readme_scan(const parquet_region_state *s)
 				  ch->column < pf->n_columns;
 
 			h.chunk = true;
-			h.stats |= ch->has_statistics;
+			h.stats |= ch->has_statistics ||
+				   ch->has_geo_statistics;
 			h.meta |= ch->has_meta;
 			h.verify |= ch->has_meta && !ch->encrypted;
 			h.views |= ok;
@@ -605,7 +606,7 @@ colfs_status parquet_docs_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *ou
 		 "the chunk of one leaf column, named by its dotted path"},
 		{h.chunk, 4, "meta.json", false, "ColumnChunk + ColumnMetaData"},
 		{h.chunk && h.stats, 4, "statistics.json", false,
-		 "min/max rendered per the column's type (when the chunk has statistics)"},
+		 "min/max rendered per the column's type, geospatial bounding box and types (when the chunk has them)"},
 		{h.meta, 4, "raw", false,
 		 "the stored bytes of the chunk (all pages, headers included)"},
 		{h.meta, 4, "pages/", false,

@@ -3,6 +3,8 @@
 #include "parquet_desc.h"
 #include "../core/buf.h"
 
+#include <jansson.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -585,6 +587,15 @@ static colfs_status parse_column_meta(pctx *x, parquet_chunk *ch,
 			ch->stats_span_len = x->cur.pos - ch->stats_span_off;
 			ch->has_statistics = true;
 			continue;
+		case 17:
+			COLFS_TRY(want(x, &f, COLFS_THRIFT_STRUCT,
+				       "ColumnMetaData.geospatial_statistics",
+				       err));
+			ch->geo_span_off = x->cur.pos;
+			COLFS_TRY(colfs_thrift_skip_struct(&x->r, err));
+			ch->geo_span_len = x->cur.pos - ch->geo_span_off;
+			ch->has_geo_statistics = true;
+			continue;
 		default:
 			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
 			continue;
@@ -989,6 +1000,58 @@ static void check_decimal(pctx *x, const parquet_schema_elem *e)
 		       e->name, scale, prec);
 }
 
+/* GeoParquet (geoparquet.org, 1.0 and 1.1): the key-value metadata `geo`
+ * is a JSON object whose "columns" map top-level column names to their
+ * encoding; those of encoding "WKB" stored as BYTE_ARRAY without a logical
+ * type hold geometries.  The metadata is only a hint: what it names that
+ * does not fit is reported and left as bytes. */
+static void mark_geoparquet(pctx *x)
+{
+	parquet_file *pf = x->pf;
+	const parquet_kv *kv = NULL;
+	json_error_t jerr;
+	json_t *root, *cols, *spec;
+	const char *name;
+
+	for (uint32_t i = 0; i < pf->n_kv; i++)
+		if (strcmp(pf->kv[i].key, "geo") == 0 && pf->kv[i].value)
+			kv = &pf->kv[i];
+	if (!kv)
+		return;
+	root = json_loadb((const char *)kv->value, kv->value_len, 0, &jerr);
+	cols = json_is_object(root) ? json_object_get(root, "columns") : NULL;
+	if (!json_is_object(cols)) {
+		report(x, COLFS_ECORRUPT, pf->footer_offset,
+		       "GeoParquet metadata 'geo' is not a JSON object with \"columns\" (%s): its columns are shown as bytes",
+		       root ? "no \"columns\" object" : jerr.text);
+		json_decref(root);
+		return;
+	}
+	json_object_foreach(cols, name, spec) {
+		const char *enc = json_string_value(
+			json_object_get(spec, "encoding"));
+		parquet_schema_elem *e = NULL;
+
+		if (!enc || strcmp(enc, "WKB") != 0)
+			continue;
+		for (uint32_t k = 0; k < pf->n_columns; k++)
+			if (pf->columns[k].n_parts == 1 &&
+			    strcmp(pf->columns[k].parts[0], name) == 0)
+				e = &pf->schema[pf->columns[k].schema_index];
+		if (!e || e->type != PARQUET_BYTE_ARRAY ||
+		    (e->logical.kind != 0 &&
+		     e->logical.kind != PARQUET_LT_GEOMETRY &&
+		     e->logical.kind != PARQUET_LT_GEOGRAPHY)) {
+			report(x, COLFS_ECORRUPT, pf->footer_offset,
+			       "GeoParquet metadata 'geo' names column '%.80s' as WKB but it is not a top-level BYTE_ARRAY column: shown as it is",
+			       name);
+			continue;
+		}
+		e->geoparquet_wkb = true;
+	}
+	json_decref(root);
+}
+
 static colfs_status build_schema(pctx *x, colfs_err *err)
 {
 	parquet_file *pf = x->pf;
@@ -1097,6 +1160,7 @@ static colfs_status build_schema(pctx *x, colfs_err *err)
 		c->parts = parts;
 		c->path = path;
 	}
+	mark_geoparquet(x);
 	return COLFS_OK;
 }
 

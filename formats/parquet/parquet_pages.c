@@ -729,6 +729,61 @@ colfs_status parquet_pages_bytes(colfs_tree *t, parquet_region_state *s, const p
 	return page_bytes_sc(t, s, ch, pg, NULL, out, out_len, &owned, e);
 }
 
+/* --- geometries ------------------------------------------------------------ */
+
+/* A GEOMETRY/GEOGRAPHY (or GeoParquet WKB) page's values are checked
+ * once decoded: the first malformed WKB of the page is reported (the
+ * value itself shows as its bytes, docs/values.md), at its byte offset
+ * in the file when the page is stored uncompressed, else at the page's
+ * data with the offset inside the decompressed bytes. */
+static void check_wkb(colfs_tree *t, parquet_region_state *s, uint32_t g,
+		      uint32_t c, size_t k, const colfs_node *where,
+		      const parquet_chunk *ch, const parquet_column *col,
+		      const pq_values *v, const uint8_t *buf, size_t buf_len,
+		      uint64_t off, const char *what)
+{
+	pq_type ty = parquet_pages_type_of(col->elem);
+	colfs_buf tmp = {0};
+	size_t bad_n = 0, first = 0, at = 0, rel = 0;
+	const char *why = NULL;
+
+	if ((ty.logical != PARQUET_LT_GEOMETRY &&
+	     ty.logical != PARQUET_LT_GEOGRAPHY) || v->indices ||
+	    v->physical_type != PARQUET_BYTE_ARRAY)
+		return;
+	for (size_t i = 0; i < v->count; i++) {
+		const pq_bytes *x = &v->v.bytes[i];
+		size_t b;
+		const char *w;
+		tmp.len = 0;
+		if (colfs_render_wkb(&tmp, &colfs_render_text_default, x->ptr,
+				     x->len, &b, &w) == COLFS_OK)
+			continue;
+		if (!bad_n++) {
+			first = i;
+			why = w;
+			at = b;
+			rel = buf && x->ptr >= buf && x->ptr <= buf + buf_len
+			      ? (size_t)(x->ptr - buf) + b : SIZE_MAX;
+		}
+	}
+	colfs_buf_free(&tmp);
+	if (!bad_n)
+		return;
+	colfs_err e = {0};
+	if (rel != SIZE_MAX && ch->codec == PARQUET_CODEC_UNCOMPRESSED)
+		colfs_fail(&e, COLFS_ECORRUPT, off + rel,
+			   "%s value %zu: malformed WKB (%s, byte %zu of the value)%s: shown as its bytes",
+			   what, first, why, at,
+			   bad_n > 1 ? " and more in the page" : "");
+	else
+		colfs_fail(&e, COLFS_ECORRUPT, off,
+			   "%s value %zu: malformed WKB (%s, byte %zu of the value, byte %zu of the decompressed page)%s: shown as its bytes",
+			   what, first, why, at, rel == SIZE_MAX ? 0 : rel,
+			   bad_n > 1 ? " and more in the page" : "");
+	parquet_region_part_report(t, s, g, c, k, where, &e);
+}
+
 /* --- dictionaries --------------------------------------------------------- */
 
 static colfs_status dict_decode(colfs_tree *t, parquet_region_state *s, uint32_t g,
@@ -771,6 +826,8 @@ static colfs_status dict_decode(colfs_tree *t, parquet_region_state *s, uint32_t
 		free(d);
 		return st;
 	}
+	check_wkb(t, s, g, c, 0, NULL, ch, col, &d->vals, d->buf, len,
+		  pg->offset + pg->hdr.header_len, "dictionary page");
 	*out = d;
 	return COLFS_OK;
 }
@@ -1028,6 +1085,8 @@ colfs_status parquet_pages_decode(colfs_tree *t, parquet_region_state *s,
 				"dictionary indices without a dictionary");
 	if (st)
 		goto fail;
+	check_wkb(t, s, g, c, k, where, ch, col, &p->vals, p->buf,
+		  p->buf_len, off, "data page");
 	return COLFS_OK;
 fail:
 	if (!e.status)
@@ -1082,6 +1141,8 @@ pq_type parquet_pages_type_of(const parquet_schema_elem *e)
 	t.type_length = e->type_length;
 	t.converted = e->converted_type;
 	t.logical = e->logical.kind;
+	if (e->geoparquet_wkb && !t.logical)
+		t.logical = PARQUET_LT_GEOMETRY;
 	t.scale = e->logical.kind == PARQUET_LT_DECIMAL ? e->logical.scale :
 							 e->scale;
 	t.unit = e->logical.unit;

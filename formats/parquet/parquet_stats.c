@@ -520,6 +520,129 @@ static json_t *placeholder_real(json_t *v, const numtext *nt)
 	return json_real(strtod(nt->text[k], NULL));
 }
 
+/* A geometry type code of GeospatialStatistics (ISO WKB: 1 POINT ..
+ * 7 GEOMETRYCOLLECTION, plus 1000 Z, 2000 M, 3000 ZM) as its WKT name
+ * ("POINT Z"); a code outside those stays a number. */
+static json_t *geo_type_json(int32_t code)
+{
+	static const char *const kinds[] = {
+		NULL, "POINT", "LINESTRING", "POLYGON", "MULTIPOINT",
+		"MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION",
+	};
+	static const char *const dims[] = { "", " Z", " M", " ZM" };
+	char s[32];
+
+	if (code < 1 || code > 3007 || code % 1000 < 1 || code % 1000 > 7)
+		return json_integer(code);
+	snprintf(s, sizeof s, "%s%s", kinds[code % 1000], dims[code / 1000]);
+	return json_string(s);
+}
+
+/* A double of the bounding box: a JSON number, NaN and infinities as the
+ * strings of the JSON conventions (docs/parquet-tree.md). */
+static json_t *geo_double_json(double v)
+{
+	if (isnan(v))
+		return json_string("NaN");
+	if (isinf(v))
+		return json_string(v < 0 ? "-Infinity" : "Infinity");
+	return json_real(v);
+}
+
+/* ColumnMetaData.geospatial_statistics: {"bbox": {"xmin": ...},
+ * "geospatial_types": ["POINT", "LINESTRING Z", ...]}. */
+static colfs_status geo_stats_json(const parquet_file *pf,
+				   const parquet_chunk *ch, json_t **out,
+				   colfs_err *err)
+{
+	static const char *const box[] = {
+		NULL, "xmin", "xmax", "ymin", "ymax", "zmin", "zmax", "mmin",
+		"mmax",
+	};
+	colfs_cursor c;
+	colfs_thrift r;
+	colfs_thrift_field fl;
+	int16_t last, blast;
+	json_t *o = json_object();
+	colfs_status st;
+
+	if (!o)
+		return COLFS_ENOMEM;
+	if (ch->geo_span_off > pf->footer_len ||
+	    ch->geo_span_len > pf->footer_len - ch->geo_span_off) {
+		json_decref(o);
+		return colfs_fail(err, COLFS_ECORRUPT, pf->footer_offset,
+				  "GeospatialStatistics outside the footer");
+	}
+	colfs_cursor_init(&c, pf->footer + ch->geo_span_off, ch->geo_span_len,
+			  pf->footer_offset + ch->geo_span_off);
+	colfs_thrift_init(&r, &c);
+	st = colfs_thrift_struct_enter(&r, &last, err);
+	while (!st && (st = colfs_thrift_field_next(&r, &last, &fl, err)) ==
+			      COLFS_OK) {
+		if (fl.id == 1 && fl.type == COLFS_THRIFT_STRUCT) {
+			json_t *b = json_object();
+			colfs_thrift_field bf;
+			if (!b) {
+				st = COLFS_ENOMEM;
+				break;
+			}
+			json_object_set_new(o, "bbox", b);
+			st = colfs_thrift_struct_enter(&r, &blast, err);
+			while (!st && (st = colfs_thrift_field_next(
+					       &r, &blast, &bf, err)) ==
+					      COLFS_OK) {
+				double v;
+				if (bf.id < 1 || bf.id > 8) {
+					st = colfs_thrift_skip(&r, bf.type,
+							       err);
+					continue;
+				}
+				st = colfs_thrift_read_double(&r, bf.type, &v,
+							      err);
+				if (!st)
+					json_object_set_new(
+						b, box[bf.id],
+						geo_double_json(v));
+			}
+			if (st == COLFS_END) {
+				colfs_thrift_struct_leave(&r);
+				st = COLFS_OK;
+			}
+		} else if (fl.id == 2 && fl.type == COLFS_THRIFT_LIST) {
+			uint8_t et;
+			uint32_t n;
+			json_t *a = json_array();
+			if (!a) {
+				st = COLFS_ENOMEM;
+				break;
+			}
+			json_object_set_new(o, "geospatial_types", a);
+			st = colfs_thrift_list_begin(&r, &et, &n, err);
+			for (uint32_t i = 0; !st && i < n; i++) {
+				int32_t v;
+				st = colfs_thrift_read_i32(&r, et, &v, err);
+				if (!st)
+					json_array_append_new(
+						a, geo_type_json(v));
+			}
+			if (!st)
+				colfs_thrift_collection_leave(&r);
+		} else {
+			st = colfs_thrift_skip(&r, fl.type, err);
+		}
+	}
+	if (st != COLFS_END) {
+		json_decref(o);
+		if (st == COLFS_ENOMEM)
+			return colfs_fail(err, COLFS_ENOMEM, pf->footer_offset +
+					  ch->geo_span_off, "out of memory");
+		return err->status ? err->status : COLFS_ECORRUPT;
+	}
+	*out = o;
+	return COLFS_OK;
+}
+
 /* statistics.json, built once from the Statistics bytes: physical and
  * logical type, each field (min/max rendered by the column's type as the
  * value files render them when the chunk's column is known, else by
@@ -573,8 +696,10 @@ colfs_status parquet_stats_statistics_gen(colfs_tree *t, colfs_node *f, colfs_bu
 	colfs_cursor_init(&c, pf->footer + ch->stats_span_off,
 			  ch->stats_span_len, pf->footer_offset + ch->stats_span_off);
 	colfs_thrift_init(&r, &c);
-	st = colfs_thrift_struct_enter(&r, &last, &err);
-	while (!st && (st = colfs_thrift_field_next(&r, &last, &fl, &err)) ==
+	/* a chunk with geospatial statistics only: no Statistics fields */
+	st = ch->has_statistics ? colfs_thrift_struct_enter(&r, &last, &err)
+				: COLFS_END;
+	while (ch->has_statistics && !st && (st = colfs_thrift_field_next(&r, &last, &fl, &err)) ==
 			      COLFS_OK) {
 		const char *name = fl.id > 0 && fl.id <= 9 ? names[fl.id] : NULL;
 		if (!name) {
@@ -620,6 +745,19 @@ colfs_status parquet_stats_statistics_gen(colfs_tree *t, colfs_node *f, colfs_bu
 		return err.status ? err.status : COLFS_ECORRUPT;
 	}
 	json_object_set_new(o, "raw", raw);
+	if (ch->has_geo_statistics) {
+		json_t *g = NULL;
+		st = geo_stats_json(pf, ch, &g, &err);
+		if (st) {
+			for (int i = 0; i < 7; i++)
+				json_decref(typed[i]);
+			json_decref(o);
+			free(nt.text);
+			colfs_tree_report_err(t, f, &err);
+			return st;
+		}
+		json_object_set_new(o, "geospatial_statistics", g);
+	}
 	if (want_typed && !has_nul_string(o)) {
 		for (int16_t id = 1; id < 7; id++) {
 			json_t *v;

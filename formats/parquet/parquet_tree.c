@@ -172,7 +172,7 @@ static colfs_status chunk_populate(colfs_tree *t, colfs_node *dir)
 	if (!ch)
 		return COLFS_OK;
 	ADD(add_doc_abc(t, dir, "meta.json", &chunk_meta_ops, s, a, b, 0));
-	if (ch->has_statistics)
+	if (ch->has_statistics || ch->has_geo_statistics)
 		ADD(add_doc_abc(t, dir, "statistics.json", &stats_ops, s, a, b,
 				0));
 	if (ch->has_meta) {

@@ -158,6 +158,21 @@ put('pq_decode', 'plain-bytes', bytes([9 | 0x20]) + struct.pack('<H', 2) +
 for op in range(24):
     put('render', 'op%02d' % op, bytes([op, op & 3]) +
         bytes(range(1, 17)) + 'héllo\n\tw\x01'.encode())
+# render op 24: WKB (a collection of a point, a Z linestring in the
+# other byte order, an empty polygon; an EWKB point with an SRID)
+WKB_SEEDS = {
+    'wkb-collection': bytes([1]) + struct.pack('<II', 7, 3) +
+    bytes([1]) + struct.pack('<Idd', 1, 1.0, 2.0) +
+    bytes([1]) + struct.pack('<II', 3, 0) +
+    bytes([1]) + struct.pack('<II', 6, 1) +
+    bytes([0]) + struct.pack('>II', 3, 0),
+    'wkb-ewkb-z': bytes([0]) + struct.pack('>IIddd', 0xA0000001, 4326,
+                                           1.0, 2.0, float('nan')),
+    'wkb-linestring-zm': bytes([1]) + struct.pack('<II', 3002, 2) +
+    struct.pack('<8d', *range(8)),
+}
+for name, wkb in WKB_SEEDS.items():
+    put('render', name, bytes([24, 0]) + bytes(range(1, 17)) + wkb)
 
 # variant: metadata length, metadata, value (VariantEncoding.md)
 V_META = bytes([0x11, 5, 0, 1, 2, 3, 4, 5]) + b'abcde'

@@ -100,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	/* something before, to check the functions append */
 	colfs_buf_puts(&b, "x");
-	switch (op % 24) {
+	switch (op % 25) {
 	case 0:
 		colfs_render_null(&b, &r);
 		break;
@@ -207,6 +207,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				       utc);
 		is_json = false;
 		break;
+	case 24: {
+		/* WKB: rendered (one line, JSON a string) or refused with
+		 * nothing appended, a reason and a place inside the value */
+		size_t bad = SIZE_MAX;
+		const char *why = NULL;
+		if (colfs_render_wkb(&b, &r, rest, rest_n, &bad, &why) !=
+		    COLFS_OK) {
+			FUZZ_CHECK(b.len == 1 && !b.failed);
+			FUZZ_CHECK(why != NULL && bad <= rest_n);
+			goto done;
+		}
+		break;
+	}
 	default:
 		colfs_render_date(&b, &r, INT64_MAX - (a & 7));
 		colfs_buf_putc(&b, ' ');

@@ -15,8 +15,9 @@
 // equals its scale (DuckDB `.5`, colfs `0.5`), INT96 timestamps (DuckDB
 // keeps microseconds only: colfs's fraction cut to six digits), and nested
 // values as parsed JSON with those rules applied to their leaves (integer
-// tokens compared as text).  GEOMETRY columns are compared as the WKB
-// DuckDB returns (ST_AsWKB) against colfs's BLOB text.  VARIANT values
+// tokens compared as text).  GEOMETRY columns are compared as DuckDB's
+// geometry::VARCHAR (WKT) against colfs's text (docs/values.md,
+// "Geometries").  VARIANT values
 // (at the top or nested) are compared as DuckDB's JSON of the variant
 // (CAST(v AS JSON)) parsed against colfs's, with the rules above and one
 // more (docs/values.md, VARIANT): a timestamp with time zone in
@@ -343,14 +344,14 @@ for (const rel of files) {
 				esc += '%' + n;
 		}
 		try {
-			// GEOMETRY: the stored WKB, a BLOB for colfs
+			// GEOMETRY: WKT, as DuckDB prints geometry::VARCHAR
 			const geo = types[i].typeId === T.GEOMETRY;
-			const kind = geo ? 'blob' : kindOf(types[i], true);
+			const kind = geo ? 'str' : kindOf(types[i], true);
 			if (esc === null)
 				throw new Error('name longer than 200 bytes');
 			cols.push({ name, esc, kind, type: types[i], int96,
 				variant: hasVariant(kind),
-				sql: geo ? `ST_AsWKB(${sqlIdent(name)})::BLOB` :
+				sql: geo ? `${sqlIdent(name)}::VARCHAR` :
 					sqlIdent(name) });
 		} catch (e) {
 			skipped.push(`${name} (${e.message})`);
