@@ -59,7 +59,6 @@ typedef struct parquet_schema_elem {
 	int32_t scale, precision;
 	bool has_field_id;
 	int32_t field_id;
-	int32_t vector_length;
 	parquet_logical logical;
 	/* the tree */
 	int32_t parent;          /* index of the parent, -1 for the root */

@@ -419,7 +419,7 @@ static colfs_status parse_schema_elem(pctx *x, parquet_schema_elem *e,
 	int16_t last;
 
 	e->type = e->type_length = e->repetition = e->num_children = -1;
-	e->converted_type = e->scale = e->precision = e->vector_length = -1;
+	e->converted_type = e->scale = e->precision = -1;
 	e->logical.variant_version = e->logical.algorithm = -1;
 	e->parent = -1;
 	e->leaf = -1;
@@ -443,7 +443,6 @@ static colfs_status parse_schema_elem(pctx *x, parquet_schema_elem *e,
 			dst = &e->field_id;
 			e->has_field_id = true;
 			break;
-		case 11: dst = &e->vector_length; break;
 		case 4:
 			COLFS_TRY(read_string(x, &f, "SchemaElement.name",
 					      &e->name, err));
