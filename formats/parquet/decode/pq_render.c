@@ -91,6 +91,14 @@ static void render_bytes(colfs_buf *b, const colfs_render *r,
 			return;
 		}
 		break;
+	case PARQUET_LT_GEOMETRY:
+	case PARQUET_LT_GEOGRAPHY:
+		/* WKT; malformed WKB appends nothing and shows as its
+		 * bytes below (pq_wkb_check reports it) */
+		if (colfs_render_wkb(b, r, x->ptr, x->len, NULL, NULL) ==
+		    COLFS_OK)
+			return;
+		break;
 	case PARQUET_LT_FLOAT16:
 		if (x->len == 2) {
 			colfs_render_float16(b, r, (uint16_t)(x->ptr[0] |
