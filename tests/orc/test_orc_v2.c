@@ -99,8 +99,14 @@ static void write_file(const char *path)
 	/* RLE v1 literals: 2 values (header -2) */
 	static const uint8_t len_g[] = {0xfe, 21, 41};
 	static const uint8_t len_h[] = {0xfe, 21, 21};
-	Orcpb__Stream s[4];
-	Orcpb__Stream *sp[4];
+	Orcpb__Stream s[5];
+	Orcpb__Stream *sp[5];
+	/* the older bloom filter layout (orc.proto BloomFilterOld), as in
+	 * ORC's examples/over1k_bloom.orc */
+	Orcpb__BloomFilterOld bf = ORCPB__BLOOM_FILTER_OLD__INIT, *bfp = &bf;
+	Orcpb__BloomFilterIndexOld bfi = ORCPB__BLOOM_FILTER_INDEX_OLD__INIT;
+	uint64_t words[] = {0, 1u << 20, 0x8000000000000000u};
+	size_t ixl;
 	Orcpb__ColumnEncoding enc[3], *encp[3];
 	Orcpb__StripeFooter sf = ORCPB__STRIPE_FOOTER__INIT;
 	Orcpb__StripeInformation si = ORCPB__STRIPE_INFORMATION__INIT, *sip = &si;
@@ -126,27 +132,42 @@ static void write_file(const char *path)
 
 	put(&file, "ORC", 3);
 	off = file.len;
-	/* streams, in file order: g DATA, g LENGTH, h DATA, h LENGTH */
+	bf.has_field_1 = bf.has_field_2 = 1;
+	bf.field_1 = 10000;
+	bf.field_2 = 0.05;
+	bf.n_field_3 = 3;
+	bf.field_3 = words;
+	bfi.n_bloomfilter = 1;
+	bfi.bloomfilter = &bfp;
+	ixl = put_msg(&file, &bfi.base);
+	/* streams, in file order: g BLOOM_FILTER, then g DATA, g LENGTH,
+	 * h DATA, h LENGTH */
+	orcpb__stream__init(&s[4]);
+	s[4].has_kind = s[4].has_column = s[4].has_length = 1;
+	s[4].kind = ORCPB__STREAM__KIND__BLOOM_FILTER;
+	s[4].column = 1;
+	s[4].length = ixl;
+	sp[0] = &s[4];
 	for (int i = 0; i < 4; i++) {
 		orcpb__stream__init(&s[i]);
 		s[i].has_kind = s[i].has_column = s[i].has_length = 1;
 		s[i].kind = i % 2 ? ORCPB__STREAM__KIND__LENGTH
 				  : ORCPB__STREAM__KIND__DATA;
 		s[i].column = 1 + i / 2;
-		sp[i] = &s[i];
+		sp[i + 1] = &s[i];
 	}
 	s[0].length = put_brotli(&file, data_g.p, data_g.len);
 	s[1].length = put_brotli(&file, len_g, sizeof len_g);
 	s[2].length = put_brotli(&file, data_h.p, data_h.len);
 	s[3].length = put_brotli(&file, len_h, sizeof len_h);
-	data_len = file.len - off;
+	data_len = file.len - off - ixl;
 	for (int i = 0; i < 3; i++) {
 		orcpb__column_encoding__init(&enc[i]);
 		enc[i].has_kind = 1;
 		enc[i].kind = ORCPB__COLUMN_ENCODING__KIND__DIRECT;
 		encp[i] = &enc[i];
 	}
-	sf.n_streams = 4;
+	sf.n_streams = 5;
 	sf.streams = sp;
 	sf.n_columns = 3;
 	sf.columns = encp;
@@ -154,7 +175,7 @@ static void write_file(const char *path)
 	si.has_offset = si.has_indexlength = si.has_datalength = 1;
 	si.has_footerlength = si.has_numberofrows = 1;
 	si.offset = off;
-	si.indexlength = 0;
+	si.indexlength = ixl;
 	si.datalength = data_len;
 	si.footerlength = sfl;
 	si.numberofrows = 2;
@@ -284,7 +305,16 @@ int main(void)
 	expect_has(t, "/statistics.json", "\"xmax\": 1.5");
 	expect_has(t, "/statistics.json", "\"geospatial_types\"");
 	expect_has(t, "/footer.json", "\"algorithm\": \"KARNEY\"");
+	expect_has(t, "/stripes/0/indexes/1/bloom_filter.json",
+		   "\"field_1\": 10000");
+	expect_has(t, "/stripes/0/indexes/1/bloom_filter.json",
+		   "\"field_2\": 0.05");
+	expect_has(t, "/stripes/0/indexes/1/bloom_filter.json",
+		   "\"layout\": \"older");
+	expect_has(t, "/stripes/0/indexes/1/bloom_filter.json",
+		   "9223372036854775808");
 	expect(t, "/errors", "");
+	expect(t, "/stripes/0/errors", "");
 	colfs_tree_destroy(t);
 	unlink(path);
 	if (failures)
