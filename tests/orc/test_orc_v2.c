@@ -301,6 +301,8 @@ int main(void)
 	expect_has(t, "/rows.jsonl",
 		   "{\"g\": \"POINT (1 2)\", \"h\": \"POINT (-122.5 37.25)\"}\n"
 		   "{\"g\": \"LINESTRING (0 0, 1.5 -1)\", \"h\": \"POINT (0 0)\"}\n");
+	expect(t, "/rows.csv", "g,h\nPOINT (1 2),POINT (-122.5 37.25)\n"
+			      "\"LINESTRING (0 0, 1.5 -1)\",POINT (0 0)\n");
 	expect_has(t, "/statistics.json", "\"geospatialStatistics\"");
 	expect_has(t, "/statistics.json", "\"xmax\": 1.5");
 	expect_has(t, "/statistics.json", "\"geospatial_types\"");
