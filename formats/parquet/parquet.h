@@ -174,6 +174,8 @@ typedef struct parquet_file {
 	parquet_kv *kv;
 	uint32_t n_kv;
 	bool has_column_orders;
+	int32_t *column_orders;  /* per leaf: the ColumnOrder member id */
+	uint32_t n_column_orders;
 	bool has_encryption_algorithm;   /* plaintext footer, encrypted file */
 	bool has_footer_signing_key;
 	int32_t encryption_algorithm;    /* 1 AES_GCM_V1, 2 AES_GCM_CTR_V1, -1 */

@@ -83,6 +83,102 @@ static void write_file(void)
 	tw_buf_free(&out);
 }
 
+/* One row group of one DOUBLE column `x` whose chunk holds one PLAIN data
+ * page of 3 values (1.5, NaN, -2); the chunk's Statistics say nan_count
+ * 1 and FileMetaData.column_orders gives the column `order` (a ColumnOrder
+ * member id). */
+static void write_ordered(int16_t order)
+{
+	tw_buf meta = {0}, page = {0}, hdr = {0}, out = {0};
+	const double vals[3] = {1.5, __builtin_nan(""), -2};
+	double lo = -2, hi = 1.5;
+	tw w;
+	FILE *f;
+	int fd;
+
+	tw_buf_put(&page, vals, sizeof vals);
+	tw_begin(&w, &hdr);                             /* PageHeader */
+	tw_field_i32(&w, 1, 0);                         /* DATA_PAGE */
+	tw_field_i32(&w, 2, (int32_t)page.len);
+	tw_field_i32(&w, 3, (int32_t)page.len);
+	tw_field_struct_begin(&w, 5);                   /* DataPageHeader */
+	tw_field_i32(&w, 1, 3);
+	tw_field_i32(&w, 2, 0);                         /* PLAIN */
+	tw_field_i32(&w, 3, 3);                         /* RLE */
+	tw_field_i32(&w, 4, 3);
+	tw_struct_end(&w);
+	tw_struct_end(&w);
+	assert_true(tw_ok(&w));
+
+	tw_begin(&w, &meta);
+	tw_field_i32(&w, 1, 2);
+	tw_field_list_begin(&w, 2, TW_STRUCT, 2);
+	tw_elem_struct_begin(&w);
+	tw_field_string(&w, 4, "schema");
+	tw_field_i32(&w, 5, 1);
+	tw_struct_end(&w);
+	tw_elem_struct_begin(&w);
+	tw_field_i32(&w, 1, 5);                         /* DOUBLE */
+	tw_field_i32(&w, 3, 0);                         /* REQUIRED */
+	tw_field_string(&w, 4, "x");
+	tw_struct_end(&w);
+	tw_field_i64(&w, 3, 3);
+	tw_field_list_begin(&w, 4, TW_STRUCT, 1);       /* row_groups */
+	tw_elem_struct_begin(&w);
+	tw_field_list_begin(&w, 1, TW_STRUCT, 1);       /* columns */
+	tw_elem_struct_begin(&w);
+	tw_field_i64(&w, 2, 4);                         /* file_offset */
+	tw_field_struct_begin(&w, 3);                   /* ColumnMetaData */
+	tw_field_i32(&w, 1, 5);
+	tw_field_list_begin(&w, 2, TW_I32, 1);
+	tw_elem_i32(&w, 0);
+	tw_field_list_begin(&w, 3, TW_BINARY, 1);
+	tw_elem_string(&w, "x");
+	tw_field_i32(&w, 4, 0);                         /* UNCOMPRESSED */
+	tw_field_i64(&w, 5, 3);
+	tw_field_i64(&w, 6, (int64_t)(hdr.len + page.len));
+	tw_field_i64(&w, 7, (int64_t)(hdr.len + page.len));
+	tw_field_i64(&w, 9, 4);                         /* data_page_offset */
+	tw_field_struct_begin(&w, 12);                  /* Statistics */
+	tw_field_i64(&w, 3, 0);
+	tw_field_binary(&w, 5, &hi, 8);
+	tw_field_binary(&w, 6, &lo, 8);
+	tw_field_i64(&w, 9, 1);                         /* nan_count */
+	tw_struct_end(&w);
+	tw_struct_end(&w);
+	tw_struct_end(&w);
+	tw_field_i64(&w, 2, (int64_t)(hdr.len + page.len));
+	tw_field_i64(&w, 3, 3);
+	tw_struct_end(&w);
+	tw_field_list_begin(&w, 7, TW_STRUCT, 1);       /* column_orders */
+	tw_elem_struct_begin(&w);
+	tw_field_struct_begin(&w, order);
+	tw_struct_end(&w);
+	tw_struct_end(&w);
+	tw_struct_end(&w);
+	assert_true(tw_ok(&w));
+
+	tw_buf_put(&out, "PAR1", 4);
+	tw_buf_put(&out, hdr.data, hdr.len);
+	tw_buf_put(&out, page.data, page.len);
+	tw_buf_put(&out, meta.data, meta.len);
+	tw_buf_le32(&out, (uint32_t)meta.len);
+	tw_buf_put(&out, "PAR1", 4);
+	assert_false(out.failed);
+
+	strcpy(path, "/tmp/colfs-pq-logical-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(out.data, 1, out.len, f), out.len);
+	fclose(f);
+	tw_buf_free(&meta);
+	tw_buf_free(&page);
+	tw_buf_free(&hdr);
+	tw_buf_free(&out);
+}
+
 static char *slurp(colfs_tree *t, const char *p)
 {
 	static char buf[1 << 16];
@@ -137,10 +233,45 @@ static void test_file_logical_type(void **state)
 	unlink(path);
 }
 
+/* statistics.json names the column's ColumnOrder and shows nan_count */
+static void test_column_orders(void **state)
+{
+	static const char *const names[] = {
+		NULL, "TYPE_ORDER", "IEEE_754_TOTAL_ORDER",
+		"INT96_TIMESTAMP_ORDER",
+	};
+	colfs_tree *t;
+	char why[256], want[64];
+	const char *s;
+
+	(void)state;
+	for (int16_t k = 1; k <= 3; k++) {
+		write_ordered(k);
+		if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
+			unlink(path);
+			fail_msg("open failed: %s", why);
+		}
+		s = slurp(t, "/row_groups/0/chunks/x/statistics.json");
+		assert_non_null(s);
+		snprintf(want, sizeof want, "\"column_order\": \"%s\"",
+			 names[k]);
+		assert_non_null(strstr(s, want));
+		assert_non_null(strstr(s, "\"nan_count\": 1"));
+		assert_non_null(strstr(s, "\"min_value\": -2"));
+		s = slurp(t, "/columns/x");
+		assert_non_null(s);
+		assert_string_equal(s, "1.5\nnan\n-2.0\n");
+		assert_string_equal(slurp(t, "/errors"), "");
+		colfs_tree_destroy(t);
+		unlink(path);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_file_logical_type),
+		cmocka_unit_test(test_column_orders),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
