@@ -85,9 +85,9 @@ static void write_file(void)
 
 /* One row group of one DOUBLE column `x` whose chunk holds one PLAIN data
  * page of 3 values (1.5, NaN, -2); the chunk's Statistics say nan_count
- * 1 and FileMetaData.column_orders gives the column `order` (a ColumnOrder
+ * `nan_count` (1 is true) and FileMetaData.column_orders gives the column `order` (a ColumnOrder
  * member id). */
-static void write_ordered(int16_t order)
+static void write_ordered(int16_t order, int64_t nan_count)
 {
 	tw_buf meta = {0}, page = {0}, hdr = {0}, out = {0};
 	const double vals[3] = {1.5, __builtin_nan(""), -2};
@@ -143,7 +143,7 @@ static void write_ordered(int16_t order)
 	tw_field_i64(&w, 3, 0);
 	tw_field_binary(&w, 5, &hi, 8);
 	tw_field_binary(&w, 6, &lo, 8);
-	tw_field_i64(&w, 9, 1);                         /* nan_count */
+	tw_field_i64(&w, 9, nan_count);
 	tw_struct_end(&w);
 	tw_struct_end(&w);
 	tw_struct_end(&w);
@@ -246,7 +246,7 @@ static void test_column_orders(void **state)
 
 	(void)state;
 	for (int16_t k = 1; k <= 3; k++) {
-		write_ordered(k);
+		write_ordered(k, 1);
 		if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
 			unlink(path);
 			fail_msg("open failed: %s", why);
@@ -261,10 +261,35 @@ static void test_column_orders(void **state)
 		s = slurp(t, "/columns/x");
 		assert_non_null(s);
 		assert_string_equal(s, "1.5\nnan\n-2.0\n");
+		s = slurp(t, "/row_groups/0/chunks/x/verify");
+		assert_non_null(s);
+		assert_non_null(strstr(s, "statistics: agree with the data"));
 		assert_string_equal(slurp(t, "/errors"), "");
 		colfs_tree_destroy(t);
 		unlink(path);
 	}
+}
+
+/* verify names a nan_count that is not the decoded NaNs */
+static void test_nan_count_lie(void **state)
+{
+	colfs_tree *t;
+	char why[256];
+	const char *s;
+
+	(void)state;
+	write_ordered(2, 2);
+	if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
+		unlink(path);
+		fail_msg("open failed: %s", why);
+	}
+	s = slurp(t, "/row_groups/0/chunks/x/verify");
+	assert_non_null(s);
+	assert_non_null(strstr(s,
+		"statistics nan_count 2, the data has 1 NaNs"));
+	assert_null(strstr(s, "statistics: agree with the data"));
+	colfs_tree_destroy(t);
+	unlink(path);
 }
 
 int main(void)
@@ -272,6 +297,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_file_logical_type),
 		cmocka_unit_test(test_column_orders),
+		cmocka_unit_test(test_nan_count_lie),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
