@@ -29,6 +29,7 @@ enum vf_order {
 	ORD_BOOL, ORD_SIGNED, ORD_UNSIGNED, ORD_FLOAT, ORD_BYTES,
 	ORD_DECIMAL,    /* big-endian two's complement */
 	ORD_FLOAT16,
+	ORD_INT96,      /* INT96_TIMESTAMP_ORDER: Julian day, then nanoseconds */
 };
 
 /* Problems reported per chunk before the rest are only counted. */
@@ -189,6 +190,15 @@ static int vf_cmp(const vf *v, const uint8_t *a, size_t al, const uint8_t *b,
 		if (isnan(x) || isnan(y))
 			return 2;
 		return (x > y) - (x < y);
+	}
+	case ORD_INT96: {
+		if (al != 12 || bl != 12)
+			return 2;
+		uint32_t da = (uint32_t)le(a + 8, 4), db = (uint32_t)le(b + 8, 4);
+		uint64_t na = le(a, 8), nb = le(b, 8);
+		if (da != db)
+			return da < db ? -1 : 1;
+		return (na > nb) - (na < nb);
 	}
 	case ORD_FLOAT16: {
 		if (al != 2 || bl != 2)
@@ -704,6 +714,11 @@ colfs_status parquet_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 	v.ch = ch;
 	v.type = parquet_pages_type_of(s->pf->columns[ch->column].elem);
 	v.order = order_of(&v.type);
+	/* INT96 statistics have an order only when the file says so
+	 * (ColumnOrder 3, INT96_TIMESTAMP_ORDER); otherwise they are ignored */
+	if (v.type.physical == 3 && ch->column < s->pf->n_column_orders &&
+	    s->pf->column_orders[ch->column] == 3)
+		v.order = ORD_INT96;
 	v.out = out;
 	v.asc_ok = v.desc_ok = true;
 	v.nested = s->pf->columns[ch->column].max_def > 1;

@@ -87,22 +87,37 @@ static void write_file(void)
  * page of 3 values (1.5, NaN, -2); the chunk's Statistics say nan_count
  * `nan_count` (1 is true) and FileMetaData.column_orders gives the column `order` (a ColumnOrder
  * member id). */
+static void write_chunk(int16_t order, int32_t physical, const void *vals,
+			size_t vals_len, int32_t n, const void *lo,
+			const void *hi, size_t stat_len, int64_t nan_count);
+
 static void write_ordered(int16_t order, int64_t nan_count)
 {
-	tw_buf meta = {0}, page = {0}, hdr = {0}, out = {0};
 	const double vals[3] = {1.5, __builtin_nan(""), -2};
 	double lo = -2, hi = 1.5;
+
+	write_chunk(order, 5, vals, sizeof vals, 3, &lo, &hi, 8, nan_count);
+}
+
+/* The file of write_ordered, of any fixed-width physical type: `n`
+ * PLAIN values, Statistics min_value `lo`, max_value `hi` (`stat_len`
+ * bytes each) and nan_count when >= 0; `order` 0: no column_orders. */
+static void write_chunk(int16_t order, int32_t physical, const void *vals,
+			size_t vals_len, int32_t n, const void *lo,
+			const void *hi, size_t stat_len, int64_t nan_count)
+{
+	tw_buf meta = {0}, page = {0}, hdr = {0}, out = {0};
 	tw w;
 	FILE *f;
 	int fd;
 
-	tw_buf_put(&page, vals, sizeof vals);
+	tw_buf_put(&page, vals, vals_len);
 	tw_begin(&w, &hdr);                             /* PageHeader */
 	tw_field_i32(&w, 1, 0);                         /* DATA_PAGE */
 	tw_field_i32(&w, 2, (int32_t)page.len);
 	tw_field_i32(&w, 3, (int32_t)page.len);
 	tw_field_struct_begin(&w, 5);                   /* DataPageHeader */
-	tw_field_i32(&w, 1, 3);
+	tw_field_i32(&w, 1, n);
 	tw_field_i32(&w, 2, 0);                         /* PLAIN */
 	tw_field_i32(&w, 3, 3);                         /* RLE */
 	tw_field_i32(&w, 4, 3);
@@ -118,43 +133,46 @@ static void write_ordered(int16_t order, int64_t nan_count)
 	tw_field_i32(&w, 5, 1);
 	tw_struct_end(&w);
 	tw_elem_struct_begin(&w);
-	tw_field_i32(&w, 1, 5);                         /* DOUBLE */
+	tw_field_i32(&w, 1, physical);
 	tw_field_i32(&w, 3, 0);                         /* REQUIRED */
 	tw_field_string(&w, 4, "x");
 	tw_struct_end(&w);
-	tw_field_i64(&w, 3, 3);
+	tw_field_i64(&w, 3, n);
 	tw_field_list_begin(&w, 4, TW_STRUCT, 1);       /* row_groups */
 	tw_elem_struct_begin(&w);
 	tw_field_list_begin(&w, 1, TW_STRUCT, 1);       /* columns */
 	tw_elem_struct_begin(&w);
 	tw_field_i64(&w, 2, 4);                         /* file_offset */
 	tw_field_struct_begin(&w, 3);                   /* ColumnMetaData */
-	tw_field_i32(&w, 1, 5);
+	tw_field_i32(&w, 1, physical);
 	tw_field_list_begin(&w, 2, TW_I32, 1);
 	tw_elem_i32(&w, 0);
 	tw_field_list_begin(&w, 3, TW_BINARY, 1);
 	tw_elem_string(&w, "x");
 	tw_field_i32(&w, 4, 0);                         /* UNCOMPRESSED */
-	tw_field_i64(&w, 5, 3);
+	tw_field_i64(&w, 5, n);
 	tw_field_i64(&w, 6, (int64_t)(hdr.len + page.len));
 	tw_field_i64(&w, 7, (int64_t)(hdr.len + page.len));
 	tw_field_i64(&w, 9, 4);                         /* data_page_offset */
 	tw_field_struct_begin(&w, 12);                  /* Statistics */
 	tw_field_i64(&w, 3, 0);
-	tw_field_binary(&w, 5, &hi, 8);
-	tw_field_binary(&w, 6, &lo, 8);
-	tw_field_i64(&w, 9, nan_count);
+	tw_field_binary(&w, 5, hi, stat_len);
+	tw_field_binary(&w, 6, lo, stat_len);
+	if (nan_count >= 0)
+		tw_field_i64(&w, 9, nan_count);
 	tw_struct_end(&w);
 	tw_struct_end(&w);
 	tw_struct_end(&w);
 	tw_field_i64(&w, 2, (int64_t)(hdr.len + page.len));
-	tw_field_i64(&w, 3, 3);
+	tw_field_i64(&w, 3, n);
 	tw_struct_end(&w);
-	tw_field_list_begin(&w, 7, TW_STRUCT, 1);       /* column_orders */
-	tw_elem_struct_begin(&w);
-	tw_field_struct_begin(&w, order);
-	tw_struct_end(&w);
-	tw_struct_end(&w);
+	if (order) {
+		tw_field_list_begin(&w, 7, TW_STRUCT, 1); /* column_orders */
+		tw_elem_struct_begin(&w);
+		tw_field_struct_begin(&w, order);
+		tw_struct_end(&w);
+		tw_struct_end(&w);
+	}
 	tw_struct_end(&w);
 	assert_true(tw_ok(&w));
 
@@ -292,12 +310,70 @@ static void test_nan_count_lie(void **state)
 	unlink(path);
 }
 
+/* One INT96 timestamp: nanoseconds of the day, then the Julian day. */
+static void int96(uint8_t out[12], uint64_t nanos, uint32_t day)
+{
+	for (int k = 0; k < 8; k++)
+		out[k] = (uint8_t)(nanos >> (8 * k));
+	for (int k = 0; k < 4; k++)
+		out[8 + k] = (uint8_t)(day >> (8 * k));
+}
+
+/* INT96 statistics are checked under INT96_TIMESTAMP_ORDER, and ignored
+ * without it (a min that lies is named only with the order) */
+static void test_int96_order(void **state)
+{
+	uint8_t vals[36], lo[12], hi[12];
+	colfs_tree *t;
+	char why[256];
+	const char *s;
+
+	(void)state;
+	int96(vals, 5, 2459000);
+	int96(vals + 12, 1, 2459001);          /* the largest: a later day */
+	int96(vals + 24, 9, 2459000);
+	int96(lo, 7, 2459000);                 /* a lie: the min is 5 ns */
+	int96(hi, 1, 2459001);
+	for (int16_t order = 0; order <= 3; order += 3) {
+		write_chunk(order, 3, vals, sizeof vals, 3, lo, hi, 12, -1);
+		if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
+			unlink(path);
+			fail_msg("open failed: %s", why);
+		}
+		s = slurp(t, "/row_groups/0/chunks/x/verify");
+		assert_non_null(s);
+		if (order) {
+			assert_non_null(strstr(s, "statistics min_value"));
+			assert_null(strstr(s, "statistics max_value"));
+			assert_null(strstr(s, "agree with the data"));
+		} else {
+			assert_null(strstr(s, "statistics min_value"));
+			assert_non_null(strstr(s, "no defined order"));
+		}
+		colfs_tree_destroy(t);
+		unlink(path);
+	}
+	/* the same file with a true min agrees under the order */
+	int96(lo, 5, 2459000);
+	write_chunk(3, 3, vals, sizeof vals, 3, lo, hi, 12, -1);
+	if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
+		unlink(path);
+		fail_msg("open failed: %s", why);
+	}
+	s = slurp(t, "/row_groups/0/chunks/x/verify");
+	assert_non_null(s);
+	assert_non_null(strstr(s, "statistics: agree with the data"));
+	colfs_tree_destroy(t);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_file_logical_type),
 		cmocka_unit_test(test_column_orders),
 		cmocka_unit_test(test_nan_count_lie),
+		cmocka_unit_test(test_int96_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
