@@ -69,6 +69,8 @@ static colfs_status vec_reserve(orc_col *c, size_t n, colfs_err *err)
 	case ORCPB__TYPE__KIND__VARCHAR:
 	case ORCPB__TYPE__KIND__CHAR:
 	case ORCPB__TYPE__KIND__BINARY:
+	case ORCPB__TYPE__KIND__GEOMETRY:
+	case ORCPB__TYPE__KIND__GEOGRAPHY:
 		ok = ok && grow((void **)&v->sp, n, sizeof(*v->sp)) &&
 		     grow((void **)&v->sl, n, sizeof(*v->sl)) &&
 		     grow((void **)&v->i, n, sizeof(int64_t));
@@ -356,6 +358,8 @@ static colfs_status col_build(orc_reader *r, const orc_stripe *sp,
 	case ORCPB__TYPE__KIND__VARCHAR:
 	case ORCPB__TYPE__KIND__CHAR:
 	case ORCPB__TYPE__KIND__BINARY:
+	case ORCPB__TYPE__KIND__GEOMETRY:
+	case ORCPB__TYPE__KIND__GEOGRAPHY:
 		if (c->dict) {
 			COLFS_TRY(load_stream(r, sp, c,
 					      ORCPB__STREAM__KIND__DATA, true, &cur, &found, err));
@@ -788,6 +792,8 @@ static colfs_status col_read(orc_reader *r, orc_col *c, size_t n,
 	case ORCPB__TYPE__KIND__VARCHAR:
 	case ORCPB__TYPE__KIND__CHAR:
 	case ORCPB__TYPE__KIND__BINARY:
+	case ORCPB__TYPE__KIND__GEOMETRY:
+	case ORCPB__TYPE__KIND__GEOGRAPHY:
 		COLFS_TRY(read_strings(c, n, nn, err));
 		break;
 	case ORCPB__TYPE__KIND__TIMESTAMP:
@@ -1142,6 +1148,17 @@ static void print_contents(colfs_buf *b, const orc_col *c, size_t row,
 	case ORCPB__TYPE__KIND__CHAR:
 		put_contents_string(b, v->sp[row], (size_t)v->sl[row]);
 		break;
+	case ORCPB__TYPE__KIND__GEOMETRY:
+	case ORCPB__TYPE__KIND__GEOGRAPHY: {
+		/* WKT as a JSON string (render.h); malformed WKB shows as
+		 * its bytes, as binary */
+		static const colfs_render js = {NULL, true};
+
+		if (colfs_render_wkb(b, &js, v->sp[row], (size_t)v->sl[row],
+				     NULL, NULL) == COLFS_OK)
+			break;
+	}
+		/* fall through */
 	case ORCPB__TYPE__KIND__BINARY:
 		put1(b, '[');
 		for (uint64_t k = 0; k < v->sl[row]; k++) {
@@ -1252,6 +1269,14 @@ static void print_value(colfs_buf *b, const colfs_render *rd,
 		break;
 	case ORCPB__TYPE__KIND__BINARY:
 		colfs_render_binary(b, rd, v->sp[row], (size_t)v->sl[row]);
+		break;
+	case ORCPB__TYPE__KIND__GEOMETRY:
+	case ORCPB__TYPE__KIND__GEOGRAPHY:
+		/* WKT (render.h); malformed WKB shows as its bytes */
+		if (colfs_render_wkb(b, rd, v->sp[row], (size_t)v->sl[row],
+				     NULL, NULL) != COLFS_OK)
+			colfs_render_binary(b, rd, v->sp[row],
+					    (size_t)v->sl[row]);
 		break;
 	case ORCPB__TYPE__KIND__TIMESTAMP:
 		colfs_render_timestamp_parts(b, rd, v->i[row],
@@ -1435,6 +1460,8 @@ static colfs_status col_seek(orc_reader *r, orc_col *c, uint64_t g,
 	case ORCPB__TYPE__KIND__VARCHAR:
 	case ORCPB__TYPE__KIND__CHAR:
 	case ORCPB__TYPE__KIND__BINARY:
+	case ORCPB__TYPE__KIND__GEOMETRY:
+	case ORCPB__TYPE__KIND__GEOGRAPHY:
 		if (c->dict) {
 			SEEK(orc_rle_int_seek, &c->ints);
 		} else {

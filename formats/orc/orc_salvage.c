@@ -186,6 +186,8 @@ static bool stream_fits(uint32_t t, uint32_t k)
 		       t != ORCPB__TYPE__KIND__MAP;
 	case ORCPB__STREAM__KIND__LENGTH:
 		return is_string_type(t) || t == ORCPB__TYPE__KIND__BINARY ||
+		       t == ORCPB__TYPE__KIND__GEOMETRY ||
+		       t == ORCPB__TYPE__KIND__GEOGRAPHY ||
 		       t == ORCPB__TYPE__KIND__LIST ||
 		       t == ORCPB__TYPE__KIND__MAP;
 	case ORCPB__STREAM__KIND__DICTIONARY_DATA:
@@ -679,6 +681,8 @@ static bool rows_from_column(orc_salvage *sv, orc_file *s, size_t k,
 				want = ORCPB__STREAM__KIND__LENGTH;
 			break;
 		case ORCPB__TYPE__KIND__BINARY:
+		case ORCPB__TYPE__KIND__GEOMETRY:
+		case ORCPB__TYPE__KIND__GEOGRAPHY:
 		case ORCPB__TYPE__KIND__LIST:
 		case ORCPB__TYPE__KIND__MAP:
 			how = 2;

@@ -13,9 +13,9 @@
 const char *orc_tail_compression_name(uint32_t kind)
 {
 	static const char *const names[] = {"NONE", "ZLIB", "SNAPPY",
-					    "LZO", "LZ4", "ZSTD"};
+					    "LZO", "LZ4", "ZSTD", "BROTLI"};
 
-	return kind < 6 ? names[kind] : "UNKNOWN";
+	return kind < 7 ? names[kind] : "UNKNOWN";
 }
 
 const char *orc_tail_stream_kind_name(uint32_t kind)
@@ -110,6 +110,29 @@ static void type_string_rec(const orc_file *f, uint32_t id, colfs_buf *out,
 	case ORCPB__TYPE__KIND__CHAR:
 		colfs_buf_printf(out, "char(%u)", ty->maximumlength);
 		break;
+	case ORCPB__TYPE__KIND__GEOMETRY:
+	case ORCPB__TYPE__KIND__GEOGRAPHY: {
+		const ProtobufCEnumValue *a = NULL;
+
+		if (ty->has_algorithm)
+			a = protobuf_c_enum_descriptor_get_value(
+				&orcpb__type__edge_interpolation_algorithm__descriptor,
+				(int)ty->algorithm);
+		colfs_buf_puts(out, ty->kind == ORCPB__TYPE__KIND__GEOMETRY
+				    ? "geometry" : "geography");
+		if (ty->crs || ty->has_algorithm) {
+			colfs_buf_printf(out, "(%s", ty->crs ? ty->crs : "");
+			if (ty->has_algorithm) {
+				if (a)
+					colfs_buf_printf(out, ",%s", a->name);
+				else
+					colfs_buf_printf(out, ",%d",
+							 (int)ty->algorithm);
+			}
+			colfs_buf_putc(out, ')');
+		}
+		break;
+	}
 	case ORCPB__TYPE__KIND__LIST:
 		colfs_buf_puts(out, "array<");
 		if (ty->n_subtypes > 0)
@@ -169,6 +192,7 @@ static colfs_codec codec_of(uint32_t kind, bool *known)
 	case ORCPB__COMPRESSION_KIND__LZO: return COLFS_CODEC_LZO_RAW;
 	case ORCPB__COMPRESSION_KIND__LZ4: return COLFS_CODEC_LZ4_RAW;
 	case ORCPB__COMPRESSION_KIND__ZSTD: return COLFS_CODEC_ZSTD;
+	case ORCPB__COMPRESSION_KIND__BROTLI: return COLFS_CODEC_BROTLI;
 	default:
 		*known = false;
 		return COLFS_CODEC_NONE;
@@ -235,7 +259,7 @@ static colfs_status check_types(orc_file *f, colfs_err *err)
 			return colfs_fail(err, COLFS_ECORRUPT, at,
 					  "union type %zu has %zu variants", i,
 					  ty->n_subtypes);
-		if (ty->kind > ORCPB__TYPE__KIND__TIMESTAMP_INSTANT)
+		if (ty->kind > ORCPB__TYPE__KIND__GEOGRAPHY)
 			return colfs_fail(err, COLFS_EUNSUPPORTED, at,
 					  "type %zu has unknown kind %d", i,
 					  (int)ty->kind);

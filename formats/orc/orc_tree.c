@@ -862,6 +862,7 @@ static colfs_status index_doc_generate(colfs_tree *t, colfs_node *n,
 	size_t len;
 	colfs_proto_msg m = {0};
 	colfs_status st;
+	bool old_layout = false;
 	json_t *j;
 
 	COLFS_TRY(orc_tail_stripe_load(f, (size_t)colfs_node_a(n), &sp, &err));
@@ -893,7 +894,23 @@ static colfs_status index_doc_generate(colfs_tree *t, colfs_node *n,
 					    ? (size_t)len * 64 + (1u << 20)
 					    : (size_t)f->max_alloc,
 				    found->offset, &err);
+		/* a bloom filter stream that is not a BloomFilterIndex may be
+		 * the older layout (orc.proto, BloomFilterIndexOld) */
+		if (st == COLFS_ECORRUPT && bloom) {
+			colfs_err err2 = {0};
+
+			if (colfs_proto_unpack(&m,
+				    &orcpb__bloom_filter_index_old__descriptor,
+				    data, len,
+				    (uint64_t)len * 64 + (1u << 20) < f->max_alloc
+					    ? (size_t)len * 64 + (1u << 20)
+					    : (size_t)f->max_alloc,
+				    found->offset, &err2) == COLFS_OK)
+				old_layout = true;
+		}
 		free(data);
+		if (old_layout)
+			st = COLFS_OK;
 	}
 	if (st) {
 		colfs_tree_report_err(t, n, &err);
@@ -923,6 +940,11 @@ static colfs_status index_doc_generate(colfs_tree *t, colfs_node *n,
 	if (j)
 		json_object_set_new(j, "streamKind",
 				    json_string(orc_tail_stream_kind_name(found->kind)));
+	if (j && old_layout)
+		json_object_set_new(j, "layout", json_string(
+			"older (not orc_proto.proto's BloomFilter): field_1 "
+			"varint, field_2 double, field_3 the bit set as "
+			"varint words"));
 	colfs_proto_free(&m);
 	return json_out(out, j);
 }

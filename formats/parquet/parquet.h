@@ -59,7 +59,6 @@ typedef struct parquet_schema_elem {
 	int32_t scale, precision;
 	bool has_field_id;
 	int32_t field_id;
-	int32_t vector_length;
 	parquet_logical logical;
 	/* the tree */
 	int32_t parent;          /* index of the parent, -1 for the root */
@@ -181,6 +180,8 @@ typedef struct parquet_file {
 	parquet_kv *kv;
 	uint32_t n_kv;
 	bool has_column_orders;
+	int32_t *column_orders;  /* per leaf: the ColumnOrder member id */
+	uint32_t n_column_orders;
 	bool has_encryption_algorithm;   /* plaintext footer, encrypted file */
 	bool has_footer_signing_key;
 	int32_t encryption_algorithm;    /* 1 AES_GCM_V1, 2 AES_GCM_CTR_V1, -1 */

@@ -16,8 +16,7 @@ ENUM_TABLE(parquet_converted_names, "UTF8", "MAP", "MAP_KEY_VALUE", "LIST",
 	   "TIMESTAMP_MILLIS", "TIMESTAMP_MICROS", "UINT_8", "UINT_16",
 	   "UINT_32", "UINT_64", "INT_8", "INT_16", "INT_32", "INT_64", "JSON",
 	   "BSON", "INTERVAL");
-ENUM_TABLE(parquet_repetition_names, "REQUIRED", "OPTIONAL", "REPEATED",
-	   "VECTOR");
+ENUM_TABLE(parquet_repetition_names, "REQUIRED", "OPTIONAL", "REPEATED");
 ENUM_TABLE(parquet_encoding_names, "PLAIN", "GROUP_VAR_INT",
 	   "PLAIN_DICTIONARY", "RLE", "BIT_PACKED", "DELTA_BINARY_PACKED",
 	   "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY", "RLE_DICTIONARY",
@@ -75,12 +74,12 @@ EMPTY(d_string_type, "StringType");
 EMPTY(d_uuid_type, "UUIDType");
 EMPTY(d_map_type, "MapType");
 EMPTY(d_list_type, "ListType");
-EMPTY(d_vector_type, "VectorType");
 EMPTY(d_enum_type, "EnumType");
 EMPTY(d_date_type, "DateType");
 EMPTY(d_float16_type, "Float16Type");
 EMPTY(d_null_type, "NullType");
 EMPTY(d_json_type, "JsonType");
+EMPTY(d_file_type, "FileType");
 EMPTY(d_bson_type, "BsonType");
 EMPTY(d_milli_seconds, "MilliSeconds");
 EMPTY(d_micro_seconds, "MicroSeconds");
@@ -110,7 +109,7 @@ PUBLIC_STRUCT(parquet_desc_logical_type, "LogicalType",
 	      FS(16, "VARIANT", d_variant_type),
 	      FS(17, "GEOMETRY", d_geometry_type),
 	      FS(18, "GEOGRAPHY", d_geography_type),
-	      FS(19, "VECTOR", d_vector_type));
+	      FS(19, "FILE", d_file_type));
 PUBLIC_STRUCT(parquet_desc_schema_element, "SchemaElement",
 	      FE(1, "type", parquet_type_names), F(2, "type_length", I32),
 	      FE(3, "repetition_type", parquet_repetition_names),
@@ -118,8 +117,7 @@ PUBLIC_STRUCT(parquet_desc_schema_element, "SchemaElement",
 	      FE(6, "converted_type", parquet_converted_names),
 	      F(7, "scale", I32), F(8, "precision", I32),
 	      F(9, "field_id", I32),
-	      FS(10, "logicalType", parquet_desc_logical_type),
-	      F(11, "vector_length", I32));
+	      FS(10, "logicalType", parquet_desc_logical_type));
 
 STRUCT(d_data_page_header, "DataPageHeader",
        F(1, "num_values", I32), FE(2, "encoding", parquet_encoding_names),

@@ -53,7 +53,7 @@ bool parquet_docs_annotation(colfs_buf *b, const parquet_schema_elem *e)
 	case PARQUET_LT_BSON: colfs_buf_puts(b, "BSON"); return true;
 	case PARQUET_LT_UUID: colfs_buf_puts(b, "UUID"); return true;
 	case PARQUET_LT_FLOAT16: colfs_buf_puts(b, "FLOAT16"); return true;
-	case PARQUET_LT_VECTOR: colfs_buf_puts(b, "VECTOR"); return true;
+	case PARQUET_LT_FILE: colfs_buf_puts(b, "FILE"); return true;
 	case PARQUET_LT_VARIANT:
 		if (lt->variant_version >= 0)
 			colfs_buf_printf(b, "VARIANT(%d)", lt->variant_version);
@@ -246,7 +246,7 @@ static json_t *logical_json(const parquet_logical *lt)
 		NULL, "STRING", "MAP", "LIST", "ENUM", "DECIMAL", "DATE",
 		"TIME", "TIMESTAMP", NULL, "INTEGER", "UNKNOWN", "JSON",
 		"BSON", "UUID", "FLOAT16", "VARIANT", "GEOMETRY", "GEOGRAPHY",
-		"VECTOR",
+		"FILE",
 	};
 	const char *kn = lt->kind > 0 &&
 			 lt->kind < (int32_t)(sizeof kinds / sizeof *kinds)
@@ -342,9 +342,6 @@ static json_t *schema_elem_json(const parquet_file *pf, const kids *k,
 		json_object_set_new(o, "precision", json_integer(e->precision));
 	if (e->has_field_id)
 		json_object_set_new(o, "field_id", json_integer(e->field_id));
-	if (e->vector_length >= 0)
-		json_object_set_new(o, "vector_length",
-				    json_integer(e->vector_length));
 	json_object_set_new(o, "max_definition_level",
 			    json_integer(e->max_def));
 	json_object_set_new(o, "max_repetition_level",

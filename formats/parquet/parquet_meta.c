@@ -421,7 +421,7 @@ static colfs_status parse_schema_elem(pctx *x, parquet_schema_elem *e,
 	int16_t last;
 
 	e->type = e->type_length = e->repetition = e->num_children = -1;
-	e->converted_type = e->scale = e->precision = e->vector_length = -1;
+	e->converted_type = e->scale = e->precision = -1;
 	e->logical.variant_version = e->logical.algorithm = -1;
 	e->parent = -1;
 	e->leaf = -1;
@@ -445,7 +445,6 @@ static colfs_status parse_schema_elem(pctx *x, parquet_schema_elem *e,
 			dst = &e->field_id;
 			e->has_field_id = true;
 			break;
-		case 11: dst = &e->vector_length; break;
 		case 4:
 			COLFS_TRY(read_string(x, &f, "SchemaElement.name",
 					      &e->name, err));
@@ -897,8 +896,32 @@ static colfs_status parse_file_meta(pctx *x, colfs_err *err)
 				colfs_thrift_collection_leave(&x->r);
 			break;
 		case 7:
+			/* the ColumnOrder member of each leaf (1 TYPE_ORDER,
+			 * 2 IEEE_754_TOTAL_ORDER, 3 INT96_TIMESTAMP_ORDER) */
 			pf->has_column_orders = true;
-			st = colfs_thrift_skip(&x->r, f.type, err);
+			st = want(x, &f, COLFS_THRIFT_LIST,
+				  "FileMetaData.column_orders", err);
+			if (!st)
+				st = colfs_thrift_list_begin(&x->r, &et, &n,
+							     err);
+			if (!st && n && et != COLFS_THRIFT_STRUCT)
+				st = colfs_fail(err, COLFS_ECORRUPT, f.offset,
+						"list field %d holds %s, not structs",
+						f.id, colfs_thrift_type_name(et));
+			if (!st && n) {
+				pf->column_orders = arena_calloc(pf, n,
+						sizeof *pf->column_orders);
+				if (!pf->column_orders)
+					st = nomem(x, err);
+			}
+			for (uint32_t i = 0; !st && i < n; i++) {
+				st = union_member(x, &pf->column_orders[i],
+						  err);
+				if (!st)
+					pf->n_column_orders = i + 1;
+			}
+			if (!st)
+				colfs_thrift_collection_leave(&x->r);
 			break;
 		case 8:
 			st = want(x, &f, COLFS_THRIFT_STRUCT,

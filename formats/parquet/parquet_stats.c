@@ -693,6 +693,19 @@ colfs_status parquet_stats_statistics_gen(colfs_tree *t, colfs_node *f, colfs_bu
 	else
 		json_object_set_new(o, "logical_type", json_null());
 	colfs_buf_free(&a);
+	/* the column's ColumnOrder (FileMetaData.column_orders), which says
+	 * how min/max are ordered (nan_count goes with IEEE_754_TOTAL_ORDER;
+	 * INT96 statistics are valid only under INT96_TIMESTAMP_ORDER) */
+	if (ch->column < pf->n_column_orders) {
+		static const char *const orders[] = {
+			NULL, "TYPE_ORDER", "IEEE_754_TOTAL_ORDER",
+			"INT96_TIMESTAMP_ORDER",
+		};
+		int32_t k = pf->column_orders[ch->column];
+		json_object_set_new(o, "column_order",
+				    k > 0 && k <= 3 ? json_string(orders[k])
+						    : json_integer(k));
+	}
 	colfs_cursor_init(&c, pf->footer + ch->stats_span_off,
 			  ch->stats_span_len, pf->footer_offset + ch->stats_span_off);
 	colfs_thrift_init(&r, &c);

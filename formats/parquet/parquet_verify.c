@@ -4,7 +4,7 @@
  * Reading `verify` decodes every data page of the chunk, one page at a
  * time, and compares what it finds with what the file claims:
  *   - the rows (record starts) against the row group's num_rows;
- *   - Statistics: null_count exactly; min_value/max_value (and the
+ *   - Statistics: null_count and nan_count exactly; min_value/max_value (and the
  *     deprecated min/max for numeric types) as bounds of the decoded values
  *     under the column's sort order, exactly when is_*_value_exact says so;
  *   - the ColumnIndex, page by page: null_pages, null_counts, min/max as
@@ -29,6 +29,7 @@ enum vf_order {
 	ORD_BOOL, ORD_SIGNED, ORD_UNSIGNED, ORD_FLOAT, ORD_BYTES,
 	ORD_DECIMAL,    /* big-endian two's complement */
 	ORD_FLOAT16,
+	ORD_INT96,      /* INT96_TIMESTAMP_ORDER: Julian day, then nanoseconds */
 };
 
 /* Problems reported per chunk before the rest are only counted. */
@@ -73,6 +74,7 @@ typedef struct vf {
 	/* running totals */
 	uint64_t pages, entries, nulls, values, rows;
 	uint64_t leaf_nulls;               /* def == max_def - 1 only */
+	uint64_t nans;                     /* FLOAT/DOUBLE NaN values */
 	bool nested;                       /* max_def > 1: two null counts */
 	vf_val min, max;                   /* of the chunk */
 	vf_val prev_min, prev_max;         /* of the previous non-null page */
@@ -188,6 +190,15 @@ static int vf_cmp(const vf *v, const uint8_t *a, size_t al, const uint8_t *b,
 		if (isnan(x) || isnan(y))
 			return 2;
 		return (x > y) - (x < y);
+	}
+	case ORD_INT96: {
+		if (al != 12 || bl != 12)
+			return 2;
+		uint32_t da = (uint32_t)le(a + 8, 4), db = (uint32_t)le(b + 8, 4);
+		uint64_t na = le(a, 8), nb = le(b, 8);
+		if (da != db)
+			return da < db ? -1 : 1;
+		return (na > nb) - (na < nb);
 	}
 	case ORD_FLOAT16: {
 		if (al != 2 || bl != 2)
@@ -531,6 +542,9 @@ static colfs_status vf_page(void *ctx, const parquet_pages_data *pd)
 		const uint8_t *p;
 		size_t len;
 		plain_at(pd, j, tmp, &p, &len);
+		if (v->order == ORD_FLOAT && len == fixed_width(v->type.physical) &&
+		    isnan(float_of(v->type.physical, p)))
+			v->nans++;
 		if ((!pmin.set || vf_cmp(v, p, len, pmin.p, pmin.len) == -1) &&
 		    !val_set(&pmin, p, len))
 			ok = false;
@@ -623,8 +637,8 @@ static colfs_status vf_page(void *ctx, const parquet_pages_data *pd)
 
 typedef struct vf_stats {
 	vf_bytes min, max, min_value, max_value;
-	bool has_null_count, min_exact, max_exact;
-	int64_t null_count;
+	bool has_null_count, min_exact, max_exact, has_nan_count;
+	int64_t null_count, nan_count;
 } vf_stats;
 
 static colfs_status parse_stats(vf *v, vf_stats *st_out, uint64_t *off,
@@ -659,6 +673,10 @@ static colfs_status parse_stats(vf *v, vf_stats *st_out, uint64_t *off,
 			COLFS_TRY(colfs_thrift_read_i64(&r, f.type,
 							&st_out->null_count, e));
 			st_out->has_null_count = true;
+		} else if (f.id == 9 && f.type != COLFS_THRIFT_BINARY) {
+			COLFS_TRY(colfs_thrift_read_i64(&r, f.type,
+							&st_out->nan_count, e));
+			st_out->has_nan_count = true;
 		} else if (f.id == 7 && f.type == COLFS_THRIFT_BOOL) {
 			st_out->max_exact = f.bool_value;
 		} else if (f.id == 8 && f.type == COLFS_THRIFT_BOOL) {
@@ -696,6 +714,11 @@ colfs_status parquet_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 	v.ch = ch;
 	v.type = parquet_pages_type_of(s->pf->columns[ch->column].elem);
 	v.order = order_of(&v.type);
+	/* INT96 statistics have an order only when the file says so
+	 * (ColumnOrder 3, INT96_TIMESTAMP_ORDER); otherwise they are ignored */
+	if (v.type.physical == 3 && ch->column < s->pf->n_column_orders &&
+	    s->pf->column_orders[ch->column] == 3)
+		v.order = ORD_INT96;
 	v.out = out;
 	v.asc_ok = v.desc_ok = true;
 	v.nested = s->pf->columns[ch->column].max_def > 1;
@@ -767,6 +790,13 @@ colfs_status parquet_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 				   "statistics null_count %lld, the data has %llu nulls",
 				   (long long)stats.null_count,
 				   (unsigned long long)v.nulls);
+		if (stats.has_nan_count && v.order == ORD_FLOAT &&
+		    (stats.nan_count < 0 ||
+		     (uint64_t)stats.nan_count != v.nans))
+			vf_problem(&v, stats_off,
+				   "statistics nan_count %lld, the data has %llu NaNs",
+				   (long long)stats.nan_count,
+				   (unsigned long long)v.nans);
 		if (stats.min_value.set)
 			check_bound(&v, stats_off, "statistics min_value", true,
 				    stats.min_exact, stats.min_value.p,

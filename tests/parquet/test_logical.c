@@ -1,0 +1,379 @@
+/* colfs tests: logical types of parquet-format master, in files the
+ * project's Thrift writer (tools/thrift-writer.c) makes.  LogicalType 19 is
+ * FILE (parquet-format #585); fields of proposals not merged (a
+ * SchemaElement field 11, a repetition 3) have no name and are shown by
+ * their field id or number, as any unknown field. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "colfs.h"
+#include "thrift-writer.h"
+
+static char path[64];
+
+/* A footer-only file (no row group): root { optional group doc (FILE) {
+ * optional binary uri (STRING); optional int64 size } }; the leaf `size`
+ * carries SchemaElement field 11 = 7, which parquet-format does not define. */
+static void write_file(void)
+{
+	tw_buf meta = {0}, out = {0};
+	tw w;
+	FILE *f;
+	int fd;
+
+	tw_begin(&w, &meta);
+	tw_field_i32(&w, 1, 2);                         /* version */
+	tw_field_list_begin(&w, 2, TW_STRUCT, 4);       /* schema */
+	tw_elem_struct_begin(&w);
+	tw_field_string(&w, 4, "schema");
+	tw_field_i32(&w, 5, 1);
+	tw_struct_end(&w);
+	tw_elem_struct_begin(&w);
+	tw_field_i32(&w, 3, 1);                         /* OPTIONAL */
+	tw_field_string(&w, 4, "doc");
+	tw_field_i32(&w, 5, 2);
+	tw_field_struct_begin(&w, 10);                  /* LogicalType */
+	tw_field_struct_begin(&w, 19);                  /* FILE */
+	tw_struct_end(&w);
+	tw_struct_end(&w);
+	tw_struct_end(&w);
+	tw_elem_struct_begin(&w);
+	tw_field_i32(&w, 1, 6);                         /* BYTE_ARRAY */
+	tw_field_i32(&w, 3, 1);
+	tw_field_string(&w, 4, "uri");
+	tw_field_i32(&w, 6, 0);                         /* UTF8 */
+	tw_field_struct_begin(&w, 10);
+	tw_field_struct_begin(&w, 1);                   /* STRING */
+	tw_struct_end(&w);
+	tw_struct_end(&w);
+	tw_struct_end(&w);
+	tw_elem_struct_begin(&w);
+	tw_field_i32(&w, 1, 2);                         /* INT64 */
+	tw_field_i32(&w, 3, 1);
+	tw_field_string(&w, 4, "size");
+	tw_field_i32(&w, 11, 7);                        /* not in parquet.thrift */
+	tw_struct_end(&w);
+	tw_field_i64(&w, 3, 0);                         /* num_rows */
+	tw_field_list_begin(&w, 4, TW_STRUCT, 0);       /* row_groups */
+	tw_struct_end(&w);
+	assert_true(tw_ok(&w));
+
+	tw_buf_put(&out, "PAR1", 4);
+	tw_buf_put(&out, meta.data, meta.len);
+	tw_buf_le32(&out, (uint32_t)meta.len);
+	tw_buf_put(&out, "PAR1", 4);
+	assert_false(out.failed);
+
+	strcpy(path, "/tmp/colfs-pq-logical-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(out.data, 1, out.len, f), out.len);
+	fclose(f);
+	tw_buf_free(&meta);
+	tw_buf_free(&out);
+}
+
+/* One row group of one DOUBLE column `x` whose chunk holds one PLAIN data
+ * page of 3 values (1.5, NaN, -2); the chunk's Statistics say nan_count
+ * `nan_count` (1 is true) and FileMetaData.column_orders gives the column `order` (a ColumnOrder
+ * member id). */
+static void write_chunk(int16_t order, int32_t physical, const void *vals,
+			size_t vals_len, int32_t n, const void *lo,
+			const void *hi, size_t stat_len, int64_t nan_count);
+
+static void write_ordered(int16_t order, int64_t nan_count)
+{
+	const double vals[3] = {1.5, __builtin_nan(""), -2};
+	double lo = -2, hi = 1.5;
+
+	write_chunk(order, 5, vals, sizeof vals, 3, &lo, &hi, 8, nan_count);
+}
+
+/* The file of write_ordered, of any fixed-width physical type: `n`
+ * PLAIN values, Statistics min_value `lo`, max_value `hi` (`stat_len`
+ * bytes each) and nan_count when >= 0; `order` 0: no column_orders. */
+static void write_chunk(int16_t order, int32_t physical, const void *vals,
+			size_t vals_len, int32_t n, const void *lo,
+			const void *hi, size_t stat_len, int64_t nan_count)
+{
+	tw_buf meta = {0}, page = {0}, hdr = {0}, out = {0};
+	tw w;
+	FILE *f;
+	int fd;
+
+	tw_buf_put(&page, vals, vals_len);
+	tw_begin(&w, &hdr);                             /* PageHeader */
+	tw_field_i32(&w, 1, 0);                         /* DATA_PAGE */
+	tw_field_i32(&w, 2, (int32_t)page.len);
+	tw_field_i32(&w, 3, (int32_t)page.len);
+	tw_field_struct_begin(&w, 5);                   /* DataPageHeader */
+	tw_field_i32(&w, 1, n);
+	tw_field_i32(&w, 2, 0);                         /* PLAIN */
+	tw_field_i32(&w, 3, 3);                         /* RLE */
+	tw_field_i32(&w, 4, 3);
+	tw_struct_end(&w);
+	tw_struct_end(&w);
+	assert_true(tw_ok(&w));
+
+	tw_begin(&w, &meta);
+	tw_field_i32(&w, 1, 2);
+	tw_field_list_begin(&w, 2, TW_STRUCT, 2);
+	tw_elem_struct_begin(&w);
+	tw_field_string(&w, 4, "schema");
+	tw_field_i32(&w, 5, 1);
+	tw_struct_end(&w);
+	tw_elem_struct_begin(&w);
+	tw_field_i32(&w, 1, physical);
+	tw_field_i32(&w, 3, 0);                         /* REQUIRED */
+	tw_field_string(&w, 4, "x");
+	tw_struct_end(&w);
+	tw_field_i64(&w, 3, n);
+	tw_field_list_begin(&w, 4, TW_STRUCT, 1);       /* row_groups */
+	tw_elem_struct_begin(&w);
+	tw_field_list_begin(&w, 1, TW_STRUCT, 1);       /* columns */
+	tw_elem_struct_begin(&w);
+	tw_field_i64(&w, 2, 4);                         /* file_offset */
+	tw_field_struct_begin(&w, 3);                   /* ColumnMetaData */
+	tw_field_i32(&w, 1, physical);
+	tw_field_list_begin(&w, 2, TW_I32, 1);
+	tw_elem_i32(&w, 0);
+	tw_field_list_begin(&w, 3, TW_BINARY, 1);
+	tw_elem_string(&w, "x");
+	tw_field_i32(&w, 4, 0);                         /* UNCOMPRESSED */
+	tw_field_i64(&w, 5, n);
+	tw_field_i64(&w, 6, (int64_t)(hdr.len + page.len));
+	tw_field_i64(&w, 7, (int64_t)(hdr.len + page.len));
+	tw_field_i64(&w, 9, 4);                         /* data_page_offset */
+	tw_field_struct_begin(&w, 12);                  /* Statistics */
+	tw_field_i64(&w, 3, 0);
+	tw_field_binary(&w, 5, hi, stat_len);
+	tw_field_binary(&w, 6, lo, stat_len);
+	if (nan_count >= 0)
+		tw_field_i64(&w, 9, nan_count);
+	tw_struct_end(&w);
+	tw_struct_end(&w);
+	tw_struct_end(&w);
+	tw_field_i64(&w, 2, (int64_t)(hdr.len + page.len));
+	tw_field_i64(&w, 3, n);
+	tw_struct_end(&w);
+	if (order) {
+		tw_field_list_begin(&w, 7, TW_STRUCT, 1); /* column_orders */
+		tw_elem_struct_begin(&w);
+		tw_field_struct_begin(&w, order);
+		tw_struct_end(&w);
+		tw_struct_end(&w);
+	}
+	tw_struct_end(&w);
+	assert_true(tw_ok(&w));
+
+	tw_buf_put(&out, "PAR1", 4);
+	tw_buf_put(&out, hdr.data, hdr.len);
+	tw_buf_put(&out, page.data, page.len);
+	tw_buf_put(&out, meta.data, meta.len);
+	tw_buf_le32(&out, (uint32_t)meta.len);
+	tw_buf_put(&out, "PAR1", 4);
+	assert_false(out.failed);
+
+	strcpy(path, "/tmp/colfs-pq-logical-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(out.data, 1, out.len, f), out.len);
+	fclose(f);
+	tw_buf_free(&meta);
+	tw_buf_free(&page);
+	tw_buf_free(&hdr);
+	tw_buf_free(&out);
+}
+
+static char *slurp(colfs_tree *t, const char *p)
+{
+	static char buf[1 << 16];
+	colfs_node *n;
+	colfs_handle *h;
+	size_t got = 0, total = 0;
+
+	if (colfs_tree_resolve(t, p, &n) || colfs_node_open(t, n, &h))
+		return NULL;
+	while (!colfs_handle_read(h, total, sizeof buf - 1 - total,
+				  buf + total, &got) && got)
+		total += got;
+	colfs_handle_close(h);
+	buf[total] = 0;
+	return buf;
+}
+
+static void test_file_logical_type(void **state)
+{
+	colfs_tree *t;
+	char why[256];
+	const char *s;
+
+	(void)state;
+	write_file();
+	if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
+		unlink(path);
+		fail_msg("open failed: %s", why);
+	}
+	s = slurp(t, "/schema");
+	assert_non_null(s);
+	assert_string_equal(s, "message schema {\n"
+			       "  optional group doc (FILE) {\n"
+			       "    optional binary uri (STRING);\n"
+			       "    optional int64 size;\n"
+			       "  }\n"
+			       "}\n");
+	s = slurp(t, "/schema.json");
+	assert_non_null(s);
+	assert_non_null(strstr(s, "\"kind\": \"FILE\""));
+	assert_null(strstr(s, "VECTOR"));
+	assert_null(strstr(s, "vector_length"));
+	s = slurp(t, "/metadata.json");
+	assert_non_null(s);
+	assert_non_null(strstr(s, "\"logicalType\": {\n"));
+	assert_non_null(strstr(s, "\"FILE\": {}"));
+	assert_non_null(strstr(s, "\"field_11\": 7"));
+	assert_null(strstr(s, "VECTOR"));
+	assert_null(strstr(s, "vector_length"));
+	assert_string_equal(slurp(t, "/errors"), "");
+	colfs_tree_destroy(t);
+	unlink(path);
+}
+
+/* statistics.json names the column's ColumnOrder and shows nan_count */
+static void test_column_orders(void **state)
+{
+	static const char *const names[] = {
+		NULL, "TYPE_ORDER", "IEEE_754_TOTAL_ORDER",
+		"INT96_TIMESTAMP_ORDER",
+	};
+	colfs_tree *t;
+	char why[256], want[64];
+	const char *s;
+
+	(void)state;
+	for (int16_t k = 1; k <= 3; k++) {
+		write_ordered(k, 1);
+		if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
+			unlink(path);
+			fail_msg("open failed: %s", why);
+		}
+		s = slurp(t, "/row_groups/0/chunks/x/statistics.json");
+		assert_non_null(s);
+		snprintf(want, sizeof want, "\"column_order\": \"%s\"",
+			 names[k]);
+		assert_non_null(strstr(s, want));
+		assert_non_null(strstr(s, "\"nan_count\": 1"));
+		assert_non_null(strstr(s, "\"min_value\": -2"));
+		s = slurp(t, "/columns/x");
+		assert_non_null(s);
+		assert_string_equal(s, "1.5\nnan\n-2.0\n");
+		s = slurp(t, "/row_groups/0/chunks/x/verify");
+		assert_non_null(s);
+		assert_non_null(strstr(s, "statistics: agree with the data"));
+		assert_string_equal(slurp(t, "/errors"), "");
+		colfs_tree_destroy(t);
+		unlink(path);
+	}
+}
+
+/* verify names a nan_count that is not the decoded NaNs */
+static void test_nan_count_lie(void **state)
+{
+	colfs_tree *t;
+	char why[256];
+	const char *s;
+
+	(void)state;
+	write_ordered(2, 2);
+	if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
+		unlink(path);
+		fail_msg("open failed: %s", why);
+	}
+	s = slurp(t, "/row_groups/0/chunks/x/verify");
+	assert_non_null(s);
+	assert_non_null(strstr(s,
+		"statistics nan_count 2, the data has 1 NaNs"));
+	assert_null(strstr(s, "statistics: agree with the data"));
+	colfs_tree_destroy(t);
+	unlink(path);
+}
+
+/* One INT96 timestamp: nanoseconds of the day, then the Julian day. */
+static void int96(uint8_t out[12], uint64_t nanos, uint32_t day)
+{
+	for (int k = 0; k < 8; k++)
+		out[k] = (uint8_t)(nanos >> (8 * k));
+	for (int k = 0; k < 4; k++)
+		out[8 + k] = (uint8_t)(day >> (8 * k));
+}
+
+/* INT96 statistics are checked under INT96_TIMESTAMP_ORDER, and ignored
+ * without it (a min that lies is named only with the order) */
+static void test_int96_order(void **state)
+{
+	uint8_t vals[36], lo[12], hi[12];
+	colfs_tree *t;
+	char why[256];
+	const char *s;
+
+	(void)state;
+	int96(vals, 5, 2459000);
+	int96(vals + 12, 1, 2459001);          /* the largest: a later day */
+	int96(vals + 24, 9, 2459000);
+	int96(lo, 7, 2459000);                 /* a lie: the min is 5 ns */
+	int96(hi, 1, 2459001);
+	for (int16_t order = 0; order <= 3; order += 3) {
+		write_chunk(order, 3, vals, sizeof vals, 3, lo, hi, 12, -1);
+		if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
+			unlink(path);
+			fail_msg("open failed: %s", why);
+		}
+		s = slurp(t, "/row_groups/0/chunks/x/verify");
+		assert_non_null(s);
+		if (order) {
+			assert_non_null(strstr(s, "statistics min_value"));
+			assert_null(strstr(s, "statistics max_value"));
+			assert_null(strstr(s, "agree with the data"));
+		} else {
+			assert_null(strstr(s, "statistics min_value"));
+			assert_non_null(strstr(s, "no defined order"));
+		}
+		colfs_tree_destroy(t);
+		unlink(path);
+	}
+	/* the same file with a true min agrees under the order */
+	int96(lo, 5, 2459000);
+	write_chunk(3, 3, vals, sizeof vals, 3, lo, hi, 12, -1);
+	if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
+		unlink(path);
+		fail_msg("open failed: %s", why);
+	}
+	s = slurp(t, "/row_groups/0/chunks/x/verify");
+	assert_non_null(s);
+	assert_non_null(strstr(s, "statistics: agree with the data"));
+	colfs_tree_destroy(t);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_file_logical_type),
+		cmocka_unit_test(test_column_orders),
+		cmocka_unit_test(test_nan_count_lie),
+		cmocka_unit_test(test_int96_order),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
