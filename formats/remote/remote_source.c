@@ -32,6 +32,7 @@
 #include "../core/source.h"
 #include "../core/options.h"
 #include "../core/tree.h"
+#include "../core/tree_int.h"
 #include "remote.h"
 
 #include <pthread.h>
@@ -89,21 +90,6 @@ typedef struct remote_source {
 	uint64_t direct_bytes, evicted, hints_given, tail_len;
 } remote_source;
 
-static bool rs_grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return true;
-	size_t nc = *cap ? *cap * 2 : 16;
-	while (nc < need)
-		nc *= 2;
-	void *p = realloc(*arr, nc * elem);
-	if (!p)
-		return false;
-	*arr = p;
-	*cap = nc;
-	return true;
-}
-
 /* Index of the first extent that ends after `off`. */
 static size_t rs_first(const remote_source *rs, uint64_t off)
 {
@@ -128,14 +114,14 @@ static bool rs_missing(const remote_source *rs, uint64_t off, uint64_t end,
 		if (e->off >= end)
 			break;
 		if (e->off > at) {
-			if (!rs_grow((void **)gaps, cap, *n + 1, sizeof **gaps))
+			if (!colfs_grow((void **)gaps, cap, *n + 1, sizeof **gaps))
 				return false;
 			(*gaps)[(*n)++] = (rs_range){at, e->off};
 		}
 		at = e->off + e->len;
 	}
 	if (at < end) {
-		if (!rs_grow((void **)gaps, cap, *n + 1, sizeof **gaps))
+		if (!colfs_grow((void **)gaps, cap, *n + 1, sizeof **gaps))
 			return false;
 		(*gaps)[(*n)++] = (rs_range){at, end};
 	}
@@ -186,7 +172,7 @@ static void rs_copy(remote_source *rs, uint64_t off, size_t len, uint8_t *buf)
 static bool rs_insert(remote_source *rs, uint64_t off, size_t len,
 		      uint8_t *data, bool pinned)
 {
-	if (!rs_grow((void **)&rs->ext, &rs->cap_ext, rs->n_ext + 1,
+	if (!colfs_grow((void **)&rs->ext, &rs->cap_ext, rs->n_ext + 1,
 		     sizeof *rs->ext))
 		return false;
 	size_t i = rs_first(rs, off);
@@ -316,7 +302,7 @@ static bool rs_plan(remote_source *rs, uint64_t off, const rs_range *gaps,
 		if (want > rs->size)
 			want = rs->size;
 		g.end = want > g.end ? want : g.end;
-		if (!rs_grow((void **)plan, cap, *n + 1, sizeof **plan))
+		if (!colfs_grow((void **)plan, cap, *n + 1, sizeof **plan))
 			return false;
 		(*plan)[(*n)++] = g;
 		total += g.end - g.off;
@@ -345,7 +331,7 @@ static bool rs_plan(remote_source *rs, uint64_t off, const rs_range *gaps,
 					dup = true;
 			if (dup)
 				continue;
-			if (!rs_grow((void **)plan, cap, *n + 1, sizeof **plan)) {
+			if (!colfs_grow((void **)plan, cap, *n + 1, sizeof **plan)) {
 				free(more);
 				return false;
 			}
@@ -454,7 +440,7 @@ static colfs_status rs_pread(void *ctx, uint64_t off, size_t len, void *buf,
 		}
 		n_plan = 0;
 		if (!rs_plan(rs, off, gaps, n_gaps, &plan, &n_plan, &cap_plan) ||
-		    !rs_grow((void **)&rs->flight, &rs->cap_flight,
+		    !colfs_grow((void **)&rs->flight, &rs->cap_flight,
 			     rs->n_flight + n_plan, sizeof *rs->flight)) {
 			st = colfs_fail(err, COLFS_ENOMEM, off,
 					"out of memory for the request plan");
