@@ -131,4 +131,20 @@ colfs_status colfs_remote_source_open(const char *url,
 				      struct colfs_source **out, char *why,
 				      size_t why_len);
 
+/* The objects under an S3 prefix (s3.c; issue 16, datasets): ListObjectsV2
+ * on s3://bucket/prefix/, every page (continuation tokens), signed as
+ * colfs_s3_target signs.  Keys are relative to the prefix, in the order
+ * the server lists them (UTF-8 binary order); "directories" are not
+ * entries.  Every field of each reply is distrusted (a key outside the
+ * prefix, a size that does not parse, a truncated page without a token:
+ * an error naming the URL). */
+typedef struct colfs_remote_entry {
+	char *key;     /* relative to the prefix */
+	uint64_t size;
+} colfs_remote_entry;
+colfs_status colfs_s3_list(const char *url, const colfs_options *o,
+			   colfs_remote_entry **out, size_t *n, char *why,
+			   size_t why_len);
+void colfs_remote_entries_free(colfs_remote_entry *e, size_t n);
+
 #endif
