@@ -798,6 +798,17 @@ crosscheck_one() { # FILE
 			case "$p" in errors|*/errors|summary) continue ;; esac
 			printf '%s\n' "$p"
 		done > "$WORK/files"
+	# A tree of hundreds of thousands of nodes (overflow_i16_page_cnt:
+	# 40,000 pages) is compared on an even sample of at most 4,000 of
+	# its files: every one of them took six minutes of a CI run, the
+	# listings above still cover every name.
+	local nf step
+	nf=$(wc -l < "$WORK/files")
+	if [ "$nf" -gt 4000 ]; then
+		step=$(( (nf + 3999) / 4000 ))
+		awk -v s="$step" '(NR - 1) % s == 0' "$WORK/files" > "$WORK/files.s"
+		mv "$WORK/files.s" "$WORK/files"
+	fi
 	local ok=1
 	(cd "$mnt" && xargs -r -d '\n' cat < "$WORK/files") > "$WORK/mount.bytes" 2>/dev/null || ok=0
 	xargs -r -d '\n' timeout 120 "$COLFS_TOOL" cat "$file" < "$WORK/files" \
