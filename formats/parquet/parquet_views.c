@@ -1538,6 +1538,7 @@ colfs_status parquet_views_table_add(colfs_tree *t, colfs_node *dir, parquet_reg
 	if (!n)
 		return COLFS_ENOMEM;
 	colfs_node_set_args(n, (uint64_t)(g + 1), 0, 0);
+	COLFS_TRY(parquet_arrays_add(t, dir, s, g));
 	COLFS_TRY(rows_view_add(t, dir, s, g, MODE_JSONL, "rows.jsonl"));
 	return rows_view_add(t, dir, s, g, MODE_CSV, "rows.csv");
 }
