@@ -1,0 +1,107 @@
+#!/usr/bin/python3
+"""arrays/*.npy of a mount against the expected values, value by value.
+
+    check-npy.py DIR CSV [FIRST_ROW]
+
+DIR is an `arrays/` directory of a fresh mount; CSV has a header line of
+field names and one line a row, every value a plain number (floats as
+Python reads them, DATE as days and TIMESTAMP in its unit since the
+epoch, DECIMAL unscaled, BOOLEAN 0/1) and NULL as an empty field.  With
+FIRST_ROW, DIR holds rows FIRST_ROW.. of the CSV (a row group's arrays).
+
+Checked: every file's size on the fresh mount (before any read) is the
+.npy header plus rows x itemsize; every field of the CSV has a .npy and,
+when it is nullable, a .nulls.npy; numpy.load of each equals the CSV
+(NULL: the mask True and the value 0); numpy.load(mmap_mode='r') at
+random rows answers the same values.  Exit 0 when all holds.
+"""
+import csv
+import os
+import random
+import sys
+
+import numpy as np
+
+d, csv_path = sys.argv[1], sys.argv[2]
+first = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+problems = []
+
+# sizes first: nothing has been read from this mount yet
+names = sorted(n for n in os.listdir(d) if n.endswith(".npy"))
+sizes = {n: os.stat(os.path.join(d, n)).st_size for n in names}
+
+with open(csv_path, newline="") as f:
+    r = csv.reader(f)
+    header = next(r)
+    rows = list(r)
+nrows = None
+
+for col, field in enumerate(header):
+    path = os.path.join(d, field + ".npy")
+    if not os.path.exists(path):
+        problems.append("%s: no %s.npy" % (d, field))
+        continue
+    arr = np.load(path)
+    if nrows is None:
+        nrows = len(arr)
+    want = [row[col] for row in rows[first:first + len(arr)]]
+    if len(arr) != len(want):
+        problems.append("%s: %d rows, expected %d" % (path, len(arr), len(want)))
+        continue
+    with open(path, "rb") as f:
+        whole = f.read()
+    # the size on the fresh mount: the header (a multiple of 64 bytes, its
+    # length at bytes 8-9) and the values
+    hlen = 10 + int.from_bytes(whole[8:10], "little")
+    if hlen % 64 or sizes[field + ".npy"] != hlen + len(arr) * arr.dtype.itemsize \
+            or len(whole) != sizes[field + ".npy"]:
+        problems.append("%s: size %d on the fresh mount, %d read, header %d + %d x %d"
+                        % (path, sizes[field + ".npy"], len(whole), hlen, len(arr),
+                           arr.dtype.itemsize))
+    npath = os.path.join(d, field + ".nulls.npy")
+    nulls = np.load(npath) if os.path.exists(npath) else None
+    if nulls is not None and (nulls.dtype != np.bool_ or len(nulls) != len(arr)):
+        problems.append("%s: dtype %s, %d rows" % (npath, nulls.dtype, len(nulls)))
+        nulls = None
+    kind = arr.dtype.kind
+    ints = arr.view("i8") if kind == "M" else arr
+    empty = np.array([w == "" for w in want], dtype=bool)
+    if kind == "f":
+        exp = np.array([float(w) if w else 0.0 for w in want], dtype=arr.dtype)
+        eq = (ints == exp) | (np.isnan(ints) & np.isnan(exp))
+    elif kind == "b":
+        exp = np.array([w == "1" for w in want], dtype=bool)
+        eq = ints == exp
+    else:
+        exp = np.array([int(w) if w else 0 for w in want], dtype=ints.dtype)
+        eq = ints == exp
+    isnull = nulls if nulls is not None else np.zeros(len(arr), dtype=bool)
+    # a NULL: masked, and 0 in the values; else unmasked and equal
+    ok = np.where(empty, isnull & (ints == 0), ~isnull & eq)
+    bad = int((~ok).sum())
+    for i in np.flatnonzero(~ok)[:5]:
+        problems.append("%s: row %d: %r (null %s), expected %r"
+                        % (path, first + i, ints[i], isnull[i], want[i]))
+    # random access through mmap: the pages holding these rows only
+    m = np.load(path, mmap_mode="r")
+    mi = m.view("i8") if kind == "M" else m
+    rnd = random.Random(len(arr))
+    for i in [len(arr) - 1, 0] + [rnd.randrange(len(arr)) for _ in range(50)]:
+        if mi[i] != ints[i] and not (kind == "f" and np.isnan(mi[i]) and np.isnan(ints[i])):
+            problems.append("%s: mmap row %d: %r, read whole %r" % (path, i, mi[i], ints[i]))
+            break
+    del m, mi
+    print("ok: %s: %d rows, %s%s, %d NULL" % (
+        field, len(arr), arr.dtype.str,
+        " (+ nulls)" if nulls is not None else "",
+        int(nulls.sum()) if nulls is not None else 0) if not bad else
+        "FAIL: %s: %d rows differ" % (field, bad))
+    if nulls is None and any(w == "" for w in want):
+        problems.append("%s: NULLs and no .nulls.npy" % path)
+
+extra = set(names) - {h + s for h in header for s in (".npy", ".nulls.npy")}
+if extra:
+    problems.append("%s: not expected: %s" % (d, ", ".join(sorted(extra))))
+for p in problems:
+    print("FAIL: " + p, file=sys.stderr)
+sys.exit(1 if problems else 0)
