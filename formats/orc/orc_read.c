@@ -1808,3 +1808,39 @@ void orc_reader_free(orc_reader *r)
 {
 	reader_free(r);
 }
+
+/* --- for orc_arrays.c --------------------------------------------------- */
+
+colfs_status orc_reader_at(orc_file *f, size_t stripe, uint32_t column,
+			   uint64_t row, orc_reader **out, colfs_err *err)
+{
+	orc_reader *r;
+	colfs_status st;
+
+	COLFS_TRY(reader_create(f, stripe, column, &r, err));
+	st = reader_seek(r, row, err);
+	if (st && r->ri_ok) {
+		/* the row index led astray: decode from the stripe's start */
+		reader_free(r);
+		COLFS_TRY(reader_create(f, stripe, column, &r, err));
+		r->ri_loaded = true;
+		st = reader_seek(r, row, err);
+	}
+	if (st) {
+		reader_free(r);
+		return st;
+	}
+	*out = r;
+	return COLFS_OK;
+}
+
+const orc_col *orc_reader_column(const orc_reader *r, uint32_t column)
+{
+	const orc_col *c = r->root;
+
+	if (column != 0)
+		for (size_t k = 0; k < c->n_kids; k++)
+			if (c->kids[k]->id == column)
+				return c->kids[k];
+	return c;
+}

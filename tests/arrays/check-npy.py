@@ -2,6 +2,8 @@
 """arrays/*.npy of a mount against the expected values, value by value.
 
     check-npy.py DIR CSV [FIRST_ROW]
+    check-npy.py DIR --columns COLUMNS_DIR
+
 
 DIR is an `arrays/` directory of a fresh mount; CSV has a header line of
 field names and one line a row, every value a plain number (floats as
@@ -14,6 +16,10 @@ Checked: every file's size on the fresh mount (before any read) is the
 when it is nullable, a .nulls.npy; numpy.load of each equals the CSV
 (NULL: the mask True and the value 0); numpy.load(mmap_mode='r') at
 random rows answers the same values.  Exit 0 when all holds.
+
+With --columns, the expected values are the text views COLUMNS_DIR/<field>
+of the same mount for each <field>.npy of DIR (integers, floats, true and
+false; \\N for NULL): for files whose writer is the project's own.
 """
 import csv
 import os
@@ -23,17 +29,27 @@ import sys
 import numpy as np
 
 d, csv_path = sys.argv[1], sys.argv[2]
-first = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+first = int(sys.argv[3]) if len(sys.argv) > 3 and csv_path != "--columns" else 0
 problems = []
 
 # sizes first: nothing has been read from this mount yet
 names = sorted(n for n in os.listdir(d) if n.endswith(".npy"))
 sizes = {n: os.stat(os.path.join(d, n)).st_size for n in names}
 
-with open(csv_path, newline="") as f:
-    r = csv.reader(f)
-    header = next(r)
-    rows = list(r)
+if csv_path == "--columns":
+    header = [n[:-4] for n in names if not n.endswith(".nulls.npy")]
+    cols = []
+    for h in header:
+        with open(os.path.join(sys.argv[3], h)) as f:
+            cols.append([{"\\N": "", "true": "1", "false": "0"}.get(x, x)
+                         for x in f.read().split("\n")[:-1]])
+    rows = [list(r) for r in zip(*cols)]
+    first = 0
+else:
+    with open(csv_path, newline="") as f:
+        r = csv.reader(f)
+        header = next(r)
+        rows = list(r)
 nrows = None
 
 for col, field in enumerate(header):
