@@ -93,6 +93,12 @@ static colfs_status block_values(colfs_tree *t, uint32_t i, cfile_raw *raw,
 	return COLFS_OK;
 }
 
+colfs_status cfile_tree_block_values(colfs_tree *t, uint32_t i, cfile_raw *raw,
+				     cfile_values *v)
+{
+	return block_values(t, i, raw, v);
+}
+
 /* After the last block of a file without a positional index: the rows
  * must add up to num_values (§14.19). */
 static void rows_total_check(colfs_tree *t, const colfs_node *where)
@@ -707,6 +713,14 @@ static colfs_status readme_generate(colfs_tree *t, colfs_node *file,
 		 "one file per key, the value bytes"},
 		{ft && !bloom, 0, "values", true,
 		 "every value in ordinal order, one per line; NULL is \\N"},
+		{ft && f->role == CFILE_ROLE_COLUMN, 0, "arrays/", false,
+		 "the column as a NumPy array when it is fixed-width and the positional index sizes every block (docs/values.md, \"Arrays\")"},
+		{ft && f->role == CFILE_ROLE_COLUMN, 1, "README", false,
+		 "the array's NumPy type and the CFile type it comes from"},
+		{ft && cfile_arrays_any(f), 1, "values.npy", true,
+		 "every value in ordinal order, its size exact from the metadata; values.nulls.npy beside it for a nullable column, True for NULL"},
+		{ft && cfile_arrays_any(f) && f->nullable, 1, "values.nulls.npy", true,
+		 "the NULL mask"},
 		{ft, 0, "blocks/", false,
 		 "the data blocks in ordinal order, numbered from 0"},
 		{ft && f->nblocks, 1, "N/", false, "data block N"},
@@ -845,6 +859,8 @@ colfs_status cfile_tree_add_file(colfs_tree *t, colfs_node *root)
 	    !colfs_dir_add_dir(t, root, "blocks", &blocks_ops, NULL) ||
 	    !colfs_dir_add_dir(t, root, "index", &index_ops, NULL) ||
 	    !colfs_dir_add_stream(t, root, "verify", &verify_ops, NULL))
+		return COLFS_ENOMEM;
+	if (f->role == CFILE_ROLE_COLUMN && cfile_arrays_add(t, root))
 		return COLFS_ENOMEM;
 	if (f->encoding == CFILE_DICT &&
 	    !colfs_dir_add_doc(t, root, "dictionary", &dictionary_ops, NULL))

@@ -7,8 +7,13 @@
 #            arrays/ and row_groups/1/arrays/ against DuckDB's reading
 #            of the same file, sizes exact on a fresh mount, mmap random
 #            access (check-npy.py)
+#   orc      a file of the project's ORC writer (tests/orc/orc_gen.c):
+#            arrays/ and stripes/1/arrays/ against columns/
+#   cfile    files of the project's CFile writer (tests/cfile/cw.c) of
+#            each fixed-width type, nullable or not, against `values`; a
+#            file without a positional index has no array
 #
-# Environment: COLFS (the daemon).  Skips (77) with a message when FUSE,
+# Environment: COLFS (the daemon), ORC_GEN, CFILE_WRITER.  Skips (77) with a message when FUSE,
 # numpy or DuckDB is missing.  Every mount is undone by a trap.
 set -u
 dir=$(cd "$(dirname "$0")" && pwd)
@@ -49,6 +54,42 @@ duckdb)
 	timeout 60 "$py" "$dir/check-npy.py" "$mnt/row_groups/1/arrays" \
 		"$out/fixed.csv" "$first" >/dev/null || exit 1
 	echo "ok: row_groups/1/arrays (rows from $first)"
+	umount_
+	;;
+orc)
+	[ -x "${ORC_GEN:-}" ] || skip "ORC_GEN is not set"
+	"$ORC_GEN" "$out/g.orc" 30000 12000 >/dev/null || exit 1
+	mount_ "$out/g.orc"
+	timeout 60 "$py" "$dir/check-npy.py" "$mnt/arrays" --columns "$mnt/columns" || exit 1
+	timeout 60 "$py" "$dir/check-npy.py" "$mnt/stripes/1/arrays" \
+		--columns "$mnt/stripes/1/columns" >/dev/null || exit 1
+	echo "ok: stripes/1/arrays"
+	umount_
+	;;
+cfile)
+	[ -x "${CFILE_WRITER:-}" ] || skip "CFILE_WRITER is not set"
+	for ty in INT8:--nullable UINT8 INT16:--nullable UINT16:--nullable \
+		INT32 UINT32:--nullable INT64:--nullable UINT64:--nullable \
+		BOOL:--nullable FLOAT:--nullable DOUBLE UNIXTIME_MICROS:--nullable \
+		DATE:--nullable; do
+		null=${ty#*:} ty=${ty%%:*}
+		[ "$null" = "$ty" ] && null=
+		"$CFILE_WRITER" --type "$ty" $null --count 3000 --block-rows 700 \
+			"$out/$ty.cfile" >/dev/null || exit 1
+		mount_ "$out/$ty.cfile"
+		printf '%s %s: ' "$ty" "${null:-not nullable}"
+		timeout 60 "$py" "$dir/check-npy.py" "$mnt/arrays" --columns "$mnt" ||
+			exit 1
+		umount_
+	done
+	# no positional index: the blocks' rows are not known without
+	# decoding them, so there is no array (arrays/ holds the README)
+	"$CFILE_WRITER" --type INT32 --no-posidx --count 5000 --block-rows 700 \
+		"$out/noidx.cfile" >/dev/null || exit 1
+	mount_ "$out/noidx.cfile"
+	[ "$(ls "$mnt/arrays")" = README ] ||
+		{ echo "FAIL: noidx.cfile: arrays/ holds $(ls "$mnt/arrays")" >&2; exit 1; }
+	echo "ok: no positional index: no array"
 	umount_
 	;;
 *)

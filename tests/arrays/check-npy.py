@@ -36,6 +36,42 @@ problems = []
 names = sorted(n for n in os.listdir(d) if n.endswith(".npy"))
 sizes = {n: os.stat(os.path.join(d, n)).st_size for n in names}
 
+def civil(days):
+    """Proleptic Gregorian (year, month, day) of a day number (H. Hinnant's
+    days_from_civil, inverted), for any year."""
+    z = days + 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    y = yoe + era * 400
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = mp + 3 if mp < 10 else mp - 9
+    return (y + (m <= 2), m, d)
+
+
+def render_time(v, unit):
+    per = {"D": 1, "s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}[unit]
+    if unit == "D":
+        days, frac = v, None
+    else:
+        secs, sub = divmod(v, per)
+        days, sod = divmod(secs, 86400)
+        frac = (sod, sub)
+    y, m, d = civil(days)
+    text = "%04d-%02d-%02d" % (y if y > 0 else 1 - y, m, d)
+    bc = " (BC)" if y <= 0 else ""
+    if frac is None:
+        return text + bc
+    sod, sub = frac
+    text += bc + " %02d:%02d:%02d" % (sod // 3600, sod // 60 % 60, sod % 60)
+    if sub:
+        text += ("." + ("%0*d" % (len(str(per)) - 1, sub))).rstrip("0")
+    return text + "+00"
+
+
+from_columns = csv_path == "--columns"
 if csv_path == "--columns":
     header = [n[:-4] for n in names if not n.endswith(".nulls.npy")]
     cols = []
@@ -82,7 +118,15 @@ for col, field in enumerate(header):
     kind = arr.dtype.kind
     ints = arr.view("i8") if kind == "M" else arr
     empty = np.array([w == "" for w in want], dtype=bool)
-    if kind == "f":
+    if kind == "M" and from_columns:
+        # the text views show dates and times as docs/values.md says:
+        # compare the array's values rendered the same way
+        unit = np.datetime_data(arr.dtype)[0]
+        exp_text = [w for w in want]
+        got_text = [render_time(int(x), unit) for x in ints]
+        eq = np.array([g == w for g, w in zip(got_text, exp_text)], dtype=bool)
+        exp = None
+    elif kind == "f":
         exp = np.array([float(w) if w else 0.0 for w in want], dtype=arr.dtype)
         eq = (ints == exp) | (np.isnan(ints) & np.isnan(exp))
     elif kind == "b":
