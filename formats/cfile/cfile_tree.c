@@ -122,6 +122,33 @@ static void rows_total_check(colfs_tree *t, const colfs_node *where)
 				  (unsigned long long)f->num_values);
 }
 
+/* -o on_damage: the rows of block i, which failed with `st`, as NULL
+ * lines (null) or none (skip), when the positional index gives them;
+ * filed under the view.  Otherwise `st`. */
+static colfs_status damaged_block(colfs_tree *t, colfs_node *file, uint32_t i,
+				  colfs_status st, colfs_buf *out)
+{
+	cfile_file *f = file_of(t);
+	colfs_on_damage d = colfs_tree_options(t)->on_damage;
+	const cfile_dblock *b = &f->blocks[i];
+
+	if (st == COLFS_ENOMEM || st == COLFS_EIO ||
+	    d == COLFS_ON_DAMAGE_ERROR || !b->rows || !b->key_known ||
+	    b->rows > f->num_values)
+		return st;
+	colfs_tree_report(t, file, b->ptr.offset, st,
+			  "rows %llu to %llu (block %u) %s: on_damage",
+			  (unsigned long long)b->first_row,
+			  (unsigned long long)(b->first_row + b->rows - 1), i,
+			  d == COLFS_ON_DAMAGE_NULL ? "read as NULL" : "left out");
+	if (d == COLFS_ON_DAMAGE_NULL)
+		for (uint64_t r = 0; r < b->rows; r++) {
+			colfs_buf_puts(out, null_token(t));
+			colfs_buf_putc(out, '\n');
+		}
+	return colfs_buf_status(out);
+}
+
 static colfs_status values_piece(colfs_tree *t, colfs_node *file,
 				 uint64_t index, colfs_buf *out)
 {
@@ -140,7 +167,9 @@ static colfs_status values_piece(colfs_tree *t, colfs_node *file,
 		rows_total_check(t, file);
 		return COLFS_END;
 	}
-	COLFS_TRY(block_values(t, (uint32_t)index, &raw, &v));
+	colfs_status st = block_values(t, (uint32_t)index, &raw, &v);
+	if (st)
+		return damaged_block(t, file, (uint32_t)index, st, out);
 	cfile_block_values_render(f, &v, null_token(t), out);
 	cfile_block_values_free(&v);
 	cfile_block_raw_free(&raw);

@@ -100,6 +100,16 @@ static size_t npy_header_len(const char *descr, uint64_t rows)
 	return n;
 }
 
+/* The first row of unit u among all the rows shown. */
+static uint64_t array_row0(const arrays_set *as, size_t u)
+{
+	uint64_t r = 0;
+
+	for (size_t i = 0; i < u; i++)
+		r += as->unit_rows[i];
+	return r;
+}
+
 /* Node args: a = field index, b = 1 for the .nulls.npy file. */
 static colfs_status array_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 				colfs_buf *out)
@@ -146,6 +156,21 @@ static colfs_status array_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 		return COLFS_ENOMEM;
 	uint8_t *values = mem, *nulls = mem + (size_t)n * size;
 	st = as->rows(t, f, as->ctx, fl, (uint32_t)lo, row0, n, values, nulls);
+	if (st && st != COLFS_ENOMEM && st != COLFS_EIO &&
+	    colfs_tree_options(t)->on_damage != COLFS_ON_DAMAGE_ERROR) {
+		/* -o on_damage=null or skip: the piece's rows read as NULL
+		 * (an array keeps every row: its size is the metadata's) */
+		memset(values, 0, (size_t)n * size);
+		memset(nulls, 1, (size_t)n);
+		colfs_tree_report(t, f, COLFS_OFFSET_UNKNOWN, st,
+				  "rows %llu to %llu (%s %zu, rows %llu to "
+				  "%llu) read as NULL: on_damage",
+				  (unsigned long long)(array_row0(as, lo) + row0),
+				  (unsigned long long)(array_row0(as, lo) + row0 + n - 1),
+				  as->unit_name, lo, (unsigned long long)row0,
+				  (unsigned long long)(row0 + n - 1));
+		st = COLFS_OK;
+	}
 	if (!st) {
 		if (nulls_file)
 			colfs_buf_append(out, nulls, (size_t)n);
@@ -292,6 +317,9 @@ colfs_status colfs_arrays_populate(colfs_tree *t, colfs_node *dir,
 			return COLFS_ENOMEM;
 		if (!colfs_array_descr(fl->type))
 			continue;
+		/* -o on_damage=null: any field may read NULL */
+		if (colfs_tree_options(t)->on_damage != COLFS_ON_DAMAGE_ERROR)
+			fl->nullable = true;
 		as->n_fields++;
 	}
 	for (size_t i = 0; i < as->n_fields; i++) {

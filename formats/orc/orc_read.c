@@ -1788,6 +1788,29 @@ fail:
 		orc_tree_part_path(f, stripe, &err, path, sizeof path);
 		colfs_tree_report_err_path(t, path, &err);
 	}
+	{
+		/* -o on_damage: a column view's rows of the piece as NULL
+		 * lines, or none; filed under the view */
+		colfs_on_damage d = colfs_tree_options(t)->on_damage;
+		if (v->kind == ORC_VIEW_COLUMN && st != COLFS_ENOMEM &&
+		    st != COLFS_EIO && d != COLFS_ON_DAMAGE_ERROR) {
+			uint64_t r0 = batch * ORC_ROWS_PER_PIECE;
+			colfs_tree_report(t, file, err.offset, st,
+					  "rows %llu to %llu of stripe %zu %s: "
+					  "on_damage", (unsigned long long)r0,
+					  (unsigned long long)(r0 + rows - 1),
+					  stripe, d == COLFS_ON_DAMAGE_NULL
+					  ? "read as NULL" : "left out");
+			out->len = start;
+			rd.null_token = colfs_tree_options(t)->null_token;
+			if (d == COLFS_ON_DAMAGE_NULL)
+				for (uint64_t i = 0; i < rows; i++) {
+					colfs_render_null(out, &rd);
+					colfs_buf_putc(out, '\n');
+				}
+			return colfs_buf_status(out);
+		}
+	}
 	return st;
 }
 

@@ -261,6 +261,27 @@ static colfs_status arrays_rows(colfs_tree *t, const colfs_node *f, void *ctx,
 				parquet_pages_release(s->values, &kp->p);
 			kp->loaded = false;
 			st = parquet_pages_decode(t, s, f, g, c, w, k, NULL, &kp->p);
+			if (st && st != COLFS_ENOMEM && st != COLFS_EIO &&
+			    colfs_tree_options(t)->on_damage != COLFS_ON_DAMAGE_ERROR) {
+				/* -o on_damage: the page's rows read as NULL
+				 * (an array keeps every row) */
+				pg = &w->pages[k];
+				uint64_t end = rec + (uint64_t)pg->hdr.num_values;
+				uint64_t from = row0 + done;
+				if (end > row0 + n)
+					end = row0 + n;
+				memset(nulls + done, 1, (size_t)(end - from));
+				colfs_tree_report(t, f, pg->offset, st,
+						  "rows %llu to %llu of row group %u "
+						  "(page %zu) read as NULL: on_damage",
+						  (unsigned long long)from,
+						  (unsigned long long)(end - 1), g, k);
+				done += end - from;
+				rec += (uint64_t)pg->hdr.num_values;
+				k++;
+				st = COLFS_OK;
+				continue;
+			}
 			if (st)
 				break;
 			kp->loaded = true;
