@@ -9,11 +9,15 @@
 #            access (check-npy.py)
 #   orc      a file of the project's ORC writer (tests/orc/orc_gen.c):
 #            arrays/ and stripes/1/arrays/ against columns/
+#   damage   -o on_damage=null and skip on the corpus's
+#            datapage_v1-corrupt-checksum.parquet and on ORC and CFile
+#            files of the project's writers damaged here: columns/ (or
+#            values) against the healthy values (damage-check.py)
 #   cfile    files of the project's CFile writer (tests/cfile/cw.c) of
 #            each fixed-width type, nullable or not, against `values`; a
 #            file without a positional index has no array
 #
-# Environment: COLFS (the daemon), ORC_GEN, CFILE_WRITER.  Skips (77) with a message when FUSE,
+# Environment: COLFS (the daemon), ORC_GEN, CFILE_WRITER, CORPUS.  Skips (77) with a message when FUSE,
 # numpy or DuckDB is missing.  Every mount is undone by a trap.
 set -u
 dir=$(cd "$(dirname "$0")" && pwd)
@@ -90,6 +94,79 @@ cfile)
 	[ "$(ls "$mnt/arrays")" = README ] ||
 		{ echo "FAIL: noidx.cfile: arrays/ holds $(ls "$mnt/arrays")" >&2; exit 1; }
 	echo "ok: no positional index: no array"
+	umount_
+	;;
+damage)
+	# -o on_damage=null|skip against the healthy values: the corpus's
+	# datapage_v1-corrupt-checksum.parquet (one page of each column
+	# fails its CRC: checksums=ignore gives its healthy values), an ORC
+	# file whose stripe 1 footer is destroyed, a CFile whose block 1
+	# fails its CRC
+	[ -x "${ORC_GEN:-}" ] && [ -x "${CFILE_WRITER:-}" ] ||
+		skip "ORC_GEN or CFILE_WRITER is not set"
+	good=$out/good
+	mkdir -p "$good" || exit 1
+	pq=${CORPUS:-}/parquet/good/datapage_v1-corrupt-checksum.parquet
+	if [ -f "$pq" ]; then
+		mount_ "$pq" -o checksums=ignore,size_index=off
+		cp "$mnt/columns/a" "$mnt/columns/b" "$good/" || exit 1
+		umount_
+		for m in null skip; do
+			mount_ "$pq" -o on_damage=$m,size_index=off
+			# page 0 of a and page 1 of b: rows 0-2559 and 2560-5119;
+			# the Parquet views take skip as null
+			"$py" "$dir/damage-check.py" null "$mnt/columns" "$good" a -- 0:2560 || exit 1
+			"$py" "$dir/damage-check.py" null "$mnt/columns" "$good" b -- 2560:5120 || exit 1
+			[ "$(wc -l < "$mnt/rows.csv")" = 5121 ] ||
+				{ echo "FAIL: rows.csv: $(wc -l < "$mnt/rows.csv") lines" >&2; exit 1; }
+			grep -q 'rows 0 to 2559 of row group 0 (column 0, page 0) read as NULL' "$mnt/errors" ||
+				{ echo "FAIL: errors does not list the rows replaced" >&2; exit 1; }
+			"$py" -c 'import numpy as np, sys
+n = np.load(sys.argv[1] + "/a.nulls.npy"); v = np.load(sys.argv[1] + "/a.npy")
+assert len(n) == 5120 and n[:2560].all() and not n[2560:].any() and not v[:2560].any(), "a.npy"' \
+				"$mnt/arrays" || { echo "FAIL: arrays/a.npy under on_damage=$m" >&2; exit 1; }
+			echo "ok: $m: arrays/a.npy masks rows 0-2559"
+			umount_
+		done
+	else
+		echo "arrays-test: $pq absent: its case left out" >&2
+	fi
+	# ORC: stripe 1 (rows 12000-23999) loses its footer
+	"$ORC_GEN" "$out/d.orc" 30000 12000 >/dev/null || exit 1
+	mount_ "$out/d.orc" -o size_index=off
+	cp -r "$mnt/columns" "$good/orc" || exit 1
+	foot=$("$py" -c 'import json, sys; i = json.load(open(sys.argv[1]))
+print(i["offset"] + i["indexLength"] + i["dataLength"], i["footerLength"])' \
+		"$mnt/stripes/1/info.json") || exit 1
+	umount_
+	"$py" -c 'import sys; off, n = map(int, sys.argv[2:4])
+f = open(sys.argv[1], "r+b"); f.seek(off); f.write(b"\xff" * n)' "$out/d.orc" $foot || exit 1
+	for m in null skip; do
+		mount_ "$out/d.orc" -o on_damage=$m,size_index=off
+		"$py" "$dir/damage-check.py" $m "$mnt/columns" "$good/orc" id name score flag -- 12000:24000 || exit 1
+		umount_
+	done
+	# CFile: block 1 (rows 700-1399) fails its CRC
+	"$CFILE_WRITER" --type INT64 --nullable --count 3000 --block-rows 700 \
+		"$out/d.cfile" >/dev/null || exit 1
+	mount_ "$out/d.cfile" -o size_index=off
+	cp "$mnt/values" "$good/values" || exit 1
+	blk=$("$py" -c 'import json, sys; i = json.load(open(sys.argv[1]))
+print(i["offset"] + i["size"] // 2)' "$mnt/blocks/1/info.json") || exit 1
+	umount_
+	"$py" -c 'import sys; off = int(sys.argv[2])
+f = open(sys.argv[1], "r+b"); f.seek(off); b = f.read(1); f.seek(off); f.write(bytes([b[0] ^ 0xff]))' "$out/d.cfile" "$blk" || exit 1
+	for m in null skip; do
+		mount_ "$out/d.cfile" -o on_damage=$m,size_index=off
+		"$py" "$dir/damage-check.py" $m "$mnt" "$good" values -- 700:1400 || exit 1
+		umount_
+	done
+	mount_ "$out/d.cfile" -o size_index=off
+	if cat "$mnt/values" >/dev/null 2>&1; then
+		echo "FAIL: on_damage=error (the default) read past block 1" >&2
+		exit 1
+	fi
+	echo "ok: error: values fails at block 1"
 	umount_
 	;;
 *)
