@@ -43,6 +43,14 @@ typedef enum colfs_sizes_mode {
 	COLFS_SIZES_EXACT,     /* always: decode it whole when first asked */
 } colfs_sizes_mode;
 
+/* What a value view does with the rows of a part it cannot decode (a
+ * page, stream or block; docs/tree.md, "Reading past damage"). */
+typedef enum colfs_on_damage {
+	COLFS_ON_DAMAGE_ERROR = 0,  /* the read fails (EIO) from there */
+	COLFS_ON_DAMAGE_NULL,       /* the rows read as NULL */
+	COLFS_ON_DAMAGE_SKIP,       /* the rows are left out */
+} colfs_on_damage;
+
 typedef struct colfs_options {
 	const char *null_token;     /* how NULL renders; default "\\N" */
 	uint64_t cache_bytes;       /* decoded-piece cache; default 64 MiB */
@@ -69,6 +77,7 @@ typedef struct colfs_options {
 	const char *s3_endpoint;     /* S3-compatible store, path-style; NULL: AWS */
 	const char *cafile;          /* extra CA bundle for TLS; NULL: system store */
 	bool allow_full_download;    /* accept a server that ignores Range (small files) */
+	colfs_on_damage on_damage;   /* default error */
 } colfs_options;
 /* The most decode_threads accepted. */
 #define COLFS_MAX_DECODE_THREADS 64

@@ -93,6 +93,12 @@ static colfs_status block_values(colfs_tree *t, uint32_t i, cfile_raw *raw,
 	return COLFS_OK;
 }
 
+colfs_status cfile_tree_block_values(colfs_tree *t, uint32_t i, cfile_raw *raw,
+				     cfile_values *v)
+{
+	return block_values(t, i, raw, v);
+}
+
 /* After the last block of a file without a positional index: the rows
  * must add up to num_values (§14.19). */
 static void rows_total_check(colfs_tree *t, const colfs_node *where)
@@ -116,6 +122,33 @@ static void rows_total_check(colfs_tree *t, const colfs_node *where)
 				  (unsigned long long)f->num_values);
 }
 
+/* -o on_damage: the rows of block i, which failed with `st`, as NULL
+ * lines (null) or none (skip), when the positional index gives them;
+ * filed under the view.  Otherwise `st`. */
+static colfs_status damaged_block(colfs_tree *t, colfs_node *file, uint32_t i,
+				  colfs_status st, colfs_buf *out)
+{
+	cfile_file *f = file_of(t);
+	colfs_on_damage d = colfs_tree_options(t)->on_damage;
+	const cfile_dblock *b = &f->blocks[i];
+
+	if (st == COLFS_ENOMEM || st == COLFS_EIO ||
+	    d == COLFS_ON_DAMAGE_ERROR || !b->rows || !b->key_known ||
+	    b->rows > f->num_values)
+		return st;
+	colfs_tree_report(t, file, b->ptr.offset, st,
+			  "rows %llu to %llu (block %u) %s: on_damage",
+			  (unsigned long long)b->first_row,
+			  (unsigned long long)(b->first_row + b->rows - 1), i,
+			  d == COLFS_ON_DAMAGE_NULL ? "read as NULL" : "left out");
+	if (d == COLFS_ON_DAMAGE_NULL)
+		for (uint64_t r = 0; r < b->rows; r++) {
+			colfs_buf_puts(out, null_token(t));
+			colfs_buf_putc(out, '\n');
+		}
+	return colfs_buf_status(out);
+}
+
 static colfs_status values_piece(colfs_tree *t, colfs_node *file,
 				 uint64_t index, colfs_buf *out)
 {
@@ -134,7 +167,9 @@ static colfs_status values_piece(colfs_tree *t, colfs_node *file,
 		rows_total_check(t, file);
 		return COLFS_END;
 	}
-	COLFS_TRY(block_values(t, (uint32_t)index, &raw, &v));
+	colfs_status st = block_values(t, (uint32_t)index, &raw, &v);
+	if (st)
+		return damaged_block(t, file, (uint32_t)index, st, out);
 	cfile_block_values_render(f, &v, null_token(t), out);
 	cfile_block_values_free(&v);
 	cfile_block_raw_free(&raw);
@@ -707,6 +742,14 @@ static colfs_status readme_generate(colfs_tree *t, colfs_node *file,
 		 "one file per key, the value bytes"},
 		{ft && !bloom, 0, "values", true,
 		 "every value in ordinal order, one per line; NULL is \\N"},
+		{ft && f->role == CFILE_ROLE_COLUMN, 0, "arrays/", false,
+		 "the column as a NumPy array when it is fixed-width and the positional index sizes every block (docs/values.md, \"Arrays\")"},
+		{ft && f->role == CFILE_ROLE_COLUMN, 1, "README", false,
+		 "the array's NumPy type and the CFile type it comes from"},
+		{ft && cfile_arrays_any(f), 1, "values.npy", true,
+		 "every value in ordinal order, its size exact from the metadata; values.nulls.npy beside it for a nullable column, True for NULL"},
+		{ft && cfile_arrays_any(f) && f->nullable, 1, "values.nulls.npy", true,
+		 "the NULL mask"},
 		{ft, 0, "blocks/", false,
 		 "the data blocks in ordinal order, numbered from 0"},
 		{ft && f->nblocks, 1, "N/", false, "data block N"},
@@ -845,6 +888,8 @@ colfs_status cfile_tree_add_file(colfs_tree *t, colfs_node *root)
 	    !colfs_dir_add_dir(t, root, "blocks", &blocks_ops, NULL) ||
 	    !colfs_dir_add_dir(t, root, "index", &index_ops, NULL) ||
 	    !colfs_dir_add_stream(t, root, "verify", &verify_ops, NULL))
+		return COLFS_ENOMEM;
+	if (f->role == CFILE_ROLE_COLUMN && cfile_arrays_add(t, root))
 		return COLFS_ENOMEM;
 	if (f->encoding == CFILE_DICT &&
 	    !colfs_dir_add_doc(t, root, "dictionary", &dictionary_ops, NULL))

@@ -160,6 +160,15 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 		if (!v || !*v)
 			return COLFS_ECORRUPT;
 		o->cafile = v;
+	} else if (KEY("on_damage")) {
+		if (v && strcmp(v, "error") == 0)
+			o->on_damage = COLFS_ON_DAMAGE_ERROR;
+		else if (v && strcmp(v, "null") == 0)
+			o->on_damage = COLFS_ON_DAMAGE_NULL;
+		else if (v && strcmp(v, "skip") == 0)
+			o->on_damage = COLFS_ON_DAMAGE_SKIP;
+		else
+			return COLFS_ECORRUPT;
 	} else if (KEY("allow_full_download")) {
 		if (v)
 			return COLFS_ECORRUPT;
@@ -246,6 +255,8 @@ const char *colfs_options_help(void)
 	       "                           $XDG_CACHE_HOME/colfs, else ~/.cache/colfs)\n"
 	       "    -o decode_threads=N    threads decoding ahead of sequential reads\n"
 	       "                           (0-64; default one per online CPU, 0 none)\n"
+	       "    -o on_damage=error|null|skip  rows of an unreadable page, stream or\n"
+	       "                           block: the read fails (default), NULL, left out\n"
 	       "  remote sources (http://, https://, s3://bucket/key):\n"
 	       "    -o remote_cache=SIZE   cache of fetched bytes (at least 1M, default 64M)\n"
 	       "    -o s3_endpoint=URL     S3-compatible store (path-style requests)\n"

@@ -334,6 +334,35 @@ colfs_node *colfs_dir_add_stream(colfs_tree *t, colfs_node *dir,
 	return dir_add(t, dir, raw_name, COLFS_CONTENT_STREAM, ops, ctx);
 }
 
+colfs_node *colfs_dir_add_sized_stream(colfs_tree *t, colfs_node *dir,
+				       const char *raw_name,
+				       const colfs_node_ops *ops, void *ctx,
+				       uint64_t *ends, size_t n)
+{
+	stream_state *s = calloc(1, sizeof *s);
+	colfs_node *f;
+
+	if (!s) {
+		free(ends);
+		return NULL;
+	}
+	pthread_mutex_init(&s->lock, NULL);
+	s->index_size = -1;
+	s->index_checked = true;
+	s->ends = ends;
+	s->known = s->cap = n;
+	s->complete = true;
+	f = dir_add(t, dir, raw_name, COLFS_CONTENT_STREAM, ops, ctx);
+	if (!f) {
+		pthread_mutex_destroy(&s->lock);
+		free(ends);
+		free(s);
+		return NULL;
+	}
+	__atomic_store_n(&f->stream, s, __ATOMIC_RELEASE);
+	return f;
+}
+
 static colfs_status errors_generate(colfs_tree *t, colfs_node *file,
 				    colfs_buf *out)
 {

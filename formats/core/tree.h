@@ -145,6 +145,14 @@ colfs_node *colfs_dir_add_text(colfs_tree *t, colfs_node *dir,
 colfs_node *colfs_dir_add_stream(colfs_tree *t, colfs_node *dir,
 				 const char *raw_name,
 				 const colfs_node_ops *ops, void *ctx);
+/* A stream whose pieces' lengths are known before any is rendered:
+ * ends[i] is the offset just past piece i (`ends`, malloc'd, is taken,
+ * and freed on failure).  Its size is exact from the start (arrays.c);
+ * `piece` must render each piece at exactly its length. */
+colfs_node *colfs_dir_add_sized_stream(colfs_tree *t, colfs_node *dir,
+				       const char *raw_name,
+				       const colfs_node_ops *ops, void *ctx,
+				       uint64_t *ends, size_t n);
 /* The `errors` document of a directory (volatile: problems so far in the
  * subtree of `dir`). */
 colfs_node *colfs_dir_add_errors(colfs_tree *t, colfs_node *dir);

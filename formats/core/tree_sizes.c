@@ -27,6 +27,11 @@ static uint64_t sizes_options_hash(const colfs_options *o)
 		 o->cfile_encoding ? o->cfile_encoding : "",
 		 o->cfile_compression ? o->cfile_compression : "",
 		 (int)o->cfile_nullable);
+	/* on_damage changes what a damaged view renders (the default
+	 * leaves the key as it was before the option) */
+	if (o->on_damage != COLFS_ON_DAMAGE_ERROR)
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+			 "on_damage=%d\n", (int)o->on_damage);
 	return XXH64(buf, strlen(buf), 0);
 }
 

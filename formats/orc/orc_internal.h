@@ -223,6 +223,13 @@ colfs_node *orc_tree_add_view(colfs_tree *t, orc_file *f, colfs_node *dir,
 			       uint32_t column, long stripe);
 colfs_node *orc_tree_add_stripes(colfs_tree *t, orc_file *f, colfs_node *dir);
 colfs_node *orc_tree_add_columns(colfs_tree *t, orc_file *f, colfs_node *dir);
+/* --- orc_arrays.c -------------------------------------------------------- */
+/* arrays/ in `dir`: a = stripe + 1, or ORC_TREE_COLUMNS_FILE for the
+ * whole file (as columns/). */
+colfs_node *orc_arrays_add(colfs_tree *t, orc_file *f, colfs_node *dir,
+			   uint64_t a);
+/* Has a top-level field an array? */
+bool orc_arrays_any(const orc_file *f);
 
 /* --- orc_salvage.c ------------------------------------------------------- */
 /* Add salvage/ to the root of a file whose tail is lost. */

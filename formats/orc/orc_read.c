@@ -1788,6 +1788,29 @@ fail:
 		orc_tree_part_path(f, stripe, &err, path, sizeof path);
 		colfs_tree_report_err_path(t, path, &err);
 	}
+	{
+		/* -o on_damage: a column view's rows of the piece as NULL
+		 * lines, or none; filed under the view */
+		colfs_on_damage d = colfs_tree_options(t)->on_damage;
+		if (v->kind == ORC_VIEW_COLUMN && st != COLFS_ENOMEM &&
+		    st != COLFS_EIO && d != COLFS_ON_DAMAGE_ERROR) {
+			uint64_t r0 = batch * ORC_ROWS_PER_PIECE;
+			colfs_tree_report(t, file, err.offset, st,
+					  "rows %llu to %llu of stripe %zu %s: "
+					  "on_damage", (unsigned long long)r0,
+					  (unsigned long long)(r0 + rows - 1),
+					  stripe, d == COLFS_ON_DAMAGE_NULL
+					  ? "read as NULL" : "left out");
+			out->len = start;
+			rd.null_token = colfs_tree_options(t)->null_token;
+			if (d == COLFS_ON_DAMAGE_NULL)
+				for (uint64_t i = 0; i < rows; i++) {
+					colfs_render_null(out, &rd);
+					colfs_buf_putc(out, '\n');
+				}
+			return colfs_buf_status(out);
+		}
+	}
 	return st;
 }
 
@@ -1807,4 +1830,40 @@ colfs_status orc_reader_read(orc_reader *r, size_t n, colfs_err *err)
 void orc_reader_free(orc_reader *r)
 {
 	reader_free(r);
+}
+
+/* --- for orc_arrays.c --------------------------------------------------- */
+
+colfs_status orc_reader_at(orc_file *f, size_t stripe, uint32_t column,
+			   uint64_t row, orc_reader **out, colfs_err *err)
+{
+	orc_reader *r;
+	colfs_status st;
+
+	COLFS_TRY(reader_create(f, stripe, column, &r, err));
+	st = reader_seek(r, row, err);
+	if (st && r->ri_ok) {
+		/* the row index led astray: decode from the stripe's start */
+		reader_free(r);
+		COLFS_TRY(reader_create(f, stripe, column, &r, err));
+		r->ri_loaded = true;
+		st = reader_seek(r, row, err);
+	}
+	if (st) {
+		reader_free(r);
+		return st;
+	}
+	*out = r;
+	return COLFS_OK;
+}
+
+const orc_col *orc_reader_column(const orc_reader *r, uint32_t column)
+{
+	const orc_col *c = r->root;
+
+	if (column != 0)
+		for (size_t k = 0; k < c->n_kids; k++)
+			if (c->kids[k]->id == column)
+				return c->kids[k];
+	return c;
 }

@@ -89,6 +89,12 @@ colfs_status orc_reader_create(orc_file *f, size_t stripe, uint32_t column,
 /* Decode the next `n` rows of the stripe into the vectors. */
 colfs_status orc_reader_read(orc_reader *r, size_t n, colfs_err *err);
 void orc_reader_free(orc_reader *r);
+/* A reader of `column` (0: all) standing at row `row` of the stripe
+ * (through the row index when there is one; orc_arrays.c). */
+colfs_status orc_reader_at(orc_file *f, size_t stripe, uint32_t column,
+			   uint64_t row, orc_reader **out, colfs_err *err);
+/* The vectors of top-level field `column` (0: the root). */
+const orc_col *orc_reader_column(const orc_reader *r, uint32_t column);
 
 /* Append a 128-bit integer in decimal (decimal digits, sums). */
 void orc_read_put_i128(colfs_buf *b, i128 v);

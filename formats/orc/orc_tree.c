@@ -416,6 +416,7 @@ static colfs_status readme_doc_generate(colfs_tree *t, colfs_node *n,
 		      (f->footer->types[0]->kind != ORCPB__TYPE__KIND__STRUCT ||
 		       f->footer->types[0]->n_subtypes > 0);
 	bool st = ft && f->n_stripes;
+	bool arrays = ft && orc_arrays_any(f);
 	char about[160], stripes[64];
 
 	(void)n;
@@ -462,6 +463,12 @@ static colfs_status readme_doc_generate(colfs_tree *t, colfs_node *n,
 		{ft, 0, "columns/", false, "the values of each top-level field"},
 		{ft && fields, 1, "<field>", true,
 		 "one row per line (docs/values.md); nested values as compact JSON"},
+		{ft && f->schema_ok, 0, "arrays/", false,
+		 "the fixed-width top-level fields as NumPy .npy arrays (docs/values.md, \"Arrays\")"},
+		{ft && f->schema_ok, 1, "README", false,
+		 "each array's NumPy type and the ORC type it comes from"},
+		{ft && arrays, 1, "<field>.npy", true,
+		 "one fixed-width top-level field, a value a row, its size exact from the metadata; <field>.nulls.npy beside it unless the statistics say no NULL, True for NULL"},
 		{ft && f->schema_ok, 0, "rows.jsonl", true,
 		 "every row as orc-contents prints it"},
 		{ft && f->schema_ok, 0, "rows.csv", true,
@@ -476,6 +483,12 @@ static colfs_status readme_doc_generate(colfs_tree *t, colfs_node *n,
 		{st, 2, "columns/", false,
 		 "the stripe's values of each top-level field"},
 		{st && fields, 3, "<field>", true, "one row per line"},
+		{st && f->schema_ok, 2, "arrays/", false,
+		 "the stripe's fixed-width fields as NumPy arrays"},
+		{st && f->schema_ok, 3, "README", false,
+		 "each array's NumPy type and the ORC type it comes from"},
+		{st && arrays, 3, "<field>.npy", true,
+		 "one fixed-width top-level field, a value a row; <field>.nulls.npy beside a nullable one"},
 		{st && f->schema_ok, 2, "rows.jsonl", true,
 		 "the stripe's rows as orc-contents prints them"},
 		{st && f->schema_ok, 2, "rows.csv", true,
@@ -1108,6 +1121,8 @@ static colfs_status stripe_dir_populate(colfs_tree *t, colfs_node *dir)
 	if (!c)
 		return COLFS_ENOMEM;
 	colfs_node_set_args(c, s + 1, 0, 0);
+	if (f->schema_ok && !orc_arrays_add(t, f, dir, s + 1))
+		return COLFS_ENOMEM;
 	if (f->schema_ok &&
 	    (!orc_tree_add_view(t, f, dir, "rows.jsonl", ORC_VIEW_ROWS, 0, (long)s) ||
 	     !orc_tree_add_view(t, f, dir, "rows.csv", ORC_VIEW_CSV, 0, (long)s)))
@@ -1232,6 +1247,8 @@ colfs_status orc_tree_build(orc_file *f, colfs_node *root)
 				      &user_meta_dir, f));
 	ADD(colfs_dir_add_dir(t, root, "columns", &columns_dir, f));
 	colfs_node_set_args(c, ORC_TREE_COLUMNS_FILE, 0, 0);
+	if (f->schema_ok && !orc_arrays_add(t, f, root, ORC_TREE_COLUMNS_FILE))
+		return COLFS_ENOMEM;
 	if (f->schema_ok) {
 		ADD(orc_tree_add_view(t, f, root, "rows.jsonl", ORC_VIEW_ROWS, 0, -1));
 		ADD(orc_tree_add_view(t, f, root, "rows.csv", ORC_VIEW_CSV, 0, -1));

@@ -561,6 +561,13 @@ colfs_status parquet_docs_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *ou
 				       &cols) &&
 	    colfs_dir_list(t, cols, &kids, &nfields))
 		nfields = 0;
+	colfs_node *arr;
+	size_t narrays = 0;
+	if (table && !colfs_dir_lookup(t, colfs_node_parent(f), "arrays",
+				       &arr) &&
+	    colfs_dir_list(t, arr, &kids, &narrays))
+		narrays = 0;
+	bool arrays = narrays > 1;   /* README and an array */
 	readme_has h = full ? readme_scan(s) : (readme_has){0};
 	bool rgs = full && pf->n_row_groups;
 	char schema[96], meta[192], kv[64], groups[64];
@@ -643,6 +650,12 @@ colfs_status parquet_docs_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *ou
 		 "the row group's values, one file per column"},
 		{table && pf->n_row_groups && nfields, 3, "<field>", true,
 		 "one top-level field (or a nested leaf without repetition, a.b.c), one row per line"},
+		{table && pf->n_row_groups, 2, "arrays/", false,
+		 "the row group's fixed-width fields as NumPy arrays"},
+		{table && pf->n_row_groups, 3, "README", false,
+		 "each array's NumPy type and the Parquet type it comes from"},
+		{table && pf->n_row_groups && arrays, 3, "<field>.npy", true,
+		 "one fixed-width top-level field, a value a row; <field>.nulls.npy beside a nullable one, True for NULL"},
 		{rows_ok && pf->n_row_groups, 2, "rows.jsonl", true,
 		 "the row group's rows, one JSON object per line"},
 		{rows_ok && pf->n_row_groups, 2, "rows.csv", true,
@@ -653,6 +666,12 @@ colfs_status parquet_docs_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *ou
 		 "the whole file's values, one file per column"},
 		{table && nfields, 1, "<field>", true,
 		 "one top-level field (or a nested leaf without repetition, a.b.c), one row per line (docs/values.md)"},
+		{table, 0, "arrays/", false,
+		 "the whole file's fixed-width fields as NumPy .npy arrays (docs/values.md, \"Arrays\")"},
+		{table, 1, "README", false,
+		 "each array's NumPy type and the Parquet type it comes from"},
+		{table && arrays, 1, "<field>.npy", true,
+		 "one fixed-width top-level field, a value a row, its size exact from the metadata; <field>.nulls.npy beside a nullable one, True for NULL"},
 		{rows_ok, 0, "rows.jsonl", true,
 		 "every row, one JSON object per line"},
 		{rows_ok, 0, "rows.csv", true,

@@ -543,6 +543,46 @@ static parquet_views_shpage *shared_find_locked(parquet_views_shared *sh,
 	return NULL;
 }
 
+/* -o on_damage=null (or skip, which the Parquet views take as null): a
+ * page of a flat leaf that fails to decode stands as a page of as many
+ * NULLs as its header's num_values, so the view goes on past it with its
+ * rows in place; the replaced rows are filed under the view.  Any other
+ * case, or running out of memory, answers `st`. */
+static colfs_status damaged_page(colfs_tree *t, parquet_region_state *s,
+				 const colfs_node *f, uint32_t g, uint32_t leaf,
+				 const parquet_pages_list *w, size_t k,
+				 colfs_status st, parquet_pages_decoded *p)
+{
+	const parquet_page *pg = &w->pages[k];
+	uint64_t first = 0;
+	size_t n;
+
+	if (st == COLFS_ENOMEM || st == COLFS_EIO ||
+	    colfs_tree_options(t)->on_damage == COLFS_ON_DAMAGE_ERROR ||
+	    leaf >= s->pf->n_columns || s->pf->columns[leaf].max_rep != 0 ||
+	    pg->hdr.num_values < 0 ||
+	    (uint64_t)pg->hdr.num_values > s->max_alloc / sizeof *p->def)
+		return st;
+	n = (size_t)pg->hdr.num_values;
+	memset(p, 0, sizeof *p);
+	p->def = calloc(n ? n : 1, sizeof *p->def);
+	if (!p->def)
+		return COLFS_ENOMEM;
+	p->levels_owned = true;
+	p->n = n;
+	p->max_def = 1;      /* every level 0: every entry NULL */
+	for (size_t i = 0; i < k; i++)
+		if (parquet_pages_is_data(&w->pages[i]) &&
+		    w->pages[i].hdr.num_values > 0)
+			first += (uint64_t)w->pages[i].hdr.num_values;
+	colfs_tree_report(t, f, pg->offset, st,
+			  "rows %llu to %llu of row group %u (column %u, page "
+			  "%zu) read as NULL: on_damage",
+			  (unsigned long long)first,
+			  (unsigned long long)(first + n - 1), g, leaf, k);
+	return COLFS_OK;
+}
+
 /* Page k of chunk (g, leaf), decoded once for all the view's readers;
  * referenced (shpage_unref).
  *
@@ -608,6 +648,8 @@ static colfs_status shared_get(colfs_tree *t, parquet_region_state *s,
 	memset(&sh->spare, 0, sizeof sh->spare);
 	pthread_mutex_unlock(&sh->lock);
 	st = parquet_pages_decode(t, s, f, g, leaf, w, k, &p->sc, &p->p);
+	if (st)
+		st = damaged_page(t, s, f, g, leaf, w, k, st, &p->p);
 	if (st) {
 		pthread_mutex_unlock(&sh->decode);
 		parquet_pages_scratch_free(&p->sc);
@@ -1538,6 +1580,7 @@ colfs_status parquet_views_table_add(colfs_tree *t, colfs_node *dir, parquet_reg
 	if (!n)
 		return COLFS_ENOMEM;
 	colfs_node_set_args(n, (uint64_t)(g + 1), 0, 0);
+	COLFS_TRY(parquet_arrays_add(t, dir, s, g));
 	COLFS_TRY(rows_view_add(t, dir, s, g, MODE_JSONL, "rows.jsonl"));
 	return rows_view_add(t, dir, s, g, MODE_CSV, "rows.csv");
 }

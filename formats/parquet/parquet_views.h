@@ -17,4 +17,9 @@ colfs_status parquet_views_page_add(colfs_tree *t, colfs_node *dir, parquet_regi
 colfs_status parquet_views_table_add(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
 				 int64_t g);
 
+/* arrays/ (parquet_arrays.c) over all row groups (g < 0) or over row
+ * group g. */
+colfs_status parquet_arrays_add(colfs_tree *t, colfs_node *dir,
+				parquet_region_state *s, int64_t g);
+
 #endif

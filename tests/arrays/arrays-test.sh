@@ -1,0 +1,187 @@
+#!/bin/sh
+# tests/arrays/arrays-test.sh CASE OUTDIR: arrays/ (docs/values.md,
+# "Arrays") read through a mount with numpy, value by value.
+#
+#   duckdb   a Parquet file DuckDB writes with every fixed-width type and
+#            NULLs (tests/values/arrays-oracle.mjs), in 2 row groups (the first of two pieces):
+#            arrays/ and row_groups/1/arrays/ against DuckDB's reading
+#            of the same file, sizes exact on a fresh mount, mmap random
+#            access (check-npy.py)
+#   orc      a file of the project's ORC writer (tests/orc/orc_gen.c):
+#            arrays/ and stripes/1/arrays/ against columns/
+#   damage   -o on_damage=null and skip on the corpus's
+#            datapage_v1-corrupt-checksum.parquet and on ORC and CFile
+#            files of the project's writers damaged here: columns/ (or
+#            values) against the healthy values (damage-check.py)
+#   cfile    files of the project's CFile writer (tests/cfile/cw.c) of
+#            each fixed-width type, nullable or not, against `values`; a
+#            file without a positional index has no array
+#
+# Environment: COLFS (the daemon), ORC_GEN, CFILE_WRITER, CORPUS.  Skips (77) with a message when FUSE,
+# numpy or DuckDB is missing.  Every mount is undone by a trap.
+set -u
+dir=$(cd "$(dirname "$0")" && pwd)
+case_=${1:?usage: arrays-test.sh CASE OUTDIR}
+out=${2:?usage: arrays-test.sh CASE OUTDIR}
+py=/usr/bin/python3
+
+skip() {
+	echo "arrays-test: $*: skipping" >&2
+	exit 77
+}
+[ -e /dev/fuse ] || skip "no /dev/fuse"
+command -v fusermount3 >/dev/null 2>&1 || skip "fusermount3 is not installed"
+"$py" -c 'import numpy' 2>/dev/null || skip "python3-numpy is not installed"
+[ -x "${COLFS:-}" ] || skip "COLFS is not set"
+
+rm -rf "$out" && mkdir -p "$out/mnt" || exit 1
+mnt=$out/mnt
+trap 'fusermount3 -u "$mnt" 2>/dev/null' EXIT INT TERM
+
+mount_() {
+	timeout 20 "$COLFS" "$@" "$mnt" || { echo "FAIL: colfs $*" >&2; exit 1; }
+}
+umount_() {
+	fusermount3 -u "$mnt" || { echo "FAIL: unmount" >&2; exit 1; }
+}
+
+case $case_ in
+duckdb)
+	sh "$dir/../values/duckdb-setup.sh" || exit $?
+	(cd "$dir/../values" && timeout 120 node arrays-oracle.mjs "$out") ||
+		{ echo "FAIL: arrays-oracle.mjs" >&2; exit 1; }
+	mount_ "$out/fixed.parquet"
+	# row group 1's first row: row group 0's rows
+	first=$("$py" -c 'import json, sys; print(json.load(open(sys.argv[1]))["num_rows"])' \
+		"$mnt/row_groups/0/meta.json") || exit 1
+	timeout 120 "$py" "$dir/check-npy.py" "$mnt/arrays" "$out/fixed.csv" || exit 1
+	timeout 60 "$py" "$dir/check-npy.py" "$mnt/row_groups/1/arrays" \
+		"$out/fixed.csv" "$first" >/dev/null || exit 1
+	echo "ok: row_groups/1/arrays (rows from $first)"
+	umount_
+	# FLOAT16, which DuckDB does not write: the corpus's file against
+	# its columns/
+	f16=${CORPUS:-}/parquet/good/float16_zeros_and_nans.parquet
+	if [ -f "$f16" ]; then
+		mount_ "$f16" -o size_index=off
+		timeout 60 "$py" "$dir/check-npy.py" "$mnt/arrays" --columns "$mnt/columns" || exit 1
+		umount_
+	else
+		echo "arrays-test: $f16 absent: FLOAT16 left out" >&2
+	fi
+	;;
+orc)
+	[ -x "${ORC_GEN:-}" ] || skip "ORC_GEN is not set"
+	"$ORC_GEN" "$out/g.orc" 30000 12000 >/dev/null || exit 1
+	mount_ "$out/g.orc"
+	timeout 60 "$py" "$dir/check-npy.py" "$mnt/arrays" --columns "$mnt/columns" || exit 1
+	timeout 60 "$py" "$dir/check-npy.py" "$mnt/stripes/1/arrays" \
+		--columns "$mnt/stripes/1/columns" >/dev/null || exit 1
+	echo "ok: stripes/1/arrays"
+	umount_
+	;;
+cfile)
+	[ -x "${CFILE_WRITER:-}" ] || skip "CFILE_WRITER is not set"
+	for ty in INT8:--nullable UINT8 INT16:--nullable UINT16:--nullable \
+		INT32 UINT32:--nullable INT64:--nullable UINT64:--nullable \
+		BOOL:--nullable FLOAT:--nullable DOUBLE UNIXTIME_MICROS:--nullable \
+		DATE:--nullable; do
+		null=${ty#*:} ty=${ty%%:*}
+		[ "$null" = "$ty" ] && null=
+		"$CFILE_WRITER" --type "$ty" $null --count 3000 --block-rows 700 \
+			"$out/$ty.cfile" >/dev/null || exit 1
+		mount_ "$out/$ty.cfile"
+		printf '%s %s: ' "$ty" "${null:-not nullable}"
+		timeout 60 "$py" "$dir/check-npy.py" "$mnt/arrays" --columns "$mnt" ||
+			exit 1
+		umount_
+	done
+	# no positional index: the blocks' rows are not known without
+	# decoding them, so there is no array (arrays/ holds the README)
+	"$CFILE_WRITER" --type INT32 --no-posidx --count 5000 --block-rows 700 \
+		"$out/noidx.cfile" >/dev/null || exit 1
+	mount_ "$out/noidx.cfile"
+	[ "$(ls "$mnt/arrays")" = README ] ||
+		{ echo "FAIL: noidx.cfile: arrays/ holds $(ls "$mnt/arrays")" >&2; exit 1; }
+	echo "ok: no positional index: no array"
+	umount_
+	;;
+damage)
+	# -o on_damage=null|skip against the healthy values: the corpus's
+	# datapage_v1-corrupt-checksum.parquet (one page of each column
+	# fails its CRC: checksums=ignore gives its healthy values), an ORC
+	# file whose stripe 1 footer is destroyed, a CFile whose block 1
+	# fails its CRC
+	[ -x "${ORC_GEN:-}" ] && [ -x "${CFILE_WRITER:-}" ] ||
+		skip "ORC_GEN or CFILE_WRITER is not set"
+	good=$out/good
+	mkdir -p "$good" || exit 1
+	pq=${CORPUS:-}/parquet/good/datapage_v1-corrupt-checksum.parquet
+	if [ -f "$pq" ]; then
+		mount_ "$pq" -o checksums=ignore,size_index=off
+		cp "$mnt/columns/a" "$mnt/columns/b" "$good/" || exit 1
+		umount_
+		for m in null skip; do
+			mount_ "$pq" -o on_damage=$m,size_index=off
+			# page 0 of a and page 1 of b: rows 0-2559 and 2560-5119;
+			# the Parquet views take skip as null
+			"$py" "$dir/damage-check.py" null "$mnt/columns" "$good" a -- 0:2560 || exit 1
+			"$py" "$dir/damage-check.py" null "$mnt/columns" "$good" b -- 2560:5120 || exit 1
+			[ "$(wc -l < "$mnt/rows.csv")" = 5121 ] ||
+				{ echo "FAIL: rows.csv: $(wc -l < "$mnt/rows.csv") lines" >&2; exit 1; }
+			grep -q 'rows 0 to 2559 of row group 0 (column 0, page 0) read as NULL' "$mnt/errors" ||
+				{ echo "FAIL: errors does not list the rows replaced" >&2; exit 1; }
+			"$py" -c 'import numpy as np, sys
+n = np.load(sys.argv[1] + "/a.nulls.npy"); v = np.load(sys.argv[1] + "/a.npy")
+assert len(n) == 5120 and n[:2560].all() and not n[2560:].any() and not v[:2560].any(), "a.npy"' \
+				"$mnt/arrays" || { echo "FAIL: arrays/a.npy under on_damage=$m" >&2; exit 1; }
+			echo "ok: $m: arrays/a.npy masks rows 0-2559"
+			umount_
+		done
+	else
+		echo "arrays-test: $pq absent: its case left out" >&2
+	fi
+	# ORC: stripe 1 (rows 12000-23999) loses its footer
+	"$ORC_GEN" "$out/d.orc" 30000 12000 >/dev/null || exit 1
+	mount_ "$out/d.orc" -o size_index=off
+	cp -r "$mnt/columns" "$good/orc" || exit 1
+	foot=$("$py" -c 'import json, sys; i = json.load(open(sys.argv[1]))
+print(i["offset"] + i["indexLength"] + i["dataLength"], i["footerLength"])' \
+		"$mnt/stripes/1/info.json") || exit 1
+	umount_
+	"$py" -c 'import sys; off, n = map(int, sys.argv[2:4])
+f = open(sys.argv[1], "r+b"); f.seek(off); f.write(b"\xff" * n)' "$out/d.orc" $foot || exit 1
+	for m in null skip; do
+		mount_ "$out/d.orc" -o on_damage=$m,size_index=off
+		"$py" "$dir/damage-check.py" $m "$mnt/columns" "$good/orc" id name score flag -- 12000:24000 || exit 1
+		umount_
+	done
+	# CFile: block 1 (rows 700-1399) fails its CRC
+	"$CFILE_WRITER" --type INT64 --nullable --count 3000 --block-rows 700 \
+		"$out/d.cfile" >/dev/null || exit 1
+	mount_ "$out/d.cfile" -o size_index=off
+	cp "$mnt/values" "$good/values" || exit 1
+	blk=$("$py" -c 'import json, sys; i = json.load(open(sys.argv[1]))
+print(i["offset"] + i["size"] // 2)' "$mnt/blocks/1/info.json") || exit 1
+	umount_
+	"$py" -c 'import sys; off = int(sys.argv[2])
+f = open(sys.argv[1], "r+b"); f.seek(off); b = f.read(1); f.seek(off); f.write(bytes([b[0] ^ 0xff]))' "$out/d.cfile" "$blk" || exit 1
+	for m in null skip; do
+		mount_ "$out/d.cfile" -o on_damage=$m,size_index=off
+		"$py" "$dir/damage-check.py" $m "$mnt" "$good" values -- 700:1400 || exit 1
+		umount_
+	done
+	mount_ "$out/d.cfile" -o size_index=off
+	if cat "$mnt/values" >/dev/null 2>&1; then
+		echo "FAIL: on_damage=error (the default) read past block 1" >&2
+		exit 1
+	fi
+	echo "ok: error: values fails at block 1"
+	umount_
+	;;
+*)
+	echo "arrays-test: unknown case $case_" >&2
+	exit 2
+	;;
+esac
+exit 0

@@ -1,0 +1,36 @@
+#!/usr/bin/python3
+"""on_damage: a damaged mount's columns/ against a healthy reading.
+
+    damage-check.py MODE DAMAGED_DIR HEALTHY_DIR FIELD... -- ROW_RANGE...
+
+MODE null: every DAMAGED_DIR/<field> has as many lines as
+HEALTHY_DIR/<field>; the rows of each ROW_RANGE (A:B, B exclusive) are
+\\N; every other row equals the healthy one.  MODE skip: the lines are
+the healthy ones without those rows.  Exit 0 when all holds.
+"""
+import sys
+
+mode, bad_dir, good_dir = sys.argv[1:4]
+sep = sys.argv.index("--")
+fields, ranges = sys.argv[4:sep], sys.argv[sep + 1:]
+hidden = set()
+for r in ranges:
+    a, b = map(int, r.split(":"))
+    hidden.update(range(a, b))
+fails = 0
+for f in fields:
+    got = open("%s/%s" % (bad_dir, f)).read().split("\n")[:-1]
+    good = open("%s/%s" % (good_dir, f)).read().split("\n")[:-1]
+    if mode == "null":
+        want = ["\\N" if i in hidden else v for i, v in enumerate(good)]
+    else:
+        want = [v for i, v in enumerate(good) if i not in hidden]
+    if got != want:
+        fails += 1
+        diff = [i for i in range(min(len(got), len(want))) if got[i] != want[i]]
+        print("FAIL: %s: %d lines, expected %d; first difference at line %s"
+              % (f, len(got), len(want), diff[:1]), file=sys.stderr)
+    else:
+        print("ok: %s: %d lines, %d %s" % (f, len(got), len(hidden),
+              "NULL" if mode == "null" else "left out"))
+sys.exit(1 if fails else 0)
