@@ -1051,13 +1051,15 @@ static const colfs_node_ops schemas_ops = {
 };
 
 /* `errors`: the dataset's problems (under this view's files, for a
- * partition) and those of the files open now. */
+ * partition) and those of the files open now; every footer is read
+ * first (the problems of a file not read are not known). */
 static colfs_status errors_generate(colfs_tree *t, colfs_node *n,
 				    colfs_buf *out)
 {
 	ds_view *v = view_of(n);
 	dataset *ds = v->ds;
 	(void)t;
+	ds_load(ds);
 	pthread_mutex_lock(&ds->lru);
 	for (size_t i = 0; i < ds->nfiles; i++)
 		if (ds->files[i].tree)
