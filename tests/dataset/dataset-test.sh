@@ -39,8 +39,12 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
 
 sh "$here/../values/duckdb-setup.sh" || exit $?
-timeout 120 node "$here/oracle.mjs" "$WORK" || fail "DuckDB could not write the datasets"
-cp -r "$WORK/hive2/." "$WORK/hive/" && rm -rf "$WORK/hive2"
+which=$CASE
+[ "$CASE" = tool ] || [ "$CASE" = mount ] && which=hive
+timeout 120 node "$here/oracle.mjs" "$WORK" "$which" || fail "DuckDB could not write the $which dataset"
+if [ "$which" = hive ]; then
+	cp -r "$WORK/hive2/." "$WORK/hive/" && rm -rf "$WORK/hive2"
+fi
 D=$WORK/hive
 tool() { timeout $T "$COLFS_TOOL" --max_open_files=2 "$@"; }
 
