@@ -1601,7 +1601,14 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 		colfs_fail(err, st, UINT64_MAX, "%s", why);
 		return st;
 	}
-	ds->files = calloc(n ? n : 1, sizeof *ds->files);
+	if (n == 0) {
+		ds_entries_free(ents, n);
+		colfs_fail(err, COLFS_EUNSUPPORTED, UINT64_MAX,
+			   "no files in this directory (names starting with "
+			   "'.' or '_' are skipped)");
+		return COLFS_EUNSUPPORTED;
+	}
+	ds->files = calloc(n, sizeof *ds->files);
 	if (!ds->files) {
 		ds_entries_free(ents, n);
 		return COLFS_ENOMEM;
