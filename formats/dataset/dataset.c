@@ -98,6 +98,8 @@ typedef struct dataset {
 	/* open trees */
 	pthread_mutex_t lru;
 	size_t nopen;
+	size_t *open_idx;     /* the files whose tree is open (nopen) */
+	size_t capopen;
 	uint64_t clock;
 	/* problems found off the host's lock, rendered by `errors` */
 	pthread_mutex_t plock;
@@ -182,6 +184,17 @@ static void ds_sync(dataset *ds, ds_file *f, colfs_tree *g)
 /* ------------------------------------------------------------------------
  * Open trees: a bounded LRU with references
  */
+static bool ds_grow_index(size_t **arr, size_t *cap)
+{
+	size_t nc = *cap ? *cap * 2 : 64;
+	size_t *p = realloc(*arr, nc * sizeof *p);
+	if (!p)
+		return false;
+	*arr = p;
+	*cap = nc;
+	return true;
+}
+
 static colfs_status ds_acquire(void *ctx, uint64_t key, colfs_tree **out)
 {
 	dataset *ds = ctx;
@@ -223,10 +236,15 @@ static colfs_status ds_acquire(void *ctx, uint64_t key, colfs_tree **out)
 	if (f->tree) {
 		/* Another thread opened it meanwhile. */
 		evicted[nev++] = t;
+	} else if (ds->nopen == ds->capopen &&
+		   !ds_grow_index(&ds->open_idx, &ds->capopen)) {
+		pthread_mutex_unlock(&ds->lru);
+		colfs_tree_destroy(t);
+		return COLFS_ENOMEM;
 	} else {
 		f->tree = t;
 		f->synced = 0;
-		ds->nopen++;
+		ds->open_idx[ds->nopen++] = (size_t)key;
 	}
 	f->refs++;
 	f->used = ++ds->clock;
@@ -234,17 +252,20 @@ static colfs_status ds_acquire(void *ctx, uint64_t key, colfs_tree **out)
 	/* Close the least recently used trees no one holds. */
 	while (ds->nopen > ds->gopts.max_open_files && nev < 4) {
 		ds_file *old = NULL;
-		for (size_t i = 0; i < ds->nfiles; i++) {
-			ds_file *c = &ds->files[i];
-			if (c->tree && !c->refs && (!old || c->used < old->used))
+		size_t at = 0;
+		for (size_t i = 0; i < ds->nopen; i++) {
+			ds_file *c = &ds->files[ds->open_idx[i]];
+			if (!c->refs && (!old || c->used < old->used)) {
 				old = c;
+				at = i;
+			}
 		}
 		if (!old)
 			break;
 		ds_sync(ds, old, old->tree);
 		evicted[nev++] = old->tree;
 		old->tree = NULL;
-		ds->nopen--;
+		ds->open_idx[at] = ds->open_idx[--ds->nopen];
 	}
 	pthread_mutex_unlock(&ds->lru);
 	for (size_t i = 0; i < nev; i++)
@@ -931,26 +952,25 @@ static colfs_status summary_generate(colfs_tree *t, colfs_node *n,
 				 ds->keys[k].name,
 				 ds_type_name[ds->keys[k].type]);
 	colfs_buf_puts(out, ds->nkeys ? "\n" : " none\n");
-	/* writers, each with its count */
-	for (size_t i = 0; i < v->n; i++) {
+	/* writers, each with its count, in the order first met (a few
+	 * distinct ones: a short list) */
+	const char **wn = calloc(v->n + 1, sizeof *wn);
+	size_t *wc = calloc(v->n + 1, sizeof *wc), nw = 0;
+	for (size_t i = 0; wn && wc && i < v->n; i++) {
 		ds_file *f = &ds->files[v->idx[i]];
-		size_t c = 0;
-		bool first = true;
+		size_t j = 0;
 		if (f->info != 1 || !f->writer)
 			continue;
-		for (size_t j = 0; j < v->n; j++) {
-			ds_file *g = &ds->files[v->idx[j]];
-			if (g->info != 1 || !g->writer ||
-			    strcmp(g->writer, f->writer))
-				continue;
-			if (j < i)
-				first = false;
-			c++;
-		}
-		if (first)
-			colfs_buf_printf(out, "writer: %s (%zu files)\n",
-					 f->writer, c);
+		while (j < nw && strcmp(wn[j], f->writer))
+			j++;
+		if (j == nw)
+			wn[nw++] = f->writer;
+		wc[j]++;
 	}
+	for (size_t j = 0; wn && wc && j < nw; j++)
+		colfs_buf_printf(out, "writer: %s (%zu files)\n", wn[j], wc[j]);
+	free(wn);
+	free(wc);
 	pthread_mutex_lock(&ds->plock);
 	colfs_buf_printf(out, "problems: %zu (see errors)\n", ds->nproblems);
 	pthread_mutex_unlock(&ds->plock);
@@ -1061,9 +1081,10 @@ static colfs_status errors_generate(colfs_tree *t, colfs_node *n,
 	(void)t;
 	ds_load(ds);
 	pthread_mutex_lock(&ds->lru);
-	for (size_t i = 0; i < ds->nfiles; i++)
-		if (ds->files[i].tree)
-			ds_sync(ds, &ds->files[i], ds->files[i].tree);
+	for (size_t i = 0; i < ds->nopen; i++) {
+		ds_file *f = &ds->files[ds->open_idx[i]];
+		ds_sync(ds, f, f->tree);
+	}
 	pthread_mutex_unlock(&ds->lru);
 	pthread_mutex_lock(&ds->plock);
 	for (size_t p = 0; p < ds->nproblems; p++) {
@@ -1502,6 +1523,7 @@ static void dataset_close(void *state)
 		free(f->types);
 	}
 	free(ds->files);
+	free(ds->open_idx);
 	for (size_t k = 0; k < ds->nkeys; k++)
 		free(ds->keys[k].name);
 	free(ds->keys);
