@@ -69,6 +69,10 @@ typedef struct colfs_options {
 	const char *s3_endpoint;     /* S3-compatible store, path-style; NULL: AWS */
 	const char *cafile;          /* extra CA bundle for TLS; NULL: system store */
 	bool allow_full_download;    /* accept a server that ignores Range (small files) */
+	/* A Delta table's snapshot (-o version=N; formats/dataset/delta.h):
+	 * delta_version when delta_version_set, else the latest. */
+	bool delta_version_set;
+	int64_t delta_version;
 } colfs_options;
 /* The most decode_threads accepted. */
 #define COLFS_MAX_DECODE_THREADS 64
