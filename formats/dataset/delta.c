@@ -355,10 +355,7 @@ static char *dv_unique_id(json_t *dv)
 static void where_text(const delta_state *s, uint32_t src, uint32_t line,
 		       char *buf, size_t len)
 {
-	if (line)
-		snprintf(buf, len, "%s line %" PRIu32, s->sources[src], line);
-	else
-		snprintf(buf, len, "%s row %" PRIu32, s->sources[src], line);
+	snprintf(buf, len, "%s line %u", s->sources[src], line);
 }
 
 static colfs_status add_source(delta_state *s, const char *name,
@@ -573,7 +570,9 @@ static colfs_status read_parquet_rows(delta_state *s, const char *rel,
 	colfs_options o = *s->opts;
 	colfs_status st;
 
-	COLFS_TRY(add_source(s, rel, err));
+	char shown[700];
+	snprintf(shown, sizeof shown, "%s rows.jsonl", rel);
+	COLFS_TRY(add_source(s, shown, err));
 	o.size_index = "off";
 	o.sizes = COLFS_SIZES_LAZY;
 	o.decode_threads = -1;
@@ -1304,7 +1303,7 @@ static colfs_status kind_json(colfs_tree *t, colfs_node *file,
 			if (!row) {
 				st = COLFS_ECORRUPT;
 				colfs_tree_report(t, file, pos, st,
-						  "%s line %" PRIu32 ": not JSON: %s",
+						  "%s line %u: not JSON: %s",
 						  rel, line, je.text);
 			}
 			json_t *v = json_object_get(row, d->kind);
@@ -1399,7 +1398,7 @@ static colfs_status version_populate(colfs_tree *t, colfs_node *dir)
 					: NULL;
 		if (end > pos && !row)
 			colfs_tree_report(t, dir, pos, COLFS_ECORRUPT,
-					  "%s line %" PRIu32 ": not JSON: %s",
+					  "%s line %u: not JSON: %s",
 					  rel, line, je.text);
 		const char *kind;
 		json_t *v;

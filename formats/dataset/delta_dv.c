@@ -135,7 +135,7 @@ colfs_status colfs_delta_dv_decode(const uint8_t *data, size_t len,
 				  len);
 	if (get_le32(data) != DV_MAGIC)
 		return colfs_fail(err, COLFS_ECORRUPT, 0,
-				  "deletion vector magic %" PRIu32 " (expected %u, a RoaringBitmapArray)",
+				  "deletion vector magic %u (expected %u, a RoaringBitmapArray)",
 				  get_le32(data), DV_MAGIC);
 	uint64_t count = (uint64_t)get_le32(data + 4) |
 			 (uint64_t)get_le32(data + 8) << 32;
@@ -155,7 +155,7 @@ colfs_status colfs_delta_dv_decode(const uint8_t *data, size_t len,
 		uint32_t key = get_le32(data + pos);
 		if (i > 0 && ((uint64_t)key << 32) <= d.high) {
 			st = colfs_fail(err, COLFS_ECORRUPT, pos,
-					"deletion vector bitmap keys not ascending (%" PRIu32 " after %" PRIu64 ")",
+					"deletion vector bitmap keys not ascending (%u after %" PRIu64 ")",
 					key, d.high >> 32);
 			break;
 		}
@@ -290,7 +290,7 @@ static colfs_status dv_file_read(const char *path, const char *shown,
 				shown, ver);
 	} else if (get_be32(head) != (uint64_t)size) {
 		st = colfs_fail(err, COLFS_ECORRUPT, (uint64_t)offset,
-				"deletion vector in %s holds %" PRIu32 " bytes, its descriptor says %" PRId64,
+				"deletion vector in %s holds %u bytes, its descriptor says %" PRId64,
 				shown, get_be32(head), size);
 	} else {
 		uint32_t want = get_be32(buf + size);
@@ -298,7 +298,7 @@ static colfs_status dv_file_read(const char *path, const char *shown,
 		if (want != got)
 			st = colfs_fail(err, COLFS_ECORRUPT,
 					(uint64_t)offset + 4 + (uint64_t)size,
-					"deletion vector CRC mismatch in %s: stored %08" PRIx32 ", the bytes give %08" PRIx32,
+					"deletion vector CRC mismatch in %s: stored %08x, the bytes give %08x",
 					shown, want, got);
 	}
 	close(fd);
