@@ -12,7 +12,7 @@ by formats/dataset/delta.c (through delta-dump):
   not JSON, a mapped column without its physical name: errors;
 - a multi-part checkpoint (two parts) is read; with a part missing it is
   not used;
-- 100 random mutations of a commit and of a deletion vector file never
+- 60 random mutations of a commit and of a deletion vector file never
   crash delta-dump (a snapshot or an error line).
 
   crafted.py DELTA_DUMP CORPUS_DIR
@@ -251,7 +251,7 @@ rng = random.Random(16)
 base = table('mutant', 'table-with-dv-small')
 commit = open(log(base, 1), 'rb').read()
 dv = open(os.path.join(base, bins[0]), 'rb').read()
-for i in range(100):
+for i in range(60):
     which = i % 2
     data = bytearray(commit if which == 0 else dv)
     for _ in range(rng.randint(1, 4)):
