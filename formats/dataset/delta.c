@@ -79,6 +79,7 @@ typedef struct delta_state {
 	size_t n_sources;
 	char **sidecars;
 	size_t n_sidecars;
+	bool in_sidecars;       /* a sidecar's own sidecar actions are ignored */
 	const colfs_options *opts;
 	colfs_options opt_copy;
 } delta_state;
@@ -434,7 +435,8 @@ static colfs_status take_actions(delta_state *s, json_t *row,
 		} else if (strcmp(kind, "metaData") == 0) {
 			json_decref(s->metadata);
 			s->metadata = json_incref(v);
-		} else if (strcmp(kind, "sidecar") == 0 && checkpoint) {
+		} else if (strcmp(kind, "sidecar") == 0 && checkpoint &&
+			   !s->in_sidecars) {
 			json_t *jp = json_object_get(v, "path");
 			const char *p = json_is_string(jp) ? json_string_value(jp) : NULL;
 			if (!p || !*p || strchr(p, '/') || p[0] == '.')
@@ -1072,6 +1074,7 @@ static colfs_status load(delta_state *s, int64_t version, colfs_err *err)
 			json_array_append_new(files, json_string(s->log[i].name));
 			COLFS_TRY(read_checkpoint_file(s, s->log[i].name, err));
 		}
+		s->in_sidecars = true;
 		for (size_t i = 0; i < s->n_sidecars; i++) {
 			char rel[600];
 			json_array_append_new(sidecars,
