@@ -11,7 +11,8 @@ by formats/dataset/delta.c (through delta-dump):
   log can rebuild (commits before the checkpoint deleted), a line that is
   not JSON, a mapped column without its physical name: errors;
 - a multi-part checkpoint (two parts) is read; with a part missing it is
-  not used;
+  not used; a V2 checkpoint is found without _last_checkpoint, and fails
+  without its sidecar;
 - 60 random mutations of a commit and of a deletion vector file never
   crash delta-dump (a snapshot or an error line).
 
@@ -245,6 +246,23 @@ expect('multi-part checkpoint files', t, '11 files')
 os.unlink(os.path.join(d, '%020d.checkpoint.%010d.%010d.parquet' % (10, 2, 2)))
 expect('multi-part checkpoint with a part missing', t,
        'error: corrupt: _delta_log cannot reconstruct any version')
+
+# a V2 checkpoint found by listing alone (no _last_checkpoint, the
+# commits before it deleted); without its sidecar it fails, naming it
+t = table('v2-cleaned', 'checkpoint-v2-table')
+d = os.path.join(t, '_delta_log')
+os.unlink(os.path.join(d, '_last_checkpoint'))
+for v in range(0, 8):
+    os.unlink(log(t, v))
+expect('V2 checkpoint without _last_checkpoint', t, '8 files')
+expect('V2 checkpoint without _last_checkpoint, oldest', t,
+       'older than the oldest version _delta_log can reconstruct (8)',
+       '-o', 'version=5')
+for f in os.listdir(os.path.join(d, '_sidecars')):
+    if f.startswith('%020d.' % 8):
+        os.unlink(os.path.join(d, '_sidecars', f))
+expect('V2 checkpoint without its sidecar', t,
+       'error: not found: checkpoint _delta_log/_sidecars/%020d.checkpoint' % 8)
 
 # mutations never crash
 rng = random.Random(16)
