@@ -169,6 +169,18 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 		if (v)
 			return COLFS_ECORRUPT;
 		o->allow_full_download = true;
+	} else if (KEY("version")) {
+		char *end;
+		long long n;
+
+		if (!v || *v < '0' || *v > '9')
+			return COLFS_ECORRUPT;
+		errno = 0;
+		n = strtoll(v, &end, 10);
+		if (*end || errno)
+			return COLFS_ECORRUPT;
+		o->delta_version = n;
+		o->delta_version_set = true;
 	} else if (KEY("cfile_nullable")) {
 		if (!v || strcmp(v, "true") == 0)
 			o->cfile_nullable = true;
@@ -257,7 +269,9 @@ const char *colfs_options_help(void)
 	       "    -o remote_cache=SIZE   cache of fetched bytes (at least 1M, default 64M)\n"
 	       "    -o s3_endpoint=URL     S3-compatible store (path-style requests)\n"
 	       "    -o cafile=PATH         CA certificates to trust besides the system's\n"
-	       "    -o allow_full_download accept a server that ignores Range requests\n";
+	       "    -o allow_full_download accept a server that ignores Range requests\n"
+	       "  Delta Lake tables (a directory with _delta_log/):\n"
+	       "    -o version=N           the table as of version N (default the latest)\n";
 }
 
 void colfs_options_defaults(colfs_options *o)
