@@ -18,6 +18,7 @@
  * list (`plock`), which `errors` renders.
  */
 #include "dataset_int.h"
+#include "delta.h"
 #include "../core/graft.h"
 #include "../core/render.h"
 #include "../core/tree.h"
@@ -101,6 +102,10 @@ typedef struct dataset {
 	size_t *open_idx;     /* the files whose tree is open (nopen) */
 	size_t capopen;
 	uint64_t clock;
+	/* a Delta table: its snapshot; why the union views cannot show it
+	 * (NULL: they can) */
+	colfs_delta_snapshot *snap;
+	const char *union_refused;
 	/* problems found off the host's lock, rendered by `errors` */
 	pthread_mutex_t plock;
 	char **problems;
@@ -1122,6 +1127,12 @@ static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	size_t k = (size_t)colfs_node_a(n);
 	const char *null_token = colfs_tree_options(t)->null_token;
 	ds_load(ds);
+	if (ds->union_refused) {
+		colfs_tree_report(t, n, UINT64_MAX, COLFS_EUNSUPPORTED,
+				  "the union views of this Delta table are not "
+				  "shown: %s", ds->union_refused);
+		return COLFS_EUNSUPPORTED;
+	}
 	if (i >= v->n)
 		return COLFS_END;
 	ds_file *f = &ds->files[v->idx[i]];
@@ -1244,6 +1255,12 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	bool csv = colfs_node_a(n) == 1;
 	const char *null_token = colfs_tree_options(t)->null_token;
 	ds_load(ds);
+	if (ds->union_refused) {
+		colfs_tree_report(t, n, UINT64_MAX, COLFS_EUNSUPPORTED,
+				  "the union views of this Delta table are not "
+				  "shown: %s", ds->union_refused);
+		return COLFS_EUNSUPPORTED;
+	}
 	if (csv && i == 0) {
 		for (size_t k = 0; k < ds->nfields; k++)
 			colfs_buf_printf(out, "%s%s", k ? "," : "",
@@ -1480,6 +1497,12 @@ static colfs_status view_populate(colfs_tree *t, colfs_node *dir)
 	colfs_node_set_volatile(n);
 	if (!colfs_dir_add_dir(t, dir, "files", &files_ops, v))
 		return COLFS_ENOMEM;
+	if (v->ds->snap && !v->prefix[0]) {
+		colfs_node *d = colfs_dir_add_dir(t, dir, "delta", NULL, NULL);
+		if (!d)
+			return COLFS_ENOMEM;
+		COLFS_TRY(colfs_delta_add_tree(t, d, v->ds->root, v->ds->snap));
+	}
 	if (v->key0 < v->ds->nkeys &&
 	    !colfs_dir_add_dir(t, dir, "partitions", &partitions_ops, v))
 		return COLFS_ENOMEM;
@@ -1524,6 +1547,7 @@ static void dataset_close(void *state)
 	}
 	free(ds->files);
 	free(ds->open_idx);
+	colfs_delta_free(ds->snap);
 	for (size_t k = 0; k < ds->nkeys; k++)
 		free(ds->keys[k].name);
 	free(ds->keys);
@@ -1573,6 +1597,70 @@ static char *ds_tree_path(const char *rel)
 	return b.data;
 }
 
+/* A Delta table's files: the snapshot's active files, in path order
+ * (delta.h), with the rows its deletion vectors delete and its column
+ * mapping named as what keeps the union views from showing it. */
+static colfs_status ds_list_delta(dataset *ds, ds_entry **out, size_t *n)
+{
+	const colfs_delta_snapshot *s = ds->snap;
+	*n = 0;
+	*out = calloc(s->n_files ? s->n_files : 1, sizeof **out);
+	if (!*out)
+		return COLFS_ENOMEM;
+	for (size_t i = 0; i < s->n_files; i++) {
+		(*out)[i].rel = strdup(s->files[i].path);
+		(*out)[i].size = s->files[i].size;
+		if (!(*out)[i].rel)
+			return COLFS_ENOMEM;
+		(*n)++;
+		if (s->files[i].n_deleted_rows)
+			ds->union_refused = "its deletion vectors (rows "
+					    "deleted) are not applied to them yet";
+	}
+	if (s->column_mapping_mode && strcmp(s->column_mapping_mode, "none"))
+		ds->union_refused = "its column mapping (physical names) is "
+				    "not applied to them yet";
+	return COLFS_OK;
+}
+
+/* A Delta table's partition values: the log's, typed by the schema. */
+static colfs_status ds_partitions_delta(dataset *ds)
+{
+	const colfs_delta_snapshot *s = ds->snap;
+	ds->keys = calloc(s->n_partition_columns + 1, sizeof *ds->keys);
+	if (!ds->keys)
+		return COLFS_ENOMEM;
+	for (size_t k = 0; k < s->n_partition_columns; k++) {
+		ds_type ty = DS_VARCHAR;
+		for (size_t j = 0; j < s->n_fields; j++) {
+			const char *tj = s->fields[j].type_json;
+			if (strcmp(s->fields[j].name, s->partition_columns[k]) || !tj)
+				continue;
+			if (!strcmp(tj, "\"long\"") || !strcmp(tj, "\"integer\"") ||
+			    !strcmp(tj, "\"short\"") || !strcmp(tj, "\"byte\""))
+				ty = DS_BIGINT;
+			else if (!strcmp(tj, "\"date\""))
+				ty = DS_DATE;
+		}
+		ds->keys[k].name = strdup(s->partition_columns[k]);
+		ds->keys[k].type = ty;
+		if (!ds->keys[k].name)
+			return COLFS_ENOMEM;
+		ds->nkeys++;
+	}
+	for (size_t i = 0; i < ds->nfiles && i < s->n_files; i++) {
+		ds_file *f = &ds->files[i];
+		f->pvals = calloc(ds->nkeys + 1, sizeof *f->pvals);
+		if (!f->pvals)
+			return COLFS_ENOMEM;
+		for (size_t k = 0; k < ds->nkeys && k < s->files[i].n_partitions; k++)
+			if (s->files[i].partition_values[k] &&
+			    !(f->pvals[k] = strdup(s->files[i].partition_values[k])))
+				return COLFS_ENOMEM;
+	}
+	return COLFS_OK;
+}
+
 static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 {
 	const char *name = colfs_tree_display_name(t);
@@ -1593,21 +1681,14 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 		colfs_fail(err, COLFS_EIO, UINT64_MAX, "%s", strerror(errno));
 		return COLFS_EIO;
 	}
-	/* A Delta Lake table (issue 16, item 4: formats/dataset/delta.h)
-	 * is read from its log, never as the files its folder holds (some
-	 * are removed from the table).  Until the log reader is here it is
-	 * refused by name. */
-	char *log = malloc(strlen(ds->root) + 16);
-	struct stat sb;
-	if (!log)
-		return COLFS_ENOMEM;
-	sprintf(log, "%s/_delta_log", ds->root);
-	bool delta = stat(log, &sb) == 0 && S_ISDIR(sb.st_mode);
-	free(log);
-	if (delta) {
-		colfs_fail(err, COLFS_EUNSUPPORTED, UINT64_MAX,
-			   "a Delta Lake table (_delta_log): not supported yet");
-		return COLFS_EUNSUPPORTED;
+	/* A Delta Lake table is read from its log (delta.c), never as the
+	 * files its folder holds (some are removed from the table). */
+	if (colfs_delta_is_table(ds->root)) {
+		const colfs_options *o = colfs_tree_options(t);
+		st = colfs_delta_load(ds->root, o->delta_version_set
+					? o->delta_version : -1, o, &ds->snap, err);
+		if (st != COLFS_OK)
+			return st;
 	}
 	ds->gopts = *colfs_tree_options(t);
 	/* The files' own trees: each a share of the cache, no workers of
@@ -1618,19 +1699,22 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 	ds->gopts.decode_threads = -1;
 	if (ds->gopts.sizes == COLFS_SIZES_LAZY)
 		ds->gopts.sizes = COLFS_SIZES_AUTO;
-	st = ds_list_local(ds->root, &ents, &n, why, sizeof why);
+	if (ds->snap)
+		st = ds_list_delta(ds, &ents, &n);
+	else
+		st = ds_list_local(ds->root, &ents, &n, why, sizeof why);
 	if (st != COLFS_OK) {
-		colfs_fail(err, st, UINT64_MAX, "%s", why);
+		colfs_fail(err, st, UINT64_MAX, "%s", why[0] ? why : colfs_status_name(st));
 		return st;
 	}
-	if (n == 0) {
+	if (n == 0 && !ds->snap) {
 		ds_entries_free(ents, n);
 		colfs_fail(err, COLFS_EUNSUPPORTED, UINT64_MAX,
 			   "no files in this directory (names starting with "
 			   "'.' or '_' are skipped)");
 		return COLFS_EUNSUPPORTED;
 	}
-	ds->files = calloc(n, sizeof *ds->files);
+	ds->files = calloc(n ? n : 1, sizeof *ds->files);
 	if (!ds->files) {
 		ds_entries_free(ents, n);
 		return COLFS_ENOMEM;
@@ -1648,7 +1732,7 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 	ds->nfiles = n;
 	ds_entries_free(ents, n);
 	if (st == COLFS_OK)
-		st = ds_partitions(ds);
+		st = ds->snap ? ds_partitions_delta(ds) : ds_partitions(ds);
 	if (st != COLFS_OK)
 		return st;
 	ds_view *v = colfs_tree_alloc(t, sizeof *v);
