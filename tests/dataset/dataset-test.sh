@@ -16,6 +16,10 @@
 #          path, the others' rows read
 # mount    the same dataset through FUSE: the same names and bytes as
 #          colfs-tool
+# delta    the corpus's Delta tables (skipped without ../shared/corpus):
+#          the snapshot's files with the log's partition values (a NULL
+#          one), each file's rows as its own tree gives them; the union
+#          views of a deletion-vector table refuse by name
 # Skips (77) with a message without DuckDB (npm) or FUSE.  Every mount is
 # undone by a trap; every command runs under `timeout`.
 set -euo pipefail
@@ -38,6 +42,24 @@ trap 'exit 143' TERM INT HUP
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
 
+if [ "$CASE" = delta ]; then
+	C=${CORPUS:-$here/../../../shared/corpus}/delta
+	[ -d "$C" ] || skip "$C is absent"
+	tool() { timeout $T "$COLFS_TOOL" "$@"; }
+	t=$C/delta-0.8.0-null-partition
+	[ "$(tool cat "$t" rows.jsonl)" = "$(tool cat "$t" files/k=A/part-00000-b1f1dbbb-70bc-4970-893f-9bb772bf246e.c000.snappy.parquet/columns/v | sed 's/.*/{"v":&,"k":"A"}/'
+		tool cat "$t" files/k=__HIVE_DEFAULT_PARTITION__/part-00001-8474ac85-360b-4f58-b3ea-23990c71b932.c000.snappy.parquet/columns/v | sed 's/.*/{"v":&,"k":null}/')" ] ||
+		fail "$t rows.jsonl: $(tool cat "$t" rows.jsonl)"
+	[ "$(tool ls "$t" partitions)" = "$(printf 'k=A\nk=__HIVE_DEFAULT_PARTITION__')" ] || fail "$t partitions/"
+	tool ls "$t" delta > /dev/null || fail "$t has no delta/"
+	t=$C/table-with-dv-small
+	if tool cat "$t" columns/value > /dev/null 2> "$WORK/err"; then
+		fail "$t: columns/value read without its deletion vector applied"
+	fi
+	grep -q 'deletion vectors (rows deleted) are not applied' "$WORK/err" || fail "$t: $(cat "$WORK/err")"
+	echo "ok: Delta snapshots: files, partition values, delta/, a refusal by name"
+	exit 0
+fi
 sh "$here/../values/duckdb-setup.sh" || exit $?
 which=$CASE
 [ "$CASE" = tool ] || [ "$CASE" = mount ] && which=hive
