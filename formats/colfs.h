@@ -78,7 +78,16 @@ typedef struct colfs_options {
 	const char *cafile;          /* extra CA bundle for TLS; NULL: system store */
 	bool allow_full_download;    /* accept a server that ignores Range (small files) */
 	colfs_on_damage on_damage;   /* default error */
+	/* A dataset (a directory, formats/dataset): how many of its files'
+	 * trees stay open at once; 0: the default (64). */
+	uint32_t max_open_files;
+	/* A Delta table's snapshot (-o version=N; formats/dataset/delta.h):
+	 * delta_version when delta_version_set, else the latest. */
+	bool delta_version_set;
+	int64_t delta_version;
 } colfs_options;
+/* The most max_open_files accepted. */
+#define COLFS_MAX_OPEN_FILES 65536
 /* The most decode_threads accepted. */
 #define COLFS_MAX_DECODE_THREADS 64
 

@@ -140,6 +140,11 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 		if (!v || !*v)
 			return COLFS_ECORRUPT;
 		o->size_index = v;
+	} else if (KEY("max_open_files")) {
+		unsigned long n;
+
+		COLFS_TRY(parse_count(v, 1, COLFS_MAX_OPEN_FILES, &n));
+		o->max_open_files = (uint32_t)n;
 	} else if (KEY("decode_threads")) {
 		unsigned long n;
 
@@ -173,6 +178,18 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 		if (v)
 			return COLFS_ECORRUPT;
 		o->allow_full_download = true;
+	} else if (KEY("version")) {
+		char *end;
+		long long n;
+
+		if (!v || *v < '0' || *v > '9')
+			return COLFS_ECORRUPT;
+		errno = 0;
+		n = strtoll(v, &end, 10);
+		if (*end || errno)
+			return COLFS_ECORRUPT;
+		o->delta_version = n;
+		o->delta_version_set = true;
 	} else if (KEY("cfile_nullable")) {
 		if (!v || strcmp(v, "true") == 0)
 			o->cfile_nullable = true;
@@ -257,11 +274,15 @@ const char *colfs_options_help(void)
 	       "                           (0-64; default one per online CPU, 0 none)\n"
 	       "    -o on_damage=error|null|skip  rows of an unreadable page, stream or\n"
 	       "                           block: the read fails (default), NULL, left out\n"
+	       "    -o max_open_files=N    a directory (dataset): files kept open at once\n"
+	       "                           (1-65536, default 64)\n"
 	       "  remote sources (http://, https://, s3://bucket/key):\n"
 	       "    -o remote_cache=SIZE   cache of fetched bytes (at least 1M, default 64M)\n"
 	       "    -o s3_endpoint=URL     S3-compatible store (path-style requests)\n"
 	       "    -o cafile=PATH         CA certificates to trust besides the system's\n"
-	       "    -o allow_full_download accept a server that ignores Range requests\n";
+	       "    -o allow_full_download accept a server that ignores Range requests\n"
+	       "  Delta Lake tables (a directory with _delta_log/):\n"
+	       "    -o version=N           the table as of version N (default the latest)\n";
 }
 
 void colfs_options_defaults(colfs_options *o)
@@ -276,4 +297,6 @@ void colfs_options_defaults(colfs_options *o)
 		o->salvage_effort = 1;
 	if (!o->remote_cache_bytes)
 		o->remote_cache_bytes = COLFS_DEFAULT_CACHE;
+	if (!o->max_open_files)
+		o->max_open_files = 64;
 }

@@ -69,7 +69,7 @@ rm -f "$out/stamp"
 
 PKGS="zlib libzstd liblz4 libbrotlidec lzo2 libxxhash libprotobuf-c jansson libcurl"
 PKG_CFLAGS=$(pkg-config --cflags $PKGS)
-PKG_LIBS="$(pkg-config --libs $PKGS) -lsnappy -lm -lpthread"
+PKG_LIBS="$(pkg-config --libs $PKGS) -lsnappy -lroaring -lm -lpthread"
 # UBSan checks stay recoverable so that ubsan.supp can silence known
 # problems; UBSAN_OPTIONS=halt_on_error=1 makes every other report fatal.
 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer"

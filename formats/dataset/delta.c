@@ -1,0 +1,1480 @@
+/* colfs: a Delta Lake table's snapshot from its `_delta_log/` (issue 16,
+ * item 4), and the `delta/` directory of the dataset tree.
+ *
+ * The log (delta-io/delta PROTOCOL.md): commits NNNNNNNNNNNNNNNNNNNN.json
+ * (one action per line), checkpoints that hold the whole state at a
+ * version (classic N.checkpoint.parquet, multi-part
+ * N.checkpoint.PPPPPPPPPP.TTTTTTTTTT.parquet, V2 N.checkpoint.UUID.json or
+ * .parquet whose `sidecar` actions name Parquet files in
+ * `_delta_log/_sidecars/`) and `_last_checkpoint`, a hint naming the
+ * newest checkpoint.  A snapshot at version V is the newest complete
+ * checkpoint at or before V, then the commits after it up to V: add and
+ * remove actions reconciled by (path, deletion vector id), the last one
+ * winning; the last protocol and metaData actions win.
+ *
+ * Checkpoint Parquet files are read with colfs itself: each opens as a
+ * colfs tree and its `rows.jsonl` gives one JSON object per row, the
+ * actions as the commits write them.  Every number and string of the log
+ * is checked before it is used.
+ */
+#include "delta.h"
+#include "delta_int.h"
+#include "../core/options.h"
+#include "../core/tree.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Reader features whose data colfs reads right: column mapping (physical
+ * names given to the dataset tree), deletion vectors (rows given), V2
+ * checkpoints, timestamps without time zone (plain Parquet timestamps),
+ * and the vacuum check (a writer concern). */
+static const char *const supported_reader_features[] = {
+	"columnMapping", "deletionVectors", "v2Checkpoint", "timestampNtz",
+	"vacuumProtocolCheck", NULL};
+
+enum { LOG_COMMIT, LOG_CLASSIC, LOG_MULTI, LOG_V2 };
+
+typedef struct log_file {
+	int64_t version;
+	int kind;
+	uint32_t part, parts;   /* multi-part */
+	char *name;
+} log_file;
+
+typedef struct delta_action {
+	char *path;             /* %-decoded, relative to the root */
+	char *dv_id;            /* "" when none */
+	size_t seq;
+	bool add;
+	json_t *body;           /* add actions only */
+	uint32_t src, line;     /* where: sources[src], line */
+} delta_action;
+
+/* The snapshot with what delta.c keeps for `delta/`; the public part
+ * first, so that colfs_delta_free finds the whole. */
+typedef struct delta_state {
+	colfs_delta_snapshot pub;
+	char *root;
+	json_t *protocol, *metadata, *last_checkpoint, *schema;
+	json_t *checkpoint;     /* {"version", "files"} or null */
+	int64_t oldest;
+	int64_t *commits;       /* versions of the commit files, ascending */
+	size_t n_commits;
+	json_t **active;        /* the add action of each file of pub.files */
+	/* while loading */
+	log_file *log;
+	size_t n_log;
+	delta_action *acts;
+	size_t n_acts, cap_acts;
+	char **sources;
+	size_t n_sources;
+	char **sidecars;
+	size_t n_sidecars;
+	bool in_sidecars;       /* a sidecar's own sidecar actions are ignored */
+	const colfs_options *opts;
+	colfs_options opt_copy;
+} delta_state;
+
+static colfs_status nomem(colfs_err *err)
+{
+	return colfs_fail(err, COLFS_ENOMEM, 0, "Delta log: out of memory");
+}
+
+bool colfs_delta_is_table(const char *dir)
+{
+	char *p;
+	struct stat st;
+	bool yes;
+
+	if (asprintf(&p, "%s/_delta_log", dir) < 0)
+		return false;
+	yes = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+	free(p);
+	return yes;
+}
+
+/* ------------------------------------------------------------------------
+ * The listing of _delta_log/
+ */
+static bool digits(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+static int64_t num(const char *s, size_t n)
+{
+	int64_t v = 0;
+	for (size_t i = 0; i < n; i++)
+		v = v * 10 + (s[i] - '0');
+	return v;
+}
+
+/* What a file name of _delta_log/ is; false for other files (.crc,
+ * _last_checkpoint, compacted logs, temporary files). */
+static bool log_name_parse(const char *name, log_file *f)
+{
+	size_t len = strlen(name);
+
+	/* 20 digits; a leading 0 keeps the version under 10^19, in an
+	 * int64_t */
+	if (len < 21 || !digits(name, 20) || name[20] != '.' || name[0] != '0')
+		return false;
+	f->version = num(name, 20);
+	const char *rest = name + 21;
+	if (strcmp(rest, "json") == 0) {
+		f->kind = LOG_COMMIT;
+		return true;
+	}
+	if (strncmp(rest, "checkpoint.", 11) != 0)
+		return false;
+	rest += 11;
+	if (strcmp(rest, "parquet") == 0) {
+		f->kind = LOG_CLASSIC;
+		return true;
+	}
+	size_t rl = strlen(rest);
+	if (rl == 29 && digits(rest, 10) && rest[10] == '.' &&
+	    digits(rest + 11, 10) && strcmp(rest + 21, ".parquet") == 0) {
+		int64_t part = num(rest, 10), parts = num(rest + 11, 10);
+		if (part < 1 || parts < 1 || part > parts || parts > 100000)
+			return false;
+		f->kind = LOG_MULTI;
+		f->part = (uint32_t)part;
+		f->parts = (uint32_t)parts;
+		return true;
+	}
+	const char *dot = strchr(rest, '.');
+	if (dot && dot > rest &&
+	    (strcmp(dot, ".json") == 0 || strcmp(dot, ".parquet") == 0)) {
+		f->kind = LOG_V2;
+		return true;
+	}
+	return false;
+}
+
+static int log_file_cmp(const void *a, const void *b)
+{
+	const log_file *x = a, *y = b;
+	if (x->version != y->version)
+		return x->version < y->version ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	if (x->parts != y->parts)
+		return x->parts < y->parts ? -1 : 1;
+	if (x->part != y->part)
+		return x->part < y->part ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static colfs_status log_list(delta_state *s, colfs_err *err)
+{
+	char *dir;
+	size_t cap = 0;
+
+	if (asprintf(&dir, "%s/_delta_log", s->root) < 0)
+		return nomem(err);
+	DIR *d = opendir(dir);
+	free(dir);
+	if (!d)
+		return colfs_fail(err, COLFS_EIO, 0, "cannot list _delta_log: %s",
+				  strerror(errno));
+	struct dirent *e;
+	colfs_status st = COLFS_OK;
+	while ((e = readdir(d))) {
+		log_file f = {0};
+		if (!log_name_parse(e->d_name, &f))
+			continue;
+		if (s->n_log == cap) {
+			size_t nc = cap ? cap * 2 : 64;
+			log_file *n = realloc(s->log, nc * sizeof *n);
+			if (!n) {
+				st = nomem(err);
+				break;
+			}
+			s->log = n;
+			cap = nc;
+		}
+		f.name = strdup(e->d_name);
+		if (!f.name) {
+			st = nomem(err);
+			break;
+		}
+		s->log[s->n_log++] = f;
+	}
+	closedir(d);
+	if (st)
+		return st;
+	if (s->n_log)
+		qsort(s->log, s->n_log, sizeof *s->log, log_file_cmp);
+	return COLFS_OK;
+}
+
+static bool have_commit(const delta_state *s, int64_t v)
+{
+	size_t lo = 0, hi = s->n_log;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const log_file *f = &s->log[mid];
+		if (f->version < v || (f->version == v && f->kind < LOG_COMMIT))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n_log && s->log[lo].version == v &&
+	       s->log[lo].kind == LOG_COMMIT;
+}
+
+/* Is there a complete checkpoint at log entry i (the first of its
+ * version and kind)?  For multi-part: all parts of one set present. */
+static bool checkpoint_complete(const delta_state *s, size_t i, size_t *end)
+{
+	const log_file *f = &s->log[i];
+	if (f->kind != LOG_MULTI) {
+		*end = i + 1;
+		return f->kind != LOG_COMMIT;
+	}
+	uint32_t want = 1;
+	size_t j = i;
+	while (j < s->n_log && s->log[j].version == f->version &&
+	       s->log[j].kind == LOG_MULTI && s->log[j].parts == f->parts) {
+		if (s->log[j].part == want)
+			want++;
+		j++;
+	}
+	*end = j;
+	return want == f->parts + 1;
+}
+
+/* ------------------------------------------------------------------------
+ * Actions
+ */
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* An add or remove path (a URI-encoded relative path, or an absolute
+ * file: URI under the table) as a path relative to the root, %-decoded;
+ * NULL with `why` set when it cannot be one. */
+static char *path_decode(const delta_state *s, const char *p,
+			 const char **why)
+{
+	*why = NULL;
+	if (strncmp(p, "file:", 5) == 0 || p[0] == '/') {
+		const char *q = p;
+		if (strncmp(q, "file://", 7) == 0)
+			q += 7;
+		else if (strncmp(q, "file:", 5) == 0)
+			q += 5;
+		size_t rl = strlen(s->root);
+		if (strncmp(q, s->root, rl) != 0 || q[rl] != '/') {
+			*why = "an absolute path outside the table";
+			return NULL;
+		}
+		p = q + rl + 1;
+	} else if (strstr(p, "://")) {
+		*why = "a URI colfs cannot read (only files under the table)";
+		return NULL;
+	}
+	char *out = malloc(strlen(p) + 1);
+	if (!out) {
+		*why = "out of memory";
+		return NULL;
+	}
+	size_t k = 0;
+	for (size_t i = 0; p[i]; i++) {
+		int h1, h2;
+		if (p[i] == '%' && (h1 = hexval(p[i + 1])) >= 0 &&
+		    (h2 = hexval(p[i + 2])) >= 0) {
+			out[k++] = (char)(h1 * 16 + h2);
+			i += 2;
+		} else {
+			out[k++] = p[i];
+		}
+	}
+	out[k] = '\0';
+	/* no NUL inside, nothing that leaves the table, no empty component */
+	bool bad = strlen(out) != k || k == 0 || out[0] == '/';
+	for (const char *c = out; !bad && *c;) {
+		const char *slash = strchr(c, '/');
+		size_t cl = slash ? (size_t)(slash - c) : strlen(c);
+		if (cl == 0 || (cl == 2 && c[0] == '.' && c[1] == '.') ||
+		    (cl == 1 && c[0] == '.'))
+			bad = true;
+		c += cl + (slash ? 1 : 0);
+	}
+	if (bad) {
+		free(out);
+		*why = "not a path inside the table";
+		return NULL;
+	}
+	return out;
+}
+
+/* The deletion vector's unique id (PROTOCOL.md: storage type, path or
+ * inline data, and "@offset" when there is one); "" without one. */
+static char *dv_unique_id(json_t *dv)
+{
+	if (!json_is_object(dv))
+		return strdup("");
+	json_t *t = json_object_get(dv, "storageType");
+	json_t *p = json_object_get(dv, "pathOrInlineDv");
+	json_t *o = json_object_get(dv, "offset");
+	char *id;
+	if (json_is_integer(o)) {
+		if (asprintf(&id, "%s%s@%" JSON_INTEGER_FORMAT,
+			     json_is_string(t) ? json_string_value(t) : "?",
+			     json_is_string(p) ? json_string_value(p) : "",
+			     json_integer_value(o)) < 0)
+			return NULL;
+	} else if (asprintf(&id, "%s%s",
+			    json_is_string(t) ? json_string_value(t) : "?",
+			    json_is_string(p) ? json_string_value(p) : "") < 0) {
+		return NULL;
+	}
+	return id;
+}
+
+static void where_text(const delta_state *s, uint32_t src, uint32_t line,
+		       char *buf, size_t len)
+{
+	snprintf(buf, len, "%s line %u", s->sources[src], line);
+}
+
+static colfs_status add_source(delta_state *s, const char *name,
+			       colfs_err *err)
+{
+	char **n = realloc(s->sources, (s->n_sources + 1) * sizeof *n);
+	if (!n)
+		return nomem(err);
+	s->sources = n;
+	if (!(s->sources[s->n_sources] = strdup(name)))
+		return nomem(err);
+	s->n_sources++;
+	return COLFS_OK;
+}
+
+/* One line of a commit or checkpoint: an object whose keys are action
+ * kinds (a checkpoint row has them all, the unused ones null). */
+static colfs_status take_actions(delta_state *s, json_t *row,
+				 bool checkpoint, uint32_t line,
+				 uint64_t offset, colfs_err *err)
+{
+	const char *kind;
+	json_t *v;
+	uint32_t src = (uint32_t)(s->n_sources - 1);
+	char where[400];
+
+	where_text(s, src, line, where, sizeof where);
+	if (!json_is_object(row))
+		return colfs_fail(err, COLFS_ECORRUPT, offset,
+				  "%s: an action that is not a JSON object", where);
+	json_object_foreach(row, kind, v) {
+		if (json_is_null(v))
+			continue;
+		if (!json_is_object(v))
+			return colfs_fail(err, COLFS_ECORRUPT, offset,
+					  "%s: action '%s' is not a JSON object",
+					  where, kind);
+		bool add = strcmp(kind, "add") == 0;
+		if (add || strcmp(kind, "remove") == 0) {
+			if (!add && checkpoint)
+				continue; /* a tombstone: not part of the state */
+			json_t *jp = json_object_get(v, "path");
+			const char *why;
+			if (!json_is_string(jp))
+				return colfs_fail(err, COLFS_ECORRUPT, offset,
+						  "%s: %s action without a path",
+						  where, kind);
+			char *path = path_decode(s, json_string_value(jp), &why);
+			if (!path)
+				return colfs_fail(err, COLFS_EUNSUPPORTED, offset,
+						  "%s: %s path '%s' is %s", where,
+						  kind, json_string_value(jp), why);
+			char *id = dv_unique_id(json_object_get(v, "deletionVector"));
+			if (!id) {
+				free(path);
+				return nomem(err);
+			}
+			if (s->n_acts == s->cap_acts) {
+				size_t nc = s->cap_acts ? s->cap_acts * 2 : 256;
+				delta_action *na = realloc(s->acts, nc * sizeof *na);
+				if (!na) {
+					free(path);
+					free(id);
+					return nomem(err);
+				}
+				s->acts = na;
+				s->cap_acts = nc;
+			}
+			s->acts[s->n_acts++] = (delta_action){
+				.path = path, .dv_id = id, .seq = s->n_acts,
+				.add = add, .body = add ? json_incref(v) : NULL,
+				.src = src, .line = line};
+		} else if (strcmp(kind, "protocol") == 0) {
+			json_decref(s->protocol);
+			s->protocol = json_incref(v);
+		} else if (strcmp(kind, "metaData") == 0) {
+			json_decref(s->metadata);
+			s->metadata = json_incref(v);
+		} else if (strcmp(kind, "sidecar") == 0 && checkpoint &&
+			   !s->in_sidecars) {
+			json_t *jp = json_object_get(v, "path");
+			const char *p = json_is_string(jp) ? json_string_value(jp) : NULL;
+			if (!p || !*p || strchr(p, '/') || p[0] == '.')
+				return colfs_fail(err, COLFS_ECORRUPT, offset,
+						  "%s: sidecar action without a plain file name",
+						  where);
+			char **n = realloc(s->sidecars,
+					   (s->n_sidecars + 1) * sizeof *n);
+			if (!n)
+				return nomem(err);
+			s->sidecars = n;
+			if (!(s->sidecars[s->n_sidecars] = strdup(p)))
+				return nomem(err);
+			s->n_sidecars++;
+		}
+	}
+	return COLFS_OK;
+}
+
+/* Parse each line of `data` as JSON and hand it to take_actions. */
+static colfs_status take_lines(delta_state *s, const char *data, size_t len,
+			       bool checkpoint, uint32_t *line,
+			       uint64_t base, colfs_err *err)
+{
+	size_t pos = 0;
+	while (pos < len) {
+		const char *nl = memchr(data + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - data) : len;
+		size_t l = end - pos;
+		(*line)++;
+		while (l && (data[pos + l - 1] == '\r' || data[pos + l - 1] == ' '))
+			l--;
+		if (l) {
+			json_error_t je;
+			json_t *row = json_loadb(data + pos, l, 0, &je);
+			if (!row) {
+				char where[400];
+				where_text(s, (uint32_t)(s->n_sources - 1), *line,
+					   where, sizeof where);
+				return colfs_fail(err, COLFS_ECORRUPT,
+						  base + pos + (je.position > 0 ? (size_t)je.position : 0),
+						  "%s: not JSON: %s", where, je.text);
+			}
+			colfs_status st = take_actions(s, row, checkpoint, *line,
+						       base + pos, err);
+			json_decref(row);
+			COLFS_TRY(st);
+		}
+		pos = end + 1;
+	}
+	return COLFS_OK;
+}
+
+/* A small file of the log, whole (at most max_alloc bytes).  NULL with
+ * `err` set when it cannot be read. */
+static char *read_small(const char *path, const char *shown,
+			const colfs_options *o, size_t *len, colfs_err *err)
+{
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		colfs_fail(err, COLFS_EIO, 0, "%s: %s", shown, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		colfs_fail(err, COLFS_EIO, 0, "%s is not a regular file", shown);
+		return NULL;
+	}
+	if ((uint64_t)sb.st_size > o->max_alloc) {
+		close(fd);
+		colfs_fail(err, COLFS_EOVERFLOW, 0,
+			   "%s: %jd bytes is over max_alloc", shown,
+			   (intmax_t)sb.st_size);
+		return NULL;
+	}
+	size_t n = (size_t)sb.st_size;
+	char *buf = malloc(n + 1);
+	if (!buf) {
+		close(fd);
+		nomem(err);
+		return NULL;
+	}
+	size_t got = 0;
+	while (got < n) {
+		ssize_t r = pread(fd, buf + got, n - got, (off_t)got);
+		if (r <= 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			break;
+		}
+		got += (size_t)r;
+	}
+	close(fd);
+	if (got != n) {
+		free(buf);
+		colfs_fail(err, COLFS_EIO, got, "%s: cannot read it", shown);
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static colfs_status read_json_lines(delta_state *s, const char *rel,
+				    bool checkpoint, colfs_err *err)
+{
+	char *path;
+	size_t len;
+
+	COLFS_TRY(add_source(s, rel, err));
+	if (asprintf(&path, "%s/%s", s->root, rel) < 0)
+		return nomem(err);
+	char *data = read_small(path, rel, s->opts, &len, err);
+	free(path);
+	if (!data)
+		return err->status;
+	uint32_t line = 0;
+	colfs_status st = take_lines(s, data, len, checkpoint, &line, 0, err);
+	free(data);
+	return st;
+}
+
+/* A Parquet checkpoint (or sidecar): colfs opens it and reads its
+ * rows.jsonl, one action row per line. */
+static colfs_status read_parquet_rows(delta_state *s, const char *rel,
+				      colfs_err *err)
+{
+	char *path, why[512] = "";
+	colfs_tree *t = NULL;
+	colfs_node *n;
+	colfs_handle *h = NULL;
+	colfs_options o = *s->opts;
+	colfs_status st;
+
+	char shown[700];
+	snprintf(shown, sizeof shown, "%s rows.jsonl", rel);
+	COLFS_TRY(add_source(s, shown, err));
+	o.size_index = "off";
+	o.sizes = COLFS_SIZES_LAZY;
+	o.decode_threads = -1;
+	if (asprintf(&path, "%s/%s", s->root, rel) < 0)
+		return nomem(err);
+	st = colfs_tree_open(path, &o, &t, why, sizeof why);
+	free(path);
+	if (st)
+		return colfs_fail(err, st, 0, "checkpoint %s: %s", rel, why);
+	if (strcmp(colfs_tree_format(t), "parquet") != 0) {
+		colfs_tree_destroy(t);
+		return colfs_fail(err, COLFS_ECORRUPT, 0,
+				  "checkpoint %s is not a Parquet file", rel);
+	}
+	st = colfs_tree_resolve(t, "rows.jsonl", &n);
+	if (!st)
+		st = colfs_node_open(t, n, &h);
+	if (st) {
+		colfs_tree_destroy(t);
+		return colfs_fail(err, st, 0,
+				  "checkpoint %s: its rows cannot be read", rel);
+	}
+	/* read in blocks; a line may span blocks */
+	colfs_buf carry = COLFS_BUF_INIT;
+	uint64_t off = 0, base = 0;
+	uint32_t line = 0;
+	char block[1 << 16];
+	for (;;) {
+		size_t got = 0;
+		st = colfs_handle_read(h, off, sizeof block, block, &got);
+		if (st) {
+			st = colfs_fail(err, st, off,
+					"checkpoint %s: reading its rows failed at byte %" PRIu64,
+					rel, off);
+			break;
+		}
+		if (got == 0)
+			break;
+		off += got;
+		colfs_buf_append(&carry, block, got);
+		if ((st = colfs_buf_status(&carry)))
+			break;
+		if (carry.len > s->opts->max_alloc) {
+			st = colfs_fail(err, COLFS_EOVERFLOW, off,
+					"checkpoint %s: a row of over max_alloc bytes",
+					rel);
+			break;
+		}
+		char *last = memrchr(carry.data, '\n', carry.len);
+		if (!last)
+			continue;
+		size_t whole = (size_t)(last - carry.data) + 1;
+		st = take_lines(s, carry.data, whole, true, &line, base, err);
+		if (st)
+			break;
+		memmove(carry.data, carry.data + whole, carry.len - whole);
+		carry.len -= whole;
+		base += whole;
+	}
+	if (!st && carry.len)
+		st = take_lines(s, carry.data, carry.len, true, &line, base, err);
+	colfs_buf_free(&carry);
+	colfs_handle_close(h);
+	if (!st && colfs_tree_error_count(t) > 0) {
+		colfs_problem p;
+		if (colfs_tree_error_get(t, 0, &p) == COLFS_OK)
+			st = colfs_fail(err, COLFS_ECORRUPT, p.offset,
+					"checkpoint %s is damaged: %s: %s", rel,
+					p.path, p.message);
+	}
+	colfs_tree_destroy(t);
+	return st;
+}
+
+static colfs_status read_checkpoint_file(delta_state *s, const char *name,
+					 colfs_err *err)
+{
+	char rel[600];
+	size_t nl = strlen(name);
+
+	snprintf(rel, sizeof rel, "_delta_log/%s", name);
+	if (nl > 5 && strcmp(name + nl - 5, ".json") == 0)
+		return read_json_lines(s, rel, true, err);
+	return read_parquet_rows(s, rel, err);
+}
+
+/* ------------------------------------------------------------------------
+ * The snapshot
+ */
+/* Same logical file: same path and deletion vector id. */
+static int action_cmp_key(const delta_action *x, const delta_action *y)
+{
+	int c = strcmp(x->path, y->path);
+	return c ? c : strcmp(x->dv_id, y->dv_id);
+}
+
+static int action_cmp(const void *a, const void *b)
+{
+	const delta_action *x = a, *y = b;
+	int c = action_cmp_key(x, y);
+	if (c)
+		return c;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static const char *json_str(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static colfs_status protocol_check(delta_state *s, colfs_err *err)
+{
+	json_t *p = s->protocol;
+	json_t *r = json_object_get(p, "minReaderVersion");
+	json_t *w = json_object_get(p, "minWriterVersion");
+
+	if (!p)
+		return colfs_fail(err, COLFS_ECORRUPT, 0,
+				  "Delta log has no protocol action at version %" PRId64,
+				  s->pub.version);
+	if (!json_is_integer(r) || !json_is_integer(w) ||
+	    json_integer_value(r) < 1 || json_integer_value(w) < 1 ||
+	    json_integer_value(r) > 1000 || json_integer_value(w) > 1000)
+		return colfs_fail(err, COLFS_ECORRUPT, 0,
+				  "Delta protocol action without valid minReaderVersion and minWriterVersion");
+	s->pub.min_reader_version = (int)json_integer_value(r);
+	s->pub.min_writer_version = (int)json_integer_value(w);
+	if (s->pub.min_reader_version > 3)
+		return colfs_fail(err, COLFS_EUNSUPPORTED, 0,
+				  "Delta reader version %d (colfs reads 1 to 3)",
+				  s->pub.min_reader_version);
+	if (s->pub.min_reader_version < 3)
+		return COLFS_OK;
+	json_t *feats = json_object_get(p, "readerFeatures");
+	size_t i;
+	json_t *f;
+	if (!json_is_array(feats))
+		return colfs_fail(err, COLFS_ECORRUPT, 0,
+				  "Delta reader version 3 without readerFeatures");
+	json_array_foreach(feats, i, f) {
+		const char *name = json_is_string(f) ? json_string_value(f) : NULL;
+		bool ok = false;
+		if (!name)
+			return colfs_fail(err, COLFS_ECORRUPT, 0,
+					  "Delta readerFeatures holds a value that is not a name");
+		for (const char *const *k = supported_reader_features; *k; k++)
+			if (strcmp(*k, name) == 0)
+				ok = true;
+		if (!ok)
+			return colfs_fail(err, COLFS_EUNSUPPORTED, 0,
+					  "Delta reader feature '%s' (colfs reads columnMapping, deletionVectors, v2Checkpoint, timestampNtz, vacuumProtocolCheck)",
+					  name);
+	}
+	return COLFS_OK;
+}
+
+static colfs_status metadata_take(delta_state *s, colfs_err *err)
+{
+	json_t *m = s->metadata;
+	colfs_delta_snapshot *p = &s->pub;
+
+	if (!m)
+		return colfs_fail(err, COLFS_ECORRUPT, 0,
+				  "Delta log has no metaData action at version %" PRId64,
+				  p->version);
+	json_t *fmt = json_object_get(m, "format");
+	const char *provider = json_str(fmt, "provider");
+	if (provider && strcmp(provider, "parquet") != 0)
+		return colfs_fail(err, COLFS_EUNSUPPORTED, 0,
+				  "Delta table of data format '%s' (colfs reads parquet)",
+				  provider);
+	const char *schema = json_str(m, "schemaString");
+	json_error_t je;
+	if (!schema || !(s->schema = json_loads(schema, 0, &je)))
+		return colfs_fail(err, COLFS_ECORRUPT, 0,
+				  "Delta metaData has no schemaString that is JSON%s%s",
+				  schema ? ": " : "", schema ? je.text : "");
+	json_t *conf = json_object_get(m, "configuration");
+	const char *mode = json_str(conf, "delta.columnMapping.mode");
+	if (!mode)
+		mode = "none";
+	if (strcmp(mode, "none") && strcmp(mode, "name") && strcmp(mode, "id"))
+		return colfs_fail(err, COLFS_EUNSUPPORTED, 0,
+				  "Delta column mapping mode '%s' (colfs reads none, name and id)",
+				  mode);
+	if (!(p->column_mapping_mode = strdup(mode)))
+		return nomem(err);
+	bool mapped = strcmp(mode, "none") != 0;
+
+	json_t *fields = json_object_get(s->schema, "fields");
+	if (!json_is_array(fields))
+		return colfs_fail(err, COLFS_ECORRUPT, 0,
+				  "Delta schema is not a struct with fields");
+	size_t nf = json_array_size(fields);
+	p->fields = calloc(nf ? nf : 1, sizeof *p->fields);
+	if (!p->fields)
+		return nomem(err);
+	for (size_t i = 0; i < nf; i++) {
+		json_t *f = json_array_get(fields, i);
+		const char *name = json_str(f, "name");
+		json_t *type = json_object_get(f, "type");
+		json_t *nullable = json_object_get(f, "nullable");
+		json_t *meta = json_object_get(f, "metadata");
+		const char *phys = json_str(meta, "delta.columnMapping.physicalName");
+		if (!name || !type)
+			return colfs_fail(err, COLFS_ECORRUPT, 0,
+					  "Delta schema field %zu has no name or type",
+					  i);
+		if (mapped && !phys)
+			return colfs_fail(err, COLFS_ECORRUPT, 0,
+					  "Delta schema field '%s' has no delta.columnMapping.physicalName (column mapping mode %s)",
+					  name, mode);
+		colfs_delta_field *df = &p->fields[p->n_fields++];
+		df->name = strdup(name);
+		df->physical_name = strdup(mapped ? phys : name);
+		df->type_json = json_dumps(type, JSON_COMPACT | JSON_ENCODE_ANY |
+						 JSON_PRESERVE_ORDER);
+		df->nullable = !json_is_false(nullable);
+		if (!df->name || !df->physical_name || !df->type_json)
+			return nomem(err);
+	}
+
+	json_t *pcols = json_object_get(m, "partitionColumns");
+	if (pcols && !json_is_array(pcols))
+		return colfs_fail(err, COLFS_ECORRUPT, 0,
+				  "Delta partitionColumns is not an array");
+	size_t np = json_array_size(pcols);
+	p->partition_columns = calloc(np ? np : 1, sizeof(char *));
+	if (!p->partition_columns)
+		return nomem(err);
+	for (size_t i = 0; i < np; i++) {
+		json_t *c = json_array_get(pcols, i);
+		bool found = false;
+		if (!json_is_string(c))
+			return colfs_fail(err, COLFS_ECORRUPT, 0,
+					  "Delta partitionColumns holds a value that is not a name");
+		for (size_t k = 0; k < p->n_fields; k++)
+			if (strcmp(p->fields[k].name, json_string_value(c)) == 0)
+				found = true;
+		if (!found)
+			return colfs_fail(err, COLFS_ECORRUPT, 0,
+					  "Delta partition column '%s' is not in the schema",
+					  json_string_value(c));
+		if (!(p->partition_columns[p->n_partition_columns++] =
+			      strdup(json_string_value(c))))
+			return nomem(err);
+	}
+	return COLFS_OK;
+}
+
+static const char *physical_of(const colfs_delta_snapshot *p, const char *name)
+{
+	for (size_t k = 0; k < p->n_fields; k++)
+		if (strcmp(p->fields[k].name, name) == 0)
+			return p->fields[k].physical_name;
+	return name;
+}
+
+/* numRecords from the add action's stats (a JSON string) or from a
+ * checkpoint's stats_parsed; -1 when neither says. */
+static int64_t num_records_of(json_t *add)
+{
+	json_t *sp = json_object_get(add, "stats_parsed");
+	json_t *n = json_object_get(sp, "numRecords");
+	if (json_is_integer(n) && json_integer_value(n) >= 0)
+		return json_integer_value(n);
+	const char *stats = json_str(add, "stats");
+	if (!stats)
+		return -1;
+	json_t *j = json_loads(stats, 0, NULL);
+	int64_t r = -1;
+	n = json_object_get(j, "numRecords");
+	if (json_is_integer(n) && json_integer_value(n) >= 0)
+		r = json_integer_value(n);
+	json_decref(j);
+	return r;
+}
+
+static colfs_status file_take(delta_state *s, const delta_action *a,
+			      colfs_delta_file *f, colfs_err *err)
+{
+	colfs_delta_snapshot *p = &s->pub;
+	json_t *add = a->body;
+	char where[400];
+
+	where_text(s, a->src, a->line, where, sizeof where);
+	json_t *size = json_object_get(add, "size");
+	if (!json_is_integer(size) || json_integer_value(size) < 0)
+		return colfs_fail(err, COLFS_ECORRUPT, 0,
+				  "%s: add action for %s without a valid size",
+				  where, a->path);
+	if (!(f->path = strdup(a->path)))
+		return nomem(err);
+	f->size = (uint64_t)json_integer_value(size);
+	f->num_records = num_records_of(add);
+	f->n_partitions = p->n_partition_columns;
+	f->partition_values = calloc(f->n_partitions ? f->n_partitions : 1,
+				     sizeof(char *));
+	if (!f->partition_values)
+		return nomem(err);
+	json_t *pv = json_object_get(add, "partitionValues");
+	if (f->n_partitions && !json_is_object(pv))
+		return colfs_fail(err, COLFS_ECORRUPT, 0,
+				  "%s: add action for %s without partitionValues",
+				  where, a->path);
+	for (size_t i = 0; i < f->n_partitions; i++) {
+		const char *logical = p->partition_columns[i];
+		json_t *v = json_object_get(pv, physical_of(p, logical));
+		if (!v)
+			v = json_object_get(pv, logical);
+		if (!v)
+			return colfs_fail(err, COLFS_ECORRUPT, 0,
+					  "%s: add action for %s has no value for partition column '%s'",
+					  where, a->path, logical);
+		if (json_is_null(v))
+			continue;
+		if (!json_is_string(v))
+			return colfs_fail(err, COLFS_ECORRUPT, 0,
+					  "%s: partition value of '%s' for %s is not a string",
+					  where, logical, a->path);
+		if (!(f->partition_values[i] = strdup(json_string_value(v))))
+			return nomem(err);
+	}
+	json_t *dv = json_object_get(add, "deletionVector");
+	if (dv && !json_is_null(dv))
+		COLFS_TRY(colfs_delta_dv_read(s->root, dv, f->num_records,
+					      s->opts, where, &f->deleted_rows,
+					      &f->n_deleted_rows, err));
+	return COLFS_OK;
+}
+
+static colfs_status reconcile(delta_state *s, colfs_err *err)
+{
+	colfs_delta_snapshot *p = &s->pub;
+	size_t n_active = 0;
+
+	if (s->n_acts)
+		qsort(s->acts, s->n_acts, sizeof *s->acts, action_cmp);
+	for (size_t i = 0; i < s->n_acts; i++)
+		if (s->acts[i].add &&
+		    (i + 1 == s->n_acts || action_cmp_key(&s->acts[i], &s->acts[i + 1])))
+			n_active++;
+	p->files = calloc(n_active ? n_active : 1, sizeof *p->files);
+	s->active = calloc(n_active ? n_active : 1, sizeof *s->active);
+	if (!p->files || !s->active)
+		return nomem(err);
+	for (size_t i = 0; i < s->n_acts; i++) {
+		const delta_action *a = &s->acts[i];
+		if (!a->add ||
+		    (i + 1 < s->n_acts && !action_cmp_key(a, &s->acts[i + 1])))
+			continue;
+		if (p->n_files &&
+		    strcmp(p->files[p->n_files - 1].path, a->path) == 0) {
+			char where[400];
+			where_text(s, a->src, a->line, where, sizeof where);
+			return colfs_fail(err, COLFS_ECORRUPT, 0,
+					  "%s: file %s is active twice (two deletion vectors)",
+					  where, a->path);
+		}
+		colfs_delta_file *f = &p->files[p->n_files++];
+		s->active[p->n_files - 1] = json_incref(a->body);
+		COLFS_TRY(file_take(s, a, f, err));
+	}
+	return COLFS_OK;
+}
+
+/* The checkpoint to start from: the newest complete one at or before
+ * `target` from which the commits after it are all present (`tail`: the
+ * first of the commits that run without a gap to the latest); among
+ * several at one version, the one `_last_checkpoint` names.  SIZE_MAX
+ * when there is none (the snapshot starts from commit 0). */
+static size_t pick_checkpoint(const delta_state *s, int64_t target,
+			      int64_t tail, size_t *end)
+{
+	size_t best = SIZE_MAX, best_end = 0;
+	const char *hint = NULL;
+	json_t *v2 = json_object_get(s->last_checkpoint, "v2Checkpoint");
+
+	hint = json_str(v2, "path");
+	for (size_t i = 0; i < s->n_log;) {
+		size_t e;
+		const log_file *f = &s->log[i];
+		bool ok = checkpoint_complete(s, i, &e);
+		if (ok && f->version <= target && f->version + 1 >= tail &&
+		    (best == SIZE_MAX || f->version > s->log[best].version ||
+		     (f->version == s->log[best].version && hint &&
+		      strcmp(f->name, hint) == 0))) {
+			best = i;
+			best_end = e;
+		}
+		i = e > i ? e : i + 1;
+	}
+	*end = best_end;
+	return best;
+}
+
+static void last_checkpoint_read(delta_state *s)
+{
+	char *path;
+	size_t len;
+	colfs_err ignored = {0};
+
+	if (asprintf(&path, "%s/_delta_log/_last_checkpoint", s->root) < 0)
+		return;
+	if (access(path, F_OK) == 0) {
+		char *data = read_small(path, "_last_checkpoint", s->opts, &len,
+					&ignored);
+		/* a hint only: one that is damaged is left aside */
+		json_t *j = data ? json_loadb(data, len, 0, NULL) : NULL;
+		json_t *v = json_object_get(j, "version");
+		if (json_is_object(j) && json_is_integer(v) &&
+		    json_integer_value(v) >= 0)
+			s->last_checkpoint = j;
+		else
+			json_decref(j);
+		free(data);
+	}
+	free(path);
+}
+
+static colfs_status load(delta_state *s, int64_t version, colfs_err *err)
+{
+	colfs_delta_snapshot *p = &s->pub;
+	int64_t latest = -1;
+
+	COLFS_TRY(log_list(s, err));
+	last_checkpoint_read(s);
+	size_t nc = 0;
+	for (size_t i = 0; i < s->n_log;) {
+		size_t e;
+		if (s->log[i].kind == LOG_COMMIT)
+			nc++;
+		if ((s->log[i].kind == LOG_COMMIT ||
+		     checkpoint_complete(s, i, &e)) &&
+		    s->log[i].version > latest)
+			latest = s->log[i].version;
+		i++;
+	}
+	if (latest < 0)
+		return colfs_fail(err, COLFS_ECORRUPT, 0,
+				  "_delta_log holds no commit and no complete checkpoint");
+	s->commits = calloc(nc ? nc : 1, sizeof *s->commits);
+	if (!s->commits)
+		return nomem(err);
+	for (size_t i = 0; i < s->n_log; i++)
+		if (s->log[i].kind == LOG_COMMIT)
+			s->commits[s->n_commits++] = s->log[i].version;
+
+	/* commits tail..latest are all there */
+	int64_t tail = latest;
+	while (tail >= 0 && have_commit(s, tail))
+		tail--;
+	tail++;
+	size_t end;
+	s->oldest = INT64_MAX;
+	if (tail <= 1 && have_commit(s, 0))
+		s->oldest = 0;
+	for (size_t i = 0; i < s->n_log && s->oldest > 0; i++) {
+		size_t e;
+		if (s->log[i].version + 1 >= tail && checkpoint_complete(s, i, &e) &&
+		    s->log[i].version < s->oldest)
+			s->oldest = s->log[i].version;
+	}
+	if (s->oldest == INT64_MAX)
+		return colfs_fail(err, COLFS_ECORRUPT, 0,
+				  "_delta_log cannot reconstruct any version: commit %" PRId64 " is missing and no checkpoint follows it",
+				  tail - 1);
+	int64_t target = version < 0 ? latest : version;
+	if (target > latest)
+		return colfs_fail(err, COLFS_ENOENT, 0,
+				  "Delta version %" PRId64 " is newer than the table's latest version %" PRId64,
+				  target, latest);
+	if (target < s->oldest)
+		return colfs_fail(err, COLFS_ENOENT, 0,
+				  "Delta version %" PRId64 " is older than the oldest version _delta_log can reconstruct (%" PRId64 ")",
+				  target, s->oldest);
+	p->version = target;
+	p->latest = latest;
+
+	size_t cp = pick_checkpoint(s, target, tail, &end);
+	int64_t from = 0;
+	if (cp != SIZE_MAX) {
+		json_t *files = json_array();
+		json_t *sidecars = json_array();
+		s->checkpoint = json_object();
+		if (!files || !sidecars || !s->checkpoint) {
+			json_decref(files);
+			json_decref(sidecars);
+			return nomem(err);
+		}
+		json_object_set_new(s->checkpoint, "version",
+				    json_integer(s->log[cp].version));
+		json_object_set_new(s->checkpoint, "files", files);
+		json_object_set_new(s->checkpoint, "sidecars", sidecars);
+		for (size_t i = cp; i < end; i++) {
+			json_array_append_new(files, json_string(s->log[i].name));
+			COLFS_TRY(read_checkpoint_file(s, s->log[i].name, err));
+		}
+		s->in_sidecars = true;
+		for (size_t i = 0; i < s->n_sidecars; i++) {
+			char rel[600];
+			json_array_append_new(sidecars,
+					      json_string(s->sidecars[i]));
+			snprintf(rel, sizeof rel, "_delta_log/_sidecars/%s",
+				 s->sidecars[i]);
+			COLFS_TRY(read_parquet_rows(s, rel, err));
+		}
+		from = s->log[cp].version + 1;
+	} else {
+		s->checkpoint = json_null();
+	}
+	for (int64_t v = from; v <= target; v++) {
+		char rel[64];
+		if (!have_commit(s, v))
+			return colfs_fail(err, COLFS_ECORRUPT, 0,
+					  "_delta_log has no commit %020" PRId64 ".json (needed for version %" PRId64 ")",
+					  v, target);
+		snprintf(rel, sizeof rel, "_delta_log/%020" PRId64 ".json", v);
+		COLFS_TRY(read_json_lines(s, rel, false, err));
+	}
+	COLFS_TRY(protocol_check(s, err));
+	COLFS_TRY(metadata_take(s, err));
+	return reconcile(s, err);
+}
+
+static void loading_free(delta_state *s)
+{
+	for (size_t i = 0; i < s->n_log; i++)
+		free(s->log[i].name);
+	free(s->log);
+	s->log = NULL;
+	s->n_log = 0;
+	for (size_t i = 0; i < s->n_acts; i++) {
+		free(s->acts[i].path);
+		free(s->acts[i].dv_id);
+		json_decref(s->acts[i].body);
+	}
+	free(s->acts);
+	s->acts = NULL;
+	s->n_acts = 0;
+	for (size_t i = 0; i < s->n_sources; i++)
+		free(s->sources[i]);
+	free(s->sources);
+	s->sources = NULL;
+	s->n_sources = 0;
+	for (size_t i = 0; i < s->n_sidecars; i++)
+		free(s->sidecars[i]);
+	free(s->sidecars);
+	s->sidecars = NULL;
+	s->n_sidecars = 0;
+}
+
+colfs_status colfs_delta_load(const char *root, int64_t version,
+			      const colfs_options *o,
+			      colfs_delta_snapshot **out, colfs_err *err)
+{
+	delta_state *s = calloc(1, sizeof *s);
+
+	*out = NULL;
+	if (!s)
+		return nomem(err);
+	if (o)
+		s->opt_copy = *o;
+	colfs_options_defaults(&s->opt_copy);
+	s->opts = &s->opt_copy;
+	s->root = realpath(root, NULL);
+	if (!s->root) {
+		int e = errno;
+		free(s);
+		return colfs_fail(err, e == ENOMEM ? COLFS_ENOMEM : COLFS_EIO, 0,
+				  "Delta table %s: %s", root, strerror(e));
+	}
+	colfs_status st = load(s, version, err);
+	loading_free(s);
+	if (st) {
+		colfs_delta_free(&s->pub);
+		return st;
+	}
+	*out = &s->pub;
+	return COLFS_OK;
+}
+
+void colfs_delta_free(colfs_delta_snapshot *p)
+{
+	if (!p)
+		return;
+	delta_state *s = (delta_state *)p;
+	loading_free(s);
+	for (size_t i = 0; i < p->n_files; i++) {
+		colfs_delta_file *f = &p->files[i];
+		free(f->path);
+		for (size_t k = 0; k < f->n_partitions; k++)
+			free(f->partition_values[k]);
+		free(f->partition_values);
+		free(f->deleted_rows);
+		json_decref(s->active[i]);
+	}
+	free(p->files);
+	free(s->active);
+	for (size_t i = 0; i < p->n_fields; i++) {
+		free(p->fields[i].name);
+		free(p->fields[i].physical_name);
+		free(p->fields[i].type_json);
+	}
+	free(p->fields);
+	for (size_t i = 0; i < p->n_partition_columns; i++)
+		free(p->partition_columns[i]);
+	free(p->partition_columns);
+	free(p->column_mapping_mode);
+	json_decref(s->protocol);
+	json_decref(s->metadata);
+	json_decref(s->last_checkpoint);
+	json_decref(s->schema);
+	json_decref(s->checkpoint);
+	free(s->commits);
+	free(s->root);
+	free(s);
+}
+
+/* ------------------------------------------------------------------------
+ * delta/: the table's history, protocol, properties, schema and active
+ * files (docs/dataset-tree.md, "Delta Lake")
+ */
+enum {
+	DOC_SNAPSHOT, DOC_PROTOCOL, DOC_METADATA, DOC_PROPERTIES, DOC_SCHEMA,
+	DOC_ACTIVE, DOC_KIND,
+};
+
+typedef struct delta_doc {
+	const delta_state *s;
+	int which;
+	int64_t version;   /* DOC_KIND: the commit */
+	const char *kind;  /* DOC_KIND: the action kind */
+} delta_doc;
+
+static json_t *json_copy_or_null(json_t *v)
+{
+	return v ? json_deep_copy(v) : json_null();
+}
+
+static json_t *active_files_json(const delta_state *s)
+{
+	const colfs_delta_snapshot *p = &s->pub;
+	json_t *arr = json_array();
+
+	for (size_t i = 0; arr && i < p->n_files; i++) {
+		const colfs_delta_file *f = &p->files[i];
+		json_t *o = json_object(), *pv = json_object();
+		if (!o || !pv) {
+			json_decref(o);
+			json_decref(pv);
+			json_decref(arr);
+			return NULL;
+		}
+		for (size_t k = 0; k < f->n_partitions; k++)
+			json_object_set_new(pv, p->partition_columns[k],
+					    f->partition_values[k]
+						    ? json_string(f->partition_values[k])
+						    : json_null());
+		json_object_set_new(o, "path", json_string(f->path));
+		json_object_set_new(o, "size", json_integer((json_int_t)f->size));
+		json_object_set_new(o, "num_records",
+				    f->num_records >= 0 ? json_integer(f->num_records)
+							: json_null());
+		json_object_set_new(o, "partition_values", pv);
+		json_object_set_new(o, "deletion_vector",
+				    json_copy_or_null(json_object_get(
+					    s->active[i], "deletionVector")));
+		json_object_set_new(o, "deleted_rows",
+				    json_integer((json_int_t)f->n_deleted_rows));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+static json_t *snapshot_json(const delta_state *s)
+{
+	const colfs_delta_snapshot *p = &s->pub;
+	json_t *o = json_object(), *pc = json_array();
+
+	if (!o || !pc) {
+		json_decref(o);
+		json_decref(pc);
+		return NULL;
+	}
+	for (size_t i = 0; i < p->n_partition_columns; i++)
+		json_array_append_new(pc, json_string(p->partition_columns[i]));
+	json_object_set_new(o, "version", json_integer(p->version));
+	json_object_set_new(o, "latest", json_integer(p->latest));
+	json_object_set_new(o, "oldest", json_integer(s->oldest));
+	json_object_set_new(o, "checkpoint", json_copy_or_null(s->checkpoint));
+	json_object_set_new(o, "last_checkpoint",
+			    json_copy_or_null(s->last_checkpoint));
+	json_object_set_new(o, "files", json_integer((json_int_t)p->n_files));
+	json_object_set_new(o, "partition_columns", pc);
+	json_object_set_new(o, "column_mapping_mode",
+			    json_string(p->column_mapping_mode));
+	return o;
+}
+
+/* The actions of one kind in commit `v`, in log order. */
+static colfs_status kind_json(colfs_tree *t, colfs_node *file,
+			      const delta_doc *d, json_t **out)
+{
+	char path[600], rel[64];
+	size_t len;
+	colfs_err err = {0};
+
+	*out = NULL;
+	snprintf(rel, sizeof rel, "_delta_log/%020" PRId64 ".json", d->version);
+	snprintf(path, sizeof path, "%s/%s", d->s->root, rel);
+	char *data = read_small(path, rel, d->s->opts, &len, &err);
+	if (!data) {
+		colfs_tree_report(t, file, err.offset, err.status, "%s", err.msg);
+		return err.status;
+	}
+	json_t *arr = json_array();
+	size_t pos = 0;
+	uint32_t line = 0;
+	colfs_status st = arr ? COLFS_OK : COLFS_ENOMEM;
+	while (!st && pos < len) {
+		const char *nl = memchr(data + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - data) : len;
+		line++;
+		if (end > pos) {
+			json_error_t je;
+			json_t *row = json_loadb(data + pos, end - pos, 0, &je);
+			if (!row) {
+				st = COLFS_ECORRUPT;
+				colfs_tree_report(t, file, pos, st,
+						  "%s line %u: not JSON: %s",
+						  rel, line, je.text);
+			}
+			json_t *v = json_object_get(row, d->kind);
+			if (v)
+				json_array_append(arr, v);
+			json_decref(row);
+		}
+		pos = end + 1;
+	}
+	free(data);
+	if (st) {
+		json_decref(arr);
+		return st;
+	}
+	*out = arr;
+	return COLFS_OK;
+}
+
+static colfs_status doc_generate(colfs_tree *t, colfs_node *file,
+				 colfs_buf *out)
+{
+	const delta_doc *d = colfs_node_ctx(file);
+	const delta_state *s = d->s;
+	json_t *v = NULL;
+	json_t *conf;
+
+	switch (d->which) {
+	case DOC_SNAPSHOT:
+		v = snapshot_json(s);
+		break;
+	case DOC_PROTOCOL:
+		v = json_copy_or_null(s->protocol);
+		break;
+	case DOC_METADATA:
+		v = json_copy_or_null(s->metadata);
+		break;
+	case DOC_PROPERTIES:
+		conf = json_object_get(s->metadata, "configuration");
+		v = json_is_object(conf) ? json_deep_copy(conf) : json_object();
+		break;
+	case DOC_SCHEMA:
+		v = json_copy_or_null(s->schema);
+		break;
+	case DOC_ACTIVE:
+		v = active_files_json(s);
+		break;
+	case DOC_KIND:
+		COLFS_TRY(kind_json(t, file, d, &v));
+		break;
+	}
+	return colfs_buf_json(out, v);
+}
+
+static const colfs_node_ops doc_ops = {.generate = doc_generate};
+
+static delta_doc *doc_new(colfs_tree *t, const delta_state *s, int which)
+{
+	delta_doc *d = colfs_tree_alloc(t, sizeof *d);
+	if (d) {
+		d->s = s;
+		d->which = which;
+	}
+	return d;
+}
+
+/* versions/N/: one document per action kind of commit N, named
+ * <kind>.json, in the order the kinds first appear. */
+static colfs_status version_populate(colfs_tree *t, colfs_node *dir)
+{
+	const delta_doc *vd = colfs_node_ctx(dir);
+	char path[600], rel[64];
+	size_t len;
+	colfs_err err = {0};
+
+	snprintf(rel, sizeof rel, "_delta_log/%020" PRId64 ".json", vd->version);
+	snprintf(path, sizeof path, "%s/%s", vd->s->root, rel);
+	char *data = read_small(path, rel, vd->s->opts, &len, &err);
+	if (!data) {
+		colfs_tree_report(t, dir, err.offset, err.status, "%s", err.msg);
+		return COLFS_OK;
+	}
+	json_t *kinds = json_object(); /* seen */
+	size_t pos = 0;
+	uint32_t line = 0;
+	colfs_status st = kinds ? COLFS_OK : COLFS_ENOMEM;
+	while (!st && pos < len) {
+		const char *nl = memchr(data + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - data) : len;
+		line++;
+		json_error_t je;
+		json_t *row = end > pos ? json_loadb(data + pos, end - pos, 0, &je)
+					: NULL;
+		if (end > pos && !row)
+			colfs_tree_report(t, dir, pos, COLFS_ECORRUPT,
+					  "%s line %u: not JSON: %s",
+					  rel, line, je.text);
+		const char *kind;
+		json_t *v;
+		json_object_foreach(row, kind, v) {
+			if (json_object_get(kinds, kind))
+				continue;
+			json_object_set_new(kinds, kind, json_true());
+			delta_doc *d = doc_new(t, vd->s, DOC_KIND);
+			char name[300];
+			if (!d || !(d->kind = colfs_tree_strdup(t, kind))) {
+				st = COLFS_ENOMEM;
+				break;
+			}
+			d->version = vd->version;
+			snprintf(name, sizeof name, "%s.json", kind);
+			if (!colfs_dir_add_doc(t, dir, name, &doc_ops, d))
+				st = COLFS_ENOMEM;
+		}
+		json_decref(row);
+		pos = end + 1;
+	}
+	json_decref(kinds);
+	free(data);
+	return st;
+}
+
+static const colfs_node_ops version_ops = {.populate = version_populate};
+
+static colfs_status versions_populate(colfs_tree *t, colfs_node *dir)
+{
+	const delta_state *s = colfs_node_ctx(dir);
+
+	for (size_t i = 0; i < s->n_commits; i++) {
+		char name[32];
+		if (s->commits[i] > s->pub.latest)
+			break;
+		delta_doc *d = doc_new(t, s, DOC_KIND);
+		if (!d)
+			return COLFS_ENOMEM;
+		d->version = s->commits[i];
+		snprintf(name, sizeof name, "%" PRId64, s->commits[i]);
+		if (!colfs_dir_add_dir(t, dir, name, &version_ops, d))
+			return COLFS_ENOMEM;
+	}
+	return COLFS_OK;
+}
+
+static const colfs_node_ops versions_ops = {.populate = versions_populate};
+
+colfs_status colfs_delta_add_tree(colfs_tree *t, colfs_node *dir,
+				  const char *root,
+				  const colfs_delta_snapshot *p)
+{
+	static const struct {
+		const char *name;
+		int which;
+	} docs[] = {
+		{"snapshot.json", DOC_SNAPSHOT},
+		{"protocol.json", DOC_PROTOCOL},
+		{"metadata.json", DOC_METADATA},
+		{"properties.json", DOC_PROPERTIES},
+		{"schema.json", DOC_SCHEMA},
+		{"active_files.json", DOC_ACTIVE},
+	};
+	const delta_state *s = (const delta_state *)p;
+
+	(void)root; /* the snapshot knows its root (made absolute) */
+	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+		delta_doc *d = doc_new(t, s, docs[i].which);
+		if (!d || !colfs_dir_add_doc(t, dir, docs[i].name, &doc_ops, d))
+			return COLFS_ENOMEM;
+	}
+	if (!colfs_dir_add_dir(t, dir, "versions", &versions_ops, (void *)s))
+		return COLFS_ENOMEM;
+	return COLFS_OK;
+}

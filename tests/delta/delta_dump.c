@@ -1,0 +1,250 @@
+/* tests/delta: print what formats/dataset/delta.c makes of a Delta table,
+ * so that tests check its bytes before the dataset tree shows them.
+ *
+ *   delta-dump [-o version=N] [--tree | --json] TABLE
+ *
+ * Prints the snapshot (colfs_delta_load): version, schema fields with
+ * their physical names, partition columns, then one line per active file
+ * with size, record count, partition values and the rows its deletion
+ * vector deletes.  With --tree, also every entry of the `delta/`
+ * directory colfs_delta_add_tree builds (on a tree of a test format
+ * whose root holds only `delta/`), documents with their content.
+ * With --json, the snapshot as one JSON object instead (for
+ * rows-oracle.mjs): version, fields {name, physical}, partition_columns,
+ * files {path, size, num_records, partition_values, deleted_rows}.
+ * A load that fails prints "error: <status>: <message>" and exits 1.
+ */
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "colfs.h"
+#include "core/tree.h"
+#include "dataset/delta.h"
+
+static const char *table_root;
+static const colfs_delta_snapshot *table_snap;
+
+static colfs_status delta_dir_populate(colfs_tree *t, colfs_node *dir)
+{
+	return colfs_delta_add_tree(t, dir, table_root, table_snap);
+}
+
+static const colfs_node_ops delta_dir_ops = {.populate = delta_dir_populate};
+
+static colfs_status test_open(colfs_tree *t, colfs_err *err)
+{
+	(void)err;
+	if (!colfs_dir_add_dir(t, colfs_tree_root(t), "delta", &delta_dir_ops,
+			       NULL))
+		return COLFS_ENOMEM;
+	return COLFS_OK;
+}
+
+static void test_close(void *state)
+{
+	(void)state;
+}
+
+static const colfs_format test_format = {
+	.name = "delta-test",
+	.open = test_open,
+	.close = test_close,
+};
+
+static int walk(colfs_tree *t, colfs_node *dir)
+{
+	colfs_node *const *kids;
+	size_t n;
+	char path[1024];
+	int bad = 0;
+
+	if (colfs_dir_list(t, dir, &kids, &n) != COLFS_OK) {
+		colfs_node_path(dir, path, sizeof path);
+		printf("%s/: cannot list\n", path);
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		colfs_node *k = kids[i];
+		colfs_node_path(k, path, sizeof path);
+		if (colfs_node_is_dir(k)) {
+			printf("%s/\n", path);
+			bad |= walk(t, k);
+			continue;
+		}
+		uint64_t size = 0;
+		bool exact = false;
+		colfs_handle *h;
+		colfs_status st = colfs_node_size(t, k, &size, &exact);
+		if (st == COLFS_OK)
+			st = colfs_node_open(t, k, &h);
+		if (st != COLFS_OK) {
+			printf("%s: cannot read: %s\n", path,
+			       colfs_status_name(st));
+			bad = 1;
+			continue;
+		}
+		printf("%s (%" PRIu64 " bytes%s)\n", path, size,
+		       exact ? "" : ", not exact");
+		char *buf = malloc(size + 1);
+		size_t got = 0;
+		if (!buf || colfs_handle_read(h, 0, size + 1, buf, &got) ||
+		    got != size) {
+			printf("%s: read %zu bytes, size says %" PRIu64 "\n", path,
+			       got, size);
+			bad = 1;
+		} else {
+			fwrite(buf, 1, got, stdout);
+		}
+		free(buf);
+		colfs_handle_close(h);
+	}
+	return bad;
+}
+
+static void print_json(const colfs_delta_snapshot *s)
+{
+	json_t *o = json_object(), *fields = json_array(), *pc = json_array(),
+	       *files = json_array();
+
+	for (size_t k = 0; k < s->n_fields; k++)
+		json_array_append_new(fields,
+				      json_pack("{s:s, s:s}", "name",
+						s->fields[k].name, "physical",
+						s->fields[k].physical_name));
+	for (size_t k = 0; k < s->n_partition_columns; k++)
+		json_array_append_new(pc, json_string(s->partition_columns[k]));
+	for (size_t f = 0; f < s->n_files; f++) {
+		const colfs_delta_file *df = &s->files[f];
+		json_t *pv = json_array(), *del = json_array();
+		for (size_t k = 0; k < df->n_partitions; k++)
+			json_array_append_new(pv, df->partition_values[k]
+					      ? json_string(df->partition_values[k])
+					      : json_null());
+		for (size_t r = 0; r < df->n_deleted_rows; r++)
+			json_array_append_new(del, json_integer((json_int_t)df->deleted_rows[r]));
+		json_array_append_new(files, json_pack(
+			"{s:s, s:I, s:I, s:o, s:o}", "path", df->path, "size",
+			(json_int_t)df->size, "num_records",
+			(json_int_t)df->num_records, "partition_values", pv,
+			"deleted_rows", del));
+	}
+	json_object_set_new(o, "version", json_integer(s->version));
+	json_object_set_new(o, "fields", fields);
+	json_object_set_new(o, "partition_columns", pc);
+	json_object_set_new(o, "files", files);
+	char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	puts(text ? text : "null");
+	free(text);
+	json_decref(o);
+}
+
+int main(int argc, char **argv)
+{
+	colfs_options o = {0};
+	bool tree = false, json = false;
+	int i = 1;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "--tree") == 0) {
+			tree = true;
+		} else if (strcmp(argv[i], "--json") == 0) {
+			json = true;
+		} else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+			if (colfs_options_set(&o, argv[++i]) != COLFS_OK) {
+				fprintf(stderr, "delta-dump: bad option %s\n",
+					argv[i]);
+				return 2;
+			}
+		} else {
+			break;
+		}
+	}
+	if (i + 1 != argc) {
+		fprintf(stderr,
+			"usage: delta-dump [-o version=N] [--tree] TABLE\n");
+		return 2;
+	}
+	table_root = argv[i];
+
+	colfs_delta_snapshot *s;
+	colfs_err err = {0};
+	colfs_status st = colfs_delta_load(
+		table_root, o.delta_version_set ? o.delta_version : -1, &o, &s,
+		&err);
+	if (st) {
+		printf("error: %s: %s\n", colfs_status_name(st), err.msg);
+		return 1;
+	}
+	if (json) {
+		print_json(s);
+		colfs_delta_free(s);
+		return 0;
+	}
+	printf("version %" PRId64 " of %" PRId64 "\n", s->version, s->latest);
+	printf("protocol reader %d writer %d, column mapping %s\n",
+	       s->min_reader_version, s->min_writer_version,
+	       s->column_mapping_mode);
+	for (size_t k = 0; k < s->n_fields; k++)
+		printf("field %s physical %s type %s%s\n", s->fields[k].name,
+		       s->fields[k].physical_name, s->fields[k].type_json,
+		       s->fields[k].nullable ? "" : " not null");
+	printf("partition columns:");
+	for (size_t k = 0; k < s->n_partition_columns; k++)
+		printf(" %s", s->partition_columns[k]);
+	printf("\n%zu files\n", s->n_files);
+	for (size_t f = 0; f < s->n_files; f++) {
+		const colfs_delta_file *df = &s->files[f];
+		printf("file %s size %" PRIu64 " records %" PRId64, df->path,
+		       df->size, df->num_records);
+		for (size_t k = 0; k < df->n_partitions; k++)
+			printf(" %s=%s", s->partition_columns[k],
+			       df->partition_values[k] ? df->partition_values[k]
+						       : "(null)");
+		if (df->n_deleted_rows) {
+			printf(" deleted");
+			for (size_t r = 0; r < df->n_deleted_rows; r++)
+				printf("%s%" PRIu64, r ? "," : " ",
+				       df->deleted_rows[r]);
+		}
+		printf("\n");
+	}
+
+	int rc = 0;
+	if (tree) {
+		colfs_tree *t;
+		char why[512];
+		FILE *tf = tmpfile();
+		if (!tf || fputs("delta-dump\n", tf) < 0 || fflush(tf)) {
+			fprintf(stderr, "delta-dump: no temporary file\n");
+			return 2;
+		}
+		st = colfs_tree_open_format(dup(fileno(tf)), "delta-dump",
+					    &test_format, &o, &t, why, sizeof why);
+		fclose(tf);
+		if (st) {
+			fprintf(stderr, "delta-dump: %s\n", why);
+			return 2;
+		}
+		table_snap = s;
+		colfs_node *d;
+		if (colfs_tree_resolve(t, "delta", &d) != COLFS_OK) {
+			fprintf(stderr, "delta-dump: no delta/\n");
+			return 2;
+		}
+		printf("/delta/\n");
+		rc = walk(t, d);
+		for (size_t e = 0; e < colfs_tree_error_count(t); e++) {
+			colfs_problem p;
+			if (colfs_tree_error_get(t, e, &p) == COLFS_OK)
+				printf("problem %s: %s: %s\n", p.path,
+				       colfs_status_name(p.status), p.message);
+		}
+		colfs_tree_destroy(t);
+	}
+	colfs_delta_free(s);
+	return rc;
+}

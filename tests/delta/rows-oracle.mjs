@@ -1,0 +1,89 @@
+// tests/delta/rows-oracle.mjs: the rows of a Delta snapshot as DuckDB
+// reads them from the active files formats/dataset/delta.c lists.
+//
+//   node rows-oracle.mjs DELTA_DUMP TABLE[@VERSION]...
+//
+// delta-dump --json gives the active files, their partition values and
+// the rows their deletion vectors delete.  For each file DuckDB checks:
+// the file's size on disk equals the add action's; its row count equals
+// the log's numRecords where the stats give one; every physical column
+// name of the schema (column mapping) is a column of the file; each
+// deleted row index is a row of the file.  Then it prints the snapshot's
+// rows, deleted rows left out, partition values added under their
+// logical names, columns under their logical names, one JSON object a
+// line, sorted: what the dataset tree's rows.jsonl must hold as a set.
+// A table whose data files are not in the corpus prints "no data files".
+// Exit 1 with a message on the first check that fails.
+import { execFileSync } from 'node:child_process';
+import { statSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(path.join(here, '..', 'values', 'package.json'));
+const { DuckDBInstance } = require('@duckdb/node-api');
+
+const [dump, ...tables] = process.argv.slice(2);
+const db = await DuckDBInstance.create(':memory:');
+const con = await db.connect();
+for (const spec of tables) {
+  const at = spec.lastIndexOf('@');
+  const table = at > 0 ? spec.slice(0, at) : spec;
+  const args = at > 0 ? ['-o', `version=${spec.slice(at + 1)}`, '--json', table]
+                      : ['--json', table];
+  await oneTable(table, JSON.parse(execFileSync(dump, args, { encoding: 'utf8' })));
+}
+
+async function oneTable(table, snap) {
+function fail(msg) {
+  console.error(`rows-oracle: ${path.basename(table)}: ${msg}`);
+  process.exit(1);
+}
+
+const present = snap.files.filter(f => existsSync(path.join(table, f.path)));
+if (snap.files.length && !present.length) {
+  console.log(`${path.basename(table)} v${snap.version}: ${snap.files.length} files, no data files in the corpus`);
+  return;
+}
+if (present.length !== snap.files.length)
+  fail(`${snap.files.length - present.length} active files are missing`);
+const sq = s => "'" + s.replace(/'/g, "''") + "'";
+const plain = v => typeof v === 'bigint' ? v.toString()
+  : (v !== null && typeof v === 'object') ? String(v) : v;
+
+const out = [];
+let deleted = 0;
+for (const f of snap.files) {
+  const file = path.join(table, f.path);
+  if (statSync(file).size !== f.size)
+    fail(`${f.path}: ${statSync(file).size} bytes on disk, the log says ${f.size}`);
+  const r = await con.runAndReadAll(
+    `SELECT * FROM read_parquet(${sq(file)}, file_row_number = true, hive_partitioning = false) ORDER BY file_row_number`);
+  const cols = r.columnNames();
+  const rows = r.getRows();
+  if (f.num_records >= 0 && rows.length !== f.num_records)
+    fail(`${f.path}: DuckDB reads ${rows.length} rows, numRecords says ${f.num_records}`);
+  for (const d of f.deleted_rows)
+    if (d >= rows.length) fail(`${f.path}: deleted row ${d} of ${rows.length}`);
+  const gone = new Set(f.deleted_rows);
+  deleted += gone.size;
+  const part = new Set(snap.partition_columns);
+  for (const fld of snap.fields)
+    if (!part.has(fld.name) && !cols.includes(fld.physical))
+      fail(`${f.path}: no column ${fld.physical} (field ${fld.name})`);
+  rows.forEach((row, i) => {
+    if (gone.has(i)) return;
+    const o = {};
+    for (const fld of snap.fields) {
+      const k = snap.partition_columns.indexOf(fld.name);
+      if (k >= 0) o[fld.name] = f.partition_values[k];
+      else o[fld.name] = plain(row[cols.indexOf(fld.physical)]);
+    }
+    out.push(JSON.stringify(o));
+  });
+}
+out.sort();
+console.log(`${path.basename(table)} v${snap.version}: ${snap.files.length} files, ${out.length} rows, ${deleted} deleted`);
+for (const l of out) console.log(l);
+}
