@@ -450,9 +450,11 @@ static colfs_status svg_generate(colfs_tree *t, colfs_node *file,
 		double x0 = svg_x(l->off, lo, hi - lo);
 		double w = svg_x(end, lo, hi - lo) - x0;
 
-		/* a region too small to see still shows as a hairline */
-		if (w < 0.5)
-			w = 0.5;
+		/* a region too small to see still shows as a line; a white
+		 * edge parts neighbours wide enough not to be hidden by it */
+		const bool edge = w >= 4 && !gap && !over;
+		if (w < 1)
+			w = 1;
 		colfs_buf_printf(out,
 			"<rect class=\"region %s%s\" x=\"%.2f\" y=\"%d\" "
 			"width=\"%.2f\" height=\"%d\" fill=\"%s\"%s>"
@@ -463,7 +465,7 @@ static colfs_status svg_generate(colfs_tree *t, colfs_node *file,
 			over ? 10 : SVG_BAND_H,
 			bad ? SVG_DAMAGE : gap ? "url(#hatch)"
 					       : svg_cats[c].color,
-			gap || over ? "" : " stroke=\"#ffffff\" stroke-width=\"0.5\"");
+			edge ? " stroke=\"#ffffff\" stroke-width=\"0.5\"" : "");
 		if (gap || over)
 			svg_text(out, l->kind, l->kind_len);
 		else

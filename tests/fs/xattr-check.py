@@ -13,6 +13,10 @@
                                        titled with its path and numbers
   xattr-check.py png FILE.png yes|no   the damage color is (or is not) in
                                        a PNG (read with zlib)
+  xattr-check.py batch MNT             the checks above on MNT, one a line
+                                       from stdin ("attrs PATH k=v...",
+                                       "layout", "errno PATH", "svg DIR"):
+                                       one interpreter for a case
 Exit 0 when it holds, 1 with the reason on stderr.
 """
 import ctypes
@@ -281,6 +285,11 @@ def main(argv):
         check_svg(argv[2], argv[3])
     elif what == "png":
         check_png(argv[2], argv[3])
+    elif what == "batch":
+        for line in sys.stdin.read().splitlines():
+            words = line.split()
+            if words:
+                main([argv[0], words[0], argv[2]] + words[1:])
     else:
         fail("unknown check " + what)
 

@@ -64,6 +64,11 @@ mount_file() {
 }
 
 check() { timeout "$T" python3 "$CHECK" "$@" || fail "xattr-check.py $*"; }
+# checks "LINE..." of MNT in one python3 (xattr-check.py batch)
+checks() {
+	printf '%s\n' "$@" | timeout "$T" python3 "$CHECK" batch "$MNT" ||
+		fail "xattr-check.py batch $MNT"
+}
 
 # getfattr -R over the whole mount: completes, and names every node.
 recursive() {
@@ -115,22 +120,15 @@ case_xattr_parquet() {
 	sample
 	mount_file "$SAMPLE"
 	local c=/row_groups/0/chunks/name
-	check attrs "$MNT" / kind=dir path=/ format=parquet \
-		size="$(stat -c %s "$SAMPLE")" problems=0
-	check attrs "$MNT" /row_groups/0 kind=row_group num_rows=1000 \
-		chunks='*' compressed_size='*' uncompressed_size='*' problems=0
-	check attrs "$MNT" $c kind=chunk column=name type=BYTE_ARRAY \
-		codec=UNCOMPRESSED encodings=PLAIN,RLE,RLE_DICTIONARY \
-		num_values=1000 null_count='*' compressed_size='*' \
-		uncompressed_size='*' dictionary=yes offset='*' length='*'
-	check attrs "$MNT" $c/pages/0 kind=page page_type=DICTIONARY_PAGE \
-		encoding=PLAIN num_values='*' compressed_size='*' crc='*'
-	check attrs "$MNT" $c/pages/1 kind=page page_type=DATA_PAGE \
-		num_values='*' encoding='*'
-	check attrs "$MNT" $c/raw kind=range path=$c/raw offset='*' length='*' \
-		problems='!'
-	check attrs "$MNT" /columns/id kind=view offset='!'
-	check attrs "$MNT" /README kind=document
+	checks "attrs / kind=dir path=/ format=parquet problems=0 size=$(stat -c %s "$SAMPLE")" \
+		"attrs /row_groups/0 kind=row_group num_rows=1000 chunks=5 compressed_size=* uncompressed_size=* problems=0" \
+		"attrs $c kind=chunk column=name type=BYTE_ARRAY codec=UNCOMPRESSED encodings=PLAIN,RLE,RLE_DICTIONARY num_values=1000 null_count=* compressed_size=* uncompressed_size=* dictionary=yes offset=* length=*" \
+		"attrs $c/pages/0 kind=page page_type=DICTIONARY_PAGE encoding=PLAIN num_values=* compressed_size=* crc=*" \
+		"attrs $c/pages/1 kind=page page_type=DATA_PAGE num_values=* encoding=*" \
+		"attrs $c/raw kind=range path=$c/raw offset=* length=* problems=!" \
+		"attrs /columns/id kind=view offset=!" \
+		"attrs /README kind=document" \
+		layout "errno $c"
 	# the chunk's place is its raw bytes'; its page 0 starts there
 	[ "$(getfattr --only-values -n user.colfs.offset "$MNT$c")" = \
 	  "$(getfattr --only-values -n user.colfs.offset "$MNT$c/raw")" ] ||
@@ -138,8 +136,6 @@ case_xattr_parquet() {
 	[ "$(getfattr --only-values -n user.colfs.offset "$MNT$c/pages/0")" = \
 	  "$(getfattr --only-values -n user.colfs.offset "$MNT$c")" ] ||
 		fail "page 0 does not start at the chunk"
-	check layout "$MNT"
-	check errno "$MNT" $c
 	read_only "$MNT$c"
 	read_only "$MNT/README"
 	recursive
@@ -148,21 +144,16 @@ case_xattr_parquet() {
 case_xattr_orc() {
 	orc_file
 	mount_file "$ORC"
-	check attrs "$MNT" / kind=dir format=orc problems=0
-	check attrs "$MNT" /stripes/0 kind=stripe num_rows='*' codec=ZLIB \
-		index_length='*' data_length='*' footer_length='*' \
-		offset='*' length='*'
 	local s
 	s=$(cd "$MNT/stripes/0/streams" && ls | grep -m1 -- '-DATA$') ||
 		fail "no DATA stream in stripes/0/streams"
-	check attrs "$MNT" "/stripes/0/streams/$s" kind=stream \
-		stream_kind=DATA column='*' codec=ZLIB encoding='*' \
-		offset='*' length='*'
+	checks "attrs / kind=dir format=orc problems=0" \
+		"attrs /stripes/0 kind=stripe num_rows=* codec=ZLIB index_length=* data_length=* footer_length=* offset=* length=*" \
+		"attrs /stripes/0/streams/$s kind=stream stream_kind=DATA column=* codec=ZLIB encoding=* offset=* length=*" \
+		layout "errno /stripes/0"
 	[ "$(getfattr --only-values -n user.colfs.offset "$MNT/stripes/0/streams/$s")" = \
 	  "$(getfattr --only-values -n user.colfs.offset "$MNT/stripes/0/streams/$s/raw")" ] ||
 		fail "stream and raw offsets differ"
-	check layout "$MNT"
-	check errno "$MNT" /stripes/0
 	read_only "$MNT/stripes/0"
 	recursive
 }
@@ -170,11 +161,9 @@ case_xattr_orc() {
 case_xattr_cfile() {
 	cfile
 	mount_file "$WORK/i.cfile"
-	check attrs "$MNT" / kind=dir format=cfile problems=0
-	check attrs "$MNT" /blocks/0 kind=block type=INT64 encoding=BIT_SHUFFLE \
-		codec=LZ4 offset='*' length='*' problems=0
-	check layout "$MNT"
-	check errno "$MNT" /blocks/1
+	checks "attrs / kind=dir format=cfile problems=0" \
+		"attrs /blocks/0 kind=block type=INT64 encoding=BIT_SHUFFLE codec=LZ4 num_values=1000 offset=* length=* problems=0" \
+		layout "errno /blocks/1"
 	read_only "$MNT/blocks/0"
 	recursive
 }
@@ -191,8 +180,7 @@ case_layout_svg() {
 	mount_file "$SAMPLE"
 	svg_parses "$MNT/layout.svg"
 	svg_parses "$MNT/row_groups/1/layout.svg"
-	check svg "$MNT" /
-	check svg "$MNT" /row_groups/1
+	checks "svg /" "svg /row_groups/1"
 	# a healthy file: no region in the damage color
 	! grep -q 'class="region[^"]*damaged' "$MNT/layout.svg" || fail "healthy file drawn damaged"
 	off=$(getfattr --only-values -n user.colfs.offset \
@@ -202,15 +190,14 @@ case_layout_svg() {
 		cfile
 		mount_file "$WORK/i.cfile"
 		svg_parses "$MNT/layout.svg"
-		check svg "$MNT" /
+		checks "svg /"
 		timeout 10 fusermount3 -u "$MNT"
 	fi
 	if [ -s "${CORPUS:-/nonexistent}/orc/good/TestOrcFile.test1.orc" ]; then
 		orc_file
 		mount_file "$ORC"
 		svg_parses "$MNT/stripes/0/layout.svg"
-		check svg "$MNT" /
-		check svg "$MNT" /stripes/0
+		checks "svg /" "svg /stripes/0"
 		timeout 10 fusermount3 -u "$MNT"
 	else
 		echo "ORC part skipped: no corpus at $CORPUS"
@@ -227,7 +214,7 @@ case_layout_svg() {
 		fail "the damaged chunk has no problems"
 	cp "$MNT/layout.svg" "$WORK/bad.svg"
 	svg_parses "$WORK/bad.svg"
-	check svg "$MNT" /
+	checks "svg /"
 	grep -q 'class="region part damaged"[^>]*><title>/row_groups/0/chunks/name/raw ' \
 		"$WORK/bad.svg" || fail "the damaged chunk is not drawn damaged"
 	chrome=$(command -v chromium || true)
