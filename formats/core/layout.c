@@ -354,7 +354,12 @@ static colfs_status svg_generate(colfs_tree *t, colfs_node *file,
 	bool present[SVG_NCATS] = {false};
 	char where[4096];
 	const bool root = dir == colfs_tree_root(t);
+	/* the file's base name: the same picture for a path and a URL */
+	const char *name = colfs_tree_display_name(t);
 	colfs_status st;
+
+	if (strrchr(name, '/') && strrchr(name, '/')[1])
+		name = strrchr(name, '/') + 1;
 
 	if (!layout->ops || !layout->ops->generate)
 		return COLFS_EUNSUPPORTED;
@@ -395,8 +400,7 @@ static colfs_status svg_generate(colfs_tree *t, colfs_node *file,
 		"font-size=\"12\">\n",
 		SVG_W + 2 * SVG_X, height, SVG_W + 2 * SVG_X, height);
 	colfs_buf_puts(out, "<title>");
-	svg_text(out, colfs_tree_display_name(t),
-		 strlen(colfs_tree_display_name(t)));
+	svg_text(out, name, strlen(name));
 	colfs_buf_printf(out, "%s%s layout</title>\n", root ? "" : " ",
 			 root ? "" : where);
 	colfs_buf_puts(out,
@@ -408,8 +412,7 @@ static colfs_status svg_generate(colfs_tree *t, colfs_node *file,
 		"<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
 	colfs_buf_printf(out, "<text x=\"%d\" y=\"20\" font-size=\"14\">",
 			 SVG_X);
-	svg_text(out, colfs_tree_display_name(t),
-		 strlen(colfs_tree_display_name(t)));
+	svg_text(out, name, strlen(name));
 	if (!root) {
 		colfs_buf_putc(out, ' ');
 		svg_text(out, where, strlen(where));
