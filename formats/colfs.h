@@ -202,6 +202,20 @@ bool colfs_node_is_volatile(const colfs_node *n);
 /* The node's path from the root ("/row_groups/0/meta.json"). */
 void colfs_node_path(const colfs_node *n, char *buf, size_t len);
 
+/* Extended attributes (docs/tree.md, "Extended attributes"), made from
+ * the metadata alone (no values are decoded): every node has
+ * user.colfs.kind and user.colfs.path; the others depend on the node.
+ * colfs_node_xattr_list writes the names, each followed by a NUL, and
+ * colfs_node_xattr_get the value of `name` (no NUL at its end), into
+ * `buf` of `cap` bytes when they fit; `*need` is their whole length
+ * either way (the caller compares).  colfs_node_xattr_get answers
+ * COLFS_ENOENT for a name the node does not have. */
+colfs_status colfs_node_xattr_list(colfs_tree *t, colfs_node *n, char *buf,
+				   size_t cap, size_t *need);
+colfs_status colfs_node_xattr_get(colfs_tree *t, colfs_node *n,
+				  const char *name, char *buf, size_t cap,
+				  size_t *need);
+
 /* The children of a directory, produced on first call.  The array is
  * borrowed and stays valid and unchanged for the life of the tree. */
 colfs_status colfs_dir_list(colfs_tree *t, colfs_node *dir,

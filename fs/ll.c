@@ -600,24 +600,72 @@ static void colfsd_statfs(fuse_req_t req, fuse_ino_t ino)
 	fuse_reply_statfs(req, &sv);
 }
 
-/* No node has extended attributes: the list is empty and every name is
- * absent (ENODATA, consistent with the empty list). */
+/* Extended attributes come from the core (colfs_node_xattr_*): a size-0
+ * request learns the exact size, a short buffer answers ERANGE, a name
+ * the node does not have ENODATA.  They are made again at each request
+ * (the problem count grows as the file is read), so nothing is cached. */
+static void colfsd_xattr_reply(fuse_req_t req, colfs_status st,
+			       const char *buf, size_t need, size_t size)
+{
+	if (st == COLFS_ENOENT)
+		fuse_reply_err(req, ENODATA);
+	else if (st != COLFS_OK)
+		fuse_reply_err(req, colfsd_errno(st));
+	else if (size == 0)
+		fuse_reply_xattr(req, need);
+	else if (need > size)
+		fuse_reply_err(req, ERANGE);
+	else
+		fuse_reply_buf(req, buf, need);
+}
+
+/* Attributes are short (a path of at most a few KiB): a buffer of the
+ * kernel's largest xattr size holds any of them. */
+#define COLFSD_XATTR_MAX 65536
+
 static void colfsd_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 			    size_t size)
 {
-	(void)ino;
-	(void)name;
-	(void)size;
-	fuse_reply_err(req, ENODATA);
+	colfsd *d = colfsd_of(req);
+	colfs_node *n = colfsd_node(req, ino);
+	size_t cap = size < COLFSD_XATTR_MAX ? size : COLFSD_XATTR_MAX;
+	char *buf = NULL;
+	size_t need = 0;
+	colfs_status st;
+
+	if (!n) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	if (cap && !(buf = malloc(cap))) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	st = colfs_node_xattr_get(d->tree, n, name, buf, cap, &need);
+	colfsd_xattr_reply(req, st, buf, need, size);
+	free(buf);
 }
 
 static void colfsd_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 {
-	(void)ino;
-	if (size == 0)
-		fuse_reply_xattr(req, 0);
-	else
-		fuse_reply_buf(req, NULL, 0);
+	colfsd *d = colfsd_of(req);
+	colfs_node *n = colfsd_node(req, ino);
+	size_t cap = size < COLFSD_XATTR_MAX ? size : COLFSD_XATTR_MAX;
+	char *buf = NULL;
+	size_t need = 0;
+	colfs_status st;
+
+	if (!n) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	if (cap && !(buf = malloc(cap))) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	st = colfs_node_xattr_list(d->tree, n, buf, cap, &need);
+	colfsd_xattr_reply(req, st, buf, need, size);
+	free(buf);
 }
 
 /* --- everything that writes: EROFS --------------------------------------------- */

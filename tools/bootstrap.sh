@@ -19,12 +19,14 @@ libcurl4-openssl-dev libroaring-dev tzdata"
 # (the S3 test uploads its files with signed PUTs), shfmt (tests/tool/commands-audit.py parses
 # the scripts with it), ca-certificates (npm verifies the registry's TLS
 # with the system's store; nodejs only recommends it), python3-numpy
-# (tests/arrays loads the .npy files of arrays/ with numpy).  Every command a script runs must be in a minimal
+# (tests/arrays loads the .npy files of arrays/ with numpy), attr (getfattr and
+# setfattr: the extended attributes tests), libxml2-utils (xmllint parses
+# layout.svg), chromium (renders layout.svg headless).  Every command a script runs must be in a minimal
 # Debian 12 or come from this list: the commands-audit test checks it.
 if [ "${COLFS_WITH_TEST_TOOLS:-0}" = 1 ]; then
 	PKGS="$PKGS clang libclang-rt-14-dev python3 jq bitshuffle rsync procps
 time man-db shfmt ca-certificates nodejs npm nginx-light openssl curl
-python3-numpy"
+python3-numpy attr libxml2-utils chromium"
 fi
 # --list: print the packages and stop (tests/tool/commands-audit.py checks
 # that every command the scripts run comes from one of them or from a

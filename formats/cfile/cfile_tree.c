@@ -408,7 +408,37 @@ static colfs_status block_dir_populate(colfs_tree *t, colfs_node *dir)
 	return colfs_dir_add_errors(t, dir) ? COLFS_OK : COLFS_ENOMEM;
 }
 
-static const colfs_node_ops block_dir_ops = {.populate = block_dir_populate};
+/* blocks/N's extended attributes (docs/cfile-tree.md, "Extended
+ * attributes"): the block pointer and the file's settings, no decoding. */
+static colfs_status block_dir_xattrs(colfs_tree *t, colfs_node *dir,
+				     colfs_xattrs *x)
+{
+	cfile_file *f = file_of(t);
+	uint64_t i = colfs_node_a(dir);
+	const cfile_dblock *b;
+
+	if (i >= f->nblocks)
+		return COLFS_OK;
+	b = &f->blocks[i];
+	colfs_xattrs_set(x, "kind", "block");
+	colfs_xattrs_range(x, b->ptr.offset, b->ptr.size);
+	if (b->key_known)
+		colfs_xattrs_set(x, "first_row", "%llu",
+				 (unsigned long long)b->first_row);
+	if (b->rows)
+		colfs_xattrs_set(x, "num_values", "%llu",
+				 (unsigned long long)b->rows);
+	colfs_xattrs_set(x, "type", "%s", cfile_types_type_name(f->type));
+	colfs_xattrs_set(x, "encoding", "%s",
+			 cfile_types_encoding_name(f->encoding));
+	colfs_xattrs_set(x, "codec", "%s",
+			 cfile_types_compression_name(f->compression));
+	colfs_xattrs_set(x, "checksum", "%s", f->checksums ? "yes" : "no");
+	return COLFS_OK;
+}
+
+static const colfs_node_ops block_dir_ops = {.populate = block_dir_populate,
+					     .xattrs = block_dir_xattrs};
 
 colfs_node *cfile_tree_add_decompressed(colfs_tree *t, colfs_node *dir,
 					cfile_file *f, cfile_ptr p)
@@ -865,7 +895,9 @@ colfs_status cfile_tree_add_common(colfs_tree *t, colfs_node *root)
 		snprintf(fmt, sizeof(fmt), "cfile (footer magic lost)\n");
 	if (!colfs_dir_add_doc(t, root, "README", &readme_ops, NULL) ||
 	    !colfs_dir_add_text(t, root, "format", fmt, strlen(fmt)) ||
-	    !colfs_dir_add_doc(t, root, "layout", &layout_ops, NULL) ||
+	    !colfs_dir_add_layout_svg(t, root,
+				      colfs_dir_add_doc(t, root, "layout",
+							&layout_ops, NULL)) ||
 	    !colfs_dir_add_errors(t, root) ||
 	    !colfs_dir_add_dir(t, root, "raw", &raw_ops, NULL))
 		return COLFS_ENOMEM;

@@ -100,3 +100,435 @@ colfs_status colfs_layout_write(colfs_layout *l, uint64_t size,
 	colfs_layout_free(l);
 	return colfs_buf_status(out);
 }
+
+/* ------------------------------------------------------------------------
+ * layout.svg: the picture of a `layout` (docs/tree.md, "layout.svg").
+ *
+ * Made from the text of the layout node beside it (so the picture and the
+ * text never disagree), in one pass over its lines: one band scaled to the
+ * file (or, in a row group or stripe, to the span of its regions), one
+ * <rect> per line in scope with a <title> giving its path, offset and
+ * length, colored by the category of its kind.  The innermost region
+ * holding the byte offset of a problem filed so far is drawn in the
+ * damage color; overlaps
+ * are drawn in a strip above the band, gaps hatched.  Volatile (made again
+ * at each open, as `errors`): the damage shown is what is known now.
+ */
+#include "tree_int.h"
+
+#define SVG_W 1200          /* band width, pixels */
+#define SVG_X 20            /* left margin */
+#define SVG_BAND_Y 70
+#define SVG_BAND_H 80
+#define SVG_DAMAGE "#e41a1c"
+
+typedef struct svg_line {
+	uint64_t off, len;
+	const char *kind;       /* points into the layout text */
+	size_t kind_len;
+	const char *path;
+	size_t path_len;
+	bool in_scope;
+	bool damaged;
+} svg_line;
+
+/* Categories of region kinds, with their colors (the legend lists those
+ * present). */
+static const struct svg_cat {
+	const char *name, *color, *kinds;   /* kinds: " k1 k2 ... " */
+} svg_cats[] = {
+	{"data", "#4e79a7",
+	 " column_chunk stripe_data data_block "},
+	{"index", "#f28e2b",
+	 " column_index offset_index stripe_index positional_index_block "
+	 "value_index_block "},
+	{"dictionary", "#edc948", " dictionary_block dictionary_page "},
+	{"bloom filter", "#b07aa1", " bloom_filter "},
+	{"footer", "#59a14f",
+	 " footer footer_length stripe_footer metadata postscript "
+	 "postscript_length header "},
+	{"magic", "#555555", " magic "},
+	{"other", "#76b7b2", ""},
+	{"gap", "#d9d9d9", " gap "},
+	{"overlap", "#000000", " overlap "},
+};
+#define SVG_NCATS (sizeof svg_cats / sizeof svg_cats[0])
+#define SVG_OTHER 6
+
+static size_t svg_cat_of(const char *kind, size_t len)
+{
+	for (size_t c = 0; c < SVG_NCATS; c++) {
+		const char *k = svg_cats[c].kinds;
+		for (const char *p = strstr(k, " "); p && p[1];
+		     p = strchr(p + 1, ' ')) {
+			const char *w = p + 1, *e = strchr(w, ' ');
+			if (e && (size_t)(e - w) == len &&
+			    memcmp(w, kind, len) == 0)
+				return c;
+		}
+	}
+	return SVG_OTHER;
+}
+
+/* Text for XML: the five markup characters as entities, bytes that are
+ * not UTF-8 as "\xHH" (names keep the file's bytes; docs/tree.md "Names"). */
+static void svg_text(colfs_buf *out, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char c = p[i];
+		size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 :
+			   (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+		bool ok = n > 0 && i + n <= len && (c < 0x80 || c >= 0xC2);
+		for (size_t k = 1; ok && k < n; k++)
+			ok = (p[i + k] & 0xC0) == 0x80;
+		if (!ok || (c < 0x20 && c != '\t')) {
+			colfs_buf_printf(out, "\\x%02X", c);
+			i++;
+			continue;
+		}
+		switch (c) {
+		case '<': colfs_buf_puts(out, "&lt;"); break;
+		case '>': colfs_buf_puts(out, "&gt;"); break;
+		case '&': colfs_buf_puts(out, "&amp;"); break;
+		case '"': colfs_buf_puts(out, "&quot;"); break;
+		case '\'': colfs_buf_puts(out, "&apos;"); break;
+		default: colfs_buf_append(out, p + i, n);
+		}
+		i += n;
+	}
+}
+
+/* The lines of a layout text (malloc'd array; false when out of memory
+ * or a line not in the grammar, which colfs_layout_write never makes). */
+static bool svg_parse(const char *text, size_t len, svg_line **out, size_t *n)
+{
+	svg_line *v = NULL;
+	size_t k = 0, cap = 0;
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		char num[24];
+		svg_line l = {0};
+		const char *sp1 = memchr(p, ' ', (size_t)(le - p));
+		const char *sp2 = sp1 ? memchr(sp1 + 1, ' ', (size_t)(le - sp1 - 1)) : NULL;
+		const char *sp3 = sp2 ? memchr(sp2 + 1, ' ', (size_t)(le - sp2 - 1)) : NULL;
+
+		if (!sp3 || (size_t)(sp1 - p) >= sizeof num ||
+		    (size_t)(sp2 - sp1 - 1) >= sizeof num)
+			goto bad;
+		memcpy(num, p, (size_t)(sp1 - p));
+		num[sp1 - p] = '\0';
+		l.off = strtoull(num, NULL, 10);
+		memcpy(num, sp1 + 1, (size_t)(sp2 - sp1 - 1));
+		num[sp2 - sp1 - 1] = '\0';
+		l.len = strtoull(num, NULL, 10);
+		l.kind = sp2 + 1;
+		l.kind_len = (size_t)(sp3 - sp2 - 1);
+		l.path = sp3 + 1;
+		l.path_len = (size_t)(le - sp3 - 1);
+		if (k == cap) {
+			size_t nc = cap ? cap * 2 : 256;
+			svg_line *nv = realloc(v, nc * sizeof *nv);
+			if (!nv)
+				goto bad;
+			v = nv;
+			cap = nc;
+		}
+		v[k++] = l;
+		p = nl ? nl + 1 : end;
+	}
+	*out = v;
+	*n = k;
+	return true;
+bad:
+	free(v);
+	return false;
+}
+
+static bool svg_is(const svg_line *l, const char *kind)
+{
+	return l->kind_len == strlen(kind) &&
+	       memcmp(l->kind, kind, l->kind_len) == 0;
+}
+
+/* Mark the regions that hold a problem's offset: each offset goes to the
+ * innermost region holding it (the one starting last), so a footer that
+ * claims a chunk's bytes too is not blamed for the chunk's problem.  The
+ * lines are sorted by offset. */
+static void svg_damage(svg_line *v, size_t n, const uint64_t *offs,
+		       size_t noffs)
+{
+	for (size_t k = 0; k < noffs; k++) {
+		uint64_t o = offs[k];
+		size_t lo = 0, hi = n;
+
+		/* the first line starting past o */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (v[mid].off <= o)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		/* back to the nearest region holding o (a bounded walk: the
+		 * regions between are short ones that end before o) */
+		for (size_t i = lo, steps = 0; i > 0 && steps < 4096;
+		     i--, steps++) {
+			svg_line *l = &v[i - 1];
+			if (svg_is(l, "gap") || svg_is(l, "overlap"))
+				continue;
+			if (l->len > o - l->off) {
+				l->damaged = true;
+				break;
+			}
+		}
+	}
+}
+
+static double svg_x(uint64_t at, uint64_t lo, uint64_t span)
+{
+	if (at < lo)
+		at = lo;
+	if (at - lo > span)
+		at = lo + span;
+	return SVG_X + (span ? (double)(at - lo) / (double)span * SVG_W : 0);
+}
+
+/* Mark the lines in scope: the regions under `dir` (all for NULL), the
+ * overlap lines after such a region, and the gaps between them. */
+static void svg_scope(svg_line *v, size_t n, const char *dir, uint64_t *lo,
+		      uint64_t *hi)
+{
+	size_t dl = dir ? strlen(dir) : 0;
+	bool prev = false;
+
+	*lo = UINT64_MAX;
+	*hi = 0;
+	for (size_t i = 0; i < n; i++) {
+		svg_line *l = &v[i];
+		bool gap = svg_is(l, "gap"), over = svg_is(l, "overlap");
+
+		if (over)
+			l->in_scope = prev;
+		else if (!gap)
+			l->in_scope = !dir ||
+				      (l->path_len >= dl &&
+				       memcmp(l->path, dir, dl) == 0 &&
+				       (l->path_len == dl || l->path[dl] == '/'));
+		if (!gap && !over) {
+			prev = l->in_scope;
+			if (l->in_scope) {
+				uint64_t e = l->len > UINT64_MAX - l->off
+						     ? UINT64_MAX
+						     : l->off + l->len;
+				if (l->off < *lo)
+					*lo = l->off;
+				if (e > *hi)
+					*hi = e;
+			}
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if (svg_is(&v[i], "gap"))
+			v[i].in_scope = !dir || (*lo < *hi && v[i].off >= *lo &&
+						 v[i].off + v[i].len <= *hi);
+	if (*lo > *hi)
+		*lo = *hi = 0;
+}
+
+static colfs_status svg_generate(colfs_tree *t, colfs_node *file,
+				 colfs_buf *out)
+{
+	colfs_node *layout = colfs_node_ctx(file);
+	colfs_node *dir = colfs_node_parent(file);
+	colfs_buf text = COLFS_BUF_INIT;
+	svg_line *v = NULL;
+	uint64_t *offs = NULL;
+	size_t n = 0, noffs = 0, shown = 0, damaged = 0;
+	uint64_t size = colfs_tree_source_size(t), lo = 0, hi = size;
+	bool present[SVG_NCATS] = {false};
+	char where[4096];
+	const bool root = dir == colfs_tree_root(t);
+	/* the file's base name: the same picture for a path and a URL */
+	const char *name = colfs_tree_display_name(t);
+	colfs_status st;
+
+	if (strrchr(name, '/') && strrchr(name, '/')[1])
+		name = strrchr(name, '/') + 1;
+
+	if (!layout->ops || !layout->ops->generate)
+		return COLFS_EUNSUPPORTED;
+	st = layout->ops->generate(t, layout, &text);
+	if (st == COLFS_OK)
+		st = colfs_buf_status(&text);
+	if (st != COLFS_OK) {
+		colfs_buf_free(&text);
+		return st;
+	}
+	if (!svg_parse(text.data, text.len, &v, &n) ||
+	    !colfs_tree_problem_offsets(t, &offs, &noffs)) {
+		free(v);
+		colfs_buf_free(&text);
+		return COLFS_ENOMEM;
+	}
+	colfs_node_path(dir, where, sizeof where);
+	svg_scope(v, n, root ? NULL : where, &lo, &hi);
+	svg_damage(v, n, offs, noffs);
+	if (root) {
+		lo = 0;
+		hi = size;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!v[i].in_scope)
+			continue;
+		shown++;
+		present[svg_cat_of(v[i].kind, v[i].kind_len)] = true;
+		if (v[i].damaged)
+			damaged++;
+	}
+
+	const unsigned height = SVG_BAND_Y + SVG_BAND_H + 110;
+	colfs_buf_printf(out,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" "
+		"height=\"%u\" viewBox=\"0 0 %u %u\" font-family=\"sans-serif\" "
+		"font-size=\"12\">\n",
+		SVG_W + 2 * SVG_X, height, SVG_W + 2 * SVG_X, height);
+	colfs_buf_puts(out, "<title>");
+	svg_text(out, name, strlen(name));
+	colfs_buf_printf(out, "%s%s layout</title>\n", root ? "" : " ",
+			 root ? "" : where);
+	colfs_buf_puts(out,
+		"<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" "
+		"patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
+		"<rect width=\"6\" height=\"6\" fill=\"#d9d9d9\"/>"
+		"<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#999999\" "
+		"stroke-width=\"2\"/></pattern></defs>\n"
+		"<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
+	colfs_buf_printf(out, "<text x=\"%d\" y=\"20\" font-size=\"14\">",
+			 SVG_X);
+	svg_text(out, name, strlen(name));
+	if (!root) {
+		colfs_buf_putc(out, ' ');
+		svg_text(out, where, strlen(where));
+	}
+	colfs_buf_printf(out,
+		": bytes %llu to %llu of %llu, %zu lines of layout, %zu damaged"
+		"</text>\n",
+		(unsigned long long)lo, (unsigned long long)hi,
+		(unsigned long long)size, shown, damaged);
+	/* the axis: five ticks */
+	for (int k = 0; k <= 4; k++) {
+		uint64_t at = lo + (hi - lo) / 4 * (uint64_t)k;
+		double x = svg_x(k == 4 ? hi : at, lo, hi - lo);
+		colfs_buf_printf(out,
+			"<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" "
+			"stroke=\"#888888\"/><text x=\"%.2f\" y=\"%d\" "
+			"text-anchor=\"%s\" fill=\"#444444\">%llu</text>\n",
+			x, SVG_BAND_Y + SVG_BAND_H, x,
+			SVG_BAND_Y + SVG_BAND_H + 6, x,
+			SVG_BAND_Y + SVG_BAND_H + 20,
+			k == 0 ? "start" : k == 4 ? "end" : "middle",
+			(unsigned long long)(k == 4 ? hi : at));
+	}
+	colfs_buf_printf(out,
+		"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+		"fill=\"none\" stroke=\"#888888\"/>\n",
+		SVG_X, SVG_BAND_Y, SVG_W, SVG_BAND_H);
+	for (size_t i = 0; i < n; i++) {
+		const svg_line *l = &v[i];
+		if (!l->in_scope)
+			continue;
+		const size_t c = svg_cat_of(l->kind, l->kind_len);
+		const bool over = c == SVG_NCATS - 1, gap = c == SVG_NCATS - 2;
+		const bool bad = l->damaged;
+		const uint64_t end = l->len > UINT64_MAX - l->off
+					     ? UINT64_MAX
+					     : l->off + l->len;
+		double x0 = svg_x(l->off, lo, hi - lo);
+		double w = svg_x(end, lo, hi - lo) - x0;
+
+		/* a region too small to see still shows as a line; a white
+		 * edge parts neighbours wide enough not to be hidden by it */
+		const bool edge = w >= 4 && !gap && !over;
+		if (w < 1)
+			w = 1;
+		colfs_buf_printf(out,
+			"<rect class=\"region %s%s\" x=\"%.2f\" y=\"%d\" "
+			"width=\"%.2f\" height=\"%d\" fill=\"%s\"%s>"
+			"<title>",
+			over ? "overlap" : gap ? "gap" : "part",
+			bad ? " damaged" : "", x0,
+			over ? SVG_BAND_Y - 14 : SVG_BAND_Y, w,
+			over ? 10 : SVG_BAND_H,
+			bad ? SVG_DAMAGE : gap ? "url(#hatch)"
+					       : svg_cats[c].color,
+			edge ? " stroke=\"#ffffff\" stroke-width=\"0.5\"" : "");
+		if (gap || over)
+			svg_text(out, l->kind, l->kind_len);
+		else
+			svg_text(out, l->path, l->path_len);
+		colfs_buf_puts(out, " (");
+		svg_text(out, l->kind, l->kind_len);
+		colfs_buf_printf(out, "%s): offset %llu length %llu</title></rect>\n",
+				 bad ? ", damaged" : "",
+				 (unsigned long long)l->off,
+				 (unsigned long long)l->len);
+	}
+	/* the legend: the categories present, and damage when there is some */
+	{
+		int x = SVG_X, y = SVG_BAND_Y + SVG_BAND_H + 50;
+		for (size_t c = 0; c <= SVG_NCATS; c++) {
+			const char *name, *color;
+			if (c == SVG_NCATS) {
+				if (!damaged)
+					break;
+				name = "damaged";
+				color = SVG_DAMAGE;
+			} else {
+				if (!present[c])
+					continue;
+				name = svg_cats[c].name;
+				color = svg_cats[c].color;
+			}
+			colfs_buf_printf(out,
+				"<rect x=\"%d\" y=\"%d\" width=\"14\" "
+				"height=\"14\" fill=\"%s\" stroke=\"#888888\"/>"
+				"<text x=\"%d\" y=\"%d\">%s</text>\n",
+				x, y, strcmp(name, "gap") == 0 ? "url(#hatch)"
+							      : color,
+				x + 20, y + 12, name);
+			x += 30 + 8 * (int)strlen(name);
+		}
+	}
+	colfs_buf_puts(out, "</svg>\n");
+	free(v);
+	free(offs);
+	colfs_buf_free(&text);
+	return colfs_buf_status(out);
+}
+
+static const colfs_node_ops svg_ops = {.generate = svg_generate};
+
+colfs_node *colfs_dir_add_layout_svg(colfs_tree *t, colfs_node *dir,
+				     colfs_node *layout)
+{
+	colfs_node *n;
+
+	if (!layout &&
+	    colfs_dir_lookup(t, colfs_tree_root(t), "layout", &layout) != COLFS_OK)
+		return NULL;
+	if (layout->kind == COLFS_CONTENT_STREAM)
+		/* a large footer's layout is a report: so is its picture */
+		return colfs_dir_add_stream(t, dir, "layout.svg", &svg_ops,
+					    layout);
+	n = colfs_dir_add_doc(t, dir, "layout.svg", &svg_ops, layout);
+	if (n)
+		n->is_volatile = true;
+	return n;
+}

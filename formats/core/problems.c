@@ -171,3 +171,45 @@ void colfs_tree_errors_render_path(colfs_tree *t, const char *dir,
 				 t->dropped_errors);
 	colfs_tree_unlock(t);
 }
+
+size_t colfs_tree_problems_under(colfs_tree *t, const char *dir)
+{
+	size_t n = 0;
+	bool all = strcmp(dir, "/") == 0;
+
+	colfs_tree_lock(t);
+	for (size_t i = 0; i < t->nerrors; i++)
+		if (all || path_under(t->errors[i].path, dir))
+			n++;
+	if (all)
+		n += t->dropped_errors;
+	colfs_tree_unlock(t);
+	return n;
+}
+
+static int offset_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+bool colfs_tree_problem_offsets(colfs_tree *t, uint64_t **out, size_t *n)
+{
+	uint64_t *v = NULL;
+	size_t k = 0;
+
+	colfs_tree_lock(t);
+	if (t->nerrors && !(v = malloc(t->nerrors * sizeof *v))) {
+		colfs_tree_unlock(t);
+		return false;
+	}
+	for (size_t i = 0; i < t->nerrors; i++)
+		if (t->errors[i].offset != COLFS_OFFSET_UNKNOWN)
+			v[k++] = t->errors[i].offset;
+	colfs_tree_unlock(t);
+	if (k > 1)
+		qsort(v, k, sizeof *v, offset_cmp);
+	*out = v;
+	*n = k;
+	return true;
+}

@@ -46,6 +46,10 @@ colfs_status colfs_readme_write(colfs_tree *t, const colfs_readme *r,
 		      "requests made to the remote source, bytes fetched and "
 		      "served from its cache, retries, the slowest requests "
 		      "(made again at each open; docs/remote.md)");
+	entry(out, 0, "layout.svg", false,
+	      "the byte map as a picture: one band scaled to the file, regions "
+	      "colored by kind, damaged ones red, each with a tooltip "
+	      "(docs/tree.md, \"layout.svg\")");
 	for (size_t i = 0; i < r->n_rows; i++)
 		if (r->rows[i].shown)
 			entry(out, r->rows[i].depth, r->rows[i].name,

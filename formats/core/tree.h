@@ -30,6 +30,8 @@
 #include "source.h"
 #include "verify.h"
 
+struct colfs_xattrs;
+
 typedef struct colfs_node_ops {
 	/* Directories: add the children. */
 	colfs_status (*populate)(colfs_tree *t, colfs_node *dir);
@@ -58,6 +60,12 @@ typedef struct colfs_node_ops {
 	colfs_status (*forward)(colfs_tree *t, colfs_node *n,
 				colfs_tree **guest, colfs_node **target);
 	void (*unforward)(colfs_tree *t, colfs_node *n, colfs_tree *guest);
+	/* Optional, any node: add the node's facts as extended attributes
+	 * (xattr.c; docs/tree.md, "Extended attributes") with
+	 * colfs_xattrs_set.  Made from the metadata already parsed: it must
+	 * never decode values (getfattr -R walks every node). */
+	colfs_status (*xattrs)(colfs_tree *t, colfs_node *n,
+			       struct colfs_xattrs *x);
 } colfs_node_ops;
 
 /* A format module: one const table each, listed in registry.c. */
@@ -191,6 +199,26 @@ void colfs_node_set_args(colfs_node *n, uint64_t a, uint64_t b, uint64_t c);
 uint64_t colfs_node_a(const colfs_node *n);
 uint64_t colfs_node_b(const colfs_node *n);
 uint64_t colfs_node_c(const colfs_node *n);
+
+/* --- extended attributes (xattr.c) ------------------------------------- */
+/* Set the attribute "user.colfs.<name>" of the node being described
+ * (`name`: lower-case letters, digits, '_'): a value set again replaces
+ * the first one in place.  Values are text without NUL bytes. */
+typedef struct colfs_xattrs colfs_xattrs;
+void colfs_xattrs_set(colfs_xattrs *x, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* `user.colfs.offset` and `user.colfs.length` of a part of the file. */
+void colfs_xattrs_range(colfs_xattrs *x, uint64_t offset, uint64_t len);
+
+/* --- layout.svg (layout.c) ------------------------------------------------ */
+/* Add `layout.svg` to `dir`: the picture of `layout` (NULL: the root's
+ * `layout`; a document or a
+ * report stream of the tree made by colfs_layout_write, whose generate
+ * makes its text), restricted to the regions whose path lies under
+ * `dir` unless `dir` is the root (docs/tree.md, "layout.svg").  Regions
+ * holding the offset of a problem found so far are drawn as damaged. */
+colfs_node *colfs_dir_add_layout_svg(colfs_tree *t, colfs_node *dir,
+				     colfs_node *layout);
 
 /* --- JSON ---------------------------------------------------------------- */
 /* Render a jansson value (stolen reference) as indented JSON plus '\n'. */

@@ -135,6 +135,13 @@ void colfs_tree_report_vpath(colfs_tree *t, const char *path,
 void colfs_tree_errors_render_path(colfs_tree *t, const char *dir,
 				   colfs_buf *out);
 
+/* problems.c: how many problems lie at the tree path `dir` or under it
+ * (the root "/": all, with those dropped); the byte offsets of every
+ * problem kept (known ones only), sorted, malloc'd into *out (NULL when
+ * there are none; false when out of memory). */
+size_t colfs_tree_problems_under(colfs_tree *t, const char *dir);
+bool colfs_tree_problem_offsets(colfs_tree *t, uint64_t **out, size_t *n);
+
 /* tree_sizes.c: read the size index for a freshly opened tree. */
 void colfs_tree_sizes_open(colfs_tree *t);
 

@@ -237,4 +237,9 @@ colfs_status orc_salvage_add(orc_file *f, colfs_node *root);
 /* Free the salvage state (the recovered stripes, the schema file). */
 void orc_salvage_free(orc_file *f);
 
+/* --- orc_xattr.c: extended attributes of stripes/N/ and
+ * stripes/N/streams/<stream>/ (tree.h `xattrs`) ---------------------- */
+colfs_status orc_xattr_stripe(colfs_tree *t, colfs_node *n, colfs_xattrs *x);
+colfs_status orc_xattr_stream(colfs_tree *t, colfs_node *n, colfs_xattrs *x);
+
 #endif

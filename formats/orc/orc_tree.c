@@ -480,6 +480,8 @@ static colfs_status readme_doc_generate(colfs_tree *t, colfs_node *n,
 		{st, 2, "footer.json", false,
 		 "the StripeFooter: streams, encodings, time zone"},
 		{st, 2, "statistics.json", false, "the stripe's column statistics"},
+		{st, 2, "layout.svg", false,
+		 "the picture of the stripe's regions of `layout`"},
 		{st, 2, "columns/", false,
 		 "the stripe's values of each top-level field"},
 		{st && fields, 3, "<field>", true, "one row per line"},
@@ -778,7 +780,8 @@ static colfs_status stream_dir_populate(colfs_tree *t, colfs_node *dir)
 	COLFS_TRY(stream_dir_fill(t, dir));
 	return colfs_dir_add_errors(t, dir) ? COLFS_OK : COLFS_ENOMEM;
 }
-DIR_OPS(stream_dir);
+static const colfs_node_ops stream_dir = {
+	.populate = stream_dir_populate, .xattrs = orc_xattr_stream};
 
 /* A stream holds the bytes [offset, offset + length); a stream that ran
  * out is reported at its end, so a truncation at `off` belongs to the
@@ -1133,11 +1136,13 @@ static colfs_status stripe_dir_populate(colfs_tree *t, colfs_node *dir)
 		ADD(colfs_dir_add_stream(t, dir, "verify", &verify_stripe_ops,
 					 f));
 #undef ADD
-	if (!colfs_dir_add_errors(t, dir))
+	if (!colfs_dir_add_errors(t, dir) ||
+	    !colfs_dir_add_layout_svg(t, dir, NULL))
 		return COLFS_ENOMEM;
 	return COLFS_OK;
 }
-DIR_OPS(stripe_dir);
+static const colfs_node_ops stripe_dir = {
+	.populate = stripe_dir_populate, .xattrs = orc_xattr_stripe};
 
 static colfs_status stripes_dir_populate(colfs_tree *t, colfs_node *dir)
 {
@@ -1220,6 +1225,7 @@ colfs_status orc_tree_build_common(orc_file *f, colfs_node *root)
 	ADD(colfs_dir_add_errors(t, root));
 	ADD(colfs_dir_add_dir(t, root, "raw", &raw_dir, f));
 	ADD(colfs_dir_add_doc(t, root, "layout", &layout_doc, f));
+	ADD(colfs_dir_add_layout_svg(t, root, c));
 	return COLFS_OK;
 }
 

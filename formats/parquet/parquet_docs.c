@@ -605,6 +605,8 @@ colfs_status parquet_docs_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *ou
 		{rgs, 0, "row_groups/", false, groups},
 		{rgs, 1, "N/", false, "row group N"},
 		{rgs, 2, "meta.json", false, "the RowGroup"},
+		{rgs, 2, "layout.svg", false,
+		 "the picture of the row group's regions of `layout`"},
 		{rgs, 2, "chunks/", false, "one directory per column chunk"},
 		{h.chunk, 3, "<path>/", false,
 		 "the chunk of one leaf column, named by its dotted path"},

@@ -98,7 +98,8 @@ static colfs_status page_dir_populate(colfs_tree *t, colfs_node *dir)
 	return COLFS_OK;
 }
 
-static const colfs_node_ops page_dir_ops = {.populate = page_dir_populate};
+static const colfs_node_ops page_dir_ops = {.populate = page_dir_populate,
+					    .xattrs = parquet_xattr_page};
 
 static colfs_status pages_populate(colfs_tree *t, colfs_node *dir)
 {
@@ -243,7 +244,8 @@ static colfs_status chunk_populate_all(colfs_tree *t, colfs_node *dir)
 	return COLFS_OK;
 }
 
-static const colfs_node_ops chunk_ops = {.populate = chunk_populate_all};
+static const colfs_node_ops chunk_ops = {.populate = chunk_populate_all,
+					 .xattrs = parquet_xattr_chunk};
 
 static colfs_status chunks_populate(colfs_tree *t, colfs_node *dir)
 {
@@ -277,10 +279,12 @@ static colfs_status rg_populate(colfs_tree *t, colfs_node *dir)
 	ADD(add_dir_abc(t, dir, "chunks", &chunks_ops, s, g, 0, 0));
 	COLFS_TRY(parquet_views_table_add(t, dir, s, (int64_t)g));
 	ADD(colfs_dir_add_errors(t, dir));
+	ADD(colfs_dir_add_layout_svg(t, dir, NULL));
 	return COLFS_OK;
 }
 
-static const colfs_node_ops rg_ops = {.populate = rg_populate};
+static const colfs_node_ops rg_ops = {.populate = rg_populate,
+				      .xattrs = parquet_xattr_rg};
 
 static colfs_status row_groups_populate(colfs_tree *t, colfs_node *dir)
 {
@@ -362,9 +366,10 @@ colfs_status parquet_tree_root_add(colfs_tree *t, colfs_node *root, parquet_regi
 	if (s->pf && s->pf->n_kv &&
 	    !colfs_dir_add_dir(t, root, "key_value", &kv_ops, s))
 		return COLFS_ENOMEM;
-	if (!(parquet_region_footer_large(s)
-	      ? colfs_dir_add_stream(t, root, "layout", &layout_report_ops, s)
-	      : colfs_dir_add_doc(t, root, "layout", &layout_ops, s)) ||
+	colfs_node *layout = parquet_region_footer_large(s)
+		? colfs_dir_add_stream(t, root, "layout", &layout_report_ops, s)
+		: colfs_dir_add_doc(t, root, "layout", &layout_ops, s);
+	if (!layout || !colfs_dir_add_layout_svg(t, root, layout) ||
 	    !colfs_dir_add_errors(t, root) ||
 	    !colfs_dir_add_dir(t, root, "raw", &raw_ops, s))
 		return COLFS_ENOMEM;

@@ -10,4 +10,10 @@
  * (s->values) exists already. */
 colfs_status parquet_tree_root_add(colfs_tree *t, colfs_node *root, parquet_region_state *s);
 
+/* parquet_xattr.c: the extended attributes of row group, chunk and page
+ * directories (tree.h `xattrs`). */
+colfs_status parquet_xattr_rg(colfs_tree *t, colfs_node *n, colfs_xattrs *x);
+colfs_status parquet_xattr_chunk(colfs_tree *t, colfs_node *n, colfs_xattrs *x);
+colfs_status parquet_xattr_page(colfs_tree *t, colfs_node *n, colfs_xattrs *x);
+
 #endif
