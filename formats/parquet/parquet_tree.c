@@ -4,6 +4,7 @@
  * that own them (docs/parquet-tree.md describes every entry). */
 #include "parquet_tree.h"
 #include "parquet_bloom.h"
+#include "parquet_crypt.h"
 #include "parquet_docs.h"
 #include "parquet_json.h"
 #include "parquet_salvage.h"
@@ -27,6 +28,7 @@ static const colfs_node_ops chunk_meta_ops = {.generate = parquet_json_chunk_met
 static const colfs_node_ops column_index_ops = {.generate = parquet_stats_column_index_gen};
 static const colfs_node_ops offset_index_ops = {.generate = parquet_json_offset_index_gen};
 static const colfs_node_ops page_header_ops = {.generate = parquet_json_page_header_gen};
+static const colfs_node_ops page_decrypted_ops = {.generate = parquet_crypt_page_gen};
 static const colfs_node_ops bloom_header_ops = {.generate = parquet_bloom_header_gen};
 static const colfs_node_ops stats_ops = {.generate = parquet_stats_statistics_gen};
 static const colfs_node_ops summary_ops = {.generate = parquet_docs_summary_gen};
@@ -92,6 +94,13 @@ static colfs_status page_dir_populate(colfs_tree *t, colfs_node *dir)
 	ADD(add_doc_abc(t, dir, "header.json", &page_header_ops, s, a, b, k));
 	ADD(colfs_dir_add_range(t, dir, "raw", pg->offset + pg->hdr.header_len,
 				(uint64_t)pg->hdr.compressed_size));
+	{
+		const parquet_chunk *ch = parquet_region_chunk(s, a, b);
+		/* an encrypted page: its data decrypted, beside raw */
+		if (ch && ch->dek)
+			ADD(add_doc_abc(t, dir, "decrypted", &page_decrypted_ops,
+					s, a, b, k));
+	}
 	COLFS_TRY(parquet_views_page_add(t, dir, s, (uint32_t)a, (uint32_t)b,
 				     (size_t)k));
 	ADD(colfs_dir_add_errors(t, dir));
@@ -213,7 +222,11 @@ static colfs_status chunk_populate(colfs_tree *t, colfs_node *dir)
 					  "offset index (%d bytes) lies outside the file",
 					  ch->offset_index_length);
 	}
-	if (ch->bloom_filter_offset >= 0)
+	if (ch->bloom_filter_offset >= 0 && ch->dek)
+		colfs_tree_report(t, dir, (uint64_t)ch->bloom_filter_offset,
+				  COLFS_EUNSUPPORTED,
+				  "the bloom filter of an encrypted column chunk is not decrypted (its pages and page index are)");
+	else if (ch->bloom_filter_offset >= 0)
 		ADD(add_dir_abc(t, dir, "bloom_filter", &bloom_ops, s, a, b, 0));
 	return COLFS_OK;
 }
@@ -325,6 +338,11 @@ static colfs_status raw_populate(colfs_tree *t, colfs_node *dir)
 	if (s->footer_ok)
 		ADD(colfs_dir_add_range(t, dir, "footer", s->footer_offset,
 					s->footer_len));
+	/* an encrypted footer decrypted: the FileMetaData bytes */
+	if (s->footer_decrypted && s->pf)
+		ADD(colfs_dir_add_text(t, dir, "footer.decrypted",
+				       (const char *)s->pf->footer,
+				       s->pf->meta_len));
 	return COLFS_OK;
 }
 
@@ -336,7 +354,7 @@ colfs_status parquet_tree_root_add(colfs_tree *t, colfs_node *root, parquet_regi
 {
 	char fmt[48];
 
-	if (s->pf && !s->encrypted_footer)
+	if (s->pf && parquet_region_footer_plain(s))
 		snprintf(fmt, sizeof fmt, "parquet %d\n", s->pf->version);
 	else if (s->encrypted_footer)
 		snprintf(fmt, sizeof fmt, "parquet encrypted-footer\n");
@@ -347,7 +365,7 @@ colfs_status parquet_tree_root_add(colfs_tree *t, colfs_node *root, parquet_regi
 	    !colfs_dir_add_text(t, root, "format", fmt, strlen(fmt)) ||
 	    !colfs_dir_add_summary(t, root, &summary_ops, s))
 		return COLFS_ENOMEM;
-	if (s->pf && !s->encrypted_footer) {
+	if (s->pf && parquet_region_footer_plain(s)) {
 		if (!colfs_dir_add_doc(t, root, "schema", &schema_ops, s) ||
 		    !colfs_dir_add_doc(t, root, "schema.json", &schema_json_ops,
 				       s))
@@ -368,7 +386,7 @@ colfs_status parquet_tree_root_add(colfs_tree *t, colfs_node *root, parquet_regi
 	    !colfs_dir_add_errors(t, root) ||
 	    !colfs_dir_add_dir(t, root, "raw", &raw_ops, s))
 		return COLFS_ENOMEM;
-	if (s->pf && !s->encrypted_footer &&
+	if (s->pf && parquet_region_footer_plain(s) &&
 	    !colfs_dir_add_dir(t, root, "row_groups", &row_groups_ops, s))
 		return COLFS_ENOMEM;
 	if (parquet_views_table_add(t, root, s, -1))
