@@ -301,7 +301,7 @@ int32_t parquet_crypt_algorithm(const parquet_crypt *c)
 
 size_t parquet_crypt_overhead(const parquet_crypt_key *k, int module)
 {
-	return module_ctr(k->file, module) ? 16 : 28;
+	return module_ctr(k->file, module) ? 16 : 32;
 }
 
 static const char *module_name(int module)
@@ -950,7 +950,30 @@ colfs_status parquet_crypt_footer(parquet_region_state *s,
 	return rebuild(s, c, footer, hlen, off, report, ctx);
 }
 
-/* --- pages/K/decrypted -------------------------------------------------------- */
+/* --- pages ------------------------------------------------------------------ */
+
+colfs_status parquet_crypt_read_page_header(parquet_region_state *s,
+					    const parquet_chunk *ch,
+					    const parquet_page *pg,
+					    uint8_t **out, size_t *out_len,
+					    colfs_err *e)
+{
+	uint8_t *raw;
+	size_t used;
+	colfs_status st;
+
+	COLFS_TRY(parquet_region_read(s, pg->offset, pg->hdr.header_len, &raw,
+				      e));
+	st = parquet_crypt_module(ch->dek,
+				  pg->hdr.type == PARQUET_PAGE_DICTIONARY
+					  ? PARQUET_CRYPT_DICT_PAGE_HEADER
+					  : PARQUET_CRYPT_DATA_PAGE_HEADER,
+				  ch->rg_ordinal, ch->column, pg->ordinal, raw,
+				  pg->hdr.header_len, pg->offset, out, out_len,
+				  &used, e);
+	free(raw);
+	return st;
+}
 
 colfs_status parquet_crypt_page_gen(colfs_tree *t, colfs_node *file,
 				    colfs_buf *out)

@@ -76,6 +76,13 @@ colfs_status parquet_crypt_read(parquet_region_state *s,
 				uint64_t off, uint64_t len, uint8_t **out,
 				size_t *out_len, colfs_err *e);
 
+/* The decrypted PageHeader of page `pg` of a chunk with a key. */
+colfs_status parquet_crypt_read_page_header(parquet_region_state *s,
+					    const parquet_chunk *ch,
+					    const parquet_page *pg,
+					    uint8_t **out, size_t *out_len,
+					    colfs_err *e);
+
 /* The bytes of the stored page data of a decrypted chunk, decrypted
  * (pages/K/decrypted). */
 colfs_status parquet_crypt_page_gen(colfs_tree *t, colfs_node *file,
@@ -85,7 +92,7 @@ colfs_status parquet_crypt_page_gen(colfs_tree *t, colfs_node *file,
 int32_t parquet_crypt_algorithm(const parquet_crypt *c);
 
 /* What a plaintext module of this type is short of its stored size
- * (28 for AES-GCM, 16 for AES-CTR: length, nonce, tag). */
+ * (32 for AES-GCM: length, nonce, tag; 16 for AES-CTR: length, nonce). */
 size_t parquet_crypt_overhead(const parquet_crypt_key *k, int module);
 
 #endif

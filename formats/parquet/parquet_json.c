@@ -288,6 +288,25 @@ colfs_status parquet_json_page_header_gen(colfs_tree *t, colfs_node *file,
 	    !pl || colfs_node_c(file) >= pl->n)
 		return COLFS_ENOENT;
 	pg = &pl->pages[colfs_node_c(file)];
+	const parquet_chunk *ch = parquet_region_chunk(s, colfs_node_a(file),
+						       colfs_node_b(file));
+	if (ch && ch->dek) {
+		/* an encrypted header, decrypted */
+		colfs_err e = {0};
+		uint8_t *buf;
+		size_t len;
+		json_t *j;
+		colfs_status st;
+
+		if (parquet_crypt_read_page_header(s, ch, pg, &buf, &len, &e))
+			return doc_fail(t, file, &e);
+		st = parquet_region_json(buf, len, pg->offset + 16,
+					 &parquet_desc_page_header, &j, &e);
+		free(buf);
+		if (st)
+			return doc_fail(t, file, &e);
+		return colfs_buf_json(out, j);
+	}
 	return parquet_json_region_doc(t, file, out, pg->offset,
 				       pg->hdr.header_len,
 				       &parquet_desc_page_header);

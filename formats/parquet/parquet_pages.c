@@ -709,6 +709,10 @@ static colfs_status page_bytes_sc(colfs_tree *t, parquet_region_state *s,
 	} else {
 		COLFS_TRY(parquet_region_read(s, off, stored, &raw, e));
 	}
+	/* parquet-java's CRC covers the stored (encrypted) bytes, and
+	 * Arrow's the decrypted ones: either is accepted */
+	bool crc_stored_ok = ch->dek && h->has_crc &&
+			     colfs_crc32(0, raw, stored) == h->crc;
 	if (ch->dek) {
 		/* the stored bytes are one module: decrypted, they are
 		 * what an unencrypted chunk stores */
@@ -729,7 +733,7 @@ static colfs_status page_bytes_sc(colfs_tree *t, parquet_region_state *s,
 		stored = plen;
 		raw_owned = true;
 	}
-	if (h->has_crc) {
+	if (h->has_crc && !crc_stored_ok) {
 		uint32_t crc = colfs_crc32(0, raw, stored);
 		if (crc != h->crc) {
 			colfs_err ce;

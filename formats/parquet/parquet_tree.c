@@ -28,6 +28,7 @@ static const colfs_node_ops chunk_meta_ops = {.generate = parquet_json_chunk_met
 static const colfs_node_ops column_index_ops = {.generate = parquet_stats_column_index_gen};
 static const colfs_node_ops offset_index_ops = {.generate = parquet_json_offset_index_gen};
 static const colfs_node_ops page_header_ops = {.generate = parquet_json_page_header_gen};
+static const colfs_node_ops bloom_bitset_ops = {.generate = parquet_bloom_bitset_gen};
 static const colfs_node_ops page_decrypted_ops = {.generate = parquet_crypt_page_gen};
 static const colfs_node_ops bloom_header_ops = {.generate = parquet_bloom_header_gen};
 static const colfs_node_ops stats_ops = {.generate = parquet_stats_statistics_gen};
@@ -143,20 +144,25 @@ static colfs_status bloom_populate(colfs_tree *t, colfs_node *dir)
 		return COLFS_OK;
 	}
 	start = (uint64_t)ch->bloom_filter_offset + hlen;
-	if (colfs_add_overflows(start, (uint64_t)nb, &end) || end > s->size) {
+	/* an encrypted bitset is a module: length, nonce, bits, tag */
+	const uint64_t stored = (uint64_t)nb + (ch->dek ? 32 : 0);
+	if (colfs_add_overflows(start, stored, &end) || end > s->size) {
 		colfs_tree_report(t, dir, start, COLFS_EBOUNDS,
 				  "bloom filter bitset of %d bytes runs past the end of the file",
 				  nb);
 		return COLFS_OK;
 	}
 	if (ch->bloom_filter_length > 0 &&
-	    hlen + (uint64_t)nb != (uint64_t)ch->bloom_filter_length)
+	    hlen + stored != (uint64_t)ch->bloom_filter_length)
 		colfs_tree_report(t, dir, (uint64_t)ch->bloom_filter_offset,
 				  COLFS_ECORRUPT,
 				  "bloom_filter_length %d differs from header (%llu) + bitset (%d)",
 				  ch->bloom_filter_length,
 				  (unsigned long long)hlen, nb);
-	ADD(colfs_dir_add_range(t, dir, "bitset", start, (uint64_t)nb));
+	if (ch->dek)
+		ADD(add_doc_abc(t, dir, "bitset", &bloom_bitset_ops, s, a, b, 0));
+	else
+		ADD(colfs_dir_add_range(t, dir, "bitset", start, (uint64_t)nb));
 	return parquet_bloom_add(t, dir, s, (uint32_t)a, (uint32_t)b, start,
 				   (uint32_t)nb);
 }
@@ -222,11 +228,7 @@ static colfs_status chunk_populate(colfs_tree *t, colfs_node *dir)
 					  "offset index (%d bytes) lies outside the file",
 					  ch->offset_index_length);
 	}
-	if (ch->bloom_filter_offset >= 0 && ch->dek)
-		colfs_tree_report(t, dir, (uint64_t)ch->bloom_filter_offset,
-				  COLFS_EUNSUPPORTED,
-				  "the bloom filter of an encrypted column chunk is not decrypted (its pages and page index are)");
-	else if (ch->bloom_filter_offset >= 0)
+	if (ch->bloom_filter_offset >= 0)
 		ADD(add_dir_abc(t, dir, "bloom_filter", &bloom_ops, s, a, b, 0));
 	return COLFS_OK;
 }
