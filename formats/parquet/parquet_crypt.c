@@ -44,6 +44,8 @@ struct parquet_crypt {
 	parquet_crypt_key file_footer;  /* the key the footer was read with */
 	parquet_crypt_key *leaf_keys;   /* per leaf column (len 0: none) */
 	size_t n_leaf_keys;
+	uint8_t *footer_plain;          /* a PARE footer decrypted */
+	size_t footer_plain_len;
 };
 
 /* --- keys ------------------------------------------------------------------ */
@@ -75,6 +77,7 @@ void parquet_crypt_destroy(parquet_crypt *c)
 	free(c->leaf_keys);
 	key_free_json(c->keyfile);
 	free(c->aad);
+	free(c->footer_plain);
 	colfs_key_wipe(c, sizeof *c);
 	free(c);
 }
@@ -292,6 +295,13 @@ static bool module_ctr(const parquet_crypt *c, int module)
 {
 	return c->algorithm == 2 && (module == PARQUET_CRYPT_DATA_PAGE ||
 				     module == PARQUET_CRYPT_DICT_PAGE);
+}
+
+const uint8_t *parquet_crypt_footer_plain(const parquet_crypt *c,
+					  size_t *len)
+{
+	*len = c ? c->footer_plain_len : 0;
+	return c ? c->footer_plain : NULL;
 }
 
 int32_t parquet_crypt_algorithm(const parquet_crypt *c)
@@ -693,6 +703,14 @@ static colfs_status rebuild(parquet_region_state *s, parquet_crypt *c,
 		/* parse it for real below: its problems are reported */
 		parquet_file_destroy(pre);
 		pre = NULL;
+	} else if (pre->meta_len < meta_len) {
+		/* parquet-java (1.17) pads the encrypted footer's plaintext
+		 * with zeros after FileMetaData: not a problem */
+		size_t i = pre->meta_len;
+		while (i < meta_len && !fm[i])
+			i++;
+		if (i == meta_len)
+			total = meta_len = pre->meta_len;
 	}
 	free(c->leaf_keys);
 	c->leaf_keys = NULL;
@@ -889,10 +907,13 @@ colfs_status parquet_crypt_footer(parquet_region_state *s,
 		/* plaintext byte i is ciphertext byte i: offsets are the
 		 * ciphertext's */
 		st = rebuild(s, c, fm, fm_len, off + hlen + 16, report, ctx);
-		colfs_key_wipe(fm, fm_len);
-		free(fm);
-		if (st)
+		if (st) {
+			free(fm);
 			return st;
+		}
+		free(c->footer_plain);
+		c->footer_plain = fm;   /* raw/footer.decrypted */
+		c->footer_plain_len = fm_len;
 		if (s->pf) {
 			*done = true;
 			s->footer_decrypted = true;

@@ -88,6 +88,10 @@ colfs_status parquet_crypt_read_page_header(parquet_region_state *s,
 colfs_status parquet_crypt_page_gen(colfs_tree *t, colfs_node *file,
 				    colfs_buf *out);
 
+/* The decrypted bytes of an encrypted footer (raw/footer.decrypted). */
+const uint8_t *parquet_crypt_footer_plain(const parquet_crypt *c,
+					  size_t *len);
+
 /* The file's algorithm (1 AES_GCM_V1, 2 AES_GCM_CTR_V1), -1 unknown. */
 int32_t parquet_crypt_algorithm(const parquet_crypt *c);
 

@@ -138,7 +138,8 @@ colfs_status parquet_region_footer_read(parquet_region_state *s, bool plain_only
 	}
 	if (s->encrypted_footer) {
 		colfs_fail(&e, COLFS_EUNSUPPORTED, s->footer_offset,
-			   "the footer is encrypted (PARE, Parquet modular encryption) and colfs has no keys: schema, row groups and pages cannot be shown");
+			   s->crypt ? "the footer is encrypted (PARE, Parquet modular encryption) and could not be decrypted with the keys given: schema, row groups and pages cannot be shown"
+				    : "the footer is encrypted (PARE, Parquet modular encryption) and colfs has no keys: schema, row groups and pages cannot be shown");
 		footer_problem(report, ctx, &e);
 	} else if (s->crypt && s->pf && s->pf->has_encryption_algorithm) {
 		/* a plaintext footer: its signature, and the encrypted

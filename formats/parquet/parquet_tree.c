@@ -341,10 +341,12 @@ static colfs_status raw_populate(colfs_tree *t, colfs_node *dir)
 		ADD(colfs_dir_add_range(t, dir, "footer", s->footer_offset,
 					s->footer_len));
 	/* an encrypted footer decrypted: the FileMetaData bytes */
-	if (s->footer_decrypted && s->pf)
+	if (s->footer_decrypted) {
+		size_t n;
+		const uint8_t *p = parquet_crypt_footer_plain(s->crypt, &n);
 		ADD(colfs_dir_add_text(t, dir, "footer.decrypted",
-				       (const char *)s->pf->footer,
-				       s->pf->meta_len));
+				       (const char *)p, n));
+	}
 	return COLFS_OK;
 }
 
