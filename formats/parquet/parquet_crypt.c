@@ -44,6 +44,10 @@ struct parquet_crypt {
 	parquet_crypt_key file_footer;  /* the key the footer was read with */
 	parquet_crypt_key *leaf_keys;   /* per leaf column (len 0: none) */
 	size_t n_leaf_keys;
+	/* DuckDB (1.x) writes files without aad_file_unique whose modules
+	 * carry no AAD at all (not the module AADs of the spec): found
+	 * when the footer decrypts only so */
+	bool no_aad;
 	uint8_t *footer_plain;          /* a PARE footer decrypted */
 	size_t footer_plain_len;
 };
@@ -304,6 +308,11 @@ const uint8_t *parquet_crypt_footer_plain(const parquet_crypt *c,
 	return c ? c->footer_plain : NULL;
 }
 
+size_t parquet_crypt_page_extra(const parquet_crypt_key *k)
+{
+	return k && k->file->no_aad ? 32 : 0;
+}
+
 int32_t parquet_crypt_algorithm(const parquet_crypt *c)
 {
 	return c && c->algorithm ? c->algorithm : -1;
@@ -332,6 +341,10 @@ static uint8_t *module_aad(const parquet_crypt *c, int module, uint32_t rg,
 
 	if (!a)
 		return NULL;
+	if (c->no_aad) {
+		*len = 0;
+		return a;
+	}
 	if (c->aad_len)
 		memcpy(a, c->aad, c->aad_len);
 	a[n++] = (uint8_t)module;
@@ -735,6 +748,17 @@ static colfs_status rebuild(parquet_region_state *s, parquet_crypt *c,
 			size_t md_len;
 			bool with_footer;
 
+			if (!ch->crypto_span_len && c->no_aad && !asked[k] &&
+			    c->file_footer.len) {
+				/* DuckDB: every column, with the footer key,
+				 * and no ColumnCryptoMetaData */
+				asked[k] = true;
+				*lk = c->file_footer;
+				snprintf(lk->who, sizeof lk->who,
+					 "column '%.100s' (footer key)",
+					 pre->columns[k].path);
+				continue;
+			}
 			if (!ch->crypto_span_len || asked[k])
 				continue;
 			asked[k] = true;
@@ -837,7 +861,8 @@ static colfs_status rebuild(parquet_region_state *s, parquet_crypt *c,
 			parquet_row_group *rg = &pf->row_groups[g];
 			for (uint32_t k = 0; k < rg->n_chunks; k++) {
 				parquet_chunk *ch = &rg->chunks[k];
-				if (!ch->encrypted || k >= c->n_leaf_keys ||
+				if (!(ch->encrypted || c->no_aad) ||
+				    k >= c->n_leaf_keys ||
 				    !c->leaf_keys[k].len || !ch->has_meta)
 					continue;
 				ch->dek = &c->leaf_keys[k];
@@ -896,6 +921,19 @@ colfs_status parquet_crypt_footer(parquet_region_state *s,
 		st = parquet_crypt_module(&c->file_footer, PARQUET_CRYPT_FOOTER,
 					  0, 0, 0, footer + hlen, flen - hlen,
 					  off + hlen, &fm, &fm_len, &used, &e);
+		if (st == COLFS_ECORRUPT && !a.unique_len && !a.has_prefix &&
+		    !c->aad_prefix) {
+			/* DuckDB's files: no AADs */
+			colfs_err e2;
+			c->no_aad = true;
+			st = parquet_crypt_module(&c->file_footer,
+						  PARQUET_CRYPT_FOOTER, 0, 0, 0,
+						  footer + hlen, flen - hlen,
+						  off + hlen, &fm, &fm_len,
+						  &used, &e2);
+			if (st)
+				c->no_aad = false;
+		}
 		if (st == COLFS_ENOMEM)
 			return st;
 		if (st) {

@@ -92,6 +92,11 @@ colfs_status parquet_crypt_page_gen(colfs_tree *t, colfs_node *file,
 const uint8_t *parquet_crypt_footer_plain(const parquet_crypt *c,
 					  size_t *len);
 
+/* What a page's module adds to the compressed_page_size of its header:
+ * 0 as the spec says (the size is the module's), 32 in DuckDB's files
+ * (the size is the plaintext's). */
+size_t parquet_crypt_page_extra(const parquet_crypt_key *k);
+
 /* The file's algorithm (1 AES_GCM_V1, 2 AES_GCM_CTR_V1), -1 unknown. */
 int32_t parquet_crypt_algorithm(const parquet_crypt *c);
 

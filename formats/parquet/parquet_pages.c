@@ -281,8 +281,17 @@ static colfs_status crypt_header(const parquet_chunk *ch, const uint8_t *buf,
 	st = parquet_pages_header_parse(&c, h, stop);
 	colfs_key_wipe(ph, phl);
 	free(ph);
-	if (!st)
+	if (!st) {
 		h->header_len = (uint32_t)used;
+		/* DuckDB's compressed_page_size is the page's before its
+		 * encryption: its module is that plus length, nonce, tag */
+		size_t extra = parquet_crypt_page_extra(ch->dek);
+		if (extra && h->compressed_size > INT32_MAX - (int32_t)extra)
+			return colfs_fail(stop, COLFS_EOVERFLOW, pos,
+					  "page %zu: compressed_page_size %d plus the encryption's %zu bytes overflows",
+					  k, h->compressed_size, extra);
+		h->compressed_size += (int32_t)extra;
+	}
 	return st;
 }
 
