@@ -637,10 +637,10 @@ static colfs_status parse_column_crypto(const uint8_t *p, size_t n,
 
 /* --- the footer -------------------------------------------------------------- */
 
-static void crypt_report(parquet_report_fn report, void *ctx, colfs_status st,
+static void report(parquet_report_fn rep, void *ctx, colfs_status st,
 			 uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-static void crypt_report(parquet_report_fn report, void *ctx, colfs_status st,
+static void report(parquet_report_fn rep, void *ctx, colfs_status st,
 			 uint64_t off, const char *fmt, ...)
 {
 	colfs_err e = {0};
@@ -651,14 +651,14 @@ static void crypt_report(parquet_report_fn report, void *ctx, colfs_status st,
 	va_start(ap, fmt);
 	vsnprintf(e.msg, sizeof e.msg, fmt, ap);
 	va_end(ap);
-	if (report)
-		report(ctx, &e);
+	if (rep)
+		rep(ctx, &e);
 }
 
 /* The file AAD from the algorithm and aad_prefix=; false (reported) when
  * the prefix is needed and missing or differs from the stored one. */
 static bool file_aad(parquet_crypt *c, const crypt_algo *a,
-		     parquet_report_fn report, void *ctx, uint64_t off)
+		     parquet_report_fn rep, void *ctx, uint64_t off)
 {
 	const uint8_t *prefix = a->prefix;
 	size_t plen = a->prefix_len;
@@ -667,14 +667,14 @@ static bool file_aad(parquet_crypt *c, const crypt_algo *a,
 		if (a->has_prefix &&
 		    (plen != strlen(c->aad_prefix) ||
 		     memcmp(prefix, c->aad_prefix, plen))) {
-			crypt_report(report, ctx, COLFS_ECORRUPT, off,
+			report(rep, ctx, COLFS_ECORRUPT, off,
 				     "the aad_prefix option differs from the AAD prefix the file stores");
 			return false;
 		}
 		prefix = (const uint8_t *)c->aad_prefix;
 		plen = strlen(c->aad_prefix);
 	} else if (a->supply && !a->has_prefix) {
-		crypt_report(report, ctx, COLFS_EUNSUPPORTED, off,
+		report(rep, ctx, COLFS_EUNSUPPORTED, off,
 			     "the file's AAD prefix is not stored in it (supply_aad_prefix): give it with -o aad_prefix=...");
 		return false;
 	}
@@ -696,7 +696,7 @@ static bool file_aad(parquet_crypt *c, const crypt_algo *a,
  * one buffer with them after it; parse it into s->pf. */
 static colfs_status rebuild(parquet_region_state *s, parquet_crypt *c,
 			    const uint8_t *fm, size_t meta_len, uint64_t off,
-			    parquet_report_fn report, void *ctx)
+			    parquet_report_fn rep, void *ctx)
 {
 	parquet_file *pre = NULL, *pf = NULL;
 	parquet_meta_extra *ex = NULL;
@@ -767,7 +767,7 @@ static colfs_status rebuild(parquet_region_state *s, parquet_crypt *c,
 						off + ch->crypto_span_off,
 						&with_footer, &md, &md_len,
 						&e)) {
-				crypt_report(report, ctx, e.status, e.offset,
+				report(rep, ctx, e.status, e.offset,
 					     "column '%s': ColumnCryptoMetaData does not decode: %s",
 					     pre->columns[k].path, e.msg);
 				continue;
@@ -781,7 +781,7 @@ static colfs_status rebuild(parquet_region_state *s, parquet_crypt *c,
 				}
 			} else if (!column_key(c, pre->columns[k].path, md,
 					       md_len, lk)) {
-				crypt_report(report, ctx, COLFS_EUNSUPPORTED,
+				report(rep, ctx, COLFS_EUNSUPPORTED,
 					     off + ch->span_off,
 					     "column '%s' is encrypted with a column key that colfs was not given (column_keys= or key_file): shown, not decoded",
 					     pre->columns[k].path);
@@ -811,8 +811,8 @@ static colfs_status rebuild(parquet_region_state *s, parquet_crypt *c,
 			if (st == COLFS_ENOMEM)
 				goto nomem;
 			if (st) {
-				if (report)
-					report(ctx, &e);
+				if (rep)
+					rep(ctx, &e);
 				/* a wrong key: the column stays unread */
 				memset(&c->leaf_keys[k], 0,
 				       sizeof c->leaf_keys[k]);
@@ -847,14 +847,14 @@ static colfs_status rebuild(parquet_region_state *s, parquet_crypt *c,
 	pre = NULL;
 	memset(&e, 0, sizeof e);
 	st = parquet_file_parse_decrypted(buf, total, off, s->size, ex, n_ex,
-					  report, ctx, &pf, &e);
+					  rep, ctx, &pf, &e);
 	free(ex);
 	if (st == COLFS_ENOMEM) {
 		parquet_file_destroy(pf);
 		return st;
 	}
-	if (st && report)
-		report(ctx, &e);
+	if (st && rep)
+		rep(ctx, &e);
 	if (pf) {
 		/* FileMetaData's own length: raw/footer.decrypted */
 		for (uint32_t g = 0; g < pf->n_row_groups; g++) {
@@ -883,7 +883,7 @@ nomem:
 
 colfs_status parquet_crypt_footer(parquet_region_state *s,
 				  const uint8_t *footer, size_t flen,
-				  parquet_report_fn report, void *ctx,
+				  parquet_report_fn rep, void *ctx,
 				  bool *done)
 {
 	parquet_crypt *c = s->crypt;
@@ -906,17 +906,17 @@ colfs_status parquet_crypt_footer(parquet_region_state *s,
 			      &e))
 			return COLFS_OK;   /* the plain reading reports it */
 		if (a.id != 1 && a.id != 2) {
-			crypt_report(report, ctx, COLFS_EUNSUPPORTED, off,
+			report(rep, ctx, COLFS_EUNSUPPORTED, off,
 				     "encryption algorithm %d is not supported (AES_GCM_V1 and AES_GCM_CTR_V1 are)",
 				     a.id);
 			return COLFS_OK;
 		}
 		if (!footer_key(c, md, md_len, &c->file_footer)) {
-			crypt_report(report, ctx, COLFS_EUNSUPPORTED, off,
+			report(rep, ctx, COLFS_EUNSUPPORTED, off,
 				     "the footer is encrypted and colfs was not given its key (footer_key= or key_file)");
 			return COLFS_OK;
 		}
-		if (!file_aad(c, &a, report, ctx, off))
+		if (!file_aad(c, &a, rep, ctx, off))
 			return COLFS_OK;
 		st = parquet_crypt_module(&c->file_footer, PARQUET_CRYPT_FOOTER,
 					  0, 0, 0, footer + hlen, flen - hlen,
@@ -937,14 +937,14 @@ colfs_status parquet_crypt_footer(parquet_region_state *s,
 		if (st == COLFS_ENOMEM)
 			return st;
 		if (st) {
-			if (report)
-				report(ctx, &e);
+			if (rep)
+				rep(ctx, &e);
 			memset(&c->file_footer, 0, sizeof c->file_footer);
 			return COLFS_OK;
 		}
 		/* plaintext byte i is ciphertext byte i: offsets are the
 		 * ciphertext's */
-		st = rebuild(s, c, fm, fm_len, off + hlen + 16, report, ctx);
+		st = rebuild(s, c, fm, fm_len, off + hlen + 16, rep, ctx);
 		if (st) {
 			free(fm);
 			return st;
@@ -966,12 +966,12 @@ colfs_status parquet_crypt_footer(parquet_region_state *s,
 		      &md_len, &hlen, &e))
 		return COLFS_OK;
 	if (a.id != 1 && a.id != 2) {
-		crypt_report(report, ctx, COLFS_EUNSUPPORTED, off,
+		report(rep, ctx, COLFS_EUNSUPPORTED, off,
 			     "encryption algorithm %d is not supported (AES_GCM_V1 and AES_GCM_CTR_V1 are)",
 			     a.id);
 		return COLFS_OK;
 	}
-	if (!file_aad(c, &a, report, ctx, off))
+	if (!file_aad(c, &a, rep, ctx, off))
 		return COLFS_OK;
 	if (footer_key(c, md, md_len, &c->file_footer)) {
 		/* the signature: GCM of FileMetaData with the footer AAD */
@@ -980,7 +980,7 @@ colfs_status parquet_crypt_footer(parquet_region_state *s,
 		bool ok;
 
 		if (flen - hlen != 28) {
-			crypt_report(report, ctx, COLFS_ECORRUPT, off + hlen,
+			report(rep, ctx, COLFS_ECORRUPT, off + hlen,
 				     "the plaintext footer's signature is %zu bytes, not 28 (nonce and tag)",
 				     flen - hlen);
 		} else {
@@ -998,7 +998,7 @@ colfs_status parquet_crypt_footer(parquet_region_state *s,
 			free(tmp);
 			free(aad);
 			if (!ok) {
-				crypt_report(report, ctx, COLFS_ECORRUPT,
+				report(rep, ctx, COLFS_ECORRUPT,
 					     off + hlen,
 					     "footer: the plaintext footer's signature does not verify (wrong footer key, wrong aad_prefix, or the footer was altered)");
 				memset(&c->file_footer, 0,
@@ -1006,7 +1006,7 @@ colfs_status parquet_crypt_footer(parquet_region_state *s,
 			}
 		}
 	}
-	return rebuild(s, c, footer, hlen, off, report, ctx);
+	return rebuild(s, c, footer, hlen, off, rep, ctx);
 }
 
 /* --- pages ------------------------------------------------------------------ */
