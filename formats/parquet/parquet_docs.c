@@ -503,6 +503,7 @@ colfs_status parquet_docs_summary_gen(colfs_tree *t, colfs_node *f, colfs_buf *o
 typedef struct readme_has {
 	bool chunk, stats, meta, views, levels, dict, ci, oi, bloom, verify;
 	bool data;                  /* a chunk that holds values: data pages */
+	bool dek;                   /* a chunk decrypted with its key */
 } readme_has;
 
 static bool readme_in_file(const parquet_region_state *s, int64_t off, int64_t len)
@@ -525,6 +526,7 @@ static readme_has readme_scan(const parquet_region_state *s)
 				  ch->column < pf->n_columns;
 
 			h.chunk = true;
+			h.dek |= ch->dek && ch->has_meta;
 			h.stats |= ch->has_statistics ||
 				   ch->has_geo_statistics;
 			h.meta |= ch->has_meta;
@@ -606,6 +608,8 @@ colfs_status parquet_docs_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *ou
 		 "the footer's length, 4 bytes little-endian"},
 		{s->footer_ok, 1, "footer", false,
 		 "the footer (FileMetaData), as stored"},
+		{s->footer_decrypted, 1, "footer.decrypted", false,
+		 "the encrypted footer decrypted with the footer key"},
 		{rgs, 0, "row_groups/", false, groups},
 		{rgs, 1, "N/", false, "row group N"},
 		{rgs, 2, "meta.json", false, "the RowGroup"},
@@ -623,6 +627,8 @@ colfs_status parquet_docs_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *ou
 		{h.meta, 6, "header.json", false, "its PageHeader"},
 		{h.meta, 6, "raw", false,
 		 "its stored (compressed) data, header excluded"},
+		{h.dek, 6, "decrypted", false,
+		 "an encrypted page's data decrypted with the column's key (still compressed)"},
 		{h.views, 6, "decompressed", true, "its data decompressed"},
 		{h.data, 6, "values", true,
 		 "a data page's values, one per line (docs/values.md)"},
@@ -643,7 +649,7 @@ colfs_status parquet_docs_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *ou
 		 "the split-block bloom filter (when present)"},
 		{h.bloom, 5, "header.json", false, "the BloomFilterHeader"},
 		{h.bloom, 5, "bitset", false,
-		 "the stored bitset (when the header is readable)"},
+		 "the stored bitset (when the header is readable; of an encrypted chunk, decrypted)"},
 		{h.bloom, 5, "might_contain/", false,
 		 "look up might_contain/<value>: a file exists when the filter may hold the value (nothing is listed)"},
 		{h.verify, 4, "verify", true,

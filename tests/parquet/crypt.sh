@@ -166,6 +166,11 @@ if [ $have_corpus = 1 ]; then
 		grep -q double_field "$work/fm" || fail "raw/footer.decrypted"
 	"$tool" -o key_file="$work/keys128.json" cat "$enc" row_groups/0/chunks/double_field/pages/0/decrypted >/dev/null ||
 		fail "pages/0/decrypted"
+	# the in-mount README lists exactly the entries (the decrypted ones)
+	printf '#!/bin/sh\nexec "%s" -o key_file="%s" "$@"\n' "$tool" "$work/keys128.json" >"$work/tool-keys"
+	chmod +x "$work/tool-keys"
+	python3 "$dir/../tool/readme-check.py" "$work/tool-keys" "$enc" >"$work/readme.out" 2>&1 ||
+		{ fail "README of a decrypted file:"; sed 's/^/  /' "$work/readme.out"; }
 	bf=$g/encrypt_columns_and_footer_bloom_filter.parquet.encrypted
 	"$tool" -o key_file="$work/keys128.json" ls "$bf" row_groups/0/chunks/double_field/bloom_filter/might_contain/1.5 >/dev/null 2>&1 ||
 		fail "bloom filter: 1.5 not found in double_field's filter"
