@@ -12,7 +12,7 @@
 #     1.5 reads none of their pages (its modules carry no AADs: "Computed
 #     AES tag differs"), so they are not compared with it;
 #   - DuckDB-written encrypted files (128- and 256-bit footer keys, every
-#     type DuckDB writes, three row groups) compare column by column with
+#     type DuckDB writes with the 128-bit key, three row groups) compare column by column with
 #     DuckDB's reading of them (corpus-vs-duckdb.mjs, COLFS_DUCKDB_LIST);
 #   - a wrong footer key, a wrong column key, a missing column key, a
 #     missing AAD prefix and a wrong one each give their own problem (the
@@ -91,9 +91,10 @@ if [ $have_corpus = 1 ]; then
 				"$work/rows.jsonl" >"$work/awk.out" ||
 				fail "$rel: rows.jsonl: $(cat "$work/awk.out")" ;;
 		*)
+			ref=$work/ref-$(basename "$(dirname "$f")").jsonl
 			# shellcheck disable=SC2086
-			"$tool" $keys cat "$(dirname "$f")/uniform_encryption.parquet.encrypted" rows.jsonl >"$work/ref.jsonl" 2>/dev/null
-			[ "$(wc -l <"$work/rows.jsonl")" = 50 ] && cmp -s "$work/rows.jsonl" "$work/ref.jsonl" ||
+			[ -f "$ref" ] || "$tool" $keys cat "$(dirname "$f")/uniform_encryption.parquet.encrypted" rows.jsonl >"$ref" 2>/dev/null
+			[ "$(wc -l <"$work/rows.jsonl")" = 50 ] && cmp -s "$work/rows.jsonl" "$ref" ||
 				fail "$rel: rows.jsonl differs from uniform_encryption's" ;;
 		esac
 	done
@@ -166,11 +167,6 @@ if [ $have_corpus = 1 ]; then
 		grep -q double_field "$work/fm" || fail "raw/footer.decrypted"
 	"$tool" -o key_file="$work/keys128.json" cat "$enc" row_groups/0/chunks/double_field/pages/0/decrypted >/dev/null ||
 		fail "pages/0/decrypted"
-	# the in-mount README lists exactly the entries (the decrypted ones)
-	printf '#!/bin/sh\nexec "%s" -o key_file="%s" "$@"\n' "$tool" "$work/keys128.json" >"$work/tool-keys"
-	chmod +x "$work/tool-keys"
-	python3 "$dir/../tool/readme-check.py" "$work/tool-keys" "$enc" >"$work/readme.out" 2>&1 ||
-		{ fail "README of a decrypted file:"; sed 's/^/  /' "$work/readme.out"; }
 	bf=$g/encrypt_columns_and_footer_bloom_filter.parquet.encrypted
 	"$tool" -o key_file="$work/keys128.json" ls "$bf" row_groups/0/chunks/double_field/bloom_filter/might_contain/1.5 >/dev/null 2>&1 ||
 		fail "bloom filter: 1.5 not found in double_field's filter"
@@ -213,14 +209,20 @@ if [ $have_duckdb = 1 ]; then
 	       [i, i + 1, NULL] AS l,
 	       {'a': i, 'b': 's' || i} AS st,
 	       MAP {'k' || (i % 3): i} AS m"
+	# every type with the 128-bit key; the 256-bit key's cipher is the
+	# same code for every type: four columns
 	for bits in 128 256; do
 		k=$([ $bits = 128 ] && echo $K128 || echo $K256)
 		out=$work/duck$bits.parquet
+		sel=$types
+		[ $bits = 256 ] && sel="i * 100000000007 AS i64, i / 3 AS d,
+			CASE WHEN i % 5 = 0 THEN NULL ELSE 'v' || (i % 37) END AS s,
+			[i, i + 1, NULL] AS l"
 		rm -f "$out"
 		# DuckDB writes with mbedtls only when told it may
 		sql "SET force_mbedtls_unsafe = 'true'" \
 			"PRAGMA add_parquet_key('k$bits', '$k')" \
-			"COPY (SELECT $types FROM range(1500) r(i))
+			"COPY (SELECT $sel FROM range(1500) r(i))
 			 TO '$out' (FORMAT parquet, ROW_GROUP_SIZE 500,
 			            ENCRYPTION_CONFIG {footer_key: 'k$bits'})" >/dev/null ||
 			{ fail "DuckDB did not write $out"; continue; }
@@ -238,7 +240,7 @@ if [ $have_duckdb = 1 ]; then
 		fail "against DuckDB: differences"
 	sed 's/^/  /' "$work/duckdb.out"
 	for want in "duck128.parquet: 1500 rows, 24/24 columns equal" \
-		"duck256.parquet: 1500 rows, 24/24 columns equal"; do
+		"duck256.parquet: 1500 rows, 4/4 columns equal"; do
 		grep -q "$want" "$work/duckdb.out" || fail "against DuckDB: no '$want'"
 	done
 fi
