@@ -50,6 +50,8 @@ typedef enum colfs_on_damage {
 	COLFS_ON_DAMAGE_NULL,       /* the rows read as NULL */
 	COLFS_ON_DAMAGE_SKIP,       /* the rows are left out */
 } colfs_on_damage;
+/* The most column_keys= options one mount takes. */
+#define COLFS_MAX_COLUMN_KEYS 64
 
 typedef struct colfs_options {
 	const char *null_token;     /* how NULL renders; default "\\N" */
@@ -85,6 +87,15 @@ typedef struct colfs_options {
 	 * delta_version when delta_version_set, else the latest. */
 	bool delta_version_set;
 	int64_t delta_version;
+	/* Parquet modular encryption (docs/parquet-tree.md, "Encryption"):
+	 * keys as written (hex or base64:..., checked by colfs_options_set;
+	 * colfs_key_decode), NULL when not given.  column_keys holds each
+	 * column_keys= value ("COL:KEY", several separated by ';'). */
+	const char *footer_key;
+	const char *column_keys[COLFS_MAX_COLUMN_KEYS];
+	uint32_t n_column_keys;
+	const char *aad_prefix;
+	const char *key_file;        /* JSON object: key id or column path -> key */
 } colfs_options;
 /* The most max_open_files accepted. */
 #define COLFS_MAX_OPEN_FILES 65536
@@ -95,8 +106,8 @@ typedef struct colfs_options {
  * COLFS_ENOENT for a key colfs does not know, COLFS_ECORRUPT for a bad
  * value.  The string must outlive `opts`. */
 colfs_status colfs_options_set(colfs_options *opts, const char *kv);
-/* How many options name a file (schema_from, cafile). */
-#define COLFS_PATH_OPTIONS 2
+/* How many options name a file (schema_from, cafile, key_file). */
+#define COLFS_PATH_OPTIONS 3
 /* Make every option that names a file absolute (realpath) and check that
  * it opens for reading as a regular file, so that a wrong name is refused
  * before anything starts and a daemon that changes directory still finds
@@ -109,6 +120,20 @@ colfs_status colfs_options_resolve_paths(colfs_options *opts,
 					 char *why, size_t why_len);
 /* One line per option, for --help. */
 const char *colfs_options_help(void);
+/* Overwrite with '*', in place, the values of the key options
+ * (footer_key=, column_keys=) in one argument string ("-o a=b,...",
+ * "a=b,..."), so that the process title (/proc/PID/cmdline, ps) does not
+ * show them; call it once the options are parsed (they keep copies). */
+void colfs_options_hide_keys(char *arg);
+/* A key as an option or key file writes it: 32, 48 or 64 hex digits, or
+ * "base64:" and the base64 of 16, 24 or 32 bytes.  The bytes go to `out`
+ * (`*len` of them).  COLFS_ECORRUPT for anything else (the key text is
+ * never put in a message). */
+colfs_status colfs_key_decode(const char *text, size_t text_len,
+			      uint8_t out[32], size_t *len);
+/* Overwrite `n` bytes at `p` with zeros in a way the compiler keeps (key
+ * material, before it is freed). */
+void colfs_key_wipe(void *p, size_t n);
 
 /* The process's malloc settings for decoding, in one place (the daemon
  * and colfs-tool call it first thing in main):

@@ -371,14 +371,20 @@ static void colfsd_watch_stop(colfsd_watch *w)
  * parser took copies before this. */
 static void colfsd_hide_credentials(int argc, char *argv[])
 {
-	for (int i = 1; i < argc; i++)
+	for (int i = 1; i < argc; i++) {
 		colfs_remote_url_hide(argv[i]);
+		/* and the values of footer_key= and column_keys= */
+		colfs_options_hide_keys(argv[i]);
+	}
 }
 
 static void colfsd_args_free(colfsd_args *a)
 {
-	for (size_t i = 0; i < a->kept_n; i++)
+	for (size_t i = 0; i < a->kept_n; i++) {
+		/* some hold keys (footer_key=, column_keys=) */
+		colfs_key_wipe(a->kept[i], strlen(a->kept[i]));
 		free(a->kept[i]);
+	}
 	free(a->kept);
 	free(a->source);
 	free(a->mountpoint);

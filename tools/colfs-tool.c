@@ -20,6 +20,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -1281,8 +1282,12 @@ static bool tool_parse_depth(const char *s, long *out)
 static void tool_free(tool *tl)
 {
 	colfs_tree_destroy(tl->tree);
-	for (size_t i = 0; i < tl->nowned; i++)
+	for (size_t i = 0; i < tl->nowned; i++) {
+		/* option copies may hold keys (footer_key=, column_keys=);
+		 * strtok_r cut them at the commas */
+		colfs_key_wipe(tl->owned[i], malloc_usable_size(tl->owned[i]));
 		free(tl->owned[i]);
+	}
 	free(tl->owned);
 	for (size_t i = 0; i < COLFS_PATH_OPTIONS; i++)
 		free(tl->paths[i]);
@@ -1433,6 +1438,10 @@ int main(int argc, char **argv)
 			colfs_remote_url_hide(argv[i]);
 		tl.file = shown;
 	}
+	/* The process title does not show keys (footer_key=, column_keys=:
+	 * the options keep copies). */
+	for (int i = 1; i < argc; i++)
+		colfs_options_hide_keys(argv[i]);
 	/* Resolved as the daemon resolves them: a missing schema_from is
 	 * refused, not found missing later by the salvage. */
 	if (colfs_options_resolve_paths(&tl.opts, tl.paths, why,

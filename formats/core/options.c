@@ -79,6 +79,66 @@ static const char *const cfile_encoding_names[] = {
 static const char *const cfile_compression_names[] = {
 	"NONE", "NO_COMPRESSION", "SNAPPY", "LZ4", "ZLIB", NULL};
 
+/* A key as colfs_key_decode takes it (the bytes are wiped at once). */
+static bool key_text_ok(const char *v, size_t n)
+{
+	uint8_t k[32];
+	size_t len;
+	colfs_status st = colfs_key_decode(v, n, k, &len);
+
+	colfs_key_wipe(k, sizeof k);
+	return st == COLFS_OK;
+}
+
+/* "COL:KEY" pairs separated by ';' (the column path is everything
+ * before the last ':' of a pair). */
+static bool column_keys_ok(const char *v)
+{
+	while (*v) {
+		const char *end = strchr(v, ';'), *colon;
+		size_t n = end ? (size_t)(end - v) : strlen(v);
+
+		colon = memrchr(v, ':', n);
+		if (!colon || colon == v ||
+		    !key_text_ok(colon + 1, n - (size_t)(colon + 1 - v)))
+			return false;
+		v += n + (end ? 1 : 0);
+	}
+	return true;
+}
+
+void colfs_options_hide_keys(char *arg)
+{
+	static const char *const names[] = {"footer_key=", "column_keys=",
+					    NULL};
+
+	if (arg[0] == '-' && (arg[1] == 'o' || arg[1] == '-'))
+		arg += 2;
+	for (char *p = arg; *p;) {
+		bool hit = false;
+		for (size_t i = 0; names[i]; i++) {
+			size_t n = strlen(names[i]);
+			if (strncmp(p, names[i], n) == 0) {
+				p += n;
+				hit = true;
+				break;
+			}
+		}
+		if (hit) {
+			/* to the next item (a comma not escaped) */
+			for (; *p && *p != ','; p++) {
+				if (*p == '\\' && p[1])
+					*p++ = '*';
+				*p = '*';
+			}
+		} else {
+			p += strcspn(p, ",");
+		}
+		if (*p == ',')
+			p++;
+	}
+}
+
 colfs_status colfs_options_set(colfs_options *o, const char *kv)
 {
 	const char *eq = strchr(kv, '=');
@@ -190,6 +250,23 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 			return COLFS_ECORRUPT;
 		o->delta_version = n;
 		o->delta_version_set = true;
+	} else if (KEY("footer_key")) {
+		if (!v || !key_text_ok(v, strlen(v)))
+			return COLFS_ECORRUPT;
+		o->footer_key = v;
+	} else if (KEY("column_keys")) {
+		if (!v || !column_keys_ok(v) ||
+		    o->n_column_keys >= COLFS_MAX_COLUMN_KEYS)
+			return COLFS_ECORRUPT;
+		o->column_keys[o->n_column_keys++] = v;
+	} else if (KEY("aad_prefix")) {
+		if (!v)
+			return COLFS_ECORRUPT;
+		o->aad_prefix = v;
+	} else if (KEY("key_file")) {
+		if (!v || !*v)
+			return COLFS_ECORRUPT;
+		o->key_file = v;
 	} else if (KEY("cfile_nullable")) {
 		if (!v || strcmp(v, "true") == 0)
 			o->cfile_nullable = true;
@@ -211,6 +288,7 @@ static const struct {
 } path_options[COLFS_PATH_OPTIONS] = {
 	{"schema_from", offsetof(colfs_options, schema_from)},
 	{"cafile", offsetof(colfs_options, cafile)},
+	{"key_file", offsetof(colfs_options, key_file)},
 };
 
 colfs_status colfs_options_resolve_paths(colfs_options *o,
@@ -276,6 +354,12 @@ const char *colfs_options_help(void)
 	       "                           block: the read fails (default), NULL, left out\n"
 	       "    -o max_open_files=N    a directory (dataset): files kept open at once\n"
 	       "                           (1-65536, default 64)\n"
+	       "  encrypted Parquet (Parquet modular encryption; KEY: 32/48/64 hex digits\n"
+	       "  or base64:...; key_file keeps keys out of the process title):\n"
+	       "    -o footer_key=KEY      the footer key (and of columns encrypted with it)\n"
+	       "    -o column_keys=COL:KEY[;COL:KEY...]  column keys (may be repeated)\n"
+	       "    -o aad_prefix=STR      the AAD prefix of a file that does not store it\n"
+	       "    -o key_file=PATH       JSON object: \"footer\", a column path or a key id -> KEY\n"
 	       "  remote sources (http://, https://, s3://bucket/key):\n"
 	       "    -o remote_cache=SIZE   cache of fetched bytes (at least 1M, default 64M)\n"
 	       "    -o s3_endpoint=URL     S3-compatible store (path-style requests)\n"

@@ -129,8 +129,20 @@ typedef struct parquet_chunk {
 	uint32_t span_off, span_len;               /* ColumnChunk */
 	uint32_t meta_span_off, meta_span_len;     /* ColumnMetaData */
 	uint32_t geo_span_off, geo_span_len;       /* GeospatialStatistics */
+	/* Parquet modular encryption: ColumnChunk.crypto_metadata (a
+	 * ColumnCryptoMetaData) and the payload of encrypted_column_metadata
+	 * (len 0: absent) */
+	uint32_t crypto_span_off, crypto_span_len;
+	uint32_t enc_meta_span_off, enc_meta_span_len;
+	/* The key that decrypts the chunk's modules, set by parquet_crypt.c
+	 * when the chunk is encrypted and its key is known (`encrypted` is
+	 * then false: everything reads through the decryption), with the
+	 * row group ordinal the modules' AADs carry. */
+	const struct parquet_crypt_key *dek;
+	uint32_t rg_ordinal;
 	bool has_meta;           /* ColumnChunk.meta_data present */
-	bool encrypted;          /* crypto_metadata or encrypted_column_metadata */
+	bool encrypted;          /* crypto_metadata or encrypted_column_metadata,
+				    and no key to read it (dek) */
 	bool has_crypto_metadata;
 	bool has_encrypted_metadata;
 	bool has_statistics;
@@ -208,6 +220,23 @@ colfs_status parquet_file_parse_owned(uint8_t *footer, size_t len,
 				      bool encrypted_footer,
 				      parquet_report_fn report, void *report_ctx,
 				      parquet_file **out, colfs_err *err);
+/* A decrypted ColumnMetaData placed in the footer buffer after the
+ * (decrypted) FileMetaData: chunk c of row group g, at byte `off` of the
+ * buffer, `len` bytes (parquet_crypt.c builds the buffer). */
+typedef struct parquet_meta_extra {
+	uint32_t g, c;
+	size_t off, len;
+} parquet_meta_extra;
+/* parquet_file_parse_owned of a plaintext footer followed by decrypted
+ * ColumnMetaData structs: each replaces (or supplies) its chunk's
+ * meta_data. */
+colfs_status parquet_file_parse_decrypted(uint8_t *footer, size_t len,
+					  uint64_t offset, uint64_t file_size,
+					  const parquet_meta_extra *extra,
+					  size_t n_extra,
+					  parquet_report_fn report,
+					  void *report_ctx, parquet_file **out,
+					  colfs_err *err);
 void parquet_file_destroy(parquet_file *pf);
 
 /* Total uncompressed/compressed bytes of all chunks (from metadata). */
@@ -248,6 +277,8 @@ colfs_status parquet_pages_header_parse(colfs_cursor *c,
 /* One page found by walking a chunk. */
 typedef struct parquet_page {
 	uint64_t offset;          /* absolute offset of the page header */
+	uint32_t ordinal;         /* data pages: the how-manyth data page of
+				     the chunk (an encrypted page's AAD) */
 	parquet_page_header hdr;  /* data follow at offset + hdr.header_len */
 } parquet_page;
 

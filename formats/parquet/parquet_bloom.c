@@ -11,6 +11,9 @@
 
 #include "../core/render.h"
 #include "parquet_json.h"
+#include "parquet_crypt.h"
+#include "../core/buf.h"
+#include <jansson.h>
 #include "parquet_pages.h"
 #include "decode/pq_decode.h"
 
@@ -37,10 +40,35 @@ colfs_status parquet_bloom_header_read(parquet_region_state *s, const parquet_ch
 		left = (uint64_t)ch->bloom_filter_length;
 	if (want > left)
 		want = left;
-	buf = malloc((size_t)want ? (size_t)want : 1);
-	if (!buf)
-		return colfs_fail(err, COLFS_ENOMEM, off, "out of memory");
-	st = colfs_source_pread(s->src, off, (size_t)want, buf, &got, err);
+	if (ch->dek) {
+		/* an encrypted header: one module, decrypted */
+		uint8_t len4[4];
+		uint64_t mlen;
+		size_t plen;
+		if (left < 4)
+			return colfs_fail(err, COLFS_ETRUNCATED, off,
+					  "encrypted bloom filter header: %llu bytes left",
+					  (unsigned long long)left);
+		COLFS_TRY(colfs_source_read_at(s->src, off, 4, len4, err));
+		mlen = 4 + (uint64_t)colfs_le32(len4);
+		if (mlen > left)
+			return colfs_fail(err, COLFS_EBOUNDS, off,
+					  "encrypted bloom filter header of %llu bytes runs past the filter (%llu bytes)",
+					  (unsigned long long)mlen,
+					  (unsigned long long)left);
+		COLFS_TRY(parquet_crypt_read(s, ch, PARQUET_CRYPT_BLOOM_HEADER,
+					     off, mlen, &buf, &plen, err));
+		got = plen;
+		st = COLFS_OK;
+		want = mlen;
+	} else {
+		buf = malloc((size_t)want ? (size_t)want : 1);
+		if (!buf)
+			return colfs_fail(err, COLFS_ENOMEM, off,
+					  "out of memory");
+		st = colfs_source_pread(s->src, off, (size_t)want, buf, &got,
+					err);
+	}
 	if (!st) {
 		colfs_cursor c;
 		colfs_thrift r;
@@ -63,7 +91,8 @@ colfs_status parquet_bloom_header_read(parquet_region_state *s, const parquet_ch
 		}
 		if (st == COLFS_END) {
 			st = COLFS_OK;
-			*hdr_len = c.pos;
+			/* encrypted: the module's length */
+			*hdr_len = ch->dek ? want : c.pos;
 			if (!have || *num_bytes < 0)
 				st = colfs_fail(err, COLFS_ECORRUPT, off,
 						"BloomFilterHeader lacks a valid numBytes");
@@ -86,6 +115,29 @@ colfs_status parquet_bloom_header_gen(colfs_tree *t, colfs_node *file,
 	if (parquet_bloom_header_read(s, ch, &hlen, &nb, &e)) {
 		colfs_tree_report_err(t, file, &e);
 		return e.status ? e.status : COLFS_ECORRUPT;
+	}
+	if (ch->dek) {
+		uint8_t *buf;
+		size_t len;
+		json_t *j;
+		colfs_status st;
+
+		if (parquet_crypt_read(s, ch, PARQUET_CRYPT_BLOOM_HEADER,
+				       (uint64_t)ch->bloom_filter_offset, hlen,
+				       &buf, &len, &e)) {
+			colfs_tree_report_err(t, file, &e);
+			return e.status;
+		}
+		st = parquet_region_json(buf, len,
+					 (uint64_t)ch->bloom_filter_offset + 16,
+					 &parquet_desc_bloom_filter_header, &j,
+					 &e);
+		free(buf);
+		if (st) {
+			colfs_tree_report_err(t, file, &e);
+			return st;
+		}
+		return colfs_buf_json(out, j);
 	}
 	return parquet_json_region_doc(t, file, out,
 				       (uint64_t)ch->bloom_filter_offset, hlen,
@@ -174,11 +226,21 @@ static colfs_status might_contain_lookup(colfs_tree *t, colfs_node *dir,
 		free(val);
 		return COLFS_ENOENT;
 	}
-	if (parquet_region_read(s, bl->off, bl->len, &bits, &e)) {
+	size_t blen = bl->len;
+	if (ch->dek ? parquet_crypt_read(s, ch, PARQUET_CRYPT_BLOOM_BITSET,
+					 bl->off, (uint64_t)bl->len + 32, &bits,
+					 &blen, &e)
+		    : parquet_region_read(s, bl->off, bl->len, &bits, &e)) {
 		colfs_tree_report_err(t, dir, &e);
 		free(raw);
 		free(val);
 		return e.status;
+	}
+	if (blen != bl->len) {
+		free(bits);
+		free(raw);
+		free(val);
+		return COLFS_ENOENT;
 	}
 	hit = sbbf_check(bits, bl->len, XXH64(val, vlen, 0));
 	free(bits);
@@ -227,4 +289,30 @@ colfs_status parquet_bloom_add(colfs_tree *t, colfs_node *dir, parquet_region_st
 			   .len = bitset_len };
 	return colfs_dir_add_dir(t, dir, "might_contain", &might_contain_ops,
 				 bl) ? COLFS_OK : COLFS_ENOMEM;
+}
+
+colfs_status parquet_bloom_bitset_gen(colfs_tree *t, colfs_node *file,
+				      colfs_buf *out)
+{
+	parquet_region_state *s = colfs_node_ctx(file);
+	const parquet_chunk *ch = parquet_region_chunk(s, colfs_node_a(file),
+					      colfs_node_b(file));
+	colfs_err e = {0};
+	uint64_t hlen;
+	int32_t nb;
+	uint8_t *bits;
+	size_t len;
+
+	if (!ch || !ch->dek)
+		return COLFS_ENOENT;
+	if (parquet_bloom_header_read(s, ch, &hlen, &nb, &e) ||
+	    parquet_crypt_read(s, ch, PARQUET_CRYPT_BLOOM_BITSET,
+			       (uint64_t)ch->bloom_filter_offset + hlen,
+			       (uint64_t)nb + 32, &bits, &len, &e)) {
+		colfs_tree_report_err(t, file, &e);
+		return e.status ? e.status : COLFS_ECORRUPT;
+	}
+	colfs_buf_append(out, bits, len);
+	free(bits);
+	return colfs_buf_status(out);
 }

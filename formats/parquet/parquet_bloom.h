@@ -14,6 +14,9 @@ colfs_status parquet_bloom_add(colfs_tree *t, colfs_node *dir, parquet_region_st
 colfs_status parquet_bloom_header_read(parquet_region_state *s, const parquet_chunk *ch,
 				       uint64_t *hdr_len, int32_t *num_bytes,
 				       colfs_err *err);
+/* bloom_filter/bitset of an encrypted chunk: the bitset decrypted. */
+colfs_status parquet_bloom_bitset_gen(colfs_tree *t, colfs_node *file,
+				      colfs_buf *out);
 /* bloom_filter/header.json. */
 colfs_status parquet_bloom_header_gen(colfs_tree *t, colfs_node *file,
 				      colfs_buf *out);

@@ -2,6 +2,7 @@
  * schema, schema.json, layout, and the annotation text of a schema
  * element. */
 #include "parquet_docs.h"
+#include "parquet_crypt.h"
 #include "parquet_json.h"
 #include "../core/render.h"
 
@@ -432,7 +433,7 @@ colfs_status parquet_docs_summary_gen(colfs_tree *t, colfs_node *f, colfs_buf *o
 				 colfs_tree_error_count(t));
 		return colfs_buf_status(out);
 	}
-	if (s->encrypted_footer) {
+	if (!parquet_region_footer_plain(s)) {
 		colfs_buf_puts(out, "format: parquet, encrypted footer\n");
 		colfs_buf_printf(out, "encryption: encrypted footer (%s); colfs has no keys\n",
 				 algorithm_name(pf->encryption_algorithm));
@@ -445,13 +446,14 @@ colfs_status parquet_docs_summary_gen(colfs_tree *t, colfs_node *f, colfs_buf *o
 	}
 	{
 		uint64_t comp, unc;
-		uint32_t encrypted = 0, chunks = 0;
+		uint32_t encrypted = 0, decrypted = 0, chunks = 0;
 		parquet_file_sizes(pf, &comp, &unc);
 		for (uint32_t g = 0; g < pf->n_row_groups; g++)
 			for (uint32_t c = 0; c < pf->row_groups[g].n_chunks;
 			     c++) {
 				chunks++;
 				encrypted += pf->row_groups[g].chunks[c].encrypted;
+				decrypted += pf->row_groups[g].chunks[c].dek != NULL;
 			}
 		colfs_buf_printf(out, "format: parquet, version %d\n",
 				 pf->version);
@@ -468,7 +470,16 @@ colfs_status parquet_docs_summary_gen(colfs_tree *t, colfs_node *f, colfs_buf *o
 		colfs_buf_putc(out, '\n');
 		colfs_buf_printf(out, "created by: %s\n",
 				 pf->created_by ? pf->created_by : "(not recorded)");
-		if (pf->has_encryption_algorithm || encrypted)
+		if (s->footer_decrypted)
+			colfs_buf_printf(out, "encryption: encrypted footer, decrypted (%s); %u of %u column chunks decrypted, %u without their key\n",
+					 algorithm_name(parquet_crypt_algorithm(s->crypt)),
+					 decrypted, chunks, encrypted);
+		else if (decrypted)
+			colfs_buf_printf(out, "encryption: plaintext footer, %u of %u column chunks encrypted (%s); %u decrypted, %u without their key\n",
+					 encrypted + decrypted, chunks,
+					 algorithm_name(pf->encryption_algorithm),
+					 decrypted, encrypted);
+		else if (pf->has_encryption_algorithm || encrypted)
 			colfs_buf_printf(out, "encryption: plaintext footer, %u of %u column chunks encrypted (%s); colfs has no keys\n",
 					 encrypted, chunks,
 					 algorithm_name(pf->encryption_algorithm));
@@ -492,6 +503,7 @@ colfs_status parquet_docs_summary_gen(colfs_tree *t, colfs_node *f, colfs_buf *o
 typedef struct readme_has {
 	bool chunk, stats, meta, views, levels, dict, ci, oi, bloom, verify;
 	bool data;                  /* a chunk that holds values: data pages */
+	bool dek;                   /* a chunk decrypted with its key */
 } readme_has;
 
 static bool readme_in_file(const parquet_region_state *s, int64_t off, int64_t len)
@@ -514,6 +526,7 @@ static readme_has readme_scan(const parquet_region_state *s)
 				  ch->column < pf->n_columns;
 
 			h.chunk = true;
+			h.dek |= ch->dek && ch->has_meta;
 			h.stats |= ch->has_statistics ||
 				   ch->has_geo_statistics;
 			h.meta |= ch->has_meta;
@@ -546,7 +559,7 @@ colfs_status parquet_docs_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *ou
 {
 	parquet_region_state *s = colfs_node_ctx(f);
 	const parquet_file *pf = s->pf;
-	bool full = pf && !s->encrypted_footer;
+	bool full = pf && parquet_region_footer_plain(s);
 	colfs_node *rows = NULL;
 	/* the table views exist unless a field cannot be assembled (then
 	 * rows.* are left out, and errors says why): ask the root */
@@ -602,6 +615,8 @@ colfs_status parquet_docs_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *ou
 		 "the footer's length, 4 bytes little-endian"},
 		{s->footer_ok, 1, "footer", false,
 		 "the footer (FileMetaData), as stored"},
+		{s->footer_decrypted, 1, "footer.decrypted", false,
+		 "the encrypted footer decrypted with the footer key"},
 		{rgs, 0, "row_groups/", false, groups},
 		{rgs, 1, "N/", false, "row group N"},
 		{rgs, 2, "meta.json", false, "the RowGroup"},
@@ -621,6 +636,8 @@ colfs_status parquet_docs_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *ou
 		{h.meta, 6, "header.json", false, "its PageHeader"},
 		{h.meta, 6, "raw", false,
 		 "its stored (compressed) data, header excluded"},
+		{h.dek, 6, "decrypted", false,
+		 "an encrypted page's data decrypted with the column's key (still compressed)"},
 		{h.views, 6, "decompressed", true, "its data decompressed"},
 		{h.data, 6, "values", true,
 		 "a data page's values, one per line (docs/values.md)"},
@@ -641,7 +658,7 @@ colfs_status parquet_docs_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *ou
 		 "the split-block bloom filter (when present)"},
 		{h.bloom, 5, "header.json", false, "the BloomFilterHeader"},
 		{h.bloom, 5, "bitset", false,
-		 "the stored bitset (when the header is readable)"},
+		 "the stored bitset (when the header is readable; of an encrypted chunk, decrypted)"},
 		{h.bloom, 5, "might_contain/", false,
 		 "look up might_contain/<value>: a file exists when the filter may hold the value (nothing is listed)"},
 		{h.verify, 4, "verify", true,
@@ -710,7 +727,7 @@ colfs_status parquet_docs_layout_gen(colfs_tree *t, colfs_node *f, colfs_buf *ou
 	(void)t;
 	if (s->size >= 4)
 		colfs_layout_add(&l, 0, 4, "magic", "/raw/magic_head");
-	if (pf && !s->encrypted_footer) {
+	if (pf && parquet_region_footer_plain(s)) {
 		for (uint32_t g = 0; g < pf->n_row_groups; g++) {
 			const parquet_row_group *rg = &pf->row_groups[g];
 			for (uint32_t c = 0; c < rg->n_chunks; c++) {

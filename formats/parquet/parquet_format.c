@@ -2,6 +2,7 @@
  * head magic, the footer through parquet_region_footer_read, the page pipeline, then
  * the tree of parquet_tree.c) and close; its format table is listed in
  * formats/core/registry.c. */
+#include "parquet_crypt.h"
 #include "parquet_pages.h"
 #include "parquet_salvage.h"
 #include "parquet_tree.h"
@@ -36,6 +37,7 @@ static void parquet_format_close(void *state)
 	parquet_salvage_destroy(s->salvage);
 	parquet_pages_destroy(s->values);
 	parquet_file_destroy(s->pf);
+	parquet_crypt_destroy(s->crypt);
 	free(s);
 }
 
@@ -59,6 +61,16 @@ static colfs_status parquet_format_open(colfs_tree *t, colfs_err *err)
 	if (!s->max_alloc)
 		s->max_alloc = 1ull << 30;
 	colfs_tree_set_format_state(t, s);
+	{
+		/* the keys of an encrypted file: a key_file that cannot be
+		 * read refuses the mount */
+		char why[sizeof err->msg] = "";
+		st = parquet_crypt_create(colfs_tree_options(t), &s->crypt,
+					  why, sizeof why);
+		if (st)
+			return colfs_fail(err, st, COLFS_OFFSET_UNKNOWN, "%s",
+					  why[0] ? why : "out of memory");
+	}
 	if (s->size >= 4) {
 		st = colfs_source_read_at(s->src, 0, 4, s->head_magic, err);
 		if (st)

@@ -3,6 +3,7 @@
  * group's and a chunk's meta.json (spans of the footer), a chunk's
  * offset_index.json and a page's header.json (regions of the file). */
 #include "parquet_json.h"
+#include "parquet_crypt.h"
 #include "parquet_pages.h"
 
 #include <jansson.h>
@@ -251,11 +252,28 @@ colfs_status parquet_json_offset_index_gen(colfs_tree *t, colfs_node *file,
 	parquet_region_state *s = colfs_node_ctx(file);
 	const parquet_chunk *ch = parquet_region_chunk(s, colfs_node_a(file),
 					      colfs_node_b(file));
+	uint64_t off = (uint64_t)ch->offset_index_offset;
+	colfs_err e = {0};
+	uint8_t *buf;
+	size_t len;
+	json_t *j;
+	colfs_status st;
 
-	return parquet_json_region_doc(t, file, out,
-				       (uint64_t)ch->offset_index_offset,
-				       (uint64_t)ch->offset_index_length,
-				       &parquet_desc_offset_index);
+	if (!ch->dek)
+		return parquet_json_region_doc(t, file, out, off,
+					       (uint64_t)ch->offset_index_length,
+					       &parquet_desc_offset_index);
+	/* an encrypted offset index, decrypted */
+	if (parquet_crypt_read(s, ch, PARQUET_CRYPT_OFFSET_INDEX, off,
+			       (uint64_t)ch->offset_index_length, &buf, &len,
+			       &e))
+		return doc_fail(t, file, &e);
+	st = parquet_region_json(buf, len, off, &parquet_desc_offset_index, &j,
+				 &e);
+	free(buf);
+	if (st)
+		return doc_fail(t, file, &e);
+	return colfs_buf_json(out, j);
 }
 
 colfs_status parquet_json_page_header_gen(colfs_tree *t, colfs_node *file,
@@ -270,6 +288,25 @@ colfs_status parquet_json_page_header_gen(colfs_tree *t, colfs_node *file,
 	    !pl || colfs_node_c(file) >= pl->n)
 		return COLFS_ENOENT;
 	pg = &pl->pages[colfs_node_c(file)];
+	const parquet_chunk *ch = parquet_region_chunk(s, colfs_node_a(file),
+						       colfs_node_b(file));
+	if (ch && ch->dek) {
+		/* an encrypted header, decrypted */
+		colfs_err e = {0};
+		uint8_t *buf;
+		size_t len;
+		json_t *j;
+		colfs_status st;
+
+		if (parquet_crypt_read_page_header(s, ch, pg, &buf, &len, &e))
+			return doc_fail(t, file, &e);
+		st = parquet_region_json(buf, len, pg->offset + 16,
+					 &parquet_desc_page_header, &j, &e);
+		free(buf);
+		if (st)
+			return doc_fail(t, file, &e);
+		return colfs_buf_json(out, j);
+	}
 	return parquet_json_region_doc(t, file, out, pg->offset,
 				       pg->hdr.header_len,
 				       &parquet_desc_page_header);

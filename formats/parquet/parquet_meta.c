@@ -678,12 +678,25 @@ static colfs_status parse_column_chunk(pctx *x, parquet_chunk *ch,
 			break;
 		case 8:
 			ch->has_crypto_metadata = true;
+			ch->crypto_span_off = (uint32_t)x->cur.pos;
 			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
+			if (f.type == COLFS_THRIFT_STRUCT)
+				ch->crypto_span_len = (uint32_t)x->cur.pos -
+						      ch->crypto_span_off;
 			break;
-		case 9:
+		case 9: {
+			const uint8_t *p;
+			size_t n;
 			ch->has_encrypted_metadata = true;
-			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
+			COLFS_TRY(want(x, &f, COLFS_THRIFT_BINARY,
+				       "ColumnChunk.encrypted_column_metadata",
+				       err));
+			COLFS_TRY(colfs_thrift_read_binary(&x->r, f.type, &p,
+							   &n, err));
+			ch->enc_meta_span_off = (uint32_t)(p - x->cur.base);
+			ch->enc_meta_span_len = (uint32_t)n;
 			break;
+		}
 		default:
 			COLFS_TRY(colfs_thrift_skip(&x->r, f.type, err));
 		}
@@ -1318,11 +1331,78 @@ colfs_status parquet_file_parse(const uint8_t *footer, size_t len,
 					err);
 }
 
+/* The decrypted ColumnMetaData structs after FileMetaData (x->cur spans
+ * the whole buffer): each read into its chunk, its spans into the
+ * buffer as the footer's are. */
+static void parse_extras(pctx *x, const parquet_meta_extra *ex, size_t n_ex)
+{
+	parquet_file *pf = x->pf;
+
+	for (size_t i = 0; i < n_ex; i++) {
+		parquet_chunk *ch;
+		colfs_err e;
+
+		if (ex[i].g >= pf->n_row_groups ||
+		    ex[i].c >= pf->row_groups[ex[i].g].n_chunks ||
+		    ex[i].off > pf->footer_len ||
+		    ex[i].len > pf->footer_len - ex[i].off)
+			continue;
+		ch = &pf->row_groups[ex[i].g].chunks[ex[i].c];
+		colfs_cursor_init(&x->cur, pf->footer, ex[i].off + ex[i].len,
+				  pf->footer_offset);
+		x->cur.pos = ex[i].off;
+		colfs_thrift_init(&x->r, &x->cur);
+		x->prev_rg = NULL;
+		ch->meta_span_off = (uint32_t)ex[i].off;
+		if (parse_column_meta(x, ch, &e)) {
+			report(x, e.status, e.offset,
+			       "row group %u chunk %u: the decrypted ColumnMetaData does not decode: %s",
+			       ex[i].g, ex[i].c, e.msg);
+			continue;
+		}
+		ch->meta_span_len = (uint32_t)(x->cur.pos - ex[i].off);
+		ch->has_meta = true;
+	}
+}
+
+static colfs_status parse_owned_ex(uint8_t *footer, size_t len,
+				   uint64_t offset, uint64_t file_size,
+				   bool encrypted_footer,
+				   const parquet_meta_extra *extra,
+				   size_t n_extra, parquet_report_fn rep,
+				   void *report_ctx, parquet_file **out,
+				   colfs_err *err);
+
 colfs_status parquet_file_parse_owned(uint8_t *footer, size_t len,
 				      uint64_t offset, uint64_t file_size,
 				      bool encrypted_footer,
 				      parquet_report_fn rep, void *report_ctx,
 				      parquet_file **out, colfs_err *err)
+{
+	return parse_owned_ex(footer, len, offset, file_size,
+			      encrypted_footer, NULL, 0, rep, report_ctx, out,
+			      err);
+}
+
+colfs_status parquet_file_parse_decrypted(uint8_t *footer, size_t len,
+					  uint64_t offset, uint64_t file_size,
+					  const parquet_meta_extra *extra,
+					  size_t n_extra,
+					  parquet_report_fn rep,
+					  void *report_ctx, parquet_file **out,
+					  colfs_err *err)
+{
+	return parse_owned_ex(footer, len, offset, file_size, false, extra,
+			      n_extra, rep, report_ctx, out, err);
+}
+
+static colfs_status parse_owned_ex(uint8_t *footer, size_t len,
+				   uint64_t offset, uint64_t file_size,
+				   bool encrypted_footer,
+				   const parquet_meta_extra *extra,
+				   size_t n_extra, parquet_report_fn rep,
+				   void *report_ctx, parquet_file **out,
+				   colfs_err *err)
 {
 	uint8_t *copy = footer;
 	parquet_file *pf;
@@ -1368,6 +1448,8 @@ colfs_status parquet_file_parse_owned(uint8_t *footer, size_t len,
 	pf->meta_ok = st == COLFS_OK;
 	if (st && rep)
 		rep(report_ctx, err);
+	if (pf->meta_ok && n_extra)
+		parse_extras(&x, extra, n_extra);
 	{
 		colfs_err e2;
 		colfs_status s2 = build_schema(&x, &e2);
@@ -1384,7 +1466,8 @@ colfs_status parquet_file_parse_owned(uint8_t *footer, size_t len,
 		report(&x, COLFS_ECORRUPT, offset,
 		       "FileMetaData is damaged: showing %u schema elements and %u row groups decoded before the damage",
 		       pf->n_schema, pf->n_row_groups);
-	else if (pf->meta_len < len && !pf->has_encryption_algorithm)
+	else if (pf->meta_len < len && !pf->has_encryption_algorithm &&
+		 !n_extra)
 		report(&x, COLFS_ECORRUPT, offset + pf->meta_len,
 		       "%zu bytes after FileMetaData inside the footer",
 		       len - pf->meta_len);

@@ -6,6 +6,7 @@
  * parquet_pages.h says what callers get; the views (parquet_views.c),
  * verify and salvage read pages only through here. */
 #include "parquet_pages.h"
+#include "parquet_crypt.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -236,6 +237,64 @@ colfs_status parquet_pages_header_parse(colfs_cursor *c,
  * (e.g. with large statistics) does not fit. */
 #define HEADER_FIRST_READ 4096
 
+/* The encrypted page header at `buf` (`got` bytes read at `pos`): page k
+ * of the chunk, after `data_pages` data pages.  `*more` when the module
+ * is longer than what was read and `can_grow`.  The header of the first
+ * page is a dictionary page's when the chunk has a dictionary page (its
+ * AAD says which; the other is tried when it does not decrypt).  The
+ * header's length is the module's: the page data follow it. */
+static colfs_status crypt_header(const parquet_chunk *ch, const uint8_t *buf,
+				 size_t got, uint64_t pos, size_t k,
+				 uint32_t data_pages, bool can_grow,
+				 parquet_page_header *h, bool *more,
+				 colfs_err *stop)
+{
+	int first = k == 0 && ch->dictionary_page_offset > 0
+			    ? PARQUET_CRYPT_DICT_PAGE_HEADER
+			    : PARQUET_CRYPT_DATA_PAGE_HEADER;
+	uint8_t *ph = NULL;
+	size_t phl = 0, used = 0;
+	colfs_cursor c;
+	colfs_status st;
+
+	*more = false;
+	if (got >= 4 && 4 + (uint64_t)colfs_le32(buf) > got && can_grow) {
+		*more = true;
+		return COLFS_OK;
+	}
+	st = parquet_crypt_module(ch->dek, first, ch->rg_ordinal, ch->column,
+				  data_pages, buf, got, pos, &ph, &phl, &used,
+				  stop);
+	if (st == COLFS_ECORRUPT && k == 0) {
+		colfs_err again;
+		int other = first == PARQUET_CRYPT_DICT_PAGE_HEADER
+				    ? PARQUET_CRYPT_DATA_PAGE_HEADER
+				    : PARQUET_CRYPT_DICT_PAGE_HEADER;
+		if (!parquet_crypt_module(ch->dek, other, ch->rg_ordinal,
+					  ch->column, data_pages, buf, got, pos,
+					  &ph, &phl, &used, &again))
+			st = COLFS_OK;
+	}
+	if (st)
+		return st;
+	colfs_cursor_init_virtual(&c, ph, phl, pos);
+	st = parquet_pages_header_parse(&c, h, stop);
+	colfs_key_wipe(ph, phl);
+	free(ph);
+	if (!st) {
+		h->header_len = (uint32_t)used;
+		/* DuckDB's compressed_page_size is the page's before its
+		 * encryption: its module is that plus length, nonce, tag */
+		size_t extra = parquet_crypt_page_extra(ch->dek);
+		if (extra && h->compressed_size > INT32_MAX - (int32_t)extra)
+			return colfs_fail(stop, COLFS_EOVERFLOW, pos,
+					  "page %zu: compressed_page_size %d plus the encryption's %zu bytes overflows",
+					  k, h->compressed_size, extra);
+		h->compressed_size += (int32_t)extra;
+	}
+	return st;
+}
+
 colfs_status parquet_pages_walk(const colfs_source *src,
 				const parquet_chunk *ch, uint64_t max_header,
 				parquet_page **pages, size_t *n_pages,
@@ -248,6 +307,7 @@ colfs_status parquet_pages_walk(const colfs_source *src,
 	int64_t values = 0;
 	uint8_t *buf = NULL;
 	size_t buf_cap = 0;
+	uint32_t data_pages = 0;
 
 	*pages = NULL;
 	*n_pages = 0;
@@ -304,6 +364,19 @@ colfs_status parquet_pages_walk(const colfs_source *src,
 			}
 			if (st)
 				goto out;
+			if (ch->dek) {
+				/* an encrypted header: a whole module */
+				bool more;
+				st = crypt_header(ch, buf, got, pos, n, data_pages,
+						  want < avail && want < max_header,
+						  &h, &more, stop);
+				if (more) {
+					uint64_t need = 4 + (uint64_t)colfs_le32(buf);
+					want = need > max_header ? max_header : need;
+					continue;
+				}
+				break;
+			}
 			colfs_cursor_init(&c, buf, got, pos);
 			st = parquet_pages_header_parse(&c, &h, stop);
 			if (st != COLFS_ETRUNCATED || got < want ||
@@ -357,9 +430,12 @@ colfs_status parquet_pages_walk(const colfs_source *src,
 				   n, (unsigned long long)(data_end - declared));
 		list[n].offset = pos;
 		list[n].hdr = h;
+		list[n].ordinal = data_pages;
 		n++;
-		if (h.type == PARQUET_PAGE_DATA || h.type == PARQUET_PAGE_DATA_V2)
+		if (h.type == PARQUET_PAGE_DATA || h.type == PARQUET_PAGE_DATA_V2) {
 			values += h.num_values;
+			data_pages++;
+		}
 		pos = data_end;
 	}
 	if (values != ch->num_values)
@@ -622,6 +698,7 @@ static colfs_status page_bytes_sc(colfs_tree *t, parquet_region_state *s,
 	*out = NULL;
 	*out_len = 0;
 	*owned = !sc;
+	bool raw_owned = !sc;   /* else a scratch buffer */
 	COLFS_TRY(codec_of(ch->codec, &codec, off, e));
 	if (h->type == PARQUET_PAGE_DATA_V2 && !h->is_compressed)
 		codec = COLFS_CODEC_NONE;
@@ -641,7 +718,31 @@ static colfs_status page_bytes_sc(colfs_tree *t, parquet_region_state *s,
 	} else {
 		COLFS_TRY(parquet_region_read(s, off, stored, &raw, e));
 	}
-	if (h->has_crc) {
+	/* parquet-java's CRC covers the stored (encrypted) bytes, and
+	 * Arrow's the decrypted ones: either is accepted */
+	bool crc_stored_ok = ch->dek && h->has_crc &&
+			     colfs_crc32(0, raw, stored) == h->crc;
+	if (ch->dek) {
+		/* the stored bytes are one module: decrypted, they are
+		 * what an unencrypted chunk stores */
+		uint8_t *plain;
+		size_t plen, used;
+		st = parquet_crypt_module(ch->dek,
+					  parquet_pages_is_data(pg)
+						  ? PARQUET_CRYPT_DATA_PAGE
+						  : PARQUET_CRYPT_DICT_PAGE,
+					  ch->rg_ordinal, ch->column,
+					  pg->ordinal, raw, stored, off, &plain,
+					  &plen, &used, e);
+		if (raw_owned)
+			free(raw);
+		if (st)
+			return st;
+		raw = plain;
+		stored = plen;
+		raw_owned = true;
+	}
+	if (h->has_crc && !crc_stored_ok) {
 		uint32_t crc = colfs_crc32(0, raw, stored);
 		if (crc != h->crc) {
 			colfs_err ce;
@@ -651,7 +752,7 @@ static colfs_status page_bytes_sc(colfs_tree *t, parquet_region_state *s,
 				   colfs_tree_options(t)->checksums_ignore ?
 				   " (served anyway: checksums=ignore)" : "");
 			if (!colfs_tree_options(t)->checksums_ignore) {
-				if (!sc)
+				if (raw_owned)
 					free(raw);
 				*e = ce;
 				return COLFS_ECORRUPT;
@@ -663,7 +764,7 @@ static colfs_status page_bytes_sc(colfs_tree *t, parquet_region_state *s,
 	if (h->type == PARQUET_PAGE_DATA_V2) {
 		lvl = (size_t)h->def_levels_len + (size_t)h->rep_levels_len;
 		if (lvl > stored) {
-			if (!sc)
+			if (raw_owned)
 				free(raw);
 			return colfs_fail(e, COLFS_ECORRUPT, off,
 					  "data page v2 levels (%zu bytes) exceed the page (%zu bytes)",
@@ -673,17 +774,18 @@ static colfs_status page_bytes_sc(colfs_tree *t, parquet_region_state *s,
 	if (codec == COLFS_CODEC_NONE) {
 		*out = raw;
 		*out_len = stored;
+		*owned = raw_owned;
 		return COLFS_OK;
 	}
 	if (ulen > s->max_alloc) {
-		if (!sc)
+		if (raw_owned)
 			free(raw);
 		return colfs_fail(e, COLFS_EOVERFLOW, off,
 				  "page declares %zu uncompressed bytes, more than the max_alloc cap (%llu): refused",
 				  ulen, (unsigned long long)s->max_alloc);
 	}
 	if (ulen < lvl) {
-		if (!sc)
+		if (raw_owned)
 			free(raw);
 		return colfs_fail(e, COLFS_ECORRUPT, off,
 				  "data page v2 uncompressed size %zu is smaller than its levels (%zu bytes)",
@@ -694,7 +796,7 @@ static colfs_status page_bytes_sc(colfs_tree *t, parquet_region_state *s,
 	else
 		buf = malloc(ulen ? ulen : 1);
 	if (!buf) {
-		if (!sc)
+		if (raw_owned)
 			free(raw);
 		return colfs_fail(e, COLFS_ENOMEM, off,
 				  "out of memory for a page of %zu bytes", ulen);
@@ -706,15 +808,15 @@ static colfs_status page_bytes_sc(colfs_tree *t, parquet_region_state *s,
 					    buf + lvl, ulen - lvl, &got,
 					    off + lvl, &de);
 		if (st) {
-			if (!sc) {
+			if (raw_owned)
 				free(raw);
+			if (!sc)
 				free(buf);
-			}
 			*e = de;
 			return st;
 		}
 	}
-	if (!sc)
+	if (raw_owned)
 		free(raw);
 	*out = buf;
 	*out_len = lvl + got;

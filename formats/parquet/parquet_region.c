@@ -6,6 +6,7 @@
  * Everything above it (pages, views, documents, salvage, verify) reads
  * through here; it calls only formats/core. */
 #include "parquet_region.h"
+#include "parquet_crypt.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -111,6 +112,15 @@ colfs_status parquet_region_footer_read(parquet_region_state *s, bool plain_only
 	*stage = PARQUET_REGION_FOOTER_READ;
 	s->footer_ok = true;
 	memset(&e, 0, sizeof e);   /* a problem reported above is not why */
+	if (s->crypt && s->encrypted_footer) {
+		/* decrypted with the user's keys, or read as without them */
+		bool done = false;
+		st = parquet_crypt_footer(s, footer, flen, report, ctx, &done);
+		if (st || done) {
+			free(footer);
+			return st == COLFS_ENOMEM && !report ? COLFS_OK : st;
+		}
+	}
 	st = parquet_file_parse_owned(footer, flen, s->footer_offset, s->size,
 				      s->encrypted_footer, report, ctx, &s->pf,
 				      &e);
@@ -128,8 +138,17 @@ colfs_status parquet_region_footer_read(parquet_region_state *s, bool plain_only
 	}
 	if (s->encrypted_footer) {
 		colfs_fail(&e, COLFS_EUNSUPPORTED, s->footer_offset,
-			   "the footer is encrypted (PARE, Parquet modular encryption) and colfs has no keys: schema, row groups and pages cannot be shown");
+			   s->crypt ? "the footer is encrypted (PARE, Parquet modular encryption) and could not be decrypted with the keys given: schema, row groups and pages cannot be shown"
+				    : "the footer is encrypted (PARE, Parquet modular encryption) and colfs has no keys: schema, row groups and pages cannot be shown");
 		footer_problem(report, ctx, &e);
+	} else if (s->crypt && s->pf && s->pf->has_encryption_algorithm) {
+		/* a plaintext footer: its signature, and the encrypted
+		 * columns whose keys are known */
+		bool done;
+		st = parquet_crypt_footer(s, s->pf->footer, s->pf->footer_len,
+					  report, ctx, &done);
+		if (st == COLFS_ENOMEM && report)
+			return st;
 	}
 	return COLFS_OK;
 }

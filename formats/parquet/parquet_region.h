@@ -17,6 +17,11 @@ typedef struct parquet_region_state {
 	uint8_t head_magic[4];
 	uint8_t tail_magic[4];
 	bool encrypted_footer;      /* tail magic PARE */
+	/* Parquet modular encryption with the user's keys (parquet_crypt.c):
+	 * NULL without key options; footer_decrypted when a PARE footer
+	 * was decrypted into pf. */
+	struct parquet_crypt *crypt;
+	bool footer_decrypted;
 	bool footer_ok;             /* footer bytes located and read */
 	uint32_t footer_len_field;
 	uint64_t footer_offset, footer_len;
@@ -31,6 +36,13 @@ typedef struct parquet_region_state {
 	bool synthetic;
 	uint32_t table_groups;
 } parquet_region_state;
+
+/* The model of the file is shown: a plaintext footer, or an encrypted
+ * one decrypted. */
+static inline bool parquet_region_footer_plain(const parquet_region_state *s)
+{
+	return !s->encrypted_footer || s->footer_decrypted;
+}
 
 /* `len` bytes at `off`, malloc'd; the region must lie in the file and fit
  * the max_alloc cap. */

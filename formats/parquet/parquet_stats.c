@@ -3,6 +3,7 @@
  * files render them, and the raw bytes in hex) and column_index.json (its
  * ColumnIndex with min_values/max_values typed, null for null pages). */
 #include "parquet_stats.h"
+#include "parquet_crypt.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -463,8 +464,13 @@ colfs_status parquet_stats_column_index_gen(colfs_tree *t, colfs_node *file,
 		return COLFS_ECORRUPT;
 	off = (uint64_t)ch->column_index_offset;
 	len = (uint64_t)ch->column_index_length;
-	if ((st = parquet_region_read(s, off, len, &buf, &e)))
-		goto fail;
+	{
+		size_t plain;
+		if ((st = parquet_crypt_read(s, ch, PARQUET_CRYPT_COLUMN_INDEX,
+					     off, len, &buf, &plain, &e)))
+			goto fail;
+		len = plain;   /* an encrypted index: the decrypted bytes */
+	}
 	st = parquet_region_json(buf, (size_t)len, off, &parquet_desc_column_index,
 			    &j, &e);
 	if (!st && ch->column < s->pf->n_columns) {

@@ -4,6 +4,7 @@
  * that own them (docs/parquet-tree.md describes every entry). */
 #include "parquet_tree.h"
 #include "parquet_bloom.h"
+#include "parquet_crypt.h"
 #include "parquet_docs.h"
 #include "parquet_json.h"
 #include "parquet_salvage.h"
@@ -27,6 +28,8 @@ static const colfs_node_ops chunk_meta_ops = {.generate = parquet_json_chunk_met
 static const colfs_node_ops column_index_ops = {.generate = parquet_stats_column_index_gen};
 static const colfs_node_ops offset_index_ops = {.generate = parquet_json_offset_index_gen};
 static const colfs_node_ops page_header_ops = {.generate = parquet_json_page_header_gen};
+static const colfs_node_ops bloom_bitset_ops = {.generate = parquet_bloom_bitset_gen};
+static const colfs_node_ops page_decrypted_ops = {.generate = parquet_crypt_page_gen};
 static const colfs_node_ops bloom_header_ops = {.generate = parquet_bloom_header_gen};
 static const colfs_node_ops stats_ops = {.generate = parquet_stats_statistics_gen};
 static const colfs_node_ops summary_ops = {.generate = parquet_docs_summary_gen};
@@ -92,6 +95,13 @@ static colfs_status page_dir_populate(colfs_tree *t, colfs_node *dir)
 	ADD(add_doc_abc(t, dir, "header.json", &page_header_ops, s, a, b, k));
 	ADD(colfs_dir_add_range(t, dir, "raw", pg->offset + pg->hdr.header_len,
 				(uint64_t)pg->hdr.compressed_size));
+	{
+		const parquet_chunk *ch = parquet_region_chunk(s, a, b);
+		/* an encrypted page: its data decrypted, beside raw */
+		if (ch && ch->dek)
+			ADD(add_doc_abc(t, dir, "decrypted", &page_decrypted_ops,
+					s, a, b, k));
+	}
 	COLFS_TRY(parquet_views_page_add(t, dir, s, (uint32_t)a, (uint32_t)b,
 				     (size_t)k));
 	ADD(colfs_dir_add_errors(t, dir));
@@ -135,20 +145,25 @@ static colfs_status bloom_populate(colfs_tree *t, colfs_node *dir)
 		return COLFS_OK;
 	}
 	start = (uint64_t)ch->bloom_filter_offset + hlen;
-	if (colfs_add_overflows(start, (uint64_t)nb, &end) || end > s->size) {
+	/* an encrypted bitset is a module: length, nonce, bits, tag */
+	const uint64_t stored = (uint64_t)nb + (ch->dek ? 32 : 0);
+	if (colfs_add_overflows(start, stored, &end) || end > s->size) {
 		colfs_tree_report(t, dir, start, COLFS_EBOUNDS,
 				  "bloom filter bitset of %d bytes runs past the end of the file",
 				  nb);
 		return COLFS_OK;
 	}
 	if (ch->bloom_filter_length > 0 &&
-	    hlen + (uint64_t)nb != (uint64_t)ch->bloom_filter_length)
+	    hlen + stored != (uint64_t)ch->bloom_filter_length)
 		colfs_tree_report(t, dir, (uint64_t)ch->bloom_filter_offset,
 				  COLFS_ECORRUPT,
 				  "bloom_filter_length %d differs from header (%llu) + bitset (%d)",
 				  ch->bloom_filter_length,
 				  (unsigned long long)hlen, nb);
-	ADD(colfs_dir_add_range(t, dir, "bitset", start, (uint64_t)nb));
+	if (ch->dek)
+		ADD(add_doc_abc(t, dir, "bitset", &bloom_bitset_ops, s, a, b, 0));
+	else
+		ADD(colfs_dir_add_range(t, dir, "bitset", start, (uint64_t)nb));
 	return parquet_bloom_add(t, dir, s, (uint32_t)a, (uint32_t)b, start,
 				   (uint32_t)nb);
 }
@@ -329,6 +344,13 @@ static colfs_status raw_populate(colfs_tree *t, colfs_node *dir)
 	if (s->footer_ok)
 		ADD(colfs_dir_add_range(t, dir, "footer", s->footer_offset,
 					s->footer_len));
+	/* an encrypted footer decrypted: the FileMetaData bytes */
+	if (s->footer_decrypted) {
+		size_t n;
+		const uint8_t *p = parquet_crypt_footer_plain(s->crypt, &n);
+		ADD(colfs_dir_add_text(t, dir, "footer.decrypted",
+				       (const char *)p, n));
+	}
 	return COLFS_OK;
 }
 
@@ -340,7 +362,7 @@ colfs_status parquet_tree_root_add(colfs_tree *t, colfs_node *root, parquet_regi
 {
 	char fmt[48];
 
-	if (s->pf && !s->encrypted_footer)
+	if (s->pf && parquet_region_footer_plain(s))
 		snprintf(fmt, sizeof fmt, "parquet %d\n", s->pf->version);
 	else if (s->encrypted_footer)
 		snprintf(fmt, sizeof fmt, "parquet encrypted-footer\n");
@@ -351,7 +373,7 @@ colfs_status parquet_tree_root_add(colfs_tree *t, colfs_node *root, parquet_regi
 	    !colfs_dir_add_text(t, root, "format", fmt, strlen(fmt)) ||
 	    !colfs_dir_add_summary(t, root, &summary_ops, s))
 		return COLFS_ENOMEM;
-	if (s->pf && !s->encrypted_footer) {
+	if (s->pf && parquet_region_footer_plain(s)) {
 		if (!colfs_dir_add_doc(t, root, "schema", &schema_ops, s) ||
 		    !colfs_dir_add_doc(t, root, "schema.json", &schema_json_ops,
 				       s))
@@ -373,7 +395,7 @@ colfs_status parquet_tree_root_add(colfs_tree *t, colfs_node *root, parquet_regi
 	    !colfs_dir_add_errors(t, root) ||
 	    !colfs_dir_add_dir(t, root, "raw", &raw_ops, s))
 		return COLFS_ENOMEM;
-	if (s->pf && !s->encrypted_footer &&
+	if (s->pf && parquet_region_footer_plain(s) &&
 	    !colfs_dir_add_dir(t, root, "row_groups", &row_groups_ops, s))
 		return COLFS_ENOMEM;
 	if (parquet_views_table_add(t, root, s, -1))

@@ -23,6 +23,7 @@
 #include "../core/thrift.h"
 #include "parquet_pages.h"
 #include "parquet_verify.h"
+#include "parquet_crypt.h"
 
 enum vf_order {
 	ORD_NONE = 0,   /* INT96, INTERVAL: no defined order */
@@ -382,12 +383,13 @@ static colfs_status parse_column_index(vf *v, colfs_err *e)
 	int16_t last;
 	colfs_status st;
 
+	size_t ci_len;
 	ix->ci_off = (uint64_t)ch->column_index_offset;
-	COLFS_TRY(parquet_region_read(v->s, ix->ci_off,
-				 (uint64_t)ch->column_index_length,
-				 &ix->ci_buf, e));
-	colfs_cursor_init(&c, ix->ci_buf, (size_t)ch->column_index_length,
-			  ix->ci_off);
+	COLFS_TRY(parquet_crypt_read(v->s, ch, PARQUET_CRYPT_COLUMN_INDEX,
+				     ix->ci_off,
+				     (uint64_t)ch->column_index_length,
+				     &ix->ci_buf, &ci_len, e));
+	colfs_cursor_init(&c, ix->ci_buf, ci_len, ix->ci_off);
 	colfs_thrift_init(&r, &c);
 	COLFS_TRY(colfs_thrift_struct_enter(&r, &last, e));
 	while ((st = colfs_thrift_field_next(&r, &last, &f, e)) == COLFS_OK) {
@@ -450,12 +452,13 @@ static colfs_status parse_offset_index(vf *v, colfs_err *e)
 	int16_t last;
 	colfs_status st;
 
+	size_t oi_len;
 	ix->oi_off = (uint64_t)ch->offset_index_offset;
-	COLFS_TRY(parquet_region_read(v->s, ix->oi_off,
-				 (uint64_t)ch->offset_index_length,
-				 &ix->oi_buf, e));
-	colfs_cursor_init(&c, ix->oi_buf, (size_t)ch->offset_index_length,
-			  ix->oi_off);
+	COLFS_TRY(parquet_crypt_read(v->s, ch, PARQUET_CRYPT_OFFSET_INDEX,
+				     ix->oi_off,
+				     (uint64_t)ch->offset_index_length,
+				     &ix->oi_buf, &oi_len, e));
+	colfs_cursor_init(&c, ix->oi_buf, oi_len, ix->oi_off);
 	colfs_thrift_init(&r, &c);
 	COLFS_TRY(colfs_thrift_struct_enter(&r, &last, e));
 	while ((st = colfs_thrift_field_next(&r, &last, &f, e)) == COLFS_OK) {

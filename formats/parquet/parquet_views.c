@@ -1574,7 +1574,8 @@ colfs_status parquet_views_table_add(colfs_tree *t, colfs_node *dir, parquet_reg
 {
 	colfs_node *n;
 
-	if (!s->pf || !s->values || s->encrypted_footer || !s->pf->n_schema)
+	if (!s->pf || !s->values || !parquet_region_footer_plain(s) ||
+	    !s->pf->n_schema)
 		return COLFS_OK;
 	n = colfs_dir_add_dir(t, dir, "columns", &columns_ops, s);
 	if (!n)

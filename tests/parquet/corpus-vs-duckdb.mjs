@@ -292,8 +292,22 @@ await duckOpen();
 
 const manifest = fs.readFileSync(path.join(corpus, 'MANIFEST.tsv'), 'utf8')
 	.split('\n').slice(1).filter((l) => l).map((l) => l.split('\t'));
-const files = manifest.filter((f) => f[7] === 'parquet' &&
-	Number(f[3]) <= maxBytes).map((f) => f[0]);
+// With COLFS_DUCKDB_LIST (tests/parquet/crypt.sh), the files of that TSV
+// instead: a path (absolute, or relative to CORPUS_DIR), the colfs-tool
+// options (space-separated), DuckDB statements run before reading it
+// (';'-separated, e.g. PRAGMA add_parquet_key) and read_parquet's extra
+// parameters (e.g. ", encryption_config = {footer_key: 'k'}").
+const entries = process.env.COLFS_DUCKDB_LIST ?
+	fs.readFileSync(process.env.COLFS_DUCKDB_LIST, 'utf8').split('\n')
+		.filter((l) => l && !l.startsWith('#')).map((l) => {
+			const [rel, opts, pre, params] = l.split('\t');
+			return { rel, opts: opts ? opts.split(' ') : [],
+				pre: pre ? pre.split(';').filter((x) => x) : [],
+				params: params || '' };
+		}) :
+	manifest.filter((f) => f[7] === 'parquet' &&
+		Number(f[3]) <= maxBytes).map((f) => ({ rel: f[0], opts: [],
+		pre: [], params: '' }));
 
 const totals = { files: 0, unreadable: 0, filesEqual: 0, colsEqual: 0,
 	colsKnown: 0, colsSkipped: 0, colsFailed: 0, rows: 0, crcRefused: 0,
@@ -312,19 +326,27 @@ function colfsColumn(file, name, opts = []) {
 	}
 }
 
-for (const rel of files) {
-	const file = path.join(corpus, rel);
+for (const { rel, opts, pre, params } of entries) {
+	const file = path.isAbsolute(rel) ? rel : path.join(corpus, rel);
 	totals.files++;
 	let types, names, int96;
 	try {
+		for (const sql of pre)
+			await con.run(sql);
 		const r = await con.runAndReadAll(
-			`SELECT * FROM read_parquet(${sqlStr(file)}) LIMIT 0`);
+			`SELECT * FROM read_parquet(${sqlStr(file)}${params}) LIMIT 0`);
 		names = r.columnNames();
 		types = r.columnTypesJson();
-		const s = await con.runAndReadAll(
-			`SELECT name FROM parquet_schema(${sqlStr(file)}) ` +
-			`WHERE type = 'INT96'`);
-		int96 = s.getRows().length > 0;
+		if (params) {
+			// parquet_schema takes no keys: colfs's schema says
+			int96 = / int96 /.test(execFileSync(tool, [...opts, 'cat',
+				file, 'schema']).toString('utf8'));
+		} else {
+			const s = await con.runAndReadAll(
+				`SELECT name FROM parquet_schema(${sqlStr(file)}) ` +
+				`WHERE type = 'INT96'`);
+			int96 = s.getRows().length > 0;
+		}
 	} catch (e) {
 		totals.unreadable++;
 		console.log(`${rel}: duckdb cannot read: ` +
@@ -362,7 +384,7 @@ for (const rel of files) {
 		const list = cols.map((c) => textExpr(c.sql, c.kind));
 		const r = await con.runAndReadAll(
 			`SELECT ${list.length ? list.join(', ') : '1'} FROM ` +
-			`read_parquet(${sqlStr(file)}) ORDER BY file_row_number`);
+			`read_parquet(${sqlStr(file)}${params}) ORDER BY file_row_number`);
 		rows = r.getRows();
 	} catch (e) {
 		totals.unreadable++;
@@ -384,14 +406,14 @@ for (const rel of files) {
 				return renderFloat32(v);
 			return c.kind === 'str' ? escapeText(v) : String(v);
 		});
-		let got = colfsColumn(file, c.esc);
+		let got = colfsColumn(file, c.esc, opts);
 		let diff = null;
 		// DuckDB does not verify page CRCs; colfs refuses a page whose
 		// CRC is wrong unless told to serve it: when only checksums made
 		// it fail, compare what it serves with checksums=ignore
 		if (got.error !== undefined) {
 			const lax = colfsColumn(file, c.esc,
-				['-o', 'checksums=ignore']);
+				[...opts, '-o', 'checksums=ignore']);
 			if (lax.error === undefined) {
 				notes.push(`  ${c.name}: colfs refuses it (${got.error}); ` +
 					'compared with -o checksums=ignore');

@@ -1,0 +1,290 @@
+#!/bin/bash
+# tests/parquet/crypt.sh COLFS_TOOL COLFS CORPUS_DIR WORKDIR: Parquet
+# modular encryption with the user's keys (docs/parquet-tree.md,
+# "Encryption").
+#   - every *.parquet.encrypted file of the corpus (MANIFEST kind
+#     parquet-encrypted: AES-128 and aes256/, GCM and CTR, stored and
+#     supplied AAD prefixes, plaintext footer) is read whole healthy with
+#     the keys of the corpus README (colfs-tool check), and its rows.jsonl
+#     equals that of uniform_encryption beside it (the same table), whose
+#     double and float columns hold the values parquet-cpp's test wrote
+#     (the bloom filter file: its own table, checked whole).  DuckDB
+#     1.5 reads none of their pages (its modules carry no AADs: "Computed
+#     AES tag differs"), so they are not compared with it;
+#   - DuckDB-written encrypted files (128- and 256-bit footer keys, every
+#     type DuckDB writes with the 128-bit key, three row groups) compare column by column with
+#     DuckDB's reading of them (corpus-vs-duckdb.mjs, COLFS_DUCKDB_LIST);
+#   - a wrong footer key, a wrong column key, a missing column key, a
+#     missing AAD prefix and a wrong one each give their own problem (the
+#     column or "footer" named), and the columns that can be read still
+#     are; a bad key or key file is refused before anything opens;
+#   - through a mount with the keys on the command line, neither
+#     /proc/PID/cmdline nor any file of the mount (errors included) holds
+#     a key, in hex or as its bytes;
+#   - without keys the files read as before (the footer is encrypted and
+#     colfs has no keys).
+# Parts that need the corpus or DuckDB are skipped (with a note) without
+# them; the test skips (77) when neither is there.
+set -u
+tool=${1:?usage: crypt.sh COLFS_TOOL COLFS CORPUS_DIR WORKDIR}
+colfs=${2:?usage: crypt.sh COLFS_TOOL COLFS CORPUS_DIR WORKDIR}
+corpus=${3:?usage: crypt.sh COLFS_TOOL COLFS CORPUS_DIR WORKDIR}
+work=${4:?usage: crypt.sh COLFS_TOOL COLFS CORPUS_DIR WORKDIR}
+dir=$(cd "$(dirname "$0")" && pwd)
+sql() { node "$dir/../../tools/bench/duckdb-sql.cjs" "$@"; }
+
+have_corpus=1 have_duckdb=1
+[ -f "$corpus/MANIFEST.tsv" ] || { echo "note: no corpus at $corpus: its files are not checked"; have_corpus=0; }
+sh "$dir/../values/duckdb-setup.sh" || { echo "note: no DuckDB: nothing is compared with it"; have_duckdb=0; }
+[ $have_corpus = 1 ] || [ $have_duckdb = 1 ] || exit 77
+mkdir -p "$work" || exit 1
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+hex() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n'; }
+
+# The keys of parquet-testing (corpus README): ASCII digits.
+K128=0123456789012345 C128_1=1234567890123450 C128_2=1234567890123451
+K256=01234567890123456789012345678901 P256=1234567890123456789012345678901
+cat >"$work/keys128.json" <<EOF
+{"kf": "$(hex $K128)", "kc1": "$(hex $C128_1)", "kc2": "$(hex $C128_2)"}
+EOF
+{
+	printf '{"footer": "base64:%s"' "$(printf %s $K256 | base64 -w0)"
+	i=1
+	for last in 2 3 4 5 6 7 8 9; do
+		printf ', "kc%d": "%s"' $i "$(hex $P256$last)"
+		i=$((i + 1))
+	done
+	echo '}'
+} >"$work/keys256.json"
+list=$work/duckdb-list.tsv
+: >"$list"
+
+if [ $have_corpus = 1 ]; then
+	g=$corpus/parquet/good
+	n=0
+	for rel in $(awk -F'\t' '$8 == "parquet-encrypted" {print $1}' "$corpus/MANIFEST.tsv"); do
+		f=$corpus/$rel
+		case $rel in
+		*external_key_material*) continue ;;   # keys wrapped by a KMS: below
+		*/aes256/*) keys="-o key_file=$work/keys256.json" ;;
+		*) keys="-o key_file=$work/keys128.json" ;;
+		esac
+		opts=$keys
+		case $rel in
+		*disable_aad_storage*) opts="$opts -o aad_prefix=tester" ;;
+		esac
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		"$tool" $opts check "$f" >"$work/check.out" 2>&1 ||
+			{ fail "$rel: check with the keys:"; sed 's/^/  /' "$work/check.out"; }
+		# shellcheck disable=SC2086
+		"$tool" $opts cat "$f" rows.jsonl >"$work/rows.jsonl" 2>"$work/rows.err" ||
+			fail "$rel: rows.jsonl: $(head -1 "$work/rows.err")"
+		case $rel in
+		*bloom_filter*)
+			# its own table (parquet-testing's README): 2000 rows of
+			# i + 0.5, i + 0.25, i, name_i
+			awk '{ i = NR - 1; want = sprintf("{\"double_field\":%s,\"float_field\":%s,\"int32_field\":%d,\"name\":\"name_%d\"}", i + 0.5, i + 0.25, i, i)
+			       if ($0 != want) { print "line " NR ": " $0 " expected " want; bad = 1; exit }
+			     } END { if (!bad && NR != 2000) { print NR " rows"; bad = 1 }; exit bad }' \
+				"$work/rows.jsonl" >"$work/awk.out" ||
+				fail "$rel: rows.jsonl: $(cat "$work/awk.out")" ;;
+		*)
+			ref=$work/ref-$(basename "$(dirname "$f")").jsonl
+			# shellcheck disable=SC2086
+			[ -f "$ref" ] || "$tool" $keys cat "$(dirname "$f")/uniform_encryption.parquet.encrypted" rows.jsonl >"$ref" 2>/dev/null
+			[ "$(wc -l <"$work/rows.jsonl")" = 50 ] && cmp -s "$work/rows.jsonl" "$ref" ||
+				fail "$rel: rows.jsonl differs from uniform_encryption's" ;;
+		esac
+	done
+	[ "$n" -ge 11 ] || fail "only $n encrypted corpus files checked"
+	# the table of parquet-testing's encryption files (parquet-cpp's
+	# test data): row i has double_field i * 1.1111111, float_field the
+	# float of i * 1.1, int32_field i as TIME_MILLIS
+	for d in "$g" "$g/aes256"; do
+		k=$work/keys128.json
+		[ "$d" = "$g" ] || k=$work/keys256.json
+		"$tool" -o key_file="$k" cat "$d/uniform_encryption.parquet.encrypted" \
+			columns/double_field >"$work/d" 2>&1
+		"$tool" -o key_file="$k" cat "$d/uniform_encryption.parquet.encrypted" \
+			columns/float_field >"$work/f" 2>&1
+		paste "$work/d" "$work/f" | awk '{ i = NR - 1
+			dd = $1 - i * 1.1111111; df = $2 - i * 1.1
+			if (dd < -1e-9 || dd > 1e-9 || df < -1e-5 || df > 1e-5) { print "row " i ": " $0; bad = 1; exit }
+		} END { if (!bad && NR != 50) { print NR " rows"; bad = 1 }; exit bad }' >"$work/awk.out" ||
+			fail "$d/uniform_encryption: values: $(cat "$work/awk.out")"
+	done
+	enc=$g/encrypt_columns_and_footer.parquet.encrypted
+	aad=$g/encrypt_columns_and_footer_aad.parquet.encrypted
+	noaad=$g/encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted
+	plain=$g/encrypt_columns_plaintext_footer.parquet.encrypted
+	errs() { # FILE OPTIONS...: the file's errors, with those options
+		local f=$1
+		shift
+		"$tool" "$@" cat "$f" errors 2>&1
+	}
+	expect() { # WHAT PATTERN FILE OPTIONS...
+		local what=$1 pat=$2
+		shift 2
+		errs "$@" >"$work/errors"
+		grep -q -- "$pat" "$work/errors" ||
+			{ fail "$what: no problem matching '$pat':"; sed 's/^/  /' "$work/errors"; }
+	}
+	wrong=$(hex 9999999999999999)
+	expect "a wrong footer key" "^/: .*corrupt: footer: the footer does not decrypt (AES-GCM tag mismatch)" \
+		"$enc" -o footer_key="$wrong"
+	expect "a wrong footer key (plaintext footer)" "corrupt: footer: the plaintext footer's signature does not verify" \
+		"$plain" -o footer_key="$wrong"
+	expect "a wrong column key" "column 'double_field': the ColumnMetaData does not decrypt" \
+		"$enc" -o footer_key="$(hex $K128)" -o "column_keys=double_field:$wrong;float_field:$(hex $C128_2)"
+	expect "a missing column key" "column 'float_field' is encrypted with a column key that colfs was not given" \
+		"$enc" -o footer_key="$(hex $K128)" -o "column_keys=double_field:$(hex $C128_1)"
+	# ... the other columns read, and the one without its key is shown
+	"$tool" -o footer_key="$(hex $K128)" -o "column_keys=double_field:$(hex $C128_1)" \
+		cat "$enc" columns/double_field >"$work/double" 2>&1 &&
+		[ "$(wc -l <"$work/double")" = 50 ] || fail "a missing column key: columns/double_field does not read"
+	"$tool" -o footer_key="$(hex $K128)" ls "$enc" row_groups/0/chunks/float_field >/dev/null ||
+		fail "a missing column key: the chunk is not shown"
+	expect "a missing AAD prefix" "the file's AAD prefix is not stored in it (supply_aad_prefix): give it with -o aad_prefix" \
+		"$noaad" -o key_file="$work/keys128.json"
+	expect "a wrong AAD prefix (not stored)" "footer: the footer does not decrypt" \
+		"$noaad" -o key_file="$work/keys128.json" -o aad_prefix=tested
+	expect "a wrong AAD prefix (stored)" "the aad_prefix option differs from the AAD prefix the file stores" \
+		"$aad" -o key_file="$work/keys128.json" -o aad_prefix=tested
+	expect "keys wrapped by a KMS" "the footer is encrypted and colfs was not given its key" \
+		"$g/external_key_material_java.parquet.encrypted" -o key_file="$work/keys128.json"
+	# without keys: as before
+	expect "no keys" "the footer is encrypted (PARE, Parquet modular encryption) and colfs has no keys" "$enc"
+	"$tool" cat "$plain" columns/float_field >/dev/null 2>"$work/nokey.err" &&
+		fail "no keys (plaintext footer): columns/float_field reads"
+	grep -q "colfs has no keys to read its page headers" "$work/nokey.err" ||
+		fail "no keys (plaintext footer): $(cat "$work/nokey.err")"
+	"$tool" cat "$plain" columns/int32_field >/dev/null 2>&1 ||
+		fail "no keys (plaintext footer): the plain columns do not read"
+	# the decrypted nodes beside raw
+	"$tool" -o key_file="$work/keys128.json" cat "$enc" raw/footer.decrypted >"$work/fm" &&
+		grep -q double_field "$work/fm" || fail "raw/footer.decrypted"
+	"$tool" -o key_file="$work/keys128.json" cat "$enc" row_groups/0/chunks/double_field/pages/0/decrypted >/dev/null ||
+		fail "pages/0/decrypted"
+	bf=$g/encrypt_columns_and_footer_bloom_filter.parquet.encrypted
+	"$tool" -o key_file="$work/keys128.json" ls "$bf" row_groups/0/chunks/double_field/bloom_filter/might_contain/1.5 >/dev/null 2>&1 ||
+		fail "bloom filter: 1.5 not found in double_field's filter"
+	! "$tool" -o key_file="$work/keys128.json" ls "$bf" row_groups/0/chunks/double_field/bloom_filter/might_contain/1.25 >/dev/null 2>&1 ||
+		fail "bloom filter: 1.25 found in double_field's filter"
+fi
+
+# bad keys are refused before anything opens, and never echoed
+for kv in footer_key=0123 footer_key=base64:AAAA "column_keys=x:$(hex 0123456789ABCDEFG)" column_keys=nokey; do
+	if "$tool" -o "$kv" ls /dev/null >"$work/bad.out" 2>&1 ||
+	   ! grep -q "bad value in option" "$work/bad.out"; then
+		fail "-o $kv accepted"
+	fi
+done
+printf '{"footer": "%s", "x": "not a key"}' "$(hex $K128)" >"$work/badkeys.json"
+f=$work/any.parquet
+[ $have_corpus = 1 ] && f=$corpus/parquet/good/uniform_encryption.parquet.encrypted
+if "$tool" -o key_file="$work/badkeys.json" ls "$f" >"$work/bad.out" 2>&1 ||
+   ! grep -q 'the key of "x" is not' "$work/bad.out" ||
+   grep -q "$(hex $K128)" "$work/bad.out"; then
+	fail "a key file with a bad key: $(cat "$work/bad.out")"
+fi
+
+# --- DuckDB-written files ------------------------------------------------------
+if [ $have_duckdb = 1 ]; then
+	types="i % 2 = 0 AS b, (i % 100)::TINYINT AS i8, (i * 7)::SMALLINT AS i16,
+	       (i * 100003)::INTEGER AS i32, i * 100000000007 AS i64,
+	       (i % 200)::UTINYINT AS u8, i::UINTEGER AS u32, i::UBIGINT AS u64,
+	       i::HUGEINT * 1000000000000 AS h, (i / 7)::FLOAT AS f,
+	       i / 3 AS d, (i / 100)::DECIMAL(4,2) AS dec4,
+	       (i * 1.5)::DECIMAL(18,3) AS dec18,
+	       (i * 3.25)::DECIMAL(38,10) AS dec38,
+	       CASE WHEN i % 5 = 0 THEN NULL ELSE 'v' || (i % 37) END AS s,
+	       ('x' || i)::BLOB AS bl,
+	       DATE '2000-01-01' + (i % 1000)::INTEGER AS dt,
+	       TIME '01:02:03' + INTERVAL (i) SECOND AS t,
+	       TIMESTAMP '2020-01-01 00:00:00' + INTERVAL (i) MINUTE AS ts,
+	       (TIMESTAMP '2020-01-01' + INTERVAL (i) SECOND)::TIMESTAMP_NS AS tsn,
+	       md5(i::VARCHAR)::UUID AS u,
+	       [i, i + 1, NULL] AS l,
+	       {'a': i, 'b': 's' || i} AS st,
+	       MAP {'k' || (i % 3): i} AS m"
+	# every type with the 128-bit key; the 256-bit key's cipher is the
+	# same code for every type: four columns
+	for bits in 128 256; do
+		k=$([ $bits = 128 ] && echo $K128 || echo $K256)
+		out=$work/duck$bits.parquet
+		sel=$types
+		[ $bits = 256 ] && sel="i * 100000000007 AS i64, i / 3 AS d,
+			CASE WHEN i % 5 = 0 THEN NULL ELSE 'v' || (i % 37) END AS s,
+			[i, i + 1, NULL] AS l"
+		rm -f "$out"
+		# DuckDB writes with mbedtls only when told it may
+		sql "SET force_mbedtls_unsafe = 'true'" \
+			"PRAGMA add_parquet_key('k$bits', '$k')" \
+			"COPY (SELECT $sel FROM range(1500) r(i))
+			 TO '$out' (FORMAT parquet, ROW_GROUP_SIZE 500,
+			            ENCRYPTION_CONFIG {footer_key: 'k$bits'})" >/dev/null ||
+			{ fail "DuckDB did not write $out"; continue; }
+		[ "$(tail -c 4 "$out")" = PARE ] || fail "$out: not an encrypted footer"
+		printf '%s\t%s\t%s\t%s\n' "$out" "-o footer_key=$(hex $k)" \
+			"PRAGMA add_parquet_key('k$bits', '$k')" \
+			", encryption_config = {footer_key: 'k$bits'}" >>"$list"
+		"$tool" -o footer_key="$(hex $k)" check "$out" >"$work/check.out" 2>&1 ||
+			{ fail "$out: check:"; sed 's/^/  /' "$work/check.out"; }
+	done
+	# column by column against DuckDB (known differences: none)
+	: >"$work/known.tsv"
+	COLFS_DUCKDB_LIST=$list node "$dir/corpus-vs-duckdb.mjs" "$corpus" "$tool" \
+		"$work/known.tsv" >"$work/duckdb.out" 2>&1 ||
+		fail "against DuckDB: differences"
+	sed 's/^/  /' "$work/duckdb.out"
+	for want in "duck128.parquet: 1500 rows, 24/24 columns equal" \
+		"duck256.parquet: 1500 rows, 4/4 columns equal"; do
+		grep -q "$want" "$work/duckdb.out" || fail "against DuckDB: no '$want'"
+	done
+fi
+
+# --- keys never shown ------------------------------------------------------------
+if [ $have_corpus = 1 ]; then
+	mnt=$(mktemp -d "$work/mnt.XXXXXX")
+	pid=
+	cleanup() {
+		if mountpoint -q "$mnt" 2>/dev/null; then
+			fusermount3 -u "$mnt" 2>/dev/null || fusermount3 -uz "$mnt" 2>/dev/null
+		fi
+		[ -n "$pid" ] && { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }
+		rmdir "$mnt" 2>/dev/null
+	}
+	trap cleanup EXIT
+	# the footer key right, a column key wrong and one missing: messages
+	# about keys are in errors
+	"$colfs" -f -o size_index=off -o footer_key="$(hex $K128)" \
+		-o "column_keys=double_field:$(hex $C128_2)" \
+		"$corpus/parquet/good/encrypt_columns_and_footer.parquet.encrypted" "$mnt" &
+	pid=$!
+	for _ in $(seq 500); do mountpoint -q "$mnt" && break; sleep 0.02; done
+	if mountpoint -q "$mnt"; then
+		tr '\0' ' ' </proc/$pid/cmdline >"$work/cmdline"
+		for k in "$(hex $K128)" "$(hex $C128_2)" $K128 $C128_2; do
+			grep -qi -- "$k" "$work/cmdline" && fail "the process title shows a key: $(cat "$work/cmdline")"
+		done
+		grep -q "footer_key=\*\*\*\*" "$work/cmdline" || fail "the process title: $(cat "$work/cmdline")"
+		timeout 60 cat "$mnt/rows.jsonl" >/dev/null 2>&1   # problems found
+		timeout 120 grep -r -l -a -i -F -e "$(hex $K128)" -e "$(hex $C128_2)" \
+			-e $K128 -e $C128_2 "$mnt" >"$work/leaks" 2>/dev/null
+		[ -s "$work/leaks" ] && fail "files of the mount hold a key: $(cat "$work/leaks")"
+		grep -q "column 'double_field': the ColumnMetaData does not decrypt" "$mnt/errors" ||
+			fail "the mount's errors: $(cat "$mnt/errors")"
+		grep -q "column 'float_field' is encrypted with a column key that colfs was not given" "$mnt/errors" ||
+			fail "the mount's errors: $(cat "$mnt/errors")"
+	else
+		fail "the encrypted file did not mount"
+	fi
+	cleanup
+	pid=
+	trap - EXIT
+fi
+
+[ $fails = 0 ] && echo "crypt: all checks passed"
+[ $fails = 0 ]
