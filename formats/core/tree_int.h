@@ -91,6 +91,13 @@ struct colfs_tree {
 	colfs_sizeindex *sizes;
 	char *sizes_path;
 	char sizes_note[600];
+	/* Trees shown inside this one (graft.c), destroyed with it; and for
+	 * such a tree, the path it is shown at and where its source begins
+	 * in the parent's. */
+	colfs_tree **grafts;
+	size_t ngrafts, capgrafts;
+	char *graft_path;
+	uint64_t graft_base;
 };
 
 /* The recursive tree lock. */
@@ -134,6 +141,12 @@ void colfs_tree_report_vpath(colfs_tree *t, const char *path,
 			     va_list ap) __attribute__((format(printf, 5, 0)));
 void colfs_tree_errors_render_path(colfs_tree *t, const char *dir,
 				   colfs_buf *out);
+
+/* tree.c: add a child called exactly `name` (taken; already escaped and
+ * unique: a name of another tree's directory) to `dir`, listed or
+ * (`hidden`) made as by a lookup.  NULL when out of memory. */
+colfs_node *colfs_dir_add_named(colfs_tree *t, colfs_node *dir, char *name,
+				colfs_content kind, bool hidden);
 
 /* tree_sizes.c: read the size index for a freshly opened tree. */
 void colfs_tree_sizes_open(colfs_tree *t);
