@@ -1,0 +1,868 @@
+/* colfs: an Apache Kudu log block container as a tree (docs/kudu-tree.md).
+ *
+ * Kudu's log block manager keeps many blocks in one container: `<id>.data`
+ * holds the blocks one after another (each starting at a multiple of the
+ * file system block size; a deleted block's bytes are punched out) and
+ * `<id>.metadata` lists them.  The metadata file is a Kudu protobuf
+ * container: the magic "kuducntr", a little-endian version (1 or 2), in
+ * version 2 a CRC-32C of magic and version; then records: a 4-byte length,
+ * (version 2) a CRC-32C of the length, the body, and a CRC-32C of the body
+ * (version 1: of the length and the body).  The first record is a
+ * ContainerSupHeaderPB naming the record type (kudu.BlockRecordPB), the
+ * others are BlockRecordPB: CREATE of a block at an offset and length of
+ * the data file, or DELETE.
+ *
+ * The tree's source is the data file (colfs_format.claim_path finds the
+ * pair from either name); the metadata file is read whole at open.  Each
+ * live block that is a CFile is shown as the CFile's own tree (a window of
+ * the data file, colfs_dir_graft); another block as `raw`.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/codec.h"
+#include "core/proto.h"
+#include "core/tree.h"
+#include "kudu/kudu.pb-c.h"
+
+#define KUDU_MAGIC "kuducntr"
+/* The file system block size Kudu aligns blocks to when nothing says
+ * otherwise (the common one). */
+#define KUDU_ALIGN 4096
+
+typedef struct kudu_record {
+	uint64_t off;            /* in the metadata file */
+	uint64_t body_off;
+	uint32_t body_len;
+	bool framed;             /* length and body present, length checked */
+	bool ok;                 /* body checksum right and decoded */
+	int op;                  /* KUDU__FS__BLOCK_RECORD_TYPE__* */
+	uint64_t id;
+	int64_t boff, blen;
+	bool has_off, has_len;
+	const char *problem;     /* why not ok (static text), or NULL */
+} kudu_record;
+
+typedef struct kudu_block {
+	uint64_t id;
+	uint64_t off, len;
+	size_t create_rec;
+	long delete_rec;         /* -1: live */
+	bool punched;            /* deleted, and its bytes read as zeros */
+} kudu_block;
+
+typedef struct kudu_state {
+	char *meta_path;
+	uint8_t *meta;
+	size_t meta_len;
+	uint32_t version;
+	char *pb_type;
+	kudu_record *recs;
+	size_t nrecs, caprecs;
+	kudu_block *blocks;      /* in the order of their CREATE records */
+	size_t nblocks, capblocks;
+	size_t live, deleted, punched;
+	uint64_t data_size;
+	uint64_t hole_bytes;
+} kudu_state;
+
+static kudu_state *state_of(colfs_tree *t)
+{
+	return colfs_tree_format_state(t);
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static void block_name(uint64_t id, char *buf, size_t len)
+{
+	/* as Kudu's BlockId::ToString prints it */
+	snprintf(buf, len, "%016llu", (unsigned long long)id);
+}
+
+/* ------------------------------------------------------------------------
+ * Finding the pair
+ */
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n > m && strcmp(s + n - m, suffix) == 0;
+}
+
+static bool starts_with_magic(const char *path)
+{
+	char head[8];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	struct stat st;
+	bool yes = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		   pread(fd, head, 8, 0) == 8 && memcmp(head, KUDU_MAGIC, 8) == 0;
+	close(fd);
+	return yes;
+}
+
+/* "<stem>.data" or "<stem>.metadata": the other name of the pair. */
+static bool pair_paths(const char *path, char *data, char *meta, size_t len)
+{
+	size_t stem;
+	if (ends_with(path, ".metadata"))
+		stem = strlen(path) - strlen(".metadata");
+	else if (ends_with(path, ".data"))
+		stem = strlen(path) - strlen(".data");
+	else
+		return false;
+	if (stem + sizeof ".metadata" > len)
+		return false;
+	snprintf(data, len, "%.*s.data", (int)stem, path);
+	snprintf(meta, len, "%.*s.metadata", (int)stem, path);
+	return true;
+}
+
+static bool kudu_claim_path(const char *path, char *source, size_t source_len)
+{
+	char data[4096], meta[4096];
+	if (!pair_paths(path, data, meta, sizeof data) ||
+	    strlen(data) >= source_len || !starts_with_magic(meta))
+		return false;
+	snprintf(source, source_len, "%s", data);
+	return true;
+}
+
+static bool kudu_probe(const uint8_t *head, size_t head_len,
+		       const uint8_t *tail, size_t tail_len, uint64_t size)
+{
+	(void)tail;
+	(void)tail_len;
+	(void)size;
+	return head_len >= 8 && memcmp(head, KUDU_MAGIC, 8) == 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Reading the metadata
+ */
+static void meta_report(colfs_tree *t, const char *path, colfs_status st,
+			uint64_t moff, const char *what)
+{
+	/* The offset is in the metadata file, not the tree's source: it is
+	 * given in the message (docs/kudu-tree.md). */
+	colfs_tree_report_path(t, path, COLFS_OFFSET_UNKNOWN, st,
+			       "metadata file offset %llu (0x%llx): %s",
+			       (unsigned long long)moff,
+			       (unsigned long long)moff, what);
+}
+
+static colfs_status meta_read(kudu_state *k, uint64_t max_alloc,
+			      colfs_err *err)
+{
+	int fd = open(k->meta_path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return colfs_fail(err, errno == ENOENT ? COLFS_ENOENT : COLFS_EIO,
+				  0, "metadata file %s: %s", k->meta_path,
+				  strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return colfs_fail(err, COLFS_EIO, 0,
+				  "metadata file %s: not a regular file",
+				  k->meta_path);
+	}
+	if ((uint64_t)st.st_size > max_alloc) {
+		close(fd);
+		return colfs_fail(err, COLFS_EOVERFLOW, 0,
+				  "metadata file %s: %lld bytes, over max_alloc",
+				  k->meta_path, (long long)st.st_size);
+	}
+	k->meta_len = (size_t)st.st_size;
+	k->meta = malloc(k->meta_len ? k->meta_len : 1);
+	if (!k->meta) {
+		close(fd);
+		return colfs_fail(err, COLFS_ENOMEM, 0, "no memory");
+	}
+	size_t done = 0;
+	while (done < k->meta_len) {
+		ssize_t n = pread(fd, k->meta + done, k->meta_len - done,
+				  (off_t)done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	close(fd);
+	k->meta_len = done;
+	return COLFS_OK;
+}
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+static kudu_record *record_new(kudu_state *k, uint64_t off)
+{
+	if (k->nrecs == k->caprecs) {
+		size_t nc = k->caprecs ? k->caprecs * 2 : 64;
+		kudu_record *r = realloc(k->recs, nc * sizeof *r);
+		if (!r)
+			return NULL;
+		k->recs = r;
+		k->caprecs = nc;
+	}
+	kudu_record *r = &k->recs[k->nrecs++];
+	memset(r, 0, sizeof *r);
+	r->off = off;
+	return r;
+}
+
+static long block_find_live(const kudu_state *k, uint64_t id)
+{
+	for (size_t i = k->nblocks; i-- > 0;)
+		if (k->blocks[i].id == id && k->blocks[i].delete_rec < 0)
+			return (long)i;
+	return -1;
+}
+
+/* One BlockRecordPB, as Kudu's log block manager applies it at startup. */
+static colfs_status record_apply(colfs_tree *t, kudu_state *k, size_t ri)
+{
+	kudu_record *r = &k->recs[ri];
+	char path[64], name[32];
+	snprintf(path, sizeof path, "/records/%zu", ri);
+	block_name(r->id, name, sizeof name);
+
+	if (r->op == KUDU__FS__BLOCK_RECORD_TYPE__CREATE) {
+		if (!r->has_off || !r->has_len || r->boff < 0 || r->blen < 0) {
+			meta_report(t, path, COLFS_ECORRUPT, r->off,
+				    "CREATE record without a valid offset and length");
+			return COLFS_OK;
+		}
+		uint64_t off = (uint64_t)r->boff, len = (uint64_t)r->blen;
+		if (len > 0 && (off > k->data_size || len > k->data_size - off)) {
+			colfs_tree_report_path(t, path, off, COLFS_EBOUNDS,
+					       "block %s: bytes %llu..%llu lie outside the data file of %llu bytes",
+					       name, (unsigned long long)off,
+					       (unsigned long long)(off + len),
+					       (unsigned long long)k->data_size);
+			return COLFS_OK;
+		}
+		if (block_find_live(k, r->id) >= 0) {
+			char what[128];
+			snprintf(what, sizeof what,
+				 "CREATE of block %s, which already exists", name);
+			meta_report(t, path, COLFS_ECORRUPT, r->off, what);
+			return COLFS_OK;
+		}
+		if (k->nblocks == k->capblocks) {
+			size_t nc = k->capblocks ? k->capblocks * 2 : 64;
+			kudu_block *b = realloc(k->blocks, nc * sizeof *b);
+			if (!b)
+				return COLFS_ENOMEM;
+			k->blocks = b;
+			k->capblocks = nc;
+		}
+		kudu_block *b = &k->blocks[k->nblocks++];
+		memset(b, 0, sizeof *b);
+		b->id = r->id;
+		b->off = off;
+		b->len = len;
+		b->create_rec = ri;
+		b->delete_rec = -1;
+		k->live++;
+	} else if (r->op == KUDU__FS__BLOCK_RECORD_TYPE__DELETE) {
+		long i = block_find_live(k, r->id);
+		if (i < 0) {
+			char what[128];
+			snprintf(what, sizeof what,
+				 "DELETE of block %s, which does not exist", name);
+			meta_report(t, path, COLFS_ECORRUPT, r->off, what);
+			return COLFS_OK;
+		}
+		k->blocks[i].delete_rec = (long)ri;
+		k->live--;
+		k->deleted++;
+	} else {
+		char what[96];
+		snprintf(what, sizeof what, "record of unknown type %d", r->op);
+		meta_report(t, path, COLFS_ECORRUPT, r->off, what);
+	}
+	return COLFS_OK;
+}
+
+/* The records, as Kudu's ReadPBStartingAt frames them. */
+static colfs_status records_read(colfs_tree *t, kudu_state *k,
+				 uint64_t max_alloc, colfs_err *err)
+{
+	size_t hdr = k->version == 1 ? 4 : 8;
+	uint64_t pos = k->version == 1 ? 12 : 16;
+	const uint8_t *m = k->meta;
+
+	while (pos < k->meta_len) {
+		char path[64];
+		size_t left = k->meta_len - pos;
+		snprintf(path, sizeof path, "/records/%zu", k->nrecs);
+		if (left < hdr) {
+			meta_report(t, path, COLFS_ETRUNCATED, pos,
+				    "truncated last record: its length field is cut short");
+			break;
+		}
+		if (k->version == 2 && all_zero(m + pos, hdr) &&
+		    all_zero(m + pos, left)) {
+			meta_report(t, path, COLFS_ETRUNCATED, pos,
+				    "truncated last record: the rest of the file is zero bytes (an incomplete write)");
+			break;
+		}
+		uint32_t len = le32(m + pos);
+		if (k->version == 2) {
+			uint8_t lb[4];
+			memcpy(lb, m + pos, 4);
+			uint32_t want = le32(m + pos + 4);
+			uint32_t got = colfs_crc32c(0, lb, 4);
+			if (want != got) {
+				char what[160];
+				snprintf(what, sizeof what,
+					 "length checksum mismatch: stored %08x, the length %u gives %08x; the records from here on cannot be framed",
+					 want, len, got);
+				meta_report(t, path, COLFS_ECORRUPT, pos + 4,
+					    what);
+				break;
+			}
+		}
+		if ((uint64_t)len + 4 > left - hdr) {
+			char what[160];
+			snprintf(what, sizeof what,
+				 "truncated last record: a body of %u bytes and its checksum, %zu bytes left",
+				 len, left - hdr);
+			meta_report(t, path, COLFS_ETRUNCATED, pos, what);
+			break;
+		}
+		kudu_record *r = record_new(k, pos);
+		if (!r)
+			return colfs_fail(err, COLFS_ENOMEM, 0, "no memory");
+		r->body_off = pos + hdr;
+		r->body_len = len;
+		r->framed = true;
+		uint64_t cpos = r->body_off + len;
+		uint32_t want = le32(m + cpos), got;
+		if (k->version == 1)
+			got = colfs_crc32c(0, m + pos, 4 + (size_t)len);
+		else
+			got = colfs_crc32c(0, m + r->body_off, len);
+		pos = cpos + 4;
+		if (want != got) {
+			char what[160];
+			snprintf(what, sizeof what,
+				 "record checksum mismatch: stored %08x, the %s gives %08x",
+				 want, k->version == 1 ? "length and body" : "body",
+				 got);
+			meta_report(t, path, COLFS_ECORRUPT, cpos, what);
+			r->problem = "checksum mismatch";
+			if (k->version == 1)
+				break; /* the length itself is unchecked */
+			continue;
+		}
+		size_t ri = k->nrecs - 1;
+		colfs_proto_msg pm = {0};
+		size_t cap = colfs_proto_cap(len, max_alloc);
+		if (ri == 0) {
+			if (colfs_proto_unpack_status(
+				    &pm, &kudu__fs__container_sup_header_pb__descriptor,
+				    m + r->body_off, len, cap) != COLFS_OK) {
+				meta_report(t, path, COLFS_ECORRUPT, r->body_off,
+					    "the supplemental header is not a ContainerSupHeaderPB");
+				r->problem = "not a ContainerSupHeaderPB";
+				continue;
+			}
+			const Kudu__Fs__ContainerSupHeaderPB *h =
+				(const void *)pm.msg;
+			k->pb_type = strdup(h->pb_type ? h->pb_type : "");
+			colfs_proto_free(&pm);
+			if (!k->pb_type)
+				return colfs_fail(err, COLFS_ENOMEM, 0, "no memory");
+			if (strcmp(k->pb_type, "kudu.BlockRecordPB") != 0)
+				return colfs_fail(err, COLFS_EUNSUPPORTED, 0,
+						  "a Kudu protobuf container of %.100s records, not a block container's metadata (kudu.BlockRecordPB): not supported",
+						  k->pb_type);
+			r->ok = true;
+			continue;
+		}
+		if (colfs_proto_unpack_status(
+			    &pm, &kudu__fs__block_record_pb__descriptor,
+			    m + r->body_off, len, cap) != COLFS_OK) {
+			meta_report(t, path, COLFS_ECORRUPT, r->body_off,
+				    "not a BlockRecordPB");
+			r->problem = "not a BlockRecordPB";
+			continue;
+		}
+		const Kudu__Fs__BlockRecordPB *br = (const void *)pm.msg;
+		r->ok = true;
+		r->op = br->op_type;
+		r->id = br->block_id ? br->block_id->id : 0;
+		r->has_off = br->has_offset;
+		r->has_len = br->has_length;
+		r->boff = br->offset;
+		r->blen = br->length;
+		colfs_proto_free(&pm);
+		COLFS_TRY(record_apply(t, k, ri));
+	}
+	return COLFS_OK;
+}
+
+/* Do the bytes of [off, off + len) of the data file read as zeros (holes
+ * skipped with SEEK_DATA)?  False when they cannot be looked at. */
+static bool range_zero(colfs_source *src, uint64_t off, uint64_t len)
+{
+	int fd = colfs_source_fd(src);
+	uint64_t end = off + len;
+	uint8_t buf[16384];
+	if (fd < 0)
+		return false;
+	while (off < end) {
+		off_t d = lseek(fd, (off_t)off, SEEK_DATA);
+		if (d < 0 || (uint64_t)d >= end)
+			return d >= 0 || errno == ENXIO;
+		off_t h = lseek(fd, d, SEEK_HOLE);
+		uint64_t stop = h < 0 || (uint64_t)h > end ? end : (uint64_t)h;
+		for (uint64_t p = (uint64_t)d; p < stop;) {
+			size_t n = stop - p < sizeof buf ? (size_t)(stop - p)
+							 : sizeof buf;
+			if (colfs_source_read_at(src, p, n, buf, NULL) != COLFS_OK ||
+			    !all_zero(buf, n))
+				return false;
+			p += n;
+		}
+		off = stop;
+	}
+	return true;
+}
+
+static int block_cmp(const void *a, const void *b)
+{
+	const kudu_block *x = *(kudu_block *const *)a;
+	const kudu_block *y = *(kudu_block *const *)b;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x->len < y->len ? -1 : x->len > y->len;
+}
+
+/* Live blocks sorted by offset (malloc'd), NULL when out of memory. */
+static kudu_block **live_sorted(kudu_state *k)
+{
+	kudu_block **v = malloc((k->live + 1) * sizeof *v);
+	size_t n = 0;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < k->nblocks; i++)
+		if (k->blocks[i].delete_rec < 0)
+			v[n++] = &k->blocks[i];
+	qsort(v, n, sizeof *v, block_cmp);
+	return v;
+}
+
+static colfs_status blocks_check(colfs_tree *t, kudu_state *k)
+{
+	colfs_source *src = colfs_tree_source(t);
+	for (size_t i = 0; i < k->nblocks; i++) {
+		kudu_block *b = &k->blocks[i];
+		if (b->delete_rec >= 0 && range_zero(src, b->off, b->len)) {
+			b->punched = true;
+			k->punched++;
+		}
+	}
+	kudu_block **v = live_sorted(k);
+	if (!v)
+		return COLFS_ENOMEM;
+	uint64_t end = 0;
+	const kudu_block *last = NULL;
+	for (size_t i = 0; i < k->live; i++) {
+		char a[32], b[32];
+		if (last && v[i]->len && v[i]->off < end) {
+			block_name(v[i]->id, a, sizeof a);
+			block_name(last->id, b, sizeof b);
+			colfs_tree_report_path(t, NULL, v[i]->off, COLFS_ECORRUPT,
+					       "blocks overlap: block %s (%llu bytes) starts inside block %s (bytes %llu..%llu)",
+					       a, (unsigned long long)v[i]->len,
+					       b, (unsigned long long)last->off,
+					       (unsigned long long)end);
+		}
+		if (v[i]->off + v[i]->len > end) {
+			end = v[i]->off + v[i]->len;
+			last = v[i];
+		}
+	}
+	free(v);
+	/* holes of the data file */
+	int fd = colfs_source_fd(src);
+	for (uint64_t pos = 0; fd >= 0 && pos < k->data_size;) {
+		off_t h = lseek(fd, (off_t)pos, SEEK_HOLE);
+		if (h < 0 || (uint64_t)h >= k->data_size)
+			break;
+		off_t d = lseek(fd, h, SEEK_DATA);
+		uint64_t e = d < 0 ? k->data_size : (uint64_t)d;
+		k->hole_bytes += e - (uint64_t)h;
+		pos = e;
+	}
+	return COLFS_OK;
+}
+
+/* ------------------------------------------------------------------------
+ * The tree
+ */
+static colfs_status record_generate(colfs_tree *t, colfs_node *file,
+				    colfs_buf *out)
+{
+	kudu_state *k = state_of(t);
+	size_t ri = (size_t)colfs_node_a(file);
+	const kudu_record *r = &k->recs[ri];
+	json_t *o = json_object();
+	char name[32];
+
+	json_object_set_new(o, "record", json_integer((json_int_t)ri));
+	json_object_set_new(o, "metadata_offset", json_integer((json_int_t)r->off));
+	json_object_set_new(o, "body_length", json_integer(r->body_len));
+	json_object_set_new(o, "type", json_string(ri == 0 ? "ContainerSupHeaderPB"
+							  : "BlockRecordPB"));
+	if (r->problem)
+		json_object_set_new(o, "problem", json_string(r->problem));
+	if (r->ok) {
+		colfs_proto_msg pm = {0};
+		size_t cap = colfs_proto_cap(r->body_len,
+					     colfs_tree_options(t)->max_alloc);
+		const ProtobufCMessageDescriptor *d =
+			ri == 0 ? &kudu__fs__container_sup_header_pb__descriptor
+				: &kudu__fs__block_record_pb__descriptor;
+		if (ri > 0) {
+			block_name(r->id, name, sizeof name);
+			json_object_set_new(o, "block", json_string(name));
+		}
+		if (colfs_proto_unpack_status(&pm, d, k->meta + r->body_off,
+					      r->body_len, cap) == COLFS_OK) {
+			json_object_set_new(o, "message", colfs_proto_json(pm.msg, NULL));
+			colfs_proto_free(&pm);
+		}
+	}
+	return colfs_buf_json(out, o);
+}
+
+static const colfs_node_ops record_ops = {.generate = record_generate};
+
+static colfs_status records_populate(colfs_tree *t, colfs_node *dir)
+{
+	kudu_state *k = state_of(t);
+	for (size_t i = 0; i < k->nrecs; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "%zu.json", i);
+		colfs_node *n = colfs_dir_add_doc(t, dir, name, &record_ops, NULL);
+		if (!n)
+			return COLFS_ENOMEM;
+		colfs_node_set_args(n, i, 0, 0);
+	}
+	return COLFS_OK;
+}
+
+static bool block_is_cfile(colfs_tree *t, const kudu_block *b)
+{
+	uint8_t head[8];
+	return b->len >= 8 &&
+	       colfs_source_read_at(colfs_tree_source(t), b->off, 8, head,
+				    NULL) == COLFS_OK &&
+	       (memcmp(head, "kuducfil", 8) == 0 ||
+		memcmp(head, "kuducfl2", 8) == 0);
+}
+
+static colfs_status block_populate(colfs_tree *t, colfs_node *dir)
+{
+	kudu_state *k = state_of(t);
+	const kudu_block *b = &k->blocks[colfs_node_a(dir)];
+	char name[32], why[512], display[4200];
+	block_name(b->id, name, sizeof name);
+	/* the name a block's tree gives itself (its README's first line) */
+	snprintf(display, sizeof display, "%s block %s",
+		 colfs_tree_display_name(t), name);
+
+	if (block_is_cfile(t, b)) {
+		colfs_tree *sub;
+		if (colfs_tree_open_window(t, b->off, b->len, display, &sub, why,
+					   sizeof why) == COLFS_OK)
+			return colfs_dir_graft(t, dir, sub, b->off);
+		colfs_tree_report(t, dir, b->off, COLFS_ECORRUPT,
+				  "a CFile block that cannot be opened: %s", why);
+	}
+	return colfs_dir_add_range(t, dir, "raw", b->off, b->len) ? COLFS_OK
+								    : COLFS_ENOMEM;
+}
+
+static const colfs_node_ops block_ops = {.populate = block_populate};
+
+static colfs_status blocks_populate(colfs_tree *t, colfs_node *dir)
+{
+	kudu_state *k = state_of(t);
+	for (size_t i = 0; i < k->nblocks; i++) {
+		char name[32];
+		if (k->blocks[i].delete_rec >= 0)
+			continue;
+		block_name(k->blocks[i].id, name, sizeof name);
+		colfs_node *n = colfs_dir_add_dir(t, dir, name, &block_ops, NULL);
+		if (!n)
+			return COLFS_ENOMEM;
+		colfs_node_set_args(n, i, 0, 0);
+	}
+	return COLFS_OK;
+}
+
+static colfs_status deleted_info_generate(colfs_tree *t, colfs_node *file,
+					  colfs_buf *out)
+{
+	kudu_state *k = state_of(t);
+	const kudu_block *b = &k->blocks[colfs_node_a(file)];
+	json_t *o = json_object();
+	char name[32];
+	block_name(b->id, name, sizeof name);
+	json_object_set_new(o, "block", json_string(name));
+	json_object_set_new(o, "offset", json_integer((json_int_t)b->off));
+	json_object_set_new(o, "length", json_integer((json_int_t)b->len));
+	json_object_set_new(o, "create_record", json_integer((json_int_t)b->create_rec));
+	json_object_set_new(o, "delete_record", json_integer(b->delete_rec));
+	json_object_set_new(o, "punched", json_boolean(b->punched));
+	return colfs_buf_json(out, o);
+}
+
+static const colfs_node_ops deleted_info_ops = {.generate = deleted_info_generate};
+
+static colfs_status deleted_block_populate(colfs_tree *t, colfs_node *dir)
+{
+	kudu_state *k = state_of(t);
+	size_t i = (size_t)colfs_node_a(dir);
+	const kudu_block *b = &k->blocks[i];
+	colfs_node *n = colfs_dir_add_doc(t, dir, "block.json", &deleted_info_ops,
+					  NULL);
+	if (!n)
+		return COLFS_ENOMEM;
+	colfs_node_set_args(n, i, 0, 0);
+	if (!b->punched && !colfs_dir_add_range(t, dir, "raw", b->off, b->len))
+		return COLFS_ENOMEM;
+	return COLFS_OK;
+}
+
+static const colfs_node_ops deleted_block_ops = {.populate = deleted_block_populate};
+
+static colfs_status deleted_populate(colfs_tree *t, colfs_node *dir)
+{
+	kudu_state *k = state_of(t);
+	for (size_t i = 0; i < k->nblocks; i++) {
+		char name[32];
+		if (k->blocks[i].delete_rec < 0)
+			continue;
+		block_name(k->blocks[i].id, name, sizeof name);
+		colfs_node *n = colfs_dir_add_dir(t, dir, name,
+						  &deleted_block_ops, NULL);
+		if (!n)
+			return COLFS_ENOMEM;
+		colfs_node_set_args(n, i, 0, 0);
+	}
+	return COLFS_OK;
+}
+
+static const colfs_node_ops records_ops = {.populate = records_populate};
+static const colfs_node_ops blocks_ops = {.populate = blocks_populate};
+static const colfs_node_ops deleted_ops = {.populate = deleted_populate};
+
+static colfs_status layout_generate(colfs_tree *t, colfs_node *file,
+				    colfs_buf *out)
+{
+	kudu_state *k = state_of(t);
+	colfs_layout l = COLFS_LAYOUT_INIT;
+	int fd = colfs_source_fd(colfs_tree_source(t));
+	(void)file;
+
+	/* holes first: padding inside a hole is a hole */
+	typedef struct { uint64_t a, b; } span;
+	span *holes = NULL;
+	size_t nh = 0, ch = 0;
+	for (uint64_t pos = 0; fd >= 0 && pos < k->data_size;) {
+		off_t h = lseek(fd, (off_t)pos, SEEK_HOLE);
+		if (h < 0 || (uint64_t)h >= k->data_size)
+			break;
+		off_t d = lseek(fd, h, SEEK_DATA);
+		uint64_t e = d < 0 ? k->data_size : (uint64_t)d;
+		if (nh == ch) {
+			ch = ch ? ch * 2 : 16;
+			span *p = realloc(holes, ch * sizeof *p);
+			if (!p)
+				break;
+			holes = p;
+		}
+		holes[nh++] = (span){(uint64_t)h, e};
+		colfs_layout_add(&l, (uint64_t)h, e - (uint64_t)h, "hole", "-");
+		pos = e;
+	}
+	/* blocks, and the padding after each up to the next aligned offset
+	 * where the next block starts (or the file ends) */
+	kudu_block **v = malloc((k->nblocks + 1) * sizeof *v);
+	size_t n = 0;
+	if (!v) {
+		free(holes);
+		colfs_layout_free(&l);
+		return COLFS_ENOMEM;
+	}
+	for (size_t i = 0; i < k->nblocks; i++) {
+		kudu_block *b = &k->blocks[i];
+		char name[32];
+		block_name(b->id, name, sizeof name);
+		if (b->delete_rec < 0)
+			colfs_layout_add(&l, b->off, b->len, "block", "/blocks/%s",
+					 name);
+		else if (!b->punched)
+			colfs_layout_add(&l, b->off, b->len, "deleted_block",
+					 "/deleted/%s", name);
+		if (b->delete_rec < 0 || !b->punched)
+			v[n++] = b;
+	}
+	qsort(v, n, sizeof *v, block_cmp);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t e = v[i]->off + v[i]->len;
+		uint64_t a = (e + KUDU_ALIGN - 1) / KUDU_ALIGN * KUDU_ALIGN;
+		uint64_t next = i + 1 < n ? v[i + 1]->off : k->data_size;
+		if (a > k->data_size)
+			a = k->data_size;
+		if (a <= e || next < a)
+			continue;
+		bool in_hole = false;
+		for (size_t h = 0; h < nh; h++)
+			if (holes[h].a <= e && a <= holes[h].b)
+				in_hole = true;
+		if (!in_hole)
+			colfs_layout_add(&l, e, a - e, "padding", "-");
+	}
+	free(v);
+	free(holes);
+	return colfs_layout_write(&l, k->data_size, out);
+}
+
+static colfs_status summary_generate(colfs_tree *t, colfs_node *file,
+				     colfs_buf *out)
+{
+	kudu_state *k = state_of(t);
+	uint64_t live_bytes = 0;
+	(void)file;
+	for (size_t i = 0; i < k->nblocks; i++)
+		if (k->blocks[i].delete_rec < 0)
+			live_bytes += k->blocks[i].len;
+	colfs_buf_printf(out, "format: Kudu log block container (metadata version %u)\n",
+			 k->version);
+	colfs_buf_printf(out, "metadata: %s (%zu bytes, %zu records, record type %s)\n",
+			 k->meta_path, k->meta_len, k->nrecs,
+			 k->pb_type ? k->pb_type : "unknown");
+	colfs_buf_printf(out, "data: %llu bytes, %llu in holes\n",
+			 (unsigned long long)k->data_size,
+			 (unsigned long long)k->hole_bytes);
+	colfs_buf_printf(out, "live blocks: %zu (%llu bytes)\n", k->live,
+			 (unsigned long long)live_bytes);
+	colfs_buf_printf(out, "deleted blocks: %zu (%zu punched)\n", k->deleted,
+			 k->punched);
+	colfs_buf_printf(out, "problems: %zu\n", colfs_tree_error_count(t));
+	return colfs_buf_status(out);
+}
+
+static const colfs_node_ops layout_ops = {.generate = layout_generate};
+static const colfs_node_ops summary_ops = {.generate = summary_generate};
+
+static colfs_status root_populate(colfs_tree *t, colfs_node *root)
+{
+	if (!colfs_dir_add_summary(t, root, &summary_ops, NULL) ||
+	    !colfs_dir_add_doc(t, root, "layout", &layout_ops, NULL) ||
+	    !colfs_dir_add_errors(t, root) ||
+	    !colfs_dir_add_dir(t, root, "records", &records_ops, NULL) ||
+	    !colfs_dir_add_dir(t, root, "blocks", &blocks_ops, NULL) ||
+	    !colfs_dir_add_dir(t, root, "deleted", &deleted_ops, NULL))
+		return COLFS_ENOMEM;
+	return COLFS_OK;
+}
+
+static const colfs_node_ops root_ops = {.populate = root_populate};
+
+static void kudu_close(void *state)
+{
+	kudu_state *k = state;
+	if (!k)
+		return;
+	free(k->meta_path);
+	free(k->meta);
+	free(k->pb_type);
+	free(k->recs);
+	free(k->blocks);
+	free(k);
+}
+
+static colfs_status kudu_open(colfs_tree *t, colfs_err *err)
+{
+	const colfs_options *o = colfs_tree_options(t);
+	uint64_t max_alloc = o->max_alloc ? o->max_alloc : (1ull << 30);
+	colfs_source *src = colfs_tree_source(t);
+	char data[4096], meta[4096];
+	uint8_t head[8];
+
+	if (colfs_source_read_at(src, 0, 8, head, NULL) == COLFS_OK &&
+	    memcmp(head, KUDU_MAGIC, 8) == 0)
+		return colfs_fail(err, COLFS_EUNSUPPORTED, 0,
+				  "a Kudu protobuf container: colfs shows a log block container's <id>.metadata or <id>.data by its path (tablet metadata is not supported yet)");
+	if (!pair_paths(colfs_tree_display_name(t), data, meta, sizeof data))
+		return colfs_fail(err, COLFS_EUNSUPPORTED, 0,
+				  "a Kudu container is opened as <id>.data or <id>.metadata");
+	kudu_state *k = calloc(1, sizeof *k);
+	if (!k)
+		return colfs_fail(err, COLFS_ENOMEM, 0, "no memory");
+	colfs_tree_set_format_state(t, k);
+	k->meta_path = strdup(meta);
+	if (!k->meta_path)
+		return colfs_fail(err, COLFS_ENOMEM, 0, "no memory");
+	k->data_size = colfs_source_size(src);
+	COLFS_TRY(meta_read(k, max_alloc, err));
+	if (k->meta_len < 12 || memcmp(k->meta, KUDU_MAGIC, 8) != 0)
+		return colfs_fail(err, COLFS_ECORRUPT, 0,
+				  "metadata file %s: no kuducntr header", meta);
+	k->version = le32(k->meta + 8);
+	if (k->version != 1 && k->version != 2)
+		return colfs_fail(err, COLFS_EUNSUPPORTED, 8,
+				  "metadata file %s: protobuf container version %u (colfs reads versions 1 and 2)",
+				  meta, k->version);
+	if (k->version == 2) {
+		if (k->meta_len < 16)
+			return colfs_fail(err, COLFS_ETRUNCATED, 0,
+					  "metadata file %s: the version 2 header is cut short",
+					  meta);
+		uint32_t want = le32(k->meta + 12);
+		uint32_t got = colfs_crc32c(0, k->meta, 12);
+		if (want != got) {
+			char what[128];
+			snprintf(what, sizeof what,
+				 "header checksum mismatch: stored %08x, magic and version give %08x",
+				 want, got);
+			meta_report(t, "/", COLFS_ECORRUPT, 12, what);
+		}
+	}
+	COLFS_TRY(records_read(t, k, max_alloc, err));
+	COLFS_TRY(blocks_check(t, k));
+	colfs_node_set_ops(colfs_tree_root(t), &root_ops, NULL);
+	return COLFS_OK;
+}
+
+const colfs_format colfs_format_kudu = {
+	.name = "kudu",
+	.probe = kudu_probe,
+	.open = kudu_open,
+	.close = kudu_close,
+	.claim_path = kudu_claim_path,
+};
