@@ -705,8 +705,30 @@ static colfs_status layout_generate(colfs_tree *t, colfs_node *file,
 			holes = p;
 		}
 		holes[nh++] = (span){(uint64_t)h, e};
-		colfs_layout_add(&l, (uint64_t)h, e - (uint64_t)h, "hole", "-");
 		pos = e;
+	}
+	/* a hole is listed where no punched block claims it (a punched
+	 * block is listed whole: its last page may be zeros, not hole) */
+	for (size_t h = 0; h < nh; h++) {
+		uint64_t a = holes[h].a;
+		while (a < holes[h].b) {
+			uint64_t stop = holes[h].b, skip = 0;
+			for (size_t i = 0; i < k->nblocks; i++) {
+				const kudu_block *b = &k->blocks[i];
+				if (!b->punched || b->off + b->len <= a)
+					continue;
+				if (b->off <= a && b->off + b->len > skip)
+					skip = b->off + b->len;
+				else if (b->off > a && b->off < stop)
+					stop = b->off;
+			}
+			if (skip) {
+				a = skip;
+				continue;
+			}
+			colfs_layout_add(&l, a, stop - a, "hole", "-");
+			a = stop;
+		}
 	}
 	/* blocks, and the padding after each up to the next aligned offset
 	 * where the next block starts (or the file ends) */
@@ -724,11 +746,12 @@ static colfs_status layout_generate(colfs_tree *t, colfs_node *file,
 		if (b->delete_rec < 0)
 			colfs_layout_add(&l, b->off, b->len, "block", "/blocks/%s",
 					 name);
-		else if (!b->punched)
-			colfs_layout_add(&l, b->off, b->len, "deleted_block",
+		else
+			colfs_layout_add(&l, b->off, b->len,
+					 b->punched ? "punched_block"
+						    : "deleted_block",
 					 "/deleted/%s", name);
-		if (b->delete_rec < 0 || !b->punched)
-			v[n++] = b;
+		v[n++] = b;
 	}
 	qsort(v, n, sizeof *v, block_cmp);
 	for (size_t i = 0; i < n; i++) {
@@ -776,14 +799,76 @@ static colfs_status summary_generate(colfs_tree *t, colfs_node *file,
 	return colfs_buf_status(out);
 }
 
+static colfs_status readme_generate(colfs_tree *t, colfs_node *file,
+				    colfs_buf *out)
+{
+	kudu_state *k = state_of(t);
+	bool raw_blocks = false, cfile_blocks = false, unpunched = false;
+	(void)file;
+	for (size_t i = 0; i < k->nblocks; i++) {
+		const kudu_block *b = &k->blocks[i];
+		if (b->delete_rec >= 0)
+			unpunched |= !b->punched;
+		else if (block_is_cfile(t, b))
+			cfile_blocks = true;
+		else
+			raw_blocks = true;
+	}
+	const colfs_readme_row rows[] = {
+		{true, 0, "summary", false,
+		 "metadata version, records, data file size and holes, live and deleted blocks"},
+		{true, 0, "records/", false,
+		 "the metadata file's records, numbered from 0"},
+		{true, 1, "N.json", false,
+		 "record N: its offset in the metadata file, length, and the message (0: ContainerSupHeaderPB; then BlockRecordPB)"},
+		{true, 0, "blocks/", false,
+		 "the live blocks, named by block id as Kudu prints it"},
+		{cfile_blocks, 1, "<block>/", false,
+		 "a CFile block: the tree the CFile has on its own (its README, values, blocks/, ...)"},
+		{raw_blocks, 1, "<block>/", false,
+		 "a block that is not a CFile"},
+		{raw_blocks, 2, "raw", false, "the block's bytes"},
+		{true, 0, "deleted/", false, "the blocks a DELETE record removed"},
+		{k->deleted > 0, 1, "<block>/", false, "one deleted block"},
+		{k->deleted > 0, 2, "block.json", false,
+		 "its offset, length, CREATE and DELETE records, and whether its bytes were punched out"},
+		{unpunched, 2, "raw", false,
+		 "its bytes, when they were not punched out"},
+	};
+	char about[256];
+	snprintf(about, sizeof about,
+		 "The blocks are in this data file; the records in %s.\n\n",
+		 k->meta_path);
+	const colfs_readme r = {
+		.what = "the data file of an Apache Kudu log block container",
+		.about = about,
+		.format_text = "\"kudu container\" and the metadata file's version",
+		.rows = rows,
+		.n_rows = sizeof(rows) / sizeof(rows[0]),
+	};
+	return colfs_readme_write(t, &r, out);
+}
+
+static colfs_status format_generate(colfs_tree *t, colfs_node *file,
+				    colfs_buf *out)
+{
+	(void)file;
+	colfs_buf_printf(out, "kudu container v%u\n", state_of(t)->version);
+	return colfs_buf_status(out);
+}
+
 static const colfs_node_ops layout_ops = {.generate = layout_generate};
 static const colfs_node_ops summary_ops = {.generate = summary_generate};
+static const colfs_node_ops readme_ops = {.generate = readme_generate};
+static const colfs_node_ops format_ops = {.generate = format_generate};
 
 static colfs_status root_populate(colfs_tree *t, colfs_node *root)
 {
-	if (!colfs_dir_add_summary(t, root, &summary_ops, NULL) ||
+	if (!colfs_dir_add_doc(t, root, "README", &readme_ops, NULL) ||
+	    !colfs_dir_add_doc(t, root, "format", &format_ops, NULL) ||
 	    !colfs_dir_add_doc(t, root, "layout", &layout_ops, NULL) ||
 	    !colfs_dir_add_errors(t, root) ||
+	    !colfs_dir_add_summary(t, root, &summary_ops, NULL) ||
 	    !colfs_dir_add_dir(t, root, "records", &records_ops, NULL) ||
 	    !colfs_dir_add_dir(t, root, "blocks", &blocks_ops, NULL) ||
 	    !colfs_dir_add_dir(t, root, "deleted", &deleted_ops, NULL))

@@ -289,7 +289,8 @@ static void matrix(const char *dir, int version)
 	free(sum);
 	char *lay = read_path(t, "layout");
 	if (!has(lay, " block /blocks/") || !has(lay, " padding -") ||
-	    !has(lay, " hole -") || !has(lay, " deleted_block /deleted/"))
+	    !has(lay, " punched_block /deleted/") ||
+	    !has(lay, " deleted_block /deleted/"))
 		FAIL("%s: layout: %s", label, lay ? lay : "(none)");
 	free(lay);
 	char *rec = read_path(t, "records/1.json");
