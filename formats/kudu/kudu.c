@@ -70,6 +70,11 @@ typedef struct kudu_state {
 	size_t live, deleted, punched;
 	uint64_t data_size;
 	uint64_t hole_bytes;
+	/* A tablet superblock (tablet-meta/<tablet id>): the file is the
+	 * tree's source, its last record the superblock. */
+	bool tablet;
+	colfs_proto_msg sb;
+	size_t sb_rec;
 } kudu_state;
 
 static kudu_state *state_of(colfs_tree *t)
@@ -153,9 +158,11 @@ static bool kudu_probe(const uint8_t *head, size_t head_len,
 static void meta_report(colfs_tree *t, const char *path, colfs_status st,
 			uint64_t moff, const char *what)
 {
-	/* The offset is in the metadata file, not the tree's source: it is
-	 * given in the message (docs/kudu-tree.md). */
-	colfs_tree_report_path(t, path, COLFS_OFFSET_UNKNOWN, st,
+	/* A container's metadata file is not the tree's source: the offset
+	 * is given in the message (docs/kudu-tree.md).  A superblock is. */
+	const kudu_state *k = state_of(t);
+	colfs_tree_report_path(t, path,
+			       k && k->tablet ? moff : COLFS_OFFSET_UNKNOWN, st,
 			       "metadata file offset %llu (0x%llx): %s",
 			       (unsigned long long)moff,
 			       (unsigned long long)moff, what);
@@ -391,10 +398,16 @@ static colfs_status records_read(colfs_tree *t, kudu_state *k,
 			colfs_proto_free(&pm);
 			if (!k->pb_type)
 				return colfs_fail(err, COLFS_ENOMEM, 0, "no memory");
-			if (strcmp(k->pb_type, "kudu.BlockRecordPB") != 0)
+			if (strcmp(k->pb_type, k->tablet ? "kudu.tablet.TabletSuperBlockPB"
+							 : "kudu.BlockRecordPB") != 0)
 				return colfs_fail(err, COLFS_EUNSUPPORTED, 0,
-						  "a Kudu protobuf container of %.100s records, not a block container's metadata (kudu.BlockRecordPB): not supported",
+						  "a Kudu protobuf container of %.100s records: colfs reads block container metadata (kudu.BlockRecordPB) and tablet superblocks (kudu.tablet.TabletSuperBlockPB)",
 						  k->pb_type);
+			r->ok = true;
+			continue;
+		}
+		if (k->tablet) {
+			/* decoded whole by tablet_open: the last one counts */
 			r->ok = true;
 			continue;
 		}
@@ -533,7 +546,8 @@ static colfs_status record_generate(colfs_tree *t, colfs_node *file,
 	json_object_set_new(o, "metadata_offset", json_integer((json_int_t)r->off));
 	json_object_set_new(o, "body_length", json_integer(r->body_len));
 	json_object_set_new(o, "type", json_string(ri == 0 ? "ContainerSupHeaderPB"
-							  : "BlockRecordPB"));
+						  : k->tablet ? "TabletSuperBlockPB"
+							      : "BlockRecordPB"));
 	if (r->problem)
 		json_object_set_new(o, "problem", json_string(r->problem));
 	if (r->ok) {
@@ -542,8 +556,9 @@ static colfs_status record_generate(colfs_tree *t, colfs_node *file,
 					     colfs_tree_options(t)->max_alloc);
 		const ProtobufCMessageDescriptor *d =
 			ri == 0 ? &kudu__fs__container_sup_header_pb__descriptor
-				: &kudu__fs__block_record_pb__descriptor;
-		if (ri > 0) {
+			: k->tablet ? &kudu__fs__tablet_super_block_pb__descriptor
+				    : &kudu__fs__block_record_pb__descriptor;
+		if (ri > 0 && !k->tablet) {
 			block_name(r->id, name, sizeof name);
 			json_object_set_new(o, "block", json_string(name));
 		}
@@ -888,7 +903,301 @@ static void kudu_close(void *state)
 	free(k->pb_type);
 	free(k->recs);
 	free(k->blocks);
+	colfs_proto_free(&k->sb);
 	free(k);
+}
+
+static colfs_status pbc_read(colfs_tree *t, kudu_state *k, const char *meta,
+			     uint64_t max_alloc, colfs_err *err);
+/* ------------------------------------------------------------------------
+ * A tablet superblock (tablet-meta/<tablet id>): a protobuf container of
+ * TabletSuperBlockPB records, the last one the tablet's state.
+ */
+static const Kudu__Fs__TabletSuperBlockPB *sb_of(colfs_tree *t)
+{
+	return (const void *)state_of(t)->sb.msg;
+}
+
+static json_t *bytes_text(const ProtobufCBinaryData *b)
+{
+	return colfs_proto_json_text(b->data, b->len);
+}
+
+static colfs_status superblock_generate(colfs_tree *t, colfs_node *file,
+					colfs_buf *out)
+{
+	(void)file;
+	return colfs_buf_json(out, colfs_proto_json(state_of(t)->sb.msg, NULL));
+}
+
+static const char *data_type_name(int v)
+{
+	const ProtobufCEnumValue *e = protobuf_c_enum_descriptor_get_value(
+		&kudu__fs__data_type__descriptor, v);
+	return e ? e->name : "unknown";
+}
+
+static colfs_status schema_generate(colfs_tree *t, colfs_node *file,
+				    colfs_buf *out)
+{
+	const Kudu__Fs__TabletSuperBlockPB *sb = sb_of(t);
+	(void)file;
+	for (size_t i = 0; sb->schema && i < sb->schema->n_columns; i++) {
+		const Kudu__Fs__ColumnSchemaPB *c = sb->schema->columns[i];
+		colfs_buf_printf(out, "%s %s %s%s (id %u)\n", c->name,
+				 data_type_name(c->type),
+				 c->is_nullable ? "NULL" : "NOT NULL",
+				 c->is_key ? " KEY" : "", c->id);
+	}
+	return colfs_buf_status(out);
+}
+
+/* The column of `id` in the schema, or NULL. */
+static const Kudu__Fs__ColumnSchemaPB *column_by_id(
+	const Kudu__Fs__TabletSuperBlockPB *sb, int32_t id)
+{
+	for (size_t i = 0; sb->schema && i < sb->schema->n_columns; i++)
+		if (sb->schema->columns[i]->has_id &&
+		    (int32_t)sb->schema->columns[i]->id == id)
+			return sb->schema->columns[i];
+	return NULL;
+}
+
+static void block_line(colfs_buf *out, const char *what,
+		       const Kudu__Fs__BlockIdPB *b)
+{
+	char name[32];
+	if (!b)
+		return;
+	block_name(b->id, name, sizeof name);
+	colfs_buf_printf(out, "%s %s\n", name, what);
+}
+
+/* rowsets/N/blocks: every block of the rowset, one "<block id> <role>"
+ * line each (to find them in the containers of the data directories). */
+static colfs_status rowset_blocks_generate(colfs_tree *t, colfs_node *file,
+					   colfs_buf *out)
+{
+	const Kudu__Fs__TabletSuperBlockPB *sb = sb_of(t);
+	const Kudu__Fs__RowSetDataPB *rs = sb->rowsets[colfs_node_a(file)];
+	char what[300];
+	for (size_t i = 0; i < rs->n_columns; i++) {
+		const Kudu__Fs__ColumnSchemaPB *c =
+			column_by_id(sb, rs->columns[i]->column_id);
+		if (c)
+			snprintf(what, sizeof what, "column %s", c->name);
+		else
+			snprintf(what, sizeof what, "column id %d (not in the schema)",
+				 rs->columns[i]->column_id);
+		block_line(out, what, rs->columns[i]->block);
+	}
+	block_line(out, "bloom", rs->bloom_block);
+	block_line(out, "adhoc_index", rs->adhoc_index_block);
+	for (size_t i = 0; i < rs->n_redo_deltas; i++) {
+		snprintf(what, sizeof what, "redo %zu", i);
+		block_line(out, what, rs->redo_deltas[i]->block);
+	}
+	for (size_t i = 0; i < rs->n_undo_deltas; i++) {
+		snprintf(what, sizeof what, "undo %zu", i);
+		block_line(out, what, rs->undo_deltas[i]->block);
+	}
+	return colfs_buf_status(out);
+}
+
+static colfs_status rowset_json_generate(colfs_tree *t, colfs_node *file,
+					 colfs_buf *out)
+{
+	const Kudu__Fs__TabletSuperBlockPB *sb = sb_of(t);
+	return colfs_buf_json(out, colfs_proto_json(
+		&sb->rowsets[colfs_node_a(file)]->base, NULL));
+}
+
+static const colfs_node_ops rowset_json_ops = {.generate = rowset_json_generate};
+static const colfs_node_ops rowset_blocks_ops = {.generate = rowset_blocks_generate};
+
+static colfs_status rowset_populate(colfs_tree *t, colfs_node *dir)
+{
+	uint64_t i = colfs_node_a(dir);
+	colfs_node *a = colfs_dir_add_doc(t, dir, "rowset.json", &rowset_json_ops, NULL);
+	colfs_node *b = colfs_dir_add_doc(t, dir, "blocks", &rowset_blocks_ops, NULL);
+	if (!a || !b)
+		return COLFS_ENOMEM;
+	colfs_node_set_args(a, i, 0, 0);
+	colfs_node_set_args(b, i, 0, 0);
+	return COLFS_OK;
+}
+
+static const colfs_node_ops rowset_ops = {.populate = rowset_populate};
+
+static colfs_status rowsets_populate(colfs_tree *t, colfs_node *dir)
+{
+	const Kudu__Fs__TabletSuperBlockPB *sb = sb_of(t);
+	for (size_t i = 0; i < sb->n_rowsets; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "%zu", i);
+		colfs_node *n = colfs_dir_add_dir(t, dir, name, &rowset_ops, NULL);
+		if (!n)
+			return COLFS_ENOMEM;
+		colfs_node_set_args(n, i, 0, 0);
+	}
+	return COLFS_OK;
+}
+
+static colfs_status tablet_summary_generate(colfs_tree *t, colfs_node *file,
+					    colfs_buf *out)
+{
+	kudu_state *k = state_of(t);
+	const Kudu__Fs__TabletSuperBlockPB *sb = sb_of(t);
+	(void)file;
+	json_t *tid = bytes_text(&sb->tablet_id), *tab = bytes_text(&sb->table_id);
+	colfs_buf_printf(out, "format: Kudu tablet superblock (protobuf container version %u)\n",
+			 k->version);
+	colfs_buf_printf(out, "table: %s (id %s)\n", sb->table_name,
+			 tab ? json_string_value(tab) : "?");
+	colfs_buf_printf(out, "tablet: %s\n", tid ? json_string_value(tid) : "?");
+	colfs_buf_printf(out, "data state: %s\n",
+			 protobuf_c_enum_descriptor_get_value(
+				 &kudu__fs__tablet_data_state__descriptor,
+				 sb->tablet_data_state)
+				 ? protobuf_c_enum_descriptor_get_value(
+					   &kudu__fs__tablet_data_state__descriptor,
+					   sb->tablet_data_state)->name
+				 : "unknown");
+	colfs_buf_printf(out, "schema: %zu columns, version %u\n",
+			 sb->schema ? sb->schema->n_columns : 0,
+			 sb->schema_version);
+	colfs_buf_printf(out, "rowsets: %zu\n", sb->n_rowsets);
+	colfs_buf_printf(out, "records: %zu (the superblock is record %zu)\n",
+			 k->nrecs, k->sb_rec);
+	colfs_buf_printf(out, "problems: %zu\n", colfs_tree_error_count(t));
+	json_decref(tid);
+	json_decref(tab);
+	return colfs_buf_status(out);
+}
+
+static colfs_status tablet_readme_generate(colfs_tree *t, colfs_node *file,
+					   colfs_buf *out)
+{
+	(void)file;
+	const colfs_readme_row rows[] = {
+		{true, 0, "summary", false,
+		 "table, tablet, data state, schema, rowsets, records"},
+		{true, 0, "records/", false,
+		 "the file's records, numbered from 0"},
+		{true, 1, "N.json", false,
+		 "record N: its offset, length, and the message (0: ContainerSupHeaderPB; then TabletSuperBlockPB)"},
+		{true, 0, "superblock.json", false,
+		 "the tablet's superblock (the last record), every field"},
+		{true, 0, "schema", false,
+		 "one line per column: name, type, NULL or NOT NULL, KEY, column id"},
+		{true, 0, "rowsets/", false, "the rowsets, numbered from 0"},
+		{true, 1, "N/", false, "rowset N"},
+		{true, 2, "rowset.json", false, "its RowSetDataPB"},
+		{true, 2, "blocks", false,
+		 "its blocks, one `<block id> <role>` line each (column <name>, bloom, adhoc_index, redo K, undo K)"},
+	};
+	const colfs_readme r = {
+		.what = "an Apache Kudu tablet superblock",
+		.about = "The blocks it names are in the log block containers of the tablet's data directories.\n\n",
+		.format_text = "\"kudu tablet superblock\" and the container version",
+		.rows = rows,
+		.n_rows = sizeof(rows) / sizeof(rows[0]),
+	};
+	return colfs_readme_write(t, &r, out);
+}
+
+static colfs_status tablet_layout_generate(colfs_tree *t, colfs_node *file,
+					   colfs_buf *out)
+{
+	kudu_state *k = state_of(t);
+	colfs_layout l = COLFS_LAYOUT_INIT;
+	(void)file;
+	colfs_layout_add(&l, 0, k->version == 1 ? 12 : 16, "container_header",
+			 "/format");
+	for (size_t i = 0; i < k->nrecs; i++) {
+		const kudu_record *r = &k->recs[i];
+		colfs_layout_add(&l, r->off,
+				 r->body_off + r->body_len + 4 - r->off, "record",
+				 "/records/%zu.json", i);
+	}
+	return colfs_layout_write(&l, k->meta_len, out);
+}
+
+static colfs_status tablet_format_generate(colfs_tree *t, colfs_node *file,
+					   colfs_buf *out)
+{
+	(void)file;
+	colfs_buf_printf(out, "kudu tablet superblock v%u\n", state_of(t)->version);
+	return colfs_buf_status(out);
+}
+
+static const colfs_node_ops tablet_readme_ops = {.generate = tablet_readme_generate};
+static const colfs_node_ops tablet_format_ops = {.generate = tablet_format_generate};
+static const colfs_node_ops tablet_layout_ops = {.generate = tablet_layout_generate};
+static const colfs_node_ops tablet_summary_ops = {.generate = tablet_summary_generate};
+static const colfs_node_ops superblock_ops = {.generate = superblock_generate};
+static const colfs_node_ops schema_ops = {.generate = schema_generate};
+static const colfs_node_ops rowsets_ops = {.populate = rowsets_populate};
+static const colfs_node_ops tablet_records_ops = {.populate = records_populate};
+
+static colfs_status tablet_root_populate(colfs_tree *t, colfs_node *root)
+{
+	if (!colfs_dir_add_doc(t, root, "README", &tablet_readme_ops, NULL) ||
+	    !colfs_dir_add_doc(t, root, "format", &tablet_format_ops, NULL) ||
+	    !colfs_dir_add_doc(t, root, "layout", &tablet_layout_ops, NULL) ||
+	    !colfs_dir_add_errors(t, root) ||
+	    !colfs_dir_add_summary(t, root, &tablet_summary_ops, NULL) ||
+	    !colfs_dir_add_dir(t, root, "records", &tablet_records_ops, NULL) ||
+	    !colfs_dir_add_doc(t, root, "superblock.json", &superblock_ops, NULL) ||
+	    !colfs_dir_add_doc(t, root, "schema", &schema_ops, NULL) ||
+	    !colfs_dir_add_dir(t, root, "rowsets", &rowsets_ops, NULL))
+		return COLFS_ENOMEM;
+	return COLFS_OK;
+}
+
+static const colfs_node_ops tablet_root_ops = {.populate = tablet_root_populate};
+
+static colfs_status tablet_open(colfs_tree *t, colfs_err *err)
+{
+	const colfs_options *o = colfs_tree_options(t);
+	uint64_t max_alloc = o->max_alloc ? o->max_alloc : (1ull << 30);
+	colfs_source *src = colfs_tree_source(t);
+	kudu_state *k = calloc(1, sizeof *k);
+	if (!k)
+		return colfs_fail(err, COLFS_ENOMEM, 0, "no memory");
+	colfs_tree_set_format_state(t, k);
+	k->tablet = true;
+	k->meta_path = strdup(colfs_tree_display_name(t));
+	if (!k->meta_path)
+		return colfs_fail(err, COLFS_ENOMEM, 0, "no memory");
+	COLFS_TRY(colfs_source_read_region(src, 0, colfs_source_size(src),
+					   max_alloc, &k->meta, err));
+	k->meta_len = (size_t)colfs_source_size(src);
+	COLFS_TRY(pbc_read(t, k, k->meta_path, max_alloc, err));
+	/* the last record that decodes is the tablet's state */
+	for (size_t i = k->nrecs; i-- > 1;) {
+		const kudu_record *r = &k->recs[i];
+		char path[64];
+		if (!r->ok)
+			continue;
+		if (colfs_proto_unpack_status(
+			    &k->sb, &kudu__fs__tablet_super_block_pb__descriptor,
+			    k->meta + r->body_off, r->body_len,
+			    colfs_proto_cap(r->body_len, max_alloc)) == COLFS_OK) {
+			k->sb_rec = i;
+			break;
+		}
+		snprintf(path, sizeof path, "/records/%zu", i);
+		meta_report(t, path, COLFS_ECORRUPT, r->body_off,
+			    "not a TabletSuperBlockPB");
+		k->recs[i].problem = "not a TabletSuperBlockPB";
+		k->recs[i].ok = false;
+	}
+	if (!k->sb.msg)
+		return colfs_fail(err, COLFS_ECORRUPT, 0,
+				  "no record holds a readable TabletSuperBlockPB");
+	colfs_node_set_ops(colfs_tree_root(t), &tablet_root_ops, NULL);
+	return COLFS_OK;
 }
 
 static colfs_status kudu_open(colfs_tree *t, colfs_err *err)
@@ -901,8 +1210,7 @@ static colfs_status kudu_open(colfs_tree *t, colfs_err *err)
 
 	if (colfs_source_read_at(src, 0, 8, head, NULL) == COLFS_OK &&
 	    memcmp(head, KUDU_MAGIC, 8) == 0)
-		return colfs_fail(err, COLFS_EUNSUPPORTED, 0,
-				  "a Kudu protobuf container: colfs shows a log block container's <id>.metadata or <id>.data by its path (tablet metadata is not supported yet)");
+		return tablet_open(t, err);
 	if (!pair_paths(colfs_tree_display_name(t), data, meta, sizeof data))
 		return colfs_fail(err, COLFS_EUNSUPPORTED, 0,
 				  "a Kudu container is opened as <id>.data or <id>.metadata");
@@ -915,6 +1223,16 @@ static colfs_status kudu_open(colfs_tree *t, colfs_err *err)
 		return colfs_fail(err, COLFS_ENOMEM, 0, "no memory");
 	k->data_size = colfs_source_size(src);
 	COLFS_TRY(meta_read(k, max_alloc, err));
+	COLFS_TRY(pbc_read(t, k, meta, max_alloc, err));
+	COLFS_TRY(blocks_check(t, k));
+	colfs_node_set_ops(colfs_tree_root(t), &root_ops, NULL);
+	return COLFS_OK;
+}
+
+/* The protobuf container in k->meta: header, then every record. */
+static colfs_status pbc_read(colfs_tree *t, kudu_state *k, const char *meta,
+			     uint64_t max_alloc, colfs_err *err)
+{
 	if (k->meta_len < 12 || memcmp(k->meta, KUDU_MAGIC, 8) != 0)
 		return colfs_fail(err, COLFS_ECORRUPT, 0,
 				  "metadata file %s: no kuducntr header", meta);
@@ -938,10 +1256,7 @@ static colfs_status kudu_open(colfs_tree *t, colfs_err *err)
 			meta_report(t, "/", COLFS_ECORRUPT, 12, what);
 		}
 	}
-	COLFS_TRY(records_read(t, k, max_alloc, err));
-	COLFS_TRY(blocks_check(t, k));
-	colfs_node_set_ops(colfs_tree_root(t), &root_ops, NULL);
-	return COLFS_OK;
+	return records_read(t, k, max_alloc, err);
 }
 
 const colfs_format colfs_format_kudu = {

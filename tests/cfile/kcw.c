@@ -156,3 +156,33 @@ int kcw_close(kcw *c)
 	memset(c, 0, sizeof *c);
 	return rc;
 }
+
+int kcw_pb_file(const char *path, int version, const char *pb_type,
+		const uint8_t *const *bodies, const size_t *lens, size_t n)
+{
+	kcw c;
+	uint8_t h[16], sup[300];
+	size_t tl = strlen(pb_type), k = 0;
+	memset(&c, 0, sizeof c);
+	c.version = version;
+	if (tl > 200 || !(c.meta = fopen(path, "wb")))
+		return -1;
+	memcpy(h, "kuducntr", 8);
+	put_le32(h + 8, (uint32_t)version);
+	put_le32(h + 12, colfs_crc32c(0, h, 12));
+	sup[k++] = 0x0a;
+	sup[k++] = 0;
+	sup[k++] = 0x12;
+	k += put_varint(sup + k, tl);
+	memcpy(sup + k, pb_type, tl);
+	k += tl;
+	int rc = fwrite(h, 1, version == 1 ? 12 : 16, c.meta) ==
+				 (version == 1 ? 12u : 16u) &&
+			 !put_record(&c, sup, k)
+		 ? 0 : -1;
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = put_record(&c, bodies[i], lens[i]);
+	if (fclose(c.meta) != 0)
+		rc = -1;
+	return rc;
+}

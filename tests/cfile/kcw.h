@@ -43,4 +43,10 @@ int kcw_raw(kcw *c, const void *bytes, size_t len);
  * end, as a container that was preallocated). 0 or -1. */
 int kcw_close(kcw *c);
 
+/* A protobuf container file of `n` records of type `pb_type` (a tablet
+ * superblock: "kudu.tablet.TabletSuperBlockPB"), each the bytes given.
+ * 0 or -1. */
+int kcw_pb_file(const char *path, int version, const char *pb_type,
+		const uint8_t *const *bodies, const size_t *lens, size_t n);
+
 #endif
