@@ -78,6 +78,33 @@ static colfs_status graft_generate(colfs_tree *t, colfs_node *file,
 	return st;
 }
 
+/* A range of a graft over another file: its bytes in pieces of 1 MiB,
+ * read from the inner tree's source. */
+#define GRAFT_RANGE_PIECE (1u << 20)
+
+static colfs_status graft_range_piece(colfs_tree *t, colfs_node *file,
+				      uint64_t index, colfs_buf *out)
+{
+	graft_link *l = file->ctx;
+	uint64_t at = index * GRAFT_RANGE_PIECE;
+	colfs_err err = {0};
+	uint8_t *p;
+
+	(void)t;
+	if (at >= l->node->len || index > UINT64_MAX / GRAFT_RANGE_PIECE)
+		return COLFS_END;
+	size_t n = l->node->len - at < GRAFT_RANGE_PIECE
+			   ? (size_t)(l->node->len - at)
+			   : GRAFT_RANGE_PIECE;
+	if (!colfs_buf_reserve(out, n))
+		return COLFS_ENOMEM;
+	p = (uint8_t *)out->data + out->len;
+	COLFS_TRY(colfs_source_read_at(l->sub->src, l->node->off + at, n, p,
+				       &err));
+	out->len += n;
+	return COLFS_OK;
+}
+
 static colfs_status graft_piece(colfs_tree *t, colfs_node *file,
 				uint64_t index, colfs_buf *out)
 {
@@ -107,7 +134,12 @@ static colfs_node *graft_add(colfs_tree *t, colfs_node *dir, colfs_tree *sub,
 		free(name);
 		return NULL;
 	}
-	colfs_node *n = colfs_dir_add_named(t, dir, name, kid->kind, hidden);
+	bool foreign = base == COLFS_GRAFT_FOREIGN;
+	colfs_node *n = colfs_dir_add_named(
+		t, dir, name,
+		foreign && kid->kind == COLFS_CONTENT_RANGE ? COLFS_CONTENT_STREAM
+							    : kid->kind,
+		hidden);
 	if (!n)
 		return NULL;
 	l->sub = sub;
@@ -122,6 +154,11 @@ static colfs_node *graft_add(colfs_tree *t, colfs_node *dir, colfs_tree *sub,
 			l->ops.lookup = graft_lookup;
 		break;
 	case COLFS_CONTENT_RANGE:
+		if (foreign) {
+			l->ops.piece = graft_range_piece;
+			l->ops.concurrent = true;
+			break;
+		}
 		n->off = kid->off + base;
 		n->len = kid->len;
 		return n;
@@ -155,7 +192,7 @@ colfs_status colfs_dir_graft(colfs_tree *t, colfs_node *dir, colfs_tree *sub,
 	colfs_tree_lock(t);
 	colfs_node_path(dir, path, sizeof path);
 	sub->graft_path = strdup(path);
-	sub->graft_base = base;
+	sub->graft_base = base == COLFS_GRAFT_FOREIGN ? 0 : base;
 	if (!sub->graft_path ||
 	    !colfs_grow((void **)&t->grafts, &t->capgrafts, t->ngrafts + 1,
 			sizeof *t->grafts)) {

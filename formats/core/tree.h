@@ -106,6 +106,9 @@ colfs_status colfs_tree_open_window(colfs_tree *t, uint64_t offset,
  * from dir's populate. */
 colfs_status colfs_dir_graft(colfs_tree *t, colfs_node *dir, colfs_tree *sub,
 			     uint64_t base);
+/* `base` for a tree over another file than t's source: its ranges are
+ * shown as streams of their bytes, its problems keep their offsets. */
+#define COLFS_GRAFT_FOREIGN UINT64_MAX
 /* Does the root have `io` (a remote source)? */
 bool colfs_tree_has_io(const colfs_tree *t);
 

@@ -75,6 +75,11 @@ typedef struct kudu_state {
 	bool tablet;
 	colfs_proto_msg sb;
 	size_t sb_rec;
+	/* Inside a data root: the tree path of this container or tablet
+	 * ("/containers/<stem>", "/tablets/<id>"), its problems' paths
+	 * start with it; "" otherwise. */
+	char prefix[300];
+	struct kudu_root *root;  /* a data root (the tree's own state) */
 } kudu_state;
 
 static kudu_state *state_of(colfs_tree *t)
@@ -246,8 +251,8 @@ static long block_find_live(const kudu_state *k, uint64_t id)
 static colfs_status record_apply(colfs_tree *t, kudu_state *k, size_t ri)
 {
 	kudu_record *r = &k->recs[ri];
-	char path[64], name[32];
-	snprintf(path, sizeof path, "/records/%zu", ri);
+	char path[400], name[32];
+	snprintf(path, sizeof path, "%s/records/%zu", k->prefix, ri);
 	block_name(r->id, name, sizeof name);
 
 	if (r->op == KUDU__FS__BLOCK_RECORD_TYPE__CREATE) {
@@ -317,9 +322,9 @@ static colfs_status records_read(colfs_tree *t, kudu_state *k,
 	const uint8_t *m = k->meta;
 
 	while (pos < k->meta_len) {
-		char path[64];
+		char path[400];
 		size_t left = k->meta_len - pos;
-		snprintf(path, sizeof path, "/records/%zu", k->nrecs);
+		snprintf(path, sizeof path, "%s/records/%zu", k->prefix, k->nrecs);
 		if (left < hdr) {
 			meta_report(t, path, COLFS_ETRUNCATED, pos,
 				    "truncated last record: its length field is cut short");
@@ -484,9 +489,9 @@ static kudu_block **live_sorted(kudu_state *k)
 	return v;
 }
 
-static colfs_status blocks_check(colfs_tree *t, kudu_state *k)
+static colfs_status blocks_check(colfs_tree *t, kudu_state *k,
+				 colfs_source *src)
 {
-	colfs_source *src = colfs_tree_source(t);
 	for (size_t i = 0; i < k->nblocks; i++) {
 		kudu_block *b = &k->blocks[i];
 		if (b->delete_rec >= 0 && range_zero(src, b->off, b->len)) {
@@ -504,7 +509,7 @@ static colfs_status blocks_check(colfs_tree *t, kudu_state *k)
 		if (last && v[i]->len && v[i]->off < end) {
 			block_name(v[i]->id, a, sizeof a);
 			block_name(last->id, b, sizeof b);
-			colfs_tree_report_path(t, NULL, v[i]->off, COLFS_ECORRUPT,
+			colfs_tree_report_path(t, k->prefix, v[i]->off, COLFS_ECORRUPT,
 					       "blocks overlap: block %s (%llu bytes) starts inside block %s (bytes %llu..%llu)",
 					       a, (unsigned long long)v[i]->len,
 					       b, (unsigned long long)last->off,
@@ -1157,6 +1162,9 @@ static colfs_status tablet_root_populate(colfs_tree *t, colfs_node *root)
 
 static const colfs_node_ops tablet_root_ops = {.populate = tablet_root_populate};
 
+static colfs_status tablet_decode(colfs_tree *t, kudu_state *k,
+				  uint64_t max_alloc, colfs_err *err);
+
 static colfs_status tablet_open(colfs_tree *t, colfs_err *err)
 {
 	const colfs_options *o = colfs_tree_options(t);
@@ -1174,10 +1182,18 @@ static colfs_status tablet_open(colfs_tree *t, colfs_err *err)
 					   max_alloc, &k->meta, err));
 	k->meta_len = (size_t)colfs_source_size(src);
 	COLFS_TRY(pbc_read(t, k, k->meta_path, max_alloc, err));
-	/* the last record that decodes is the tablet's state */
+	COLFS_TRY(tablet_decode(t, k, max_alloc, err));
+	colfs_node_set_ops(colfs_tree_root(t), &tablet_root_ops, NULL);
+	return COLFS_OK;
+}
+
+/* The last record that decodes is the tablet's state. */
+static colfs_status tablet_decode(colfs_tree *t, kudu_state *k,
+				  uint64_t max_alloc, colfs_err *err)
+{
 	for (size_t i = k->nrecs; i-- > 1;) {
 		const kudu_record *r = &k->recs[i];
-		char path[64];
+		char path[400];
 		if (!r->ok)
 			continue;
 		if (colfs_proto_unpack_status(
@@ -1187,7 +1203,7 @@ static colfs_status tablet_open(colfs_tree *t, colfs_err *err)
 			k->sb_rec = i;
 			break;
 		}
-		snprintf(path, sizeof path, "/records/%zu", i);
+		snprintf(path, sizeof path, "%s/records/%zu", k->prefix, i);
 		meta_report(t, path, COLFS_ECORRUPT, r->body_off,
 			    "not a TabletSuperBlockPB");
 		k->recs[i].problem = "not a TabletSuperBlockPB";
@@ -1196,7 +1212,6 @@ static colfs_status tablet_open(colfs_tree *t, colfs_err *err)
 	if (!k->sb.msg)
 		return colfs_fail(err, COLFS_ECORRUPT, 0,
 				  "no record holds a readable TabletSuperBlockPB");
-	colfs_node_set_ops(colfs_tree_root(t), &tablet_root_ops, NULL);
 	return COLFS_OK;
 }
 
@@ -1224,7 +1239,7 @@ static colfs_status kudu_open(colfs_tree *t, colfs_err *err)
 	k->data_size = colfs_source_size(src);
 	COLFS_TRY(meta_read(k, max_alloc, err));
 	COLFS_TRY(pbc_read(t, k, meta, max_alloc, err));
-	COLFS_TRY(blocks_check(t, k));
+	COLFS_TRY(blocks_check(t, k, src));
 	colfs_node_set_ops(colfs_tree_root(t), &root_ops, NULL);
 	return COLFS_OK;
 }
@@ -1253,7 +1268,8 @@ static colfs_status pbc_read(colfs_tree *t, kudu_state *k, const char *meta,
 			snprintf(what, sizeof what,
 				 "header checksum mismatch: stored %08x, magic and version give %08x",
 				 want, got);
-			meta_report(t, "/", COLFS_ECORRUPT, 12, what);
+			meta_report(t, k->prefix[0] ? k->prefix : "/",
+				    COLFS_ECORRUPT, 12, what);
 		}
 	}
 	return records_read(t, k, max_alloc, err);
