@@ -86,13 +86,14 @@ static colfs_status graft_range_piece(colfs_tree *t, colfs_node *file,
 				      uint64_t index, colfs_buf *out)
 {
 	graft_link *l = file->ctx;
-	uint64_t at = index * GRAFT_RANGE_PIECE;
 	colfs_err err = {0};
 	uint8_t *p;
 
 	(void)t;
-	if (at >= l->node->len || index > UINT64_MAX / GRAFT_RANGE_PIECE)
+	if (index >= l->node->len / GRAFT_RANGE_PIECE +
+			     (l->node->len % GRAFT_RANGE_PIECE != 0))
 		return COLFS_END;
+	uint64_t at = index * GRAFT_RANGE_PIECE;
 	size_t n = l->node->len - at < GRAFT_RANGE_PIECE
 			   ? (size_t)(l->node->len - at)
 			   : GRAFT_RANGE_PIECE;

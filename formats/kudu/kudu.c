@@ -1384,7 +1384,7 @@ static colfs_status root_read(colfs_tree *t, kudu_root *r, uint64_t max_alloc)
 			colfs_tree_report_path(t, k->prefix, err.offset, st,
 					       "container not readable: %s",
 					       err.msg);
-			k->nblocks = 0;
+			k->nblocks = k->live = k->deleted = k->punched = 0;
 		}
 	}
 	free(names);

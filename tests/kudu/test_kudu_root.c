@@ -267,6 +267,31 @@ int main(void)
 		free(w1);
 		free(got);
 	}
+	/* byte ranges of a block's tree (streams of another file's bytes
+	 * here) equal those of the CFile alone */
+	{
+		static const char *const raws[] = {"raw/header", "raw/footer",
+						   "blocks/0/raw", "layout"};
+		colfs_tree *alone;
+		snprintf(file, sizeof file, "%s/blk-1101.cfile", dir);
+		if (colfs_tree_open(file, NULL, &alone, why, sizeof why)) {
+			FAIL("open %s: %s", file, why);
+		} else {
+			for (int i = 0; i < 4; i++) {
+				size_t al = 0, gl = 0;
+				char *a = cft_read(alone, raws[i], &al);
+				snprintf(node, sizeof node,
+					 "tablets/%s/rowsets/1/columns/s/%s",
+					 tablet_ids[0], raws[i]);
+				char *g = cft_read(t, node, &gl);
+				if (!a || !g || al != gl || memcmp(a, g, al) || !al)
+					FAIL("%s: differs from the CFile alone", node);
+				free(a);
+				free(g);
+			}
+			colfs_tree_destroy(alone);
+		}
+	}
 	snprintf(node, sizeof node, "containers/bbbb1111bbbb1111bbbb1111bbbb1111/blocks/0000000000005001/values");
 	snprintf(file, sizeof file, "%s/exp-5001.txt", dir);
 	same_file(t, node, file, "containers/");
