@@ -119,28 +119,56 @@ void colfs_tree_report_err_path(colfs_tree *t, const char *path,
 			       err->msg);
 }
 
+/* The problems kept by the trees shown inside `t` (graft.c) follow its
+ * own, each graft's in turn, their paths under the graft's path and their
+ * offsets moved to `t`'s source. */
 size_t colfs_tree_error_count(colfs_tree *t)
 {
 	colfs_tree_lock(t);
 	size_t n = t->nerrors + t->dropped_errors;
+	for (size_t g = 0; g < t->ngrafts; g++)
+		n += colfs_tree_error_count(t->grafts[g]);
 	colfs_tree_unlock(t);
 	return n;
 }
 
-colfs_status colfs_tree_error_get(colfs_tree *t, size_t i, colfs_problem *out)
+static colfs_status error_get(colfs_tree *t, size_t *i, colfs_problem *out)
 {
 	colfs_status st = COLFS_ENOENT;
 	colfs_tree_lock(t);
-	if (i < t->nerrors) {
-		const error_entry *e = &t->errors[i];
+	if (*i < t->nerrors) {
+		const error_entry *e = &t->errors[*i];
 		snprintf(out->path, sizeof out->path, "%s", e->path);
 		snprintf(out->message, sizeof out->message, "%s", e->msg);
 		out->offset = e->offset;
 		out->status = e->status;
 		st = COLFS_OK;
+		goto out;
 	}
+	if (*i < t->nerrors + t->dropped_errors)
+		goto out; /* counted, not kept */
+	*i -= t->nerrors + t->dropped_errors;
+	for (size_t g = 0; g < t->ngrafts; g++) {
+		colfs_tree *sub = t->grafts[g];
+		if (error_get(sub, i, out) != COLFS_OK)
+			continue;
+		char inner[sizeof out->path];
+		snprintf(inner, sizeof inner, "%s", out->path);
+		snprintf(out->path, sizeof out->path, "%s%s", sub->graft_path,
+			 strcmp(inner, "/") ? inner : "");
+		if (out->offset != COLFS_OFFSET_UNKNOWN)
+			out->offset += sub->graft_base;
+		st = COLFS_OK;
+		break;
+	}
+out:
 	colfs_tree_unlock(t);
 	return st;
+}
+
+colfs_status colfs_tree_error_get(colfs_tree *t, size_t i, colfs_problem *out)
+{
+	return error_get(t, &i, out);
 }
 
 static bool path_under(const char *path, const char *dir)
@@ -151,8 +179,10 @@ static bool path_under(const char *path, const char *dir)
 	return path[n] == '\0' || path[n] == '/';
 }
 
-void colfs_tree_errors_render_path(colfs_tree *t, const char *dir,
-				   colfs_buf *out)
+/* The problems of `t` under `dir`, their paths after `prefix` and their
+ * offsets moved by `base`; then those of its grafts. */
+static void errors_render(colfs_tree *t, const char *dir, const char *prefix,
+			  uint64_t base, colfs_buf *out)
 {
 	colfs_tree_lock(t);
 	for (size_t i = 0; i < t->nerrors; i++) {
@@ -160,15 +190,29 @@ void colfs_tree_errors_render_path(colfs_tree *t, const char *dir,
 		if (dir && !path_under(e->path, dir))
 			continue;
 		char where[48];
+		uint64_t off = e->offset == COLFS_OFFSET_UNKNOWN
+				       ? e->offset
+				       : e->offset + base;
 
-		colfs_buf_printf(out, "%s: %s: %s: %s\n", e->path,
-				 colfs_offset_text(e->offset, where,
-						   sizeof where),
+		colfs_buf_printf(out, "%s%s: %s: %s: %s\n", prefix,
+				 *prefix && !strcmp(e->path, "/") ? "" : e->path,
+				 colfs_offset_text(off, where, sizeof where),
 				 colfs_status_name(e->status), e->msg);
 	}
 	if (!dir && t->dropped_errors)
-		colfs_buf_printf(out, "/: %zu more problems not listed\n",
-				 t->dropped_errors);
+		colfs_buf_printf(out, "%s/: %zu more problems not listed\n",
+				 prefix, t->dropped_errors);
+	for (size_t g = 0; g < t->ngrafts; g++) {
+		colfs_tree *sub = t->grafts[g];
+		if (dir && !path_under(sub->graft_path, dir))
+			continue;
+		char *p = malloc(strlen(prefix) + strlen(sub->graft_path) + 1);
+		if (!p)
+			continue;
+		sprintf(p, "%s%s", prefix, sub->graft_path);
+		errors_render(sub, NULL, p, base + sub->graft_base, out);
+		free(p);
+	}
 	colfs_tree_unlock(t);
 }
 
@@ -212,4 +256,10 @@ bool colfs_tree_problem_offsets(colfs_tree *t, uint64_t **out, size_t *n)
 	*out = v;
 	*n = k;
 	return true;
+}
+
+void colfs_tree_errors_render_path(colfs_tree *t, const char *dir,
+				   colfs_buf *out)
+{
+	errors_render(t, dir, "", 0, out);
 }

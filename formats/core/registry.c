@@ -4,10 +4,12 @@
 extern const colfs_format colfs_format_parquet;
 extern const colfs_format colfs_format_orc;
 extern const colfs_format colfs_format_cfile;
+extern const colfs_format colfs_format_kudu;
 
 const colfs_format *const colfs_formats[] = {
 	&colfs_format_parquet,
 	&colfs_format_orc,
+	&colfs_format_kudu,
 	&colfs_format_cfile,
 	NULL,
 };

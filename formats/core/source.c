@@ -311,3 +311,60 @@ colfs_status colfs_source_read_region(const colfs_source *src,
 	*out = buf;
 	return COLFS_OK;
 }
+
+/* ------------------------------------------------------------------------
+ * Windows: a part of another source.
+ */
+typedef struct source_window {
+	colfs_source *parent;
+	uint64_t base;
+} source_window;
+
+static colfs_status window_pread(void *ctx, uint64_t offset, size_t len,
+				 void *buf, size_t *got, colfs_err *err)
+{
+	const source_window *w = ctx;
+	colfs_status st = colfs_source_pread(w->parent, w->base + offset, len,
+					     buf, got, err);
+	if (st != COLFS_OK && err && err->offset >= w->base)
+		err->offset -= w->base;
+	return st;
+}
+
+static colfs_status window_check(void *ctx, colfs_err *err)
+{
+	const source_window *w = ctx;
+	return colfs_source_check(w->parent, err);
+}
+
+static void window_will_need(void *ctx, uint64_t offset, uint64_t len)
+{
+	const source_window *w = ctx;
+	colfs_source_will_need(w->parent, w->base + offset, len);
+}
+
+static void window_destroy(void *ctx)
+{
+	free(ctx);
+}
+
+static const colfs_source_ops window_ops = {
+	.pread = window_pread,
+	.check = window_check,
+	.will_need = window_will_need,
+	.destroy = window_destroy,
+};
+
+colfs_status colfs_source_create_window(colfs_source *parent, uint64_t offset,
+					uint64_t len, colfs_source **out)
+{
+	*out = NULL;
+	if (offset > parent->size || len > parent->size - offset)
+		return COLFS_EBOUNDS;
+	source_window *w = calloc(1, sizeof *w);
+	if (!w)
+		return COLFS_ENOMEM;
+	w->parent = parent;
+	w->base = offset;
+	return colfs_source_create_ops(&window_ops, w, len, out);
+}

@@ -55,6 +55,14 @@ typedef struct colfs_source_ops {
  * the source, also when the creation fails). */
 colfs_status colfs_source_create_ops(const colfs_source_ops *ops, void *ctx,
 				     uint64_t size, colfs_source **out);
+/* A source over [offset, offset + len) of `parent` (borrowed: it must
+ * outlive the window): a part of one file that is a file of its own (a
+ * block of a Kudu container).  Byte 0 of the window is `offset` of the
+ * parent; reads past the window fail as past the end of a file; checks
+ * and hints go to the parent.  A window not wholly inside the parent is
+ * COLFS_EBOUNDS. */
+colfs_status colfs_source_create_window(colfs_source *parent, uint64_t offset,
+					uint64_t len, colfs_source **out);
 /* The backend's context, or NULL for a file or memory source. */
 void *colfs_source_ops_ctx(const colfs_source *src);
 void colfs_source_destroy(colfs_source *src);

@@ -287,6 +287,43 @@ out:
 	return n;
 }
 
+colfs_node *colfs_dir_add_named(colfs_tree *t, colfs_node *dir, char *name,
+				colfs_content kind, bool hidden)
+{
+	colfs_node *n = NULL;
+	colfs_tree_lock(t);
+	if (dir->kind != COLFS_CONTENT_DIR)
+		goto fail;
+	if (hidden) {
+		if (!colfs_grow((void **)&dir->hidden, &dir->caphidden,
+				dir->nhidden + 1, sizeof *dir->hidden))
+			goto fail;
+		n = node_new(t, dir, name, kind);
+		if (!n)
+			goto fail;
+		dir->hidden[dir->nhidden++] = n;
+		goto out;
+	}
+	if (!colfs_grow((void **)&dir->kids, &dir->capkids, dir->nkids + 1,
+			sizeof *dir->kids))
+		goto fail;
+	n = node_new(t, dir, name, kind);
+	if (!n)
+		goto fail;
+	dir->kids[dir->nkids] = n;
+	if (!dir_index_insert(dir, dir->nkids)) {
+		n = NULL; /* in the table (freed at destroy), unlisted */
+		goto out;
+	}
+	dir->nkids++;
+	goto out;
+fail:
+	free(name);
+out:
+	colfs_tree_unlock(t);
+	return n;
+}
+
 colfs_node *colfs_dir_add_dir(colfs_tree *t, colfs_node *dir,
 			      const char *raw_name, const colfs_node_ops *ops,
 			      void *ctx)
@@ -1502,6 +1539,30 @@ static colfs_status tree_open(int fd, const char *display_name,
 	colfs_source *src;
 	colfs_status rc;
 	*out = NULL;
+	/* A format may know its file by name and siblings (claim_path): the
+	 * tree then reads the file it names. */
+	for (size_t i = 0; !forced && colfs_formats[i]; i++) {
+		char source[4096];
+		if (!colfs_formats[i]->claim_path ||
+		    !colfs_formats[i]->claim_path(display_name, source,
+						  sizeof source))
+			continue;
+		forced = colfs_formats[i];
+		if (strcmp(source, display_name) != 0) {
+			int sfd = open(source, O_RDONLY | O_CLOEXEC |
+						       O_NONBLOCK);
+			if (sfd < 0) {
+				snprintf(why, why_len, "%s: %s file %s: %s",
+					 display_name, forced->name, source,
+					 strerror(errno));
+				close(fd);
+				return errno == ENOENT ? COLFS_ENOENT
+						       : COLFS_EIO;
+			}
+			close(fd);
+			fd = sfd;
+		}
+	}
 	if (fstat(fd, &st) != 0) {
 		snprintf(why, why_len, "%s: %s", display_name, strerror(errno));
 		close(fd);
@@ -1607,6 +1668,10 @@ void colfs_tree_destroy(colfs_tree *t)
 		return;
 	/* The workers first: they render with the format's state. */
 	colfs_ahead_destroy(t->ahead);
+	for (size_t i = 0; i < t->ngrafts; i++)
+		colfs_tree_destroy(t->grafts[i]);
+	free(t->grafts);
+	free(t->graft_path);
 	if (t->format && t->format->close && t->format_state)
 		t->format->close(t->format_state);
 	for (size_t i = 0; i < t->nnodes; i++)

@@ -82,6 +82,12 @@ typedef struct colfs_format {
 	colfs_status (*open)(colfs_tree *t, colfs_err *err);
 	/* Free the format state. */
 	void (*close)(void *state);
+	/* Optional: is the file at `path` ours by its name and its siblings
+	 * (a Kudu container is a .data file beside a .metadata file)?  If
+	 * so, `source` (of `source_len` bytes) gets the path of the file the
+	 * tree reads as its source, and the tree is opened over that file,
+	 * named `path`, without probing. */
+	bool (*claim_path)(const char *path, char *source, size_t source_len);
 } colfs_format;
 
 /* Open `fd` (owned) as `format` without probing: for tests and for
@@ -99,6 +105,25 @@ colfs_status colfs_tree_open_source(colfs_source *src,
 				    const char *display_name,
 				    const colfs_options *opts, colfs_tree **out,
 				    char *why, size_t why_len);
+/* A tree over [offset, offset + len) of t's source (a window, source.h),
+ * its format found by probing, named `display_name` in messages: a file
+ * held whole inside another (a block of a Kudu container).  It lives
+ * until given to colfs_dir_graft or destroyed. */
+colfs_status colfs_tree_open_window(colfs_tree *t, uint64_t offset,
+				    uint64_t len, const char *display_name,
+				    colfs_tree **out, char *why,
+				    size_t why_len);
+/* Show `sub` (taken, destroyed with `t`, also on failure) inside `dir`:
+ * dir gets the children of sub's root, and below them every node of sub
+ * with its name, kind and bytes (graft.c).  `base` is where sub's source
+ * begins in t's (the window's offset).  sub's problems are listed by
+ * t's `errors` under dir's path, their offsets moved by `base`.  Call it
+ * from dir's populate. */
+colfs_status colfs_dir_graft(colfs_tree *t, colfs_node *dir, colfs_tree *sub,
+			     uint64_t base);
+/* `base` for a tree over another file than t's source: its ranges are
+ * shown as streams of their bytes, its problems keep their offsets. */
+#define COLFS_GRAFT_FOREIGN UINT64_MAX
 /* Does the root have `io` (a remote source)? */
 bool colfs_tree_has_io(const colfs_tree *t);
 

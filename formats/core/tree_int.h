@@ -91,6 +91,13 @@ struct colfs_tree {
 	colfs_sizeindex *sizes;
 	char *sizes_path;
 	char sizes_note[600];
+	/* Trees shown inside this one (graft.c), destroyed with it; and for
+	 * such a tree, the path it is shown at and where its source begins
+	 * in the parent's. */
+	colfs_tree **grafts;
+	size_t ngrafts, capgrafts;
+	char *graft_path;
+	uint64_t graft_base;
 };
 
 /* The recursive tree lock. */
@@ -141,6 +148,11 @@ void colfs_tree_errors_render_path(colfs_tree *t, const char *dir,
  * there are none; false when out of memory). */
 size_t colfs_tree_problems_under(colfs_tree *t, const char *dir);
 bool colfs_tree_problem_offsets(colfs_tree *t, uint64_t **out, size_t *n);
+/* tree.c: add a child called exactly `name` (taken; already escaped and
+ * unique: a name of another tree's directory) to `dir`, listed or
+ * (`hidden`) made as by a lookup.  NULL when out of memory. */
+colfs_node *colfs_dir_add_named(colfs_tree *t, colfs_node *dir, char *name,
+				colfs_content kind, bool hidden);
 
 /* tree_sizes.c: read the size index for a freshly opened tree. */
 void colfs_tree_sizes_open(colfs_tree *t);

@@ -6,7 +6,7 @@
 # Compiles every C file of the format core (the sources meson compiles
 # into libcolfs_core, read from MESON_BUILDDIR/compile_commands.json when
 # given, else formats/**/*.c; plus the protobuf-c code generated here from
-# formats/orc/orc.proto and formats/cfile/cfile.proto) with -fsanitize=fuzzer-no-link,address,undefined
+# formats/orc/orc.proto, formats/cfile/cfile.proto and formats/kudu/kudu.proto) with -fsanitize=fuzzer-no-link,address,undefined
 # into OUTDIR/libcolfs_core_fuzz.a, then links each target
 # (tests/fuzz/<target>.c) with libFuzzer into OUTDIR/fuzz-<target>.
 # The build is skipped when nothing it reads has changed since the last
@@ -78,9 +78,10 @@ CFLAGS="-g -O1 -std=gnu11 -D_FILE_OFFSET_BITS=64 -D_GNU_SOURCE -Wall -Wextra \
  -I$src/formats -I$src/formats/orc -I$out/gen -I$out/gen/orc $PKG_CFLAGS"
 
 gen="$out/gen"
-mkdir -p "$gen/orc" "$gen/cfile" "$out/obj"
+mkdir -p "$gen/orc" "$gen/cfile" "$gen/kudu" "$out/obj"
 protoc-c --proto_path="$src/formats/orc" --c_out="$gen/orc" "$src/formats/orc/orc.proto"
 protoc-c --proto_path="$src/formats/cfile" --c_out="$gen/cfile" "$src/formats/cfile/cfile.proto"
+protoc-c --proto_path="$src/formats/kudu" --c_out="$gen/kudu" "$src/formats/kudu/kudu.proto"
 
 start=$(date +%s)
 rm -f "$out"/obj/*.o
@@ -89,6 +90,7 @@ rm -f "$out"/obj/*.o
 	echo "$core_list"
 	echo "$gen/orc/orc.pb-c.c"
 	echo "$gen/cfile/cfile.pb-c.c"
+	echo "$gen/kudu/kudu.pb-c.c"
 } > "$out/sources.txt"
 export CC CFLAGS SAN out
 xargs -P "$(nproc)" -I{} sh -c '
