@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 PKGS="meson ninja-build pkg-config gcc libc6-dev fuse3 libfuse3-dev zlib1g-dev
 libzstd-dev liblz4-dev libsnappy-dev libbrotli-dev liblzo2-dev libxxhash-dev
 libprotobuf-c-dev protobuf-c-compiler libjansson-dev libcmocka-dev
-libcurl4-openssl-dev tzdata"
+libcurl4-openssl-dev libexpat1-dev tzdata"
 # Extra tools the tests use: clang for fuzzing, node/npm for the DuckDB
 # oracle, python3 to count results, bitshuffle (the reference library for
 # CFile bitshuffle blocks, a module of /usr/bin/python3), rsync (the exact
