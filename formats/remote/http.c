@@ -919,6 +919,10 @@ static bool http_xfer_finish(http_xfer *x, CURLcode rc)
 		rc = CURLE_OK; /* stopped on purpose, range complete */
 	if (rc == CURLE_OK && !x->checked && http_check_reply(x))
 		goto failed;
+	/* A whole body cut short before its first byte: its headers may
+	 * already say it is not wanted (a length past the bound). */
+	if (x->whole && !x->checked && x->status && http_check_reply(x))
+		goto failed;
 	if (http_retryable(rc, x->status)) {
 		if (x->tries < HTTP_TRIES) {
 			__atomic_add_fetch(&h->stats.retries, 1,
