@@ -18,11 +18,14 @@ libcurl4-openssl-dev libexpat1-dev tzdata"
 # serve files over HTTP and HTTPS with a certificate they make), curl
 # (the S3 test uploads its files with signed PUTs), shfmt (tests/tool/commands-audit.py parses
 # the scripts with it), ca-certificates (npm verifies the registry's TLS
-# with the system's store; nodejs only recommends it).  Every command a script runs must be in a minimal
+# with the system's store; nodejs only recommends it), dpkg-dev and
+# debhelper (tests/package builds the Debian package with
+# dpkg-buildpackage and dh, when COLFS_TEST_PACKAGE=1).  Every command a script runs must be in a minimal
 # Debian 12 or come from this list: the commands-audit test checks it.
 if [ "${COLFS_WITH_TEST_TOOLS:-0}" = 1 ]; then
 	PKGS="$PKGS clang libclang-rt-14-dev python3 jq bitshuffle rsync procps
-time man-db shfmt ca-certificates nodejs npm nginx-light openssl curl"
+time man-db shfmt ca-certificates nodejs npm nginx-light openssl curl
+dpkg-dev debhelper"
 fi
 # --list: print the packages and stop (tests/tool/commands-audit.py checks
 # that every command the scripts run comes from one of them or from a
