@@ -69,7 +69,12 @@ typedef struct colfs_options {
 	const char *s3_endpoint;     /* S3-compatible store, path-style; NULL: AWS */
 	const char *cafile;          /* extra CA bundle for TLS; NULL: system store */
 	bool allow_full_download;    /* accept a server that ignores Range (small files) */
+	/* A dataset (a directory, formats/dataset): how many of its files'
+	 * trees stay open at once; 0: the default (64). */
+	uint32_t max_open_files;
 } colfs_options;
+/* The most max_open_files accepted. */
+#define COLFS_MAX_OPEN_FILES 65536
 /* The most decode_threads accepted. */
 #define COLFS_MAX_DECODE_THREADS 64
 

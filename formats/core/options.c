@@ -140,6 +140,11 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 		if (!v || !*v)
 			return COLFS_ECORRUPT;
 		o->size_index = v;
+	} else if (KEY("max_open_files")) {
+		unsigned long n;
+
+		COLFS_TRY(parse_count(v, 1, COLFS_MAX_OPEN_FILES, &n));
+		o->max_open_files = (uint32_t)n;
 	} else if (KEY("decode_threads")) {
 		unsigned long n;
 
@@ -246,6 +251,8 @@ const char *colfs_options_help(void)
 	       "                           $XDG_CACHE_HOME/colfs, else ~/.cache/colfs)\n"
 	       "    -o decode_threads=N    threads decoding ahead of sequential reads\n"
 	       "                           (0-64; default one per online CPU, 0 none)\n"
+	       "    -o max_open_files=N    a directory (dataset): files kept open at once\n"
+	       "                           (1-65536, default 64)\n"
 	       "  remote sources (http://, https://, s3://bucket/key):\n"
 	       "    -o remote_cache=SIZE   cache of fetched bytes (at least 1M, default 64M)\n"
 	       "    -o s3_endpoint=URL     S3-compatible store (path-style requests)\n"
@@ -265,4 +272,6 @@ void colfs_options_defaults(colfs_options *o)
 		o->salvage_effort = 1;
 	if (!o->remote_cache_bytes)
 		o->remote_cache_bytes = COLFS_DEFAULT_CACHE;
+	if (!o->max_open_files)
+		o->max_open_files = 64;
 }

@@ -47,7 +47,15 @@ struct colfs_handle {
 	colfs_node *n;
 	colfs_blob *doc;
 	colfs_ahead_reader *ahead;   /* a concurrent stream's reader */
+	/* A proxy's (ops->forward): the other tree and its node's handle. */
+	colfs_tree *guest;
+	colfs_handle *inner;
 };
+
+static bool node_forwards(const colfs_node *n)
+{
+	return n->ops && n->ops->forward;
+}
 
 /* ------------------------------------------------------------------------
  * Tree basics
@@ -398,6 +406,42 @@ static void tree_source_note(colfs_tree *t, colfs_buf *out)
 				 (unsigned long long)t->src_ino);
 }
 
+colfs_node *colfs_dir_add_proxy(colfs_tree *t, colfs_node *dir,
+				const char *name, colfs_content kind,
+				bool is_volatile, const colfs_node_ops *ops,
+				void *ctx)
+{
+	colfs_node *n = NULL;
+	char *copy = strdup(name);
+
+	if (!copy)
+		return NULL;
+	if (kind == COLFS_CONTENT_RANGE)
+		kind = COLFS_CONTENT_DOC;
+	colfs_tree_lock(t);
+	if (dir->kind != COLFS_CONTENT_DIR || dir_find(dir, copy) >= 0 ||
+	    !colfs_grow((void **)&dir->kids, &dir->capkids, dir->nkids + 1,
+			sizeof *dir->kids))
+		goto out;
+	n = node_new(t, dir, copy, kind);
+	if (!n)
+		goto out;
+	copy = NULL;
+	n->ops = ops;
+	n->ctx = ctx;
+	n->is_volatile = is_volatile;
+	dir->kids[dir->nkids] = n;
+	if (!dir_index_insert(dir, dir->nkids)) {
+		n = NULL;
+		goto out;
+	}
+	dir->nkids++;
+out:
+	colfs_tree_unlock(t);
+	free(copy);
+	return n;
+}
+
 colfs_node *colfs_dir_make_hidden(colfs_tree *t, colfs_node *dir,
 				  const char *raw_name, colfs_content kind,
 				  const colfs_node_ops *ops, void *ctx)
@@ -436,6 +480,11 @@ void colfs_node_set_ops(colfs_node *n, const colfs_node_ops *ops, void *ctx)
 {
 	n->ops = ops;
 	n->ctx = ctx;
+}
+
+void colfs_node_set_volatile(colfs_node *n)
+{
+	n->is_volatile = true;
 }
 
 void *colfs_node_ctx(const colfs_node *n)
@@ -1055,7 +1104,7 @@ static void *learn_worker(void *arg)
 		if (i >= j->n)
 			break;
 		colfs_node *n = j->nodes[i];
-		if (n->kind == COLFS_CONTENT_STREAM)
+		if (n->kind == COLFS_CONTENT_STREAM && !node_forwards(n))
 			stream_size(j->t, n, j->mode, &size, &exact);
 		else if (n->kind != COLFS_CONTENT_DIR)
 			colfs_node_size(j->t, n, &size, &exact);
@@ -1101,9 +1150,27 @@ void colfs_nodes_learn_sizes(colfs_tree *t, colfs_node *const *nodes,
 	pthread_mutex_destroy(&j.lock);
 }
 
+/* A proxy's size: its node's, in the other tree. */
+static colfs_status forward_size(colfs_tree *t, colfs_node *n, bool known,
+				 uint64_t *size, bool *exact)
+{
+	colfs_tree *g;
+	colfs_node *target;
+
+	*size = 0;
+	*exact = true;
+	COLFS_TRY(n->ops->forward(t, n, &g, &target));
+	colfs_status st = known ? colfs_node_size_known(g, target, size, exact)
+				: colfs_node_size(g, target, size, exact);
+	n->ops->unforward(t, n, g);
+	return st;
+}
+
 colfs_status colfs_node_size_known(colfs_tree *t, colfs_node *n,
 				   uint64_t *size, bool *exact)
 {
+	if (node_forwards(n))
+		return forward_size(t, n, true, size, exact);
 	if (n->kind == COLFS_CONTENT_STREAM)
 		return stream_size(t, n, COLFS_SIZES_LAZY, size, exact);
 	return colfs_node_size(t, n, size, exact);
@@ -1114,6 +1181,8 @@ colfs_status colfs_node_size(colfs_tree *t, colfs_node *n, uint64_t *size,
 {
 	*size = 0;
 	*exact = true;
+	if (node_forwards(n))
+		return forward_size(t, n, false, size, exact);
 	switch (n->kind) {
 	case COLFS_CONTENT_DIR:
 		return COLFS_OK;
@@ -1151,6 +1220,21 @@ colfs_status colfs_node_open(colfs_tree *t, colfs_node *n, colfs_handle **out)
 		return COLFS_ENOMEM;
 	h->t = t;
 	h->n = n;
+	if (node_forwards(n)) {
+		colfs_node *target;
+		colfs_status st = n->ops->forward(t, n, &h->guest, &target);
+		if (st == COLFS_OK) {
+			st = colfs_node_open(h->guest, target, &h->inner);
+			if (st != COLFS_OK)
+				n->ops->unforward(t, n, h->guest);
+		}
+		if (st != COLFS_OK) {
+			free(h);
+			return st;
+		}
+		*out = h;
+		return COLFS_OK;
+	}
 	/* A remote source fetches a raw file in one request. */
 	if (n->kind == COLFS_CONTENT_RANGE)
 		colfs_source_will_need(t->src, n->off, n->len);
@@ -1176,6 +1260,8 @@ colfs_status colfs_handle_read(colfs_handle *h, uint64_t offset, size_t len,
 	/* Pieces and documents made before a change are not served after
 	 * it either: nothing mixes the old file with the new. */
 	COLFS_TRY(colfs_node_check(h->t, n));
+	if (h->inner)
+		return colfs_handle_read(h->inner, offset, len, buf, got);
 	switch (n->kind) {
 	case COLFS_CONTENT_RANGE: {
 		if (offset >= n->len)
@@ -1218,6 +1304,12 @@ void colfs_handle_close(colfs_handle *h)
 {
 	if (!h)
 		return;
+	if (h->inner) {
+		colfs_handle_close(h->inner);
+		h->n->ops->unforward(h->t, h->n, h->guest);
+		free(h);
+		return;
+	}
 	colfs_ahead_reader_free(h->t->ahead, h->ahead);
 	if (h->doc) {
 		if (h->n->is_volatile || h->n->text)
@@ -1330,6 +1422,10 @@ static colfs_status tree_open_on(colfs_source *src, const char *display_name,
 	uint64_t size = colfs_source_size(t->src);
 	size_t hn = size < 16 ? (size_t)size : 16;
 	colfs_err err = {0};
+	/* A module that probes nothing (a dataset: a directory) is not
+	 * read here. */
+	if (forced && !forced->probe)
+		hn = 0;
 	rc = colfs_source_read_at(t->src, 0, hn, head, &err);
 	if (rc == COLFS_OK)
 		rc = colfs_source_read_at(t->src, size - hn, hn, tail, &err);
@@ -1383,9 +1479,29 @@ static colfs_status tree_open(int fd, const char *display_name,
 		return COLFS_EIO;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		snprintf(why, why_len, "%s: is a directory", display_name);
-		close(fd);
-		return COLFS_EUNSUPPORTED;
+		/* A dataset (formats/dataset): its views are never decoded
+		 * by a stat unless sizes=exact (the source's size says
+		 * nothing of their cost). */
+		colfs_options dopts = {0};
+		if (forced) {
+			snprintf(why, why_len, "%s: is a directory",
+				 display_name);
+			close(fd);
+			return COLFS_EUNSUPPORTED;
+		}
+		if (opts)
+			dopts = *opts;
+		if (dopts.sizes == COLFS_SIZES_AUTO)
+			dopts.sizes = COLFS_SIZES_LAZY;
+		rc = colfs_source_create_fd(fd, 1, &src);
+		if (rc != COLFS_OK) {
+			close(fd);
+			snprintf(why, why_len, "%s: %s", display_name,
+				 colfs_status_name(rc));
+			return rc;
+		}
+		return tree_open_on(src, display_name, colfs_format_directory,
+				    &dopts, &st, out, why, why_len);
 	}
 	if (!S_ISREG(st.st_mode)) {
 		snprintf(why, why_len, "%s: not a regular file", display_name);

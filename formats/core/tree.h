@@ -51,6 +51,13 @@ typedef struct colfs_node_ops {
 	 * The core decodes ahead of a sequential reader on worker threads
 	 * only for such streams. */
 	bool concurrent;
+	/* Files, optional: a proxy of a node of another tree (a graft,
+	 * core/graft.c).  `forward` finds the node it shows, taking a
+	 * reference on that tree, which `unforward` gives back; sizes, opens
+	 * and reads of the proxy are those of the node found. */
+	colfs_status (*forward)(colfs_tree *t, colfs_node *n,
+				colfs_tree **guest, colfs_node **target);
+	void (*unforward)(colfs_tree *t, colfs_node *n, colfs_tree *guest);
 } colfs_node_ops;
 
 /* A format module: one const table each, listed in registry.c. */
@@ -89,6 +96,8 @@ bool colfs_tree_has_io(const colfs_tree *t);
 
 /* registry.c */
 extern const colfs_format *const colfs_formats[];
+/* The module a directory opens as (a dataset; formats/dataset/dataset.c). */
+extern const colfs_format *const colfs_format_directory;
 
 /* --- tree-wide ---------------------------------------------------------- */
 const colfs_options *colfs_tree_options(const colfs_tree *t);
@@ -154,12 +163,22 @@ colfs_node *colfs_dir_add_errors(colfs_tree *t, colfs_node *dir);
  * names another file). */
 colfs_node *colfs_dir_add_summary(colfs_tree *t, colfs_node *dir,
 				  const colfs_node_ops *ops, void *ctx);
+/* A proxy (core/graft.c): a child called exactly `name` (already escaped
+ * and unique: a name of another tree's directory) standing for a node of
+ * content `kind` of another tree.  A range becomes a document here (its
+ * bytes come through the proxy, not from this tree's descriptor). */
+colfs_node *colfs_dir_add_proxy(colfs_tree *t, colfs_node *dir,
+				const char *name, colfs_content kind,
+				bool is_volatile, const colfs_node_ops *ops,
+				void *ctx);
 /* A node made by a lookup callback: not listed, but kept and stable. */
 colfs_node *colfs_dir_make_hidden(colfs_tree *t, colfs_node *dir,
 				  const char *raw_name, colfs_content kind,
 				  const colfs_node_ops *ops, void *ctx);
 
 void *colfs_node_ctx(const colfs_node *n);
+/* Mark a document volatile (made again at every open, never cached). */
+void colfs_node_set_volatile(colfs_node *n);
 void colfs_node_set_args(colfs_node *n, uint64_t a, uint64_t b, uint64_t c);
 uint64_t colfs_node_a(const colfs_node *n);
 uint64_t colfs_node_b(const colfs_node *n);

@@ -1,0 +1,1654 @@
+/* colfs: a dataset: a directory of Parquet, ORC and CFile files shown as
+ * one tree (docs/dataset-tree.md).
+ *
+ * Opening lists the files (dataset_list.c) and reads nothing else.
+ * `files/<path>/` grafts each file's own tree (core/graft.c), opened on
+ * first use; at most max_open_files trees are open at once (the least
+ * recently used one with no reader is closed, its problems kept).  A
+ * listing that needs the footers (summary, schema, schemas/, columns/,
+ * rows.*) reads them all once, on a bounded pool of threads.  Union views
+ * are streams with one piece per file: the file's own view, its fields
+ * put in the unified order (NULL for a field it lacks), Hive partition
+ * values added.  `partitions/<key>=<value>/` is the same tree over the
+ * files of one partition.
+ *
+ * Locks: the host tree's lock (populate, generate) is taken before
+ * `load` and `lru`, never after; the pool's threads and the LRU never
+ * touch the host tree, so problems found there go to the dataset's own
+ * list (`plock`), which `errors` renders.
+ */
+#include "dataset_int.h"
+#include "../core/graft.h"
+#include "../core/render.h"
+#include "../core/tree.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Threads reading footers at once. */
+#define DS_POOL_MAX 8
+/* Files named in one drift problem before "and N more". */
+#define DS_NAME_FILES 10
+
+typedef enum ds_type { DS_BIGINT, DS_DATE, DS_VARCHAR } ds_type;
+
+static const char *const ds_type_name[] = {"BIGINT", "DATE", "VARCHAR"};
+
+typedef struct ds_key {
+	char *name;
+	ds_type type;
+} ds_key;
+
+typedef struct ds_file {
+	char *rel;            /* relative path */
+	char *tree_path;      /* "/files/<escaped components>" */
+	uint64_t size;
+	char **pvals;         /* per key, decoded; NULL: null (or absent) */
+	/* the magic: 0 not looked at, 1 a columnar file, -1 not one */
+	int kind;
+	/* footer facts (load): 0 not read, 1 read, -1 unreadable */
+	int info;
+	char *why;            /* unreadable: the reason */
+	const char *format;
+	int64_t rows;
+	int64_t groups;       /* row groups, stripes, or -1 */
+	char *writer;
+	char *schema_text;
+	char **fields;        /* columns/ names (escaped) */
+	char **types;         /* each field's schema text, or "" */
+	size_t nfields;
+	size_t schema_id;
+	/* the open tree (lru) */
+	colfs_tree *tree;
+	unsigned refs;
+	uint64_t used;
+	size_t synced;        /* its problems copied so far */
+} ds_file;
+
+typedef struct ds_field {
+	char *name;           /* escaped, as in columns/ */
+	char *key_json;       /* "name" as rows.jsonl writes the key */
+	char *key_csv;        /* as rows.csv's header writes it */
+	char *type;           /* schema text of the first file with it */
+} ds_field;
+
+typedef struct dataset {
+	char *root;           /* absolute */
+	colfs_options gopts;  /* the files' trees */
+	ds_file *files;
+	size_t nfiles;
+	ds_key *keys;
+	size_t nkeys;
+	bool probed;
+	/* footers */
+	pthread_mutex_t load;
+	int loaded;           /* atomic */
+	ds_field *fields;
+	size_t nfields;
+	char **schemas;       /* distinct schema texts */
+	size_t nschemas;
+	/* open trees */
+	pthread_mutex_t lru;
+	size_t nopen;
+	uint64_t clock;
+	/* problems found off the host's lock, rendered by `errors` */
+	pthread_mutex_t plock;
+	char **problems;
+	size_t nproblems, capproblems;
+} dataset;
+
+/* A dataset tree: the whole dataset or one partition of it. */
+typedef struct ds_view {
+	dataset *ds;
+	size_t *idx;          /* its files, in path order */
+	size_t n;
+	size_t key0;          /* the first key partitions/ splits by */
+	const char *prefix;   /* its path in the host ("" for the root) */
+} ds_view;
+
+/* ------------------------------------------------------------------------
+ * Problems
+ */
+static void ds_problem(dataset *ds, const char *path, uint64_t offset,
+		       colfs_status st, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void ds_problem(dataset *ds, const char *path, uint64_t offset,
+		       colfs_status st, const char *fmt, ...)
+{
+	char msg[1024], where[48];
+	va_list ap;
+	colfs_buf b = COLFS_BUF_INIT;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	colfs_buf_printf(&b, "%s: %s: %s: %s\n", path,
+			 colfs_offset_text(offset, where, sizeof where),
+			 colfs_status_name(st), msg);
+	colfs_buf_putc(&b, '\0');
+	if (colfs_buf_status(&b) != COLFS_OK) {
+		colfs_buf_free(&b);
+		return;
+	}
+	pthread_mutex_lock(&ds->plock);
+	for (size_t i = 0; i < ds->nproblems; i++) {
+		if (strcmp(ds->problems[i], b.data) == 0) {
+			pthread_mutex_unlock(&ds->plock);
+			colfs_buf_free(&b);
+			return;
+		}
+	}
+	if (ds->nproblems == ds->capproblems) {
+		size_t nc = ds->capproblems ? ds->capproblems * 2 : 16;
+		char **p = realloc(ds->problems, nc * sizeof *p);
+		if (!p) {
+			pthread_mutex_unlock(&ds->plock);
+			colfs_buf_free(&b);
+			return;
+		}
+		ds->problems = p;
+		ds->capproblems = nc;
+	}
+	ds->problems[ds->nproblems++] = b.data;
+	pthread_mutex_unlock(&ds->plock);
+}
+
+/* Copy the problems of file `f`'s open tree not copied yet. */
+static void ds_sync(dataset *ds, ds_file *f, colfs_tree *g)
+{
+	colfs_problem *p = malloc(sizeof *p);
+	if (!p)
+		return;
+	for (;; f->synced++) {
+		if (colfs_tree_error_get(g, f->synced, p) != COLFS_OK)
+			break;
+		char path[2048];
+		snprintf(path, sizeof path, "%s%s", f->tree_path,
+			 strcmp(p->path, "/") ? p->path : "");
+		ds_problem(ds, path, p->offset, p->status, "%s", p->message);
+	}
+	free(p);
+}
+
+/* ------------------------------------------------------------------------
+ * Open trees: a bounded LRU with references
+ */
+static colfs_status ds_acquire(void *ctx, uint64_t key, colfs_tree **out)
+{
+	dataset *ds = ctx;
+	ds_file *f;
+	colfs_tree *evicted[4];
+	size_t nev = 0;
+
+	*out = NULL;
+	if (key >= ds->nfiles)
+		return COLFS_ENOENT;
+	f = &ds->files[key];
+	pthread_mutex_lock(&ds->lru);
+	if (f->tree) {
+		f->refs++;
+		f->used = ++ds->clock;
+		*out = f->tree;
+		pthread_mutex_unlock(&ds->lru);
+		return COLFS_OK;
+	}
+	pthread_mutex_unlock(&ds->lru);
+
+	char *path = malloc(strlen(ds->root) + strlen(f->rel) + 2);
+	char why[512] = "";
+	colfs_tree *t = NULL;
+	colfs_status st;
+	if (!path)
+		return COLFS_ENOMEM;
+	sprintf(path, "%s/%s", ds->root, f->rel);
+	st = colfs_tree_open(path, &ds->gopts, &t, why, sizeof why);
+	free(path);
+	if (st != COLFS_OK) {
+		/* "<path>: reason": the reason alone, under the file */
+		const char *r = strstr(why, ": ");
+		ds_problem(ds, f->tree_path, UINT64_MAX, st, "not opened: %s",
+			   r ? r + 2 : why[0] ? why : colfs_status_name(st));
+		return st;
+	}
+	pthread_mutex_lock(&ds->lru);
+	if (f->tree) {
+		/* Another thread opened it meanwhile. */
+		evicted[nev++] = t;
+	} else {
+		f->tree = t;
+		f->synced = 0;
+		ds->nopen++;
+	}
+	f->refs++;
+	f->used = ++ds->clock;
+	*out = f->tree;
+	/* Close the least recently used trees no one holds. */
+	while (ds->nopen > ds->gopts.max_open_files && nev < 4) {
+		ds_file *old = NULL;
+		for (size_t i = 0; i < ds->nfiles; i++) {
+			ds_file *c = &ds->files[i];
+			if (c->tree && !c->refs && (!old || c->used < old->used))
+				old = c;
+		}
+		if (!old)
+			break;
+		ds_sync(ds, old, old->tree);
+		evicted[nev++] = old->tree;
+		old->tree = NULL;
+		ds->nopen--;
+	}
+	pthread_mutex_unlock(&ds->lru);
+	for (size_t i = 0; i < nev; i++)
+		colfs_tree_destroy(evicted[i]);
+	return COLFS_OK;
+}
+
+static void ds_release(void *ctx, uint64_t key, colfs_tree *guest)
+{
+	dataset *ds = ctx;
+	(void)guest;
+	if (key >= ds->nfiles)
+		return;
+	pthread_mutex_lock(&ds->lru);
+	if (ds->files[key].refs)
+		ds->files[key].refs--;
+	pthread_mutex_unlock(&ds->lru);
+}
+
+static const colfs_graft_ops ds_graft_ops = {
+	.acquire = ds_acquire,
+	.release = ds_release,
+};
+
+/* The whole of a file node of guest `g` at `path` into `out`. */
+static colfs_status ds_read_node(colfs_tree *g, const char *path,
+				 colfs_buf *out)
+{
+	colfs_node *n;
+	colfs_handle *h;
+	COLFS_TRY(colfs_tree_resolve(g, path, &n));
+	COLFS_TRY(colfs_node_open(g, n, &h));
+	colfs_status st = COLFS_OK;
+	char *chunk = malloc(1 << 20);
+	uint64_t at = 0;
+	if (!chunk)
+		st = COLFS_ENOMEM;
+	while (st == COLFS_OK) {
+		size_t got = 0;
+		st = colfs_handle_read(h, at, 1 << 20, chunk, &got);
+		if (st != COLFS_OK || got == 0)
+			break;
+		colfs_buf_append(out, chunk, got);
+		at += got;
+		st = colfs_buf_status(out);
+	}
+	free(chunk);
+	colfs_handle_close(h);
+	return st;
+}
+
+/* ------------------------------------------------------------------------
+ * Magic and footers
+ */
+static void ds_probe_all(dataset *ds)
+{
+	if (__atomic_load_n(&ds->probed, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&ds->load);
+	for (size_t i = 0; !ds->probed && i < ds->nfiles; i++) {
+		ds_file *f = &ds->files[i];
+		uint8_t head[16], tail[16];
+		size_t hn = f->size < 16 ? (size_t)f->size : 16;
+		char *path = malloc(strlen(ds->root) + strlen(f->rel) + 2);
+		int fd;
+
+		f->kind = -1;
+		if (!path)
+			continue;
+		sprintf(path, "%s/%s", ds->root, f->rel);
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		free(path);
+		if (fd < 0)
+			continue;
+		if (pread(fd, head, hn, 0) == (ssize_t)hn &&
+		    pread(fd, tail, hn, (off_t)(f->size - hn)) == (ssize_t)hn)
+			for (size_t k = 0; colfs_formats[k]; k++)
+				if (colfs_formats[k]->probe(head, hn, tail, hn,
+							    f->size))
+					f->kind = 1;
+		close(fd);
+	}
+	__atomic_store_n(&ds->probed, true, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&ds->load);
+}
+
+/* The number after "label: " on a line of `text`, or -1. */
+static int64_t ds_summary_int(const char *text, const char *label)
+{
+	size_t n = strlen(label);
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p) {
+		if (strncmp(p, label, n) == 0 && p[n] == ':' && p[n + 1] == ' ')
+			return strtoll(p + n + 2, NULL, 10);
+	}
+	return -1;
+}
+
+static char *ds_summary_text(const char *text, const char *label)
+{
+	size_t n = strlen(label);
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p) {
+		if (strncmp(p, label, n) == 0 && p[n] == ':' && p[n + 1] == ' ')
+			return strndup(p + n + 2, strcspn(p + n + 2, "\n"));
+	}
+	return NULL;
+}
+
+/* The top-level fields of a schema document, each as its text: the
+ * lines of a Parquet message at indent 2 with the lines nested below
+ * them; NULL when the document is not of that shape. */
+static char **ds_schema_blocks(const char *text, size_t *n)
+{
+	char **v = NULL;
+	size_t cap = 0;
+	*n = 0;
+	if (strncmp(text, "message ", 8) != 0)
+		return NULL;
+	const char *p = strchr(text, '\n');
+	while (p && *++p) {
+		if (p[0] != ' ' || p[1] != ' ' || p[2] == ' ')
+			break;
+		const char *start = p, *end = p;
+		do {
+			end = strchr(end, '\n');
+			if (!end)
+				break;
+			end++;
+		} while (end[0] == ' ' && end[1] == ' ' &&
+			 (end[2] == ' ' || end[2] == '}'));
+		if (!end)
+			break;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			char **nv = realloc(v, cap * sizeof *v);
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[(*n)++] = strndup(start + 2, (size_t)(end - start - 3));
+		p = end - 1;
+	}
+	return v;
+}
+
+/* Read file `i`'s footer facts (a pool thread: no host lock). */
+static void ds_load_file(dataset *ds, size_t i)
+{
+	ds_file *f = &ds->files[i];
+	colfs_tree *g;
+	colfs_buf b = COLFS_BUF_INIT;
+	colfs_status st = ds_acquire(ds, i, &g);
+
+	if (st != COLFS_OK) {
+		f->info = -1;
+		return;
+	}
+	f->format = colfs_tree_format(g);
+	st = ds_read_node(g, "summary", &b);
+	colfs_buf_putc(&b, '\0');
+	if (st == COLFS_OK && colfs_buf_status(&b) == COLFS_OK) {
+		f->rows = ds_summary_int(b.data, "rows");
+		f->groups = ds_summary_int(b.data, "row groups");
+		if (f->groups < 0)
+			f->groups = ds_summary_int(b.data, "stripes");
+		f->writer = ds_summary_text(b.data, "created by");
+		if (!f->writer)
+			f->writer = ds_summary_text(b.data, "writer");
+	}
+	b.len = 0;
+	if (ds_read_node(g, "schema", &b) == COLFS_OK) {
+		colfs_buf_putc(&b, '\0');
+		if (colfs_buf_status(&b) == COLFS_OK)
+			f->schema_text = strdup(b.data);
+	}
+	colfs_buf_free(&b);
+	colfs_node *cols;
+	colfs_node *const *kids;
+	size_t n = 0;
+	if (colfs_tree_resolve(g, "columns", &cols) == COLFS_OK &&
+	    colfs_dir_list(g, cols, &kids, &n) == COLFS_OK && n) {
+		size_t nb = 0;
+		char **blocks = f->schema_text
+				? ds_schema_blocks(f->schema_text, &nb) : NULL;
+		f->fields = calloc(n, sizeof *f->fields);
+		f->types = calloc(n, sizeof *f->types);
+		if (f->fields && f->types) {
+			for (size_t k = 0; k < n; k++) {
+				f->fields[k] = strdup(colfs_node_name(kids[k]));
+				f->types[k] = strdup(nb == n ? blocks[k] : "");
+			}
+			f->nfields = n;
+		}
+		for (size_t k = 0; k < nb; k++)
+			free(blocks[k]);
+		free(blocks);
+	}
+	if (f->rows < 0) {
+		f->info = -1;
+		f->why = strdup("its summary gives no row count");
+		ds_problem(ds, f->tree_path, UINT64_MAX, COLFS_EUNSUPPORTED,
+			   "left out of the union views: its summary gives "
+			   "no row count");
+	} else {
+		f->info = 1;
+	}
+	pthread_mutex_lock(&ds->lru);
+	ds_sync(ds, f, g);
+	pthread_mutex_unlock(&ds->lru);
+	ds_release(ds, i, g);
+}
+
+typedef struct ds_pool {
+	dataset *ds;
+	size_t next;
+} ds_pool;
+
+static void *ds_pool_run(void *arg)
+{
+	ds_pool *p = arg;
+	for (;;) {
+		size_t i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
+		if (i >= p->ds->nfiles)
+			break;
+		if (p->ds->files[i].kind == 1 && p->ds->files[i].info == 0)
+			ds_load_file(p->ds, i);
+	}
+	return NULL;
+}
+
+static char *ds_json_key(const char *escaped)
+{
+	size_t n = strlen(escaped);
+	char *raw = malloc(n + 1);
+	colfs_buf b = COLFS_BUF_INIT;
+	if (!raw)
+		return NULL;
+	n = colfs_name_unescape(escaped, n, raw);
+	colfs_render_json_string(&b, (const uint8_t *)raw, n);
+	colfs_buf_putc(&b, '\0');
+	free(raw);
+	return colfs_buf_status(&b) == COLFS_OK ? b.data : NULL;
+}
+
+static char *ds_csv_text(const char *s, size_t n)
+{
+	colfs_buf b = COLFS_BUF_INIT;
+	colfs_render_csv_field(&b, s, n);
+	colfs_buf_putc(&b, '\0');
+	return colfs_buf_status(&b) == COLFS_OK ? b.data : NULL;
+}
+
+static char *ds_csv_key(const char *escaped)
+{
+	size_t n = strlen(escaped);
+	char *raw = malloc(n + 1);
+	if (!raw)
+		return NULL;
+	n = colfs_name_unescape(escaped, n, raw);
+	char *k = ds_csv_text(raw, n);
+	free(raw);
+	return k;
+}
+
+static long ds_field_find(const dataset *ds, const char *name)
+{
+	for (size_t i = 0; i < ds->nfields; i++)
+		if (strcmp(ds->fields[i].name, name) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* "a, b, c and 4 more" of the files of the list. */
+static void ds_name_files(const dataset *ds, const size_t *idx, size_t n,
+			  colfs_buf *out)
+{
+	for (size_t i = 0; i < n && i < DS_NAME_FILES; i++)
+		colfs_buf_printf(out, "%s%s", i ? ", " : "",
+				 ds->files[idx[i]].rel);
+	if (n > DS_NAME_FILES)
+		colfs_buf_printf(out, " and %zu more", n - DS_NAME_FILES);
+}
+
+/* The unified schema and the drift (after the footers are read). */
+static void ds_unify(dataset *ds)
+{
+	size_t *missing = calloc(ds->nfiles + 1, sizeof *missing);
+	size_t *other = calloc(ds->nfiles + 1, sizeof *other);
+	size_t readable = 0;
+
+	for (size_t i = 0; i < ds->nfiles; i++) {
+		ds_file *f = &ds->files[i];
+		if (f->info != 1)
+			continue;
+		readable++;
+		for (size_t k = 0; k < f->nfields; k++) {
+			if (ds_field_find(ds, f->fields[k]) >= 0)
+				continue;
+			ds_field *nf = realloc(ds->fields,
+					       (ds->nfields + 1) * sizeof *nf);
+			if (!nf)
+				break;
+			ds->fields = nf;
+			nf[ds->nfields].name = strdup(f->fields[k]);
+			nf[ds->nfields].key_json = ds_json_key(f->fields[k]);
+			nf[ds->nfields].key_csv = ds_csv_key(f->fields[k]);
+			nf[ds->nfields].type = strdup(f->types[k]);
+			ds->nfields++;
+		}
+		/* its schema among the distinct ones */
+		const char *s = f->schema_text ? f->schema_text : "";
+		size_t j = 0;
+		while (j < ds->nschemas && strcmp(ds->schemas[j], s) != 0)
+			j++;
+		if (j == ds->nschemas) {
+			char **ns = realloc(ds->schemas, (j + 1) * sizeof *ns);
+			if (!ns)
+				continue;
+			ds->schemas = ns;
+			ns[j] = strdup(s);
+			ds->nschemas++;
+		}
+		f->schema_id = j;
+	}
+	for (size_t k = 0; missing && other && k < ds->nfields; k++) {
+		size_t nm = 0, no = 0;
+		const char *first_type = ds->fields[k].type;
+		for (size_t i = 0; i < ds->nfiles; i++) {
+			ds_file *f = &ds->files[i];
+			size_t j = 0;
+			if (f->info != 1)
+				continue;
+			while (j < f->nfields && strcmp(f->fields[j], ds->fields[k].name))
+				j++;
+			if (j == f->nfields)
+				missing[nm++] = i;
+			else if (strcmp(f->types[j], first_type) != 0)
+				other[no++] = i;
+		}
+		colfs_buf b = COLFS_BUF_INIT;
+		if (nm) {
+			colfs_buf_printf(&b, "schema drift: field %s is missing "
+					 "in %zu of %zu files (NULL there): ",
+					 ds->fields[k].name, nm, readable);
+			ds_name_files(ds, missing, nm, &b);
+			colfs_buf_putc(&b, '\0');
+			if (colfs_buf_status(&b) == COLFS_OK)
+				ds_problem(ds, "/schema", UINT64_MAX,
+					   COLFS_EUNSUPPORTED, "%s", b.data);
+			b.len = 0;
+		}
+		if (no) {
+			colfs_buf_printf(&b, "schema drift: field %s changes "
+					 "type: '%s' in the first file, another "
+					 "in %zu files (shown as each file "
+					 "renders it): ", ds->fields[k].name,
+					 first_type, no);
+			ds_name_files(ds, other, no, &b);
+			colfs_buf_putc(&b, '\0');
+			if (colfs_buf_status(&b) == COLFS_OK)
+				ds_problem(ds, "/schema", UINT64_MAX,
+					   COLFS_EUNSUPPORTED, "%s", b.data);
+		}
+		colfs_buf_free(&b);
+	}
+	free(missing);
+	free(other);
+}
+
+/* Read every footer once (a bounded pool of threads). */
+static void ds_load(dataset *ds)
+{
+	if (__atomic_load_n(&ds->loaded, __ATOMIC_ACQUIRE))
+		return;
+	ds_probe_all(ds);
+	pthread_mutex_lock(&ds->load);
+	if (!ds->loaded) {
+		ds_pool pool = {.ds = ds};
+		pthread_t tids[DS_POOL_MAX];
+		unsigned started = 0;
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		unsigned k = cpus < 1 ? 1 : cpus > DS_POOL_MAX ? DS_POOL_MAX
+				: (unsigned)cpus;
+		if (k > ds->gopts.max_open_files)
+			k = ds->gopts.max_open_files;
+		for (unsigned i = 1; i < k; i++)
+			if (pthread_create(&tids[started], NULL, ds_pool_run,
+					   &pool) == 0)
+				started++;
+		ds_pool_run(&pool);
+		for (unsigned i = 0; i < started; i++)
+			pthread_join(tids[i], NULL);
+		ds_unify(ds);
+		__atomic_store_n(&ds->loaded, 1, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&ds->load);
+}
+
+/* ------------------------------------------------------------------------
+ * Hive partitions
+ */
+static bool ds_is_bigint(const char *s)
+{
+	char *end;
+	if (!*s || isspace((unsigned char)*s))
+		return false;
+	errno = 0;
+	(void)strtoll(s, &end, 10);
+	return !*end && !errno;
+}
+
+static bool ds_is_date(const char *s)
+{
+	int y, m, d;
+	char tail;
+	if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
+		return false;
+	if (sscanf(s, "%4d-%2d-%2d%c", &y, &m, &d, &tail) != 3)
+		return false;
+	static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	if (m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
+		return false;
+	return m != 2 || d < 29 || (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0));
+}
+
+/* %XX decoded (as DuckDB decodes Hive values). */
+static char *ds_pct_decode(const char *s, size_t n)
+{
+	char *o = malloc(n + 1);
+	size_t j = 0;
+	if (!o)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '%' && i + 2 < n &&
+		    isxdigit((unsigned char)s[i + 1]) &&
+		    isxdigit((unsigned char)s[i + 2])) {
+			char hex[3] = {s[i + 1], s[i + 2], 0};
+			o[j++] = (char)strtol(hex, NULL, 16);
+			i += 2;
+		} else {
+			o[j++] = s[i];
+		}
+	}
+	o[j] = '\0';
+	return o;
+}
+
+static long ds_key_find(const dataset *ds, const char *name)
+{
+	for (size_t i = 0; i < ds->nkeys; i++)
+		if (strcmp(ds->keys[i].name, name) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* The keys of every file's `key=value` folders, typed. */
+static colfs_status ds_partitions(dataset *ds)
+{
+	/* keys in first-seen order */
+	for (size_t i = 0; i < ds->nfiles; i++) {
+		const char *p = ds->files[i].rel;
+		const char *slash;
+		while ((slash = strchr(p, '/')) != NULL) {
+			const char *eq = memchr(p, '=', (size_t)(slash - p));
+			if (eq && eq > p) {
+				char *k = ds_pct_decode(p, (size_t)(eq - p));
+				if (!k)
+					return COLFS_ENOMEM;
+				if (ds_key_find(ds, k) < 0) {
+					ds_key *nk = realloc(ds->keys,
+						(ds->nkeys + 1) * sizeof *nk);
+					if (!nk) {
+						free(k);
+						return COLFS_ENOMEM;
+					}
+					ds->keys = nk;
+					nk[ds->nkeys].name = k;
+					nk[ds->nkeys].type = DS_BIGINT;
+					ds->nkeys++;
+				} else {
+					free(k);
+				}
+			}
+			p = slash + 1;
+		}
+	}
+	if (!ds->nkeys)
+		return COLFS_OK;
+	bool *notint = calloc(ds->nkeys, sizeof *notint);
+	bool *notdate = calloc(ds->nkeys, sizeof *notdate);
+	if (!notint || !notdate) {
+		free(notint);
+		free(notdate);
+		return COLFS_ENOMEM;
+	}
+	for (size_t i = 0; i < ds->nfiles; i++) {
+		ds_file *f = &ds->files[i];
+		const char *p = f->rel, *slash;
+		f->pvals = calloc(ds->nkeys, sizeof *f->pvals);
+		if (!f->pvals)
+			continue;
+		while ((slash = strchr(p, '/')) != NULL) {
+			const char *eq = memchr(p, '=', (size_t)(slash - p));
+			if (eq && eq > p) {
+				char *k = ds_pct_decode(p, (size_t)(eq - p));
+				long ki = k ? ds_key_find(ds, k) : -1;
+				free(k);
+				if (ki >= 0) {
+					free(f->pvals[ki]);
+					f->pvals[ki] = NULL;
+					size_t vn = (size_t)(slash - eq - 1);
+					if (!(vn == 26 && strncmp(eq + 1,
+						"__HIVE_DEFAULT_PARTITION__", 26) == 0))
+						f->pvals[ki] = ds_pct_decode(eq + 1, vn);
+				}
+			}
+			p = slash + 1;
+		}
+		for (size_t k = 0; k < ds->nkeys; k++) {
+			if (!f->pvals[k])
+				continue;
+			if (!ds_is_bigint(f->pvals[k]))
+				notint[k] = true;
+			if (!ds_is_date(f->pvals[k]))
+				notdate[k] = true;
+		}
+	}
+	for (size_t k = 0; k < ds->nkeys; k++)
+		ds->keys[k].type = !notint[k] ? DS_BIGINT
+				   : !notdate[k] ? DS_DATE : DS_VARCHAR;
+	free(notint);
+	free(notdate);
+	return COLFS_OK;
+}
+
+/* A partition value as the per-file views render its type. */
+static void ds_render_pval(colfs_buf *b, const dataset *ds, size_t k,
+			   const char *v, int mode /* 0 text, 1 json, 2 csv */,
+			   const char *null_token)
+{
+	if (!v) {
+		colfs_buf_puts(b, mode == 1 ? "null" : null_token);
+		return;
+	}
+	switch (ds->keys[k].type) {
+	case DS_BIGINT:
+		colfs_buf_printf(b, "%lld", strtoll(v, NULL, 10));
+		return;
+	case DS_DATE:
+		if (mode == 1)
+			colfs_buf_printf(b, "\"%s\"", v);
+		else
+			colfs_buf_puts(b, v);
+		return;
+	case DS_VARCHAR:
+		break;
+	}
+	if (mode == 1) {
+		colfs_render_json_string(b, (const uint8_t *)v, strlen(v));
+		return;
+	}
+	colfs_buf text = COLFS_BUF_INIT;
+	colfs_render r = {.null_token = null_token};
+	colfs_render_string(&text, &r, (const uint8_t *)v, strlen(v));
+	if (mode == 2)
+		colfs_render_csv_field(b, text.data ? text.data : "", text.len);
+	else
+		colfs_buf_append(b, text.data ? text.data : "", text.len);
+	colfs_buf_free(&text);
+}
+
+/* ------------------------------------------------------------------------
+ * The tree
+ */
+static colfs_status view_populate(colfs_tree *t, colfs_node *dir);
+
+static const colfs_node_ops view_ops = {
+	.populate = view_populate,
+};
+
+static ds_view *view_of(colfs_node *n)
+{
+	return colfs_node_ctx(n);
+}
+
+/* files/: the files' folders as directories, each file a graft.  The
+ * paths are sorted, so a folder's files come one after another: the
+ * folders of the previous file are reused as far as they are shared. */
+static colfs_status files_populate(colfs_tree *t, colfs_node *dir)
+{
+	ds_view *v = view_of(dir);
+	dataset *ds = v->ds;
+	colfs_node *stack[65];
+	const char *prev = NULL;
+	size_t depth = 0;
+
+	ds_probe_all(ds);
+	stack[0] = dir;
+	for (size_t i = 0; i < v->n; i++) {
+		ds_file *f = &ds->files[v->idx[i]];
+		const char *p = f->rel, *slash;
+		size_t d = 0;
+		if (f->kind != 1)
+			continue;
+		/* the folders shared with the previous file */
+		if (prev) {
+			const char *a = prev, *b = f->rel;
+			while (d < depth) {
+				size_t la = strcspn(a, "/"), lb = strcspn(b, "/");
+				if (la != lb || memcmp(a, b, la) || !a[la] || !b[lb])
+					break;
+				a += la + 1;
+				b += lb + 1;
+				d++;
+			}
+			p = b;
+		}
+		depth = d;
+		while ((slash = strchr(p, '/')) != NULL && depth < 64) {
+			char *comp = strndup(p, (size_t)(slash - p));
+			colfs_node *sub = comp ? colfs_dir_add_dir(t, stack[depth],
+						 comp, NULL, NULL) : NULL;
+			free(comp);
+			if (!sub)
+				return COLFS_ENOMEM;
+			stack[++depth] = sub;
+			p = slash + 1;
+		}
+		if (!colfs_dir_add_graft(t, stack[depth], p, &ds_graft_ops, ds,
+					 v->idx[i]))
+			return COLFS_ENOMEM;
+		prev = f->rel;
+	}
+	return COLFS_OK;
+}
+
+static const colfs_node_ops files_ops = {
+	.populate = files_populate,
+};
+
+static colfs_status summary_generate(colfs_tree *t, colfs_node *n,
+				     colfs_buf *out)
+{
+	ds_view *v = view_of(n);
+	dataset *ds = v->ds;
+	size_t nf = 0, bad = 0, skipped = 0, formats[3] = {0};
+	uint64_t bytes = 0;
+	int64_t rows = 0, groups = 0;
+	(void)t;
+	ds_load(ds);
+	for (size_t i = 0; i < v->n; i++) {
+		ds_file *f = &ds->files[v->idx[i]];
+		if (f->kind != 1) {
+			skipped++;
+			continue;
+		}
+		nf++;
+		bytes += f->size;
+		if (f->info != 1) {
+			bad++;
+			continue;
+		}
+		rows += f->rows;
+		if (f->groups > 0)
+			groups += f->groups;
+		formats[strcmp(f->format, "parquet") == 0 ? 0
+			: strcmp(f->format, "orc") == 0 ? 1 : 2]++;
+	}
+	colfs_buf_printf(out, "dataset: %s%s%s\n", ds->root,
+			 v->prefix[0] ? " " : "", v->prefix);
+	colfs_buf_printf(out, "files: %zu (parquet %zu, orc %zu, cfile %zu)\n",
+			 nf, formats[0], formats[1], formats[2]);
+	colfs_buf_printf(out, "unreadable files: %zu\n", bad);
+	colfs_buf_printf(out, "other files: %zu (not Parquet, ORC or CFile: "
+			 "not shown)\n", skipped);
+	colfs_buf_printf(out, "rows: %lld\n", (long long)rows);
+	colfs_buf_printf(out, "bytes: %llu\n", (unsigned long long)bytes);
+	colfs_buf_printf(out, "row groups and stripes: %lld\n",
+			 (long long)groups);
+	colfs_buf_printf(out, "fields: %zu\n", ds->nfields);
+	colfs_buf_printf(out, "schemas: %zu\n", ds->nschemas);
+	colfs_buf_puts(out, "partition keys:");
+	for (size_t k = 0; k < ds->nkeys; k++)
+		colfs_buf_printf(out, "%s %s %s", k ? "," : "",
+				 ds->keys[k].name,
+				 ds_type_name[ds->keys[k].type]);
+	colfs_buf_puts(out, ds->nkeys ? "\n" : " none\n");
+	/* writers, each with its count */
+	for (size_t i = 0; i < v->n; i++) {
+		ds_file *f = &ds->files[v->idx[i]];
+		size_t c = 0;
+		bool first = true;
+		if (f->info != 1 || !f->writer)
+			continue;
+		for (size_t j = 0; j < v->n; j++) {
+			ds_file *g = &ds->files[v->idx[j]];
+			if (g->info != 1 || !g->writer ||
+			    strcmp(g->writer, f->writer))
+				continue;
+			if (j < i)
+				first = false;
+			c++;
+		}
+		if (first)
+			colfs_buf_printf(out, "writer: %s (%zu files)\n",
+					 f->writer, c);
+	}
+	pthread_mutex_lock(&ds->plock);
+	colfs_buf_printf(out, "problems: %zu (see errors)\n", ds->nproblems);
+	pthread_mutex_unlock(&ds->plock);
+	return colfs_buf_status(out);
+}
+
+static const colfs_node_ops summary_ops = {
+	.generate = summary_generate,
+};
+
+static const char *const ds_type_parquet[] = {
+	"int64 %s (INTEGER(64,true))", "int32 %s (DATE)", "binary %s (STRING)"};
+
+static colfs_status schema_generate(colfs_tree *t, colfs_node *n,
+				    colfs_buf *out)
+{
+	ds_view *v = view_of(n);
+	dataset *ds = v->ds;
+	(void)t;
+	ds_load(ds);
+	colfs_buf_puts(out, "message dataset {\n");
+	for (size_t k = 0; k < ds->nfields; k++) {
+		const char *ty = ds->fields[k].type;
+		if (ty[0]) {
+			/* the field's text as its first file has it */
+			colfs_buf_printf(out, "  %s\n", ty);
+		} else {
+			colfs_buf_printf(out, "  %s;\n", ds->fields[k].name);
+		}
+	}
+	for (size_t k = 0; k < ds->nkeys; k++) {
+		colfs_buf_puts(out, "  optional ");
+		colfs_buf_printf(out, ds_type_parquet[ds->keys[k].type],
+				 ds->keys[k].name);
+		colfs_buf_puts(out, "; -- Hive partition key\n");
+	}
+	colfs_buf_puts(out, "}\n");
+	return colfs_buf_status(out);
+}
+
+static const colfs_node_ops schema_ops = {
+	.generate = schema_generate,
+};
+
+static colfs_status schemas_file_generate(colfs_tree *t, colfs_node *n,
+					  colfs_buf *out)
+{
+	ds_view *v = view_of(n);
+	dataset *ds = v->ds;
+	size_t id = (size_t)colfs_node_a(n);
+	(void)t;
+	if (colfs_node_b(n) == 0) {
+		colfs_buf_puts(out, ds->schemas[id]);
+		return colfs_buf_status(out);
+	}
+	for (size_t i = 0; i < v->n; i++) {
+		ds_file *f = &ds->files[v->idx[i]];
+		if (f->info == 1 && f->schema_id == id)
+			colfs_buf_printf(out, "%s\n", f->rel);
+	}
+	return colfs_buf_status(out);
+}
+
+static const colfs_node_ops schemas_file_ops = {
+	.generate = schemas_file_generate,
+};
+
+static colfs_status schemas_populate(colfs_tree *t, colfs_node *dir)
+{
+	ds_view *v = view_of(dir);
+	dataset *ds = v->ds;
+	ds_load(ds);
+	for (size_t j = 0; j < ds->nschemas; j++) {
+		bool used = false;
+		for (size_t i = 0; i < v->n && !used; i++) {
+			ds_file *f = &ds->files[v->idx[i]];
+			used = f->info == 1 && f->schema_id == j;
+		}
+		if (!used)
+			continue;
+		char name[32];
+		snprintf(name, sizeof name, "%zu", j);
+		colfs_node *d = colfs_dir_add_dir(t, dir, name, NULL, NULL);
+		colfs_node *s = d ? colfs_dir_add_doc(t, d, "schema",
+						      &schemas_file_ops, v) : NULL;
+		colfs_node *f = d ? colfs_dir_add_doc(t, d, "files",
+						      &schemas_file_ops, v) : NULL;
+		if (!s || !f)
+			return COLFS_ENOMEM;
+		colfs_node_set_args(s, j, 0, 0);
+		colfs_node_set_args(f, j, 1, 0);
+	}
+	return COLFS_OK;
+}
+
+static const colfs_node_ops schemas_ops = {
+	.populate = schemas_populate,
+};
+
+/* `errors`: the dataset's problems (under this view's files, for a
+ * partition) and those of the files open now; every footer is read
+ * first (the problems of a file not read are not known). */
+static colfs_status errors_generate(colfs_tree *t, colfs_node *n,
+				    colfs_buf *out)
+{
+	ds_view *v = view_of(n);
+	dataset *ds = v->ds;
+	(void)t;
+	ds_load(ds);
+	pthread_mutex_lock(&ds->lru);
+	for (size_t i = 0; i < ds->nfiles; i++)
+		if (ds->files[i].tree)
+			ds_sync(ds, &ds->files[i], ds->files[i].tree);
+	pthread_mutex_unlock(&ds->lru);
+	pthread_mutex_lock(&ds->plock);
+	for (size_t p = 0; p < ds->nproblems; p++) {
+		const char *line = ds->problems[p];
+		bool show = !v->prefix[0];
+		for (size_t i = 0; !show && i < v->n; i++) {
+			const char *tp = ds->files[v->idx[i]].tree_path;
+			size_t len = strlen(tp);
+			show = strncmp(line, tp, len) == 0 &&
+			       (line[len] == '/' || line[len] == ':');
+		}
+		if (show)
+			colfs_buf_puts(out, line);
+	}
+	pthread_mutex_unlock(&ds->plock);
+	return colfs_buf_status(out);
+}
+
+static const colfs_node_ops errors_ops = {
+	.generate = errors_generate,
+};
+
+/* --- union views: one piece per file of the view ----------------------- */
+/* Which rows a file adds: its row count, or 0 when unreadable. */
+static int64_t ds_rows(const ds_file *f)
+{
+	return f->kind == 1 && f->info == 1 ? f->rows : 0;
+}
+
+static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
+				 colfs_buf *out)
+{
+	ds_view *v = view_of(n);
+	dataset *ds = v->ds;
+	size_t k = (size_t)colfs_node_a(n);
+	const char *null_token = colfs_tree_options(t)->null_token;
+	ds_load(ds);
+	if (i >= v->n)
+		return COLFS_END;
+	ds_file *f = &ds->files[v->idx[i]];
+	int64_t rows = ds_rows(f);
+	if (rows <= 0)
+		return COLFS_OK;
+	if (k >= ds->nfields) {
+		size_t key = k - ds->nfields;
+		colfs_buf one = COLFS_BUF_INIT;
+		ds_render_pval(&one, ds, key, f->pvals ? f->pvals[key] : NULL,
+			       0, null_token);
+		colfs_buf_putc(&one, '\n');
+		for (int64_t r = 0; r < rows && colfs_buf_status(out) == COLFS_OK; r++)
+			colfs_buf_append(out, one.data, one.len);
+		colfs_status st = colfs_buf_status(&one);
+		colfs_buf_free(&one);
+		return st ? st : colfs_buf_status(out);
+	}
+	bool has = false;
+	for (size_t j = 0; j < f->nfields && !has; j++)
+		has = strcmp(f->fields[j], ds->fields[k].name) == 0;
+	if (!has) {
+		for (int64_t r = 0; r < rows && colfs_buf_status(out) == COLFS_OK; r++) {
+			colfs_buf_puts(out, null_token);
+			colfs_buf_putc(out, '\n');
+		}
+		return colfs_buf_status(out);
+	}
+	colfs_tree *g;
+	COLFS_TRY(ds_acquire(ds, v->idx[i], &g));
+	char path[2048];
+	snprintf(path, sizeof path, "columns/%s", ds->fields[k].name);
+	colfs_status st = ds_read_node(g, path, out);
+	ds_release(ds, v->idx[i], g);
+	return st;
+}
+
+/* The members of a JSON object line: [start, end) of each "key":value. */
+typedef struct ds_span {
+	const char *p;
+	size_t n;
+} ds_span;
+
+/* Split `line` (one object, no newline) into members; false when it is
+ * not an object. */
+static bool ds_json_members(const char *line, size_t len, ds_span *m,
+			    size_t cap, size_t *nm)
+{
+	size_t depth = 0, start = 1;
+	bool str = false;
+	*nm = 0;
+	if (len < 2 || line[0] != '{' || line[len - 1] != '}')
+		return false;
+	if (len == 2)
+		return true;
+	for (size_t i = 1; i < len; i++) {
+		char c = line[i];
+		if (str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				str = false;
+			continue;
+		}
+		if (c == '"')
+			str = true;
+		else if (c == '{' || c == '[')
+			depth++;
+		else if ((c == '}' || c == ']') && depth)
+			depth--;
+		else if ((c == ',' && depth == 0) || i == len - 1) {
+			if (*nm == cap)
+				return false;
+			m[*nm].p = line + start;
+			m[(*nm)++].n = i - start;
+			start = i + 1;
+		}
+	}
+	return true;
+}
+
+/* The members of a CSV record starting at `p`: fields as written
+ * (quotes kept); returns the record's length with its newline. */
+static size_t ds_csv_record(const char *p, size_t len, ds_span *m,
+			    size_t cap, size_t *nm, bool *ok)
+{
+	size_t start = 0;
+	bool q = false;
+	*nm = 0;
+	*ok = true;
+	for (size_t i = 0; i <= len; i++) {
+		char c = i < len ? p[i] : '\n';
+		if (q) {
+			if (c == '"')
+				q = false;
+			continue;
+		}
+		if (c == '"') {
+			q = true;
+		} else if (c == ',' || c == '\n') {
+			if (*nm == cap) {
+				*ok = false;
+				return i < len ? i + 1 : len;
+			}
+			m[*nm].p = p + start;
+			m[(*nm)++].n = i - start;
+			start = i + 1;
+			if (c == '\n')
+				return i < len ? i + 1 : len;
+		}
+	}
+	return len;
+}
+
+static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
+			       colfs_buf *out)
+{
+	ds_view *v = view_of(n);
+	dataset *ds = v->ds;
+	bool csv = colfs_node_a(n) == 1;
+	const char *null_token = colfs_tree_options(t)->null_token;
+	ds_load(ds);
+	if (csv && i == 0) {
+		for (size_t k = 0; k < ds->nfields; k++)
+			colfs_buf_printf(out, "%s%s", k ? "," : "",
+					 ds->fields[k].key_csv);
+		for (size_t k = 0; k < ds->nkeys; k++) {
+			colfs_buf_puts(out, k || ds->nfields ? "," : "");
+			char *h = ds_csv_text(ds->keys[k].name,
+					      strlen(ds->keys[k].name));
+			colfs_buf_puts(out, h ? h : "");
+			free(h);
+		}
+		colfs_buf_putc(out, '\n');
+		return colfs_buf_status(out);
+	}
+	if (csv)
+		i--;
+	if (i >= v->n)
+		return COLFS_END;
+	ds_file *f = &ds->files[v->idx[i]];
+	if (ds_rows(f) <= 0)
+		return COLFS_OK;
+	colfs_tree *g;
+	colfs_buf in = COLFS_BUF_INIT;
+	COLFS_TRY(ds_acquire(ds, v->idx[i], &g));
+	colfs_status st = ds_read_node(g, csv ? "rows.csv" : "rows.jsonl", &in);
+	ds_release(ds, v->idx[i], g);
+	/* where each unified field is among the file's members */
+	size_t nm_cap = f->nfields + 1;
+	ds_span *m = calloc(nm_cap, sizeof *m);
+	long *at = calloc(ds->nfields + 1, sizeof *at);
+	colfs_buf pv = COLFS_BUF_INIT;  /* the partition members */
+	if (!m || !at)
+		st = COLFS_ENOMEM;
+	for (size_t k = 0; st == COLFS_OK && k < ds->nkeys; k++) {
+		const char *val = f->pvals ? f->pvals[k] : NULL;
+		if (csv) {
+			colfs_buf_putc(&pv, ',');
+		} else {
+			colfs_buf_putc(&pv, ',');
+			colfs_render_json_string(&pv, (const uint8_t *)ds->keys[k].name,
+						 strlen(ds->keys[k].name));
+			colfs_buf_putc(&pv, ':');
+		}
+		ds_render_pval(&pv, ds, k, val, csv ? 2 : 1, null_token);
+	}
+	const char *p = in.data, *end = in.data + in.len;
+	size_t nm;
+	bool ok = true, mapped = false;
+	if (st == COLFS_OK && csv && p) {
+		/* the file's header: which column is which field */
+		size_t used = ds_csv_record(p, (size_t)(end - p), m, nm_cap,
+					    &nm, &ok);
+		for (size_t k = 0; ok && k < ds->nfields; k++) {
+			at[k] = -1;
+			for (size_t j = 0; j < nm; j++)
+				if (m[j].n == strlen(ds->fields[k].key_csv) &&
+				    !memcmp(m[j].p, ds->fields[k].key_csv, m[j].n))
+					at[k] = (long)j;
+		}
+		mapped = true;
+		p += used;
+	}
+	while (st == COLFS_OK && ok && p && p < end) {
+		const char *nl;
+		size_t used;
+		if (csv) {
+			used = ds_csv_record(p, (size_t)(end - p), m, nm_cap,
+					     &nm, &ok);
+		} else {
+			nl = memchr(p, '\n', (size_t)(end - p));
+			used = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+			ok = ds_json_members(p, nl ? (size_t)(nl - p) : used,
+					     m, nm_cap, &nm);
+			if (ok && !mapped) {
+				for (size_t k = 0; k < ds->nfields; k++) {
+					size_t kl = strlen(ds->fields[k].key_json);
+					at[k] = -1;
+					for (size_t j = 0; j < nm; j++)
+						if (m[j].n > kl && m[j].p[kl] == ':' &&
+						    !memcmp(m[j].p, ds->fields[k].key_json, kl))
+							at[k] = (long)j;
+				}
+				mapped = true;
+			}
+		}
+		if (!ok)
+			break;
+		if (!csv)
+			colfs_buf_putc(out, '{');
+		for (size_t k = 0; k < ds->nfields; k++) {
+			if (k)
+				colfs_buf_putc(out, ',');
+			if (at[k] >= 0 && (size_t)at[k] < nm)
+				colfs_buf_append(out, m[at[k]].p, m[at[k]].n);
+			else if (csv)
+				colfs_buf_puts(out, null_token);
+			else
+				colfs_buf_printf(out, "%s:null",
+						 ds->fields[k].key_json);
+		}
+		if (ds->nfields || pv.len == 0)
+			colfs_buf_append(out, pv.data, pv.len);
+		else if (pv.len)
+			colfs_buf_append(out, pv.data + 1, pv.len - 1);
+		colfs_buf_puts(out, csv ? "\n" : "}\n");
+		p += used;
+		st = colfs_buf_status(out);
+	}
+	if (st == COLFS_OK && !ok) {
+		colfs_tree_report(t, n, UINT64_MAX, COLFS_ECORRUPT,
+				  "%s: a line of its %s is not one record of "
+				  "its fields", f->rel,
+				  csv ? "rows.csv" : "rows.jsonl");
+		st = COLFS_ECORRUPT;
+	}
+	colfs_buf_free(&pv);
+	colfs_buf_free(&in);
+	free(m);
+	free(at);
+	return st;
+}
+
+static const colfs_node_ops column_ops = {
+	.piece = column_piece,
+};
+
+static const colfs_node_ops rows_ops = {
+	.piece = rows_piece,
+};
+
+static colfs_status columns_populate(colfs_tree *t, colfs_node *dir)
+{
+	ds_view *v = view_of(dir);
+	dataset *ds = v->ds;
+	ds_load(ds);
+	for (size_t k = 0; k < ds->nfields + ds->nkeys; k++) {
+		char *raw = NULL;
+		const char *name;
+		if (k < ds->nfields) {
+			/* the file's escaped name, as a raw one */
+			size_t len = strlen(ds->fields[k].name);
+			raw = malloc(len + 1);
+			if (!raw)
+				return COLFS_ENOMEM;
+			colfs_name_unescape(ds->fields[k].name, len, raw);
+			name = raw;
+		} else {
+			name = ds->keys[k - ds->nfields].name;
+		}
+		colfs_node *c = colfs_dir_add_stream(t, dir, name, &column_ops, v);
+		free(raw);
+		if (!c)
+			return COLFS_ENOMEM;
+		colfs_node_set_args(c, k, 0, 0);
+	}
+	return COLFS_OK;
+}
+
+static const colfs_node_ops columns_ops = {
+	.populate = columns_populate,
+};
+
+/* partitions/: the distinct values of the view's next key. */
+static colfs_status partitions_populate(colfs_tree *t, colfs_node *dir)
+{
+	ds_view *v = view_of(dir);
+	dataset *ds = v->ds;
+	size_t key = v->key0;
+	bool *done = calloc(v->n + 1, sizeof *done);
+	colfs_status st = COLFS_OK;
+	if (!done)
+		return COLFS_ENOMEM;
+	ds_probe_all(ds);
+	for (size_t i = 0; st == COLFS_OK && i < v->n; i++) {
+		if (done[i] || ds->files[v->idx[i]].kind != 1)
+			continue;
+		const char *val = ds->files[v->idx[i]].pvals
+				  ? ds->files[v->idx[i]].pvals[key] : NULL;
+		ds_view *sub = colfs_tree_alloc(t, sizeof *sub);
+		size_t *idx = colfs_tree_alloc(t, (v->n - i) * sizeof *idx);
+		char *name = malloc(strlen(ds->keys[key].name) +
+				    (val ? strlen(val) : 26) + 2);
+		if (!sub || !idx || !name) {
+			free(name);
+			st = COLFS_ENOMEM;
+			break;
+		}
+		sprintf(name, "%s=%s", ds->keys[key].name,
+			val ? val : "__HIVE_DEFAULT_PARTITION__");
+		sub->ds = ds;
+		sub->idx = idx;
+		sub->key0 = key + 1;
+		for (size_t j = i; j < v->n; j++) {
+			ds_file *g = &ds->files[v->idx[j]];
+			const char *gv = g->pvals ? g->pvals[key] : NULL;
+			if (done[j] || g->kind != 1)
+				continue;
+			if ((!gv && !val) || (gv && val && !strcmp(gv, val))) {
+				done[j] = true;
+				idx[sub->n++] = v->idx[j];
+			}
+		}
+		colfs_node *d = colfs_dir_add_dir(t, dir, name, &view_ops, sub);
+		free(name);
+		if (!d) {
+			st = COLFS_ENOMEM;
+			break;
+		}
+		char path[4096];
+		colfs_node_path(d, path, sizeof path);
+		sub->prefix = colfs_tree_strdup(t, path);
+		if (!sub->prefix)
+			st = COLFS_ENOMEM;
+	}
+	free(done);
+	return st;
+}
+
+static const colfs_node_ops partitions_ops = {
+	.populate = partitions_populate,
+};
+
+static colfs_status view_populate(colfs_tree *t, colfs_node *dir)
+{
+	ds_view *v = view_of(dir);
+	colfs_node *n;
+	if (!colfs_dir_add_summary(t, dir, &summary_ops, v) ||
+	    !colfs_dir_add_doc(t, dir, "schema", &schema_ops, v) ||
+	    !colfs_dir_add_dir(t, dir, "schemas", &schemas_ops, v))
+		return COLFS_ENOMEM;
+	n = colfs_dir_add_doc(t, dir, "errors", &errors_ops, v);
+	if (!n)
+		return COLFS_ENOMEM;
+	colfs_node_set_volatile(n);
+	if (!colfs_dir_add_dir(t, dir, "files", &files_ops, v))
+		return COLFS_ENOMEM;
+	if (v->key0 < v->ds->nkeys &&
+	    !colfs_dir_add_dir(t, dir, "partitions", &partitions_ops, v))
+		return COLFS_ENOMEM;
+	if (!colfs_dir_add_dir(t, dir, "columns", &columns_ops, v))
+		return COLFS_ENOMEM;
+	n = colfs_dir_add_stream(t, dir, "rows.jsonl", &rows_ops, v);
+	if (!n)
+		return COLFS_ENOMEM;
+	colfs_node_set_args(n, 0, 0, 0);
+	n = colfs_dir_add_stream(t, dir, "rows.csv", &rows_ops, v);
+	if (!n)
+		return COLFS_ENOMEM;
+	colfs_node_set_args(n, 1, 0, 0);
+	return COLFS_OK;
+}
+
+/* ------------------------------------------------------------------------
+ * Open and close
+ */
+static void dataset_close(void *state)
+{
+	dataset *ds = state;
+	if (!ds)
+		return;
+	for (size_t i = 0; i < ds->nfiles; i++) {
+		ds_file *f = &ds->files[i];
+		colfs_tree_destroy(f->tree);
+		free(f->rel);
+		free(f->tree_path);
+		for (size_t k = 0; f->pvals && k < ds->nkeys; k++)
+			free(f->pvals[k]);
+		free(f->pvals);
+		free(f->why);
+		free(f->writer);
+		free(f->schema_text);
+		for (size_t k = 0; k < f->nfields; k++) {
+			free(f->fields[k]);
+			free(f->types[k]);
+		}
+		free(f->fields);
+		free(f->types);
+	}
+	free(ds->files);
+	for (size_t k = 0; k < ds->nkeys; k++)
+		free(ds->keys[k].name);
+	free(ds->keys);
+	for (size_t k = 0; k < ds->nfields; k++) {
+		free(ds->fields[k].name);
+		free(ds->fields[k].key_json);
+		free(ds->fields[k].key_csv);
+		free(ds->fields[k].type);
+	}
+	free(ds->fields);
+	for (size_t k = 0; k < ds->nschemas; k++)
+		free(ds->schemas[k]);
+	free(ds->schemas);
+	for (size_t k = 0; k < ds->nproblems; k++)
+		free(ds->problems[k]);
+	free(ds->problems);
+	pthread_mutex_destroy(&ds->load);
+	pthread_mutex_destroy(&ds->lru);
+	pthread_mutex_destroy(&ds->plock);
+	free(ds->root);
+	free(ds);
+}
+
+/* "/files/" and each component of `rel` escaped as the tree names it. */
+static char *ds_tree_path(const char *rel)
+{
+	colfs_buf b = COLFS_BUF_INIT;
+	const char *p = rel;
+	colfs_buf_puts(&b, "/files");
+	for (;;) {
+		size_t n = strcspn(p, "/");
+		char *comp = strndup(p, n);
+		char *esc = comp ? colfs_name_escape(comp) : NULL;
+		if (esc)
+			colfs_buf_printf(&b, "/%s", esc);
+		free(comp);
+		free(esc);
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	colfs_buf_putc(&b, '\0');
+	if (colfs_buf_status(&b) != COLFS_OK) {
+		colfs_buf_free(&b);
+		return NULL;
+	}
+	return b.data;
+}
+
+static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
+{
+	const char *name = colfs_tree_display_name(t);
+	dataset *ds = calloc(1, sizeof *ds);
+	char why[512] = "";
+	ds_entry *ents = NULL;
+	size_t n = 0;
+	colfs_status st;
+
+	if (!ds)
+		return COLFS_ENOMEM;
+	pthread_mutex_init(&ds->load, NULL);
+	pthread_mutex_init(&ds->lru, NULL);
+	pthread_mutex_init(&ds->plock, NULL);
+	colfs_tree_set_format_state(t, ds);
+	ds->root = realpath(name, NULL);
+	if (!ds->root) {
+		colfs_fail(err, COLFS_EIO, UINT64_MAX, "%s", strerror(errno));
+		return COLFS_EIO;
+	}
+	/* A Delta Lake table (issue 16, item 4: formats/dataset/delta.h)
+	 * is read from its log, never as the files its folder holds (some
+	 * are removed from the table).  Until the log reader is here it is
+	 * refused by name. */
+	char *log = malloc(strlen(ds->root) + 16);
+	struct stat sb;
+	if (!log)
+		return COLFS_ENOMEM;
+	sprintf(log, "%s/_delta_log", ds->root);
+	bool delta = stat(log, &sb) == 0 && S_ISDIR(sb.st_mode);
+	free(log);
+	if (delta) {
+		colfs_fail(err, COLFS_EUNSUPPORTED, UINT64_MAX,
+			   "a Delta Lake table (_delta_log): not supported yet");
+		return COLFS_EUNSUPPORTED;
+	}
+	ds->gopts = *colfs_tree_options(t);
+	/* The files' own trees: each a share of the cache, no workers of
+	 * their own (there may be max_open_files of them). */
+	ds->gopts.cache_bytes /= ds->gopts.max_open_files;
+	if (ds->gopts.cache_bytes < (1u << 20))
+		ds->gopts.cache_bytes = 1u << 20;
+	ds->gopts.decode_threads = -1;
+	if (ds->gopts.sizes == COLFS_SIZES_LAZY)
+		ds->gopts.sizes = COLFS_SIZES_AUTO;
+	st = ds_list_local(ds->root, &ents, &n, why, sizeof why);
+	if (st != COLFS_OK) {
+		colfs_fail(err, st, UINT64_MAX, "%s", why);
+		return st;
+	}
+	if (n == 0) {
+		ds_entries_free(ents, n);
+		colfs_fail(err, COLFS_EUNSUPPORTED, UINT64_MAX,
+			   "no files in this directory (names starting with "
+			   "'.' or '_' are skipped)");
+		return COLFS_EUNSUPPORTED;
+	}
+	ds->files = calloc(n, sizeof *ds->files);
+	if (!ds->files) {
+		ds_entries_free(ents, n);
+		return COLFS_ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		ds->files[i].rel = ents[i].rel;
+		ents[i].rel = NULL;
+		ds->files[i].size = ents[i].size;
+		ds->files[i].tree_path = ds_tree_path(ds->files[i].rel);
+		ds->files[i].rows = -1;
+		ds->files[i].groups = -1;
+		if (!ds->files[i].tree_path)
+			st = COLFS_ENOMEM;
+	}
+	ds->nfiles = n;
+	ds_entries_free(ents, n);
+	if (st == COLFS_OK)
+		st = ds_partitions(ds);
+	if (st != COLFS_OK)
+		return st;
+	ds_view *v = colfs_tree_alloc(t, sizeof *v);
+	size_t *idx = colfs_tree_alloc(t, (n ? n : 1) * sizeof *idx);
+	if (!v || !idx)
+		return COLFS_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	v->ds = ds;
+	v->idx = idx;
+	v->n = n;
+	v->prefix = "";
+	colfs_node_set_ops(colfs_tree_root(t), &view_ops, v);
+	return COLFS_OK;
+}
+
+const colfs_format colfs_format_dataset = {
+	.name = "dataset",
+	.probe = NULL,
+	.open = dataset_open,
+	.close = dataset_close,
+};
+
+/* What a directory opens as (core/tree.h). */
+const colfs_format *const colfs_format_directory = &colfs_format_dataset;

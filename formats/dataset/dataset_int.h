@@ -1,0 +1,25 @@
+/* colfs: the dataset module's own declarations (dataset.c,
+ * dataset_list.c). */
+#ifndef COLFS_DATASET_INT_H
+#define COLFS_DATASET_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/status.h"
+
+/* One file found under the dataset's root. */
+typedef struct ds_entry {
+	char *rel;       /* '/'-separated path relative to the root */
+	uint64_t size;
+} ds_entry;
+
+/* Every regular file under `root` (a local directory), recursively,
+ * sorted by path (strcmp), hidden and `_`-prefixed names skipped.  The
+ * one lister of local datasets; an S3 prefix lister fills the same
+ * list. */
+colfs_status ds_list_local(const char *root, ds_entry **out, size_t *n,
+			   char *why, size_t why_len);
+void ds_entries_free(ds_entry *v, size_t n);
+
+#endif

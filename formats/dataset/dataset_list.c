@@ -1,0 +1,123 @@
+/* colfs: the files of a dataset directory (dataset_list.c): every regular
+ * file under the root, recursively, in path order; hidden and
+ * `_`-prefixed names skipped as Spark and Hive do.  The one place a
+ * dataset's files are found: another lister (an S3 prefix) fills the same
+ * list. */
+#include "dataset_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Nesting deeper than this is refused (a loop of bind mounts). */
+#define DS_MAX_DEPTH 64
+
+static int entry_cmp(const void *a, const void *b)
+{
+	return strcmp(((const ds_entry *)a)->rel, ((const ds_entry *)b)->rel);
+}
+
+static colfs_status walk(int dirfd, const char *prefix, unsigned depth,
+			 ds_entry **v, size_t *n, size_t *cap, char *why,
+			 size_t why_len)
+{
+	DIR *d = fdopendir(dirfd);
+	struct dirent *e;
+	colfs_status st = COLFS_OK;
+
+	if (!d) {
+		close(dirfd);
+		snprintf(why, why_len, "%s: %s", prefix[0] ? prefix : ".",
+			 strerror(errno));
+		return COLFS_EIO;
+	}
+	if (depth > DS_MAX_DEPTH) {
+		closedir(d);
+		snprintf(why, why_len, "%s: directories nested more than %d "
+			 "deep", prefix, DS_MAX_DEPTH);
+		return COLFS_EUNSUPPORTED;
+	}
+	while (st == COLFS_OK && (e = readdir(d)) != NULL) {
+		struct stat sb;
+		if (e->d_name[0] == '.' || e->d_name[0] == '_')
+			continue;
+		if (fstatat(dirfd, e->d_name, &sb, 0) != 0)
+			continue; /* gone, or a dangling link */
+		size_t plen = strlen(prefix), nlen = strlen(e->d_name);
+		char *rel = malloc(plen + nlen + 2);
+		if (!rel) {
+			st = COLFS_ENOMEM;
+			break;
+		}
+		if (plen)
+			snprintf(rel, plen + nlen + 2, "%s/%s", prefix,
+				 e->d_name);
+		else
+			memcpy(rel, e->d_name, nlen + 1);
+		if (S_ISDIR(sb.st_mode)) {
+			int fd = openat(dirfd, e->d_name,
+					O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (fd >= 0)
+				st = walk(fd, rel, depth + 1, v, n, cap, why,
+					  why_len);
+			free(rel);
+			continue;
+		}
+		if (!S_ISREG(sb.st_mode) || sb.st_size == 0) {
+			free(rel);
+			continue;
+		}
+		if (*n == *cap) {
+			size_t nc = *cap ? *cap * 2 : 64;
+			ds_entry *p = realloc(*v, nc * sizeof *p);
+			if (!p) {
+				free(rel);
+				st = COLFS_ENOMEM;
+				break;
+			}
+			*v = p;
+			*cap = nc;
+		}
+		(*v)[*n].rel = rel;
+		(*v)[*n].size = (uint64_t)sb.st_size;
+		(*n)++;
+	}
+	closedir(d);
+	return st;
+}
+
+colfs_status ds_list_local(const char *root, ds_entry **out, size_t *n,
+			   char *why, size_t why_len)
+{
+	size_t cap = 0;
+	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	*out = NULL;
+	*n = 0;
+	if (fd < 0) {
+		snprintf(why, why_len, "%s: %s", root, strerror(errno));
+		return COLFS_EIO;
+	}
+	colfs_status st = walk(fd, "", 0, out, n, &cap, why, why_len);
+	if (st != COLFS_OK) {
+		ds_entries_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return st;
+	}
+	if (*n)
+		qsort(*out, *n, sizeof **out, entry_cmp);
+	return COLFS_OK;
+}
+
+void ds_entries_free(ds_entry *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].rel);
+	free(v);
+}

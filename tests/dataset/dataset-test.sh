@@ -1,0 +1,139 @@
+#!/bin/bash
+# tests/dataset: a directory mounted as a dataset tree
+# (docs/dataset-tree.md), one case per meson test.
+#
+#   dataset-test.sh CASE      (COLFS, COLFS_TOOL in the environment)
+#
+# tool     colfs-tool on a Hive dataset DuckDB writes (typed partition
+#          values, a NULL partition, values needing %-escapes, two files
+#          per partition): every columns/ file and rows.jsonl equal
+#          DuckDB's read_parquet(..., hive_partitioning = true) in file
+#          order; summary, partitions/, files/<path>/ (a file's own tree),
+#          with two files open at most (-o max_open_files=2)
+# drift    a field missing in one file, a field whose type changes:
+#          both named in `errors` with the files; NULL where missing
+# damaged  one file of three damaged: its problem in `errors` under its
+#          path, the others' rows read
+# mount    the same dataset through FUSE: the same names and bytes as
+#          colfs-tool
+# Skips (77) with a message without DuckDB (npm) or FUSE.  Every mount is
+# undone by a trap; every command runs under `timeout`.
+set -euo pipefail
+
+CASE=${1:?usage: dataset-test.sh CASE}
+: "${COLFS:?COLFS is not set}" "${COLFS_TOOL:?COLFS_TOOL is not set}"
+here=$(cd "$(dirname "$0")" && pwd)
+T=30
+WORK=$(mktemp -d /tmp/colfs-dataset-test.XXXXXX)
+export XDG_CACHE_HOME=$WORK/cache
+MNT=
+cleanup() {
+	if [ -n "$MNT" ] && grep -qs " $MNT fuse" /proc/self/mounts; then
+		timeout 10 fusermount3 -u -z "$MNT" 2>/dev/null || true
+	fi
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 143' TERM INT HUP
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+
+sh "$here/../values/duckdb-setup.sh" || exit $?
+which=$CASE
+[ "$CASE" = tool ] || [ "$CASE" = mount ] && which=hive
+timeout 120 node "$here/oracle.mjs" "$WORK" "$which" || fail "DuckDB could not write the $which dataset"
+if [ "$which" = hive ]; then
+	cp -r "$WORK/hive2/." "$WORK/hive/" && rm -rf "$WORK/hive2"
+fi
+D=$WORK/hive
+tool() { timeout $T "$COLFS_TOOL" --max_open_files=2 "$@"; }
+
+# compare the views under ROOT (a command prefix) with DuckDB's
+compare_views() {
+	local exp=$WORK/expect n=0
+	timeout 120 node "$here/expect.mjs" "$D" "$exp" || fail "DuckDB could not read $D"
+	while read -r col; do
+		"$@" "columns/$col" > "$WORK/got.txt" || fail "columns/$col unreadable"
+		cmp -s "$exp/$col.txt" "$WORK/got.txt" || {
+			diff "$exp/$col.txt" "$WORK/got.txt" | head -5 >&2
+			fail "columns/$col differs from DuckDB"
+		}
+		n=$((n + 1))
+	done < "$exp/columns"
+	"$@" rows.jsonl > "$WORK/got.jsonl" || fail "rows.jsonl unreadable"
+	cmp -s "$exp/rows.jsonl" "$WORK/got.jsonl" || {
+		diff "$exp/rows.jsonl" "$WORK/got.jsonl" | head -5 >&2
+		fail "rows.jsonl differs from DuckDB"
+	}
+	echo "ok: $n columns and rows.jsonl ($(wc -l < "$exp/rows.jsonl") rows) equal DuckDB's"
+}
+
+mount_cat() { timeout $T cat "$MNT/$1"; }
+
+case $CASE in
+tool)
+	compare_views tool cat "$D"
+	tool cat "$D" summary > "$WORK/summary"
+	grep -qx 'files: 24 (parquet 24, orc 0, cfile 0)' "$WORK/summary" || fail "summary: $(cat "$WORK/summary")"
+	grep -qx 'rows: 300' "$WORK/summary" || fail "summary rows"
+	grep -qx 'partition keys: a BIGINT, b VARCHAR, d DATE' "$WORK/summary" || fail "summary keys"
+	[ "$(tool ls "$D" partitions)" = "$(printf 'a=0\na=1\na=2')" ] || fail "partitions: $(tool ls "$D" partitions)"
+	[ "$(tool ls "$D" partitions/a=1/partitions)" = "$(printf 'b=__HIVE_DEFAULT_PARTITION__\nb=a%%2Fb=c\nb=plain\nb=x y')" ] ||
+		fail "partitions/a=1/partitions: $(tool ls "$D" partitions/a=1/partitions)"
+	# a partition is a dataset of its own: its rows are the parent's
+	# rows of that value
+	tool cat "$D" 'partitions/a=1/partitions/b=a%2Fb=c/rows.jsonl' > "$WORK/part.jsonl"
+	grep -F '"a":1,"b":"a/b=c",' "$WORK/got.jsonl" | cmp -s - "$WORK/part.jsonl" || fail "partitions/a=1/partitions/b=a%2Fb=c/rows.jsonl"
+	# files/<path>/: the file's own tree, byte for byte
+	f='a=2/b=x%20y/d=2024-01-01/f2_0.parquet'
+	tool cat "$D" "files/a=2/b=x%2520y/d=2024-01-01/f2_0.parquet/raw/magic_head" | cmp -s - <(head -c 4 "$D/$f") || fail "files/.../raw"
+	tool cat "$D" "files/a=2/b=x%2520y/d=2024-01-01/f2_0.parquet/rows.csv" | cmp -s - <(tool cat "$D/$f" rows.csv) || fail "files/.../rows.csv"
+	# rows.csv: a header, then the rows; the same count
+	[ "$(tool cat "$D" rows.csv | head -1)" = "id,name,price,tags,a,b,d" ] || fail "rows.csv header"
+	[ "$(tool cat "$D" rows.csv | wc -l)" = 301 ] || fail "rows.csv lines"
+	[ -z "$(tool cat "$D" errors)" ] || fail "errors: $(tool cat "$D" errors)"
+	echo "ok: summary, partitions/, files/, rows.csv"
+	;;
+drift)
+	tool cat "$WORK/drift" errors > "$WORK/errors"
+	grep -q '^/schema: .*field name is missing in 1 of 2 files (NULL there): p2.parquet$' "$WORK/errors" || fail "no drift of name: $(cat "$WORK/errors")"
+	grep -q '^/schema: .*field extra is missing in 1 of 2 files (NULL there): p1.parquet$' "$WORK/errors" || fail "no drift of extra"
+	grep -q "^/schema: .*field id changes type: 'optional int64 id (INTEGER(64,true));' in the first file, another in 1 files .*: p2.parquet$" "$WORK/errors" || fail "no type drift of id"
+	[ "$(tool cat "$WORK/drift" columns/name | tr '\n' ' ')" = 'n0 n1 n2 n3 n4 \N \N \N ' ] || fail "columns/name: $(tool cat "$WORK/drift" columns/name)"
+	[ "$(tool cat "$WORK/drift" rows.jsonl | tail -1)" = '{"id":2,"name":null,"extra":3.0}' ] || fail "rows.jsonl: $(tool cat "$WORK/drift" rows.jsonl | tail -1)"
+	[ "$(tool cat "$WORK/drift" rows.csv | sed -n '1p;7p' | tr '\n' ' ')" = 'id,name,extra 0,\N,0.0 ' ] || fail "rows.csv: $(tool cat "$WORK/drift" rows.csv)"
+	[ "$(tool ls "$WORK/drift" schemas)" = "$(printf '0\n1')" ] || fail "schemas/"
+	[ "$(tool cat "$WORK/drift" schemas/1/files)" = p2.parquet ] || fail "schemas/1/files"
+	echo "ok: drift named in errors, NULL where a field is missing"
+	;;
+damaged)
+	d=$WORK/damaged/d2.parquet
+	# the footer's length made huge: the file keeps its magic bytes
+	size=$(stat -c %s "$d")
+	printf '\377\377\377\177' | dd of="$d" bs=1 seek=$((size - 8)) conv=notrunc status=none
+	tool cat "$WORK/damaged" errors > "$WORK/errors" || true
+	grep -q '^/files/d2.parquet' "$WORK/errors" || fail "the damaged file's problem is not in errors: $(cat "$WORK/errors")"
+	[ "$(tool cat "$WORK/damaged" columns/id | tr '\n' ' ')" = "$(seq -s ' ' 0 9) $(seq -s ' ' 200 209) " ] ||
+		fail "columns/id: $(tool cat "$WORK/damaged" columns/id | tr '\n' ' ')"
+	grep -qx 'unreadable files: 1' <(tool cat "$WORK/damaged" summary) || fail "summary: $(tool cat "$WORK/damaged" summary)"
+	echo "ok: the damaged file in errors, the others read"
+	;;
+mount)
+	[ -c /dev/fuse ] || skip "/dev/fuse is not available"
+	command -v fusermount3 >/dev/null || skip "fusermount3 is not installed"
+	MNT=$WORK/mnt
+	mkdir -p "$MNT"
+	timeout $T "$COLFS" -o max_open_files=2 "$D" "$MNT" || fail "mount"
+	[ "$(ls "$MNT")" = "$(tool ls "$D" | LC_ALL=C sort)" ] || fail "ls: $(ls "$MNT")"
+	compare_views mount_cat
+	f='a=2/b=x%2520y/d=2024-01-01/f2_0.parquet'
+	for v in summary rows.csv "files/$f/rows.jsonl" "files/$f/row_groups/0/chunks/id/raw"; do
+		timeout $T cat "$MNT/$v" | cmp -s - <(tool cat "$D" "$v") || fail "$v differs from colfs-tool's"
+	done
+	timeout $T fusermount3 -u "$MNT" || fail "unmount"
+	echo "ok: the mount serves the views and the files' trees"
+	;;
+*)
+	fail "unknown case $CASE"
+	;;
+esac
