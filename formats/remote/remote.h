@@ -63,6 +63,9 @@ colfs_status colfs_http_target(const char *url, const colfs_options *o,
 colfs_status colfs_s3_target(const char *url, const colfs_options *o,
 			     colfs_remote_target *out, char *why,
 			     size_t why_len);
+/* Does `url` name an S3 prefix rather than an object: s3://BUCKET,
+ * s3://BUCKET/ or s3://BUCKET/PREFIX/ (ending in '/')?  A dataset. */
+bool colfs_s3_is_prefix(const char *url);
 /* s3://BUCKET/PREFIX for a listing (s3_list.c): the target's url is the
  * bucket's (ENDPOINT/BUCKET, or https://BUCKET.s3.REGION.amazonaws.com),
  * signed as colfs_s3_target signs; *prefix (malloc'd) is PREFIX as
@@ -166,6 +169,15 @@ colfs_status colfs_s3_list(const char *url, const colfs_options *o,
 			   colfs_remote_entry **out, size_t *n, char *why,
 			   size_t why_len);
 void colfs_remote_entries_free(colfs_remote_entry *e, size_t n);
+/* The first and last `n` bytes of the object at an s3:// URL whose
+ * listing gave it `size` bytes, by two small ranged GETs in flight
+ * together (not a suffix range, which some stores answer wrongly), for
+ * a dataset telling columnar files by their magic (formats/dataset).  An
+ * object of another size gives an error or other bytes, never bytes
+ * from outside the buffers. */
+colfs_status colfs_remote_peek(const char *url, const colfs_options *o,
+			       uint64_t size, size_t n, uint8_t *head,
+			       uint8_t *tail, char *why, size_t why_len);
 /* colfs_s3_list asking at most `max_keys` keys a page (0: the server's
  * default, 1000 on S3): tests use a few to make many pages. */
 colfs_status colfs_s3_list_paged(const char *url, const colfs_options *o,

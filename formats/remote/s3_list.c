@@ -678,9 +678,49 @@ colfs_status colfs_s3_list_paged(const char *url, const colfs_options *o,
 	return COLFS_OK;
 }
 
+bool colfs_s3_is_prefix(const char *url)
+{
+	size_t n = strlen(url);
+
+	if (strncmp(url, "s3://", 5) != 0 || n <= 5)
+		return false;
+	return url[n - 1] == '/' || !strchr(url + 5, '/');
+}
+
 colfs_status colfs_s3_list(const char *url, const colfs_options *o,
 			   colfs_remote_entry **out, size_t *n, char *why,
 			   size_t why_len)
 {
 	return colfs_s3_list_paged(url, o, 0, out, n, why, why_len);
+}
+
+colfs_status colfs_remote_peek(const char *url, const colfs_options *o,
+			       uint64_t size, size_t n, uint8_t *head,
+			       uint8_t *tail, char *why, size_t why_len)
+{
+	colfs_remote_target t;
+	colfs_http *h = NULL;
+	colfs_err err;
+	colfs_status st;
+
+	if (n == 0 || n > size)
+		return list_fail(COLFS_EBOUNDS, why, why_len,
+				 "%s: %zu bytes cannot be peeked", url, n);
+	memset(&err, 0, sizeof err);
+	st = colfs_s3_target(url, o, &t, why, why_len);
+	if (st)
+		return st;
+	st = colfs_http_create(&t, o, &h, why, why_len);
+	if (!st) {
+		/* Two plain ranges (not a suffix range, which some stores
+		 * answer wrongly), in flight together; each reply's
+		 * Content-Range must give the size the listing gave. */
+		colfs_http_range r[2] = {{0, n, head}, {size - n, n, tail}};
+		st = colfs_http_get_ranges(h, r, 2, &err);
+		if (st)
+			list_fail(st, why, why_len, "%s", err.msg);
+	}
+	colfs_http_destroy(h);
+	colfs_remote_target_clear(&t);
+	return st;
 }
