@@ -70,7 +70,7 @@ check "" _colfs "$COLFS" s.parquet mnt x
 check "ls" _colfs_tool "$COLFS_TOOL" l
 check "cat check" _colfs_tool "$COLFS_TOOL" c
 check "--json" _colfs_tool "$COLFS_TOOL" --j
-check "max_alloc=" _colfs_tool "$COLFS_TOOL" -o max_
+check "max_alloc=" _colfs_tool "$COLFS_TOOL" -o max_a
 check "s.parquet" _colfs_tool "$COLFS_TOOL" cat s.
 # Paths inside the file: what colfs-tool ls lists.
 # (ls -l: kind, size, name; a directory's kind is "dir")
