@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 PKGS="meson ninja-build pkg-config gcc libc6-dev fuse3 libfuse3-dev zlib1g-dev
 libzstd-dev liblz4-dev libsnappy-dev libbrotli-dev liblzo2-dev libxxhash-dev
 libprotobuf-c-dev protobuf-c-compiler libjansson-dev libcmocka-dev
-libcurl4-openssl-dev libroaring-dev libssl-dev tzdata"
+libcurl4-openssl-dev libroaring-dev libssl-dev libexpat1-dev tzdata"
 # Extra tools the tests use: clang for fuzzing, node/npm for the DuckDB
 # oracle, python3 to count results, bitshuffle (the reference library for
 # CFile bitshuffle blocks, a module of /usr/bin/python3), rsync (the exact
@@ -21,12 +21,14 @@ libcurl4-openssl-dev libroaring-dev libssl-dev tzdata"
 # with the system's store; nodejs only recommends it), python3-numpy
 # (tests/arrays loads the .npy files of arrays/ with numpy), attr (getfattr and
 # setfattr: the extended attributes tests), libxml2-utils (xmllint parses
-# layout.svg), chromium (renders layout.svg headless).  Every command a script runs must be in a minimal
+# layout.svg), chromium (renders layout.svg headless), dpkg-dev and
+# debhelper (tests/package builds the Debian package with
+# dpkg-buildpackage and dh, when COLFS_TEST_PACKAGE=1).  Every command a script runs must be in a minimal
 # Debian 12 or come from this list: the commands-audit test checks it.
 if [ "${COLFS_WITH_TEST_TOOLS:-0}" = 1 ]; then
 	PKGS="$PKGS clang libclang-rt-14-dev python3 jq bitshuffle rsync procps
 time man-db shfmt ca-certificates nodejs npm nginx-light openssl curl
-python3-numpy attr libxml2-utils chromium"
+python3-numpy attr libxml2-utils chromium dpkg-dev debhelper"
 fi
 # --list: print the packages and stop (tests/tool/commands-audit.py checks
 # that every command the scripts run comes from one of them or from a

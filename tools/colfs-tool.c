@@ -361,6 +361,40 @@ static int tool_ls(tool *tl, const char *path)
 	return tl->status;
 }
 
+/* complete FILE PREFIX (not in the usage: for the shell's completion,
+ * completions/colfs-tool): the tree paths that begin with PREFIX, one a
+ * line, those of directories ending in '/'.  PREFIX's last component is
+ * matched against the names of the directory before it (the root when
+ * there is no '/'); a directory that cannot be listed gives nothing. */
+static int tool_complete(tool *tl, const char *prefix)
+{
+	const char *slash = strrchr(prefix, '/');
+	size_t dir_len = slash ? (size_t)(slash - prefix) + 1 : 0;
+	const char *base = prefix + dir_len;
+	size_t base_len = strlen(base);
+	char dir[4096];
+	colfs_node *n = NULL;
+	colfs_node *const *kids;
+	size_t nkids;
+
+	if (dir_len >= sizeof dir)
+		return TOOL_FAIL;
+	memcpy(dir, prefix, dir_len);
+	dir[dir_len] = '\0';
+	if (colfs_tree_resolve(tl->tree, dir_len ? dir : "/", &n) || !n ||
+	    !colfs_node_is_dir(n) ||
+	    colfs_dir_list(tl->tree, n, &kids, &nkids))
+		return TOOL_FAIL;
+	for (size_t i = 0; i < nkids && tool_stdout_ok(tl); i++) {
+		const char *name = colfs_node_name(kids[i]);
+
+		if (strncmp(name, base, base_len) == 0)
+			tool_printf(tl, "%s%s%s\n", dir, name,
+				    colfs_node_is_dir(kids[i]) ? "/" : "");
+	}
+	return tl->status;
+}
+
 typedef struct tool_tree_count {
 	uint64_t dirs;
 	uint64_t files;
@@ -1389,7 +1423,7 @@ int main(int argc, char **argv)
 	cmd = pos[0];
 	if (strcmp(cmd, "ls") && strcmp(cmd, "tree") && strcmp(cmd, "cat") &&
 	    strcmp(cmd, "stat") && strcmp(cmd, "check") &&
-	    strcmp(cmd, "index")) {
+	    strcmp(cmd, "index") && strcmp(cmd, "complete")) {
 		fprintf(stderr, "colfs-tool: unknown command '%s' (try "
 				"--help)\n", cmd);
 		rc = TOOL_USAGE;
@@ -1397,11 +1431,14 @@ int main(int argc, char **argv)
 	}
 	if ((!strcmp(cmd, "cat") && npos < 3) ||
 	    ((!strcmp(cmd, "check") || !strcmp(cmd, "index")) && npos > 2) ||
-	    ((!strcmp(cmd, "ls") || !strcmp(cmd, "tree")) && npos > 3)) {
+	    ((!strcmp(cmd, "ls") || !strcmp(cmd, "tree")) && npos > 3) ||
+	    (!strcmp(cmd, "complete") && npos != 3)) {
 		fprintf(stderr, "colfs-tool: %s takes %s\n", cmd,
 			!strcmp(cmd, "cat") ? "FILE PATH..." :
 			!strcmp(cmd, "check") || !strcmp(cmd, "index")
-				? "FILE" : "FILE [PATH]");
+				? "FILE" :
+			!strcmp(cmd, "complete") ? "FILE PREFIX"
+				: "FILE [PATH]");
 		rc = TOOL_USAGE;
 		goto out;
 	}
@@ -1487,6 +1524,8 @@ int main(int argc, char **argv)
 		rc = tool_check(&tl);
 	else if (!strcmp(cmd, "index"))
 		rc = tool_index(&tl);
+	else if (!strcmp(cmd, "complete"))
+		rc = tool_complete(&tl, pos[2]);
 	else
 		rc = tool_cat(&tl, pos + 2, npos - 2);
 

@@ -1645,6 +1645,33 @@ colfs_status colfs_tree_open_source(colfs_source *src,
 			    why_len);
 }
 
+colfs_status colfs_tree_open_dataset_url(const char *display_name,
+					 const colfs_options *opts,
+					 colfs_tree **out, char *why,
+					 size_t why_len)
+{
+	/* One byte: the source of a tree is never empty; the directory
+	 * module reads none of it. */
+	static const uint8_t none[1] = {0};
+	colfs_options dopts = {0};
+	colfs_source *src = NULL;
+	colfs_status rc;
+
+	*out = NULL;
+	if (opts)
+		dopts = *opts;
+	if (dopts.sizes == COLFS_SIZES_AUTO)
+		dopts.sizes = COLFS_SIZES_LAZY;
+	rc = colfs_source_create_memory(none, sizeof none, &src);
+	if (rc != COLFS_OK) {
+		snprintf(why, why_len, "%s: %s", display_name,
+			 colfs_status_name(rc));
+		return rc;
+	}
+	return tree_open_on(src, display_name, colfs_format_directory, &dopts,
+			    NULL, out, why, why_len);
+}
+
 colfs_status colfs_tree_open(const char *path, const colfs_options *opts,
 			     colfs_tree **out, char *why, size_t why_len)
 {

@@ -124,6 +124,14 @@ colfs_status colfs_dir_graft(colfs_tree *t, colfs_node *dir, colfs_tree *sub,
 /* `base` for a tree over another file than t's source: its ranges are
  * shown as streams of their bytes, its problems keep their offsets. */
 #define COLFS_GRAFT_FOREIGN UINT64_MAX
+/* A dataset named by a URL (an S3 prefix, s3://BUCKET/PREFIX/): the
+ * directory module (colfs_format_directory) opened on `display_name`,
+ * which lists the files itself; no source bytes are read.  Its views
+ * are sized lazily unless sizes=exact, as a local directory's. */
+colfs_status colfs_tree_open_dataset_url(const char *display_name,
+					 const colfs_options *opts,
+					 colfs_tree **out, char *why,
+					 size_t why_len);
 /* Does the root have `io` (a remote source)? */
 bool colfs_tree_has_io(const colfs_tree *t);
 

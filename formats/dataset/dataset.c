@@ -22,6 +22,7 @@
 #include "../core/graft.h"
 #include "../core/render.h"
 #include "../core/tree.h"
+#include "../remote/remote.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -82,7 +83,8 @@ typedef struct ds_field {
 } ds_field;
 
 typedef struct dataset {
-	char *root;           /* absolute */
+	char *root;           /* absolute, or an S3 URL without its last '/' */
+	bool s3;              /* an S3 prefix: files are objects */
 	colfs_options gopts;  /* the files' trees */
 	ds_file *files;
 	size_t nfiles;
@@ -341,6 +343,20 @@ static void ds_probe_all(dataset *ds)
 		if (!path)
 			continue;
 		sprintf(path, "%s/%s", ds->root, f->rel);
+		if (ds->s3) {
+			/* an object: its first and last bytes by two small
+			 * requests (formats/remote) */
+			char why[256];
+			if (colfs_remote_peek(path, &ds->gopts, f->size, hn,
+					      head, tail, why,
+					      sizeof why) == COLFS_OK)
+				for (size_t k = 0; colfs_formats[k]; k++)
+					if (colfs_formats[k]->probe(
+						    head, hn, tail, hn, f->size))
+						f->kind = 1;
+			free(path);
+			continue;
+		}
 		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 		free(path);
 		if (fd < 0)
@@ -1676,14 +1692,27 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 	pthread_mutex_init(&ds->lru, NULL);
 	pthread_mutex_init(&ds->plock, NULL);
 	colfs_tree_set_format_state(t, ds);
-	ds->root = realpath(name, NULL);
+	/* An S3 prefix (s3://BUCKET/PREFIX/): the objects under it, each
+	 * file opened by its URL (ROOT/REL, a remote source). */
+	bool s3 = strncmp(name, "s3://", 5) == 0;
+	ds->s3 = s3;
+	if (s3) {
+		size_t rl = strlen(name);
+		while (rl > 5 && name[rl - 1] == '/')
+			rl--;
+		ds->root = strndup(name, rl);
+	} else {
+		ds->root = realpath(name, NULL);
+	}
 	if (!ds->root) {
 		colfs_fail(err, COLFS_EIO, UINT64_MAX, "%s", strerror(errno));
 		return COLFS_EIO;
 	}
 	/* A Delta Lake table is read from its log (delta.c), never as the
-	 * files its folder holds (some are removed from the table). */
-	if (colfs_delta_is_table(ds->root)) {
+	 * files its folder holds (some are removed from the table).  Under
+	 * an S3 prefix it is refused once the listing has seen the log. */
+	bool delta = false;
+	if (!s3 && colfs_delta_is_table(ds->root)) {
 		const colfs_options *o = colfs_tree_options(t);
 		st = colfs_delta_load(ds->root, o->delta_version_set
 					? o->delta_version : -1, o, &ds->snap, err);
@@ -1699,13 +1728,28 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 	ds->gopts.decode_threads = -1;
 	if (ds->gopts.sizes == COLFS_SIZES_LAZY)
 		ds->gopts.sizes = COLFS_SIZES_AUTO;
-	if (ds->snap)
+	if (ds->snap) {
 		st = ds_list_delta(ds, &ents, &n);
-	else
+	} else if (s3) {
+		/* each file's remote cache a share too */
+		ds->gopts.remote_cache_bytes /= ds->gopts.max_open_files;
+		if (ds->gopts.remote_cache_bytes < (1u << 20))
+			ds->gopts.remote_cache_bytes = 1u << 20;
+		st = ds_list_s3(name, colfs_tree_options(t), &delta, &ents, &n,
+				why, sizeof why);
+	} else {
 		st = ds_list_local(ds->root, &ents, &n, why, sizeof why);
+	}
 	if (st != COLFS_OK) {
 		colfs_fail(err, st, UINT64_MAX, "%s", why[0] ? why : colfs_status_name(st));
 		return st;
+	}
+	if (delta) {
+		ds_entries_free(ents, n);
+		colfs_fail(err, COLFS_EUNSUPPORTED, UINT64_MAX,
+			   "a Delta Lake table (_delta_log) under an S3 "
+			   "prefix: not supported yet");
+		return COLFS_EUNSUPPORTED;
 	}
 	if (n == 0 && !ds->snap) {
 		ds_entries_free(ents, n);

@@ -3,9 +3,11 @@
 #ifndef COLFS_DATASET_INT_H
 #define COLFS_DATASET_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../colfs.h"
 #include "../core/status.h"
 
 /* One file found under the dataset's root. */
@@ -21,5 +23,11 @@ typedef struct ds_entry {
 colfs_status ds_list_local(const char *root, ds_entry **out, size_t *n,
 			   char *why, size_t why_len);
 void ds_entries_free(ds_entry *v, size_t n);
+/* The objects under an S3 prefix (colfs_s3_list, formats/remote), with
+ * the same names skipped and in the same order as ds_list_local; keys
+ * relative to the prefix.  *delta: the prefix holds a _delta_log/. */
+colfs_status ds_list_s3(const char *url, const colfs_options *opts,
+			bool *delta, ds_entry **out, size_t *n, char *why,
+			size_t why_len);
 
 #endif

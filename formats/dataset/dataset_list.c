@@ -4,6 +4,7 @@
  * dataset's files are found: another lister (an S3 prefix) fills the same
  * list. */
 #include "dataset_int.h"
+#include "../remote/remote.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -120,4 +121,56 @@ void ds_entries_free(ds_entry *v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(v[i].rel);
 	free(v);
+}
+
+/* Does a '/'-separated key have a component that Spark and Hive skip
+ * (a name starting with '.' or '_'), as walk() skips them? */
+static bool key_hidden(const char *k)
+{
+	for (const char *p = k; *p;) {
+		if (*p == '.' || *p == '_')
+			return true;
+		p += strcspn(p, "/");
+		while (*p == '/')
+			p++;
+	}
+	return false;
+}
+
+colfs_status ds_list_s3(const char *url, const colfs_options *opts,
+			bool *delta, ds_entry **out, size_t *n, char *why,
+			size_t why_len)
+{
+	colfs_remote_entry *e = NULL;
+	size_t ne = 0, k = 0;
+	colfs_status st;
+
+	*out = NULL;
+	*n = 0;
+	*delta = false;
+	st = colfs_s3_list(url, opts, &e, &ne, why, why_len);
+	if (st != COLFS_OK)
+		return st;
+	ds_entry *v = calloc(ne ? ne : 1, sizeof *v);
+	if (!v) {
+		colfs_remote_entries_free(e, ne);
+		snprintf(why, why_len, "%s: out of memory", url);
+		return COLFS_ENOMEM;
+	}
+	/* Already in strcmp order (S3 lists in UTF-8 binary order, which
+	 * colfs_s3_list checks). */
+	for (size_t i = 0; i < ne; i++) {
+		if (strncmp(e[i].key, "_delta_log/", 11) == 0)
+			*delta = true;
+		if (key_hidden(e[i].key) || e[i].size == 0)
+			continue;
+		v[k].rel = e[i].key;
+		v[k].size = e[i].size;
+		e[i].key = NULL;
+		k++;
+	}
+	colfs_remote_entries_free(e, ne);
+	*out = v;
+	*n = k;
+	return COLFS_OK;
 }

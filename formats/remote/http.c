@@ -53,6 +53,9 @@
 #define HTTP_MAX_ACTIVE 8
 /* The body of an error reply (dropped) may be this long. */
 #define HTTP_ERROR_BODY_MAX (1 << 20)
+/* Of a 4xx reply to a whole-body GET, this much is kept for the caller
+ * (an S3 error document is a few hundred bytes). */
+#define HTTP_WHOLE_ERROR_KEEP (64 << 10)
 /* What a write callback returns to stop its transfer. */
 #ifdef CURL_WRITEFUNC_ERROR
 #define HTTP_WRITE_STOP CURL_WRITEFUNC_ERROR
@@ -105,6 +108,10 @@ typedef struct http_xfer {
 	struct curl_slist *headers;
 	char range[48];
 	bool tail;        /* Range: bytes=-len */
+	bool whole;       /* no Range: the whole body (colfs_http_get_body) */
+	char *url;        /* (whole) the URL asked: the object's + a query */
+	const char *what; /* (whole) what was asked, for messages */
+	size_t max;       /* (whole) the largest body kept */
 	size_t tail_len;  /* the tail asked (len becomes what came) */
 	uint64_t offset;  /* the range asked (not for the tail) */
 	size_t len;
@@ -433,7 +440,9 @@ static size_t http_on_header(char *line, size_t size, size_t n, void *ctx)
 /* "bytes 100-199" or "the last 200 bytes": what a transfer asked. */
 static void http_asked(const http_xfer *x, char *buf, size_t len)
 {
-	if (x->tail)
+	if (x->whole)
+		snprintf(buf, len, "%s", x->what);
+	else if (x->tail)
 		snprintf(buf, len, "the last %zu bytes", x->len);
 	else if (x->len)
 		snprintf(buf, len, "bytes %" PRIu64 "-%" PRIu64, x->offset,
@@ -529,6 +538,18 @@ static colfs_status http_check_reply(http_xfer *x)
 	http_asked(x, asked, sizeof asked);
 	if (x->status >= 500 && x->status <= 599)
 		return COLFS_OK; /* retried (the body is dropped) */
+	if (x->whole) {
+		/* No range, no validators: a 200 of at most `max` bytes.  A
+		 * 4xx body is kept for the caller (an S3 error document
+		 * names the error); the transfer fails at its end. */
+		if (x->status == 200 && x->have_cl && x->cl > x->max)
+			return x->fail_st = colfs_fail(&x->fail, COLFS_EOVERFLOW, 0,
+					"%s: a reply of %" PRIu64 " bytes for %s, more than the %zu accepted",
+					h->display, x->cl, asked, x->max);
+		if (x->status == 200 ||
+		    (x->status >= 400 && x->status <= 499))
+			return COLFS_OK;
+	}
 	if (x->status == 401 || x->status == 403 || x->status == 404 ||
 	    x->status == 410)
 		return x->fail_st = colfs_fail(&x->fail, COLFS_EIO, http_off(x),
@@ -637,6 +658,54 @@ static colfs_status http_check_reply(http_xfer *x)
 	return http_check_validators(x, total);
 }
 
+/* A whole body: appended to our own buffer (one byte of room kept for
+ * a terminating NUL), at most `max` bytes of a 200; of a 4xx reply the
+ * first HTTP_WHOLE_ERROR_KEEP bytes are kept and the rest dropped. */
+static bool http_whole_body(http_xfer *x, const char *data, size_t len)
+{
+	size_t cap = x->max;
+
+	if (x->status != 200) {
+		if (cap > HTTP_WHOLE_ERROR_KEEP)
+			cap = HTTP_WHOLE_ERROR_KEEP;
+		x->dropped += len;
+		if (x->dropped > HTTP_ERROR_BODY_MAX) {
+			x->fail_st = colfs_fail(&x->fail, COLFS_EIO, 0,
+					"%s: HTTP %d with a body of more than %d bytes",
+					x->h->display, x->status,
+					HTTP_ERROR_BODY_MAX);
+			return false;
+		}
+		if (len > cap - x->got)
+			len = cap - x->got;
+	} else if (len > cap - x->got) {
+		x->fail_st = colfs_fail(&x->fail, COLFS_EOVERFLOW, 0,
+				"%s: a reply of more than %zu bytes for %s",
+				x->h->display, cap, x->what);
+		return false;
+	}
+	if (x->got + len + 1 > x->buf_alloc) {
+		size_t want = x->buf_alloc ? x->buf_alloc : 16384;
+		uint8_t *nb;
+
+		while (want < x->got + len + 1)
+			want = want > cap / 2 ? cap + 1 : want * 2;
+		nb = realloc(x->buf, want);
+		if (!nb) {
+			x->fail_st = colfs_fail(&x->fail, COLFS_ENOMEM, 0,
+					"%s: out of memory for a reply of %zu bytes",
+					x->h->display, x->got + len);
+			return false;
+		}
+		x->buf = nb;
+		x->buf_alloc = want;
+	}
+	memcpy(x->buf + x->got, data, len);
+	x->got += len;
+	x->buf[x->got] = 0;
+	return true;
+}
+
 static size_t http_on_body(char *data, size_t size, size_t n, void *ctx)
 {
 	http_xfer *x = ctx;
@@ -647,6 +716,9 @@ static size_t http_on_body(char *data, size_t size, size_t n, void *ctx)
 		return HTTP_WRITE_STOP;
 	if (x->fail_st)
 		return HTTP_WRITE_STOP;
+	if (x->whole && (x->status < 500 || x->status > 599))
+		return http_whole_body(x, data, len) ? size * n
+						     : HTTP_WRITE_STOP;
 	if (x->status != 200 && x->status != 206) {
 		/* A 5xx page: dropped, retried; a page without end is not. */
 		x->dropped += len;
@@ -700,7 +772,9 @@ static colfs_status http_xfer_setup(colfs_http *h, http_xfer *x)
 	x->e = e;
 	if (!e)
 		return COLFS_ENOMEM;
-	if (x->tail)
+	if (x->whole)
+		x->range[0] = '\0';
+	else if (x->tail)
 		snprintf(x->range, sizeof x->range, "-%zu", x->len);
 	else
 		snprintf(x->range, sizeof x->range, "%" PRIu64 "-%" PRIu64,
@@ -726,9 +800,10 @@ static colfs_status http_xfer_setup(colfs_http *h, http_xfer *x)
 		if (rc == CURLE_OK)                                         \
 			rc = curl_easy_setopt(e, opt, val);                 \
 	} while (0)
-	SET(CURLOPT_URL, h->url);
+	SET(CURLOPT_URL, x->whole ? x->url : h->url);
 	SET(CURLOPT_SHARE, h->share);
-	SET(CURLOPT_RANGE, x->range);
+	if (!x->whole)
+		SET(CURLOPT_RANGE, x->range);
 #if LIBCURL_VERSION_NUM >= 0x075500
 	SET(CURLOPT_PROTOCOLS_STR, "http,https");
 	SET(CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
@@ -844,6 +919,10 @@ static bool http_xfer_finish(http_xfer *x, CURLcode rc)
 		rc = CURLE_OK; /* stopped on purpose, range complete */
 	if (rc == CURLE_OK && !x->checked && http_check_reply(x))
 		goto failed;
+	/* A whole body cut short before its first byte: its headers may
+	 * already say it is not wanted (a length past the bound). */
+	if (x->whole && !x->checked && x->status && http_check_reply(x))
+		goto failed;
 	if (http_retryable(rc, x->status)) {
 		if (x->tries < HTTP_TRIES) {
 			__atomic_add_fetch(&h->stats.retries, 1,
@@ -897,6 +976,32 @@ static bool http_xfer_finish(http_xfer *x, CURLcode rc)
 					"%s: %s (no reply) for %s",
 				   h->display, curl_easy_strerror(rc), asked);
 		goto failed;
+	}
+	if (x->whole) {
+		/* status is 200 or 4xx here */
+		if (x->status != 200) {
+			x->fail_st = colfs_fail(&x->fail, COLFS_EIO, 0,
+					"%s: HTTP %d%s%s%s for %s", h->display,
+					x->status,
+					x->status == 401 || x->status == 403 ||
+					x->status == 404 || x->status == 410 ? " (" : "",
+					x->status == 401   ? "unauthorized"
+					: x->status == 403 ? "forbidden"
+					: x->status == 404 ? "not found"
+					: x->status == 410 ? "gone" : "",
+					x->status == 401 || x->status == 403 ||
+					x->status == 404 || x->status == 410 ? ")" : "",
+					asked);
+			goto failed;
+		}
+		if (x->have_cl && x->got != x->cl) {
+			x->fail_st = colfs_fail(&x->fail, COLFS_EIO, 0,
+					"%s: reply ended after %zu of %" PRIu64 " bytes (HTTP 200 for %s)",
+					h->display, x->got, x->cl, asked);
+			goto failed;
+		}
+		x->done = true;
+		return true;
 	}
 	/* status is 200 or 206 here, checked. */
 	if (x->got != (x->full && x->tail ? x->buf_len : x->len)) {
@@ -1156,4 +1261,55 @@ void colfs_http_stats_get(colfs_http *h, colfs_http_stats *out)
 	out->retries = __atomic_load_n(&h->stats.retries, __ATOMIC_RELAXED);
 	out->failures = __atomic_load_n(&h->stats.failures, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&h->lock);
+}
+
+colfs_status colfs_http_get_body(colfs_http *h, const char *query,
+				 const char *what, size_t max, uint8_t **body,
+				 size_t *len, int *status, colfs_err *err)
+{
+	http_xfer x;
+	colfs_status st;
+
+	*body = NULL;
+	*len = 0;
+	*status = 0;
+	if (!max || max > SIZE_MAX / 4)
+		return colfs_fail(err, COLFS_EOVERFLOW, 0,
+				  "%s: a reply of at most %zu bytes cannot be asked",
+				  h->display, max);
+	memset(&x, 0, sizeof x);
+	x.whole = true;
+	x.what = what;
+	x.max = max;
+	if (asprintf(&x.url, "%s%s", h->url, query ? query : "") < 0)
+		return colfs_fail(err, COLFS_ENOMEM, 0, "%s: out of memory",
+				  h->display);
+	st = http_xfer_setup(h, &x);
+	if (!st)
+		st = curl_easy_setopt(x.e, CURLOPT_PRIVATE, &x) ? COLFS_EIO
+								 : COLFS_OK;
+	if (st) {
+		http_xfer_clear(&x);
+		free(x.url);
+		return colfs_fail(err, st, 0, "%s: cannot set up a transfer",
+				  h->display);
+	}
+	st = http_run(h, &x, 1, err);
+	http_xfer_clear(&x);
+	free(x.url);
+	*status = x.status;
+	if (st && !(x.status >= 400 && x.status <= 499)) {
+		free(x.buf);
+		return st;
+	}
+	if (!x.buf) { /* an empty body */
+		x.buf = malloc(1);
+		if (!x.buf)
+			return st ? st : colfs_fail(err, COLFS_ENOMEM, 0,
+					  "%s: out of memory", h->display);
+		x.buf[0] = 0;
+	}
+	*body = x.buf;
+	*len = x.got;
+	return st;
 }

@@ -63,6 +63,16 @@ colfs_status colfs_http_target(const char *url, const colfs_options *o,
 colfs_status colfs_s3_target(const char *url, const colfs_options *o,
 			     colfs_remote_target *out, char *why,
 			     size_t why_len);
+/* Does `url` name an S3 prefix rather than an object: s3://BUCKET,
+ * s3://BUCKET/ or s3://BUCKET/PREFIX/ (ending in '/')?  A dataset. */
+bool colfs_s3_is_prefix(const char *url);
+/* s3://BUCKET/PREFIX for a listing (s3_list.c): the target's url is the
+ * bucket's (ENDPOINT/BUCKET, or https://BUCKET.s3.REGION.amazonaws.com),
+ * signed as colfs_s3_target signs; *prefix (malloc'd) is PREFIX as
+ * written, maybe empty (s3://BUCKET/ and s3://BUCKET list the bucket). */
+colfs_status colfs_s3_prefix_target(const char *url, const colfs_options *o,
+				    colfs_remote_target *out, char **prefix,
+				    char *why, size_t why_len);
 /* Free the strings, wiping the secrets first. */
 void colfs_remote_target_clear(colfs_remote_target *t);
 
@@ -116,6 +126,19 @@ typedef struct colfs_http_range {
 colfs_status colfs_http_get_ranges(colfs_http *h, const colfs_http_range *r,
 				   size_t n, colfs_err *err);
 
+/* A GET without Range of the object's URL followed by `query` (e.g.
+ * "?list-type=2&prefix=a%2F", already encoded), its whole body: for S3's
+ * ListObjectsV2 (s3_list.c).  A 200 of at most `max` bytes gives
+ * *body (malloc'd, NUL-terminated after its *len bytes); validators are
+ * not compared (a listing is not the object).  Any other status is an
+ * error naming the URL (display form), the status and `what`; for a 4xx
+ * *body still holds the start of the reply (an S3 error document) and
+ * *status its status, for the caller to say more.  5xx, timeouts and
+ * resets are retried as the ranged GETs are. */
+colfs_status colfs_http_get_body(colfs_http *h, const char *query,
+				 const char *what, size_t max, uint8_t **body,
+				 size_t *len, int *status, colfs_err *err);
+
 /* COLFS_EIO "source changed since mount (ETag A -> B): remount" once any
  * reply carried other validators than the first; no request is made. */
 colfs_status colfs_http_check(colfs_http *h, colfs_err *err);
@@ -131,7 +154,7 @@ colfs_status colfs_remote_source_open(const char *url,
 				      struct colfs_source **out, char *why,
 				      size_t why_len);
 
-/* The objects under an S3 prefix (s3.c; issue 16, datasets): ListObjectsV2
+/* The objects under an S3 prefix (s3_list.c; issue 16, datasets): ListObjectsV2
  * on s3://bucket/prefix/, every page (continuation tokens), signed as
  * colfs_s3_target signs.  Keys are relative to the prefix, in the order
  * the server lists them (UTF-8 binary order); "directories" are not
@@ -146,5 +169,19 @@ colfs_status colfs_s3_list(const char *url, const colfs_options *o,
 			   colfs_remote_entry **out, size_t *n, char *why,
 			   size_t why_len);
 void colfs_remote_entries_free(colfs_remote_entry *e, size_t n);
+/* The first and last `n` bytes of the object at an s3:// URL whose
+ * listing gave it `size` bytes, by two small ranged GETs in flight
+ * together (not a suffix range, which some stores answer wrongly), for
+ * a dataset telling columnar files by their magic (formats/dataset).  An
+ * object of another size gives an error or other bytes, never bytes
+ * from outside the buffers. */
+colfs_status colfs_remote_peek(const char *url, const colfs_options *o,
+			       uint64_t size, size_t n, uint8_t *head,
+			       uint8_t *tail, char *why, size_t why_len);
+/* colfs_s3_list asking at most `max_keys` keys a page (0: the server's
+ * default, 1000 on S3): tests use a few to make many pages. */
+colfs_status colfs_s3_list_paged(const char *url, const colfs_options *o,
+				 unsigned max_keys, colfs_remote_entry **out,
+				 size_t *n, char *why, size_t why_len);
 
 #endif

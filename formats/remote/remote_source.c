@@ -879,6 +879,11 @@ colfs_status colfs_tree_open_url(const char *url, const colfs_options *opts,
 
 	*out = NULL;
 	why[0] = '\0';
+	/* s3://BUCKET/PREFIX/ (or s3://BUCKET): a dataset of the objects
+	 * under the prefix (formats/dataset lists them). */
+	if (colfs_s3_is_prefix(url))
+		return colfs_tree_open_dataset_url(url, opts, out, why,
+						   why_len);
 	COLFS_TRY(rs_open(url, opts, &src, &display, why, why_len));
 	colfs_status st = colfs_tree_open_source(src, display, opts, out, why,
 						 why_len);

@@ -203,9 +203,11 @@ typedef struct s3_url {
 } s3_url;
 
 /* s3://BUCKET/KEY, the key taken as written (as the AWS tools take it:
- * '%', '?', '#' and spaces are part of the key). */
-static colfs_status s3_url_parse(const char *url, s3_url *u, char *why,
-				 size_t why_len)
+ * '%', '?', '#' and spaces are part of the key).  With `prefix` (a
+ * listing) the key is a prefix and may be empty: s3://BUCKET,
+ * s3://BUCKET/, s3://BUCKET/PREFIX. */
+static colfs_status s3_url_parse(const char *url, bool prefix, s3_url *u,
+				 char *why, size_t why_len)
 {
 	if (has_control(url))
 		return s3_fail(COLFS_ECORRUPT, why, why_len,
@@ -235,18 +237,19 @@ static colfs_status s3_url_parse(const char *url, s3_url *u, char *why,
 	if (rule)
 		return s3_fail(COLFS_ECORRUPT, why, why_len,
 			       "%s: not a bucket name: %s", url, rule);
-	if (!slash || !slash[1])
+	if (!prefix && (!slash || !slash[1]))
 		return s3_fail(COLFS_ECORRUPT, why, why_len,
 			       "%s: no object key: write s3://BUCKET/KEY", url);
 	memcpy(u->bucket, b, bn);
 	u->bucket[bn] = '\0';
-	u->key = slash + 1;
+	u->key = slash ? slash + 1 : b + bn;
 	u->key_len = strlen(u->key);
 	if (u->key_len > S3_KEY_MAX)
 		return s3_fail(COLFS_ECORRUPT, why, why_len,
 			       "s3://%s/...: the key has %zu bytes, S3 allows "
 			       "at most %d", u->bucket, u->key_len, S3_KEY_MAX);
-	if (key_has_dot_segment(u->key, u->key_len))
+	/* (a prefix goes into the query, where no segment is removed) */
+	if (!prefix && key_has_dot_segment(u->key, u->key_len))
 		return s3_fail(COLFS_EUNSUPPORTED, why, why_len,
 			       "%s: a key with a '.' or '..' segment is not "
 			       "supported", url);
@@ -769,11 +772,14 @@ static char *str_printf(const char *fmt, ...)
 	return s;
 }
 
-static colfs_status s3_request_url(const s3_url *u, const char *region,
+/* The object's URL, or with `bucket_only` the bucket's (a listing adds
+ * its query to it). */
+static colfs_status s3_request_url(const s3_url *u, bool bucket_only,
+				   const char *region,
 				   const colfs_options *o, char **out,
 				   char *why, size_t why_len)
 {
-	char *key = key_encode(u->key, u->key_len);
+	char *key = key_encode(u->key, bucket_only ? 0 : u->key_len);
 
 	if (!key)
 		return s3_fail(COLFS_ENOMEM, why, why_len, "out of memory");
@@ -785,14 +791,20 @@ static colfs_status s3_request_url(const s3_url *u, const char *region,
 			free(key);
 			return st;
 		}
-		*out = str_printf("%.*s/%s/%s", (int)n, o->s3_endpoint,
-				  u->bucket, key);
+		*out = bucket_only ?
+			str_printf("%.*s/%s", (int)n, o->s3_endpoint,
+				   u->bucket) :
+			str_printf("%.*s/%s/%s", (int)n, o->s3_endpoint,
+				   u->bucket, key);
 	} else {
 		/* A dotted name would not match the *.s3 wildcard
 		 * certificate: such buckets are reached path style. */
 		const char *domain = strncmp(region, "cn-", 3) == 0 ?
 			"amazonaws.com.cn" : "amazonaws.com";
-		if (strchr(u->bucket, '.'))
+		if (strchr(u->bucket, '.') && bucket_only)
+			*out = str_printf("https://s3.%s.%s/%s", region,
+					  domain, u->bucket);
+		else if (strchr(u->bucket, '.'))
 			*out = str_printf("https://s3.%s.%s/%s/%s", region,
 					  domain, u->bucket, key);
 		else
@@ -810,9 +822,11 @@ static char *str_dup(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-colfs_status colfs_s3_target(const char *url, const colfs_options *o,
-			     colfs_remote_target *out, char *why,
-			     size_t why_len)
+/* The target of an object (`prefix` NULL) or of a bucket's listing
+ * (*prefix: the prefix, malloc'd, maybe ""). */
+static colfs_status s3_target(const char *url, const colfs_options *o,
+			      colfs_remote_target *out, char **prefix,
+			      char *why, size_t why_len)
 {
 	s3_env *e = calloc(1, sizeof *e);
 	s3_url u;
@@ -824,7 +838,9 @@ colfs_status colfs_s3_target(const char *url, const colfs_options *o,
 	memset(out, 0, sizeof *out);
 	if (!e)
 		return s3_fail(COLFS_ENOMEM, why, why_len, "out of memory");
-	st = s3_url_parse(url, &u, why, why_len);
+	if (prefix)
+		*prefix = NULL;
+	st = s3_url_parse(url, prefix != NULL, &u, why, why_len);
 	if (st)
 		goto done;
 	e->profile = env_nonempty("AWS_PROFILE");
@@ -851,7 +867,8 @@ colfs_status colfs_s3_target(const char *url, const colfs_options *o,
 	if (st)
 		goto done;
 
-	st = s3_request_url(&u, region, o, &out->url, why, why_len);
+	st = s3_request_url(&u, prefix != NULL, region, o, &out->url, why,
+			    why_len);
 	if (st)
 		goto done;
 	out->display = str_printf("s3://%s/%.*s", u.bucket, (int)u.key_len,
@@ -869,6 +886,8 @@ colfs_status colfs_s3_target(const char *url, const colfs_options *o,
 	}
 	if (o && o->cafile && !(out->cafile = str_dup(o->cafile)))
 		goto nomem;
+	if (prefix && !(*prefix = strndup(u.key, u.key_len)))
+		goto nomem;
 	goto done;
 nomem:
 	st = s3_fail(COLFS_ENOMEM, why, why_len, "out of memory");
@@ -880,4 +899,18 @@ done:
 	explicit_bzero(e, sizeof *e);
 	free(e);
 	return st;
+}
+
+colfs_status colfs_s3_target(const char *url, const colfs_options *o,
+			     colfs_remote_target *out, char *why,
+			     size_t why_len)
+{
+	return s3_target(url, o, out, NULL, why, why_len);
+}
+
+colfs_status colfs_s3_prefix_target(const char *url, const colfs_options *o,
+				    colfs_remote_target *out, char **prefix,
+				    char *why, size_t why_len)
+{
+	return s3_target(url, o, out, prefix, why, why_len);
 }

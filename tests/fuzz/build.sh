@@ -67,7 +67,7 @@ if [ "$have_all" = 1 ] && [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$has
 fi
 rm -f "$out/stamp"
 
-PKGS="zlib libzstd liblz4 libbrotlidec lzo2 libxxhash libprotobuf-c jansson libcurl libcrypto"
+PKGS="zlib libzstd liblz4 libbrotlidec lzo2 libxxhash libprotobuf-c jansson libcurl libcrypto expat"
 PKG_CFLAGS=$(pkg-config --cflags $PKGS)
 PKG_LIBS="$(pkg-config --libs $PKGS) -lsnappy -lroaring -lm -lpthread"
 # UBSan checks stay recoverable so that ubsan.supp can silence known

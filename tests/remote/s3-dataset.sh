@@ -1,0 +1,152 @@
+#!/bin/bash
+# tests/remote/s3-dataset.sh: an S3 prefix mounted as a dataset (issue 16):
+# the Hive dataset DuckDB writes for tests/dataset (tests/dataset/oracle.mjs:
+# typed partition values, a NULL partition, values needing %-escapes, two
+# files per partition) is uploaded under s3://BUCKET/ds/ to the S3 server
+# of s3.sh (s3rver, Signature V4 checked), and
+#   - colfs-tool on s3://BUCKET/ds/ reads every columns/ file, rows.jsonl
+#     and rows.csv, the partitions and the files/ listing with the same
+#     bytes as colfs-tool on the local directory;
+#   - a mount of s3://BUCKET/ds/ (colfs -o s3_endpoint=...) serves
+#     rows.jsonl, every columns/ file and a file's own rows.csv with the
+#     local dataset's bytes, and unmounts.
+# Exit 0 pass, 1 fail, 77 skip (no node/npm registry, no DuckDB, no FUSE,
+# no curl).
+#   s3-dataset.sh   (COLFS, COLFS_TOOL in the environment)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+T=60
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+for v in COLFS COLFS_TOOL; do
+	[ -x "${!v:-}" ] || fail "$v is not set to a program"
+done
+command -v curl >/dev/null || skip "curl is not installed"
+sh "$here/s3rver-setup.sh" || exit $?
+sh "$here/../values/duckdb-setup.sh" || exit $?
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/colfs-s3-dataset.XXXXXX")
+export XDG_CACHE_HOME=$WORK/cache
+SERVER=
+MNT=
+cleanup() {
+	if [ -n "$MNT" ] && grep -qs " $MNT fuse" /proc/self/mounts; then
+		fusermount3 -u "$MNT" 2>/dev/null || fusermount3 -uz "$MNT"
+	fi
+	[ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null
+	wait 2>/dev/null
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 143' TERM INT HUP
+
+timeout 120 node "$here/../dataset/oracle.mjs" "$WORK" hive ||
+	fail "DuckDB could not write the dataset"
+cp -r "$WORK/hive2/." "$WORK/hive/" && rm -rf "$WORK/hive2"
+D=$WORK/hive
+
+SECRET="colfs-s3-dataset-secret-$$"
+AKID=AKIDCOLFSDATASET
+BUCKET=colfs-dataset
+mkdir "$WORK/store"
+# (--openssl-legacy-provider: s3rver's continuation tokens use DES; see
+# s3-list.sh)
+S3_ACCESS_KEY=$AKID S3_SECRET_KEY=$SECRET \
+	node --openssl-legacy-provider "$here/s3-server.js" "$WORK/store" \
+	>"$WORK/server.out" 2>"$WORK/server.err" &
+SERVER=$!
+PORT=
+for _ in $(seq 1 100); do
+	PORT=$(sed -n 's/^port \([0-9]*\)$/\1/p' "$WORK/server.out")
+	[ -n "$PORT" ] && break
+	kill -0 "$SERVER" 2>/dev/null ||
+		fail "the S3 server did not start: $(cat "$WORK/server.err")"
+	sleep 0.1
+done
+[ -n "$PORT" ] || fail "the S3 server did not start in 10 s"
+ENDPOINT=http://127.0.0.1:$PORT
+
+umask 077
+printf 'user = "%s:%s"\n' "$AKID" "$SECRET" >"$WORK/curl.cfg"
+umask 022
+pathenc() {
+	local LC_ALL=C s=$1 i c out=
+	for ((i = 0; i < ${#s}; i++)); do
+		c=${s:i:1}
+		case $c in
+		[A-Za-z0-9._~/-]) out+=$c ;;
+		*) out+=$(printf '%%%02X' "'$c") ;;
+		esac
+	done
+	printf '%s' "$out"
+}
+# The bucket, then every file of the dataset by one curl.
+printf 'url = "%s/%s"\nrequest = "PUT"\noutput = "/dev/null"\n' \
+	"$ENDPOINT" "$BUCKET" >"$WORK/bucket.cfg"
+code=$(timeout "$T" curl -sS -K "$WORK/curl.cfg" -K "$WORK/bucket.cfg" \
+	--aws-sigv4 aws:amz:us-east-1:s3 \
+	-H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' -w '%{http_code}') ||
+	fail "making the bucket failed"
+[ "$code" = 200 ] || fail "making the bucket: HTTP $code"
+: >"$WORK/put.cfg"
+n=0
+while IFS= read -r -d '' f; do
+	rel=${f#"$D"/}
+	printf 'url = "%s/%s/ds/%s"\nupload-file = "%s"\noutput = "/dev/null"\n' \
+		"$ENDPOINT" "$BUCKET" "$(pathenc "$rel")" "$f" >>"$WORK/put.cfg"
+	n=$((n + 1))
+done < <(find "$D" -type f -print0)
+[ "$n" -ge 20 ] || fail "DuckDB wrote only $n files"
+timeout 120 curl -sS -K "$WORK/curl.cfg" -K "$WORK/put.cfg" \
+	--aws-sigv4 aws:amz:us-east-1:s3 \
+	-H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' -w '%{http_code}\n' \
+	>"$WORK/put.codes" || fail "the uploads failed"
+[ "$(grep -c '^200$' "$WORK/put.codes")" = "$n" ] ||
+	fail "not all $n uploads answered 200: $(sort "$WORK/put.codes" | uniq -c)"
+
+export AWS_ACCESS_KEY_ID=$AKID AWS_SECRET_ACCESS_KEY=$SECRET
+export HOME=$WORK/home
+unset AWS_PROFILE AWS_REGION AWS_DEFAULT_REGION AWS_CONFIG_FILE \
+	AWS_SHARED_CREDENTIALS_FILE AWS_SESSION_TOKEN
+URL=s3://$BUCKET/ds/
+tool() { timeout "$T" "$COLFS_TOOL" -o "s3_endpoint=$ENDPOINT" "$@"; }
+
+# ---- colfs-tool ----------------------------------------------------------
+mapfile -t cols < <(tool ls "$D" columns)
+[ "${#cols[@]}" -ge 5 ] || fail "the local dataset has ${#cols[@]} columns"
+paths=(rows.jsonl rows.csv "${cols[@]/#/columns/}")
+tool cat "$D" "${paths[@]}" >"$WORK/local.out" || fail "colfs-tool cat $D failed"
+tool cat "$URL" "${paths[@]}" >"$WORK/remote.out" 2>"$WORK/err" ||
+	fail "colfs-tool cat $URL failed: $(head -3 "$WORK/err"); its errors: $(tool cat "$URL" errors 2>&1 | head -5)"
+[ -s "$WORK/local.out" ] || fail "colfs-tool cat $D wrote nothing"
+cmp "$WORK/local.out" "$WORK/remote.out" >&2 ||
+	fail "the views of $URL differ from the local dataset's"
+for p in / files partitions partitions/a=1/partitions; do
+	[ "$(tool ls "$URL" "$p")" = "$(tool ls "$D" "$p")" ] ||
+		fail "ls $p of $URL differs: $(tool ls "$URL" "$p" | head -5)"
+done
+grep -qx 'files: 24 (parquet 24, orc 0, cfile 0)' <(tool cat "$URL" summary) ||
+	fail "summary of $URL: $(tool cat "$URL" summary)"
+echo "ok: colfs-tool: ${#paths[@]} views of $URL equal the local dataset's ($(wc -l <"$WORK/local.out") lines), the listings too"
+
+# ---- a mount -------------------------------------------------------------
+if [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null; then
+	echo "SKIP (part): no FUSE for the mount"
+	echo PASS
+	exit 0
+fi
+MNT=$WORK/mnt
+mkdir "$MNT"
+timeout "$T" "$COLFS" -o "s3_endpoint=$ENDPOINT" "$URL" "$MNT" 2>"$WORK/err" ||
+	fail "mounting $URL failed: $(cat "$WORK/err")"
+(for p in "${paths[@]}"; do timeout "$T" cat "$MNT/$p" || exit 1; done) \
+	>"$WORK/mount.out" || fail "reading the mount of $URL failed"
+cmp "$WORK/local.out" "$WORK/mount.out" >&2 ||
+	fail "the mount of $URL differs from the local dataset"
+f='files/a=2/b=x%2520y/d=2024-01-01/f2_0.parquet/rows.csv'
+timeout "$T" cat "$MNT/$f" | cmp -s - <(tool cat "$D" "$f") ||
+	fail "$f of the mount differs from the local dataset's"
+fusermount3 -u "$MNT" || fail "unmounting failed"
+echo "ok: the mount of $URL serves the local dataset's bytes"
+echo PASS
