@@ -217,9 +217,16 @@ mount_same() { # LOCAL OBJECT
 	# name the source: the summary (with the URL for the path) and the
 	# README but for its first line, and the README's line for io.
 	n=$(grep -c . "$WORK/local.list")
-	timeout 120 diff -r -x summary -x README -x io "$lm" "$rm" \
+	timeout 120 diff -r -x summary -x README -x io -x layout.svg "$lm" "$rm" \
 		>"$WORK/tree.diff" 2>&1 ||
 		fail "files of the mount of '$2' differ from the local mount's: $(head -3 "$WORK/tree.diff")"
+	# each layout.svg names the file by its base name in lines 3 and 6
+	local svg
+	while IFS= read -r svg; do
+		cmp -s <(timeout "$T" sed '3d;6d' "$lm/$svg") \
+			<(timeout "$T" sed '3d;6d' "$rm/$svg") ||
+			fail "$svg of the mount of '$2' differs from the local one"
+	done < <(grep '/layout\.svg$' "$WORK/local.list")
 	# (a Parquet summary names its file: "file: PATH")
 	timeout "$T" sed "s|^file: $1\$|file: $2|" "$lm/summary" >"$WORK/local.out"
 	timeout "$T" cat "$rm/summary" >"$WORK/remote.out"
