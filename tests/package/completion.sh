@@ -53,7 +53,7 @@ check() { # WANT FUNCTION WORD... (the last word is the one completed)
 cd "$WORK" || fail "cd $WORK"
 check "--help" _colfs "$COLFS" --he
 check "checksums=" _colfs "$COLFS" -o ch
-check "cache_size= cfile_type= cfile_encoding= cfile_compression= cfile_nullable= cafile= checksums= clone_fd" \
+check "cache_size= cfile_type= cfile_encoding= cfile_compression= cfile_nullable= cafile= checksums= clone_fd column_keys=" \
 	_colfs "$COLFS" -o c
 check "checksums=verify checksums=ignore" _colfs "$COLFS" -o checksums=
 check "sizes=exact" _colfs "$COLFS" -o sizes=e
