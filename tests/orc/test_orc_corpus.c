@@ -65,8 +65,11 @@ static bool read_node(colfs_tree *t, colfs_node *n, blob *out,
 			return false;
 		}
 		len += got;
-		if (got < (1 << 16))
+		if (got == 0)
 			break;
+		/* a short read ends the file, or stops before a part that
+		 * cannot be read: the next read then fails (a file whose
+		 * size is known from the start, arrays/, shows it) */
 	}
 	colfs_handle_close(h);
 	if (colfs_node_size(t, n, &size, &exact) == COLFS_OK && exact &&

@@ -250,13 +250,13 @@ static void test_shape_and_schema(void **state)
 	uint64_t off, len;
 	const char *root[] = {"README", "format", "summary", "schema",
 			      "schema.json", "metadata.json", "layout",
-			      "errors", "raw", "row_groups", "columns",
-			      "rows.jsonl", "rows.csv"};
+			      "layout.svg", "errors", "raw", "row_groups",
+			      "columns", "arrays", "rows.jsonl", "rows.csv"};
 
 	(void)state;
 	assert_int_equal(colfs_dir_list(t, colfs_tree_root(t), &kids, &nk),
 			 COLFS_OK);
-	assert_int_equal(nk, 13);
+	assert_int_equal(nk, 15);
 	for (size_t i = 0; i < nk; i++)
 		assert_string_equal(colfs_node_name(kids[i]), root[i]);
 	assert_string_equal(slurp(t, "/format"), "parquet 1\n");
