@@ -301,9 +301,10 @@ colfs_status colfs_node_check(colfs_tree *t, const colfs_node *n);
 /* Open a file node for reading.  A document is generated (or taken from
  * the cache) here, so a node that cannot be produced fails at open. */
 colfs_status colfs_node_open(colfs_tree *t, colfs_node *n, colfs_handle **out);
-/* Read up to `len` bytes at `offset`; `*got` < len at the end, or before
- * a part of a stream that cannot be read (the read at the next offset
- * then fails: a short read first hands over the bytes before it). */
+/* Read up to `len` bytes at `offset`; `*got` < len at the end, or, in a
+ * stream whose size is not known yet, before a part that cannot be read
+ * (the read at the next offset then fails).  A read of a file whose size
+ * is known fails at once: a short read would look like its end. */
 colfs_status colfs_handle_read(colfs_handle *h, uint64_t offset, size_t len,
 			       void *buf, size_t *got);
 void colfs_handle_close(colfs_handle *h);

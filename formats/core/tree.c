@@ -1079,9 +1079,15 @@ static colfs_status stream_read(colfs_tree *t, colfs_node *n, uint64_t offset,
 		*got += take;
 		colfs_piece_cache_release(&t->cache, b);
 	}
+	bool complete = s->complete;
 	pthread_mutex_unlock(&s->lock);
-	if (st != COLFS_OK && *got > 0)
-		st = COLFS_OK; /* the next read reports it */
+	/* Bytes before a piece that fails: handed over, and the next read
+	 * reports it, while the stream's size is not known (served with
+	 * direct I/O).  Once it is known the kernel caches the file and
+	 * takes a short read for its end (a silently cut file): the read
+	 * fails. */
+	if (st != COLFS_OK && *got > 0 && !complete)
+		st = COLFS_OK;
 	return st;
 }
 
