@@ -187,9 +187,11 @@ static void value_put(const parquet_pages_decoded *p, size_t j,
 			ns = ns << 8 | b->ptr[i];
 		for (int i = 11; i >= 8; i--)
 			day = day << 8 | b->ptr[i];
-		/* Julian day 2440588 is 1970-01-01 (wrapping as int64) */
-		put_le(o, (uint64_t)(((int64_t)day - 2440588) *
-				     86400000000000LL) + ns, 8);
+		/* Julian day 2440588 is 1970-01-01; a day out of the
+		 * datetime64[ns] range wraps (in unsigned arithmetic: no
+		 * signed overflow) */
+		put_le(o, ((uint64_t)((int64_t)day - 2440588) *
+			   86400000000000ULL) + ns, 8);
 		return;
 	}
 	case PARQUET_FIXED_LEN_BYTE_ARRAY: {
