@@ -26,6 +26,7 @@
 
 static int failures;
 static size_t files_checked;
+static bool sanitized; /* COLFS_SANITIZED=1: see walk_dir */
 
 #define FAIL(...)                                                           \
 	do {                                                                \
@@ -166,6 +167,15 @@ static void walk_dir(walk *w, colfs_node *dir, const char *path, int depth)
 		snprintf(p, sizeof(p), "%s/%s", path, name);
 		w->nodes++;
 		if (colfs_node_is_dir(kids[i])) {
+			/* Under the sanitizers (COLFS_SANITIZED=1, tests/run)
+			 * a stripe's columns/ and arrays/ are left out: the
+			 * root's decode every stripe with the same code, and
+			 * the plain run reads them all (they doubled this
+			 * test's time under ASan). */
+			if (sanitized && !strncmp(p, "/stripes/", 9) &&
+			    (!strcmp(name, "columns") ||
+			     !strcmp(name, "arrays")))
+				continue;
 			walk_dir(w, kids[i], p, depth + 1);
 			continue;
 		}
@@ -733,6 +743,9 @@ int main(int argc, char **argv)
 	FILE *fp;
 	char line[16384];
 	size_t n = 0;
+
+	sanitized = getenv("COLFS_SANITIZED") &&
+		    !strcmp(getenv("COLFS_SANITIZED"), "1");
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: %s CORPUS_DIR KIND\n", argv[0]);
