@@ -436,7 +436,10 @@ if [ -d "$CORPUS/parquet" ]; then
 		[ "$every" -le 1 ] || [ $((i % every)) = 1 ] || continue
 		head -c $((sz * 2 / 3)) "$f" > "$WORK/t.parquet"
 		walk check "$WORK/t.parquet"
-		walk -o "schema_from=$f" check "$WORK/t.parquet"
+		# with its schema: every second one under the sanitizers
+		if [ "$every" -le 1 ] || [ $(((i / every) % 2)) = 0 ]; then
+			walk -o "schema_from=$f" check "$WORK/t.parquet"
+		fi
 		n=$((n + 1))
 	done < <(find "$CORPUS/parquet/good" -type f -print0 2>/dev/null)
 	ok "corpus: $n files walked by colfs-tool check"
