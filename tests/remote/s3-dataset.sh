@@ -49,27 +49,10 @@ D=$WORK/hive
 SECRET="colfs-s3-dataset-secret-$$"
 AKID=AKIDCOLFSDATASET
 BUCKET=colfs-dataset
-mkdir "$WORK/store"
 # (--openssl-legacy-provider: s3rver's continuation tokens use DES; see
 # s3-list.sh)
-S3_ACCESS_KEY=$AKID S3_SECRET_KEY=$SECRET \
-	node --openssl-legacy-provider "$here/s3-server.js" "$WORK/store" \
-	>"$WORK/server.out" 2>"$WORK/server.err" &
-SERVER=$!
-PORT=
-for _ in $(seq 1 100); do
-	PORT=$(sed -n 's/^port \([0-9]*\)$/\1/p' "$WORK/server.out")
-	[ -n "$PORT" ] && break
-	kill -0 "$SERVER" 2>/dev/null ||
-		fail "the S3 server did not start: $(cat "$WORK/server.err")"
-	sleep 0.1
-done
-[ -n "$PORT" ] || fail "the S3 server did not start in 10 s"
-ENDPOINT=http://127.0.0.1:$PORT
-
-umask 077
-printf 'user = "%s:%s"\n' "$AKID" "$SECRET" >"$WORK/curl.cfg"
-umask 022
+S3_NODE_OPTS=--openssl-legacy-provider
+. "$here/s3-server.sh"
 pathenc() {
 	local LC_ALL=C s=$1 i c out=
 	for ((i = 0; i < ${#s}; i++)); do

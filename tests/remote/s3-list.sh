@@ -45,27 +45,10 @@ LEAK=K3WV
 AKID=AKIDCOLFSLIST
 BUCKET=colfs-list
 
-mkdir "$WORK/store"
 # s3rver makes its continuation tokens with DES, which OpenSSL 3 keeps in
 # its legacy provider: without it every truncated page is an HTTP 500.
-S3_ACCESS_KEY=$AKID S3_SECRET_KEY=$SECRET \
-	node --openssl-legacy-provider "$here/s3-server.js" "$WORK/store" >"$WORK/server.out" \
-	2>"$WORK/server.err" &
-SERVER=$!
-PORT=
-for _ in $(seq 1 100); do
-	PORT=$(sed -n 's/^port \([0-9]*\)$/\1/p' "$WORK/server.out")
-	[ -n "$PORT" ] && break
-	kill -0 "$SERVER" 2>/dev/null ||
-		fail "the S3 server did not start: $(cat "$WORK/server.err")"
-	sleep 0.1
-done
-[ -n "$PORT" ] || fail "the S3 server did not start in 10 s"
-ENDPOINT=http://127.0.0.1:$PORT
-
-umask 077
-printf 'user = "%s:%s"\n' "$AKID" "$SECRET" >"$WORK/curl.cfg"
-umask 022
+S3_NODE_OPTS=--openssl-legacy-provider
+. "$here/s3-server.sh"
 # Signed requests by curl, the key pair from a config file.
 s3curl() { # METHOD URL-PATH [curl args]: prints the HTTP status
 	local m=$1 p=$2

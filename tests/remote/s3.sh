@@ -62,27 +62,10 @@ AKID=AKIDCOLFSTEST
 BUCKET=colfs-test
 
 # ---- the server ----------------------------------------------------------
-mkdir "$WORK/store"
-S3_ACCESS_KEY=$AKID S3_SECRET_KEY=$SECRET \
-	node "$here/s3-server.js" "$WORK/store" >"$WORK/server.out" \
-	2>"$WORK/server.err" &
-SERVER=$!
-PORT=
-for _ in $(seq 1 100); do
-	PORT=$(sed -n 's/^port \([0-9]*\)$/\1/p' "$WORK/server.out")
-	[ -n "$PORT" ] && break
-	kill -0 "$SERVER" 2>/dev/null ||
-		fail "the S3 server did not start: $(cat "$WORK/server.err")"
-	sleep 0.1
-done
-[ -n "$PORT" ] || fail "the S3 server did not start in 10 s"
-ENDPOINT=http://127.0.0.1:$PORT
-
-# Signed requests by curl: the key pair from a config file, never the
-# command line.
-umask 077
-printf 'user = "%s:%s"\n' "$AKID" "$SECRET" >"$WORK/curl.cfg"
-umask 022
+# Signed requests by curl: the key pair from a config file (curl.cfg),
+# never the command line.
+S3_NODE_OPTS=
+. "$here/s3-server.sh"
 s3put() { # URL-PATH [FILE]: PUT, expect 200
 	local code
 	code=$(timeout "$T" curl -sS -K "$WORK/curl.cfg" \
