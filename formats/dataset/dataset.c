@@ -90,6 +90,10 @@ typedef struct dataset {
 	size_t nfiles;
 	ds_key *keys;
 	size_t nkeys;
+	/* a local directory is listed when its tree is first listed, not
+	 * at open (under `load`): the root view's files come then */
+	bool listed;          /* atomic */
+	struct ds_view *root_view;
 	bool probed;
 	/* footers */
 	pthread_mutex_t load;
@@ -115,13 +119,14 @@ typedef struct dataset {
 } dataset;
 
 /* A dataset tree: the whole dataset or one partition of it. */
-typedef struct ds_view {
+typedef struct ds_view ds_view;
+struct ds_view {
 	dataset *ds;
 	size_t *idx;          /* its files, in path order */
 	size_t n;
 	size_t key0;          /* the first key partitions/ splits by */
 	const char *prefix;   /* its path in the host ("" for the root) */
-} ds_view;
+};
 
 /* ------------------------------------------------------------------------
  * Problems
@@ -327,49 +332,100 @@ static colfs_status ds_read_node(colfs_tree *g, const char *path,
 /* ------------------------------------------------------------------------
  * Magic and footers
  */
-static void ds_probe_all(dataset *ds)
-{
-	if (__atomic_load_n(&ds->probed, __ATOMIC_ACQUIRE))
-		return;
-	pthread_mutex_lock(&ds->load);
-	for (size_t i = 0; !ds->probed && i < ds->nfiles; i++) {
-		ds_file *f = &ds->files[i];
-		uint8_t head[16], tail[16];
-		size_t hn = f->size < 16 ? (size_t)f->size : 16;
-		char *path = malloc(strlen(ds->root) + strlen(f->rel) + 2);
-		int fd;
+/* Run `fn(ds, i)` for every file i on up to `k` threads (the caller's
+ * one of them); each file is taken by one thread. */
+typedef struct ds_pool {
+	dataset *ds;
+	void (*fn)(dataset *ds, size_t i);
+	size_t next;
+} ds_pool;
 
+static void *ds_pool_run(void *arg)
+{
+	ds_pool *p = arg;
+	for (;;) {
+		size_t i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
+		if (i >= p->ds->nfiles)
+			break;
+		p->fn(p->ds, i);
+	}
+	return NULL;
+}
+
+static void ds_pool_for(dataset *ds, unsigned k,
+			void (*fn)(dataset *ds, size_t i))
+{
+	ds_pool pool = {.ds = ds, .fn = fn};
+	pthread_t tids[DS_POOL_MAX];
+	unsigned started = 0;
+
+	if (k > DS_POOL_MAX)
+		k = DS_POOL_MAX;
+	if ((size_t)k > ds->nfiles)
+		k = ds->nfiles ? (unsigned)ds->nfiles : 1;
+	for (unsigned i = 1; i < k; i++)
+		if (pthread_create(&tids[started], NULL, ds_pool_run,
+				   &pool) == 0)
+			started++;
+	ds_pool_run(&pool);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+}
+
+/* Is file `i` a columnar file?  Its first and last bytes (a pool
+ * thread). */
+static void ds_probe_file(dataset *ds, size_t i)
+{
+	ds_file *f = &ds->files[i];
+	uint8_t head[16], tail[16];
+	size_t hn = f->size < 16 ? (size_t)f->size : 16;
+	char *path = malloc(strlen(ds->root) + strlen(f->rel) + 2);
+	int fd, kind = -1;
+
+	if (!path) {
 		f->kind = -1;
-		if (!path)
-			continue;
-		sprintf(path, "%s/%s", ds->root, f->rel);
-		if (ds->s3) {
-			/* an object: its first and last bytes by two small
-			 * requests (formats/remote) */
-			char why[256];
-			if (colfs_remote_peek(path, &ds->gopts, f->size, hn,
-					      head, tail, why,
-					      sizeof why) == COLFS_OK)
-				for (size_t k = 0; colfs_formats[k]; k++)
-					if (colfs_formats[k]->probe(
-						    head, hn, tail, hn, f->size))
-						f->kind = 1;
-			free(path);
-			continue;
-		}
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		return;
+	}
+	sprintf(path, "%s/%s", ds->root, f->rel);
+	if (ds->s3) {
+		/* an object: its first and last bytes by two small requests
+		 * (formats/remote) */
+		char why[256];
+		if (colfs_remote_peek(path, &ds->gopts, f->size, hn, head,
+				      tail, why, sizeof why) == COLFS_OK)
+			for (size_t k = 0; colfs_formats[k]; k++)
+				if (colfs_formats[k]->probe(head, hn, tail, hn,
+							    f->size))
+					kind = 1;
 		free(path);
-		if (fd < 0)
-			continue;
+		f->kind = kind;
+		return;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	free(path);
+	if (fd >= 0) {
 		if (pread(fd, head, hn, 0) == (ssize_t)hn &&
 		    pread(fd, tail, hn, (off_t)(f->size - hn)) == (ssize_t)hn)
 			for (size_t k = 0; colfs_formats[k]; k++)
 				if (colfs_formats[k]->probe(head, hn, tail, hn,
 							    f->size))
-					f->kind = 1;
+					kind = 1;
 		close(fd);
 	}
-	__atomic_store_n(&ds->probed, true, __ATOMIC_RELEASE);
+	f->kind = kind;
+}
+
+/* Every file's magic, once, on the pool: the reads wait on the disk or
+ * the network, not the CPU, so the pool is full size. */
+static void ds_probe_all(dataset *ds)
+{
+	if (__atomic_load_n(&ds->probed, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&ds->load);
+	if (!ds->probed) {
+		ds_pool_for(ds, DS_POOL_MAX, ds_probe_file);
+		__atomic_store_n(&ds->probed, true, __ATOMIC_RELEASE);
+	}
 	pthread_mutex_unlock(&ds->load);
 }
 
@@ -498,22 +554,10 @@ static void ds_load_file(dataset *ds, size_t i)
 	ds_release(ds, i, g);
 }
 
-typedef struct ds_pool {
-	dataset *ds;
-	size_t next;
-} ds_pool;
-
-static void *ds_pool_run(void *arg)
+static void ds_load_one(dataset *ds, size_t i)
 {
-	ds_pool *p = arg;
-	for (;;) {
-		size_t i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
-		if (i >= p->ds->nfiles)
-			break;
-		if (p->ds->files[i].kind == 1 && p->ds->files[i].info == 0)
-			ds_load_file(p->ds, i);
-	}
-	return NULL;
+	if (ds->files[i].kind == 1 && ds->files[i].info == 0)
+		ds_load_file(ds, i);
 }
 
 static char *ds_json_key(const char *escaped)
@@ -663,21 +707,12 @@ static void ds_load(dataset *ds)
 	ds_probe_all(ds);
 	pthread_mutex_lock(&ds->load);
 	if (!ds->loaded) {
-		ds_pool pool = {.ds = ds};
-		pthread_t tids[DS_POOL_MAX];
-		unsigned started = 0;
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 		unsigned k = cpus < 1 ? 1 : cpus > DS_POOL_MAX ? DS_POOL_MAX
 				: (unsigned)cpus;
 		if (k > ds->gopts.max_open_files)
 			k = ds->gopts.max_open_files;
-		for (unsigned i = 1; i < k; i++)
-			if (pthread_create(&tids[started], NULL, ds_pool_run,
-					   &pool) == 0)
-				started++;
-		ds_pool_run(&pool);
-		for (unsigned i = 0; i < started; i++)
-			pthread_join(tids[i], NULL);
+		ds_pool_for(ds, k, ds_load_one);
 		ds_unify(ds);
 		__atomic_store_n(&ds->loaded, 1, __ATOMIC_RELEASE);
 	}
@@ -1399,12 +1434,17 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	return st;
 }
 
+/* Concurrent: the core renders the pieces after a sequential reader's
+ * on its workers (core/ahead.c), so the next files are opened and read
+ * ahead of it, as many at once as it has workers (-o decode_threads). */
 static const colfs_node_ops column_ops = {
 	.piece = column_piece,
+	.concurrent = true,
 };
 
 static const colfs_node_ops rows_ops = {
 	.piece = rows_piece,
+	.concurrent = true,
 };
 
 static colfs_status columns_populate(colfs_tree *t, colfs_node *dir)
@@ -1499,10 +1539,20 @@ static const colfs_node_ops partitions_ops = {
 	.populate = partitions_populate,
 };
 
+static colfs_status ds_list_now(dataset *ds, char *why, size_t why_len);
+
 static colfs_status view_populate(colfs_tree *t, colfs_node *dir)
 {
 	ds_view *v = view_of(dir);
 	colfs_node *n;
+	char why[512] = "";
+	colfs_status st = ds_list_now(v->ds, why, sizeof why);
+	if (st != COLFS_OK) {
+		colfs_tree_report(t, dir, UINT64_MAX, st, "the directory "
+				  "cannot be listed: %s",
+				  why[0] ? why : colfs_status_name(st));
+		return st;
+	}
 	if (!colfs_dir_add_summary(t, dir, &summary_ops, v) ||
 	    !colfs_dir_add_doc(t, dir, "schema", &schema_ops, v) ||
 	    !colfs_dir_add_dir(t, dir, "schemas", &schemas_ops, v))
@@ -1538,11 +1588,10 @@ static colfs_status view_populate(colfs_tree *t, colfs_node *dir)
 /* ------------------------------------------------------------------------
  * Open and close
  */
-static void dataset_close(void *state)
+/* The files' table and what the listing made of it (the keys, the root
+ * view's files); none after. */
+static void dataset_files_free(dataset *ds)
 {
-	dataset *ds = state;
-	if (!ds)
-		return;
 	for (size_t i = 0; i < ds->nfiles; i++) {
 		ds_file *f = &ds->files[i];
 		colfs_tree_destroy(f->tree);
@@ -1562,11 +1611,28 @@ static void dataset_close(void *state)
 		free(f->types);
 	}
 	free(ds->files);
-	free(ds->open_idx);
-	colfs_delta_free(ds->snap);
+	ds->files = NULL;
+	ds->nfiles = 0;
 	for (size_t k = 0; k < ds->nkeys; k++)
 		free(ds->keys[k].name);
 	free(ds->keys);
+	ds->keys = NULL;
+	ds->nkeys = 0;
+	if (ds->root_view) {
+		free(ds->root_view->idx);
+		ds->root_view->idx = NULL;
+		ds->root_view->n = 0;
+	}
+}
+
+static void dataset_close(void *state)
+{
+	dataset *ds = state;
+	if (!ds)
+		return;
+	dataset_files_free(ds);
+	free(ds->open_idx);
+	colfs_delta_free(ds->snap);
 	for (size_t k = 0; k < ds->nfields; k++) {
 		free(ds->fields[k].name);
 		free(ds->fields[k].key_json);
@@ -1677,6 +1743,8 @@ static colfs_status ds_partitions_delta(dataset *ds)
 	return COLFS_OK;
 }
 
+static colfs_status ds_adopt(dataset *ds, ds_entry *ents, size_t n);
+
 static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 {
 	const char *name = colfs_tree_display_name(t);
@@ -1738,7 +1806,8 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 		st = ds_list_s3(name, colfs_tree_options(t), &delta, &ents, &n,
 				why, sizeof why);
 	} else {
-		st = ds_list_local(ds->root, &ents, &n, why, sizeof why);
+		/* is there any file?  (the listing waits for the tree's) */
+		st = ds_list_local(ds->root, 1, &ents, &n, why, sizeof why);
 	}
 	if (st != COLFS_OK) {
 		colfs_fail(err, st, UINT64_MAX, "%s", why[0] ? why : colfs_status_name(st));
@@ -1758,8 +1827,33 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 			   "'.' or '_' are skipped)");
 		return COLFS_EUNSUPPORTED;
 	}
+	ds_view *v = colfs_tree_alloc(t, sizeof *v);
+	if (!v) {
+		ds_entries_free(ents, n);
+		return COLFS_ENOMEM;
+	}
+	v->ds = ds;
+	v->prefix = "";
+	ds->root_view = v;
+	colfs_node_set_ops(colfs_tree_root(t), &view_ops, v);
+	if (!ds->snap && !s3) {
+		/* the one file found says the directory is not empty; the
+		 * rest is listed when the tree is */
+		ds_entries_free(ents, n);
+		return COLFS_OK;
+	}
+	return ds_adopt(ds, ents, n);
+}
+
+/* Take the listing `ents` as the dataset's files (freed here); the root
+ * view shows them all. */
+static colfs_status ds_adopt(dataset *ds, ds_entry *ents, size_t n)
+{
+	colfs_status st = COLFS_OK;
 	ds->files = calloc(n ? n : 1, sizeof *ds->files);
-	if (!ds->files) {
+	size_t *idx = malloc((n ? n : 1) * sizeof *idx);
+	if (!ds->files || !idx) {
+		free(idx);
 		ds_entries_free(ents, n);
 		return COLFS_ENOMEM;
 	}
@@ -1772,25 +1866,41 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 		ds->files[i].groups = -1;
 		if (!ds->files[i].tree_path)
 			st = COLFS_ENOMEM;
+		idx[i] = i;
 	}
 	ds->nfiles = n;
 	ds_entries_free(ents, n);
+	ds->root_view->idx = idx;
+	ds->root_view->n = n;
 	if (st == COLFS_OK)
 		st = ds->snap ? ds_partitions_delta(ds) : ds_partitions(ds);
-	if (st != COLFS_OK)
-		return st;
-	ds_view *v = colfs_tree_alloc(t, sizeof *v);
-	size_t *idx = colfs_tree_alloc(t, (n ? n : 1) * sizeof *idx);
-	if (!v || !idx)
-		return COLFS_ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		idx[i] = i;
-	v->ds = ds;
-	v->idx = idx;
-	v->n = n;
-	v->prefix = "";
-	colfs_node_set_ops(colfs_tree_root(t), &view_ops, v);
-	return COLFS_OK;
+	if (st == COLFS_OK)
+		__atomic_store_n(&ds->listed, true, __ATOMIC_RELEASE);
+	return st;
+}
+
+/* A local directory's files, listed once (the first listing of the
+ * tree: its root's populate). */
+static colfs_status ds_list_now(dataset *ds, char *why, size_t why_len)
+{
+	ds_entry *ents = NULL;
+	size_t n = 0;
+	colfs_status st = COLFS_OK;
+
+	if (__atomic_load_n(&ds->listed, __ATOMIC_ACQUIRE))
+		return COLFS_OK;
+	pthread_mutex_lock(&ds->load);
+	if (!ds->listed) {
+		st = ds_list_local(ds->root, SIZE_MAX, &ents, &n, why,
+				   why_len);
+		if (st == COLFS_OK) {
+			/* a partial table of a failed try is dropped */
+			dataset_files_free(ds);
+			st = ds_adopt(ds, ents, n);
+		}
+	}
+	pthread_mutex_unlock(&ds->load);
+	return st;
 }
 
 const colfs_format colfs_format_dataset = {

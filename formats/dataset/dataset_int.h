@@ -17,11 +17,11 @@ typedef struct ds_entry {
 } ds_entry;
 
 /* Every regular file under `root` (a local directory), recursively,
- * sorted by path (strcmp), hidden and `_`-prefixed names skipped.  The
- * one lister of local datasets; an S3 prefix lister fills the same
- * list. */
-colfs_status ds_list_local(const char *root, ds_entry **out, size_t *n,
-			   char *why, size_t why_len);
+ * sorted by path (strcmp), hidden and `_`-prefixed names skipped; the
+ * first `limit` found (SIZE_MAX: all; 1: is there any?).  The one lister
+ * of local datasets; an S3 prefix lister fills the same list. */
+colfs_status ds_list_local(const char *root, size_t limit, ds_entry **out,
+			   size_t *n, char *why, size_t why_len);
 void ds_entries_free(ds_entry *v, size_t n);
 /* The objects under an S3 prefix (colfs_s3_list, formats/remote), with
  * the same names skipped and in the same order as ds_list_local; keys

@@ -23,9 +23,10 @@ static int entry_cmp(const void *a, const void *b)
 	return strcmp(((const ds_entry *)a)->rel, ((const ds_entry *)b)->rel);
 }
 
+/* The files under `dirfd` appended to v; stops once there are `limit`. */
 static colfs_status walk(int dirfd, const char *prefix, unsigned depth,
-			 ds_entry **v, size_t *n, size_t *cap, char *why,
-			 size_t why_len)
+			 size_t limit, ds_entry **v, size_t *n, size_t *cap,
+			 char *why, size_t why_len)
 {
 	DIR *d = fdopendir(dirfd);
 	struct dirent *e;
@@ -43,11 +44,16 @@ static colfs_status walk(int dirfd, const char *prefix, unsigned depth,
 			 "deep", prefix, DS_MAX_DEPTH);
 		return COLFS_EUNSUPPORTED;
 	}
-	while (st == COLFS_OK && (e = readdir(d)) != NULL) {
+	while (st == COLFS_OK && *n < limit && (e = readdir(d)) != NULL) {
 		struct stat sb;
 		if (e->d_name[0] == '.' || e->d_name[0] == '_')
 			continue;
-		if (fstatat(dirfd, e->d_name, &sb, 0) != 0)
+		/* a directory said so by readdir needs no stat (half the
+		 * calls of a Hive tree); anything else is stat'ed, links
+		 * followed */
+		if (e->d_type == DT_DIR)
+			sb.st_mode = S_IFDIR;
+		else if (fstatat(dirfd, e->d_name, &sb, 0) != 0)
 			continue; /* gone, or a dangling link */
 		size_t plen = strlen(prefix), nlen = strlen(e->d_name);
 		char *rel = malloc(plen + nlen + 2);
@@ -64,8 +70,8 @@ static colfs_status walk(int dirfd, const char *prefix, unsigned depth,
 			int fd = openat(dirfd, e->d_name,
 					O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			if (fd >= 0)
-				st = walk(fd, rel, depth + 1, v, n, cap, why,
-					  why_len);
+				st = walk(fd, rel, depth + 1, limit, v, n, cap,
+					  why, why_len);
 			free(rel);
 			continue;
 		}
@@ -92,8 +98,8 @@ static colfs_status walk(int dirfd, const char *prefix, unsigned depth,
 	return st;
 }
 
-colfs_status ds_list_local(const char *root, ds_entry **out, size_t *n,
-			   char *why, size_t why_len)
+colfs_status ds_list_local(const char *root, size_t limit, ds_entry **out,
+			   size_t *n, char *why, size_t why_len)
 {
 	size_t cap = 0;
 	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -104,7 +110,7 @@ colfs_status ds_list_local(const char *root, ds_entry **out, size_t *n,
 		snprintf(why, why_len, "%s: %s", root, strerror(errno));
 		return COLFS_EIO;
 	}
-	colfs_status st = walk(fd, "", 0, out, n, &cap, why, why_len);
+	colfs_status st = walk(fd, "", 0, limit, out, n, &cap, why, why_len);
 	if (st != COLFS_OK) {
 		ds_entries_free(*out, *n);
 		*out = NULL;
