@@ -40,10 +40,18 @@ NAME_FN(parquet_page_type_name, parquet_page_type_names)
  * footer, a row group's chunk array) are adopted whole. */
 
 #define ARENA_BLOCK (64 * 1024)
+/* The first block is no larger than the footer (at least this), so a
+ * small file's model costs about its footer, not 64 KiB. */
+#define ARENA_BLOCK_MIN 4096
 /* Row groups' chunk arrays come from regions of this size, mapped with
  * transparent huge pages asked for: touching a fresh 4 KiB page at a time
  * was most of the time a 15 MB footer took to parse. */
 #define ARENA_BIG (8u << 20)
+/* ... for a footer of at least this size; a smaller one's chunk arrays
+ * are ordinary arena memory (a region's first touch costs a whole huge
+ * page, 2 MiB, which made every open tree of a dataset of small files
+ * hold 2 MiB). */
+#define ARENA_BIG_MIN_FOOTER (1u << 20)
 
 typedef struct arena_map {
 	void *p;
@@ -55,6 +63,8 @@ struct parquet_arena {
 	size_t n, cap;
 	uint8_t *block;          /* the block small allocations come from */
 	size_t used;             /* bytes of it handed out */
+	size_t block_size;       /* its size (the first: by the footer) */
+	bool big_ok;             /* chunk arrays from big regions */
 	arena_map *maps;         /* the big regions */
 	size_t nmaps, capmaps;
 	size_t big_used;         /* bytes of the last one handed out */
@@ -93,11 +103,20 @@ static void *arena_alloc(parquet_file *pf, size_t bytes)
 		return NULL;
 	if (want > ARENA_BLOCK / 4)
 		return arena_adopt(pf, p = calloc(1, want)) ? p : NULL;
-	if (!a->block || ARENA_BLOCK - a->used < want) {
-		uint8_t *b = calloc(1, ARENA_BLOCK);
+	if (!a->block || a->block_size - a->used < want) {
+		/* each block twice the last, up to ARENA_BLOCK */
+		size_t size = !a->block ? a->block_size
+			      : a->block_size * 2 > ARENA_BLOCK ? ARENA_BLOCK
+			      : a->block_size * 2;
+		if (size < ARENA_BLOCK_MIN)
+			size = ARENA_BLOCK_MIN;
+		while (size < want)
+			size *= 2;
+		uint8_t *b = calloc(1, size);
 		if (!arena_adopt(pf, b))
 			return NULL;
 		a->block = b;
+		a->block_size = size;
 		a->used = 0;
 	}
 	p = a->block + a->used;
@@ -129,7 +148,7 @@ static void *arena_big(parquet_file *pf, size_t n, size_t size)
 	 * a read past one is caught */
 	return arena_calloc(pf, n, size);
 #endif
-	if (!bytes || bytes > ARENA_BIG / 2)
+	if (!bytes || bytes > ARENA_BIG / 2 || !a->big_ok)
 		return arena_calloc(pf, n, size);
 	if (!a->nmaps || ARENA_BIG - a->big_used < bytes) {
 		if (a->nmaps == a->capmaps) {
@@ -1428,6 +1447,10 @@ static colfs_status parse_owned_ex(uint8_t *footer, size_t len,
 	}
 	pf->footer = copy;
 	pf->footer_len = len;
+	pf->arena->block_size = len < ARENA_BLOCK_MIN ? ARENA_BLOCK_MIN
+				: len > ARENA_BLOCK ? ARENA_BLOCK
+				: ((len + 4095) & ~(size_t)4095);
+	pf->arena->big_ok = len >= ARENA_BIG_MIN_FOOTER;
 	*out = pf;
 
 	x.pf = pf;
