@@ -494,6 +494,65 @@ case_concurrent_views() {
 	echo "ok: $(wc -l < "$WORK/views") views read at once (and rows.jsonl by 4 readers) match a serial read"
 }
 
+# A dataset mount raced (also under ThreadSanitizer, suite concurrency):
+# copies of the samples in Hive folders, mounted with -o max_open_files=2
+# so the footer pool, the magic pool, the open-file LRU and the union
+# views' opening ahead all run at once; readers of summary, schema,
+# columns/*, rows.jsonl and each file's files/*/columns/* start together
+# on a fresh mount and must serve the bytes a serial read of a
+# single-threaded mount serves.
+case_concurrent_dataset() {
+	need_fuse
+	need_two_samples
+	local d=$WORK/ds ref mnt v i
+	mkdir -p "$d/k=1" "$d/k=2" "$d/k=3/j=x"
+	cp "$SAMPLE" "$d/k=1/a.parquet"
+	cp "$SAMPLE_SNAPPY" "$d/k=1/b.parquet"
+	cp "$SAMPLE_SNAPPY" "$d/k=2/a.parquet"
+	cp "$SAMPLE" "$d/k=2/c.parquet"
+	cp "$SAMPLE" "$d/k=3/j=x/d.parquet"
+	cp "$SAMPLE_SNAPPY" "$d/k=3/e.parquet"
+	echo "not columnar" > "$d/k=3/notes.txt"
+	newmnt; ref=$NEWMNT
+	mount_bg "$d" "$ref" -s -o max_open_files=2,size_index=off
+	(cd "$ref" && ls -d summary schema errors rows.jsonl rows.csv columns/* \
+		files/*/*.parquet/columns/* files/*/*/*.parquet/columns/*) > "$WORK/views"
+	[ "$(grep -c '^files/' "$WORK/views")" -ge 12 ] ||
+		fail "too few file views: $(cat "$WORK/views")"
+	while IFS= read -r v; do
+		timeout 120 cat "$ref/$v" | sha256sum > "$WORK/ref.$(echo "$v" | tr / _)"
+	done < "$WORK/views"
+	grep -q '^rows: ' "$ref/summary" || fail "summary: $(cat "$ref/summary")"
+	umount_fuse "$ref"
+	for i in 1 2; do
+		newmnt; mnt=$NEWMNT
+		mount_bg "$d" "$mnt" -o max_open_files=2,size_index=off
+		local readers=()
+		while IFS= read -r v; do
+			timeout 120 sh -c 'cat "$1" | sha256sum' sh "$mnt/$v" > "$WORK/all.$(echo "$v" | tr / _)" &
+			readers+=($!)
+		done < "$WORK/views"
+		for v in 1 2 3; do
+			timeout 120 sh -c 'cat "$1" | sha256sum' sh "$mnt/columns/$(ls "$mnt/columns" | head -n1)" > "$WORK/first.$v" &
+			readers+=($!)
+		done
+		for v in "${readers[@]}"; do
+			wait "$v" || fail "a reader failed or timed out"
+		done
+		while IFS= read -r v; do
+			v=$(echo "$v" | tr / _)
+			cmp -s "$WORK/ref.$v" "$WORK/all.$v" || fail "round $i: $v differs from the serial read"
+		done < "$WORK/views"
+		for v in 1 2 3; do
+			cmp -s "$WORK/ref.columns_$(ls "$mnt/columns" | head -n1)" "$WORK/first.$v" ||
+				fail "round $i: reader $v of the first column saw other bytes"
+		done
+		umount_fuse "$mnt"
+		wait_unmounted "$mnt" || fail "still mounted"
+	done
+	echo "ok: $(wc -l < "$WORK/views") views of a 6-file dataset read at once (max_open_files=2) match a serial read"
+}
+
 # The memory bound of docs/performance.md: streaming any column keeps the
 # daemon's peak resident memory (VmHWM) under cache_size + 2 x the largest
 # decompressed page + 32 MiB.  The file is written by DuckDB (1M rows of
