@@ -337,6 +337,8 @@ static colfs_status ds_read_node(colfs_tree *g, const char *path,
 typedef struct ds_pool {
 	dataset *ds;
 	void (*fn)(dataset *ds, size_t i);
+	const size_t *idx;    /* the files; NULL: all */
+	size_t n;
 	size_t next;
 } ds_pool;
 
@@ -345,24 +347,25 @@ static void *ds_pool_run(void *arg)
 	ds_pool *p = arg;
 	for (;;) {
 		size_t i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
-		if (i >= p->ds->nfiles)
+		if (i >= p->n)
 			break;
-		p->fn(p->ds, i);
+		p->fn(p->ds, p->idx ? p->idx[i] : i);
 	}
 	return NULL;
 }
 
-static void ds_pool_for(dataset *ds, unsigned k,
-			void (*fn)(dataset *ds, size_t i))
+/* ... for the `n` files of `idx` (NULL: every file). */
+static void ds_pool_for_some(dataset *ds, unsigned k, const size_t *idx,
+			     size_t n, void (*fn)(dataset *ds, size_t i))
 {
-	ds_pool pool = {.ds = ds, .fn = fn};
+	ds_pool pool = {.ds = ds, .fn = fn, .idx = idx, .n = n};
 	pthread_t tids[DS_POOL_MAX];
 	unsigned started = 0;
 
 	if (k > DS_POOL_MAX)
 		k = DS_POOL_MAX;
-	if ((size_t)k > ds->nfiles)
-		k = ds->nfiles ? (unsigned)ds->nfiles : 1;
+	if ((size_t)k > n)
+		k = n ? (unsigned)n : 1;
 	for (unsigned i = 1; i < k; i++)
 		if (pthread_create(&tids[started], NULL, ds_pool_run,
 				   &pool) == 0)
@@ -370,6 +373,12 @@ static void ds_pool_for(dataset *ds, unsigned k,
 	ds_pool_run(&pool);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
+}
+
+static void ds_pool_for(dataset *ds, unsigned k,
+			void (*fn)(dataset *ds, size_t i))
+{
+	ds_pool_for_some(ds, k, NULL, ds->nfiles, fn);
 }
 
 /* Is file `i` a columnar file?  Its first and last bytes (a pool
@@ -415,6 +424,12 @@ static void ds_probe_file(dataset *ds, size_t i)
 	f->kind = kind;
 }
 
+static void ds_probe_new(dataset *ds, size_t i)
+{
+	if (ds->files[i].kind == 0)
+		ds_probe_file(ds, i);
+}
+
 /* Every file's magic, once, on the pool: the reads wait on the disk or
  * the network, not the CPU, so the pool is full size. */
 static void ds_probe_all(dataset *ds)
@@ -423,9 +438,20 @@ static void ds_probe_all(dataset *ds)
 		return;
 	pthread_mutex_lock(&ds->load);
 	if (!ds->probed) {
-		ds_pool_for(ds, DS_POOL_MAX, ds_probe_file);
+		ds_pool_for(ds, DS_POOL_MAX, ds_probe_new);
 		__atomic_store_n(&ds->probed, true, __ATOMIC_RELEASE);
 	}
+	pthread_mutex_unlock(&ds->load);
+}
+
+/* The magic of the `n` files of `idx` not looked at yet (a folder's). */
+static void ds_probe_some(dataset *ds, const size_t *idx, size_t n)
+{
+	if (__atomic_load_n(&ds->probed, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&ds->load);
+	if (!ds->probed)
+		ds_pool_for_some(ds, DS_POOL_MAX, idx, n, ds_probe_new);
 	pthread_mutex_unlock(&ds->load);
 }
 
@@ -906,60 +932,70 @@ static ds_view *view_of(colfs_node *n)
 	return colfs_node_ctx(n);
 }
 
-/* files/: the files' folders as directories, each file a graft.  The
- * paths are sorted, so a folder's files come one after another: the
- * folders of the previous file are reused as far as they are shared. */
-static colfs_status files_populate(colfs_tree *t, colfs_node *dir)
-{
-	ds_view *v = view_of(dir);
-	dataset *ds = v->ds;
-	colfs_node *stack[65];
-	const char *prev = NULL;
-	size_t depth = 0;
+/* files/ and each folder under it: a folder of the view's files (those
+ * of v->idx[lo..hi), the paths starting with its `plen` bytes: sorted
+ * paths put a folder's files one after another).  Listed when first
+ * listed or looked up: its own files' magic read then (on the pool),
+ * each columnar one a graft, each subfolder a folder of the same kind;
+ * a folder holding no columnar file shows empty. */
+typedef struct ds_folder {
+	ds_view *v;
+	size_t lo, hi;
+	size_t plen;
+} ds_folder;
 
-	ds_probe_all(ds);
-	stack[0] = dir;
-	for (size_t i = 0; i < v->n; i++) {
-		ds_file *f = &ds->files[v->idx[i]];
-		const char *p = f->rel, *slash;
-		size_t d = 0;
-		if (f->kind != 1)
-			continue;
-		/* the folders shared with the previous file */
-		if (prev) {
-			const char *a = prev, *b = f->rel;
-			while (d < depth) {
-				size_t la = strcspn(a, "/"), lb = strcspn(b, "/");
-				if (la != lb || memcmp(a, b, la) || !a[la] || !b[lb])
-					break;
-				a += la + 1;
-				b += lb + 1;
-				d++;
-			}
-			p = b;
-		}
-		depth = d;
-		while ((slash = strchr(p, '/')) != NULL && depth < 64) {
-			char *comp = strndup(p, (size_t)(slash - p));
-			colfs_node *sub = comp ? colfs_dir_add_dir(t, stack[depth],
-						 comp, NULL, NULL) : NULL;
-			free(comp);
-			if (!sub)
+static colfs_status folder_populate(colfs_tree *t, colfs_node *dir);
+
+static const colfs_node_ops folder_ops = {
+	.populate = folder_populate,
+};
+
+static colfs_status folder_populate(colfs_tree *t, colfs_node *dir)
+{
+	const ds_folder *fo = colfs_node_ctx(dir);
+	dataset *ds = fo->v->ds;
+	const size_t *idx = fo->v->idx;
+	size_t *mine = malloc((fo->hi - fo->lo + 1) * sizeof *mine), nmine = 0;
+
+	if (!mine)
+		return COLFS_ENOMEM;
+	for (size_t i = fo->lo; i < fo->hi; i++)
+		if (!strchr(ds->files[idx[i]].rel + fo->plen, '/'))
+			mine[nmine++] = idx[i];
+	ds_probe_some(ds, mine, nmine);
+	free(mine);
+	for (size_t i = fo->lo; i < fo->hi;) {
+		ds_file *f = &ds->files[idx[i]];
+		const char *p = f->rel + fo->plen;
+		const char *slash = strchr(p, '/');
+		if (!slash) {
+			if (f->kind == 1 &&
+			    !colfs_dir_add_graft(t, dir, p, &ds_graft_ops, ds,
+						 idx[i]))
 				return COLFS_ENOMEM;
-			stack[++depth] = sub;
-			p = slash + 1;
+			i++;
+			continue;
 		}
-		if (!colfs_dir_add_graft(t, stack[depth], p, &ds_graft_ops, ds,
-					 v->idx[i]))
+		/* a subfolder: the files after this one under it */
+		size_t clen = (size_t)(slash - p) + 1, j = i + 1;
+		while (j < fo->hi &&
+		       strncmp(ds->files[idx[j]].rel + fo->plen, p, clen) == 0)
+			j++;
+		ds_folder *sub = colfs_tree_alloc(t, sizeof *sub);
+		char *comp = strndup(p, clen - 1);
+		if (!sub || !comp) {
+			free(comp);
 			return COLFS_ENOMEM;
-		prev = f->rel;
+		}
+		*sub = (ds_folder){fo->v, i, j, fo->plen + clen};
+		colfs_node *d = colfs_dir_add_dir(t, dir, comp, &folder_ops, sub);
+		free(comp);
+		if (!d)
+			return COLFS_ENOMEM;
+		i = j;
 	}
 	return COLFS_OK;
 }
-
-static const colfs_node_ops files_ops = {
-	.populate = files_populate,
-};
 
 static colfs_status summary_generate(colfs_tree *t, colfs_node *n,
 				     colfs_buf *out)
@@ -1561,7 +1597,11 @@ static colfs_status view_populate(colfs_tree *t, colfs_node *dir)
 	if (!n)
 		return COLFS_ENOMEM;
 	colfs_node_set_volatile(n);
-	if (!colfs_dir_add_dir(t, dir, "files", &files_ops, v))
+	ds_folder *files = colfs_tree_alloc(t, sizeof *files);
+	if (!files)
+		return COLFS_ENOMEM;
+	*files = (ds_folder){v, 0, v->n, 0};
+	if (!colfs_dir_add_dir(t, dir, "files", &folder_ops, files))
 		return COLFS_ENOMEM;
 	if (v->ds->snap && !v->prefix[0]) {
 		colfs_node *d = colfs_dir_add_dir(t, dir, "delta", NULL, NULL);
