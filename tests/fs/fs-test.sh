@@ -513,8 +513,19 @@ case_concurrent_dataset() {
 	cp "$SAMPLE" "$d/k=3/j=x/d.parquet"
 	cp "$SAMPLE_SNAPPY" "$d/k=3/e.parquet"
 	echo "not columnar" > "$d/k=3/notes.txt"
+	mkdir "$d/k=4"
+	echo "not columnar" > "$d/k=4/notes.txt"
 	newmnt; ref=$NEWMNT
 	mount_bg "$d" "$ref" -s -o max_open_files=2,size_index=off
+	# a folder is listed when first listed: one without a columnar file
+	# shows empty
+	[ "$(ls "$ref/files")" = "$(printf 'k=1\nk=2\nk=3\nk=4')" ] ||
+		fail "files/: $(ls "$ref/files")"
+	[ -z "$(ls "$ref/files/k=4")" ] || fail "files/k=4: $(ls "$ref/files/k=4")"
+	[ "$(ls "$ref/files/k=3")" = "$(printf 'e.parquet\nj=x')" ] ||
+		fail "files/k=3: $(ls "$ref/files/k=3")"
+	grep -qx 'other files: 2 (not Parquet, ORC or CFile: not shown)' "$ref/summary" ||
+		fail "summary: $(cat "$ref/summary")"
 	(cd "$ref" && ls -d summary schema errors rows.jsonl rows.csv columns/* \
 		files/*/*.parquet/columns/* files/*/*/*.parquet/columns/*) > "$WORK/views"
 	[ "$(grep -c '^files/' "$WORK/views")" -ge 12 ] ||
