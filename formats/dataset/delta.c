@@ -794,6 +794,14 @@ static colfs_status metadata_take(delta_state *s, colfs_err *err)
 		df->type_json = json_dumps(type, JSON_COMPACT | JSON_ENCODE_ANY |
 						 JSON_PRESERVE_ORDER);
 		df->nullable = !json_is_false(nullable);
+		json_t *id = json_object_get(meta, "delta.columnMapping.id");
+		df->field_id = json_is_integer(id) && json_integer_value(id) >= 0 &&
+			       json_integer_value(id) <= INT32_MAX
+			       ? json_integer_value(id) : -1;
+		if (strcmp(mode, "id") == 0 && df->field_id < 0)
+			return colfs_fail(err, COLFS_ECORRUPT, 0,
+					  "Delta schema field '%s' has no delta.columnMapping.id (column mapping mode id)",
+					  name);
 		if (!df->name || !df->physical_name || !df->type_json)
 			return nomem(err);
 	}
@@ -900,10 +908,14 @@ static colfs_status file_take(delta_state *s, const delta_action *a,
 			return nomem(err);
 	}
 	json_t *dv = json_object_get(add, "deletionVector");
-	if (dv && !json_is_null(dv))
+	if (dv && !json_is_null(dv)) {
+		/* messages name the data file the vector deletes rows of */
+		char dvwhere[1024];
+		snprintf(dvwhere, sizeof dvwhere, "%s: %s", where, a->path);
 		COLFS_TRY(colfs_delta_dv_read(s->root, dv, f->num_records,
-					      s->opts, where, &f->deleted_rows,
+					      s->opts, dvwhere, &f->deleted_rows,
 					      &f->n_deleted_rows, err));
+	}
 	return COLFS_OK;
 }
 
