@@ -730,13 +730,39 @@ static void ds_unify(dataset *ds)
 	size_t *other = calloc(ds->nfiles + 1, sizeof *other);
 	size_t readable = 0;
 
+	/* A Delta table: its schema's fields first, in its order (an empty
+	 * table, or a field no file has yet, still has its column), each
+	 * typed as the first file that has it declares it. */
+	for (size_t j = 0; ds->snap && j < ds->snap->n_fields; j++) {
+		const char *name = ds->snap->fields[j].name;
+		bool part = false;
+		for (size_t k = 0; k < ds->snap->n_partition_columns; k++)
+			part = part || !strcmp(ds->snap->partition_columns[k], name);
+		char *esc = part ? NULL : colfs_name_escape(name);
+		ds_field *nf = esc && ds_field_find(ds, esc) < 0
+			       ? realloc(ds->fields, (ds->nfields + 1) * sizeof *nf)
+			       : NULL;
+		if (!nf) {
+			free(esc);
+			continue;
+		}
+		ds->fields = nf;
+		nf[ds->nfields].name = esc;
+		nf[ds->nfields].key_json = ds_json_key(esc);
+		nf[ds->nfields].key_csv = ds_csv_key(esc);
+		nf[ds->nfields].type = NULL;
+		ds->nfields++;
+	}
 	for (size_t i = 0; i < ds->nfiles; i++) {
 		ds_file *f = &ds->files[i];
 		if (f->info != 1)
 			continue;
 		readable++;
 		for (size_t k = 0; k < f->nfields; k++) {
-			if (ds_field_find(ds, f->fields[k]) >= 0)
+			long at = ds_field_find(ds, f->fields[k]);
+			if (at >= 0 && !ds->fields[at].type)
+				ds->fields[at].type = strdup(f->types[k]);
+			if (at >= 0)
 				continue;
 			ds_field *nf = realloc(ds->fields,
 					       (ds->nfields + 1) * sizeof *nf);
@@ -764,9 +790,13 @@ static void ds_unify(dataset *ds)
 		}
 		f->schema_id = j;
 	}
+	for (size_t k = 0; k < ds->nfields; k++)
+		if (!ds->fields[k].type)
+			ds->fields[k].type = strdup("");
 	for (size_t k = 0; missing && other && k < ds->nfields; k++) {
 		size_t nm = 0, no = 0;
-		const char *first_type = ds->fields[k].type;
+		const char *first_type = ds->fields[k].type
+					 ? ds->fields[k].type : "";
 		for (size_t i = 0; i < ds->nfiles; i++) {
 			ds_file *f = &ds->files[i];
 			size_t j = 0;
@@ -1188,7 +1218,7 @@ static colfs_status schema_generate(colfs_tree *t, colfs_node *n,
 	colfs_buf_puts(out, "message dataset {\n");
 	for (size_t k = 0; k < ds->nfields; k++) {
 		const char *ty = ds->fields[k].type;
-		if (ty[0]) {
+		if (ty && ty[0]) {
 			/* the field's text as its first file has it */
 			colfs_buf_printf(out, "  %s\n", ty);
 		} else {
