@@ -10,7 +10,10 @@
  * are streams with one piece per file: the file's own view, its fields
  * put in the unified order (NULL for a field it lacks), Hive partition
  * values added.  `partitions/<key>=<value>/` is the same tree over the
- * files of one partition.
+ * files of one partition.  A Delta table (delta.h) gives the files and
+ * the partition values; its union views leave out the rows of each
+ * file's deletion vector and name its columns by their logical names
+ * (column mapping: f->phys keeps each field's column in the file).
  *
  * Locks: the host tree's lock (populate, generate) is taken before
  * `load` and `lru`, never after; the pool's threads and the LRU never
