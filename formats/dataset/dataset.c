@@ -1996,7 +1996,7 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 	}
 	/* A Delta Lake table is read from its log (delta.c), never as the
 	 * files its folder holds (some are removed from the table).  Under
-	 * an S3 prefix it is refused once the listing has seen the log. */
+	 * an S3 prefix it is known once the listing has seen the log. */
 	bool delta = false;
 	if (!s3 && colfs_delta_is_table(ds->root)) {
 		const colfs_options *o = colfs_tree_options(t);
@@ -2031,11 +2031,19 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 		return st;
 	}
 	if (delta) {
+		/* A Delta table under an S3 prefix: its log read over S3
+		 * (delta.c), its active files opened by their URLs. */
+		const colfs_options *o = colfs_tree_options(t);
 		ds_entries_free(ents, n);
-		colfs_fail(err, COLFS_EUNSUPPORTED, UINT64_MAX,
-			   "a Delta Lake table (_delta_log) under an S3 "
-			   "prefix: not supported yet");
-		return COLFS_EUNSUPPORTED;
+		ents = NULL;
+		n = 0;
+		st = colfs_delta_load(ds->root, o->delta_version_set
+					? o->delta_version : -1, o, &ds->snap, err);
+		if (st != COLFS_OK)
+			return st;
+		st = ds_list_delta(ds, &ents, &n);
+		if (st != COLFS_OK)
+			return st;
 	}
 	if (n == 0 && !ds->snap) {
 		ds_entries_free(ents, n);
