@@ -549,7 +549,7 @@ static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 		 * the first " <name>" after the repetition and type */
 		char *ty = f->types[j];
 		char *at = NULL;
-		if (!name[cut] && ty[0]) {
+		if (!name[cut] && ty && ty[0]) {
 			size_t pl = strlen(name);
 			for (char *q = strchr(ty, ' '); q && !at; q = strchr(q + 1, ' '))
 				if (!strncmp(q + 1, name, pl) &&
