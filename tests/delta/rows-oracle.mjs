@@ -94,24 +94,25 @@ for (const f of snap.files) {
 }
 if (process.env.COLFS_TOOL) unionViews();
 function unionViews() {
-  const tool = (...a) => execFileSync(process.env.COLFS_TOOL, [...vopt, 'cat', table, ...a],
+  // one colfs-tool run for every view: the columns, rows.jsonl and
+  // rows.csv one after another, each cut by its line count
+  const n = ordered.length;
+  const paths = snap.fields.map(f => `columns/${f.name.replace(/%/g, '%25').replace(/\//g, '%2F')}`);
+  const all = execFileSync(process.env.COLFS_TOOL,
+    [...vopt, 'cat', table, ...paths, 'rows.jsonl', 'rows.csv'],
     { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const lines = all === '' ? [] : all.replace(/\n$/, '').split('\n');
+  if (lines.length !== n * (paths.length + 2) + 1)
+    fail(`the union views hold ${lines.length} lines, the snapshot's ${n} rows give ${n * (paths.length + 2) + 1}`);
   const text = v => v === null || v === undefined ? null : String(v);
-  const lines = s => s === '' ? [] : s.replace(/\n$/, '').split('\n');
-  for (const fld of snap.fields) {
-    const got = lines(tool(`columns/${fld.name.replace(/%/g, '%25').replace(/\//g, '%2F')}`));
-    if (got.length !== ordered.length)
-      fail(`columns/${fld.name}: ${got.length} lines, the snapshot has ${ordered.length} rows`);
-    got.forEach((g, i) => {
+  snap.fields.forEach((fld, c) => {
+    lines.slice(c * n, (c + 1) * n).forEach((g, i) => {
       const want = text(ordered[i][fld.name]);
       if ((want === null ? '\\N' : want) !== g)
         fail(`columns/${fld.name} line ${i + 1}: ${JSON.stringify(g)}, DuckDB ${JSON.stringify(want)}`);
     });
-  }
-  const jl = lines(tool('rows.jsonl'));
-  if (jl.length !== ordered.length)
-    fail(`rows.jsonl: ${jl.length} lines, the snapshot has ${ordered.length} rows`);
-  jl.forEach((l, i) => {
+  });
+  lines.slice(paths.length * n, (paths.length + 1) * n).forEach((l, i) => {
     const o = JSON.parse(l);
     const keys = Object.keys(o).sort().join(','), want = Object.keys(ordered[i]).sort().join(',');
     if (keys !== want) fail(`rows.jsonl line ${i + 1}: members ${keys}, the schema's ${want}`);
@@ -119,9 +120,13 @@ function unionViews() {
       if (text(o[k]) !== text(ordered[i][k]))
         fail(`rows.jsonl line ${i + 1} ${k}: ${JSON.stringify(o[k])}, DuckDB ${JSON.stringify(ordered[i][k])}`);
   });
-  const csv = lines(tool('rows.csv'));
-  if (csv.length !== ordered.length + 1)
-    fail(`rows.csv: ${csv.length} lines, the snapshot has ${ordered.length} rows and a header`);
+  const head = lines[(paths.length + 1) * n];
+  // the schema's fields, then the partition columns (as the keys of a
+  // Hive dataset come last)
+  const part = new Set(snap.partition_columns);
+  if (head !== [...snap.fields.map(f => f.name).filter(f => !part.has(f)),
+                ...snap.partition_columns].join(','))
+    fail(`rows.csv header ${JSON.stringify(head)}`);
 }
 
 out.sort();
