@@ -366,6 +366,14 @@ static void colfsd_open(fuse_req_t req, fuse_ino_t ino,
 		else
 			fi->direct_io = 1;
 		f->size_pending = !exact && !colfs_node_is_volatile(n);
+		/* Read through the page cache, the kernel stops at the size
+		 * it holds: one kept while the size was unknown (0, for
+		 * COLFSD_TIMEOUT_UNKNOWN_SIZE) would end the read at once
+		 * when the size was learnt since without a read of ours
+		 * telling it (a graft's tree read through another path).
+		 * Its attributes are dropped, so it asks at the end. */
+		if (fi->keep_cache && d->se)
+			fuse_lowlevel_notify_inval_inode(d->se, ino, -1, 0);
 		break;
 	}
 	case COLFS_CONTENT_DIR:
