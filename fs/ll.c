@@ -311,10 +311,13 @@ static void colfsd_open(fuse_req_t req, fuse_ino_t ino,
 
 	switch (colfs_node_content(n)) {
 	case COLFS_CONTENT_RANGE:
-		if (colfs_tree_fd(d->tree) < 0) {
+		f->range = colfs_tree_fd(d->tree) >= 0 &&
+			   colfs_node_range(n, &f->offset, &f->len);
+		if (!f->range) {
 			/* A remote source: no descriptor to splice from;
 			 * the bytes come through the core, from the source's
-			 * block cache (its errors go to `errors`). */
+			 * block cache (its errors go to `errors`).  A graft's
+			 * range of another file: through the core too. */
 			cs = colfs_node_open(d->tree, n, &f->handle);
 			if (cs) {
 				colfsd_file_destroy(f);
@@ -324,10 +327,9 @@ static void colfsd_open(fuse_req_t req, fuse_ino_t ino,
 			fi->keep_cache = 1;
 			break;
 		}
-		f->range = colfs_node_range(n, &f->offset, &f->len);
 		/* A changed source: EIO at open, before the page cache
 		 * (keep_cache) can serve old bytes of an earlier read. */
-		cs = f->range ? colfs_node_check(d->tree, n) : COLFS_EIO;
+		cs = colfs_node_check(d->tree, n);
 		if (cs) {
 			colfsd_file_destroy(f);
 			fuse_reply_err(req, colfsd_errno(cs));

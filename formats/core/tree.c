@@ -52,9 +52,11 @@ struct colfs_handle {
 	colfs_handle *inner;
 };
 
+/* A proxy file (a graft's, graft.c): its size, opens and reads are those
+ * of the node it finds.  (A proxy directory forwards its xattrs only.) */
 static bool node_forwards(const colfs_node *n)
 {
-	return n->ops && n->ops->forward;
+	return n->kind != COLFS_CONTENT_DIR && n->ops && n->ops->forward;
 }
 
 /* ------------------------------------------------------------------------
@@ -470,42 +472,6 @@ static void tree_source_note(colfs_tree *t, colfs_buf *out)
 				 "to see the new one\n",
 				 t->source_path, (unsigned long long)st.st_ino,
 				 (unsigned long long)t->src_ino);
-}
-
-colfs_node *colfs_dir_add_proxy(colfs_tree *t, colfs_node *dir,
-				const char *name, colfs_content kind,
-				bool is_volatile, const colfs_node_ops *ops,
-				void *ctx)
-{
-	colfs_node *n = NULL;
-	char *copy = strdup(name);
-
-	if (!copy)
-		return NULL;
-	if (kind == COLFS_CONTENT_RANGE)
-		kind = COLFS_CONTENT_DOC;
-	colfs_tree_lock(t);
-	if (dir->kind != COLFS_CONTENT_DIR || dir_find(dir, copy) >= 0 ||
-	    !colfs_grow((void **)&dir->kids, &dir->capkids, dir->nkids + 1,
-			sizeof *dir->kids))
-		goto out;
-	n = node_new(t, dir, copy, kind);
-	if (!n)
-		goto out;
-	copy = NULL;
-	n->ops = ops;
-	n->ctx = ctx;
-	n->is_volatile = is_volatile;
-	dir->kids[dir->nkids] = n;
-	if (!dir_index_insert(dir, dir->nkids)) {
-		n = NULL;
-		goto out;
-	}
-	dir->nkids++;
-out:
-	colfs_tree_unlock(t);
-	free(copy);
-	return n;
 }
 
 colfs_node *colfs_dir_make_hidden(colfs_tree *t, colfs_node *dir,
@@ -1096,7 +1062,7 @@ static colfs_status stream_read(colfs_tree *t, colfs_node *n, uint64_t offset,
  */
 bool colfs_node_range(const colfs_node *n, uint64_t *offset, uint64_t *len)
 {
-	if (n->kind != COLFS_CONTENT_RANGE)
+	if (n->kind != COLFS_CONTENT_RANGE || node_forwards(n))
 		return false;
 	*offset = n->off;
 	*len = n->len;

@@ -53,10 +53,12 @@ typedef struct colfs_node_ops {
 	 * The core decodes ahead of a sequential reader on worker threads
 	 * only for such streams. */
 	bool concurrent;
-	/* Files, optional: a proxy of a node of another tree (a graft,
+	/* Optional: a proxy of a node of another tree (a graft,
 	 * core/graft.c).  `forward` finds the node it shows, taking a
 	 * reference on that tree, which `unforward` gives back; sizes, opens
-	 * and reads of the proxy are those of the node found. */
+	 * and reads of a proxy file, and the xattrs of any proxy, are those
+	 * of the node found.  A proxy range is no range of this tree's
+	 * source (colfs_node_range says no). */
 	colfs_status (*forward)(colfs_tree *t, colfs_node *n,
 				colfs_tree **guest, colfs_node **target);
 	void (*unforward)(colfs_tree *t, colfs_node *n, colfs_tree *guest);
@@ -115,14 +117,15 @@ colfs_status colfs_tree_open_window(colfs_tree *t, uint64_t offset,
 				    size_t why_len);
 /* Show `sub` (taken, destroyed with `t`, also on failure) inside `dir`:
  * dir gets the children of sub's root, and below them every node of sub
- * with its name, kind and bytes (graft.c).  `base` is where sub's source
- * begins in t's (the window's offset).  sub's problems are listed by
+ * with its name, kind and bytes, as proxies (graft.c).  `base` is where
+ * sub's source begins in t's (the window's offset): sub's ranges are
+ * t's ranges moved by it.  sub's problems are listed by
  * t's `errors` under dir's path, their offsets moved by `base`.  Call it
  * from dir's populate. */
 colfs_status colfs_dir_graft(colfs_tree *t, colfs_node *dir, colfs_tree *sub,
 			     uint64_t base);
 /* `base` for a tree over another file than t's source: its ranges are
- * shown as streams of their bytes, its problems keep their offsets. */
+ * proxies read from that file, its problems keep their offsets. */
 #define COLFS_GRAFT_FOREIGN UINT64_MAX
 /* A dataset named by a URL (an S3 prefix, s3://BUCKET/PREFIX/): the
  * directory module (colfs_format_directory) opened on `display_name`,
@@ -212,14 +215,6 @@ colfs_node *colfs_dir_add_errors(colfs_tree *t, colfs_node *dir);
  * names another file). */
 colfs_node *colfs_dir_add_summary(colfs_tree *t, colfs_node *dir,
 				  const colfs_node_ops *ops, void *ctx);
-/* A proxy (core/graft.c): a child called exactly `name` (already escaped
- * and unique: a name of another tree's directory) standing for a node of
- * content `kind` of another tree.  A range becomes a document here (its
- * bytes come through the proxy, not from this tree's descriptor). */
-colfs_node *colfs_dir_add_proxy(colfs_tree *t, colfs_node *dir,
-				const char *name, colfs_content kind,
-				bool is_volatile, const colfs_node_ops *ops,
-				void *ctx);
 /* A node made by a lookup callback: not listed, but kept and stable. */
 colfs_node *colfs_dir_make_hidden(colfs_tree *t, colfs_node *dir,
 				  const char *raw_name, colfs_content kind,

@@ -112,22 +112,11 @@ static const char *content_kind(const colfs_node *n)
 	return "unknown";
 }
 
-/* The attributes of `n` the request wants (all, their names, or one),
- * the core's first, then the format's.  The node's path is made only
- * when a value needs it; the problem count is the core's index
- * (problems.c), not a walk of the list. */
-static colfs_status xattrs_make(colfs_tree *t, colfs_node *n, colfs_xattrs *x)
+/* The core's and the format's attributes of node `n` of tree `t`. */
+static colfs_status xattrs_of(colfs_tree *t, colfs_node *n, colfs_xattrs *x)
 {
-	char path[4096];
-	bool dir = n->kind == COLFS_CONTENT_DIR;
 	colfs_status st = COLFS_OK;
 
-	path[0] = '\0';
-	if (!x->names_only &&
-	    (xattrs_wants(x, "path") || (dir && xattrs_wants(x, "problems"))))
-		colfs_node_path(n, path, sizeof path);
-	colfs_xattrs_set(x, "kind", "%s", content_kind(n));
-	colfs_xattrs_set(x, "path", "%s", path);
 	if (n->kind == COLFS_CONTENT_RANGE)
 		colfs_xattrs_range(x, n->off, n->len);
 	if (n == colfs_tree_root(t)) {
@@ -139,6 +128,39 @@ static colfs_status xattrs_make(colfs_tree *t, colfs_node *n, colfs_xattrs *x)
 		colfs_tree_lock(t);
 		st = n->ops->xattrs(t, n, x);
 		colfs_tree_unlock(t);
+	}
+	return st;
+}
+
+/* Every attribute of `n`, the core's first, then the format's: a graft's
+ * proxy (core/graft.c) has those of the node it shows, in its own tree
+ * (a range's offsets are in that tree's file), but its path here. */
+static colfs_status xattrs_make(colfs_tree *t, colfs_node *n, colfs_xattrs *x)
+{
+	char path[4096];
+	bool dir = n->kind == COLFS_CONTENT_DIR;
+	colfs_status st;
+
+	/* the path is made only when a value needs it; the problem count is
+	 * the core's index (problems.c), not a walk of the list */
+	path[0] = '\0';
+	if (!x->names_only &&
+	    (xattrs_wants(x, "path") || (dir && xattrs_wants(x, "problems"))))
+		colfs_node_path(n, path, sizeof path);
+	if (n->ops && n->ops->forward) {
+		colfs_tree *guest;
+		colfs_node *target;
+		st = n->ops->forward(t, n, &guest, &target);
+		if (st != COLFS_OK)
+			return st;
+		colfs_xattrs_set(x, "kind", "%s", content_kind(target));
+		colfs_xattrs_set(x, "path", "%s", path);
+		st = xattrs_of(guest, target, x);
+		n->ops->unforward(t, n, guest);
+	} else {
+		colfs_xattrs_set(x, "kind", "%s", content_kind(n));
+		colfs_xattrs_set(x, "path", "%s", path);
+		st = xattrs_of(t, n, x);
 	}
 	/* last, so that a format's own facts come first after the place */
 	if (dir && xattrs_wants(x, "problems"))

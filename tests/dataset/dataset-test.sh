@@ -15,7 +15,8 @@
 # damaged  one file of three damaged: its problem in `errors` under its
 #          path, the others' rows read
 # mount    the same dataset through FUSE: the same names and bytes as
-#          colfs-tool
+#          colfs-tool; the xattrs of files/<path>/ nodes are the file's
+#          own (a chunk's raw at the file's offset)
 # delta    the corpus's Delta tables (skipped without ../shared/corpus):
 #          the snapshot's files with the log's partition values (a NULL
 #          one), each file's rows as its own tree gives them; the union
@@ -230,8 +231,22 @@ mount)
 	for v in summary rows.csv "files/$f/rows.jsonl" "files/$f/row_groups/0/chunks/id/raw"; do
 		timeout $T cat "$MNT/$v" | cmp -s - <(tool cat "$D" "$v") || fail "$v differs from colfs-tool's"
 	done
+	# xattrs of files/<path>/ come from the file's own tree: a chunk's
+	# raw is a range at the file's offset (those bytes of the file), the
+	# chunk names its column, the file's directory its format
+	c="files/$f/row_groups/0/chunks/id" df="$D/a=2/b=x%20y/d=2024-01-01/f2_0.parquet"
+	x() { timeout $T getfattr --only-values -n "user.colfs.$1" "$MNT/$2"; }
+	[ "$(x kind "$c/raw")" = range ] || fail "$c/raw: kind $(x kind "$c/raw")"
+	[ "$(x path "$c/raw")" = "/$c/raw" ] || fail "$c/raw: path $(x path "$c/raw")"
+	off=$(tool stat "$df" row_groups/0/chunks/id/raw | sed -n 's/^offset: //p')
+	len=$(tool stat "$df" row_groups/0/chunks/id/raw | sed -n 's/^length: //p')
+	[ -n "$off" ] && [ "$(x offset "$c/raw")" = "$off" ] && [ "$(x length "$c/raw")" = "$len" ] ||
+		fail "$c/raw: offset $(x offset "$c/raw") length $(x length "$c/raw"), the file's $off $len"
+	cmp -s "$MNT/$c/raw" <(tail -c +$((off + 1)) "$df" | head -c "$len") || fail "$c/raw: not bytes $off.. of the file"
+	[ "$(x column "$c")" = id ] || fail "$c: column $(x column "$c")"
+	[ "$(x format "files/$f")" = parquet ] || fail "files/$f: format $(x format "files/$f")"
 	timeout $T fusermount3 -u "$MNT" || fail "unmount"
-	echo "ok: the mount serves the views and the files' trees"
+	echo "ok: the mount serves the views and the files' trees, their xattrs"
 	;;
 *)
 	fail "unknown case $CASE"
