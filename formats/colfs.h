@@ -5,7 +5,8 @@
  * reads their bytes.  Nothing here knows about FUSE.
  *
  * A tree is safe to use from many threads at once.  Nodes live as long as
- * the tree; a node pointer never dangles and its inode number never changes.
+ * the tree (unless an offline reader releases them, colfs_dir_release); a
+ * node pointer never dangles and its inode number never changes.
  */
 #ifndef COLFS_H
 #define COLFS_H
@@ -245,6 +246,16 @@ colfs_status colfs_node_xattr_get(colfs_tree *t, colfs_node *n,
  * borrowed and stays valid and unchanged for the life of the tree. */
 colfs_status colfs_dir_list(colfs_tree *t, colfs_node *dir,
 			    colfs_node *const **kids, size_t *n);
+/* Free the nodes under `dir` (its children, theirs, ...) and forget its
+ * listing, for a reader that has finished with them and will not use
+ * their pointers again (colfs-tool check walks a huge tree this way in
+ * bounded memory).  Their inode numbers are never given again:
+ * colfs_tree_node answers NULL for them; a later colfs_dir_list of `dir`
+ * lists it afresh, with new nodes and numbers.  COLFS_EIO, and nothing
+ * freed, while a handle is open on a node under it.  Not for the FUSE
+ * daemon, which hands out inode numbers the kernel may still use: there
+ * nodes live as long as the tree. */
+colfs_status colfs_dir_release(colfs_tree *t, colfs_node *dir);
 /* Find a child by name; some directories also answer names they do not
  * list (bloom_filter/might_contain/<value>). */
 colfs_status colfs_dir_lookup(colfs_tree *t, colfs_node *dir, const char *name,

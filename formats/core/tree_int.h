@@ -34,6 +34,7 @@ struct colfs_node {
 	bool is_volatile;
 	bool is_summary;              /* the source's state comes first */
 	int populated;                /* atomic: children are final */
+	int opens;                    /* atomic: handles open on it */
 	colfs_status populate_st;     /* why an empty directory failed */
 	const colfs_node_ops *ops;
 	void *ctx;
