@@ -202,6 +202,8 @@ colfs_status colfs_tree_resolve(colfs_tree *t, const char *path,
 				colfs_node **out);
 /* Number of problems reported so far. */
 size_t colfs_tree_error_count(colfs_tree *t);
+/* Those of them filed at the tree path `path` or under it ("/": all). */
+size_t colfs_tree_error_count_under(colfs_tree *t, const char *path);
 
 /* One reported problem (copied out, so it stays valid). */
 typedef struct colfs_problem {
@@ -225,6 +227,14 @@ static inline bool colfs_node_is_dir(const colfs_node *n)
 }
 /* Documents whose content changes during the mount (`errors`): never cache. */
 bool colfs_node_is_volatile(const colfs_node *n);
+/* A derived view, or a directory of them: every value it serves comes
+ * from parts its parent directory shows elsewhere (under it or beside
+ * it), decoded the same way: a row group's rows.jsonl, rows.csv and
+ * arrays/ from its columns/, the root's table views from the row groups'
+ * or stripes', a chunk's values from its pages' values.  It fails only
+ * where those fail, so a reader checking every part (colfs-tool check)
+ * reads it only when its parent directory turned out damaged. */
+bool colfs_node_is_derived(const colfs_node *n);
 /* The node's path from the root ("/row_groups/0/meta.json"). */
 void colfs_node_path(const colfs_node *n, char *buf, size_t len);
 

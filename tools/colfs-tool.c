@@ -605,12 +605,19 @@ typedef struct check_frame {
 	colfs_node *dir;
 	colfs_node *const *kids;
 	size_t nkids, next;
+	size_t errors0;       /* problems recorded when it was entered */
+	uint64_t unreadable0; /* nodes found unreadable then */
+	bool skip;            /* derived views under it are not read */
+	bool deferring;       /* its derived entries are being visited */
+	colfs_node **later;   /* its derived entries, visited last */
+	size_t nlater, caplater, ilater;
 } check_frame;
 
 typedef struct check_state {
 	tool *tl;
 	uint64_t nodes;       /* nodes visited (listed or read) */
 	uint64_t unreadable;
+	uint64_t skipped;     /* derived views of healthy parts, not read */
 	check_unreadable *bad;
 	size_t nbad;
 	bool capped;          /* stopped at CHECK_MAX_NODES */
@@ -814,10 +821,10 @@ static bool check_read(check_state *cs, colfs_node *n)
 	return !range || check_cover(cs, roff, end);
 }
 
-/* Visit one node: count it; a file is read, a directory listed and
- * pushed.  False when out of memory. */
-static bool check_visit(check_state *cs, colfs_node *n, check_frame **stack,
-			size_t *depth, size_t *cap)
+/* Visit one node: count it; a file is read (unless `skip`), a directory
+ * listed and pushed.  False when out of memory. */
+static bool check_visit(check_state *cs, colfs_node *n, bool skip,
+			check_frame **stack, size_t *depth, size_t *cap)
 {
 	colfs_tree *t = cs->tl->tree;
 	colfs_node *const *kids;
@@ -830,6 +837,10 @@ static bool check_visit(check_state *cs, colfs_node *n, check_frame **stack,
 		if (colfs_node_is_volatile(n))
 			return true;
 		check_progress_line(cs, n);
+		if (skip) {
+			cs->skipped++;
+			return true;
+		}
 		if (!check_read(cs, n))
 			return false;
 		check_progress(cs, 0);
@@ -850,9 +861,25 @@ static bool check_visit(check_state *cs, colfs_node *n, check_frame **stack,
 		*stack = grown;
 		*cap = want;
 	}
-	(*stack)[(*depth)++] = (check_frame){.dir = n, .kids = kids,
-					     .nkids = nkids};
+	(*stack)[(*depth)++] = (check_frame){
+		.dir = n, .kids = kids, .nkids = nkids, .skip = skip,
+		.errors0 = colfs_tree_error_count(t),
+		.unreadable0 = cs->unreadable};
 	return true;
+}
+
+/* Did the walk of `f`'s directory find anything: a problem recorded
+ * meanwhile or filed under its path, or a node it could not read? */
+static bool check_dirty(check_state *cs, const check_frame *f)
+{
+	colfs_tree *t = cs->tl->tree;
+	char path[4096];
+
+	if (colfs_tree_error_count(t) != f->errors0 ||
+	    cs->unreadable != f->unreadable0)
+		return true;
+	colfs_node_path(f->dir, path, sizeof(path));
+	return colfs_tree_error_count_under(t, path) > 0;
 }
 
 static bool check_walk(check_state *cs)
@@ -864,16 +891,25 @@ static bool check_walk(check_state *cs)
 	bool ok;
 
 	cs->total = (double)colfs_tree_source_size(t);
-	ok = check_visit(cs, root, &stack, &depth, &cap);
+	ok = check_visit(cs, root, false, &stack, &depth, &cap);
 	while (ok && depth > 0) {
 		check_frame *f = &stack[depth - 1];
+		colfs_node *n;
 
-		if (f->next == f->nkids) {
+		if (f->next == f->nkids && !f->deferring) {
+			/* its derived views last, and only when the rest of
+			 * it turned out damaged (colfs_node_is_derived) */
+			f->deferring = true;
+			if (f->nlater && !f->skip && !check_dirty(cs, f))
+				f->skip = true;
+		}
+		if (f->deferring && f->ilater == f->nlater) {
 			/* walked: its nodes are not used again (the root's
 			 * stay: the output reads nothing through them, but
 			 * they are few) */
 			if (f->dir != root)
 				colfs_dir_release(t, f->dir);
+			free(f->later);
 			depth--;
 			continue;
 		}
@@ -881,8 +917,32 @@ static bool check_walk(check_state *cs)
 			cs->capped = true;
 			break;
 		}
-		ok = check_visit(cs, f->kids[f->next++], &stack, &depth, &cap);
+		if (f->deferring) {
+			n = f->later[f->ilater++];
+		} else {
+			n = f->kids[f->next++];
+			if (colfs_node_is_derived(n) && !f->skip) {
+				if (f->nlater == f->caplater) {
+					size_t want = f->caplater ?
+						      f->caplater * 2 : 8;
+					colfs_node **grown = realloc(
+						f->later, want * sizeof(*grown));
+
+					if (!grown) {
+						ok = false;
+						break;
+					}
+					f->later = grown;
+					f->caplater = want;
+				}
+				f->later[f->nlater++] = n;
+				continue;
+			}
+		}
+		ok = check_visit(cs, n, f->skip, &stack, &depth, &cap);
 	}
+	while (depth > 0)
+		free(stack[--depth].later);
 	free(stack);
 	if (!ok)
 		return false;

@@ -216,6 +216,11 @@ static void errors_render(colfs_tree *t, const char *dir, const char *prefix,
 	colfs_tree_unlock(t);
 }
 
+size_t colfs_tree_error_count_under(colfs_tree *t, const char *path)
+{
+	return colfs_tree_problems_under(t, path);
+}
+
 size_t colfs_tree_problems_under(colfs_tree *t, const char *dir)
 {
 	size_t n = 0;

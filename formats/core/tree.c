@@ -605,6 +605,17 @@ bool colfs_node_is_volatile(const colfs_node *n)
 	return n->is_volatile;
 }
 
+void colfs_node_set_derived(colfs_node *n)
+{
+	if (n)
+		n->derived = true;
+}
+
+bool colfs_node_is_derived(const colfs_node *n)
+{
+	return n->derived;
+}
+
 void colfs_node_path(const colfs_node *n, char *buf, size_t len)
 {
 	const colfs_node *chain[256];

@@ -339,7 +339,7 @@ static const colfs_node_ops dictionary_ops = {.piece = dictionary_piece,
 static colfs_status add_pageview(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
 				 const char *name, int what,
 				 const colfs_node_ops *ops, uint32_t g,
-				 uint32_t c, uint64_t k)
+				 uint32_t c, uint64_t k, bool derived)
 {
 	parquet_views_pageview *pv = colfs_tree_alloc(t, sizeof *pv);
 	colfs_node *n;
@@ -352,6 +352,8 @@ static colfs_status add_pageview(colfs_tree *t, colfs_node *dir, parquet_region_
 	if (!n)
 		return COLFS_ENOMEM;
 	colfs_node_set_args(n, g, c, k);
+	if (derived)
+		colfs_node_set_derived(n);
 	return COLFS_OK;
 }
 
@@ -366,18 +368,19 @@ colfs_status parquet_views_chunk_add(colfs_tree *t, colfs_node *dir, parquet_reg
 	    ch->column >= s->pf->n_columns)
 		return COLFS_OK;
 	col = &s->pf->columns[ch->column];
+	/* the concatenation of its pages' values and levels (pages/) */
 	COLFS_TRY(add_pageview(t, dir, s, "values", VIEW_VALUES, &pageview_ops,
-			       g, c, UINT64_MAX));
+			       g, c, UINT64_MAX, true));
 	if (col->max_rep > 0 || col->max_def > 0)
 		COLFS_TRY(add_pageview(t, dir, s, "levels", VIEW_LEVELS,
-				       &pageview_ops, g, c, UINT64_MAX));
+				       &pageview_ops, g, c, UINT64_MAX, true));
 	for (uint32_t i = 0; i < ch->n_encodings; i++)
 		dict |= ch->encodings[i] == PARQUET_ENC_PLAIN_DICTIONARY ||
 			ch->encodings[i] == PARQUET_ENC_RLE_DICTIONARY;
 	if (dict || (ch->dictionary_page_offset > 0 &&
 		     (uint64_t)ch->dictionary_page_offset == ch->start))
 		COLFS_TRY(add_pageview(t, dir, s, "dictionary", VIEW_DICTIONARY,
-				       &dictionary_ops, g, c, 0));
+				       &dictionary_ops, g, c, 0, false));
 	return COLFS_OK;
 }
 
@@ -392,15 +395,17 @@ colfs_status parquet_views_page_add(colfs_tree *t, colfs_node *dir, parquet_regi
 	if (!w || k >= w->n || !ch || ch->column >= s->pf->n_columns)
 		return COLFS_OK;
 	col = &s->pf->columns[ch->column];
+	/* a data page's values decompress it first */
 	COLFS_TRY(add_pageview(t, dir, s, "decompressed", VIEW_DECOMPRESSED,
-			       &pageview_ops, g, c, k));
+			       &pageview_ops, g, c, k,
+			       parquet_pages_is_data(&w->pages[k])));
 	if (!parquet_pages_is_data(&w->pages[k]))
 		return COLFS_OK;
 	COLFS_TRY(add_pageview(t, dir, s, "values", VIEW_VALUES, &pageview_ops,
-			       g, c, k));
+			       g, c, k, false));
 	if (col->max_rep > 0 || col->max_def > 0)
 		COLFS_TRY(add_pageview(t, dir, s, "levels", VIEW_LEVELS,
-				       &pageview_ops, g, c, k));
+				       &pageview_ops, g, c, k, false));
 	return COLFS_OK;
 }
 
@@ -1472,9 +1477,16 @@ static void view_register(parquet_region_state *s, parquet_views_view *w)
 static colfs_status view_add(colfs_tree *t, colfs_node *dir, const char *name,
 			     parquet_views_view *w)
 {
+	colfs_node *n;
+
 	view_register(w->s, w);
-	return colfs_dir_add_stream(t, dir, name, &table_ops, w) ? COLFS_OK
-								 : COLFS_ENOMEM;
+	n = colfs_dir_add_stream(t, dir, name, &table_ops, w);
+	if (!n)
+		return COLFS_ENOMEM;
+	/* rows.jsonl and rows.csv assemble the fields columns/ does */
+	if (w->mode != MODE_COLUMN)
+		colfs_node_set_derived(n);
+	return COLFS_OK;
 }
 
 /* The top-level fields: schema indexes whose parent is the root. */
@@ -1581,6 +1593,9 @@ colfs_status parquet_views_table_add(colfs_tree *t, colfs_node *dir, parquet_reg
 	if (!n)
 		return COLFS_ENOMEM;
 	colfs_node_set_args(n, (uint64_t)(g + 1), 0, 0);
+	/* the root's: the row groups' columns/ one after another */
+	if (g < 0)
+		colfs_node_set_derived(n);
 	COLFS_TRY(parquet_arrays_add(t, dir, s, g));
 	COLFS_TRY(rows_view_add(t, dir, s, g, MODE_JSONL, "rows.jsonl"));
 	return rows_view_add(t, dir, s, g, MODE_CSV, "rows.csv");
