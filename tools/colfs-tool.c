@@ -50,6 +50,7 @@ typedef struct tool {
 	bool pipe_closed;     /* stdout's reader went away: stop quietly */
 	bool json;            /* check --json */
 	bool progress;        /* check --progress */
+	bool all;             /* check --all: derived views too */
 	size_t err_mark;      /* problems recorded before the current read */
 } tool;
 
@@ -67,11 +68,15 @@ static void tool_usage(FILE *f)
 "                              the subtree, drawn like tree(1)\n"
 "  cat FILE PATH...            the bytes of file nodes, as the mount serves\n"
 "  stat FILE [PATH...]         inode, kind, size, and source range\n"
-"  check [--json] FILE         list every directory and read every file\n"
+"  check [--json] [--all] FILE list every directory and read every file\n"
 "                              node (decoding every value, verifying every\n"
 "                              checksum), then print each problem with its\n"
 "                              byte offset and a summary (--json: one JSON\n"
-"                              document); a progress bar on a terminal\n"
+"                              document); a progress bar on a terminal;\n"
+"                              views derived from parts read elsewhere\n"
+"                              (rows.jsonl, the root's columns/, a chunk's\n"
+"                              values) are read only in damaged parts,\n"
+"                              unless --all\n"
 "  index FILE                  learn the exact size of every view (decoding\n"
 "                              each, several at once) and write the size\n"
 "                              index the mount reads (-o size_index);\n"
@@ -921,7 +926,8 @@ static bool check_walk(check_state *cs)
 			n = f->later[f->ilater++];
 		} else {
 			n = f->kids[f->next++];
-			if (colfs_node_is_derived(n) && !f->skip) {
+			if (colfs_node_is_derived(n) && !f->skip &&
+			    !cs->tl->all) {
 				if (f->nlater == f->caplater) {
 					size_t want = f->caplater ?
 						      f->caplater * 2 : 8;
@@ -1027,11 +1033,12 @@ static int check_output(check_state *cs, bool json)
 		check_json_str(tl, colfs_tree_format(tl->tree));
 		tool_printf(tl, ", \"healthy\": %s, \"nodes\": %" PRIu64
 			    ", \"unreadable\": %" PRIu64
+			    ", \"derived_not_read\": %" PRIu64
 			    ", \"complete\": %s, \"problem_count\": %zu"
 			    ", \"problems\": [",
 			    healthy ? "true" : "false", cs->nodes,
-			    cs->unreadable, cs->capped ? "false" : "true",
-			    total);
+			    cs->unreadable, cs->skipped,
+			    cs->capped ? "false" : "true", total);
 	}
 	for (size_t i = 0; i < total; i++) {
 		if (colfs_tree_error_get(tl->tree, i, p))
@@ -1371,6 +1378,8 @@ int main(int argc, char **argv)
 			tl.json = true;
 		} else if (!strcmp(a, "--progress")) {
 			tl.progress = true;
+		} else if (!strcmp(a, "--all")) {
+			tl.all = true;
 		} else if (!strcmp(a, "-l")) {
 			tl.long_form = true;
 		} else if (!strcmp(a, "--depth") || !strcmp(a, "-L")) {
@@ -1449,9 +1458,9 @@ int main(int argc, char **argv)
 		rc = TOOL_USAGE;
 		goto out;
 	}
-	if ((tl.json || tl.progress) && strcmp(cmd, "check")) {
+	if ((tl.json || tl.progress || tl.all) && strcmp(cmd, "check")) {
 		fprintf(stderr, "colfs-tool: %s is an option of check\n",
-			tl.json ? "--json" : "--progress");
+			tl.json ? "--json" : tl.progress ? "--progress" : "--all");
 		rc = TOOL_USAGE;
 		goto out;
 	}

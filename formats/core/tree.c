@@ -751,6 +751,8 @@ static void subtree_free(colfs_tree *t, colfs_node *dir)
 					       : dir->hidden[i - dir->nkids];
 		if (k->kind == COLFS_CONTENT_DIR)
 			subtree_free(t, k);
+		if (k->ops && k->ops->release)
+			k->ops->release(t, k);
 		t->nodes[k->ino - 1] = NULL;
 		node_free(k);
 	}

@@ -66,6 +66,11 @@ typedef struct colfs_node_ops {
 	 * never decode values (getfattr -R walks every node). */
 	colfs_status (*xattrs)(colfs_tree *t, colfs_node *n,
 			       struct colfs_xattrs *x);
+	/* Optional, any node: colfs_dir_release is freeing it (no handle is
+	 * open on it, no worker renders it): free what the format keeps for
+	 * this node alone (a view's decoding state, its ctx if the node owns
+	 * it).  Never called for nodes freed with the tree. */
+	void (*release)(colfs_tree *t, colfs_node *n);
 } colfs_node_ops;
 
 /* A format module: one const table each, listed in registry.c. */

@@ -1424,9 +1424,21 @@ static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 	return st;
 }
 
+/* The node is freed (colfs_dir_release): so is its view, decoded pages
+ * and readers with it. */
+static void table_release(colfs_tree *t, colfs_node *n)
+{
+	parquet_views_view *w = colfs_node_ctx(n);
+
+	(void)t;
+	parquet_pages_unkeep(w->s->values, &w->kept);
+	view_free(w);
+}
+
 /* Each piece takes its own reader: concurrent. */
 static const colfs_node_ops table_ops = {.piece = table_piece,
-					 .concurrent = true};
+					 .concurrent = true,
+					 .release = table_release};
 
 static parquet_views_view *view_new(colfs_tree *t, parquet_region_state *s, int mode, int64_t g,
 			  uint32_t n_fields)
