@@ -5,7 +5,8 @@
  * reads their bytes.  Nothing here knows about FUSE.
  *
  * A tree is safe to use from many threads at once.  Nodes live as long as
- * the tree; a node pointer never dangles and its inode number never changes.
+ * the tree (unless an offline reader releases them, colfs_dir_release); a
+ * node pointer never dangles and its inode number never changes.
  */
 #ifndef COLFS_H
 #define COLFS_H
@@ -201,6 +202,8 @@ colfs_status colfs_tree_resolve(colfs_tree *t, const char *path,
 				colfs_node **out);
 /* Number of problems reported so far. */
 size_t colfs_tree_error_count(colfs_tree *t);
+/* Those of them filed at the tree path `path` or under it ("/": all). */
+size_t colfs_tree_error_count_under(colfs_tree *t, const char *path);
 
 /* One reported problem (copied out, so it stays valid). */
 typedef struct colfs_problem {
@@ -224,6 +227,14 @@ static inline bool colfs_node_is_dir(const colfs_node *n)
 }
 /* Documents whose content changes during the mount (`errors`): never cache. */
 bool colfs_node_is_volatile(const colfs_node *n);
+/* A derived view, or a directory of them: every value it serves comes
+ * from parts its parent directory shows elsewhere (under it or beside
+ * it), decoded the same way: a row group's rows.jsonl, rows.csv and
+ * arrays/ from its columns/, the root's table views from the row groups'
+ * or stripes', a chunk's values from its pages' values.  It fails only
+ * where those fail, so a reader checking every part (colfs-tool check)
+ * reads it only when its parent directory turned out damaged. */
+bool colfs_node_is_derived(const colfs_node *n);
 /* The node's path from the root ("/row_groups/0/meta.json"). */
 void colfs_node_path(const colfs_node *n, char *buf, size_t len);
 
@@ -245,6 +256,16 @@ colfs_status colfs_node_xattr_get(colfs_tree *t, colfs_node *n,
  * borrowed and stays valid and unchanged for the life of the tree. */
 colfs_status colfs_dir_list(colfs_tree *t, colfs_node *dir,
 			    colfs_node *const **kids, size_t *n);
+/* Free the nodes under `dir` (its children, theirs, ...) and forget its
+ * listing, for a reader that has finished with them and will not use
+ * their pointers again (colfs-tool check walks a huge tree this way in
+ * bounded memory).  Their inode numbers are never given again:
+ * colfs_tree_node answers NULL for them; a later colfs_dir_list of `dir`
+ * lists it afresh, with new nodes and numbers.  COLFS_EIO, and nothing
+ * freed, while a handle is open on a node under it.  Not for the FUSE
+ * daemon, which hands out inode numbers the kernel may still use: there
+ * nodes live as long as the tree. */
+colfs_status colfs_dir_release(colfs_tree *t, colfs_node *dir);
 /* Find a child by name; some directories also answer names they do not
  * list (bloom_filter/might_contain/<value>). */
 colfs_status colfs_dir_lookup(colfs_tree *t, colfs_node *dir, const char *name,

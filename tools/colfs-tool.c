@@ -50,6 +50,7 @@ typedef struct tool {
 	bool pipe_closed;     /* stdout's reader went away: stop quietly */
 	bool json;            /* check --json */
 	bool progress;        /* check --progress */
+	bool all;             /* check --all: derived views too */
 	size_t err_mark;      /* problems recorded before the current read */
 } tool;
 
@@ -67,11 +68,15 @@ static void tool_usage(FILE *f)
 "                              the subtree, drawn like tree(1)\n"
 "  cat FILE PATH...            the bytes of file nodes, as the mount serves\n"
 "  stat FILE [PATH...]         inode, kind, size, and source range\n"
-"  check [--json] FILE         list every directory and read every file\n"
+"  check [--json] [--all] FILE list every directory and read every file\n"
 "                              node (decoding every value, verifying every\n"
 "                              checksum), then print each problem with its\n"
 "                              byte offset and a summary (--json: one JSON\n"
-"                              document); a progress bar on a terminal\n"
+"                              document); a progress bar on a terminal;\n"
+"                              views derived from parts read elsewhere\n"
+"                              (rows.jsonl, the root's columns/, a chunk's\n"
+"                              values) are read only in damaged parts,\n"
+"                              unless --all\n"
 "  index FILE                  learn the exact size of every view (decoding\n"
 "                              each, several at once) and write the size\n"
 "                              index the mount reads (-o size_index);\n"
@@ -578,31 +583,18 @@ static int tool_stat(tool *tl, const char *path, int *shown)
  * printed afterwards.  Nodes are visited once each (the listing is a tree,
  * lookups of unlisted names are never made), up to CHECK_MAX_NODES.
  *
- * It works in two passes: first every directory is listed (metadata
- * only), then every file is read, in the tree's order.  The listing gives
- * each file a weight in stored bytes, and the progress bar shows the
- * weight of the files read so far over the whole:
- *   - a range file weighs its length (the bytes read);
- *   - a value view (a stream) weighs the stored bytes of the part it
- *     decodes (the bytes the range files under its nearest directory
- *     that has any cover: a page, a chunk, a stripe, a block, the whole
- *     file), shared among the views of its directory;
- *   - a document weighs nothing (small, from metadata).
- * So the bar follows the stored bytes decoded, not the count of entries
- * (a root with a dozen small documents and one `row_groups/` used to
- * show 70% before the first chunk was decoded). */
+ * One pass, depth first in the tree's order: a directory is listed, then
+ * each entry is read (a file) or walked (a directory) before the next, and
+ * once a directory is walked the tree frees the nodes under it
+ * (colfs_dir_release), so memory follows the depth of the tree, not its
+ * size (a 15 MB footer's 200,000 chunks make millions of nodes).
+ *
+ * The progress bar shows the stored bytes checked: the union of the byte
+ * ranges of the range files read so far (a chunk's, a page's, a stripe's
+ * streams') over the size of the source.  Documents and value views move
+ * it by nothing; it ends at 100% once the walk is complete. */
 #define CHECK_MAX_NODES 10000000u
 #define CHECK_MAX_UNREADABLE_KEPT 1000u
-
-typedef struct check_item {
-	colfs_node *node;
-	size_t parent;        /* index of the parent directory's item */
-	uint64_t lo, hi;      /* directories: hi = stored bytes under it,
-			       * known once lo = 1 */
-	double weight;        /* files: stored bytes it stands for */
-	uint32_t views;       /* directories: non-range files directly in it */
-	bool range;
-} check_item;
 
 typedef struct check_unreadable {
 	char *path;
@@ -610,21 +602,38 @@ typedef struct check_unreadable {
 	bool explained;       /* the tree recorded a problem meanwhile */
 } check_unreadable;
 
+typedef struct check_extent {
+	uint64_t off, end;
+} check_extent;
+
+typedef struct check_frame {
+	colfs_node *dir;
+	colfs_node *const *kids;
+	size_t nkids, next;
+	size_t errors0;       /* problems recorded when it was entered */
+	uint64_t unreadable0; /* nodes found unreadable then */
+	bool skip;            /* derived views under it are not read */
+	bool deferring;       /* its derived entries are being visited */
+	colfs_node **later;   /* its derived entries, visited last */
+	size_t nlater, caplater, ilater;
+} check_frame;
+
 typedef struct check_state {
 	tool *tl;
 	uint64_t nodes;       /* nodes visited (listed or read) */
 	uint64_t unreadable;
+	uint64_t skipped;     /* derived views of healthy parts, not read */
 	check_unreadable *bad;
 	size_t nbad;
 	bool capped;          /* stopped at CHECK_MAX_NODES */
 	bool progress;        /* stderr is a terminal */
 	bool progress_lines;  /* --progress on a pipe: one line per file */
 	bool bar_shown;
-	double done, total;   /* weights read so far, of all files */
-	check_item *items;    /* every node listed */
-	size_t nitems, capitems;
-	size_t *order;        /* items visited, in the tree's order */
-	size_t norder;
+	bool complete;        /* the walk reached its end */
+	double total;         /* the source's size */
+	uint64_t covered;     /* bytes in `ext` */
+	check_extent *ext;    /* disjoint byte ranges read, sorted */
+	size_t next, capext;
 	char *buf;
 } check_state;
 
@@ -638,12 +647,16 @@ static double check_now(void)
 
 static double check_fraction(const check_state *cs, double extra)
 {
-	double frac = cs->total > 0 ? (cs->done + extra) / cs->total : 0;
+	double frac;
 
+	if (cs->complete)
+		return 1;
+	frac = cs->total > 0 ? ((double)cs->covered + extra) / cs->total : 0;
 	if (frac < 0)
 		frac = 0;
-	if (frac > 1)
-		frac = 1;
+	/* a dataset's files have ranges of their own sources */
+	if (frac > 0.999)
+		frac = 0.999;
 	return frac;
 }
 
@@ -692,6 +705,66 @@ static void check_progress_clear(check_state *cs)
 	cs->bar_shown = false;
 }
 
+/* The bytes of [off, end) not yet in the union of ranges read. */
+static uint64_t check_fresh(const check_state *cs, uint64_t off, uint64_t end)
+{
+	uint64_t fresh = end - off;
+
+	for (size_t k = 0; k < cs->next; k++) {
+		uint64_t lo = cs->ext[k].off > off ? cs->ext[k].off : off;
+		uint64_t hi = cs->ext[k].end < end ? cs->ext[k].end : end;
+
+		if (cs->ext[k].off >= end)
+			break;
+		if (hi > lo)
+			fresh -= hi - lo;
+	}
+	return fresh;
+}
+
+/* Add [off, end) to the union of ranges read.  A walk in the tree's
+ * order reads a file's parts mostly in order and nested (a chunk, then
+ * its pages), so the list stays short. */
+static bool check_cover(check_state *cs, uint64_t off, uint64_t end)
+{
+	size_t lo = 0, hi;
+
+	if (end <= off)
+		return true;
+	cs->covered += check_fresh(cs, off, end);
+	while (lo < cs->next && cs->ext[lo].end < off)
+		lo++;
+	hi = lo;
+	while (hi < cs->next && cs->ext[hi].off <= end) {
+		if (cs->ext[hi].off < off)
+			off = cs->ext[hi].off;
+		if (cs->ext[hi].end > end)
+			end = cs->ext[hi].end;
+		hi++;
+	}
+	if (hi == lo) {  /* a new extent at lo */
+		if (cs->next == cs->capext) {
+			size_t want = cs->capext ? cs->capext * 2 : 64;
+			check_extent *grown = realloc(cs->ext,
+						      want * sizeof(*grown));
+
+			if (!grown)
+				return false;
+			cs->ext = grown;
+			cs->capext = want;
+		}
+		memmove(cs->ext + lo + 1, cs->ext + lo,
+			(cs->next - lo) * sizeof(*cs->ext));
+		cs->next++;
+	} else if (hi > lo + 1) {  /* extents lo..hi-1 merge into lo */
+		memmove(cs->ext + lo + 1, cs->ext + hi,
+			(cs->next - hi) * sizeof(*cs->ext));
+		cs->next -= hi - lo - 1;
+	}
+	cs->ext[lo] = (check_extent){off, end};
+	return true;
+}
+
 static void check_note_unreadable(check_state *cs, colfs_node *n,
 				  colfs_status st)
 {
@@ -718,20 +791,23 @@ static void check_note_unreadable(check_state *cs, colfs_node *n,
 	cs->nbad++;
 }
 
-/* Read one file node to its end; a range's bytes move the bar as they
- * are read. */
-static void check_read(check_state *cs, colfs_node *n, double weight)
+/* Read one file node to its end; a range's fresh bytes move the bar as
+ * they are read. */
+static bool check_read(check_state *cs, colfs_node *n)
 {
 	colfs_tree *t = cs->tl->tree;
 	colfs_handle *h = NULL;
-	uint64_t off = 0, roff, rlen;
-	bool range = colfs_node_range(n, &roff, &rlen);
+	uint64_t off = 0, roff = 0, rlen = 0, end = 0, fresh = 0;
+	bool range = colfs_node_range(n, &roff, &rlen) && rlen &&
+		     !__builtin_add_overflow(roff, rlen, &end);
 	colfs_status st;
 
+	if (range)
+		fresh = check_fresh(cs, roff, end);
 	st = colfs_node_open(t, n, &h);
 	if (st) {
 		check_note_unreadable(cs, n, st);
-		return;
+		return true;
 	}
 	for (;;) {
 		size_t got = 0;
@@ -744,205 +820,139 @@ static void check_read(check_state *cs, colfs_node *n, double weight)
 		if (got == 0 || got > TOOL_READ_SIZE)
 			break;
 		off += got;
-		check_progress(cs, range && off < weight ? (double)off : 0);
+		check_progress(cs, (double)(off < fresh ? off : fresh));
 	}
 	colfs_handle_close(h);
+	return !range || check_cover(cs, roff, end);
 }
 
-static bool check_push(check_state *cs, colfs_node *n, size_t parent)
+/* Visit one node: count it; a file is read (unless `skip`), a directory
+ * listed and pushed.  False when out of memory. */
+static bool check_visit(check_state *cs, colfs_node *n, bool skip,
+			check_frame **stack, size_t *depth, size_t *cap)
 {
-	if (cs->nitems == cs->capitems) {
-		size_t want = cs->capitems ? cs->capitems * 2 : 256;
-		check_item *grown = realloc(cs->items, want * sizeof(*grown));
-		size_t *order;
+	colfs_tree *t = cs->tl->tree;
+	colfs_node *const *kids;
+	size_t nkids;
+	colfs_status st;
+
+	cs->nodes++;
+	if (!colfs_node_is_dir(n)) {
+		/* `errors` documents report, they hold no data */
+		if (colfs_node_is_volatile(n))
+			return true;
+		check_progress_line(cs, n);
+		if (skip) {
+			cs->skipped++;
+			return true;
+		}
+		if (!check_read(cs, n))
+			return false;
+		check_progress(cs, 0);
+		return true;
+	}
+	check_progress(cs, 0);
+	st = colfs_dir_list(t, n, &kids, &nkids);
+	if (st) {
+		check_note_unreadable(cs, n, st);
+		return true;
+	}
+	if (*depth == *cap) {
+		size_t want = *cap ? *cap * 2 : 32;
+		check_frame *grown = realloc(*stack, want * sizeof(*grown));
 
 		if (!grown)
 			return false;
-		cs->items = grown;
-		order = realloc(cs->order, want * sizeof(*order));
-		if (!order)
-			return false;
-		cs->order = order;
-		cs->capitems = want;
+		*stack = grown;
+		*cap = want;
 	}
-	cs->items[cs->nitems++] = (check_item){.node = n, .parent = parent};
+	(*stack)[(*depth)++] = (check_frame){
+		.dir = n, .kids = kids, .nkids = nkids, .skip = skip,
+		.errors0 = colfs_tree_error_count(t),
+		.unreadable0 = cs->unreadable};
 	return true;
 }
 
-/* Pass 1: list every directory, depth first in the tree's order. */
-static bool check_list(check_state *cs)
+/* Did the walk of `f`'s directory find anything: a problem recorded
+ * meanwhile or filed under its path, or a node it could not read? */
+static bool check_dirty(check_state *cs, const check_frame *f)
 {
 	colfs_tree *t = cs->tl->tree;
-	size_t *stack = NULL, depth = 0, cap = 0;
+	char path[4096];
 
-	/* check_push grows `items` and `order` together */
-	if (!check_push(cs, colfs_tree_root(t), 0))
-		return false;
-	stack = malloc(64 * sizeof(*stack));
-	if (!stack)
-		return false;
-	cap = 64;
-	stack[depth++] = 0;
-	while (depth > 0) {
-		size_t i = stack[--depth];
-		colfs_node *const *kids;
-		size_t nkids;
-		colfs_status st;
-
-		if (cs->nodes >= CHECK_MAX_NODES) {
-			cs->capped = true;
-			break;
-		}
-		cs->nodes++;
-		cs->order[cs->norder++] = i;
-		if (!colfs_node_is_dir(cs->items[i].node))
-			continue;
-		check_progress(cs, 0);
-		st = colfs_dir_list(t, cs->items[i].node, &kids, &nkids);
-		if (st) {
-			check_note_unreadable(cs, cs->items[i].node, st);
-			continue;
-		}
-		if (nkids > cap - depth) {
-			size_t want = depth + nkids + 64;
-			size_t *grown = realloc(stack, want * sizeof(*stack));
-
-			if (!grown) {
-				free(stack);
-				return false;
-			}
-			stack = grown;
-			cap = want;
-		}
-		/* pushed last to first, so popped in the tree's order */
-		for (size_t k = nkids; k-- > 0;) {
-			if (!check_push(cs, kids[k], i)) {
-				free(stack);
-				return false;
-			}
-			stack[depth++] = cs->nitems - 1;
-		}
-	}
-	free(stack);
-	return true;
-}
-
-typedef struct check_extent {
-	uint64_t off, end;
-} check_extent;
-
-static int check_extent_cmp(const void *a, const void *b)
-{
-	const check_extent *x = a, *y = b;
-
-	return x->off < y->off ? -1 : x->off > y->off;
-}
-
-/* The stored bytes under the directory at preorder position `o`: the
- * union of the range files in its subtree (positions o+1 .. end-1). */
-static double check_union(check_state *cs, size_t o, size_t end,
-			  check_extent *ext)
-{
-	size_t n = 0;
-	uint64_t covered = 0, reach = 0;
-
-	for (size_t k = o + 1; k < end; k++) {
-		const check_item *it = &cs->items[cs->order[k]];
-		uint64_t off, len;
-
-		if (it->range && colfs_node_range(it->node, &off, &len) &&
-		    len && off + len > off)
-			ext[n++] = (check_extent){off, off + len};
-	}
-	qsort(ext, n, sizeof(*ext), check_extent_cmp);
-	for (size_t k = 0; k < n; k++) {
-		uint64_t from = ext[k].off > reach ? ext[k].off : reach;
-
-		if (ext[k].end > from)
-			covered += ext[k].end - from;
-		if (ext[k].end > reach)
-			reach = ext[k].end;
-	}
-	return (double)covered;
-}
-
-/* The weights (see the comment at the top of check). */
-static bool check_weigh(check_state *cs)
-{
-	check_item *it = cs->items;
-	size_t *pos = malloc(cs->nitems * sizeof(*pos));
-	size_t *end = malloc(cs->norder * sizeof(*end));
-	check_extent *ext = malloc(cs->norder * sizeof(*ext));
-
-	if (!pos || !end || !ext) {
-		free(pos);
-		free(end);
-		free(ext);
-		return false;
-	}
-	for (size_t o = 0; o < cs->norder; o++) {
-		size_t i = cs->order[o];
-		uint64_t off, len;
-
-		pos[i] = o;
-		end[o] = o + 1;
-		it[i].range = colfs_node_range(it[i].node, &off, &len);
-		if (it[i].range)
-			it[i].weight = (double)len;
-		else if (colfs_node_content(it[i].node) ==
-			 COLFS_CONTENT_STREAM)
-			it[it[i].parent].views++;
-	}
-	/* a subtree is a run of positions in preorder: find where each
-	 * ends, children (later positions) first */
-	for (size_t o = cs->norder; o-- > 1;) {
-		size_t pp = pos[it[cs->order[o]].parent];
-
-		if (end[o] > end[pp])
-			end[pp] = end[o];
-	}
-	for (size_t o = 1; o < cs->norder; o++) {
-		size_t i = cs->order[o], d = it[i].parent;
-
-		if (colfs_node_content(it[i].node) != COLFS_CONTENT_STREAM)
-			continue;
-		for (;;) {
-			if (!it[d].lo) { /* lo: 1 once `hi` holds the union */
-				it[d].hi = (uint64_t)check_union(
-					cs, pos[d], end[pos[d]], ext);
-				it[d].lo = 1;
-			}
-			if (it[d].hi || d == 0)
-				break;
-			d = it[d].parent;
-		}
-		it[i].weight = (double)it[d].hi / (double)it[it[i].parent].views;
-	}
-	for (size_t o = 0; o < cs->norder; o++)
-		cs->total += it[cs->order[o]].weight;
-	free(pos);
-	free(end);
-	free(ext);
-	return true;
+	if (colfs_tree_error_count(t) != f->errors0 ||
+	    cs->unreadable != f->unreadable0)
+		return true;
+	colfs_node_path(f->dir, path, sizeof(path));
+	return colfs_tree_error_count_under(t, path) > 0;
 }
 
 static bool check_walk(check_state *cs)
 {
-	if (!check_list(cs) || !check_weigh(cs))
-		return false;
-	/* pass 2: read every file */
-	for (size_t o = 0; o < cs->norder; o++) {
-		check_item *it = &cs->items[cs->order[o]];
+	colfs_tree *t = cs->tl->tree;
+	colfs_node *root = colfs_tree_root(t);
+	check_frame *stack = NULL;
+	size_t depth = 0, cap = 0;
+	bool ok;
 
-		/* `errors` documents report, they hold no data */
-		if (colfs_node_is_dir(it->node) ||
-		    colfs_node_is_volatile(it->node))
+	cs->total = (double)colfs_tree_source_size(t);
+	ok = check_visit(cs, root, false, &stack, &depth, &cap);
+	while (ok && depth > 0) {
+		check_frame *f = &stack[depth - 1];
+		colfs_node *n;
+
+		if (f->next == f->nkids && !f->deferring) {
+			/* its derived views last, and only when the rest of
+			 * it turned out damaged (colfs_node_is_derived) */
+			f->deferring = true;
+			if (f->nlater && !f->skip && !check_dirty(cs, f))
+				f->skip = true;
+		}
+		if (f->deferring && f->ilater == f->nlater) {
+			/* walked: its nodes are not used again (the root's
+			 * stay: the output reads nothing through them, but
+			 * they are few) */
+			if (f->dir != root)
+				colfs_dir_release(t, f->dir);
+			free(f->later);
+			depth--;
 			continue;
-		check_progress_line(cs, it->node);
-		check_read(cs, it->node, it->weight);
-		cs->done += it->weight;
-		check_progress(cs, 0);
+		}
+		if (cs->nodes >= CHECK_MAX_NODES) {
+			cs->capped = true;
+			break;
+		}
+		if (f->deferring) {
+			n = f->later[f->ilater++];
+		} else {
+			n = f->kids[f->next++];
+			if (colfs_node_is_derived(n) && !f->skip &&
+			    !cs->tl->all) {
+				if (f->nlater == f->caplater) {
+					size_t want = f->caplater ?
+						      f->caplater * 2 : 8;
+					colfs_node **grown = realloc(
+						f->later, want * sizeof(*grown));
+
+					if (!grown) {
+						ok = false;
+						break;
+					}
+					f->later = grown;
+					f->caplater = want;
+				}
+				f->later[f->nlater++] = n;
+				continue;
+			}
+		}
+		ok = check_visit(cs, n, f->skip, &stack, &depth, &cap);
 	}
+	while (depth > 0)
+		free(stack[--depth].later);
+	free(stack);
+	if (!ok)
+		return false;
+	cs->complete = !cs->capped;
 	if (cs->progress_lines)
 		fprintf(stderr, "%5.1f%% done\n", 100 * check_fraction(cs, 0));
 	return true;
@@ -1023,11 +1033,12 @@ static int check_output(check_state *cs, bool json)
 		check_json_str(tl, colfs_tree_format(tl->tree));
 		tool_printf(tl, ", \"healthy\": %s, \"nodes\": %" PRIu64
 			    ", \"unreadable\": %" PRIu64
+			    ", \"derived_not_read\": %" PRIu64
 			    ", \"complete\": %s, \"problem_count\": %zu"
 			    ", \"problems\": [",
 			    healthy ? "true" : "false", cs->nodes,
-			    cs->unreadable, cs->capped ? "false" : "true",
-			    total);
+			    cs->unreadable, cs->skipped,
+			    cs->capped ? "false" : "true", total);
 	}
 	for (size_t i = 0; i < total; i++) {
 		if (colfs_tree_error_get(tl->tree, i, p))
@@ -1109,8 +1120,7 @@ static int tool_check(tool *tl)
 		for (size_t i = 0; i < cs.nbad; i++)
 			free(cs.bad[i].path);
 		free(cs.bad);
-		free(cs.items);
-		free(cs.order);
+		free(cs.ext);
 		free(cs.buf);
 		return TOOL_FAIL;
 	}
@@ -1119,8 +1129,7 @@ static int tool_check(tool *tl)
 	for (size_t i = 0; i < cs.nbad; i++)
 		free(cs.bad[i].path);
 	free(cs.bad);
-	free(cs.items);
-	free(cs.order);
+	free(cs.ext);
 	free(cs.buf);
 	if (tl->status > rc)
 		rc = tl->status;
@@ -1369,6 +1378,8 @@ int main(int argc, char **argv)
 			tl.json = true;
 		} else if (!strcmp(a, "--progress")) {
 			tl.progress = true;
+		} else if (!strcmp(a, "--all")) {
+			tl.all = true;
 		} else if (!strcmp(a, "-l")) {
 			tl.long_form = true;
 		} else if (!strcmp(a, "--depth") || !strcmp(a, "-L")) {
@@ -1447,9 +1458,9 @@ int main(int argc, char **argv)
 		rc = TOOL_USAGE;
 		goto out;
 	}
-	if ((tl.json || tl.progress) && strcmp(cmd, "check")) {
+	if ((tl.json || tl.progress || tl.all) && strcmp(cmd, "check")) {
 		fprintf(stderr, "colfs-tool: %s is an option of check\n",
-			tl.json ? "--json" : "--progress");
+			tl.json ? "--json" : tl.progress ? "--progress" : "--all");
 		rc = TOOL_USAGE;
 		goto out;
 	}

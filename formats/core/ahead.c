@@ -41,6 +41,23 @@ struct colfs_ahead {
 	ahead_slot *slots;
 };
 
+void colfs_ahead_quiesce(colfs_ahead *a)
+{
+	bool busy;
+
+	if (!a)
+		return;
+	pthread_mutex_lock(&a->lock);
+	do {
+		busy = false;
+		for (unsigned k = 0; k < a->nthreads && !busy; k++)
+			busy = a->slots[k].busy;
+		if (busy)
+			pthread_cond_wait(&a->done, &a->lock);
+	} while (busy);
+	pthread_mutex_unlock(&a->lock);
+}
+
 unsigned colfs_ahead_threads(const colfs_ahead *a)
 {
 	return a ? a->nthreads : 0;

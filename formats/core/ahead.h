@@ -60,6 +60,9 @@ void colfs_ahead_at(colfs_ahead *a, colfs_ahead_reader *r, uint64_t i,
  * piece `i` to a worker hands out the next one instead, so that it is
  * not rendered twice. */
 bool colfs_ahead_wait(colfs_ahead *a, uint64_t ino, uint64_t i);
+/* Wait until no worker renders a piece (NULL: nothing).  With no
+ * reader left, no node is then in a worker's hands (colfs_dir_release). */
+void colfs_ahead_quiesce(colfs_ahead *a);
 /* How many workers the pool runs. */
 unsigned colfs_ahead_threads(const colfs_ahead *a);
 

@@ -257,6 +257,11 @@ static bool sorted_paths_fresh(colfs_tree *t)
 	return true;
 }
 
+size_t colfs_tree_error_count_under(colfs_tree *t, const char *path)
+{
+	return colfs_tree_problems_under(t, path);
+}
+
 size_t colfs_tree_problems_under(colfs_tree *t, const char *dir)
 {
 	size_t n = 0, len = strlen(dir);

@@ -571,6 +571,17 @@ bool colfs_node_is_volatile(const colfs_node *n)
 	return n->is_volatile;
 }
 
+void colfs_node_set_derived(colfs_node *n)
+{
+	if (n)
+		n->derived = true;
+}
+
+bool colfs_node_is_derived(const colfs_node *n)
+{
+	return n->derived;
+}
+
 void colfs_node_path(const colfs_node *n, char *buf, size_t len)
 {
 	const colfs_node *chain[256];
@@ -683,6 +694,61 @@ colfs_status colfs_dir_list(colfs_tree *t, colfs_node *dir,
 	*kids = dir->kids;
 	*n = dir->nkids;
 	return COLFS_OK;
+}
+
+/* Is a handle open on a node under `dir` (its children, theirs...)? */
+static bool subtree_open(const colfs_node *dir)
+{
+	for (size_t i = 0; i < dir->nkids + dir->nhidden; i++) {
+		const colfs_node *k = i < dir->nkids ? dir->kids[i]
+						     : dir->hidden[i - dir->nkids];
+		if (__atomic_load_n(&k->opens, __ATOMIC_RELAXED) ||
+		    (k->kind == COLFS_CONTENT_DIR && subtree_open(k)))
+			return true;
+	}
+	return false;
+}
+
+/* Free the nodes under `dir` and forget its listing (tree locked). */
+static void subtree_free(colfs_tree *t, colfs_node *dir)
+{
+	for (size_t i = 0; i < dir->nkids + dir->nhidden; i++) {
+		colfs_node *k = i < dir->nkids ? dir->kids[i]
+					       : dir->hidden[i - dir->nkids];
+		if (k->kind == COLFS_CONTENT_DIR)
+			subtree_free(t, k);
+		if (k->ops && k->ops->release)
+			k->ops->release(t, k);
+		t->nodes[k->ino - 1] = NULL;
+		node_free(k);
+	}
+	free(dir->kids);
+	free(dir->hidx);
+	free(dir->hidden);
+	dir->kids = dir->hidden = NULL;
+	dir->hidx = NULL;
+	dir->nkids = dir->capkids = dir->hcap = 0;
+	dir->nhidden = dir->caphidden = 0;
+	dir->populate_st = COLFS_OK;
+	__atomic_store_n(&dir->populated, 0, __ATOMIC_RELEASE);
+}
+
+colfs_status colfs_dir_release(colfs_tree *t, colfs_node *dir)
+{
+	colfs_status st = COLFS_OK;
+
+	if (dir->kind != COLFS_CONTENT_DIR)
+		return COLFS_ENOENT;
+	/* a worker decoding ahead may still hold a stream of it: no reader
+	 * is left once its handles are closed, so none starts another */
+	colfs_ahead_quiesce(t->ahead);
+	colfs_tree_lock(t);
+	if (subtree_open(dir))
+		st = COLFS_EIO;
+	else if (__atomic_load_n(&dir->populated, __ATOMIC_ACQUIRE))
+		subtree_free(t, dir);
+	colfs_tree_unlock(t);
+	return st;
 }
 
 colfs_status colfs_dir_lookup(colfs_tree *t, colfs_node *dir, const char *name,
@@ -1270,6 +1336,7 @@ colfs_status colfs_node_open(colfs_tree *t, colfs_node *n, colfs_handle **out)
 			free(h);
 			return st;
 		}
+		__atomic_add_fetch(&n->opens, 1, __ATOMIC_RELAXED);
 		*out = h;
 		return COLFS_OK;
 	}
@@ -1282,10 +1349,12 @@ colfs_status colfs_node_open(colfs_tree *t, colfs_node *n, colfs_handle **out)
 	if (n->kind == COLFS_CONTENT_DOC) {
 		colfs_status st = doc_get(t, n, &h->doc);
 		if (st != COLFS_OK) {
+			colfs_ahead_reader_free(t->ahead, h->ahead);
 			free(h);
 			return st;
 		}
 	}
+	__atomic_add_fetch(&n->opens, 1, __ATOMIC_RELAXED);
 	*out = h;
 	return COLFS_OK;
 }
@@ -1342,6 +1411,7 @@ void colfs_handle_close(colfs_handle *h)
 {
 	if (!h)
 		return;
+	__atomic_sub_fetch(&h->n->opens, 1, __ATOMIC_RELAXED);
 	if (h->inner) {
 		colfs_handle_close(h->inner);
 		h->n->ops->unforward(h->t, h->n, h->guest);

@@ -68,6 +68,11 @@ typedef struct colfs_node_ops {
 	 * never decode values (getfattr -R walks every node). */
 	colfs_status (*xattrs)(colfs_tree *t, colfs_node *n,
 			       struct colfs_xattrs *x);
+	/* Optional, any node: colfs_dir_release is freeing it (no handle is
+	 * open on it, no worker renders it): free what the format keeps for
+	 * this node alone (a view's decoding state, its ctx if the node owns
+	 * it).  Never called for nodes freed with the tree. */
+	void (*release)(colfs_tree *t, colfs_node *n);
 } colfs_node_ops;
 
 /* A format module: one const table each, listed in registry.c. */
@@ -223,6 +228,13 @@ colfs_node *colfs_dir_make_hidden(colfs_tree *t, colfs_node *dir,
 void *colfs_node_ctx(const colfs_node *n);
 /* Mark a document volatile (made again at every open, never cached). */
 void colfs_node_set_volatile(colfs_node *n);
+/* Mark a view (or a directory of views) derived: every value it serves
+ * comes from parts its parent directory shows elsewhere, decoded the same
+ * way (a row group's rows.jsonl from its columns/, a chunk's values from
+ * its pages' values), so it can fail only where those do.  colfs-tool
+ * check reads it only when that directory turned out damaged
+ * (colfs_node_is_derived). */
+void colfs_node_set_derived(colfs_node *n);
 void colfs_node_set_args(colfs_node *n, uint64_t a, uint64_t b, uint64_t c);
 uint64_t colfs_node_a(const colfs_node *n);
 uint64_t colfs_node_b(const colfs_node *n);

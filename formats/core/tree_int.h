@@ -33,7 +33,9 @@ struct colfs_node {
 	colfs_content kind;
 	bool is_volatile;
 	bool is_summary;              /* the source's state comes first */
+	bool derived;                 /* its values are read elsewhere too */
 	int populated;                /* atomic: children are final */
+	int opens;                    /* atomic: handles open on it */
 	colfs_status populate_st;     /* why an empty directory failed */
 	const colfs_node_ops *ops;
 	void *ctx;

@@ -211,7 +211,10 @@ colfs_node *orc_arrays_add(colfs_tree *t, orc_file *f, colfs_node *dir,
 {
 	colfs_node *n = colfs_dir_add_dir(t, dir, "arrays", &arrays_ops, f);
 
-	if (n)
+	if (n) {
 		colfs_node_set_args(n, a, 0, 0);
+		/* the values of columns/ beside it, in binary */
+		colfs_node_set_derived(n);
+	}
 	return n;
 }

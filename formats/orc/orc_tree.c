@@ -1126,10 +1126,13 @@ static colfs_status stripe_dir_populate(colfs_tree *t, colfs_node *dir)
 	colfs_node_set_args(c, s + 1, 0, 0);
 	if (f->schema_ok && !orc_arrays_add(t, f, dir, s + 1))
 		return COLFS_ENOMEM;
+	/* rows.jsonl and rows.csv: the fields of columns/ as rows */
 	if (f->schema_ok &&
-	    (!orc_tree_add_view(t, f, dir, "rows.jsonl", ORC_VIEW_ROWS, 0, (long)s) ||
-	     !orc_tree_add_view(t, f, dir, "rows.csv", ORC_VIEW_CSV, 0, (long)s)))
+	    (!(c = orc_tree_add_view(t, f, dir, "rows.jsonl", ORC_VIEW_ROWS, 0, (long)s)) ||
+	     (colfs_node_set_derived(c),
+	      !(c = orc_tree_add_view(t, f, dir, "rows.csv", ORC_VIEW_CSV, 0, (long)s)))))
 		return COLFS_ENOMEM;
+	colfs_node_set_derived(c);
 	ADD(colfs_dir_add_dir(t, dir, "streams", &streams_dir, f));
 	ADD(colfs_dir_add_dir(t, dir, "indexes", &indexes_dir, f));
 	if (f->schema_ok && f->ps)
@@ -1253,11 +1256,15 @@ colfs_status orc_tree_build(orc_file *f, colfs_node *root)
 				      &user_meta_dir, f));
 	ADD(colfs_dir_add_dir(t, root, "columns", &columns_dir, f));
 	colfs_node_set_args(c, ORC_TREE_COLUMNS_FILE, 0, 0);
+	/* the root's views: the stripes' one after another */
+	colfs_node_set_derived(c);
 	if (f->schema_ok && !orc_arrays_add(t, f, root, ORC_TREE_COLUMNS_FILE))
 		return COLFS_ENOMEM;
 	if (f->schema_ok) {
 		ADD(orc_tree_add_view(t, f, root, "rows.jsonl", ORC_VIEW_ROWS, 0, -1));
+		colfs_node_set_derived(c);
 		ADD(orc_tree_add_view(t, f, root, "rows.csv", ORC_VIEW_CSV, 0, -1));
+		colfs_node_set_derived(c);
 	}
 	ADD(colfs_dir_add_dir(t, root, "stripes", &stripes_dir, f));
 	if (f->schema_ok)

@@ -418,5 +418,7 @@ colfs_status parquet_arrays_add(colfs_tree *t, colfs_node *dir,
 	if (!n)
 		return COLFS_ENOMEM;
 	colfs_node_set_args(n, (uint64_t)(g + 1), 0, 0);
+	/* the values of columns/ beside it, in binary */
+	colfs_node_set_derived(n);
 	return COLFS_OK;
 }

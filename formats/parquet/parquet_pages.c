@@ -536,6 +536,17 @@ void parquet_pages_keep(parquet_pages_state *v, parquet_pages_kept *k)
 	pthread_mutex_unlock(&v->lock);
 }
 
+void parquet_pages_unkeep(parquet_pages_state *v, parquet_pages_kept *k)
+{
+	pthread_mutex_lock(&v->lock);
+	for (parquet_pages_kept **p = &v->kept; *p; p = &(*p)->next)
+		if (*p == k) {
+			*p = k->next;
+			break;
+		}
+	pthread_mutex_unlock(&v->lock);
+}
+
 /* --- page walks ----------------------------------------------------------- */
 
 colfs_status parquet_pages_list_get(colfs_tree *t, parquet_region_state *s, const colfs_node *where,

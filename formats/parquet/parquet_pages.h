@@ -74,6 +74,8 @@ typedef struct parquet_pages_kept {
 	void (*free)(struct parquet_pages_kept *k);
 } parquet_pages_kept;
 void parquet_pages_keep(parquet_pages_state *v, parquet_pages_kept *k);
+/* Take `k` off the list again (its owner frees it; the newest first). */
+void parquet_pages_unkeep(parquet_pages_state *v, parquet_pages_kept *k);
 
 /* A decoded dictionary of one chunk, refcounted. */
 typedef struct parquet_pages_dict {

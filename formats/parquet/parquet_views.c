@@ -241,18 +241,14 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 
 enum { VIEW_VALUES, VIEW_LEVELS, VIEW_DICTIONARY, VIEW_DECOMPRESSED };
 
-/* Node args: a = row group, b = chunk, c = page index (page views) or
- * (uint64_t)-1 (chunk views: piece i is page i). */
-typedef struct parquet_views_pageview {
-	parquet_region_state *s;
-	int what;
-} parquet_views_pageview;
-
+/* Node ctx: the region state; args: a = row group, b = chunk, c = page
+ * index (page views) or (uint64_t)-1 (chunk views: piece i is page i).
+ * What the view shows is told by its ops (one table each), so a view
+ * allocates nothing of its own (a wide file has millions). */
 static colfs_status pageview_piece(colfs_tree *t, colfs_node *f,
-				   uint64_t index, colfs_buf *out)
+				   uint64_t index, colfs_buf *out, int what)
 {
-	const parquet_views_pageview *pv = colfs_node_ctx(f);
-	parquet_region_state *s = pv->s;
+	parquet_region_state *s = colfs_node_ctx(f);
 	uint32_t g = (uint32_t)colfs_node_a(f), c = (uint32_t)colfs_node_b(f);
 	uint64_t k = colfs_node_c(f);
 	const parquet_pages_list *w;
@@ -273,7 +269,7 @@ static colfs_status pageview_piece(colfs_tree *t, colfs_node *f,
 	}
 	if (k >= w->n)
 		return COLFS_ECORRUPT;
-	if (pv->what == VIEW_DECOMPRESSED) {
+	if (what == VIEW_DECOMPRESSED) {
 		colfs_err e = {0};
 		uint8_t *buf;
 		size_t len;
@@ -296,7 +292,7 @@ static colfs_status pageview_piece(colfs_tree *t, colfs_node *f,
 		return COLFS_ECORRUPT;
 	leaf_init(&leaf, t, &s->pf->columns[ch->column]);
 	COLFS_TRY(parquet_pages_decode(t, s, f, g, c, w, k, NULL, &p));
-	if (pv->what == VIEW_VALUES) {
+	if (what == VIEW_VALUES) {
 		size_t j = 0;
 		render_lines(out, &leaf, &p, 0, p.n, &j);
 	} else {
@@ -311,8 +307,7 @@ static colfs_status pageview_piece(colfs_tree *t, colfs_node *f,
 static colfs_status dictionary_piece(colfs_tree *t, colfs_node *f,
 				     uint64_t index, colfs_buf *out)
 {
-	const parquet_views_pageview *pv = colfs_node_ctx(f);
-	parquet_region_state *s = pv->s;
+	parquet_region_state *s = colfs_node_ctx(f);
 	uint32_t g = (uint32_t)colfs_node_a(f), c = (uint32_t)colfs_node_b(f);
 	const parquet_chunk *ch = parquet_region_chunk(s, g, c);
 	const parquet_pages_list *w;
@@ -344,27 +339,44 @@ static colfs_status dictionary_piece(colfs_tree *t, colfs_node *f,
 
 /* Each call decodes its page on its own (no state kept between
  * pieces): concurrent. */
-static const colfs_node_ops pageview_ops = {.piece = pageview_piece,
-					    .concurrent = true};
+static colfs_status values_piece(colfs_tree *t, colfs_node *f,
+				 uint64_t index, colfs_buf *out)
+{
+	return pageview_piece(t, f, index, out, VIEW_VALUES);
+}
+
+static colfs_status levels_piece(colfs_tree *t, colfs_node *f,
+				 uint64_t index, colfs_buf *out)
+{
+	return pageview_piece(t, f, index, out, VIEW_LEVELS);
+}
+
+static colfs_status decompressed_piece(colfs_tree *t, colfs_node *f,
+				       uint64_t index, colfs_buf *out)
+{
+	return pageview_piece(t, f, index, out, VIEW_DECOMPRESSED);
+}
+
+static const colfs_node_ops values_ops = {.piece = values_piece,
+					  .concurrent = true};
+static const colfs_node_ops levels_ops = {.piece = levels_piece,
+					  .concurrent = true};
+static const colfs_node_ops decompressed_ops = {.piece = decompressed_piece,
+						.concurrent = true};
 static const colfs_node_ops dictionary_ops = {.piece = dictionary_piece,
 					      .concurrent = true};
 
 static colfs_status add_pageview(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
-				 const char *name, int what,
-				 const colfs_node_ops *ops, uint32_t g,
-				 uint32_t c, uint64_t k)
+				 const char *name, const colfs_node_ops *ops,
+				 uint32_t g, uint32_t c, uint64_t k, bool derived)
 {
-	parquet_views_pageview *pv = colfs_tree_alloc(t, sizeof *pv);
-	colfs_node *n;
+	colfs_node *n = colfs_dir_add_stream(t, dir, name, ops, s);
 
-	if (!pv)
-		return COLFS_ENOMEM;
-	pv->s = s;
-	pv->what = what;
-	n = colfs_dir_add_stream(t, dir, name, ops, pv);
 	if (!n)
 		return COLFS_ENOMEM;
 	colfs_node_set_args(n, g, c, k);
+	if (derived)
+		colfs_node_set_derived(n);
 	return COLFS_OK;
 }
 
@@ -379,18 +391,19 @@ colfs_status parquet_views_chunk_add(colfs_tree *t, colfs_node *dir, parquet_reg
 	    ch->column >= s->pf->n_columns)
 		return COLFS_OK;
 	col = &s->pf->columns[ch->column];
-	COLFS_TRY(add_pageview(t, dir, s, "values", VIEW_VALUES, &pageview_ops,
-			       g, c, UINT64_MAX));
+	/* the concatenation of its pages' values and levels (pages/) */
+	COLFS_TRY(add_pageview(t, dir, s, "values", &values_ops,
+			       g, c, UINT64_MAX, true));
 	if (col->max_rep > 0 || col->max_def > 0)
-		COLFS_TRY(add_pageview(t, dir, s, "levels", VIEW_LEVELS,
-				       &pageview_ops, g, c, UINT64_MAX));
+		COLFS_TRY(add_pageview(t, dir, s, "levels",
+				       &levels_ops, g, c, UINT64_MAX, true));
 	for (uint32_t i = 0; i < ch->n_encodings; i++)
 		dict |= ch->encodings[i] == PARQUET_ENC_PLAIN_DICTIONARY ||
 			ch->encodings[i] == PARQUET_ENC_RLE_DICTIONARY;
 	if (dict || (ch->dictionary_page_offset > 0 &&
 		     (uint64_t)ch->dictionary_page_offset == ch->start))
-		COLFS_TRY(add_pageview(t, dir, s, "dictionary", VIEW_DICTIONARY,
-				       &dictionary_ops, g, c, 0));
+		COLFS_TRY(add_pageview(t, dir, s, "dictionary",
+				       &dictionary_ops, g, c, 0, false));
 	return COLFS_OK;
 }
 
@@ -405,15 +418,17 @@ colfs_status parquet_views_page_add(colfs_tree *t, colfs_node *dir, parquet_regi
 	if (!w || k >= w->n || !ch || ch->column >= s->pf->n_columns)
 		return COLFS_OK;
 	col = &s->pf->columns[ch->column];
-	COLFS_TRY(add_pageview(t, dir, s, "decompressed", VIEW_DECOMPRESSED,
-			       &pageview_ops, g, c, k));
+	/* a data page's values decompress it first */
+	COLFS_TRY(add_pageview(t, dir, s, "decompressed",
+			       &decompressed_ops, g, c, k,
+			       parquet_pages_is_data(&w->pages[k])));
 	if (!parquet_pages_is_data(&w->pages[k]))
 		return COLFS_OK;
-	COLFS_TRY(add_pageview(t, dir, s, "values", VIEW_VALUES, &pageview_ops,
-			       g, c, k));
+	COLFS_TRY(add_pageview(t, dir, s, "values", &values_ops,
+			       g, c, k, false));
 	if (col->max_rep > 0 || col->max_def > 0)
-		COLFS_TRY(add_pageview(t, dir, s, "levels", VIEW_LEVELS,
-				       &pageview_ops, g, c, k));
+		COLFS_TRY(add_pageview(t, dir, s, "levels",
+				       &levels_ops, g, c, k, false));
 	return COLFS_OK;
 }
 
@@ -1551,9 +1566,21 @@ static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 	return st;
 }
 
+/* The node is freed (colfs_dir_release): so is its view, decoded pages
+ * and readers with it. */
+static void table_release(colfs_tree *t, colfs_node *n)
+{
+	parquet_views_view *w = colfs_node_ctx(n);
+
+	(void)t;
+	parquet_pages_unkeep(w->s->values, &w->kept);
+	view_free(w);
+}
+
 /* Each piece takes its own reader: concurrent. */
 static const colfs_node_ops table_ops = {.piece = table_piece,
-					 .concurrent = true};
+					 .concurrent = true,
+					 .release = table_release};
 
 static parquet_views_view *view_new(colfs_tree *t, parquet_region_state *s, int mode, int64_t g,
 			  uint32_t n_fields)
@@ -1604,9 +1631,16 @@ static void view_register(parquet_region_state *s, parquet_views_view *w)
 static colfs_status view_add(colfs_tree *t, colfs_node *dir, const char *name,
 			     parquet_views_view *w)
 {
+	colfs_node *n;
+
 	view_register(w->s, w);
-	return colfs_dir_add_stream(t, dir, name, &table_ops, w) ? COLFS_OK
-								 : COLFS_ENOMEM;
+	n = colfs_dir_add_stream(t, dir, name, &table_ops, w);
+	if (!n)
+		return COLFS_ENOMEM;
+	/* rows.jsonl and rows.csv assemble the fields columns/ does */
+	if (w->mode != MODE_COLUMN)
+		colfs_node_set_derived(n);
+	return COLFS_OK;
 }
 
 /* The top-level fields: schema indexes whose parent is the root. */
@@ -1713,6 +1747,9 @@ colfs_status parquet_views_table_add(colfs_tree *t, colfs_node *dir, parquet_reg
 	if (!n)
 		return COLFS_ENOMEM;
 	colfs_node_set_args(n, (uint64_t)(g + 1), 0, 0);
+	/* the root's: the row groups' columns/ one after another */
+	if (g < 0)
+		colfs_node_set_derived(n);
 	COLFS_TRY(parquet_arrays_add(t, dir, s, g));
 	COLFS_TRY(rows_view_add(t, dir, s, g, MODE_JSONL, "rows.jsonl"));
 	return rows_view_add(t, dir, s, g, MODE_CSV, "rows.csv");

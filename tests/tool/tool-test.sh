@@ -939,6 +939,59 @@ test_check_json_unreadable() {
 		fail "sample: $(head -c 300 out)"
 }
 
+# check reads a derived view (rows.*, arrays/, the root's columns/, a
+# chunk's values and levels, a data page's decompressed) only where the
+# part it comes from turned out damaged: on healthy and damaged files of
+# every format it finds exactly what --all (every view read) finds, the
+# same problems, the same unreadable nodes, the same node count; on a
+# healthy file it leaves views unread, with --all none.
+test_check_derived() {
+	need_parquet
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	"$COLFS_MKSAMPLE" crc.parquet --bad-crc || fail "mksample --bad-crc"
+	"$COLFS_MKSAMPLE" hdr.parquet --codec snappy --data-page-v2 \
+		--rows 1234 --row-groups 2 || fail "mksample"
+	c=row_groups/0/chunks/price/pages
+	end0=$(($(offset_of hdr.parquet $c/0/raw) + $(length_of hdr.parquet $c/0/raw)))
+	damage hdr.parquet $((end0 + 3)) 8
+	files="$SAMPLE crc.parquet hdr.parquet"
+	if [ -n "${ORC_GEN:-}" ]; then
+		"$ORC_GEN" g.orc 3000 1000 || fail "orc_gen"
+		cp g.orc bad.orc
+		s=stripes/1/streams/0-1-DATA/raw
+		damage bad.orc $(($(offset_of bad.orc $s) + 600)) 16
+		files="$files g.orc bad.orc"
+	fi
+	if [ -n "${CFILE_WRITER:-}" ]; then
+		"$CFILE_WRITER" --type INT32 --encoding PLAIN --count 3000 \
+			--block-rows 1000 c.cfile c.txt || fail "cfile-writer"
+		cp c.cfile bad.cfile
+		damage bad.cfile $(($(offset_of bad.cfile blocks/1/raw) + 900)) 4
+		files="$files c.cfile bad.cfile"
+	fi
+	for f in $files; do
+		run "$COLFS_TOOL" check --json "$f"
+		cp out some.json
+		r1=$rc
+		run "$COLFS_TOOL" check --json --all "$f"
+		[ "$rc" = "$r1" ] || fail "$f: exit $r1, with --all $rc"
+		python3 - some.json out "$f" <<-'PY' || fail "$f: check and check --all disagree"
+		import json, sys
+		a, b = (json.load(open(p)) for p in sys.argv[1:3])
+		key = lambda p: (p['path'], str(p['offset']), p['kind'], p['message'])
+		assert sorted(map(key, a['problems'])) == sorted(map(key, b['problems'])), \
+		    (a['problems'], b['problems'])
+		for k in ('nodes', 'unreadable', 'healthy', 'problem_count', 'complete'):
+		    assert a[k] == b[k], (k, a[k], b[k])
+		un = lambda d: sorted(x['path'] for x in d['unreadable_nodes'])
+		assert un(a) == un(b), (un(a), un(b))
+		assert b['derived_not_read'] == 0, b
+		if a['healthy'] and not sys.argv[3].endswith('.cfile'):
+		    assert a['derived_not_read'] > 0, a
+		PY
+	done
+}
+
 # The progress follows the stored bytes decoded, not the count of
 # entries: check --progress on a pipe writes "PCT% PATH" before each file
 # it reads.  The documents at the root (metadata, nothing to decode) move
