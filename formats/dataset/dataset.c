@@ -1669,17 +1669,17 @@ static colfs_status partitions_populate(colfs_tree *t, colfs_node *dir)
 	ds_view *v = view_of(dir);
 	dataset *ds = v->ds;
 	size_t key = v->key0;
-	bool *done = calloc(v->n + 1, sizeof *done);
 	colfs_status st = COLFS_OK;
-	if (!done)
-		return COLFS_ENOMEM;
+	/* lists the dataset if it is not yet (the root view's files come
+	 * then) */
 	ds_probe_all(ds);
 	/* shown for a `key=value` folder before the listing, which found
 	 * no file under it */
-	if (key >= ds->nkeys) {
-		free(done);
+	if (key >= ds->nkeys)
 		return COLFS_OK;
-	}
+	bool *done = calloc(v->n + 1, sizeof *done);
+	if (!done)
+		return COLFS_ENOMEM;
 	for (size_t i = 0; st == COLFS_OK && i < v->n; i++) {
 		if (done[i] || ds->files[v->idx[i]].kind != 1)
 			continue;
