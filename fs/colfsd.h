@@ -18,6 +18,16 @@
  * during the mount (everything except volatile documents and streams whose
  * size is not known yet). */
 #define COLFSD_TIMEOUT_IMMUTABLE 3600.0
+/* Attribute timeout of a stream whose size is still unknown after the
+ * daemon tried to learn it (sizes=auto on a large source, lazy): only a
+ * read to its end can change it, and that read invalidates the kernel's
+ * copy (ll.c, colfsd_read).  Not 0: with default_permissions the kernel
+ * checks a node's mode before each getxattr, and `getfattr -d` makes
+ * 2 + 2 x names such calls per node, each a GETATTR once the attributes
+ * have expired (docs/performance.md, "xattrs").  Short, so that a size
+ * learnt another way (a graft's tree read through another path) shows
+ * within a second. */
+#define COLFSD_TIMEOUT_UNKNOWN_SIZE 1.0
 /* st_blksize of generated files (documents and streams): see colfsd_stat. */
 #define COLFSD_STREAM_BLKSIZE (1 << 20)
 
@@ -29,6 +39,8 @@ typedef struct colfsd {
 	/* FUSE connection options given with -o (max_readahead, sync_read,
 	 * no_splice_write...), applied at init; NULL when none. */
 	struct fuse_conn_info_opts *conn_opts;
+	/* The session, for notifications to the kernel (a size learnt). */
+	struct fuse_session *se;
 	/* -o sizes= (with exact, a readdirplus learns sizes in parallel). */
 	colfs_sizes_mode sizes_mode;
 	/* Files open right now.  The kernel sends RELEASE asynchronously, so

@@ -42,14 +42,16 @@ static mode_t colfsd_mode(const colfsd *d, bool dir)
 	return S_IFREG | r;
 }
 
-/* Attributes of a node.  `*stable` tells whether they can be cached for
- * the life of the mount: not for volatile documents (`errors`) nor for a
- * stream whose size is not known yet.  With `learn`, a stream's size is
- * learned as the sizes mode says; without, only a known size is given
- * (a listing: `ls -R` and `find` need no sizes, and the stat of `ls -l`
- * that follows learns them).  Returns 0 or an errno. */
+/* Attributes of a node, and how long the kernel may keep them
+ * (`*timeout`): the life of the mount, but never for volatile documents
+ * (`errors`) nor for a stream whose size a stat could still learn.  With
+ * `learn`, a stream's size is learned as the sizes mode says; without,
+ * only a known size is given (a listing: `ls -R` and `find` need no
+ * sizes, and the stat of `ls -l` that follows learns them).  A stream
+ * whose size stays unknown after that is kept a short while
+ * (COLFSD_TIMEOUT_UNKNOWN_SIZE).  Returns 0 or an errno. */
 static int colfsd_stat(colfsd *d, colfs_node *n, struct stat *st,
-		       bool *stable, bool learn)
+		       double *timeout, bool learn)
 {
 	const bool dir = colfs_node_is_dir(n);
 
@@ -62,7 +64,7 @@ static int colfsd_stat(colfsd *d, colfs_node *n, struct stat *st,
 	st->st_mtim = d->source.st_mtim;
 	st->st_ctim = d->source.st_ctim;
 	st->st_blksize = 4096;
-	*stable = true;
+	*timeout = COLFSD_TIMEOUT_IMMUTABLE;
 	if (dir) {
 		st->st_nlink = 2;
 		return 0;
@@ -96,22 +98,24 @@ static int colfsd_stat(colfsd *d, colfs_node *n, struct stat *st,
 		st->st_blocks = (blkcnt_t)((size + 511) / 512);
 	else
 		st->st_blocks = (blkcnt_t)((size + 4095) / 4096 * 8);
-	*stable = exact && !colfs_node_is_volatile(n);
+	if (colfs_node_is_volatile(n) || cs)
+		*timeout = 0.0;
+	else if (!exact)
+		*timeout = learn || d->sizes_mode == COLFS_SIZES_LAZY
+				   ? COLFSD_TIMEOUT_UNKNOWN_SIZE
+				   : 0.0;
 	return 0;
 }
 
 static int colfsd_entry(colfsd *d, colfs_node *n, struct fuse_entry_param *e,
 			bool learn)
 {
-	bool stable;
-
 	memset(e, 0, sizeof *e);
-	int err = colfsd_stat(d, n, &e->attr, &stable, learn);
+	int err = colfsd_stat(d, n, &e->attr, &e->attr_timeout, learn);
 	if (err)
 		return err;
 	e->ino = e->attr.st_ino;
 	e->entry_timeout = COLFSD_TIMEOUT_IMMUTABLE;
-	e->attr_timeout = stable ? COLFSD_TIMEOUT_IMMUTABLE : 0.0;
 	return 0;
 }
 
@@ -205,19 +209,18 @@ static void colfsd_getattr(fuse_req_t req, fuse_ino_t ino,
 {
 	colfs_node *n = colfsd_node(req, ino);
 	struct stat st;
-	bool stable;
+	double timeout;
 
 	(void)fi;
 	if (!n) {
 		fuse_reply_err(req, ESTALE);
 		return;
 	}
-	int err = colfsd_stat(colfsd_of(req), n, &st, &stable, true);
+	int err = colfsd_stat(colfsd_of(req), n, &st, &timeout, true);
 	if (err)
 		fuse_reply_err(req, err);
 	else
-		fuse_reply_attr(req, &st,
-				stable ? COLFSD_TIMEOUT_IMMUTABLE : 0.0);
+		fuse_reply_attr(req, &st, timeout);
 }
 
 /* --- files ------------------------------------------------------------------ */
@@ -229,6 +232,8 @@ typedef struct colfsd_file {
 	bool range;           /* served zero-copy from the source fd (a
 			       * remote source's ranges have a handle) */
 	uint64_t offset, len; /* for a range: where in the source file */
+	bool size_pending;    /* a stream opened before its size was known:
+			       * the kernel is told when a read learns it */
 	/* For documents and streams.  Reads on one handle may come from
 	 * several threads at once (parallel read-ahead): the core allows it
 	 * (a handle holds no position; streams lock inside the core). */
@@ -360,6 +365,15 @@ static void colfsd_open(fuse_req_t req, fuse_ino_t ino,
 			fi->keep_cache = 1;
 		else
 			fi->direct_io = 1;
+		f->size_pending = !exact && !colfs_node_is_volatile(n);
+		/* Read through the page cache, the kernel stops at the size
+		 * it holds: one kept while the size was unknown (0, for
+		 * COLFSD_TIMEOUT_UNKNOWN_SIZE) would end the read at once
+		 * when the size was learnt since without a read of ours
+		 * telling it (a graft's tree read through another path).
+		 * Its attributes are dropped, so it asks at the end. */
+		if (fi->keep_cache && d->se)
+			fuse_lowlevel_notify_inval_inode(d->se, ino, -1, 0);
 		break;
 	}
 	case COLFS_CONTENT_DIR:
@@ -377,13 +391,32 @@ static void colfsd_open(fuse_req_t req, fuse_ino_t ino,
 	}
 }
 
+/* A read of a stream opened before its size was known: once the size is
+ * known (this read or one before reached the end), the kernel forgets the
+ * attributes it keeps (size 0, COLFSD_TIMEOUT_UNKNOWN_SIZE), so that the
+ * stat after `cat` shows the size.  Told before the read is answered, so
+ * the reader's next stat asks again; only attributes are invalidated (a
+ * negative offset), which takes no lock a pending read holds. */
+static void colfsd_size_learnt(colfsd *d, colfsd_file *f, fuse_ino_t ino)
+{
+	uint64_t size;
+	bool exact = false;
+
+	if (colfs_node_size_known(d->tree, f->node, &size, &exact) ||
+	    !exact)
+		return;
+	if (!__atomic_exchange_n(&f->size_pending, false, __ATOMIC_RELAXED))
+		return;
+	if (d->se)
+		fuse_lowlevel_notify_inval_inode(d->se, ino, -1, 0);
+}
+
 static void colfsd_read(fuse_req_t req, fuse_ino_t ino, size_t size,
 			off_t off, struct fuse_file_info *fi)
 {
 	colfsd *d = colfsd_of(req);
 	colfsd_file *f = (colfsd_file *)(uintptr_t)fi->fh;
 
-	(void)ino;
 	if (off < 0) {
 		fuse_reply_err(req, EINVAL);
 		return;
@@ -416,6 +449,9 @@ static void colfsd_read(fuse_req_t req, fuse_ino_t ino, size_t size,
 	size_t got = 0;
 	colfs_status cs = colfs_handle_read(f->handle, (uint64_t)off, size,
 					    buf, &got);
+	/* (several threads may read one handle: the flag is atomic) */
+	if (!cs && __atomic_load_n(&f->size_pending, __ATOMIC_RELAXED))
+		colfsd_size_learnt(d, f, ino);
 	if (cs)
 		fuse_reply_err(req, colfsd_errno(cs));
 	else

@@ -495,6 +495,7 @@ int main(int argc, char *argv[])
 		fprintf(stderr, "colfs: see 'colfs --help' for the options\n");
 		goto out;
 	}
+	d.se = se;
 
 	colfs_status st;
 	if (remote) {

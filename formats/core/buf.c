@@ -53,6 +53,26 @@ bool colfs_buf_reserve(colfs_buf *b, size_t extra)
 	return true;
 }
 
+bool colfs_buf_reserve_exact(colfs_buf *b, size_t extra)
+{
+	if (b->failed)
+		return false;
+	if (extra <= b->cap - b->len)
+		return true;
+	if (extra > SIZE_MAX / 2 - b->len) {
+		b->failed = true;
+		return false;
+	}
+	char *p = realloc(b->data, b->len + extra);
+	if (!p) {
+		b->failed = true;
+		return false;
+	}
+	b->data = p;
+	b->cap = b->len + extra;
+	return true;
+}
+
 void colfs_buf_append(colfs_buf *b, const void *data, size_t len)
 {
 	if (len == 0 || !colfs_buf_reserve(b, len))

@@ -24,6 +24,10 @@ void colfs_buf_free(colfs_buf *b);
 /* Make room for `extra` more bytes; returns false (and marks failure) if
  * it cannot. */
 bool colfs_buf_reserve(colfs_buf *b, size_t extra);
+/* The same with no room to spare: the buffer ends up exactly as large as
+ * asked (a piece whose length is known before it is rendered is kept in
+ * its own block, not copied into one; piececache.c). */
+bool colfs_buf_reserve_exact(colfs_buf *b, size_t extra);
 void colfs_buf_append(colfs_buf *b, const void *data, size_t len);
 void colfs_buf_puts(colfs_buf *b, const char *s);
 void colfs_buf_putc(colfs_buf *b, char c);

@@ -216,17 +216,78 @@ static void errors_render(colfs_tree *t, const char *dir, const char *prefix,
 	colfs_tree_unlock(t);
 }
 
+static int path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The number of sorted paths before the first one >= key. */
+static size_t paths_lower(const char *const *v, size_t n, const char *key)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(v[mid], key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The paths of the list sorted, made again only when the list has grown
+ * (it only grows: entries are never removed while the tree lives).  A
+ * walk over a large tree (`getfattr -R`) asks at every directory: each
+ * answer is then two binary searches, not a pass over the list.  Called
+ * with the tree locked; false when out of memory. */
+static bool sorted_paths_fresh(colfs_tree *t)
+{
+	if (t->nsorted == t->nerrors && (t->sorted_paths || !t->nerrors))
+		return true;
+	const char **v = realloc(t->sorted_paths,
+				 (t->nerrors ? t->nerrors : 1) * sizeof *v);
+	if (!v)
+		return false;
+	for (size_t i = 0; i < t->nerrors; i++)
+		v[i] = t->errors[i].path;
+	qsort(v, t->nerrors, sizeof *v, path_cmp);
+	t->sorted_paths = v;
+	t->nsorted = t->nerrors;
+	return true;
+}
+
 size_t colfs_tree_problems_under(colfs_tree *t, const char *dir)
 {
-	size_t n = 0;
+	size_t n = 0, len = strlen(dir);
 	bool all = strcmp(dir, "/") == 0;
+	char *key;
 
 	colfs_tree_lock(t);
-	for (size_t i = 0; i < t->nerrors; i++)
-		if (all || path_under(t->errors[i].path, dir))
+	if (all) {
+		n = t->nerrors + t->dropped_errors;
+	} else if (sorted_paths_fresh(t) && (key = malloc(len + 2))) {
+		/* the paths equal to dir, then those in [dir "/", dir "0"):
+		 * '0' follows '/', so that range is every path below dir */
+		const char *const *v = t->sorted_paths;
+		size_t at = paths_lower(v, t->nsorted, dir);
+		while (at < t->nsorted && strcmp(v[at], dir) == 0) {
 			n++;
-	if (all)
-		n += t->dropped_errors;
+			at++;
+		}
+		memcpy(key, dir, len);
+		key[len] = '/';
+		key[len + 1] = '\0';
+		size_t from = paths_lower(v, t->nsorted, key);
+		key[len] = '/' + 1;
+		n += paths_lower(v, t->nsorted, key) - from;
+		free(key);
+	} else {
+		/* out of memory: the walk, as before there was an index */
+		for (size_t i = 0; i < t->nerrors; i++)
+			if (path_under(t->errors[i].path, dir))
+				n++;
+	}
 	colfs_tree_unlock(t);
 	return n;
 }

@@ -51,12 +51,9 @@ typedef enum colfs_time_unit {
 	COLFS_UNIT_NANOS,
 } colfs_time_unit;
 
-/* The decimal digits of v written at p (at most 20 bytes, no sign, no
- * terminator); returns the end.  Inline for the renderers' hot loops:
- * the length first, then two digits at a time from the end, so the digits
- * land in place (no temporary, no copy). */
 extern const char colfs_digit_pairs[200];
-static inline char *colfs_put_u64(char *p, uint64_t v)
+/* How many decimal digits colfs_put_u64 writes for v (1 to 20). */
+static inline unsigned colfs_u64_digits(uint64_t v)
 {
 	static const uint64_t p10[20] = {
 		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
@@ -70,9 +67,16 @@ static inline char *colfs_put_u64(char *p, uint64_t v)
 	unsigned bits = 64 - (unsigned)__builtin_clzll(v | 1);
 	unsigned n = (bits * 1233) >> 12;
 	n += n < 20 && v >= p10[n];
-	if (n == 0)
-		n = 1;
-	char *e = p + n, *q = e;
+	return n ? n : 1;
+}
+
+/* The decimal digits of v written at p (at most 20 bytes, no sign, no
+ * terminator); returns the end.  Inline for the renderers' hot loops:
+ * the length first, then two digits at a time from the end, so the digits
+ * land in place (no temporary, no copy). */
+static inline char *colfs_put_u64(char *p, uint64_t v)
+{
+	char *e = p + colfs_u64_digits(v), *q = e;
 	while (v >= 100) {
 		unsigned r = (unsigned)(v % 100);
 		v /= 100;
@@ -88,6 +92,13 @@ static inline char *colfs_put_u64(char *p, uint64_t v)
 		*--q = (char)('0' + v);
 	}
 	return e;
+}
+
+/* How many bytes colfs_put_i64 writes for v (1 to 20). */
+static inline unsigned colfs_i64_len(int64_t v)
+{
+	return v < 0 ? 1 + colfs_u64_digits(0 - (uint64_t)v)
+		     : colfs_u64_digits((uint64_t)v);
 }
 
 /* The same for a signed value (at most 20 bytes). */

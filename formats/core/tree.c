@@ -1713,6 +1713,7 @@ void colfs_tree_destroy(colfs_tree *t)
 	for (size_t i = 0; i < t->narena; i++)
 		free(t->arena[i]);
 	free(t->arena);
+	free(t->sorted_paths);
 	for (size_t i = 0; i < t->nerrors; i++) {
 		free(t->errors[i].path);
 		free(t->errors[i].msg);

@@ -235,8 +235,10 @@ uint64_t colfs_node_c(const colfs_node *n);
 
 /* --- extended attributes (xattr.c) ------------------------------------- */
 /* Set the attribute "user.colfs.<name>" of the node being described
- * (`name`: lower-case letters, digits, '_'): a value set again replaces
- * the first one in place.  Values are text without NUL bytes. */
+ * (`name`: a string literal of lower-case letters, digits, '_'; it is
+ * kept, not copied): a value set again replaces the first one in place.
+ * Values are text without NUL bytes; a request that does not want the
+ * value (a listxattr, a getxattr of another name) does not format it. */
 typedef struct colfs_xattrs colfs_xattrs;
 void colfs_xattrs_set(colfs_xattrs *x, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -82,6 +82,11 @@ struct colfs_tree {
 	size_t narena, caparena;
 	error_entry *errors;
 	size_t nerrors, caperrors, dropped_errors;
+	/* The paths of errors[0 .. nsorted), sorted (problems.c: the count
+	 * under a directory by two binary searches); made again when
+	 * nerrors has grown past nsorted.  Borrowed from errors[]. */
+	const char **sorted_paths;
+	size_t nsorted;
 	colfs_piece_cache cache;
 	/* The workers decoding ahead (ahead.c), started at the first read
 	 * of a concurrent stream; NULL before, or with decode_threads=0. */

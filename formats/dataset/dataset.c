@@ -10,7 +10,10 @@
  * are streams with one piece per file: the file's own view, its fields
  * put in the unified order (NULL for a field it lacks), Hive partition
  * values added.  `partitions/<key>=<value>/` is the same tree over the
- * files of one partition.
+ * files of one partition.  A Delta table (delta.h) gives the files and
+ * the partition values; its union views leave out the rows of each
+ * file's deletion vector and name its columns by their logical names
+ * (column mapping: f->phys keeps each field's column in the file).
  *
  * Locks: the host tree's lock (populate, generate) is taken before
  * `load` and `lru`, never after; the pool's threads and the LRU never
@@ -25,6 +28,7 @@
 #include "../remote/remote.h"
 
 #include <ctype.h>
+#include <jansson.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -70,7 +74,15 @@ typedef struct ds_file {
 	char *schema_text;
 	char **fields;        /* columns/ names (escaped) */
 	char **types;         /* each field's schema text, or "" */
+	char **phys;          /* a Delta table with column mapping: each
+			       * field's own name in the file (escaped, as
+			       * its columns/ names it); NULL: `fields` */
 	size_t nfields;
+	/* a Delta table: the rows its deletion vector deletes (ascending,
+	 * borrowed from the snapshot), left out of the union views */
+	const uint64_t *deleted;
+	size_t ndeleted;
+	char *refused;        /* why the union views cannot read it, or NULL */
 	size_t schema_id;
 	/* the open tree (lru) */
 	colfs_tree *tree;
@@ -115,10 +127,8 @@ typedef struct dataset {
 	size_t *open_idx;     /* the files whose tree is open (nopen) */
 	size_t capopen;
 	uint64_t clock;
-	/* a Delta table: its snapshot; why the union views cannot show it
-	 * (NULL: they can) */
+	/* a Delta table: its snapshot */
 	colfs_delta_snapshot *snap;
-	const char *union_refused;
 	/* problems found off the host's lock, rendered by `errors` */
 	pthread_mutex_t plock;
 	char **problems;
@@ -576,6 +586,151 @@ static char **ds_schema_blocks(const char *text, size_t *n)
 	return v;
 }
 
+/* The Delta field a column of the file stands for under column mapping
+ * (PROTOCOL.md, "Reader Requirements for Column Mapping"): in mode
+ * `name` its physical name, in mode `id` the field id the file gives its
+ * top-level column (`ids`: the file's schema.json children; NULL: none).
+ * NULL when the table's schema has no such field. */
+static const colfs_delta_field *ds_delta_field(const dataset *ds,
+					       const char *top, json_t *ids)
+{
+	const colfs_delta_snapshot *s = ds->snap;
+	bool by_id = strcmp(s->column_mapping_mode, "id") == 0;
+	int64_t id = -1;
+	if (by_id) {
+		size_t i;
+		json_t *c;
+		json_array_foreach(ids, i, c) {
+			json_t *fid = json_object_get(c, "field_id");
+			const char *nm = json_string_value(json_object_get(c, "name"));
+			char *esc = nm ? colfs_name_escape(nm) : NULL;
+			if (esc && strcmp(esc, top) == 0 && json_is_integer(fid))
+				id = json_integer_value(fid);
+			free(esc);
+		}
+		if (id < 0)
+			return NULL;
+	}
+	for (size_t k = 0; k < s->n_fields; k++) {
+		const colfs_delta_field *df = &s->fields[k];
+		if (by_id) {
+			if (df->field_id == id)
+				return df;
+			continue;
+		}
+		char *esc = colfs_name_escape(df->physical_name);
+		bool same = esc && strcmp(esc, top) == 0;
+		free(esc);
+		if (same)
+			return df;
+	}
+	return NULL;
+}
+
+/* A Delta table with column mapping: file `f`'s fields renamed from the
+ * physical columns to the table's logical names (a nested leaf
+ * `phys.x.y` becomes `Logical.x.y`: only the top level is mapped), the
+ * physical names kept in f->phys for reading.  A column that is no field
+ * of the table's schema (a dropped one), or that is a partition column
+ * (whose values come from the log), is left out.  Mode `id` with a file
+ * that has no field ids: the file is refused (f->refused), as the
+ * protocol allows, rather than read as all NULL. */
+static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
+{
+	json_t *ids = NULL, *doc = NULL;
+	if (strcmp(ds->snap->column_mapping_mode, "id") == 0) {
+		colfs_buf b = COLFS_BUF_INIT;
+		bool any = false;
+		if (ds_read_node(g, "schema.json", &b) == COLFS_OK &&
+		    colfs_buf_status(&b) == COLFS_OK && b.len)
+			doc = json_loadb(b.data, b.len, 0, NULL);
+		colfs_buf_free(&b);
+		ids = json_object_get(doc, "children");
+		size_t i;
+		json_t *c;
+		json_array_foreach(ids, i, c)
+			if (json_is_integer(json_object_get(c, "field_id")))
+				any = true;
+		if (!any) {
+			f->refused = strdup("column mapping mode id: the file's "
+					    "columns have no field ids");
+			ds_problem(ds, f->tree_path, UINT64_MAX,
+				   COLFS_EUNSUPPORTED, "left out of the union "
+				   "views: column mapping mode id, and the "
+				   "file's columns have no field ids");
+		}
+	}
+	char **phys = calloc(f->nfields + 1, sizeof *phys);
+	size_t kept = 0;
+	for (size_t j = 0; phys && j < f->nfields; j++) {
+		char *name = f->fields[j];
+		/* its top-level column: the whole name, else up to a '.' */
+		const colfs_delta_field *df = ds_delta_field(ds, name, ids);
+		size_t cut = strlen(name);
+		for (const char *dot = name; !df && (dot = strchr(dot, '.'));
+		     dot++) {
+			char *top = strndup(name, (size_t)(dot - name));
+			df = top ? ds_delta_field(ds, top, ids) : NULL;
+			if (df)
+				cut = (size_t)(dot - name);
+			free(top);
+		}
+		bool part = false;
+		for (size_t k = 0; df && k < ds->snap->n_partition_columns; k++)
+			part = part || !strcmp(ds->snap->partition_columns[k],
+					       df->name);
+		char *logical = df && !part ? colfs_name_escape(df->name) : NULL;
+		char *full = logical ? malloc(strlen(logical) +
+					      strlen(name + cut) + 1) : NULL;
+		if (!full) {
+			free(logical);
+			free(f->fields[j]);
+			free(f->types[j]);
+			continue;
+		}
+		sprintf(full, "%s%s", logical, name + cut);
+		free(logical);
+		/* the schema text names the column by its physical name:
+		 * the first " <name>" after the repetition and type */
+		char *ty = f->types[j];
+		char *at = NULL;
+		if (!name[cut] && ty && ty[0]) {
+			size_t pl = strlen(name);
+			for (char *q = strchr(ty, ' '); q && !at; q = strchr(q + 1, ' '))
+				if (!strncmp(q + 1, name, pl) &&
+				    (q[1 + pl] == ' ' || q[1 + pl] == ';' ||
+				     q[1 + pl] == '\0'))
+					at = q + 1;
+		}
+		if (at) {
+			size_t pl = strlen(name);
+			char *nt = malloc(strlen(ty) - pl + strlen(df->name) + 1);
+			if (nt) {
+				sprintf(nt, "%.*s%s%s", (int)(at - ty), ty,
+					df->name, at + pl);
+				free(ty);
+				ty = nt;
+			}
+		}
+		phys[kept] = name;
+		f->fields[kept] = full;
+		f->types[kept] = ty;
+		kept++;
+	}
+	if (!phys) {
+		/* out of memory: the file shows no fields rather than
+		 * physical names */
+		for (size_t j = 0; j < f->nfields; j++) {
+			free(f->fields[j]);
+			free(f->types[j]);
+		}
+		kept = 0;
+	}
+	f->phys = phys;
+	f->nfields = kept;
+	json_decref(doc);
+}
+
 /* Read file `i`'s footer facts (a pool thread: no host lock). */
 static void ds_load_file(dataset *ds, size_t i)
 {
@@ -628,6 +783,8 @@ static void ds_load_file(dataset *ds, size_t i)
 			free(blocks[k]);
 		free(blocks);
 	}
+	if (ds->snap && strcmp(ds->snap->column_mapping_mode, "none"))
+		ds_map_fields(ds, f, g);
 	if (f->rows < 0) {
 		f->info = -1;
 		f->why = strdup("its summary gives no row count");
@@ -709,13 +866,39 @@ static void ds_unify(dataset *ds)
 	size_t *other = calloc(ds->nfiles + 1, sizeof *other);
 	size_t readable = 0;
 
+	/* A Delta table: its schema's fields first, in its order (an empty
+	 * table, or a field no file has yet, still has its column), each
+	 * typed as the first file that has it declares it. */
+	for (size_t j = 0; ds->snap && j < ds->snap->n_fields; j++) {
+		const char *name = ds->snap->fields[j].name;
+		bool part = false;
+		for (size_t k = 0; k < ds->snap->n_partition_columns; k++)
+			part = part || !strcmp(ds->snap->partition_columns[k], name);
+		char *esc = part ? NULL : colfs_name_escape(name);
+		ds_field *nf = esc && ds_field_find(ds, esc) < 0
+			       ? realloc(ds->fields, (ds->nfields + 1) * sizeof *nf)
+			       : NULL;
+		if (!nf) {
+			free(esc);
+			continue;
+		}
+		ds->fields = nf;
+		nf[ds->nfields].name = esc;
+		nf[ds->nfields].key_json = ds_json_key(esc);
+		nf[ds->nfields].key_csv = ds_csv_key(esc);
+		nf[ds->nfields].type = NULL;
+		ds->nfields++;
+	}
 	for (size_t i = 0; i < ds->nfiles; i++) {
 		ds_file *f = &ds->files[i];
 		if (f->info != 1)
 			continue;
 		readable++;
 		for (size_t k = 0; k < f->nfields; k++) {
-			if (ds_field_find(ds, f->fields[k]) >= 0)
+			long at = ds_field_find(ds, f->fields[k]);
+			if (at >= 0 && !ds->fields[at].type)
+				ds->fields[at].type = strdup(f->types[k]);
+			if (at >= 0)
 				continue;
 			ds_field *nf = realloc(ds->fields,
 					       (ds->nfields + 1) * sizeof *nf);
@@ -743,9 +926,13 @@ static void ds_unify(dataset *ds)
 		}
 		f->schema_id = j;
 	}
+	for (size_t k = 0; k < ds->nfields; k++)
+		if (!ds->fields[k].type)
+			ds->fields[k].type = strdup("");
 	for (size_t k = 0; missing && other && k < ds->nfields; k++) {
 		size_t nm = 0, no = 0;
-		const char *first_type = ds->fields[k].type;
+		const char *first_type = ds->fields[k].type
+					 ? ds->fields[k].type : "";
 		for (size_t i = 0; i < ds->nfiles; i++) {
 			ds_file *f = &ds->files[i];
 			size_t j = 0;
@@ -1145,6 +1332,20 @@ static colfs_status disk_folder_populate(colfs_tree *t, colfs_node *dir)
 	return st;
 }
 
+/* Which rows a file adds: its row count, or 0 when unreadable. */
+static int64_t ds_rows(const ds_file *f)
+{
+	return f->kind == 1 && f->info == 1 ? f->rows : 0;
+}
+
+/* The rows a file shows in the union views: its rows but those its
+ * deletion vector deletes. */
+static int64_t ds_rows_shown(const ds_file *f)
+{
+	int64_t r = ds_rows(f);
+	return r > (int64_t)f->ndeleted ? r - (int64_t)f->ndeleted : 0;
+}
+
 static colfs_status summary_generate(colfs_tree *t, colfs_node *n,
 				     colfs_buf *out)
 {
@@ -1152,7 +1353,7 @@ static colfs_status summary_generate(colfs_tree *t, colfs_node *n,
 	dataset *ds = v->ds;
 	size_t nf = 0, bad = 0, skipped = 0, formats[3] = {0};
 	uint64_t bytes = 0;
-	int64_t rows = 0, groups = 0;
+	int64_t rows = 0, groups = 0, deleted = 0;
 	(void)t;
 	ds_load(ds);
 	for (size_t i = 0; i < v->n; i++) {
@@ -1167,7 +1368,8 @@ static colfs_status summary_generate(colfs_tree *t, colfs_node *n,
 			bad++;
 			continue;
 		}
-		rows += f->rows;
+		rows += ds_rows_shown(f);
+		deleted += ds_rows(f) - ds_rows_shown(f);
 		if (f->groups > 0)
 			groups += f->groups;
 		formats[strcmp(f->format, "parquet") == 0 ? 0
@@ -1181,6 +1383,10 @@ static colfs_status summary_generate(colfs_tree *t, colfs_node *n,
 	colfs_buf_printf(out, "other files: %zu (not Parquet, ORC or CFile: "
 			 "not shown)\n", skipped);
 	colfs_buf_printf(out, "rows: %lld\n", (long long)rows);
+	if (ds->snap)
+		colfs_buf_printf(out, "deleted rows: %lld (by deletion vectors: "
+				 "left out of rows and the union views, shown "
+				 "in files/)\n", (long long)deleted);
 	colfs_buf_printf(out, "bytes: %llu\n", (unsigned long long)bytes);
 	colfs_buf_printf(out, "row groups and stripes: %lld\n",
 			 (long long)groups);
@@ -1234,7 +1440,7 @@ static colfs_status schema_generate(colfs_tree *t, colfs_node *n,
 	colfs_buf_puts(out, "message dataset {\n");
 	for (size_t k = 0; k < ds->nfields; k++) {
 		const char *ty = ds->fields[k].type;
-		if (ty[0]) {
+		if (ty && ty[0]) {
 			/* the field's text as its first file has it */
 			colfs_buf_printf(out, "  %s\n", ty);
 		} else {
@@ -1348,10 +1554,42 @@ static const colfs_node_ops errors_ops = {
 };
 
 /* --- union views: one piece per file of the view ----------------------- */
-/* Which rows a file adds: its row count, or 0 when unreadable. */
-static int64_t ds_rows(const ds_file *f)
+/* Whether file `f` can be read by the union views: refused by the
+ * column mapping, or a deletion vector naming a row past its rows
+ * (the log's numRecords unknown, or not the footer's count), is a
+ * problem of the view, never rows shown wrong. */
+static colfs_status ds_union_check(colfs_tree *t, colfs_node *n,
+				   const ds_file *f)
 {
-	return f->kind == 1 && f->info == 1 ? f->rows : 0;
+	if (f->refused) {
+		colfs_tree_report(t, n, UINT64_MAX, COLFS_EUNSUPPORTED,
+				  "%s: %s", f->rel, f->refused);
+		return COLFS_EUNSUPPORTED;
+	}
+	if (f->ndeleted && f->deleted[f->ndeleted - 1] >= (uint64_t)f->rows) {
+		colfs_tree_report(t, n, UINT64_MAX, COLFS_EBOUNDS,
+				  "%s: its deletion vector deletes row %llu, "
+				  "the file has %lld rows", f->rel,
+				  (unsigned long long)f->deleted[f->ndeleted - 1],
+				  (long long)f->rows);
+		return COLFS_EBOUNDS;
+	}
+	return COLFS_OK;
+}
+
+/* A file's view with a row count other than its footer's: the rows of
+ * its deletion vector cannot be found in it (on_damage=skip left rows
+ * out, or the view is damaged). */
+static colfs_status ds_count_mismatch(colfs_tree *t, colfs_node *n,
+				      const ds_file *f, const char *view,
+				      uint64_t got)
+{
+	colfs_tree_report(t, n, UINT64_MAX, COLFS_ECORRUPT,
+			  "%s: its %s gives %llu rows, its footer %lld: the "
+			  "rows its deletion vector deletes cannot be found",
+			  f->rel, view, (unsigned long long)got,
+			  (long long)f->rows);
+	return COLFS_ECORRUPT;
 }
 
 static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
@@ -1362,18 +1600,13 @@ static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	size_t k = (size_t)colfs_node_a(n);
 	const char *null_token = colfs_tree_options(t)->null_token;
 	ds_load(ds);
-	if (ds->union_refused) {
-		colfs_tree_report(t, n, UINT64_MAX, COLFS_EUNSUPPORTED,
-				  "the union views of this Delta table are not "
-				  "shown: %s", ds->union_refused);
-		return COLFS_EUNSUPPORTED;
-	}
 	if (i >= v->n)
 		return COLFS_END;
 	ds_file *f = &ds->files[v->idx[i]];
-	int64_t rows = ds_rows(f);
-	if (rows <= 0)
+	if (ds_rows(f) <= 0)
 		return COLFS_OK;
+	COLFS_TRY(ds_union_check(t, n, f));
+	int64_t rows = ds_rows_shown(f);
 	if (k >= ds->nfields) {
 		size_t key = k - ds->nfields;
 		colfs_buf one = COLFS_BUF_INIT;
@@ -1386,10 +1619,10 @@ static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 		colfs_buf_free(&one);
 		return st ? st : colfs_buf_status(out);
 	}
-	bool has = false;
-	for (size_t j = 0; j < f->nfields && !has; j++)
-		has = strcmp(f->fields[j], ds->fields[k].name) == 0;
-	if (!has) {
+	size_t j = 0;
+	while (j < f->nfields && strcmp(f->fields[j], ds->fields[k].name))
+		j++;
+	if (j == f->nfields) {
 		for (int64_t r = 0; r < rows && colfs_buf_status(out) == COLFS_OK; r++) {
 			colfs_buf_puts(out, null_token);
 			colfs_buf_putc(out, '\n');
@@ -1399,9 +1632,34 @@ static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	colfs_tree *g;
 	COLFS_TRY(ds_acquire(ds, v->idx[i], &g));
 	char path[2048];
-	snprintf(path, sizeof path, "columns/%s", ds->fields[k].name);
-	colfs_status st = ds_read_node(g, path, out);
+	snprintf(path, sizeof path, "columns/%s",
+		 f->phys ? f->phys[j] : f->fields[j]);
+	if (!f->ndeleted) {
+		colfs_status st = ds_read_node(g, path, out);
+		ds_release(ds, v->idx[i], g);
+		return st;
+	}
+	/* one value a line: the lines of the deleted rows left out */
+	colfs_buf in = COLFS_BUF_INIT;
+	colfs_status st = ds_read_node(g, path, &in);
 	ds_release(ds, v->idx[i], g);
+	const char *p = in.data, *end = in.data + in.len;
+	uint64_t r = 0;
+	size_t d = 0;
+	while (st == COLFS_OK && p && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+		if (d < f->ndeleted && f->deleted[d] == r)
+			d++;
+		else
+			colfs_buf_append(out, p, len);
+		p += len;
+		r++;
+		st = colfs_buf_status(out);
+	}
+	if (st == COLFS_OK && r != (uint64_t)f->rows)
+		st = ds_count_mismatch(t, n, f, path, r);
+	colfs_buf_free(&in);
 	return st;
 }
 
@@ -1490,12 +1748,6 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	bool csv = colfs_node_a(n) == 1;
 	const char *null_token = colfs_tree_options(t)->null_token;
 	ds_load(ds);
-	if (ds->union_refused) {
-		colfs_tree_report(t, n, UINT64_MAX, COLFS_EUNSUPPORTED,
-				  "the union views of this Delta table are not "
-				  "shown: %s", ds->union_refused);
-		return COLFS_EUNSUPPORTED;
-	}
 	if (csv && i == 0) {
 		for (size_t k = 0; k < ds->nfields; k++)
 			colfs_buf_printf(out, "%s%s", k ? "," : "",
@@ -1517,6 +1769,7 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	ds_file *f = &ds->files[v->idx[i]];
 	if (ds_rows(f) <= 0)
 		return COLFS_OK;
+	COLFS_TRY(ds_union_check(t, n, f));
 	colfs_tree *g;
 	colfs_buf in = COLFS_BUF_INIT;
 	COLFS_TRY(ds_acquire(ds, v->idx[i], &g));
@@ -1526,9 +1779,23 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	size_t nm_cap = f->nfields + 1;
 	ds_span *m = calloc(nm_cap, sizeof *m);
 	long *at = calloc(ds->nfields + 1, sizeof *at);
+	/* each unified field's key in the file's own view (its physical
+	 * name under column mapping), NULL where the file lacks it */
+	char **fkey = calloc(ds->nfields + 1, sizeof *fkey);
 	colfs_buf pv = COLFS_BUF_INIT;  /* the partition members */
-	if (!m || !at)
+	if (!m || !at || !fkey)
 		st = COLFS_ENOMEM;
+	for (size_t k = 0; st == COLFS_OK && k < ds->nfields; k++) {
+		size_t j = 0;
+		while (j < f->nfields && strcmp(f->fields[j], ds->fields[k].name))
+			j++;
+		if (j == f->nfields)
+			continue;
+		const char *own = f->phys ? f->phys[j] : f->fields[j];
+		fkey[k] = csv ? ds_csv_key(own) : ds_json_key(own);
+		if (!fkey[k])
+			st = COLFS_ENOMEM;
+	}
 	for (size_t k = 0; st == COLFS_OK && k < ds->nkeys; k++) {
 		const char *val = f->pvals ? f->pvals[k] : NULL;
 		if (csv) {
@@ -1542,7 +1809,8 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 		ds_render_pval(&pv, ds, k, val, csv ? 2 : 1, null_token);
 	}
 	const char *p = in.data, *end = in.data + in.len;
-	size_t nm;
+	size_t nm, d = 0;
+	uint64_t r = 0;
 	bool ok = true, mapped = false;
 	if (st == COLFS_OK && csv && p) {
 		/* the file's header: which column is which field */
@@ -1550,9 +1818,9 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 					    &nm, &ok);
 		for (size_t k = 0; ok && k < ds->nfields; k++) {
 			at[k] = -1;
-			for (size_t j = 0; j < nm; j++)
-				if (m[j].n == strlen(ds->fields[k].key_csv) &&
-				    !memcmp(m[j].p, ds->fields[k].key_csv, m[j].n))
+			for (size_t j = 0; fkey[k] && j < nm; j++)
+				if (m[j].n == strlen(fkey[k]) &&
+				    !memcmp(m[j].p, fkey[k], m[j].n))
 					at[k] = (long)j;
 		}
 		mapped = true;
@@ -1571,11 +1839,11 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 					     m, nm_cap, &nm);
 			if (ok && !mapped) {
 				for (size_t k = 0; k < ds->nfields; k++) {
-					size_t kl = strlen(ds->fields[k].key_json);
+					size_t kl = fkey[k] ? strlen(fkey[k]) : 0;
 					at[k] = -1;
-					for (size_t j = 0; j < nm; j++)
+					for (size_t j = 0; kl && j < nm; j++)
 						if (m[j].n > kl && m[j].p[kl] == ':' &&
-						    !memcmp(m[j].p, ds->fields[k].key_json, kl))
+						    !memcmp(m[j].p, fkey[k], kl))
 							at[k] = (long)j;
 				}
 				mapped = true;
@@ -1583,14 +1851,29 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 		}
 		if (!ok)
 			break;
+		/* a row its deletion vector deletes */
+		if (d < f->ndeleted && f->deleted[d] == r) {
+			d++;
+			r++;
+			p += used;
+			continue;
+		}
+		r++;
 		if (!csv)
 			colfs_buf_putc(out, '{');
 		for (size_t k = 0; k < ds->nfields; k++) {
 			if (k)
 				colfs_buf_putc(out, ',');
-			if (at[k] >= 0 && (size_t)at[k] < nm)
+			if (at[k] >= 0 && (size_t)at[k] < nm && csv) {
 				colfs_buf_append(out, m[at[k]].p, m[at[k]].n);
-			else if (csv)
+			} else if (at[k] >= 0 && (size_t)at[k] < nm) {
+				/* the member under the unified key */
+				size_t kl = strlen(fkey[k]) + 1;
+				colfs_buf_puts(out, ds->fields[k].key_json);
+				colfs_buf_putc(out, ':');
+				colfs_buf_append(out, m[at[k]].p + kl,
+						 m[at[k]].n - kl);
+			} else if (csv)
 				colfs_buf_puts(out, null_token);
 			else
 				colfs_buf_printf(out, "%s:null",
@@ -1611,6 +1894,12 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 				  csv ? "rows.csv" : "rows.jsonl");
 		st = COLFS_ECORRUPT;
 	}
+	if (st == COLFS_OK && f->ndeleted && r != (uint64_t)f->rows)
+		st = ds_count_mismatch(t, n, f, csv ? "rows.csv" : "rows.jsonl",
+				       r);
+	for (size_t k = 0; fkey && k < ds->nfields; k++)
+		free(fkey[k]);
+	free(fkey);
 	colfs_buf_free(&pv);
 	colfs_buf_free(&in);
 	free(m);
@@ -1812,9 +2101,13 @@ static void dataset_files_free(dataset *ds)
 		for (size_t k = 0; k < f->nfields; k++) {
 			free(f->fields[k]);
 			free(f->types[k]);
+			if (f->phys)
+				free(f->phys[k]);
 		}
 		free(f->fields);
 		free(f->types);
+		free(f->phys);
+		free(f->refused);
 	}
 	free(ds->files);
 	ds->files = NULL;
@@ -1886,8 +2179,7 @@ static char *ds_tree_path(const char *rel)
 }
 
 /* A Delta table's files: the snapshot's active files, in path order
- * (delta.h), with the rows its deletion vectors delete and its column
- * mapping named as what keeps the union views from showing it. */
+ * (delta.h). */
 static colfs_status ds_list_delta(dataset *ds, ds_entry **out, size_t *n)
 {
 	const colfs_delta_snapshot *s = ds->snap;
@@ -1901,13 +2193,7 @@ static colfs_status ds_list_delta(dataset *ds, ds_entry **out, size_t *n)
 		if (!(*out)[i].rel)
 			return COLFS_ENOMEM;
 		(*n)++;
-		if (s->files[i].n_deleted_rows)
-			ds->union_refused = "its deletion vectors (rows "
-					    "deleted) are not applied to them yet";
 	}
-	if (s->column_mapping_mode && strcmp(s->column_mapping_mode, "none"))
-		ds->union_refused = "its column mapping (physical names) is "
-				    "not applied to them yet";
 	return COLFS_OK;
 }
 
@@ -1984,7 +2270,7 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 	}
 	/* A Delta Lake table is read from its log (delta.c), never as the
 	 * files its folder holds (some are removed from the table).  Under
-	 * an S3 prefix it is refused once the listing has seen the log. */
+	 * an S3 prefix it is known once the listing has seen the log. */
 	bool delta = false;
 	if (!s3 && colfs_delta_is_table(ds->root)) {
 		const colfs_options *o = colfs_tree_options(t);
@@ -2020,11 +2306,19 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 		return st;
 	}
 	if (delta) {
+		/* A Delta table under an S3 prefix: its log read over S3
+		 * (delta.c), its active files opened by their URLs. */
+		const colfs_options *o = colfs_tree_options(t);
 		ds_entries_free(ents, n);
-		colfs_fail(err, COLFS_EUNSUPPORTED, UINT64_MAX,
-			   "a Delta Lake table (_delta_log) under an S3 "
-			   "prefix: not supported yet");
-		return COLFS_EUNSUPPORTED;
+		ents = NULL;
+		n = 0;
+		st = colfs_delta_load(ds->root, o->delta_version_set
+					? o->delta_version : -1, o, &ds->snap, err);
+		if (st != COLFS_OK)
+			return st;
+		st = ds_list_delta(ds, &ents, &n);
+		if (st != COLFS_OK)
+			return st;
 	}
 	if (n == 0 && !ds->snap) {
 		ds_entries_free(ents, n);
@@ -2070,6 +2364,11 @@ static colfs_status ds_adopt(dataset *ds, ds_entry *ents, size_t n)
 		ds->files[i].tree_path = ds_tree_path(ds->files[i].rel);
 		ds->files[i].rows = -1;
 		ds->files[i].groups = -1;
+		if (ds->snap && i < ds->snap->n_files) {
+			/* the union views leave these rows out */
+			ds->files[i].deleted = ds->snap->files[i].deleted_rows;
+			ds->files[i].ndeleted = ds->snap->files[i].n_deleted_rows;
+		}
 		if (!ds->files[i].tree_path)
 			st = COLFS_ENOMEM;
 		idx[i] = i;

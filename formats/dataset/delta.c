@@ -20,6 +20,8 @@
 #include "delta.h"
 #include "delta_int.h"
 #include "../core/options.h"
+#include "../core/source.h"
+#include "../remote/remote.h"
 #include "../core/tree.h"
 
 #include <dirent.h>
@@ -80,6 +82,7 @@ typedef struct delta_state {
 	char **sidecars;
 	size_t n_sidecars;
 	bool in_sidecars;       /* a sidecar's own sidecar actions are ignored */
+	bool has_last_checkpoint; /* the listing holds _last_checkpoint */
 	const colfs_options *opts;
 	colfs_options opt_copy;
 } delta_state;
@@ -178,11 +181,59 @@ static int log_file_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* Add the log entry `name` (a file of _delta_log/) when it is one. */
+static colfs_status log_add(delta_state *s, const char *name, size_t *cap,
+			    colfs_err *err)
+{
+	log_file f = {0};
+	if (strcmp(name, "_last_checkpoint") == 0)
+		s->has_last_checkpoint = true;
+	if (!log_name_parse(name, &f))
+		return COLFS_OK;
+	if (s->n_log == *cap) {
+		size_t nc = *cap ? *cap * 2 : 64;
+		log_file *n = realloc(s->log, nc * sizeof *n);
+		if (!n)
+			return nomem(err);
+		s->log = n;
+		*cap = nc;
+	}
+	f.name = strdup(name);
+	if (!f.name)
+		return nomem(err);
+	s->log[s->n_log++] = f;
+	return COLFS_OK;
+}
+
+/* _delta_log/ under an S3 prefix: its objects (ListObjectsV2 of
+ * PREFIX/_delta_log/, formats/remote), the sidecars' folder left out. */
+static colfs_status log_list_s3(delta_state *s, colfs_err *err)
+{
+	char *url, why[512] = "";
+	colfs_remote_entry *e = NULL;
+	size_t n = 0, cap = 0;
+	if (asprintf(&url, "%s/_delta_log/", s->root) < 0)
+		return nomem(err);
+	colfs_status st = colfs_s3_list(url, s->opts, &e, &n, why, sizeof why);
+	free(url);
+	if (st != COLFS_OK)
+		return colfs_fail(err, st, 0, "cannot list _delta_log: %s", why);
+	for (size_t i = 0; st == COLFS_OK && i < n; i++)
+		if (!strchr(e[i].key, '/'))
+			st = log_add(s, e[i].key, &cap, err);
+	colfs_remote_entries_free(e, n);
+	if (st == COLFS_OK && s->n_log)
+		qsort(s->log, s->n_log, sizeof *s->log, log_file_cmp);
+	return st;
+}
+
 static colfs_status log_list(delta_state *s, colfs_err *err)
 {
 	char *dir;
 	size_t cap = 0;
 
+	if (colfs_remote_is_url(s->root))
+		return log_list_s3(s, err);
 	if (asprintf(&dir, "%s/_delta_log", s->root) < 0)
 		return nomem(err);
 	DIR *d = opendir(dir);
@@ -192,27 +243,8 @@ static colfs_status log_list(delta_state *s, colfs_err *err)
 				  strerror(errno));
 	struct dirent *e;
 	colfs_status st = COLFS_OK;
-	while ((e = readdir(d))) {
-		log_file f = {0};
-		if (!log_name_parse(e->d_name, &f))
-			continue;
-		if (s->n_log == cap) {
-			size_t nc = cap ? cap * 2 : 64;
-			log_file *n = realloc(s->log, nc * sizeof *n);
-			if (!n) {
-				st = nomem(err);
-				break;
-			}
-			s->log = n;
-			cap = nc;
-		}
-		f.name = strdup(e->d_name);
-		if (!f.name) {
-			st = nomem(err);
-			break;
-		}
-		s->log[s->n_log++] = f;
-	}
+	while (st == COLFS_OK && (e = readdir(d)))
+		st = log_add(s, e->d_name, &cap, err);
 	closedir(d);
 	if (st)
 		return st;
@@ -490,50 +522,68 @@ static colfs_status take_lines(delta_state *s, const char *data, size_t len,
 	return COLFS_OK;
 }
 
-/* A small file of the log, whole (at most max_alloc bytes).  NULL with
- * `err` set when it cannot be read. */
-static char *read_small(const char *path, const char *shown,
-			const colfs_options *o, size_t *len, colfs_err *err)
+colfs_status colfs_delta_source_open(const char *path, const char *shown,
+				     const colfs_options *o,
+				     colfs_source **out, char *why,
+				     size_t why_len)
 {
 	struct stat sb;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	*out = NULL;
+	if (colfs_remote_is_url(path))
+		return colfs_remote_source_open(path, o, out, why, why_len);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
-		colfs_fail(err, COLFS_EIO, 0, "%s: %s", shown, strerror(errno));
-		return NULL;
+		snprintf(why, why_len, "%s: %s", shown, strerror(errno));
+		return errno == ENOENT ? COLFS_ENOENT : COLFS_EIO;
 	}
 	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
 		close(fd);
-		colfs_fail(err, COLFS_EIO, 0, "%s is not a regular file", shown);
-		return NULL;
+		snprintf(why, why_len, "%s is not a regular file", shown);
+		return COLFS_EIO;
 	}
-	if ((uint64_t)sb.st_size > o->max_alloc) {
+	colfs_status st = colfs_source_create_fd(fd, 1, out);
+	if (st != COLFS_OK) {
 		close(fd);
-		colfs_fail(err, COLFS_EOVERFLOW, 0,
-			   "%s: %jd bytes is over max_alloc", shown,
-			   (intmax_t)sb.st_size);
+		snprintf(why, why_len, "%s: %s", shown, colfs_status_name(st));
+	}
+	return st;
+}
+
+/* A small file of the log, whole (at most max_alloc bytes): a local file
+ * or an object under an S3 prefix.  NULL with `err` set when it cannot
+ * be read. */
+static char *read_small(const char *path, const char *shown,
+			const colfs_options *o, size_t *len, colfs_err *err)
+{
+	colfs_source *src;
+	char why[512];
+	colfs_status st = colfs_delta_source_open(path, shown, o, &src, why,
+						  sizeof why);
+	if (st != COLFS_OK) {
+		colfs_fail(err, st == COLFS_ENOENT ? COLFS_EIO : st, 0, "%s", why);
 		return NULL;
 	}
-	size_t n = (size_t)sb.st_size;
+	uint64_t size = colfs_source_size(src);
+	if (size > o->max_alloc || size >= SIZE_MAX) {
+		colfs_source_destroy(src);
+		colfs_fail(err, COLFS_EOVERFLOW, 0,
+			   "%s: %" PRIu64 " bytes is over max_alloc", shown, size);
+		return NULL;
+	}
+	size_t n = (size_t)size;
 	char *buf = malloc(n + 1);
 	if (!buf) {
-		close(fd);
+		colfs_source_destroy(src);
 		nomem(err);
 		return NULL;
 	}
-	size_t got = 0;
-	while (got < n) {
-		ssize_t r = pread(fd, buf + got, n - got, (off_t)got);
-		if (r <= 0) {
-			if (r < 0 && errno == EINTR)
-				continue;
-			break;
-		}
-		got += (size_t)r;
-	}
-	close(fd);
-	if (got != n) {
+	colfs_err rerr = {0};
+	st = n ? colfs_source_read_at(src, 0, n, buf, &rerr) : COLFS_OK;
+	colfs_source_destroy(src);
+	if (st != COLFS_OK) {
 		free(buf);
-		colfs_fail(err, COLFS_EIO, got, "%s: cannot read it", shown);
+		colfs_fail(err, COLFS_EIO, rerr.offset, "%s: cannot read it: %s",
+			   shown, rerr.msg);
 		return NULL;
 	}
 	buf[n] = '\0';
@@ -794,6 +844,14 @@ static colfs_status metadata_take(delta_state *s, colfs_err *err)
 		df->type_json = json_dumps(type, JSON_COMPACT | JSON_ENCODE_ANY |
 						 JSON_PRESERVE_ORDER);
 		df->nullable = !json_is_false(nullable);
+		json_t *id = json_object_get(meta, "delta.columnMapping.id");
+		df->field_id = json_is_integer(id) && json_integer_value(id) >= 0 &&
+			       json_integer_value(id) <= INT32_MAX
+			       ? json_integer_value(id) : -1;
+		if (strcmp(mode, "id") == 0 && df->field_id < 0)
+			return colfs_fail(err, COLFS_ECORRUPT, 0,
+					  "Delta schema field '%s' has no delta.columnMapping.id (column mapping mode id)",
+					  name);
 		if (!df->name || !df->physical_name || !df->type_json)
 			return nomem(err);
 	}
@@ -900,10 +958,14 @@ static colfs_status file_take(delta_state *s, const delta_action *a,
 			return nomem(err);
 	}
 	json_t *dv = json_object_get(add, "deletionVector");
-	if (dv && !json_is_null(dv))
+	if (dv && !json_is_null(dv)) {
+		/* messages name the data file the vector deletes rows of */
+		char dvwhere[1024];
+		snprintf(dvwhere, sizeof dvwhere, "%s: %s", where, a->path);
 		COLFS_TRY(colfs_delta_dv_read(s->root, dv, f->num_records,
-					      s->opts, where, &f->deleted_rows,
+					      s->opts, dvwhere, &f->deleted_rows,
 					      &f->n_deleted_rows, err));
+	}
 	return COLFS_OK;
 }
 
@@ -980,7 +1042,7 @@ static void last_checkpoint_read(delta_state *s)
 
 	if (asprintf(&path, "%s/_delta_log/_last_checkpoint", s->root) < 0)
 		return;
-	if (access(path, F_OK) == 0) {
+	if (s->has_last_checkpoint) {
 		char *data = read_small(path, "_last_checkpoint", s->opts, &len,
 					&ignored);
 		/* a hint only: one that is damaged is left aside */
@@ -1141,7 +1203,7 @@ colfs_status colfs_delta_load(const char *root, int64_t version,
 		s->opt_copy = *o;
 	colfs_options_defaults(&s->opt_copy);
 	s->opts = &s->opt_copy;
-	s->root = realpath(root, NULL);
+	s->root = colfs_remote_is_url(root) ? strdup(root) : realpath(root, NULL);
 	if (!s->root) {
 		int e = errno;
 		free(s);

@@ -41,6 +41,8 @@ typedef struct colfs_delta_field {
 				* mapping), or the same as `name` */
 	char *type_json;       /* the field's type as the log writes it */
 	bool nullable;
+	int64_t field_id;      /* delta.columnMapping.id: the Parquet field id
+				* a column of mode `id` is found by; -1 none */
 } colfs_delta_field;
 
 typedef struct colfs_delta_snapshot {

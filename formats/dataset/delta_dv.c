@@ -18,6 +18,7 @@
 #include "delta_int.h"
 #include "../core/codec.h"
 #include "../core/cursor.h"
+#include "../core/source.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -240,47 +241,43 @@ static colfs_status dv_file_read(const char *path, const char *shown,
 				 const colfs_options *o, uint8_t **out,
 				 colfs_err *err)
 {
-	struct stat sb;
 	uint8_t head[4], ver;
 	colfs_status st = COLFS_OK;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	colfs_source *src;
+	char why[512];
 
 	*out = NULL;
-	if (fd < 0)
-		return colfs_fail(err, errno == ENOENT ? COLFS_ETRUNCATED : COLFS_EIO,
-				  0, "deletion vector file %s: %s", shown,
-				  strerror(errno));
-	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return colfs_fail(err, COLFS_EIO, 0,
-				  "deletion vector file %s is not a regular file",
-				  shown);
-	}
-	uint64_t fsize = (uint64_t)sb.st_size;
+	st = colfs_delta_source_open(path, shown, o, &src, why, sizeof why);
+	if (st != COLFS_OK)
+		return colfs_fail(err, st == COLFS_ENOENT ? COLFS_ETRUNCATED : COLFS_EIO,
+				  0, "deletion vector file %s", why);
+	uint64_t fsize = colfs_source_size(src);
 	uint64_t end;
 	if (offset < 1 || size < 0 ||
 	    colfs_add_overflows((uint64_t)offset, (uint64_t)size + 8, &end) ||
 	    end > fsize) {
-		close(fd);
+		colfs_source_destroy(src);
 		return colfs_fail(err, COLFS_EBOUNDS, (uint64_t)offset,
 				  "deletion vector at offset %" PRId64 " (%" PRId64 " bytes) is outside %s (%" PRIu64 " bytes)",
 				  offset, size, shown, fsize);
 	}
 	if ((uint64_t)size > o->max_alloc) {
-		close(fd);
+		colfs_source_destroy(src);
 		return colfs_fail(err, COLFS_EOVERFLOW, (uint64_t)offset,
 				  "deletion vector of %" PRId64 " bytes is over max_alloc",
 				  size);
 	}
 	uint8_t *buf = malloc((size_t)size + 4);
 	if (!buf) {
-		close(fd);
+		colfs_source_destroy(src);
 		return colfs_fail(err, COLFS_ENOMEM, 0,
 				  "deletion vector: out of memory");
 	}
-	if (pread(fd, &ver, 1, 0) != 1 ||
-	    pread(fd, head, 4, offset) != 4 ||
-	    pread(fd, buf, (size_t)size + 4, offset + 4) != size + 4) {
+	colfs_err rerr = {0};
+	if (colfs_source_read_at(src, 0, 1, &ver, &rerr) ||
+	    colfs_source_read_at(src, (uint64_t)offset, 4, head, &rerr) ||
+	    colfs_source_read_at(src, (uint64_t)offset + 4, (size_t)size + 4,
+				 buf, &rerr)) {
 		st = colfs_fail(err, COLFS_EIO, (uint64_t)offset,
 				"deletion vector file %s: cannot read it",
 				shown);
@@ -301,7 +298,7 @@ static colfs_status dv_file_read(const char *path, const char *shown,
 					"deletion vector CRC mismatch in %s: stored %08x, the bytes give %08x",
 					shown, want, got);
 	}
-	close(fd);
+	colfs_source_destroy(src);
 	if (st) {
 		free(buf);
 		return st;

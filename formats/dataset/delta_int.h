@@ -10,6 +10,16 @@
 #include "../core/status.h"
 
 struct json_t;
+struct colfs_source;
+
+/* A file of the table, a local path or an s3:// URL (a Delta table under
+ * an S3 prefix: formats/remote), as a source.  A path that is not a
+ * regular file is COLFS_EIO; a missing one COLFS_ENOENT.  `why` says why
+ * in one line naming the file (`shown`). */
+colfs_status colfs_delta_source_open(const char *path, const char *shown,
+				     const colfs_options *o,
+				     struct colfs_source **out, char *why,
+				     size_t why_len);
 
 /* Z85 (ZeroMQ RFC 32) text to bytes: `len` must be a multiple of 5; `out`
  * gets len / 5 * 4 bytes.  COLFS_ECORRUPT (with the character's index in

@@ -1718,6 +1718,109 @@ static colfs_status view_reader(orc_view *v, size_t stripe, uint64_t target,
 	return COLFS_OK;
 }
 
+/* -o on_damage=null, rows.jsonl and rows.csv: rows [r0, r0 + rows) of
+ * `stripe` failed to decode together, so each top-level field is read
+ * on its own; a field that fails reads as NULL in those rows (filed
+ * under the view with its name), the others keep their values, and
+ * every row keeps its line.  A stripe whose footer is lost fails every
+ * field: its rows are all NULL. */
+static colfs_status rows_past_damage(colfs_tree *t, colfs_node *file,
+				     size_t stripe, uint64_t r0, size_t rows,
+				     colfs_buf *out)
+{
+	orc_view *v = colfs_node_ctx(file);
+	orc_file *f = v->file;
+	const Orcpb__Type *rt = f->footer->types[0];
+	size_t nk = rt->kind == ORCPB__TYPE__KIND__STRUCT ? rt->n_subtypes : 0;
+	orc_reader **rk = calloc(nk ? nk : 1, sizeof *rk);
+	const orc_col **col = calloc(nk ? nk : 1, sizeof *col);
+	colfs_render rd = {0};
+	colfs_buf tmp = COLFS_BUF_INIT;
+	colfs_status st = COLFS_OK;
+
+	if (!rk || !col) {
+		free(rk);
+		free(col);
+		return COLFS_ENOMEM;
+	}
+	rd.null_token = colfs_tree_options(t)->null_token;
+	for (size_t k = 0; k < nk; k++) {
+		colfs_err e = {0};
+		uint32_t id = rt->subtypes[k];
+		colfs_status s2 = orc_reader_at(f, stripe, id, r0, &rk[k], &e);
+
+		if (!s2 && (s2 = reader_read(rk[k], rows, &e)) != COLFS_OK) {
+			reader_free(rk[k]);
+			rk[k] = NULL;
+		}
+		if (s2 == COLFS_ENOMEM || s2 == COLFS_EIO) {
+			st = s2;
+			goto done;
+		}
+		if (s2) {
+			colfs_tree_report(t, file, e.offset, s2,
+					  "rows %llu to %llu of stripe %zu, "
+					  "field %s: read as NULL: on_damage",
+					  (unsigned long long)r0,
+					  (unsigned long long)(r0 + rows - 1),
+					  stripe, k < rt->n_fieldnames
+					  ? rt->fieldnames[k] : "");
+			continue;
+		}
+		col[k] = orc_reader_column(rk[k], id);
+	}
+	if (!nk)
+		colfs_tree_report(t, file, COLFS_OFFSET_UNKNOWN, COLFS_ECORRUPT,
+				  "rows %llu to %llu of stripe %zu read as "
+				  "NULL: on_damage", (unsigned long long)r0,
+				  (unsigned long long)(r0 + rows - 1), stripe);
+	for (size_t i = 0; i < rows; i++) {
+		if (v->kind == ORC_VIEW_ROWS)
+			colfs_buf_putc(out, nk ? '{' : 'n');
+		for (size_t k = 0; k < nk; k++) {
+			const char *fn = k < rt->n_fieldnames
+						 ? rt->fieldnames[k] : "";
+			bool null = !col[k] || !rk[k]->root->v.present[i] ||
+				    !col[k]->v.present[i];
+
+			if (v->kind == ORC_VIEW_ROWS) {
+				/* the keys of struct_keys */
+				colfs_buf_puts(out, k ? ", \"" : "\"");
+				colfs_buf_puts(out, fn);
+				colfs_buf_puts(out, "\": ");
+				if (null)
+					colfs_buf_puts(out, "null");
+				else
+					print_contents(out, col[k], i, 1);
+				continue;
+			}
+			if (k)
+				colfs_buf_putc(out, ',');
+			tmp.len = 0;
+			if (null)
+				colfs_render_null(&tmp, &rd);
+			else
+				print_value(&tmp, &rd, col[k], i, 0);
+			colfs_render_csv_field(out, tmp.data, tmp.len);
+		}
+		if (v->kind == ORC_VIEW_ROWS)
+			colfs_buf_puts(out, nk ? "}" : "ull");
+		else if (!nk)
+			colfs_render_null(out, &rd);
+		colfs_buf_putc(out, '\n');
+	}
+	st = colfs_buf_status(&tmp);
+	if (!st)
+		st = colfs_buf_status(out);
+done:
+	for (size_t k = 0; k < nk; k++)
+		reader_free(rk[k]);
+	free(rk);
+	free(col);
+	colfs_buf_free(&tmp);
+	return st;
+}
+
 colfs_status orc_read_view_piece(colfs_tree *t, colfs_node *file, uint64_t index,
 			    colfs_buf *out)
 {
@@ -1792,8 +1895,15 @@ fail:
 		/* -o on_damage: a column view's rows of the piece as NULL
 		 * lines, or none; filed under the view */
 		colfs_on_damage d = colfs_tree_options(t)->on_damage;
-		if (v->kind == ORC_VIEW_COLUMN && st != COLFS_ENOMEM &&
-		    st != COLFS_EIO && d != COLFS_ON_DAMAGE_ERROR) {
+		if (v->kind != ORC_VIEW_COLUMN && st != COLFS_ENOMEM &&
+		    st != COLFS_EIO && d == COLFS_ON_DAMAGE_NULL) {
+			out->len = start;
+			return rows_past_damage(t, file, stripe,
+						batch * ORC_ROWS_PER_PIECE,
+						(size_t)rows, out);
+		}
+		if (st != COLFS_ENOMEM && st != COLFS_EIO &&
+		    d != COLFS_ON_DAMAGE_ERROR) {
 			uint64_t r0 = batch * ORC_ROWS_PER_PIECE;
 			colfs_tree_report(t, file, err.offset, st,
 					  "rows %llu to %llu of stripe %zu %s: "

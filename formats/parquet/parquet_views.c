@@ -139,8 +139,21 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 		const char *nt = l->text.null_token ? l->text.null_token : "\\N";
 		size_t ntl = strlen(nt);
 		size_t per = ntl + 1 > 21 ? ntl + 1 : 21;
-		if (to - from > (SIZE_MAX - b->len) / per ||
-		    !colfs_buf_reserve(b, (to - from) * per))
+		if (to - from > (SIZE_MAX - b->len) / per)
+			return;
+		/* The exact length first (a digit count per value), so
+		 * that a piece is rendered into a block of its own size:
+		 * rendered into a bound of 21 bytes a value, it was copied
+		 * into one (colfs_blob_from_buf), which with the fresh
+		 * pages it took was a quarter of `cat columns/seq`. */
+		size_t need = 0;
+		for (size_t i = from, x = jj; i < to; i++) {
+			if (p->def && p->def[i] != md)
+				need += ntl + 1;
+			else
+				need += colfs_i64_len(int_at(p, x++)) + 1;
+		}
+		if (!colfs_buf_reserve_exact(b, need))
 			return;
 		char *q = b->data + b->len;
 		for (size_t i = from; i < to; i++) {
@@ -422,6 +435,8 @@ typedef struct parquet_views_shpage {
 	uint32_t g, leaf;
 	size_t k;
 	unsigned refs;
+	bool skip;                    /* a damaged page's stand-in whose
+				       * rows -o on_damage=skip leaves out */
 	parquet_pages_decoded p;
 	parquet_pages_scratch sc;     /* the buffers p points into */
 } parquet_views_shpage;
@@ -543,43 +558,89 @@ static parquet_views_shpage *shared_find_locked(parquet_views_shared *sh,
 	return NULL;
 }
 
-/* -o on_damage=null (or skip, which the Parquet views take as null): a
- * page of a flat leaf that fails to decode stands as a page of as many
- * NULLs as its header's num_values, so the view goes on past it with its
- * rows in place; the replaced rows are filed under the view.  Any other
- * case, or running out of memory, answers `st`. */
+int64_t parquet_views_page_rows(const parquet_file *pf, uint32_t leaf,
+				const parquet_pages_list *w, size_t k)
+{
+	const parquet_page *pg;
+	const parquet_column *col;
+
+	if (k >= w->n || !parquet_pages_is_data(&w->pages[k]))
+		return -1;
+	pg = &w->pages[k];
+	if (leaf >= pf->n_columns)
+		return -1;
+	col = &pf->columns[leaf];
+	if (col->max_rep == 0)
+		return pg->hdr.num_values >= 0 ? pg->hdr.num_values : -1;
+	if (!pg->hdr.has_data_v2 || pg->hdr.num_rows < 0)
+		return -1;
+	/* a repeated leaf: only a field of one leaf (a list of scalars),
+	 * so no other leaf's entries need replacing alike */
+	for (uint32_t c = 0; c < pf->n_columns; c++)
+		if (c != leaf && pf->columns[c].n_parts && col->n_parts &&
+		    !strcmp(pf->columns[c].parts[0], col->parts[0]))
+			return -1;
+	return pg->hdr.num_rows;
+}
+
+/* -o on_damage=null or skip: a page of a flat leaf that fails to decode
+ * stands as a page of as many NULLs as its header's num_values, so the
+ * view goes on past it with its rows in place (null), or leaves them out
+ * (skip: *skip is set, and the views drop the rows read from it); the
+ * rows are filed under the view.  Any other case, or running out of
+ * memory, answers `st`. */
 static colfs_status damaged_page(colfs_tree *t, parquet_region_state *s,
 				 const colfs_node *f, uint32_t g, uint32_t leaf,
 				 const parquet_pages_list *w, size_t k,
-				 colfs_status st, parquet_pages_decoded *p)
+				 colfs_status st, parquet_pages_decoded *p,
+				 bool *skip)
 {
 	const parquet_page *pg = &w->pages[k];
+	colfs_on_damage d = colfs_tree_options(t)->on_damage;
 	uint64_t first = 0;
 	size_t n;
 
+	int64_t rows;
+
 	if (st == COLFS_ENOMEM || st == COLFS_EIO ||
-	    colfs_tree_options(t)->on_damage == COLFS_ON_DAMAGE_ERROR ||
-	    leaf >= s->pf->n_columns || s->pf->columns[leaf].max_rep != 0 ||
-	    pg->hdr.num_values < 0 ||
-	    (uint64_t)pg->hdr.num_values > s->max_alloc / sizeof *p->def)
+	    d == COLFS_ON_DAMAGE_ERROR || leaf >= s->pf->n_columns)
 		return st;
-	n = (size_t)pg->hdr.num_values;
+	rows = parquet_views_page_rows(s->pf, leaf, w, k);
+	if (rows < 0 || (uint64_t)rows > s->max_alloc / sizeof *p->def)
+		return st;
+	n = (size_t)rows;
 	memset(p, 0, sizeof *p);
 	p->def = calloc(n ? n : 1, sizeof *p->def);
-	if (!p->def)
-		return COLFS_ENOMEM;
+	p->rep = calloc(n ? n : 1, sizeof *p->rep);
 	p->levels_owned = true;
+	if (!p->def || !p->rep) {
+		free(p->def);
+		free(p->rep);
+		memset(p, 0, sizeof *p);
+		return COLFS_ENOMEM;
+	}
 	p->n = n;
-	p->max_def = 1;      /* every level 0: every entry NULL */
+	p->max_def = 1;      /* every level 0: every entry a NULL row */
 	for (size_t i = 0; i < k; i++)
-		if (parquet_pages_is_data(&w->pages[i]) &&
-		    w->pages[i].hdr.num_values > 0)
-			first += (uint64_t)w->pages[i].hdr.num_values;
+		if (parquet_pages_is_data(&w->pages[i]))
+			{
+			int64_t ri = parquet_views_page_rows(s->pf, leaf, w, i);
+			if (ri < 0) {
+				free(p->def);
+				free(p->rep);
+				memset(p, 0, sizeof *p);
+				return st;
+			}
+			first += (uint64_t)ri;
+		}
 	colfs_tree_report(t, f, pg->offset, st,
 			  "rows %llu to %llu of row group %u (column %u, page "
-			  "%zu) read as NULL: on_damage",
+			  "%zu) %s: on_damage",
 			  (unsigned long long)first,
-			  (unsigned long long)(first + n - 1), g, leaf, k);
+			  (unsigned long long)(first + n - 1), g, leaf, k,
+			  d == COLFS_ON_DAMAGE_SKIP ? "left out"
+						    : "read as NULL");
+	*skip = d == COLFS_ON_DAMAGE_SKIP;
 	return COLFS_OK;
 }
 
@@ -649,7 +710,8 @@ static colfs_status shared_get(colfs_tree *t, parquet_region_state *s,
 	pthread_mutex_unlock(&sh->lock);
 	st = parquet_pages_decode(t, s, f, g, leaf, w, k, &p->sc, &p->p);
 	if (st)
-		st = damaged_page(t, s, f, g, leaf, w, k, st, &p->p);
+		st = damaged_page(t, s, f, g, leaf, w, k, st, &p->p,
+				  &p->skip);
 	if (st) {
 		pthread_mutex_unlock(&sh->decode);
 		parquet_pages_scratch_free(&p->sc);
@@ -692,6 +754,7 @@ typedef struct parquet_views_cursor {
 	parquet_views_shpage *sp;          /* the shared page, referenced */
 	size_t i, j;             /* next entry, next non-null value in p */
 	uint64_t rec;
+	bool skip;               /* page k's rows are left out (on_damage) */
 } parquet_views_cursor;
 
 static void cur_unload(parquet_views_cursor *cu)
@@ -749,6 +812,7 @@ static colfs_status cur_fill(colfs_tree *t, parquet_region_state *s, const colfs
 		COLFS_TRY(shared_get(t, s, f, view_shared(f), cu->g, cu->leaf, cu->w,
 				     cu->k, &cu->sp));
 		cu->p = cu->sp->p;
+		cu->skip = cu->sp->skip;
 		cu->loaded = true;
 		cu->i = cu->j = 0;
 	}
@@ -855,6 +919,10 @@ typedef struct parquet_views_acc {          /* one leaf's share of a nested batc
 	uint64_t *poff;               /* the page of each value (file offset) */
 	size_t offcap;
 	bool raw;                     /* variant binaries: bytes, not JSON */
+	uint8_t *skip;                /* per record of the batch: read from a
+				       * page on_damage=skip leaves out */
+	size_t skipcap;
+	bool any_skip;
 } parquet_views_acc;
 
 typedef struct parquet_views_field {
@@ -917,6 +985,7 @@ static void field_free(parquet_pages_state *v, parquet_views_field *fl)
 			free(fl->acc[i].def);
 			free(fl->acc[i].off);
 			free(fl->acc[i].poff);
+			free(fl->acc[i].skip);
 			colfs_buf_free(&fl->acc[i].text);
 		}
 	}
@@ -1109,9 +1178,19 @@ static colfs_status acc_gather(colfs_tree *t, parquet_region_state *s,
 			       const colfs_node *f, parquet_views_cursor *cu,
 			       parquet_views_acc *a, uint64_t m)
 {
-	const uint64_t stop = cu->rec + m;
+	const uint64_t first = cu->rec, stop = cu->rec + m;
 	colfs_status st;
 
+	if (m > a->skipcap) {
+		uint8_t *k = realloc(a->skip, (size_t)m);
+		if (!k)
+			return COLFS_ENOMEM;
+		a->skip = k;
+		a->skipcap = (size_t)m;
+	}
+	if (m)
+		memset(a->skip, 0, (size_t)m);
+	a->any_skip = false;
 	a->n = 0;
 	a->nvals = 0;
 	a->text.len = 0;
@@ -1138,6 +1217,10 @@ static colfs_status acc_gather(colfs_tree *t, parquet_region_state *s,
 					break;
 				}
 				cu->rec++;
+			}
+			if (cu->skip && cu->rec > first) {
+				a->skip[cu->rec - first - 1] = 1;
+				a->any_skip = true;
 			}
 			if (!acc_grow(a, a->n + 1))
 				return COLFS_ENOMEM;
@@ -1224,12 +1307,26 @@ static colfs_status field_load(colfs_tree *t, parquet_region_state *s, const col
 	return COLFS_OK;
 }
 
-/* Render the next row of a field (text or JSON mode) into b. */
+/* Whether row `row` of a nested field's batch was read from a page that
+ * -o on_damage=skip leaves out. */
+static bool field_row_skipped(const parquet_views_field *fl, uint64_t row)
+{
+	for (uint32_t i = 0; i < fl->n_leaves; i++)
+		if (fl->acc[i].any_skip && fl->acc[i].skip[row])
+			return true;
+	return false;
+}
+
+/* Render the next row of a field (text or JSON mode) into b, row `row`
+ * of the batch loaded; *drop is set when the row is to be left out
+ * (on_damage=skip). */
 static colfs_status field_next(colfs_tree *t, parquet_region_state *s, const colfs_node *f,
 			       parquet_views_field *fl, const colfs_render *r,
-			       colfs_buf *b)
+			       colfs_buf *b, uint64_t row, bool *drop)
 {
 	if (fl->plan) {
+		if (field_row_skipped(fl, row))
+			*drop = true;
 		colfs_err e = {0};
 		colfs_status st = pq_asm_next(fl->as, b, r->json ? "null" :
 					      (r->null_token ? r->null_token : "\\N"),
@@ -1250,6 +1347,8 @@ static colfs_status field_next(colfs_tree *t, parquet_region_state *s, const col
 		st = chunk_fail(t, s, f, 0, "values ended early", cu->g, cu->leaf);
 	if (st)
 		return st;
+	if (cu->skip)
+		*drop = true;
 	if (cu->p.def && cu->p.def[cu->i] != cu->p.max_def)
 		colfs_render_null(b, r);
 	else
@@ -1260,6 +1359,23 @@ static colfs_status field_next(colfs_tree *t, parquet_region_state *s, const col
 }
 
 /* --- table views ---------------------------------------------------------- */
+
+/* Copy the `n` lines of `src` to `out` but those of rows read from a
+ * page -o on_damage=skip leaves out. */
+static colfs_status drop_lines(colfs_buf *out, const colfs_buf *src,
+			       const parquet_views_field *fl, size_t n)
+{
+	size_t at = 0;
+
+	for (size_t row = 0; row < n && at < src->len; row++) {
+		const char *nl = memchr(src->data + at, '\n', src->len - at);
+		size_t end = nl ? (size_t)(nl - src->data) + 1 : src->len;
+		if (!field_row_skipped(fl, row))
+			colfs_buf_append(out, src->data + at, end - at);
+		at = end;
+	}
+	return colfs_buf_status(out);
+}
 
 static int64_t rg_rows(const parquet_region_state *s, uint32_t g)
 {
@@ -1308,7 +1424,16 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 			size_t done = 0;
 			const char *nt = w->text.null_token ? w->text.null_token
 							    : "\\N";
-			st = pq_asm_lines(fl->as, out, nt, (size_t)m, &done, &e);
+			bool skips = false;
+			for (uint32_t i = 0; i < fl->n_leaves; i++)
+				skips |= fl->acc[i].any_skip;
+			rd->tmp.len = 0;
+			st = pq_asm_lines(fl->as, skips ? &rd->tmp : out, nt,
+					  (size_t)m, &done, &e);
+			if (!st && skips)
+				/* on_damage=skip: the lines of the rows read
+				 * from a damaged page left out */
+				st = drop_lines(out, &rd->tmp, fl, done);
 			if (!st && done != m)
 				st = colfs_fail(&e, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 						"assembled %zu of %llu records",
@@ -1325,12 +1450,12 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 		parquet_views_cursor *cu = &fl->cur[0];
 		uint64_t left = m;
 		const int32_t phys = cu->r.type.physical;
-		if ((cu->r.fast_int || phys == PARQUET_DOUBLE ||
-		     phys == PARQUET_FLOAT) && m <= SIZE_MAX / 32)
+		if ((phys == PARQUET_DOUBLE || phys == PARQUET_FLOAT) &&
+		    !cu->r.fast_int && m <= SIZE_MAX / 32)
 			/* the whole piece at once: no regrowth (and copy)
-			 * page after page; table_piece gives back the rest */
-			colfs_buf_reserve(out, (size_t)m *
-					  (cu->r.fast_int ? 21 : 26));
+			 * page after page; table_piece gives back the rest.
+			 * Integers reserve their exact length (render_lines) */
+			colfs_buf_reserve(out, (size_t)m * 26);
 		while (left) {
 			st = cur_fill(t, s, f, cu);
 			if (st == COLFS_END)
@@ -1343,8 +1468,9 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 			size_t take = cu->p.n - cu->i;
 			if (take > left)
 				take = (size_t)left;
-			render_lines(out, &cu->r, &cu->p, cu->i, cu->i + take,
-				     &cu->j);
+			if (!cu->skip)   /* on_damage=skip: left out */
+				render_lines(out, &cu->r, &cu->p, cu->i,
+					     cu->i + take, &cu->j);
 			cu->i += take;
 			cu->rec += take;
 			left -= take;
@@ -1352,6 +1478,8 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 		return COLFS_OK;
 	}
 	for (uint64_t row = 0; row < m && !st; row++) {
+		size_t line = out->len;
+		bool drop = false;
 		if (w->mode == MODE_JSONL)
 			colfs_buf_putc(out, '{');
 		for (uint32_t i = 0; i < w->n_fields && !st; i++) {
@@ -1363,12 +1491,14 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 							 (const uint8_t *)fl->name,
 							 strlen(fl->name));
 				colfs_buf_putc(out, ':');
-				st = field_next(t, s, f, fl, &w->json, out);
+				st = field_next(t, s, f, fl, &w->json, out,
+						row, &drop);
 			} else {
 				if (i)
 					colfs_buf_putc(out, ',');
 				rd->tmp.len = 0;
-				st = field_next(t, s, f, fl, &w->text, &rd->tmp);
+				st = field_next(t, s, f, fl, &w->text,
+						&rd->tmp, row, &drop);
 				if (!st)
 					colfs_render_csv_field(out, rd->tmp.data
 							       ? rd->tmp.data : "",
@@ -1378,6 +1508,8 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 		if (w->mode == MODE_JSONL)
 			colfs_buf_putc(out, '}');
 		colfs_buf_putc(out, '\n');
+		if (drop)   /* on_damage=skip: a field read a damaged page */
+			out->len = line;
 	}
 	if (st) {
 		for (uint32_t i = 0; i < w->n_fields; i++)

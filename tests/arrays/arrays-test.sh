@@ -13,11 +13,18 @@
 #            datapage_v1-corrupt-checksum.parquet and on ORC and CFile
 #            files of the project's writers damaged here: columns/ (or
 #            values) against the healthy values (damage-check.py)
+#   damage-rows  -o on_damage=null and skip on rows.jsonl, rows.csv and
+#            columns/ (damage-rows.py, damage-check.py): Parquet files of
+#            colfs-mksample damaged here (a page of a flat column in
+#            data pages v1; a page of the list `tags` in data pages v2),
+#            ORC files of the project's writer (stripe 1's footer lost;
+#            one stream of `name` in stripe 1 overwritten), each against
+#            the undamaged file
 #   cfile    files of the project's CFile writer (tests/cfile/cw.c) of
 #            each fixed-width type, nullable or not, against `values`; a
 #            file without a positional index has no array
 #
-# Environment: COLFS (the daemon), ORC_GEN, CFILE_WRITER, CORPUS.  Skips (77) with a message when FUSE,
+# Environment: COLFS (the daemon), ORC_GEN, CFILE_WRITER, MKSAMPLE, CORPUS.  Skips (77) with a message when FUSE,
 # numpy or DuckDB is missing.  Every mount is undone by a trap.
 set -u
 dir=$(cd "$(dirname "$0")" && pwd)
@@ -124,12 +131,15 @@ damage)
 		for m in null skip; do
 			mount_ "$pq" -o on_damage=$m,size_index=off
 			# page 0 of a and page 1 of b: rows 0-2559 and 2560-5119;
-			# the Parquet views take skip as null
-			"$py" "$dir/damage-check.py" null "$mnt/columns" "$good" a -- 0:2560 || exit 1
-			"$py" "$dir/damage-check.py" null "$mnt/columns" "$good" b -- 2560:5120 || exit 1
-			[ "$(wc -l < "$mnt/rows.csv")" = 5121 ] ||
+			# under skip rows.csv keeps no row (each has a damaged
+			# field), arrays/ mask them as under null
+			"$py" "$dir/damage-check.py" $m "$mnt/columns" "$good" a -- 0:2560 || exit 1
+			"$py" "$dir/damage-check.py" $m "$mnt/columns" "$good" b -- 2560:5120 || exit 1
+			lines=5121 what='read as NULL'
+			[ $m = skip ] && lines=1 what='left out'
+			[ "$(wc -l < "$mnt/rows.csv")" = $lines ] ||
 				{ echo "FAIL: rows.csv: $(wc -l < "$mnt/rows.csv") lines" >&2; exit 1; }
-			grep -q 'rows 0 to 2559 of row group 0 (column 0, page 0) read as NULL' "$mnt/errors" ||
+			grep -q "rows 0 to 2559 of row group 0 (column 0, page 0) $what" "$mnt/errors" ||
 				{ echo "FAIL: errors does not list the rows replaced" >&2; exit 1; }
 			"$py" -c 'import numpy as np, sys
 n = np.load(sys.argv[1] + "/a.nulls.npy"); v = np.load(sys.argv[1] + "/a.npy")
@@ -178,6 +188,79 @@ f = open(sys.argv[1], "r+b"); f.seek(off); b = f.read(1); f.seek(off); f.write(b
 	fi
 	echo "ok: error: values fails at block 1"
 	umount_
+	;;
+damage-rows)
+	[ -x "${ORC_GEN:-}" ] && [ -x "${MKSAMPLE:-}" ] ||
+		skip "ORC_GEN or MKSAMPLE is not set"
+	# flip bytes of a part found through its xattrs on a healthy mount:
+	# damage FILE PART DELTA LENGTH, DELTA from the part's data (past a
+	# page's header), LENGTH 0: the whole part
+	damage() {
+		"$py" -c 'import os, sys
+p = sys.argv[2]
+try: hl = int(os.getxattr(p, "user.colfs.header_length"))
+except OSError: hl = 0
+off = int(os.getxattr(p, "user.colfs.offset")) + hl + int(sys.argv[3])
+n = int(sys.argv[4]) or int(os.getxattr(p, "user.colfs.length"))
+f = open(sys.argv[1], "r+b"); f.seek(off); b = f.read(n); f.seek(off)
+f.write(bytes(x ^ 0xff for x in b))' "$@" || exit 1
+	}
+	# case NAME: the damaged file $out/NAME.bad against $out/NAME
+	# (healthy views in $out/NAME.good/), under null and skip
+	views() {
+		name=$1 range=$2 col=$3; shift 3
+		for m in null skip; do
+			mount_ "$out/$name.bad" -o on_damage=$m,size_index=off
+			for v in rows.jsonl rows.csv; do
+				timeout 60 "$py" "$dir/damage-rows.py" $m "$mnt/$v" \
+					"$out/$name.good/$v" "$@" -- $range || exit 1
+			done
+			"$py" "$dir/damage-check.py" $m "$mnt/columns" \
+				"$out/$name.good/columns" $col -- $range || exit 1
+			r0=${range%:*} r1=${range#*:}
+			grep -q "rows .* $([ $m = null ] && echo 'read as NULL' || echo 'left out'): on_damage" \
+				"$mnt/errors" || { echo "FAIL: $name: errors lists no rows $m" >&2; exit 1; }
+			umount_
+		done
+		echo "ok: $name"
+	}
+	healthy() {
+		mkdir -p "$out/$1.good" || exit 1
+		mount_ "$out/$1" -o size_index=off
+		cp -r "$mnt/columns" "$mnt/rows.jsonl" "$mnt/rows.csv" "$out/$1.good/" || exit 1
+		cp "$out/$1" "$out/$1.bad" || exit 1
+	}
+	# Parquet, data pages v1: page 1 of `price` in row group 0 (rows
+	# 400-799): its values' bytes flipped, the CRC fails
+	"$MKSAMPLE" "$out/v1.parquet" >/dev/null || exit 1
+	healthy v1.parquet
+	damage "$out/v1.parquet.bad" "$mnt/row_groups/0/chunks/price/pages/1" 40 8
+	umount_
+	views v1.parquet 400:800 price price
+	# data pages v2: page 1 of the list `tags` (rows 400-799, from the
+	# page header's num_rows): the whole list reads NULL
+	"$MKSAMPLE" "$out/v2.parquet" --data-page-v2 >/dev/null || exit 1
+	healthy v2.parquet
+	damage "$out/v2.parquet.bad" "$mnt/row_groups/0/chunks/tags.list.element/pages/1" 1000 1
+	umount_
+	views v2.parquet 400:800 tags tags
+	# ORC: stripe 1 (rows 2000-3999) loses its footer: every field
+	"$ORC_GEN" "$out/o.orc" 6000 2000 >/dev/null || exit 1
+	healthy o.orc
+	foot=$("$py" -c 'import json, sys; i = json.load(open(sys.argv[1]))
+print(i["offset"] + i["indexLength"] + i["dataLength"], i["footerLength"])' \
+		"$mnt/stripes/1/info.json") || exit 1
+	umount_
+	"$py" -c 'import sys; off, n = map(int, sys.argv[2:4])
+f = open(sys.argv[1], "r+b"); f.seek(off); f.write(b"\xff" * n)' "$out/o.orc.bad" $foot || exit 1
+	views o.orc 2000:4000 "id name score flag" id name score flag
+	# one stream: the lengths of `name` in stripe 1; the other fields
+	# keep their values
+	"$ORC_GEN" "$out/n.orc" 6000 2000 >/dev/null || exit 1
+	healthy n.orc
+	damage "$out/n.orc.bad" "$mnt/stripes/1/streams/3-2-LENGTH" 0 0
+	umount_
+	views n.orc 2000:4000 name name
 	;;
 *)
 	echo "arrays-test: unknown case $case_" >&2

@@ -19,7 +19,9 @@
 # delta    the corpus's Delta tables (skipped without ../shared/corpus):
 #          the snapshot's files with the log's partition values (a NULL
 #          one), each file's rows as its own tree gives them; the union
-#          views of a deletion-vector table refuse by name
+#          views with deletion vectors and column mapping (name and id)
+#          applied, through colfs-tool and a mount; a missing or damaged
+#          deletion vector refused with its name
 # Skips (77) with a message without DuckDB (npm) or FUSE.  Every mount is
 # undone by a trap; every command runs under `timeout`.
 set -euo pipefail
@@ -52,12 +54,88 @@ if [ "$CASE" = delta ]; then
 		fail "$t rows.jsonl: $(tool cat "$t" rows.jsonl)"
 	[ "$(tool ls "$t" partitions)" = "$(printf 'k=A\nk=__HIVE_DEFAULT_PARTITION__')" ] || fail "$t partitions/"
 	tool ls "$t" delta > /dev/null || fail "$t has no delta/"
+	# deletion vectors applied: the union views leave rows 0 and 9 out
+	# (delta-rows-duckdb compares every table with DuckDB); files/
+	# shows the file's stored rows
 	t=$C/table-with-dv-small
-	if tool cat "$t" columns/value > /dev/null 2> "$WORK/err"; then
-		fail "$t: columns/value read without its deletion vector applied"
+	p=part-00000-fae5310a-a37d-4e51-827b-c3d5516560ca-c000.snappy.parquet
+	[ "$(tool cat "$t" columns/value | tr '\n' ' ')" = "1 2 3 4 5 6 7 8 " ] ||
+		fail "$t columns/value: $(tool cat "$t" columns/value)"
+	[ "$(tool cat "$t" rows.csv | tr '\n' ' ')" = "value 1 2 3 4 5 6 7 8 " ] || fail "$t rows.csv"
+	[ "$(tool cat "$t" "files/$p/columns/value" | wc -l)" = 10 ] || fail "$t files/ is not the file's own tree"
+	tool cat "$t" summary > "$WORK/summary"
+	grep -qx 'rows: 8' "$WORK/summary" && grep -q '^deleted rows: 2 ' "$WORK/summary" ||
+		fail "$t summary: $(cat "$WORK/summary")"
+	# column mapping applied: logical names, the physical columns' values
+	m=$C/table_with_column_mapping
+	[ "$(tool ls "$m" columns)" = "$(printf 'Super Name\nCompany Very Short')" ] || fail "$m columns/: $(tool ls "$m" columns)"
+	tool cat "$m" schema | grep -q '^  optional binary Super Name (STRING) = 2;$' || fail "$m schema: $(tool cat "$m" schema)"
+	names=$(tool cat "$m" "columns/Super Name")
+	[ "$(echo "$names" | wc -l)" = 5 ] && echo "$names" | grep -qx 'Timothy Lamb' || fail "$m columns/Super Name: $names"
+	# a deletion vector file missing or damaged: a clear error naming
+	# the vector's file and the data file, never rows
+	dv=deletion_vector_61d16c75-6994-46b7-a15b-8b538852e50e.bin
+	cp -r "$t" "$WORK/dv-missing"
+	rm "$WORK/dv-missing/$dv"
+	cp -r "$t" "$WORK/dv-corrupt"
+	python3 -c 'import sys; f = open(sys.argv[1], "r+b"); f.seek(12); b = f.read(1); f.seek(12); f.write(bytes([b[0] ^ 1]))' "$WORK/dv-corrupt/$dv"
+	for c in missing:'No such file or directory' corrupt:'CRC mismatch'; do
+		if tool cat "$WORK/dv-${c%%:*}" columns/value > "$WORK/out" 2> "$WORK/err"; then
+			fail "dv-${c%%:*}: read: $(cat "$WORK/out")"
+		fi
+		grep -q "$p: .*$dv.*${c#*:}\|$p: .*${c#*:}.*$dv" "$WORK/err" || fail "dv-${c%%:*}: $(cat "$WORK/err")"
+	done
+	# column mapping mode id: columns found by the files' field ids, not
+	# by name (a physical name the files do not have); an id no file
+	# has reads NULL; a file without field ids is refused
+	idmap() { # TABLE COPY PYTHON-EXPR-ON-THE-SCHEMA
+		cp -r "$1" "$2"
+		python3 - "$2" "$3" <<'PY'
+import json, os, sys
+d = os.path.join(sys.argv[1], '_delta_log')
+for n in sorted(os.listdir(d)):
+    if not n.endswith('.json'):
+        continue
+    lines = [json.loads(l) for l in open(os.path.join(d, n)) if l.strip()]
+    for l in lines:
+        if 'metaData' in l:
+            md = l['metaData']
+            schema = json.loads(md['schemaString'])
+            md.setdefault('configuration', {})['delta.columnMapping.mode'] = 'id'
+            exec(sys.argv[2])
+            md['schemaString'] = json.dumps(schema)
+    with open(os.path.join(d, n), 'w') as f:
+        f.writelines(json.dumps(l) + '\n' for l in lines)
+PY
+	}
+	idmap "$m" "$WORK/id" "schema['fields'][1]['metadata']['delta.columnMapping.physicalName'] = 'col-not-in-the-files'"
+	[ "$(tool cat "$WORK/id" "columns/Super Name")" = "$names" ] || fail "mode id: $(tool cat "$WORK/id" "columns/Super Name")"
+	idmap "$m" "$WORK/id7" "schema['fields'][1]['metadata']['delta.columnMapping.id'] = 7"
+	[ "$(tool cat "$WORK/id7" "columns/Super Name" | tr '\n' ' ')" = '\N \N \N \N \N ' ] || fail "mode id, an id no file has"
+	idmap "$t" "$WORK/id-none" "schema['fields'][0]['metadata'] = {'delta.columnMapping.id': 1, 'delta.columnMapping.physicalName': 'value'}"
+	if tool cat "$WORK/id-none" columns/value > "$WORK/out" 2> "$WORK/err"; then
+		fail "mode id without field ids: read: $(cat "$WORK/out")"
 	fi
-	grep -q 'deletion vectors (rows deleted) are not applied' "$WORK/err" || fail "$t: $(cat "$WORK/err")"
-	echo "ok: Delta snapshots: files, partition values, delta/, a refusal by name"
+	grep -q "$p: column mapping mode id: the file's columns have no field ids" "$WORK/err" || fail "mode id without field ids: $(cat "$WORK/err")"
+	# through a mount: cat MNT/columns/x; a missing vector refuses the mount
+	if [ -c /dev/fuse ] && command -v fusermount3 > /dev/null; then
+		MNT=$WORK/mnt
+		mkdir -p "$MNT"
+		timeout $T "$COLFS" "$t" "$MNT" || fail "mount $t"
+		[ "$(timeout $T cat "$MNT/columns/value" | tr '\n' ' ')" = "1 2 3 4 5 6 7 8 " ] || fail "mount: columns/value"
+		timeout $T cat "$MNT/rows.jsonl" | cmp -s - <(tool cat "$t" rows.jsonl) || fail "mount: rows.jsonl"
+		timeout $T fusermount3 -u "$MNT" || fail "unmount"
+		timeout $T "$COLFS" "$m" "$MNT" || fail "mount $m"
+		[ "$(timeout $T cat "$MNT/columns/Super Name")" = "$names" ] || fail "mount: columns/Super Name"
+		timeout $T fusermount3 -u "$MNT" || fail "unmount"
+		if timeout $T "$COLFS" "$WORK/dv-missing" "$MNT" 2> "$WORK/err"; then
+			fail "a table whose deletion vector is missing mounted"
+		fi
+		grep -q "$dv" "$WORK/err" || fail "mount dv-missing: $(cat "$WORK/err")"
+	else
+		echo "note: no FUSE here: the mount part is not run"
+	fi
+	echo "ok: Delta snapshots: files, partition values, delta/, deletion vectors and column mapping applied, a missing or damaged vector refused"
 	exit 0
 fi
 sh "$here/../values/duckdb-setup.sh" || exit $?

@@ -13,6 +13,12 @@
 // logical names, columns under their logical names, one JSON object a
 // line, sorted: what the dataset tree's rows.jsonl must hold as a set.
 // A table whose data files are not in the corpus prints "no data files".
+// With COLFS_TOOL set, the dataset tree's union views of the snapshot
+// (colfs-tool cat TABLE columns/<field>, rows.jsonl, rows.csv's row
+// count) must hold these rows in the same order (files in path order,
+// each file's rows in order, the deleted ones left out), value by value
+// (each value compared as text: DuckDB's BIGINT and colfs's number, the
+// log's partition string and colfs's typed value).
 // Exit 1 with a message on the first check that fails.
 import { execFileSync } from 'node:child_process';
 import { statSync, existsSync } from 'node:fs';
@@ -32,10 +38,11 @@ for (const spec of tables) {
   const table = at > 0 ? spec.slice(0, at) : spec;
   const args = at > 0 ? ['-o', `version=${spec.slice(at + 1)}`, '--json', table]
                       : ['--json', table];
-  await oneTable(table, JSON.parse(execFileSync(dump, args, { encoding: 'utf8' })));
+  await oneTable(table, JSON.parse(execFileSync(dump, args, { encoding: 'utf8' })),
+    at > 0 ? ['-o', `version=${spec.slice(at + 1)}`] : []);
 }
 
-async function oneTable(table, snap) {
+async function oneTable(table, snap, vopt) {
 function fail(msg) {
   console.error(`rows-oracle: ${path.basename(table)}: ${msg}`);
   process.exit(1);
@@ -53,6 +60,7 @@ const plain = v => typeof v === 'bigint' ? v.toString()
   : (v !== null && typeof v === 'object') ? String(v) : v;
 
 const out = [];
+const ordered = [];   // the snapshot's rows in the union views' order
 let deleted = 0;
 for (const f of snap.files) {
   const file = path.join(table, f.path);
@@ -81,8 +89,46 @@ for (const f of snap.files) {
       else o[fld.name] = plain(row[cols.indexOf(fld.physical)]);
     }
     out.push(JSON.stringify(o));
+    ordered.push(o);
   });
 }
+if (process.env.COLFS_TOOL) unionViews();
+function unionViews() {
+  // one colfs-tool run for every view: the columns, rows.jsonl and
+  // rows.csv one after another, each cut by its line count
+  const n = ordered.length;
+  const paths = snap.fields.map(f => `columns/${f.name.replace(/%/g, '%25').replace(/\//g, '%2F')}`);
+  const all = execFileSync(process.env.COLFS_TOOL,
+    [...vopt, 'cat', table, ...paths, 'rows.jsonl', 'rows.csv'],
+    { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const lines = all === '' ? [] : all.replace(/\n$/, '').split('\n');
+  if (lines.length !== n * (paths.length + 2) + 1)
+    fail(`the union views hold ${lines.length} lines, the snapshot's ${n} rows give ${n * (paths.length + 2) + 1}`);
+  const text = v => v === null || v === undefined ? null : String(v);
+  snap.fields.forEach((fld, c) => {
+    lines.slice(c * n, (c + 1) * n).forEach((g, i) => {
+      const want = text(ordered[i][fld.name]);
+      if ((want === null ? '\\N' : want) !== g)
+        fail(`columns/${fld.name} line ${i + 1}: ${JSON.stringify(g)}, DuckDB ${JSON.stringify(want)}`);
+    });
+  });
+  lines.slice(paths.length * n, (paths.length + 1) * n).forEach((l, i) => {
+    const o = JSON.parse(l);
+    const keys = Object.keys(o).sort().join(','), want = Object.keys(ordered[i]).sort().join(',');
+    if (keys !== want) fail(`rows.jsonl line ${i + 1}: members ${keys}, the schema's ${want}`);
+    for (const k of Object.keys(o))
+      if (text(o[k]) !== text(ordered[i][k]))
+        fail(`rows.jsonl line ${i + 1} ${k}: ${JSON.stringify(o[k])}, DuckDB ${JSON.stringify(ordered[i][k])}`);
+  });
+  const head = lines[(paths.length + 1) * n];
+  // the schema's fields, then the partition columns (as the keys of a
+  // Hive dataset come last)
+  const part = new Set(snap.partition_columns);
+  if (head !== [...snap.fields.map(f => f.name).filter(f => !part.has(f)),
+                ...snap.partition_columns].join(','))
+    fail(`rows.csv header ${JSON.stringify(head)}`);
+}
+
 out.sort();
 console.log(`${path.basename(table)} v${snap.version}: ${snap.files.length} files, ${out.length} rows, ${deleted} deleted`);
 for (const l of out) console.log(l);

@@ -5,6 +5,10 @@
 # the way), equal expected/rows.txt: among them simple_table's ids 5, 7
 # and 9 (delta-rs's own test of the table), table-with-dv-small's values
 # 1 to 8 (its DELETE removed 0 and 9), checkpoint-v2-table's ids 1 to 44.
+# With COLFS_TOOL (meson sets it) the oracle also reads each snapshot's
+# union views (columns/<field>, rows.jsonl, rows.csv) through colfs-tool
+# and compares them with these rows value by value, in order: deletion
+# vectors and column mapping applied.
 #   rows.sh DELTA_DUMP CORPUS_DIR SOURCE_DIR [--update]
 # Exit 77 without the corpus or DuckDB (tests/values/duckdb-setup.sh).
 set -u

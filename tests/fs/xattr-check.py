@@ -17,6 +17,14 @@
                                        from stdin ("attrs PATH k=v...",
                                        "layout", "errno PATH", "svg DIR"):
                                        one interpreter for a case
+  xattr-check.py dump MNT DUMP N       DUMP is `getfattr -R -d -m -
+                                       --absolute-names -e text MNT`: it
+                                       names every node of MNT once, each
+                                       with its kind and its tree path;
+                                       every Nth node's attributes equal
+                                       its own `getfattr -d`; then the
+                                       `attrs` and `layout` lines of stdin
+                                       are checked against DUMP
 Exit 0 when it holds, 1 with the reason on stderr.
 """
 import ctypes
@@ -39,19 +47,33 @@ def fail(msg):
     sys.exit(1)
 
 
-def getfattr(path):
-    """The node's attributes as getfattr -d prints them."""
-    r = subprocess.run(["getfattr", "-d", "-m", "-", "--absolute-names",
-                        "-e", "text", path], capture_output=True, timeout=20)
-    if r.returncode != 0:
-        fail("getfattr %s: %s" % (path, r.stderr.decode(errors="replace")))
-    out = {}
-    for line in r.stdout.decode().splitlines():
+# path -> attributes, from a `getfattr -R` dump (check_dump)
+DUMP = None
+
+
+def parse_attrs(lines, out):
+    for line in lines:
         m = re.match(r'^([^=#][^=]*)="(.*)"$', line)
         if m:
             out[m.group(1)] = m.group(2).replace('\\"', '"').replace(
                 "\\\\", "\\")
     return out
+
+
+def getfattr(path, fresh=False):
+    """The node's attributes as getfattr -d prints them (from the dump
+    when one is loaded, unless `fresh`)."""
+    if DUMP is not None and not fresh:
+        if path.endswith("/") and path[:-1] in DUMP:
+            path = path[:-1]   # the root: MNT + "/"
+        if path not in DUMP:
+            fail("%s is not in the getfattr -R output" % path)
+        return DUMP[path]
+    r = subprocess.run(["getfattr", "-d", "-m", "-", "--absolute-names",
+                        "-e", "text", path], capture_output=True, timeout=20)
+    if r.returncode != 0:
+        fail("getfattr %s: %s" % (path, r.stderr.decode(errors="replace")))
+    return parse_attrs(r.stdout.decode().splitlines(), {})
 
 
 def layout_lines(mnt, name="layout"):
@@ -100,6 +122,46 @@ def check_layout(mnt):
     if not checked:
         fail("no layout line's node had user.colfs.offset")
     print("layout: %d nodes' offsets and lengths equal their lines" % checked)
+
+
+def check_dump(mnt, dump, every):
+    """Load the dump of `getfattr -R` over mnt and check it against the
+    tree and against getfattr -d of every `every`th node."""
+    global DUMP
+    files, cur = {}, None
+    # getfattr escapes a name's control bytes and backslashes; colfs
+    # names have none in these checks
+    with open(dump, encoding="utf-8", errors="surrogateescape") as f:
+        for line in f.read().split("\n"):
+            if line.startswith("# file: "):
+                cur = line[len("# file: "):]
+                if cur in files:
+                    fail("%s twice in the getfattr -R output" % cur)
+                files[cur] = []
+            elif cur is not None and line:
+                files[cur].append(line)
+    nodes = [mnt]
+    for top, dirs, names in os.walk(mnt):
+        nodes += [os.path.join(top, x) for x in dirs + names]
+    if sorted(nodes) != sorted(files):
+        extra = sorted(set(files) - set(nodes))[:3]
+        missing = sorted(set(nodes) - set(files))[:3]
+        fail("getfattr -R names %d nodes, the tree has %d (extra %s, "
+             "missing %s)" % (len(files), len(nodes), extra, missing))
+    DUMP = {p: parse_attrs(l, {}) for p, l in files.items()}
+    for p, a in DUMP.items():
+        tree = p[len(mnt):] or "/"
+        if a.get(PREFIX + "path") != tree or PREFIX + "kind" not in a:
+            fail("%s: kind %r path %r in the getfattr -R output" %
+                 (tree, a.get(PREFIX + "kind"), a.get(PREFIX + "path")))
+    same = 0
+    for p in sorted(DUMP)[::every]:
+        one = getfattr(p, fresh=True)
+        if one != DUMP[p]:
+            fail("%s: getfattr -d %s, getfattr -R %s" % (p, one, DUMP[p]))
+        same += 1
+    print("getfattr -R: %d nodes, each with its kind and path; %d of them "
+          "equal their own getfattr -d" % (len(DUMP), same))
 
 
 def check_attrs(mnt, path, wants):
@@ -285,6 +347,9 @@ def main(argv):
         check_svg(argv[2], argv[3])
     elif what == "png":
         check_png(argv[2], argv[3])
+    elif what == "dump":
+        check_dump(argv[2], argv[3], int(argv[4]))
+        main([argv[0], "batch", argv[2]])
     elif what == "batch":
         for line in sys.stdin.read().splitlines():
             words = line.split()

@@ -12,13 +12,20 @@
 #                  the whole mount completes
 #   xattr-orc      the same for an ORC file of the corpus (stripe, stream)
 #   xattr-cfile    the same for a CFile written by cfile-writer (block)
+#   xattr-recursive  getfattr -R -d -m - over a mount of a sample of about
+#                  20,000 nodes (colfs-mksample, 100-row pages) completes
+#                  (a generous timeout, not a time limit) and names every
+#                  node once with its kind and path; every 250th node's
+#                  attributes equal its own getfattr -d; the attributes of
+#                  xattr-parquet and the layout offsets hold in its output
 #   layout-svg     layout.svg of the root and of a row group (Parquet), a
 #                  stripe (ORC), a CFile: xmllint parses it, one region per
 #                  layout line with its title; a damaged copy of the sample
 #                  has its broken chunk in red, and headless Chromium's
 #                  picture of it shows the red
 #
-# Environment (tests/fs/meson.build): COLFS, SAMPLE, CORPUS, CFILE_WRITER.
+# Environment (tests/fs/meson.build): COLFS, SAMPLE, MKSAMPLE, CORPUS,
+# CFILE_WRITER.
 # Every mount is undone by the exit trap; every command runs under
 # `timeout`.  Exit 77 (skip) with a message when FUSE, a tool or the input
 # is missing.
@@ -166,6 +173,33 @@ case_xattr_cfile() {
 		layout "errno /blocks/1"
 	read_only "$MNT/blocks/0"
 	recursive
+}
+
+case_xattr_recursive() {
+	local c=/row_groups/0/chunks/name
+	[ -n "${MKSAMPLE:-}" ] && [ -x "$MKSAMPLE" ] ||
+		skip "colfs-mksample is not built"
+	timeout "$T" "$MKSAMPLE" "$WORK/many.parquet" --rows 60000 \
+		--row-groups 4 --page-rows 100 > /dev/null || fail "colfs-mksample"
+	mount_file "$WORK/many.parquet"
+	# generous: about 10 s on the shared machine (docs/performance.md,
+	# "xattrs"); it only catches a walk that no longer ends
+	local t0=$SECONDS
+	timeout 600 getfattr -R -d -m - --absolute-names -e text "$MNT" \
+		> "$WORK/all.txt" || fail "getfattr -R -d -m - $MNT: status $?"
+	echo "getfattr -R: $((SECONDS - t0)) s"
+	printf '%s\n' \
+		"attrs / kind=dir path=/ format=parquet problems=0 size=$(stat -c %s "$WORK/many.parquet")" \
+		"attrs /row_groups/0 kind=row_group num_rows=15000 chunks=5 compressed_size=* uncompressed_size=* problems=0" \
+		"attrs $c kind=chunk column=name type=BYTE_ARRAY codec=UNCOMPRESSED encodings=PLAIN,RLE,RLE_DICTIONARY num_values=15000 null_count=* compressed_size=* uncompressed_size=* dictionary=yes offset=* length=*" \
+		"attrs $c/pages/0 kind=page page_type=DICTIONARY_PAGE encoding=PLAIN num_values=* compressed_size=* crc=*" \
+		"attrs $c/pages/150 kind=page page_type=DATA_PAGE num_values=100 encoding=*" \
+		"attrs $c/raw kind=range path=$c/raw offset=* length=* problems=!" \
+		"attrs /columns/id kind=view offset=!" \
+		"attrs /README kind=document" \
+		layout |
+		timeout 300 python3 "$CHECK" dump "$MNT" "$WORK/all.txt" 250 ||
+		fail "xattr-check.py dump"
 }
 
 svg_parses() {

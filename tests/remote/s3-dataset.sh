@@ -9,7 +9,13 @@
 #     bytes as colfs-tool on the local directory;
 #   - a mount of s3://BUCKET/ds/ (colfs -o s3_endpoint=...) serves
 #     rows.jsonl, every columns/ file and a file's own rows.csv with the
-#     local dataset's bytes, and unmounts.
+#     local dataset's bytes, and unmounts;
+#   - with the corpus (CORPUS), two Delta tables copied to the server at
+#     test time (checkpoint-v2-table: a V2 checkpoint with sidecars and
+#     commits after it; table-with-dv-small: a deletion vector file):
+#     their log is read over S3, and every document of delta/, the union
+#     views and schema equal the local table's through colfs-tool; a
+#     mount of the deletion-vector table serves columns/value.
 # Exit 0 pass, 1 fail, 77 skip (no node/npm registry, no DuckDB, no FUSE,
 # no curl).
 #   s3-dataset.sh   (COLFS, COLFS_TOOL in the environment)
@@ -81,6 +87,17 @@ while IFS= read -r -d '' f; do
 	n=$((n + 1))
 done < <(find "$D" -type f -print0)
 [ "$n" -ge 20 ] || fail "DuckDB wrote only $n files"
+DELTA=(checkpoint-v2-table table-with-dv-small)
+C=${CORPUS:-}/delta
+[ -n "${CORPUS:-}" ] && [ -d "$C" ] || DELTA=()
+for t in "${DELTA[@]}"; do
+	cp -r "$C/$t" "$WORK/$t"
+	while IFS= read -r -d '' f; do
+		printf 'url = "%s/%s/%s/%s"\nupload-file = "%s"\noutput = "/dev/null"\n' \
+			"$ENDPOINT" "$BUCKET" "$t" "$(pathenc "${f#"$WORK/$t"/}")" "$f" >>"$WORK/put.cfg"
+		n=$((n + 1))
+	done < <(find "$WORK/$t" -type f -print0)
+done
 timeout 120 curl -sS -K "$WORK/curl.cfg" -K "$WORK/put.cfg" \
 	--aws-sigv4 aws:amz:us-east-1:s3 \
 	-H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' -w '%{http_code}\n' \
@@ -113,6 +130,29 @@ grep -qx 'files: 24 (parquet 24, orc 0, cfile 0)' <(tool cat "$URL" summary) ||
 	fail "summary of $URL: $(tool cat "$URL" summary)"
 echo "ok: colfs-tool: ${#paths[@]} views of $URL equal the local dataset's ($(wc -l <"$WORK/local.out") lines), the listings too"
 
+# ---- Delta tables under a prefix: the log read over S3 -------------------
+[ "${#DELTA[@]}" -gt 0 ] || echo "SKIP (part): no Delta corpus at ${CORPUS:-<unset>}/delta"
+for t in "${DELTA[@]}"; do
+	L=$WORK/$t
+	mapfile -t dp < <(cd "$L/_delta_log" && ls | sed -n 's/^0*\([0-9][0-9]*\)\.json$/\1/p' |
+		while read -r v; do tool ls "$L" "delta/versions/$v" | sed "s|^|delta/versions/$v/|"; done)
+	mapfile -t dcols < <(tool ls "$L" columns)
+	dpaths=(delta/snapshot.json delta/protocol.json delta/metadata.json
+		delta/properties.json delta/schema.json delta/active_files.json
+		"${dp[@]}" schema rows.jsonl rows.csv "${dcols[@]/#/columns/}")
+	[ "${#dp[@]}" -ge 2 ] || fail "$t: ${#dp[@]} versions/ documents"
+	tool cat "$L" "${dpaths[@]}" >"$WORK/dlocal.out" || fail "colfs-tool cat $L failed"
+	tool cat "s3://$BUCKET/$t/" "${dpaths[@]}" >"$WORK/dremote.out" 2>"$WORK/err" ||
+		fail "colfs-tool cat s3://$BUCKET/$t/ failed: $(head -3 "$WORK/err")"
+	cmp -s "$WORK/dlocal.out" "$WORK/dremote.out" || {
+		diff "$WORK/dlocal.out" "$WORK/dremote.out" | head -10 >&2
+		fail "the Delta table s3://$BUCKET/$t/ differs from the local one"
+	}
+	[ "$(tool ls "s3://$BUCKET/$t/" delta/versions)" = "$(tool ls "$L" delta/versions)" ] ||
+		fail "delta/versions of s3://$BUCKET/$t/"
+	echo "ok: the Delta table s3://$BUCKET/$t/: ${#dpaths[@]} documents and views equal the local table's"
+done
+
 # ---- a mount -------------------------------------------------------------
 if [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null; then
 	echo "SKIP (part): no FUSE for the mount"
@@ -132,4 +172,12 @@ timeout "$T" cat "$MNT/$f" | cmp -s - <(tool cat "$D" "$f") ||
 	fail "$f of the mount differs from the local dataset's"
 fusermount3 -u "$MNT" || fail "unmounting failed"
 echo "ok: the mount of $URL serves the local dataset's bytes"
+for t in "${DELTA[@]:1}"; do
+	timeout "$T" "$COLFS" -o "s3_endpoint=$ENDPOINT" "s3://$BUCKET/$t/" "$MNT" 2>"$WORK/err" ||
+		fail "mounting s3://$BUCKET/$t/ failed: $(cat "$WORK/err")"
+	timeout "$T" cat "$MNT/columns/value" | cmp -s - <(tool cat "$WORK/$t" columns/value) ||
+		fail "columns/value of the mount of s3://$BUCKET/$t/"
+	fusermount3 -u "$MNT" || fail "unmounting failed"
+	echo "ok: the mount of s3://$BUCKET/$t/ serves its union views"
+done
 echo PASS

@@ -361,6 +361,72 @@ static void test_report(void **state)
 	colfs_tree_destroy(t);
 }
 
+/* The value of the xattr `name` of the node at `path`, NUL-terminated in
+ * buf (cap bytes); false when the node lacks it. */
+static bool xattr_of(colfs_tree *t, const char *path, const char *name,
+		     char *buf, size_t cap)
+{
+	colfs_node *n;
+	size_t need = 0;
+
+	assert_int_equal(colfs_tree_resolve(t, path, &n), COLFS_OK);
+	colfs_status st = colfs_node_xattr_get(t, n, name, buf, cap - 1, &need);
+	if (st == COLFS_ENOENT)
+		return false;
+	assert_int_equal(st, COLFS_OK);
+	assert_true(need < cap);
+	buf[need] = '\0';
+	return true;
+}
+
+/* A directory's problem count (the sorted index of problems.c) counts the
+ * paths at it and under it, not its name's neighbours ("/sub-x" and
+ * "/sub.a" sort between "/sub" and "/sub/..."), and follows problems
+ * filed after an earlier count; one getxattr gives one value, a listxattr
+ * every name. */
+static void test_xattr_problems(void **state)
+{
+	(void)state;
+	colfs_tree *t = open_test_tree("sizes=lazy");
+	static const char *const paths[] = {
+		"/sub/x", "/sub-x", "/sub", "/sub.a", "/subx", "/su", "/",
+		"/sub/y/z", "/sub/y", "/a"};
+	char v[256], names[512];
+	colfs_node *sub;
+	size_t need = 0;
+
+	for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+		colfs_tree_report_path(t, paths[i], i, COLFS_ECORRUPT,
+				       "problem %zu", i);
+	/* the same problem again is dropped */
+	colfs_tree_report_path(t, "/sub", 2, COLFS_ECORRUPT, "problem 2");
+	assert_true(xattr_of(t, "sub", "user.colfs.problems", v, sizeof v));
+	assert_string_equal(v, "4");
+	assert_true(xattr_of(t, "", "user.colfs.problems", v, sizeof v));
+	assert_string_equal(v, "10");
+	colfs_tree_report_path(t, "/sub/w", 99, COLFS_ECORRUPT, "later");
+	colfs_tree_report_path(t, "/sub0", 99, COLFS_ECORRUPT, "later");
+	assert_true(xattr_of(t, "sub", "user.colfs.problems", v, sizeof v));
+	assert_string_equal(v, "5");
+	assert_true(xattr_of(t, "sub", "user.colfs.path", v, sizeof v));
+	assert_string_equal(v, "/sub");
+	assert_true(xattr_of(t, "sub", "user.colfs.kind", v, sizeof v));
+	assert_string_equal(v, "dir");
+	assert_false(xattr_of(t, "sub", "user.colfs.offset", v, sizeof v));
+	assert_false(xattr_of(t, "sub", "user.colfs.", v, sizeof v));
+	assert_false(xattr_of(t, "hello", "user.colfs.problems", v, sizeof v));
+	assert_true(xattr_of(t, "range", "user.colfs.length", v, sizeof v));
+	assert_string_equal(v, "5");
+	assert_int_equal(colfs_tree_resolve(t, "sub", &sub), COLFS_OK);
+	assert_int_equal(colfs_node_xattr_list(t, sub, names, sizeof names,
+					       &need), COLFS_OK);
+	static const char want[] = "user.colfs.kind\0user.colfs.path\0"
+				   "user.colfs.problems";
+	assert_int_equal(need, sizeof want);
+	assert_memory_equal(names, want, sizeof want);
+	colfs_tree_destroy(t);
+}
+
 static void test_stream_small_cache(void **state)
 {
 	(void)state;
@@ -772,6 +838,7 @@ int main(void)
 		cmocka_unit_test(test_listing),
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_report),
+		cmocka_unit_test(test_xattr_problems),
 		cmocka_unit_test(test_stream_small_cache),
 		cmocka_unit_test(test_stream_tail_first),
 		cmocka_unit_test(test_stream_error),

@@ -49,6 +49,29 @@ static void test_render_null_bool_ints(void **state)
 	EXPECT(colfs_render_u64(&out, T, UINT64_MAX), "18446744073709551615");
 }
 
+/* colfs_i64_len, which sizes a piece of integers before it is rendered
+ * (parquet_views.c), counts exactly what colfs_put_i64 writes: at every
+ * power of ten and either side of it, both signs, and the extremes. */
+static void test_render_int_lengths(void **state)
+{
+	(void)state;
+	char buf[32];
+	int64_t edge[] = { 0, 1, -1, INT64_MAX, INT64_MIN, INT64_MIN + 1 };
+	for (size_t i = 0; i < sizeof edge / sizeof *edge; i++)
+		assert_int_equal(colfs_i64_len(edge[i]),
+				 colfs_put_i64(buf, edge[i]) - buf);
+	for (int64_t p = 1, d = 1; d <= 18; p *= 10, d++)
+		for (int64_t v = p - 1; v <= p + 1; v++) {
+			assert_int_equal(colfs_i64_len(v),
+					 colfs_put_i64(buf, v) - buf);
+			assert_int_equal(colfs_i64_len(-v),
+					 colfs_put_i64(buf, -v) - buf);
+		}
+	assert_int_equal(colfs_u64_digits(UINT64_MAX), 20);
+	assert_int_equal(colfs_u64_digits(10000000000000000000ull), 20);
+	assert_int_equal(colfs_u64_digits(9999999999999999999ull), 19);
+}
+
 static void test_render_double_duckdb_forms(void **state)
 {
 	(void)state;
@@ -426,6 +449,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_render_null_bool_ints),
+		cmocka_unit_test(test_render_int_lengths),
 		cmocka_unit_test(test_render_double_duckdb_forms),
 		cmocka_unit_test(test_render_float_duckdb_forms),
 		cmocka_unit_test(test_render_double_round_trip_random),
