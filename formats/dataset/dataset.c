@@ -43,6 +43,10 @@
 #define DS_POOL_MAX 8
 /* Files named in one drift problem before "and N more". */
 #define DS_NAME_FILES 10
+/* A graft key naming a file by its path (a string of the host tree)
+ * rather than by its index (disk_folder_populate); user-space addresses
+ * leave the top bit clear. */
+#define DS_LOOSE_KEY (UINT64_C(1) << 63)
 
 typedef enum ds_type { DS_BIGINT, DS_DATE, DS_VARCHAR } ds_type;
 
@@ -105,6 +109,9 @@ typedef struct dataset {
 	/* a local directory is listed when its tree is first listed, not
 	 * at open (under `load`): the root view's files come then */
 	bool listed;          /* atomic */
+	/* the root listed alone (ds_list_root): it has a `key=value`
+	 * folder, the rest is listed when a view needs it */
+	bool top_keys;
 	struct ds_view *root_view;
 	bool probed;
 	/* footers */
@@ -217,6 +224,33 @@ static bool ds_grow_index(size_t **arr, size_t *cap)
 	return true;
 }
 
+static colfs_status ds_list_now(dataset *ds, char *why, size_t why_len);
+
+static int ds_file_rel_cmp(const void *key, const void *f)
+{
+	return strcmp(key, ((const ds_file *)f)->rel);
+}
+
+/* The index of a graft's file: a loose key (a folder listed before the
+ * dataset, disk_folder_populate) found by its path once the dataset is
+ * listed; UINT64_MAX none. */
+static uint64_t ds_key_index(dataset *ds, uint64_t key)
+{
+	char why[512] = "";
+	if (!(key & DS_LOOSE_KEY))
+		return key < ds->nfiles ? key : UINT64_MAX;
+	const char *rel = (const char *)(uintptr_t)(key & ~DS_LOOSE_KEY);
+	colfs_status st = ds_list_now(ds, why, sizeof why);
+	if (st != COLFS_OK) {
+		ds_problem(ds, "/", UINT64_MAX, st, "the directory cannot be "
+			   "listed: %s", why[0] ? why : colfs_status_name(st));
+		return UINT64_MAX;
+	}
+	const ds_file *f = bsearch(rel, ds->files, ds->nfiles,
+				   sizeof *ds->files, ds_file_rel_cmp);
+	return f ? (uint64_t)(f - ds->files) : UINT64_MAX;
+}
+
 static colfs_status ds_acquire(void *ctx, uint64_t key, colfs_tree **out)
 {
 	dataset *ds = ctx;
@@ -225,6 +259,7 @@ static colfs_status ds_acquire(void *ctx, uint64_t key, colfs_tree **out)
 	size_t nev = 0;
 
 	*out = NULL;
+	key = ds_key_index(ds, key);
 	if (key >= ds->nfiles)
 		return COLFS_ENOENT;
 	f = &ds->files[key];
@@ -299,6 +334,7 @@ static void ds_release(void *ctx, uint64_t key, colfs_tree *guest)
 {
 	dataset *ds = ctx;
 	(void)guest;
+	key = ds_key_index(ds, key);
 	if (key >= ds->nfiles)
 		return;
 	pthread_mutex_lock(&ds->lru);
@@ -348,6 +384,8 @@ typedef struct ds_pool {
 	dataset *ds;
 	void (*fn)(dataset *ds, size_t i);
 	const size_t *idx;    /* the files; NULL: all */
+	void (*fn_arg)(void *arg, size_t i); /* instead: fn_arg(arg, i) */
+	void *arg;
 	size_t n;
 	size_t next;
 } ds_pool;
@@ -359,18 +397,19 @@ static void *ds_pool_run(void *arg)
 		size_t i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
 		if (i >= p->n)
 			break;
-		p->fn(p->ds, p->idx ? p->idx[i] : i);
+		if (p->fn_arg)
+			p->fn_arg(p->arg, i);
+		else
+			p->fn(p->ds, p->idx ? p->idx[i] : i);
 	}
 	return NULL;
 }
 
-/* ... for the `n` files of `idx` (NULL: every file). */
-static void ds_pool_for_some(dataset *ds, unsigned k, const size_t *idx,
-			     size_t n, void (*fn)(dataset *ds, size_t i))
+static void ds_pool_start(ds_pool *pool, unsigned k)
 {
-	ds_pool pool = {.ds = ds, .fn = fn, .idx = idx, .n = n};
 	pthread_t tids[DS_POOL_MAX];
 	unsigned started = 0;
+	size_t n = pool->n;
 
 	if (k > DS_POOL_MAX)
 		k = DS_POOL_MAX;
@@ -378,11 +417,27 @@ static void ds_pool_for_some(dataset *ds, unsigned k, const size_t *idx,
 		k = n ? (unsigned)n : 1;
 	for (unsigned i = 1; i < k; i++)
 		if (pthread_create(&tids[started], NULL, ds_pool_run,
-				   &pool) == 0)
+				   pool) == 0)
 			started++;
-	ds_pool_run(&pool);
+	ds_pool_run(pool);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
+}
+
+/* ... for the `n` files of `idx` (NULL: every file). */
+static void ds_pool_for_some(dataset *ds, unsigned k, const size_t *idx,
+			     size_t n, void (*fn)(dataset *ds, size_t i))
+{
+	ds_pool pool = {.ds = ds, .fn = fn, .idx = idx, .n = n};
+	ds_pool_start(&pool, k);
+}
+
+/* fn(arg, i) for i in [0, n) on up to `k` threads. */
+static void ds_pool_each(unsigned k, size_t n, void (*fn)(void *arg, size_t i),
+			 void *arg)
+{
+	ds_pool pool = {.fn_arg = fn, .arg = arg, .n = n};
+	ds_pool_start(&pool, k);
 }
 
 static void ds_pool_for(dataset *ds, unsigned k,
@@ -391,47 +446,48 @@ static void ds_pool_for(dataset *ds, unsigned k,
 	ds_pool_for_some(ds, k, NULL, ds->nfiles, fn);
 }
 
-/* Is file `i` a columnar file?  Its first and last bytes (a pool
- * thread). */
-static void ds_probe_file(dataset *ds, size_t i)
+/* Is the file `rel` of `size` bytes a columnar file?  1 yes, -1 no:
+ * its first and last bytes (a pool thread). */
+static int ds_magic(const dataset *ds, const char *rel, uint64_t size)
 {
-	ds_file *f = &ds->files[i];
 	uint8_t head[16], tail[16];
-	size_t hn = f->size < 16 ? (size_t)f->size : 16;
-	char *path = malloc(strlen(ds->root) + strlen(f->rel) + 2);
+	size_t hn = size < 16 ? (size_t)size : 16;
+	char *path = malloc(strlen(ds->root) + strlen(rel) + 2);
 	int fd, kind = -1;
 
-	if (!path) {
-		f->kind = -1;
-		return;
-	}
-	sprintf(path, "%s/%s", ds->root, f->rel);
+	if (!path)
+		return -1;
+	sprintf(path, "%s/%s", ds->root, rel);
 	if (ds->s3) {
 		/* an object: its first and last bytes by two small requests
 		 * (formats/remote) */
 		char why[256];
-		if (colfs_remote_peek(path, &ds->gopts, f->size, hn, head,
+		if (colfs_remote_peek(path, &ds->gopts, size, hn, head,
 				      tail, why, sizeof why) == COLFS_OK)
 			for (size_t k = 0; colfs_formats[k]; k++)
 				if (colfs_formats[k]->probe(head, hn, tail, hn,
-							    f->size))
+							    size))
 					kind = 1;
 		free(path);
-		f->kind = kind;
-		return;
+		return kind;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	free(path);
 	if (fd >= 0) {
 		if (pread(fd, head, hn, 0) == (ssize_t)hn &&
-		    pread(fd, tail, hn, (off_t)(f->size - hn)) == (ssize_t)hn)
+		    pread(fd, tail, hn, (off_t)(size - hn)) == (ssize_t)hn)
 			for (size_t k = 0; colfs_formats[k]; k++)
 				if (colfs_formats[k]->probe(head, hn, tail, hn,
-							    f->size))
+							    size))
 					kind = 1;
 		close(fd);
 	}
-	f->kind = kind;
+	return kind;
+}
+
+static void ds_probe_file(dataset *ds, size_t i)
+{
+	ds->files[i].kind = ds_magic(ds, ds->files[i].rel, ds->files[i].size);
 }
 
 static void ds_probe_new(dataset *ds, size_t i)
@@ -444,8 +500,15 @@ static void ds_probe_new(dataset *ds, size_t i)
  * the network, not the CPU, so the pool is full size. */
 static void ds_probe_all(dataset *ds)
 {
+	char why[512] = "";
 	if (__atomic_load_n(&ds->probed, __ATOMIC_ACQUIRE))
 		return;
+	/* the root listed alone: the rest now (an error leaves the views
+	 * empty, said in errors) */
+	colfs_status st = ds_list_now(ds, why, sizeof why);
+	if (st != COLFS_OK)
+		ds_problem(ds, "/", UINT64_MAX, st, "the directory cannot be "
+			   "listed: %s", why[0] ? why : colfs_status_name(st));
 	pthread_mutex_lock(&ds->load);
 	if (!ds->probed) {
 		ds_pool_for(ds, DS_POOL_MAX, ds_probe_new);
@@ -1184,6 +1247,91 @@ static colfs_status folder_populate(colfs_tree *t, colfs_node *dir)
 	return COLFS_OK;
 }
 
+/* files/ and its folders before the dataset is listed (the root listed
+ * alone, ds_list_root): each lists its own disk folder when first listed
+ * or looked up (ds_list_folder), reads its files' magic (on the pool),
+ * and grafts each columnar one by a loose key, its path, found in the
+ * files' table when its tree is first opened. */
+typedef struct ds_disk_folder {
+	dataset *ds;
+	const char *rel;      /* "" files/ itself */
+} ds_disk_folder;
+
+static colfs_status disk_folder_populate(colfs_tree *t, colfs_node *dir);
+
+static const colfs_node_ops disk_folder_ops = {
+	.populate = disk_folder_populate,
+};
+
+typedef struct ds_magic_job {
+	const dataset *ds;
+	const ds_entry *ents;
+	int *kind;
+} ds_magic_job;
+
+static void ds_magic_entry(void *arg, size_t i)
+{
+	ds_magic_job *j = arg;
+	j->kind[i] = j->ents[i].dir ? 0
+		     : ds_magic(j->ds, j->ents[i].rel, j->ents[i].size);
+}
+
+static colfs_status disk_folder_populate(colfs_tree *t, colfs_node *dir)
+{
+	const ds_disk_folder *fo = colfs_node_ctx(dir);
+	dataset *ds = fo->ds;
+	ds_entry *ents = NULL;
+	size_t n = 0;
+	char why[512] = "";
+	colfs_status st = ds_list_folder(ds->root, fo->rel, &ents, &n, why,
+					 sizeof why);
+	if (st != COLFS_OK) {
+		colfs_tree_report(t, dir, UINT64_MAX, st, "the folder cannot "
+				  "be listed: %s",
+				  why[0] ? why : colfs_status_name(st));
+		return st;
+	}
+	int *kind = calloc(n + 1, sizeof *kind);
+	if (!kind) {
+		ds_entries_free(ents, n);
+		return COLFS_ENOMEM;
+	}
+	ds_magic_job job = {ds, ents, kind};
+	ds_pool_each(DS_POOL_MAX, n, ds_magic_entry, &job);
+	for (size_t i = 0; st == COLFS_OK && i < n; i++) {
+		const char *slash = strrchr(ents[i].rel, '/');
+		const char *name = slash ? slash + 1 : ents[i].rel;
+		if (!ents[i].dir && kind[i] != 1)
+			continue;
+		char *rel = colfs_tree_strdup(t, ents[i].rel);
+		if (!rel) {
+			st = COLFS_ENOMEM;
+			break;
+		}
+		if (!ents[i].dir) {
+			uint64_t key = (uint64_t)(uintptr_t)rel;
+			if (key & DS_LOOSE_KEY)
+				st = COLFS_ENOMEM;
+			else if (!colfs_dir_add_graft(t, dir, name,
+						      &ds_graft_ops, ds,
+						      key | DS_LOOSE_KEY))
+				st = COLFS_ENOMEM;
+			continue;
+		}
+		ds_disk_folder *sub = colfs_tree_alloc(t, sizeof *sub);
+		if (!sub) {
+			st = COLFS_ENOMEM;
+			break;
+		}
+		*sub = (ds_disk_folder){ds, rel};
+		if (!colfs_dir_add_dir(t, dir, name, &disk_folder_ops, sub))
+			st = COLFS_ENOMEM;
+	}
+	free(kind);
+	ds_entries_free(ents, n);
+	return st;
+}
+
 /* Which rows a file adds: its row count, or 0 when unreadable. */
 static int64_t ds_rows(const ds_file *f)
 {
@@ -1810,11 +1958,17 @@ static colfs_status partitions_populate(colfs_tree *t, colfs_node *dir)
 	ds_view *v = view_of(dir);
 	dataset *ds = v->ds;
 	size_t key = v->key0;
-	bool *done = calloc(v->n + 1, sizeof *done);
 	colfs_status st = COLFS_OK;
+	/* lists the dataset if it is not yet (the root view's files come
+	 * then) */
+	ds_probe_all(ds);
+	/* shown for a `key=value` folder before the listing, which found
+	 * no file under it */
+	if (key >= ds->nkeys)
+		return COLFS_OK;
+	bool *done = calloc(v->n + 1, sizeof *done);
 	if (!done)
 		return COLFS_ENOMEM;
-	ds_probe_all(ds);
 	for (size_t i = 0; st == COLFS_OK && i < v->n; i++) {
 		if (done[i] || ds->files[v->idx[i]].kind != 1)
 			continue;
@@ -1864,14 +2018,14 @@ static const colfs_node_ops partitions_ops = {
 	.populate = partitions_populate,
 };
 
-static colfs_status ds_list_now(dataset *ds, char *why, size_t why_len);
+static colfs_status ds_list_root(dataset *ds, char *why, size_t why_len);
 
 static colfs_status view_populate(colfs_tree *t, colfs_node *dir)
 {
 	ds_view *v = view_of(dir);
 	colfs_node *n;
 	char why[512] = "";
-	colfs_status st = ds_list_now(v->ds, why, sizeof why);
+	colfs_status st = ds_list_root(v->ds, why, sizeof why);
 	if (st != COLFS_OK) {
 		colfs_tree_report(t, dir, UINT64_MAX, st, "the directory "
 				  "cannot be listed: %s",
@@ -1886,19 +2040,31 @@ static colfs_status view_populate(colfs_tree *t, colfs_node *dir)
 	if (!n)
 		return COLFS_ENOMEM;
 	colfs_node_set_volatile(n);
-	ds_folder *files = colfs_tree_alloc(t, sizeof *files);
-	if (!files)
-		return COLFS_ENOMEM;
-	*files = (ds_folder){v, 0, v->n, 0};
-	if (!colfs_dir_add_dir(t, dir, "files", &folder_ops, files))
-		return COLFS_ENOMEM;
+	/* the root listed alone: files/ lists the disk folder by folder */
+	bool listed = __atomic_load_n(&v->ds->listed, __ATOMIC_ACQUIRE);
+	if (listed) {
+		ds_folder *files = colfs_tree_alloc(t, sizeof *files);
+		if (!files)
+			return COLFS_ENOMEM;
+		*files = (ds_folder){v, 0, v->n, 0};
+		if (!colfs_dir_add_dir(t, dir, "files", &folder_ops, files))
+			return COLFS_ENOMEM;
+	} else {
+		ds_disk_folder *files = colfs_tree_alloc(t, sizeof *files);
+		if (!files)
+			return COLFS_ENOMEM;
+		*files = (ds_disk_folder){v->ds, ""};
+		if (!colfs_dir_add_dir(t, dir, "files", &disk_folder_ops,
+				       files))
+			return COLFS_ENOMEM;
+	}
 	if (v->ds->snap && !v->prefix[0]) {
 		colfs_node *d = colfs_dir_add_dir(t, dir, "delta", NULL, NULL);
 		if (!d)
 			return COLFS_ENOMEM;
 		COLFS_TRY(colfs_delta_add_tree(t, d, v->ds->root, v->ds->snap));
 	}
-	if (v->key0 < v->ds->nkeys &&
+	if ((listed ? v->key0 < v->ds->nkeys : v->ds->top_keys) &&
 	    !colfs_dir_add_dir(t, dir, "partitions", &partitions_ops, v))
 		return COLFS_ENOMEM;
 	if (!colfs_dir_add_dir(t, dir, "columns", &columns_ops, v))
@@ -2216,6 +2382,43 @@ static colfs_status ds_adopt(dataset *ds, ds_entry *ents, size_t n)
 	if (st == COLFS_OK)
 		__atomic_store_n(&ds->listed, true, __ATOMIC_RELEASE);
 	return st;
+}
+
+/* The tree's first listing (its root's populate): the root folder
+ * alone.  Holding no folder it is the whole listing; holding a
+ * `key=value` folder (partitions/ is shown) the rest waits for a view
+ * that needs it (ds_list_now: summary, schema, partitions/, the union
+ * views; files/ lists folder by folder); holding only other folders
+ * (whose files may have keys deeper down) everything is listed now. */
+static colfs_status ds_list_root(dataset *ds, char *why, size_t why_len)
+{
+	ds_entry *ents = NULL;
+	size_t n = 0;
+	colfs_status st = COLFS_OK;
+	bool full = false;
+
+	if (__atomic_load_n(&ds->listed, __ATOMIC_ACQUIRE))
+		return COLFS_OK;
+	pthread_mutex_lock(&ds->load);
+	if (!ds->listed && !ds->top_keys) {
+		st = ds_list_folder(ds->root, "", &ents, &n, why, why_len);
+		bool dirs = false, keys = false;
+		for (size_t i = 0; st == COLFS_OK && i < n; i++) {
+			const char *eq = strchr(ents[i].rel, '=');
+			dirs |= ents[i].dir;
+			keys |= ents[i].dir && eq && eq > ents[i].rel;
+		}
+		if (st == COLFS_OK && !dirs) {
+			dataset_files_free(ds);
+			st = ds_adopt(ds, ents, n);
+		} else {
+			ds_entries_free(ents, n);
+			ds->top_keys = keys;
+			full = st == COLFS_OK && !keys;
+		}
+	}
+	pthread_mutex_unlock(&ds->load);
+	return full ? ds_list_now(ds, why, why_len) : st;
 }
 
 /* A local directory's files, listed once (the first listing of the

@@ -14,6 +14,7 @@
 typedef struct ds_entry {
 	char *rel;       /* '/'-separated path relative to the root */
 	uint64_t size;
+	bool dir;        /* ds_list_folder: a folder (size 0) */
 } ds_entry;
 
 /* Every regular file under `root` (a local directory), recursively,
@@ -23,6 +24,12 @@ typedef struct ds_entry {
 colfs_status ds_list_local(const char *root, size_t limit, ds_entry **out,
 			   size_t *n, char *why, size_t why_len);
 void ds_entries_free(ds_entry *v, size_t n);
+/* One folder `rel` ("" the root) of a local dataset, not recursively:
+ * its files and its folders (dir set), named `rel/name`, skipped and
+ * ordered as ds_list_local would (a folder sorts as "name/"). */
+colfs_status ds_list_folder(const char *root, const char *rel,
+			    ds_entry **out, size_t *n, char *why,
+			    size_t why_len);
 /* The objects under an S3 prefix (colfs_s3_list, formats/remote), with
  * the same names skipped and in the same order as ds_list_local; keys
  * relative to the prefix.  *delta: the prefix holds a _delta_log/. */

@@ -23,6 +23,34 @@ static int entry_cmp(const void *a, const void *b)
 	return strcmp(((const ds_entry *)a)->rel, ((const ds_entry *)b)->rel);
 }
 
+/* Entry `name` of `dirfd` as walk() and ds_list_folder() take it into
+ * *sb: false for one skipped (hidden, gone, a dangling link).  A
+ * directory said so by readdir needs no stat (half the calls of a Hive
+ * tree); anything else is stat'ed, links followed. */
+static bool entry_stat(int dirfd, const struct dirent *e, struct stat *sb)
+{
+	if (e->d_name[0] == '.' || e->d_name[0] == '_')
+		return false;
+	if (e->d_type == DT_DIR) {
+		sb->st_mode = S_IFDIR;
+		return true;
+	}
+	return fstatat(dirfd, e->d_name, sb, 0) == 0;
+}
+
+static bool entry_push(ds_entry **v, size_t *n, size_t *cap)
+{
+	if (*n < *cap)
+		return true;
+	size_t nc = *cap ? *cap * 2 : 64;
+	ds_entry *p = realloc(*v, nc * sizeof *p);
+	if (!p)
+		return false;
+	*v = p;
+	*cap = nc;
+	return true;
+}
+
 /* The files under `dirfd` appended to v; stops once there are `limit`. */
 static colfs_status walk(int dirfd, const char *prefix, unsigned depth,
 			 size_t limit, ds_entry **v, size_t *n, size_t *cap,
@@ -46,15 +74,8 @@ static colfs_status walk(int dirfd, const char *prefix, unsigned depth,
 	}
 	while (st == COLFS_OK && *n < limit && (e = readdir(d)) != NULL) {
 		struct stat sb;
-		if (e->d_name[0] == '.' || e->d_name[0] == '_')
+		if (!entry_stat(dirfd, e, &sb))
 			continue;
-		/* a directory said so by readdir needs no stat (half the
-		 * calls of a Hive tree); anything else is stat'ed, links
-		 * followed */
-		if (e->d_type == DT_DIR)
-			sb.st_mode = S_IFDIR;
-		else if (fstatat(dirfd, e->d_name, &sb, 0) != 0)
-			continue; /* gone, or a dangling link */
 		size_t plen = strlen(prefix), nlen = strlen(e->d_name);
 		char *rel = malloc(plen + nlen + 2);
 		if (!rel) {
@@ -79,19 +100,12 @@ static colfs_status walk(int dirfd, const char *prefix, unsigned depth,
 			free(rel);
 			continue;
 		}
-		if (*n == *cap) {
-			size_t nc = *cap ? *cap * 2 : 64;
-			ds_entry *p = realloc(*v, nc * sizeof *p);
-			if (!p) {
-				free(rel);
-				st = COLFS_ENOMEM;
-				break;
-			}
-			*v = p;
-			*cap = nc;
+		if (!entry_push(v, n, cap)) {
+			free(rel);
+			st = COLFS_ENOMEM;
+			break;
 		}
-		(*v)[*n].rel = rel;
-		(*v)[*n].size = (uint64_t)sb.st_size;
+		(*v)[*n] = (ds_entry){rel, (uint64_t)sb.st_size, false};
 		(*n)++;
 	}
 	closedir(d);
@@ -119,6 +133,82 @@ colfs_status ds_list_local(const char *root, size_t limit, ds_entry **out,
 	}
 	if (*n)
 		qsort(*out, *n, sizeof **out, entry_cmp);
+	return COLFS_OK;
+}
+
+/* A folder as "name/": the order of ds_list_local's paths. */
+static int folder_entry_cmp(const void *a, const void *b)
+{
+	const ds_entry *x = a, *y = b;
+	const char *p = x->rel, *q = y->rel;
+	while (*p && *p == *q) {
+		p++;
+		q++;
+	}
+	int c = *p ? (unsigned char)*p : x->dir ? '/' : 0;
+	int d = *q ? (unsigned char)*q : y->dir ? '/' : 0;
+	return c - d;
+}
+
+colfs_status ds_list_folder(const char *root, const char *rel,
+			    ds_entry **out, size_t *n, char *why,
+			    size_t why_len)
+{
+	size_t cap = 0, depth = 0, plen = strlen(rel);
+	colfs_status st = COLFS_OK;
+	struct dirent *e;
+
+	*out = NULL;
+	*n = 0;
+	for (const char *p = rel; *p; p++)
+		depth += *p == '/';
+	if (plen && depth >= DS_MAX_DEPTH) {
+		snprintf(why, why_len, "%s: directories nested more than %d "
+			 "deep", rel, DS_MAX_DEPTH);
+		return COLFS_EUNSUPPORTED;
+	}
+	char *path = malloc(strlen(root) + plen + 2);
+	if (!path)
+		return COLFS_ENOMEM;
+	sprintf(path, plen ? "%s/%s" : "%s%s", root, rel);
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		snprintf(why, why_len, "%s: %s", plen ? rel : ".",
+			 strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(path);
+		return COLFS_EIO;
+	}
+	free(path);
+	while (st == COLFS_OK && (e = readdir(d)) != NULL) {
+		struct stat sb;
+		if (!entry_stat(fd, e, &sb))
+			continue;
+		bool dir = S_ISDIR(sb.st_mode);
+		if (!dir && (!S_ISREG(sb.st_mode) || sb.st_size == 0))
+			continue;
+		size_t nlen = strlen(e->d_name);
+		char *r = malloc(plen + nlen + 2);
+		if (!r || !entry_push(out, n, &cap)) {
+			free(r);
+			st = COLFS_ENOMEM;
+			break;
+		}
+		sprintf(r, plen ? "%s/%s" : "%s%s", rel, e->d_name);
+		(*out)[*n] = (ds_entry){r, dir ? 0 : (uint64_t)sb.st_size, dir};
+		(*n)++;
+	}
+	closedir(d);
+	if (st != COLFS_OK) {
+		ds_entries_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return st;
+	}
+	if (*n)
+		qsort(*out, *n, sizeof **out, folder_entry_cmp);
 	return COLFS_OK;
 }
 

@@ -564,6 +564,79 @@ case_concurrent_dataset() {
 	echo "ok: $(wc -l < "$WORK/views") views of a 6-file dataset read at once (max_open_files=2) match a serial read"
 }
 
+# A dataset listed lazily (suite dataset too): the tree's first listing
+# reads the root folder alone and files/ one folder at a time, so a file
+# written into the folder k=2 after `ls files` and `ls files/k=1` (but
+# before anything needs the whole dataset) is counted by summary, which
+# lists the rest (a change of the root folder itself would be a changed
+# source); a file's tree under a folder listed so is the file's own.  A root whose `key=value` folder holds no file shows partitions/
+# empty; keys found only below a plain folder, and a root of files alone,
+# are listed at once.
+case_dataset_lazy() {
+	need_fuse
+	need_two_samples
+	local d=$WORK/lz mnt col
+	mkdir -p "$d/k=1" "$d/k=2"
+	cp "$SAMPLE" "$d/k=1/a.parquet"
+	cp "$SAMPLE_SNAPPY" "$d/k=2/b.parquet"
+	newmnt; mnt=$NEWMNT
+	mount_bg "$d" "$mnt" -o size_index=off
+	# (not `ls "$mnt"`: its stat of summary makes the summary)
+	[ -d "$mnt/partitions" ] || fail "no partitions/ for the folders k=1, k=2"
+	[ "$(ls "$mnt/files" | tr '\n' ' ')" = "k=1 k=2 " ] || fail "files/: $(ls "$mnt/files")"
+	[ "$(ls "$mnt/files/k=1")" = a.parquet ] || fail "files/k=1: $(ls "$mnt/files/k=1")"
+	cp "$SAMPLE" "$d/k=2/c.parquet"
+	grep -qx 'files: 3 (parquet 3, orc 0, cfile 0)' "$mnt/summary" ||
+		fail "summary (the root listed alone at ls): $(cat "$mnt/summary")"
+	[ "$(ls "$mnt/files/k=2" | tr '\n' ' ')" = "b.parquet c.parquet " ] || fail "files/k=2: $(ls "$mnt/files/k=2")"
+	[ "$(ls "$mnt" | tr '\n' ' ')" = "columns errors files partitions rows.csv rows.jsonl schema schemas summary " ] ||
+		fail "root: $(ls "$mnt")"
+	[ "$(ls "$mnt/partitions" | tr '\n' ' ')" = "k=1 k=2 " ] || fail "partitions/: $(ls "$mnt/partitions")"
+	umount_fuse "$mnt"
+	# a file's tree under a folder listed before the dataset (the
+	# dataset listed when the tree is first opened) is the file's own
+	newmnt; mnt=$NEWMNT
+	mount_bg "$d" "$mnt" -o size_index=off
+	[ "$(ls "$mnt/files/k=1")" = a.parquet ] || fail "files/k=1: $(ls "$mnt/files/k=1")"
+	col=$(ls "$mnt/files/k=1/a.parquet/columns" | head -n1)
+	[ -n "$col" ] || fail "files/k=1/a.parquet/columns/ is empty"
+	newmnt
+	mount_bg "$SAMPLE" "$NEWMNT" -o size_index=off
+	timeout "$T" cat "$mnt/files/k=1/a.parquet/columns/$col" | cmp -s - "$NEWMNT/columns/$col" ||
+		fail "files/k=1/a.parquet/columns/$col differs from the file's own"
+	umount_fuse "$NEWMNT"
+	[ "$(ls "$mnt/partitions/k=2/files/k=2" | tr '\n' ' ')" = "b.parquet c.parquet " ] ||
+		fail "partitions/k=2/files/k=2: $(ls "$mnt/partitions/k=2/files/k=2")"
+	umount_fuse "$mnt"
+	# a key=value folder holding no file
+	d=$WORK/lz2
+	mkdir -p "$d/k=1"
+	cp "$SAMPLE" "$d/top.parquet"
+	newmnt; mnt=$NEWMNT
+	mount_bg "$d" "$mnt" -o size_index=off
+	[ -d "$mnt/partitions" ] || fail "no partitions/ for the folder k=1: $(ls "$mnt")"
+	[ -z "$(ls "$mnt/partitions")" ] || fail "partitions/: $(ls "$mnt/partitions")"
+	grep -qx 'partition keys: none' "$mnt/summary" || fail "summary: $(cat "$mnt/summary")"
+	umount_fuse "$mnt"
+	# keys below a plain folder; files alone
+	d=$WORK/lz3
+	mkdir -p "$d/data/k=7" "$WORK/lz4"
+	cp "$SAMPLE" "$d/data/k=7/a.parquet"
+	cp "$SAMPLE" "$WORK/lz4/a.parquet"
+	cp "$SAMPLE_SNAPPY" "$WORK/lz4/b.parquet"
+	newmnt; mnt=$NEWMNT
+	mount_bg "$d" "$mnt" -o size_index=off
+	[ "$(ls "$mnt/partitions")" = k=7 ] || fail "lz3 partitions/: $(ls "$mnt")"
+	umount_fuse "$mnt"
+	newmnt; mnt=$NEWMNT
+	mount_bg "$WORK/lz4" "$mnt" -o size_index=off
+	[ ! -e "$mnt/partitions" ] || fail "lz4 has partitions/"
+	[ "$(ls "$mnt/files" | tr '\n' ' ')" = "a.parquet b.parquet " ] || fail "lz4 files/: $(ls "$mnt/files")"
+	grep -qx 'files: 2 (parquet 2, orc 0, cfile 0)' "$mnt/summary" || fail "lz4 summary: $(cat "$mnt/summary")"
+	umount_fuse "$mnt"
+	echo "ok: the root listed alone, files/ folder by folder, the rest listed by summary"
+}
+
 # The memory bound of docs/performance.md: streaming any column keeps the
 # daemon's peak resident memory (VmHWM) under cache_size + 2 x the largest
 # decompressed page + 32 MiB.  The file is written by DuckDB (1M rows of
