@@ -227,6 +227,9 @@ static inline bool colfs_node_is_dir(const colfs_node *n)
 }
 /* Documents whose content changes during the mount (`errors`): never cache. */
 bool colfs_node_is_volatile(const colfs_node *n);
+/* A document costly to make, whose size a stat leaves unknown unless the
+ * sizes mode is exact (colfs_node_set_size_when_read, tree.h). */
+bool colfs_node_size_when_read(const colfs_node *n);
 /* A derived view, or a directory of them: every value it serves comes
  * from parts its parent directory shows elsewhere (under it or beside
  * it), decoded the same way: a row group's rows.jsonl, rows.csv and

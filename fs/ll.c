@@ -344,10 +344,17 @@ static void colfsd_open(fuse_req_t req, fuse_ino_t ino,
 			fuse_reply_err(req, colfsd_errno(cs));
 			return;
 		}
-		if (colfs_node_is_volatile(n))
+		/* a costly document's size may have been unknown (0) to
+		 * the stat before this open made it: past the page cache,
+		 * which would stop at that size */
+		if (colfs_node_is_volatile(n) || colfs_node_size_when_read(n))
 			fi->direct_io = 1;
 		else
 			fi->keep_cache = 1;
+		/* made now: its size is known to the next stat */
+		if (!colfs_node_is_volatile(n) &&
+		    colfs_node_size_when_read(n) && d->se)
+			fuse_lowlevel_notify_inval_inode(d->se, ino, -1, 0);
 		break;
 	case COLFS_CONTENT_STREAM: {
 		uint64_t size = 0;

@@ -519,6 +519,16 @@ void colfs_node_set_volatile(colfs_node *n)
 	n->is_volatile = true;
 }
 
+void colfs_node_set_size_when_read(colfs_node *n)
+{
+	n->size_when_read = true;
+}
+
+bool colfs_node_size_when_read(const colfs_node *n)
+{
+	return n->size_when_read;
+}
+
 void *colfs_node_ctx(const colfs_node *n)
 {
 	return n->ctx;
@@ -1295,6 +1305,11 @@ colfs_status colfs_node_size(colfs_tree *t, colfs_node *n, uint64_t *size,
 		return COLFS_OK;
 	case COLFS_CONTENT_DOC: {
 		int64_t sz = __atomic_load_n(&n->doc_size, __ATOMIC_ACQUIRE);
+		if ((sz < 0 || n->is_volatile) && n->size_when_read &&
+		    t->opts.sizes != COLFS_SIZES_EXACT) {
+			*exact = false;
+			return COLFS_OK;
+		}
 		if (sz < 0 || n->is_volatile) {
 			colfs_blob *b;
 			COLFS_TRY(doc_get(t, n, &b));

@@ -228,6 +228,11 @@ colfs_node *colfs_dir_make_hidden(colfs_tree *t, colfs_node *dir,
 void *colfs_node_ctx(const colfs_node *n);
 /* Mark a document volatile (made again at every open, never cached). */
 void colfs_node_set_volatile(colfs_node *n);
+/* Mark a document costly to make (a dataset's summary reads every footer):
+ * a stat does not make it to learn its size unless the sizes mode is
+ * exact.  Until it has been made its size is unknown (0, not exact); a
+ * volatile one's stays unknown.  Listing its directory stays instant. */
+void colfs_node_set_size_when_read(colfs_node *n);
 /* Mark a view (or a directory of views) derived: every value it serves
  * comes from parts its parent directory shows elsewhere, decoded the same
  * way (a row group's rows.jsonl from its columns/, a chunk's values from

@@ -33,6 +33,7 @@ struct colfs_node {
 	colfs_content kind;
 	bool is_volatile;
 	bool is_summary;              /* the source's state comes first */
+	bool size_when_read;          /* costly: a stat does not make it */
 	bool derived;                 /* its values are read elsewhere too */
 	int populated;                /* atomic: children are final */
 	int opens;                    /* atomic: handles open on it */

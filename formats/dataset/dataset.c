@@ -2032,14 +2032,19 @@ static colfs_status view_populate(colfs_tree *t, colfs_node *dir)
 				  why[0] ? why : colfs_status_name(st));
 		return st;
 	}
-	if (!colfs_dir_add_summary(t, dir, &summary_ops, v) ||
-	    !colfs_dir_add_doc(t, dir, "schema", &schema_ops, v) ||
-	    !colfs_dir_add_dir(t, dir, "schemas", &schemas_ops, v))
+	/* summary, schema and errors read every footer: a listing (ls -l,
+	 * a readdirplus) does not make them to learn their sizes */
+	colfs_node *sum = colfs_dir_add_summary(t, dir, &summary_ops, v);
+	colfs_node *sch = colfs_dir_add_doc(t, dir, "schema", &schema_ops, v);
+	if (!sum || !sch || !colfs_dir_add_dir(t, dir, "schemas", &schemas_ops, v))
 		return COLFS_ENOMEM;
 	n = colfs_dir_add_doc(t, dir, "errors", &errors_ops, v);
 	if (!n)
 		return COLFS_ENOMEM;
 	colfs_node_set_volatile(n);
+	colfs_node_set_size_when_read(sum);
+	colfs_node_set_size_when_read(sch);
+	colfs_node_set_size_when_read(n);
 	/* the root listed alone: files/ lists the disk folder by folder */
 	bool listed = __atomic_load_n(&v->ds->listed, __ATOMIC_ACQUIRE);
 	if (listed) {

@@ -581,7 +581,11 @@ case_dataset_lazy() {
 	cp "$SAMPLE_SNAPPY" "$d/k=2/b.parquet"
 	newmnt; mnt=$NEWMNT
 	mount_bg "$d" "$mnt" -o size_index=off
-	# (not `ls "$mnt"`: its stat of summary makes the summary)
+	# ls -l of the root makes none of the documents that read every
+	# footer (summary, schema, errors): their sizes are unknown, 0
+	timeout "$T" ls -l "$mnt" >/dev/null || fail "ls -l of the root"
+	[ "$(stat -c %s "$mnt/summary" "$mnt/schema" "$mnt/errors" | tr '\n' ' ')" = "0 0 0 " ] ||
+		fail "sizes learnt by a stat: $(stat -c '%n %s' "$mnt/summary" "$mnt/schema" "$mnt/errors")"
 	[ -d "$mnt/partitions" ] || fail "no partitions/ for the folders k=1, k=2"
 	[ "$(ls "$mnt/files" | tr '\n' ' ')" = "k=1 k=2 " ] || fail "files/: $(ls "$mnt/files")"
 	[ "$(ls "$mnt/files/k=1")" = a.parquet ] || fail "files/k=1: $(ls "$mnt/files/k=1")"
@@ -592,6 +596,9 @@ case_dataset_lazy() {
 	[ "$(ls "$mnt" | tr '\n' ' ')" = "columns errors files partitions rows.csv rows.jsonl schema schemas summary " ] ||
 		fail "root: $(ls "$mnt")"
 	[ "$(ls "$mnt/partitions" | tr '\n' ' ')" = "k=1 k=2 " ] || fail "partitions/: $(ls "$mnt/partitions")"
+	# schema, once read, has its exact size
+	[ "$(timeout "$T" cat "$mnt/schema" | wc -c)" = "$(stat -c %s "$mnt/schema")" ] ||
+		fail "schema: $(stat -c %s "$mnt/schema") bytes by stat after a read"
 	umount_fuse "$mnt"
 	# a file's tree under a folder listed before the dataset (the
 	# dataset listed when the tree is first opened) is the file's own
