@@ -19,6 +19,13 @@ struct colfs_ahead_reader {
 	size_t len;           /* the largest piece length seen */
 };
 
+/* A queued job (colfs_ahead_task). */
+typedef struct ahead_task {
+	struct ahead_task *next;
+	colfs_ahead_task_fn fn;
+	void *arg;
+} ahead_task;
+
 /* What one worker renders now. */
 typedef struct ahead_slot {
 	bool busy;
@@ -35,6 +42,7 @@ struct colfs_ahead {
 	bool stop;
 	colfs_ahead_reader *readers;   /* list head */
 	colfs_ahead_reader *rr;        /* the next reader served */
+	ahead_task *tasks, **tasks_end; /* jobs, first in first out */
 	size_t nreaders;
 	unsigned nthreads;
 	pthread_t *tids;
@@ -49,7 +57,7 @@ void colfs_ahead_quiesce(colfs_ahead *a)
 		return;
 	pthread_mutex_lock(&a->lock);
 	do {
-		busy = false;
+		busy = a->tasks != NULL;
 		for (unsigned k = 0; k < a->nthreads && !busy; k++)
 			busy = a->slots[k].busy;
 		if (busy)
@@ -107,6 +115,24 @@ static void *worker_main(void *arg)
 	free(arg);
 	pthread_mutex_lock(&a->lock);
 	while (!a->stop) {
+		ahead_task *job = a->tasks;
+		if (job) {
+			a->tasks = job->next;
+			if (!a->tasks)
+				a->tasks_end = &a->tasks;
+			/* busy on no piece (inode 0 is no node's): quiesce
+			 * waits for jobs too */
+			slot->busy = true;
+			slot->ino = 0;
+			slot->piece = UINT64_MAX;
+			pthread_mutex_unlock(&a->lock);
+			job->fn(a->t, job->arg, true);
+			free(job);
+			pthread_mutex_lock(&a->lock);
+			slot->busy = false;
+			pthread_cond_broadcast(&a->done);
+			continue;
+		}
 		colfs_ahead_reader *r = pick(a);
 		if (!r) {
 			pthread_cond_wait(&a->work, &a->lock);
@@ -149,6 +175,7 @@ colfs_ahead *colfs_ahead_create(colfs_tree *t, unsigned threads,
 	a->t = t;
 	a->fn = fn;
 	a->budget = budget;
+	a->tasks_end = &a->tasks;
 	a->tids = calloc(threads, sizeof *a->tids);
 	a->slots = calloc(threads, sizeof *a->slots);
 	if (!a->tids || !a->slots) {
@@ -195,6 +222,12 @@ void colfs_ahead_destroy(colfs_ahead *a)
 	pthread_mutex_unlock(&a->lock);
 	for (unsigned k = 0; k < a->nthreads; k++)
 		pthread_join(a->tids[k], NULL);
+	while (a->tasks) {
+		ahead_task *job = a->tasks;
+		a->tasks = job->next;
+		job->fn(a->t, job->arg, false);
+		free(job);
+	}
 	pthread_cond_destroy(&a->work);
 	pthread_cond_destroy(&a->done);
 	pthread_mutex_destroy(&a->lock);
@@ -268,6 +301,23 @@ void colfs_ahead_at(colfs_ahead *a, colfs_ahead_reader *r, uint64_t i,
 	if (reader_wants(r))
 		pthread_cond_broadcast(&a->work);
 	pthread_mutex_unlock(&a->lock);
+}
+
+bool colfs_ahead_task(colfs_ahead *a, colfs_ahead_task_fn fn, void *arg)
+{
+	ahead_task *job = malloc(sizeof *job);
+
+	if (!job)
+		return false;
+	job->next = NULL;
+	job->fn = fn;
+	job->arg = arg;
+	pthread_mutex_lock(&a->lock);
+	*a->tasks_end = job;
+	a->tasks_end = &job->next;
+	pthread_cond_signal(&a->work);
+	pthread_mutex_unlock(&a->lock);
+	return true;
 }
 
 bool colfs_ahead_wait(colfs_ahead *a, uint64_t ino, uint64_t i)

@@ -34,6 +34,11 @@ typedef struct colfs_ahead_reader colfs_ahead_reader;
 typedef void (*colfs_ahead_render_fn)(colfs_tree *t, colfs_node *n,
 				      uint64_t i);
 
+/* A job for a worker besides pieces (colfs_ahead_task): called once with
+ * `run` true by a worker, or with `run` false when the pool ends before
+ * one took it; it frees `arg` either way. */
+typedef void (*colfs_ahead_task_fn)(colfs_tree *t, void *arg, bool run);
+
 /* A pool of `threads` workers (at least 1) that keeps at most `budget`
  * bytes of pieces ahead of all its readers together.  NULL when no
  * thread could be started or out of memory (then nothing is decoded
@@ -60,9 +65,14 @@ void colfs_ahead_at(colfs_ahead *a, colfs_ahead_reader *r, uint64_t i,
  * piece `i` to a worker hands out the next one instead, so that it is
  * not rendered twice. */
 bool colfs_ahead_wait(colfs_ahead *a, uint64_t ino, uint64_t i);
-/* Wait until no worker renders a piece (NULL: nothing).  With no
- * reader left, no node is then in a worker's hands (colfs_dir_release). */
+/* Wait until no worker renders a piece or runs a job, and no job is
+ * queued (NULL: nothing).  With no reader left, no node is then in a
+ * worker's hands (colfs_dir_release). */
 void colfs_ahead_quiesce(colfs_ahead *a);
+/* Queue job fn(arg) for the next free worker, before any piece (a
+ * format decoding the page its readers will need next while they render
+ * this one); false when out of memory (fn is not called). */
+bool colfs_ahead_task(colfs_ahead *a, colfs_ahead_task_fn fn, void *arg);
 /* How many workers the pool runs. */
 unsigned colfs_ahead_threads(const colfs_ahead *a);
 

@@ -96,6 +96,34 @@ void colfs_piece_cache_release(colfs_piece_cache *c, colfs_blob *b)
 		colfs_blob_free(b);
 }
 
+/* Take the least recently used unreferenced blobs out while the cache
+ * and what is charged to it exceed the cap; they are returned chained by
+ * hnext, to be freed without the lock. */
+static colfs_blob *evict_locked(colfs_piece_cache *c)
+{
+	colfs_blob *dead = NULL;
+
+	for (colfs_blob *v = c->tail; v && c->bytes + c->charged > c->cap;) {
+		colfs_blob *prev = v->prev;
+		if (v->refs == 0) {
+			cache_remove_locked(c, v);
+			v->hnext = dead;
+			dead = v;
+		}
+		v = prev;
+	}
+	return dead;
+}
+
+static void free_chain(colfs_blob *dead)
+{
+	while (dead) {
+		colfs_blob *next = dead->hnext;
+		colfs_blob_free(dead);
+		dead = next;
+	}
+}
+
 /* Insert `b` (once) and evict beyond the cap; with `once`, a blob of the
  * same key already there is returned referenced instead. */
 static colfs_blob *cache_insert(colfs_piece_cache *c, colfs_blob *b,
@@ -120,22 +148,33 @@ static colfs_blob *cache_insert(colfs_piece_cache *c, colfs_blob *b,
 	lru_push(c, b);
 	b->cached = true;
 	c->bytes += b->len;
-	for (colfs_blob *v = c->tail; v && c->bytes > c->cap;) {
-		colfs_blob *prev = v->prev;
-		if (v->refs == 0) {
-			cache_remove_locked(c, v);
-			v->hnext = dead;
-			dead = v;
-		}
-		v = prev;
-	}
+	dead = evict_locked(c);
 	pthread_mutex_unlock(&c->lock);
-	while (dead) {
-		colfs_blob *next = dead->hnext;
-		colfs_blob_free(dead);
-		dead = next;
-	}
+	free_chain(dead);
 	return b;
+}
+
+bool colfs_piece_cache_charge(colfs_piece_cache *c, uint64_t bytes)
+{
+	colfs_blob *dead;
+
+	pthread_mutex_lock(&c->lock);
+	if (bytes > c->cap / 2 || c->charged > c->cap / 2 - bytes) {
+		pthread_mutex_unlock(&c->lock);
+		return false;
+	}
+	c->charged += bytes;
+	dead = evict_locked(c);
+	pthread_mutex_unlock(&c->lock);
+	free_chain(dead);
+	return true;
+}
+
+void colfs_piece_cache_uncharge(colfs_piece_cache *c, uint64_t bytes)
+{
+	pthread_mutex_lock(&c->lock);
+	c->charged -= bytes < c->charged ? bytes : c->charged;
+	pthread_mutex_unlock(&c->lock);
 }
 
 /* Insert a colfs_blob (the caller holds one reference, kept) and evict the least

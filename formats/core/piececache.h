@@ -28,6 +28,7 @@ typedef struct colfs_piece_cache {
 	size_t nbuckets;
 	colfs_blob *head, *tail;
 	uint64_t bytes, cap;
+	uint64_t charged;   /* memory held elsewhere in the cache's stead */
 } colfs_piece_cache;
 
 colfs_status colfs_piece_cache_init(colfs_piece_cache *c, uint64_t cap);
@@ -49,5 +50,12 @@ colfs_blob *colfs_piece_cache_put_once(colfs_piece_cache *c, colfs_blob *b);
 colfs_blob *colfs_blob_from_buf(uint64_t ino, uint64_t piece, colfs_buf *buf);
 /* Free a blob no cache holds (NULL: nothing). */
 void colfs_blob_free(colfs_blob *b);
+/* Count `bytes` held outside the cache (a page decoded ahead) against its
+ * cap, evicting unreferenced pieces to make room, so that the cache and
+ * that memory together stay within the cap; false, and nothing counted,
+ * when they would take more than half of it. */
+bool colfs_piece_cache_charge(colfs_piece_cache *c, uint64_t bytes);
+/* Give back what colfs_piece_cache_charge counted. */
+void colfs_piece_cache_uncharge(colfs_piece_cache *c, uint64_t bytes);
 
 #endif

@@ -982,6 +982,26 @@ static colfs_ahead *tree_ahead(colfs_tree *t)
 	return t->ahead;
 }
 
+bool colfs_tree_background(colfs_tree *t,
+			   void (*fn)(colfs_tree *t, void *arg, bool run),
+			   void *arg)
+{
+	colfs_ahead *a = tree_ahead(t);
+
+	return a && colfs_ahead_task(a, fn, arg);
+}
+
+bool colfs_tree_mem_charge(colfs_tree *t, uint64_t bytes)
+{
+	return t->cache.buckets && colfs_piece_cache_charge(&t->cache, bytes);
+}
+
+void colfs_tree_mem_uncharge(colfs_tree *t, uint64_t bytes)
+{
+	if (t->cache.buckets)
+		colfs_piece_cache_uncharge(&t->cache, bytes);
+}
+
 /* Render piece `i` of a stream (or find it in the cache) and learn its
  * length when it is the first not known; returns a referenced colfs_blob.
  * Called with the stream lock held. */

@@ -154,6 +154,20 @@ colfs_source *colfs_tree_source(colfs_tree *t);
 const char *colfs_tree_display_name(const colfs_tree *t);
 void colfs_tree_set_format_state(colfs_tree *t, void *state);
 void *colfs_tree_format_state(colfs_tree *t);
+/* Run fn(t, arg, true) once on a worker of the tree's pool decoding
+ * ahead (ahead.c), before the pieces it has queued; with no pool (-o
+ * decode_threads=0, or none could start) or out of memory: false, and
+ * fn is not called.  A job not run when the tree ends is called with
+ * `run` false.  fn frees arg. */
+bool colfs_tree_background(colfs_tree *t,
+			   void (*fn)(colfs_tree *t, void *arg, bool run),
+			   void *arg);
+/* Count `bytes` of memory a format holds beyond its bound (a page decoded
+ * ahead) against the piece cache (-o cache_size), which evicts to make
+ * room; false when that would take more than half of the cache.
+ * The memory bound (docs/performance.md, "Memory") holds with it. */
+bool colfs_tree_mem_charge(colfs_tree *t, uint64_t bytes);
+void colfs_tree_mem_uncharge(colfs_tree *t, uint64_t bytes);
 /* Zeroed memory that lives as long as the tree (NULL when out of memory). */
 void *colfs_tree_alloc(colfs_tree *t, size_t size);
 char *colfs_tree_strdup(colfs_tree *t, const char *s);

@@ -452,6 +452,7 @@ typedef struct parquet_views_shpage {
 	unsigned refs;
 	bool skip;                    /* a damaged page's stand-in whose
 				       * rows -o on_damage=skip leaves out */
+	bool ahead;                   /* decoded ahead, no reader took it yet */
 	parquet_pages_decoded p;
 	parquet_pages_scratch sc;     /* the buffers p points into */
 } parquet_views_shpage;
@@ -466,6 +467,12 @@ struct parquet_views_shared {
 	parquet_pages_scratch spare;  /* a freed page's buffers, reused */
 	parquet_views_shpage **newest; /* by leaf: shared_prune_locked's */
 	uint32_t newest_cap;
+	/* Decoding ahead (shared_ahead): a job queued or running, and the
+	 * memory charged to the tree's cache for a second set of page
+	 * buffers while the view holds more than one. */
+	bool ahead_busy;
+	colfs_tree *charged_to;
+	uint64_t charged;
 };
 
 static void shared_init(parquet_views_shared *sh, parquet_pages_state *v)
@@ -474,6 +481,23 @@ static void shared_init(parquet_views_shared *sh, parquet_pages_state *v)
 	pthread_cond_init(&sh->unref, NULL);
 	pthread_mutex_init(&sh->decode, NULL);
 	sh->v = v;
+}
+
+/* Give back the charge for a second set of page buffers once the view
+ * holds one set at most (its pages and the spare) and no job decodes
+ * ahead.  Called with sh->lock held. */
+static void shared_settle_locked(parquet_views_shared *sh)
+{
+	unsigned sets = sh->spare.out || sh->spare.vals.mem;
+
+	if (!sh->charged || sh->ahead_busy)
+		return;
+	for (parquet_views_shpage *q = sh->pages; q && sets < 2; q = q->next)
+		sets++;
+	if (sets <= 1) {
+		colfs_tree_mem_uncharge(sh->charged_to, sh->charged);
+		sh->charged = 0;
+	}
 }
 
 /* Is `a` after `b` in reading order? */
@@ -508,15 +532,17 @@ static void shared_prune_locked(parquet_views_shared *sh, bool all)
 			sh->newest = grown;
 			sh->newest_cap = need;
 		}
+		/* a page decoded ahead is kept, and keeps none: the
+		 * readers still need the one before it */
 		for (parquet_views_shpage *q = sh->pages; q; q = q->next) {
 			parquet_views_shpage **nw = &sh->newest[q->leaf];
-			if (!*nw || shpage_after(q, *nw))
+			if (!q->ahead && (!*nw || shpage_after(q, *nw)))
 				*nw = q;
 		}
 	}
 	while (*pp) {
 		parquet_views_shpage *p = *pp;
-		if (!p->refs && (all || sh->newest[p->leaf] != p)) {
+		if (!p->refs && (all || (!p->ahead && sh->newest[p->leaf] != p))) {
 			*pp = p->next;
 			parquet_pages_release(sh->v, &p->p);
 			if (!sh->spare.out && !sh->spare.vals.mem) {
@@ -534,6 +560,7 @@ static void shared_prune_locked(parquet_views_shared *sh, bool all)
 	if (!all)
 		for (parquet_views_shpage *q = sh->pages; q; q = q->next)
 			sh->newest[q->leaf] = NULL;
+	shared_settle_locked(sh);
 }
 
 static void shared_destroy(parquet_views_shared *sh)
@@ -568,6 +595,7 @@ static parquet_views_shpage *shared_find_locked(parquet_views_shared *sh,
 	for (parquet_views_shpage *p = sh->pages; p; p = p->next)
 		if (p->g == g && p->leaf == leaf && p->k == k) {
 			p->refs++;
+			p->ahead = false;
 			return p;
 		}
 	return NULL;
@@ -659,6 +687,143 @@ static colfs_status damaged_page(colfs_tree *t, parquet_region_state *s,
 	return COLFS_OK;
 }
 
+/* --- the next page, decoded ahead ------------------------------------------
+ *
+ * DuckDB writes one page per row group (1M values), so a view's readers
+ * all wait for the one thread decompressing and decoding the next page
+ * (shared_get) while the other cores idle: about half of `cat columns/X`
+ * was that serial step.  When a reader takes a page of a one-leaf view
+ * that holds no other, a job on the tree's workers decodes the page after
+ * it (in the next row group when the chunk ends) while the readers render
+ * this one.  The view then holds two sets of page buffers where the
+ * memory bound counts one: the second is charged to the piece cache
+ * (colfs_tree_mem_charge), which gives up as much, and nothing is decoded
+ * ahead when it would take more than half of the cache. */
+typedef struct parquet_views_ahead_job {
+	parquet_views_shared *sh;
+	parquet_region_state *s;
+	const colfs_node *f;
+	uint32_t g, leaf;
+	const parquet_pages_list *w;
+	size_t k;
+} parquet_views_ahead_job;
+
+/* The row groups the view of `f` reads end before this one (defined with
+ * the view below). */
+static uint32_t view_end(const colfs_node *f);
+
+static void shared_ahead_run(colfs_tree *t, void *arg, bool run)
+{
+	parquet_views_ahead_job *j = arg;
+	parquet_views_shared *sh = j->sh;
+
+	if (run) {
+		pthread_mutex_lock(&sh->decode);
+		pthread_mutex_lock(&sh->lock);
+		bool want = sh->pages != NULL;
+		for (parquet_views_shpage *q = sh->pages; q && want; q = q->next)
+			want = q->leaf != j->leaf ||
+			       (q->g == j->g ? q->k < j->k : q->g < j->g);
+		parquet_views_shpage *p = want ? calloc(1, sizeof *p) : NULL;
+		if (p) {
+			p->sc = sh->spare;
+			memset(&sh->spare, 0, sizeof sh->spare);
+		}
+		pthread_mutex_unlock(&sh->lock);
+		/* A page that fails is left for its reader, who meets (and
+		 * reports) the same problem. */
+		if (p && parquet_pages_decode(t, j->s, j->f, j->g, j->leaf,
+					      j->w, j->k, &p->sc,
+					      &p->p) == COLFS_OK) {
+			p->owner = sh;
+			p->g = j->g;
+			p->leaf = j->leaf;
+			p->k = j->k;
+			p->ahead = true;
+			pthread_mutex_lock(&sh->lock);
+			p->next = sh->pages;
+			sh->pages = p;
+			pthread_mutex_unlock(&sh->lock);
+		} else if (p) {
+			pthread_mutex_lock(&sh->lock);
+			if (!sh->spare.out && !sh->spare.vals.mem)
+				sh->spare = p->sc;
+			else
+				parquet_pages_scratch_free(&p->sc);
+			pthread_mutex_unlock(&sh->lock);
+			free(p);
+		}
+		pthread_mutex_unlock(&sh->decode);
+	}
+	pthread_mutex_lock(&sh->lock);
+	sh->ahead_busy = false;
+	shared_prune_locked(sh, false);
+	pthread_mutex_unlock(&sh->lock);
+	free(j);
+}
+
+/* Reader at page `cur`: decode the next data page of its leaf ahead, if
+ * the view holds no other page and no job is at it already. */
+static void shared_ahead(colfs_tree *t, parquet_region_state *s,
+			 const colfs_node *f, parquet_views_shared *sh,
+			 const parquet_views_shpage *cur)
+{
+	const parquet_pages_list *w;
+	uint32_t g = cur->g;
+	size_t k = cur->k + 1;
+	uint64_t need;
+
+	if (!sh->one_leaf)
+		return;
+	pthread_mutex_lock(&sh->lock);
+	bool go = !sh->ahead_busy && sh->pages == cur && !cur->next;
+	if (go)
+		sh->ahead_busy = true;
+	need = (uint64_t)cur->sc.out_cap + cur->sc.vals.cap +
+	       (uint64_t)(cur->sc.def_cap + cur->sc.rep_cap) * sizeof(uint32_t);
+	pthread_mutex_unlock(&sh->lock);
+	if (!go)
+		return;
+	if (parquet_pages_list_get(t, s, f, g, cur->leaf, &w) || !w)
+		goto done;
+	while (k < w->n && !parquet_pages_is_data(&w->pages[k]))
+		k++;
+	if (k >= w->n) {
+		if (w->stop.status || g + 1 >= view_end(f) ||
+		    parquet_pages_list_get(t, s, f, g + 1, cur->leaf, &w) ||
+		    !w)
+			goto done;
+		g++;
+		for (k = 0; k < w->n && !parquet_pages_is_data(&w->pages[k]); k++)
+			;
+		if (k >= w->n)
+			goto done;
+	}
+	pthread_mutex_lock(&sh->lock);
+	if (!sh->charged) {
+		if (!colfs_tree_mem_charge(t, need)) {
+			pthread_mutex_unlock(&sh->lock);
+			goto done;
+		}
+		sh->charged = need;
+		sh->charged_to = t;
+	}
+	pthread_mutex_unlock(&sh->lock);
+	parquet_views_ahead_job *j = malloc(sizeof *j);
+	if (j) {
+		*j = (parquet_views_ahead_job){.sh = sh, .s = s, .f = f, .g = g,
+					       .leaf = cur->leaf, .w = w, .k = k};
+		if (colfs_tree_background(t, shared_ahead_run, j))
+			return;
+		free(j);
+	}
+done:
+	pthread_mutex_lock(&sh->lock);
+	sh->ahead_busy = false;
+	shared_settle_locked(sh);
+	pthread_mutex_unlock(&sh->lock);
+}
+
 /* Page k of chunk (g, leaf), decoded once for all the view's readers;
  * referenced (shpage_unref).
  *
@@ -685,6 +850,7 @@ static colfs_status shared_get(colfs_tree *t, parquet_region_state *s,
 	pthread_mutex_unlock(&sh->lock);
 	if (p) {
 		*out = p;
+		shared_ahead(t, s, f, sh, p);
 		return COLFS_OK;
 	}
 	pthread_mutex_lock(&sh->decode);
@@ -712,6 +878,7 @@ static colfs_status shared_get(colfs_tree *t, parquet_region_state *s,
 	if (p) {
 		pthread_mutex_unlock(&sh->decode);
 		*out = p;
+		shared_ahead(t, s, f, sh, p);
 		return COLFS_OK;
 	}
 	p = calloc(1, sizeof *p);
@@ -745,6 +912,7 @@ static colfs_status shared_get(colfs_tree *t, parquet_region_state *s,
 	pthread_mutex_unlock(&sh->lock);
 	pthread_mutex_unlock(&sh->decode);
 	*out = p;
+	shared_ahead(t, s, f, sh, p);
 	return COLFS_OK;
 }
 
@@ -983,6 +1151,12 @@ struct parquet_views_view {
 	parquet_views_reader *readers;
 	unsigned n_readers;
 };
+
+static uint32_t view_end(const colfs_node *f)
+{
+	const parquet_views_view *w = colfs_node_ctx(f);
+	return w->g1;
+}
 
 static parquet_views_shared *view_shared(const colfs_node *f)
 {
