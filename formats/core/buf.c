@@ -17,16 +17,39 @@ void colfs_buf_free(colfs_buf *b)
 	b->failed = false;
 }
 
-bool colfs_buf_reserve(colfs_buf *b, size_t extra)
+/* Room for `extra` more bytes: 1 already there, -1 never (failed, or
+ * past what a size can hold: the buffer is failed), 0 to be grown. */
+static int buf_room(colfs_buf *b, size_t extra)
 {
 	if (b->failed)
-		return false;
+		return -1;
 	if (extra <= b->cap - b->len)
-		return true;
+		return 1;
 	if (extra > SIZE_MAX / 2 - b->len) {
+		b->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* Grow the block to `cap` bytes, or fail the buffer. */
+static bool buf_realloc(colfs_buf *b, size_t cap)
+{
+	char *p = realloc(b->data, cap);
+	if (!p) {
 		b->failed = true;
 		return false;
 	}
+	b->data = p;
+	b->cap = cap;
+	return true;
+}
+
+bool colfs_buf_reserve(colfs_buf *b, size_t extra)
+{
+	int room = buf_room(b, extra);
+	if (room)
+		return room > 0;
 	size_t want = b->len + extra;
 	size_t cap = b->cap ? b->cap : 256;
 	if (extra > cap && want > ((size_t)1 << 20)) {
@@ -43,34 +66,13 @@ bool colfs_buf_reserve(colfs_buf *b, size_t extra)
 		while (cap < want)
 			cap *= 2;
 	}
-	char *p = realloc(b->data, cap);
-	if (!p) {
-		b->failed = true;
-		return false;
-	}
-	b->data = p;
-	b->cap = cap;
-	return true;
+	return buf_realloc(b, cap);
 }
 
 bool colfs_buf_reserve_exact(colfs_buf *b, size_t extra)
 {
-	if (b->failed)
-		return false;
-	if (extra <= b->cap - b->len)
-		return true;
-	if (extra > SIZE_MAX / 2 - b->len) {
-		b->failed = true;
-		return false;
-	}
-	char *p = realloc(b->data, b->len + extra);
-	if (!p) {
-		b->failed = true;
-		return false;
-	}
-	b->data = p;
-	b->cap = b->len + extra;
-	return true;
+	int room = buf_room(b, extra);
+	return room ? room > 0 : buf_realloc(b, b->len + extra);
 }
 
 void colfs_buf_append(colfs_buf *b, const void *data, size_t len)
