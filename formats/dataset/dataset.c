@@ -378,13 +378,10 @@ static colfs_status ds_read_node(colfs_tree *g, const char *path,
 /* ------------------------------------------------------------------------
  * Magic and footers
  */
-/* Run `fn(ds, i)` for every file i on up to `k` threads (the caller's
- * one of them); each file is taken by one thread. */
+/* Run `fn(arg, i)` for every i in [0, n) on up to `k` threads (the
+ * caller's one of them); each i is taken by one thread. */
 typedef struct ds_pool {
-	dataset *ds;
-	void (*fn)(dataset *ds, size_t i);
-	const size_t *idx;    /* the files; NULL: all */
-	void (*fn_arg)(void *arg, size_t i); /* instead: fn_arg(arg, i) */
+	void (*fn)(void *arg, size_t i);
 	void *arg;
 	size_t n;
 	size_t next;
@@ -397,19 +394,17 @@ static void *ds_pool_run(void *arg)
 		size_t i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
 		if (i >= p->n)
 			break;
-		if (p->fn_arg)
-			p->fn_arg(p->arg, i);
-		else
-			p->fn(p->ds, p->idx ? p->idx[i] : i);
+		p->fn(p->arg, i);
 	}
 	return NULL;
 }
 
-static void ds_pool_start(ds_pool *pool, unsigned k)
+static void ds_pool_each(unsigned k, size_t n, void (*fn)(void *arg, size_t i),
+			 void *arg)
 {
 	pthread_t tids[DS_POOL_MAX];
 	unsigned started = 0;
-	size_t n = pool->n;
+	ds_pool pool = {.fn = fn, .arg = arg, .n = n};
 
 	if (k > DS_POOL_MAX)
 		k = DS_POOL_MAX;
@@ -417,27 +412,31 @@ static void ds_pool_start(ds_pool *pool, unsigned k)
 		k = n ? (unsigned)n : 1;
 	for (unsigned i = 1; i < k; i++)
 		if (pthread_create(&tids[started], NULL, ds_pool_run,
-				   pool) == 0)
+				   &pool) == 0)
 			started++;
-	ds_pool_run(pool);
+	ds_pool_run(&pool);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
 }
 
-/* ... for the `n` files of `idx` (NULL: every file). */
+/* fn(ds, file) for the `n` files of `idx` (NULL: every file). */
+typedef struct ds_pool_files {
+	dataset *ds;
+	const size_t *idx;
+	void (*fn)(dataset *ds, size_t i);
+} ds_pool_files;
+
+static void ds_pool_file(void *arg, size_t i)
+{
+	ds_pool_files *f = arg;
+	f->fn(f->ds, f->idx ? f->idx[i] : i);
+}
+
 static void ds_pool_for_some(dataset *ds, unsigned k, const size_t *idx,
 			     size_t n, void (*fn)(dataset *ds, size_t i))
 {
-	ds_pool pool = {.ds = ds, .fn = fn, .idx = idx, .n = n};
-	ds_pool_start(&pool, k);
-}
-
-/* fn(arg, i) for i in [0, n) on up to `k` threads. */
-static void ds_pool_each(unsigned k, size_t n, void (*fn)(void *arg, size_t i),
-			 void *arg)
-{
-	ds_pool pool = {.fn_arg = fn, .arg = arg, .n = n};
-	ds_pool_start(&pool, k);
+	ds_pool_files f = {ds, idx, fn};
+	ds_pool_each(k, n, ds_pool_file, &f);
 }
 
 static void ds_pool_for(dataset *ds, unsigned k,
