@@ -217,6 +217,23 @@ typedef struct colfs_problem {
  * last.  Problems beyond the tree's cap are counted but not kept. */
 colfs_status colfs_tree_error_get(colfs_tree *t, size_t i, colfs_problem *out);
 
+/* A damaged part: the rows whose values cannot be read because of it
+ * (colfs-tool check).  rows is COLFS_ROWS_UNKNOWN when the part hides
+ * rows but how many is not known (e.g. its page header is unreadable). */
+#define COLFS_ROWS_UNKNOWN UINT64_MAX
+typedef struct colfs_damaged_part {
+	char path[1024];        /* tree path of the part (page, chunk's
+				 * pages/, stream, stripe, block) */
+	uint64_t offset;        /* absolute byte offset of the damage */
+	uint64_t rows;          /* rows hidden, or COLFS_ROWS_UNKNOWN */
+} colfs_damaged_part;
+
+/* Number of damaged parts noted so far, and part `i` (in the order
+ * found; COLFS_ENOENT past the last). */
+size_t colfs_tree_damaged_count(colfs_tree *t);
+colfs_status colfs_tree_damaged_get(colfs_tree *t, size_t i,
+				    colfs_damaged_part *out);
+
 uint64_t colfs_node_ino(const colfs_node *n);
 const char *colfs_node_name(const colfs_node *n);  /* escaped, one component */
 colfs_node *colfs_node_parent(const colfs_node *n); /* root's parent is root */

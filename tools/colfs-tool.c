@@ -1013,6 +1013,73 @@ static void check_json_str(tool *tl, const char *s)
 	tool_printf(tl, "\"");
 }
 
+/* The damaged parts and the rows each hides (colfs_tree_damaged_get):
+ * one line each, then the total, before the summary; in --json the
+ * list "damaged_parts" and the totals "hidden_rows" (of the parts whose
+ * count is known) and "hidden_rows_unknown" (parts whose count is not). */
+static void check_hidden_output(check_state *cs, bool json)
+{
+	tool *tl = cs->tl;
+	size_t n = colfs_tree_damaged_count(tl->tree), unknown = 0;
+	uint64_t total = 0;
+	colfs_damaged_part *d = malloc(sizeof(*d));
+	size_t i;
+
+	if (json)
+		tool_printf(tl, ", \"damaged_parts\": [");
+	for (i = 0; d && i < n; i++) {
+		char where[48];
+
+		if (colfs_tree_damaged_get(tl->tree, i, d))
+			break;
+		if (d->rows == COLFS_ROWS_UNKNOWN)
+			unknown++;
+		else
+			total += d->rows;
+		if (json) {
+			tool_printf(tl, "%s\n  {\"path\": ", i ? "," : "");
+			check_json_str(tl, d->path);
+			if (d->offset == COLFS_OFFSET_UNKNOWN)
+				tool_printf(tl, ", \"offset\": null");
+			else
+				tool_printf(tl, ", \"offset\": %" PRIu64,
+					    d->offset);
+			if (d->rows == COLFS_ROWS_UNKNOWN)
+				tool_printf(tl, ", \"rows\": null}");
+			else
+				tool_printf(tl, ", \"rows\": %" PRIu64 "}",
+					    d->rows);
+		} else if (d->rows == COLFS_ROWS_UNKNOWN) {
+			tool_printf(tl, "%s: %s: hides rows, how many is "
+				    "unknown\n", d->path,
+				    colfs_offset_text(d->offset, where,
+						      sizeof where));
+		} else {
+			tool_printf(tl, "%s: %s: hides %" PRIu64 " row%s\n",
+				    d->path,
+				    colfs_offset_text(d->offset, where,
+						      sizeof where),
+				    d->rows, d->rows == 1 ? "" : "s");
+		}
+	}
+	free(d);
+	if (json) {
+		tool_printf(tl, "%s], \"hidden_rows\": %" PRIu64
+			    ", \"hidden_rows_unknown\": %zu", i ? "\n" : "",
+			    total, unknown);
+	} else if (i) {
+		tool_printf(tl, "%s: %" PRIu64 " row%s hidden by %zu damaged "
+			    "part%s", tl->file, total, total == 1 ? "" : "s",
+			    i - unknown, i - unknown == 1 ? "" : "s");
+		if (unknown)
+			tool_printf(tl, "; %zu more part%s hide%s rows, how "
+				    "many is unknown", unknown,
+				    unknown == 1 ? "" : "s",
+				    unknown == 1 ? "s" : "");
+		tool_printf(tl, "\n");
+	}
+}
+
 static int check_output(check_state *cs, bool json)
 {
 	tool *tl = cs->tl;
@@ -1076,7 +1143,9 @@ static int check_output(check_state *cs, bool json)
 			check_json_str(tl, colfs_status_name(cs->bad[i].status));
 			tool_printf(tl, "}");
 		}
-		tool_printf(tl, "%s]}\n", cs->nbad ? "\n" : "");
+		tool_printf(tl, "%s]", cs->nbad ? "\n" : "");
+		check_hidden_output(cs, true);
+		tool_printf(tl, "}\n");
 	} else {
 		/* a node that failed without the tree saying why */
 		for (size_t i = 0; i < cs->nbad; i++)
@@ -1091,6 +1160,7 @@ static int check_output(check_state *cs, bool json)
 		if (cs->capped)
 			tool_printf(tl, "%s: stopped after %u nodes\n",
 				    tl->file, CHECK_MAX_NODES);
+		check_hidden_output(cs, false);
 		if (healthy)
 			tool_printf(tl, "%s: healthy, %" PRIu64
 				    " nodes read\n", tl->file, cs->nodes);

@@ -31,6 +31,24 @@ static const char *null_token(colfs_tree *t)
 		colfs_tree_report_path((t), bpath_, (off), (st), __VA_ARGS__); \
 	} while (0)
 
+/* Block i's values cannot be read: it hides its rows (colfs-tool
+ * check), when the positional index gives them (as -o on_damage needs
+ * them, damaged_block); else how many is not known. */
+static void block_hidden(colfs_tree *t, uint32_t i, colfs_status st)
+{
+	cfile_file *f = file_of(t);
+	const cfile_dblock *b = &f->blocks[i];
+	char path[32];
+
+	if (st == COLFS_ENOMEM || st == COLFS_EIO)
+		return;
+	snprintf(path, sizeof path, "/blocks/%u", (unsigned)i);
+	colfs_tree_note_hidden(t, path, b->ptr.offset, 0,
+			       b->rows && b->key_known &&
+			       b->rows <= f->num_values
+			       ? b->rows : COLFS_ROWS_UNKNOWN);
+}
+
 static colfs_status block_values(colfs_tree *t, uint32_t i, cfile_raw *raw,
 				 cfile_values *v)
 {
@@ -48,6 +66,7 @@ static colfs_status block_values(colfs_tree *t, uint32_t i, cfile_raw *raw,
 	if (st) {
 		block_report(t, i, err.offset, st, "block %u: %s", i,
 				  err.msg);
+		block_hidden(t, i, st);
 		return st;
 	}
 	if (b->key_known && v->ordinal != b->first_row)
@@ -62,6 +81,7 @@ static colfs_status block_values(colfs_tree *t, uint32_t i, cfile_raw *raw,
 				  (unsigned long long)b->rows);
 		cfile_block_values_free(v);
 		cfile_block_raw_free(raw);
+		block_hidden(t, i, COLFS_ECORRUPT);
 		return COLFS_ECORRUPT;
 	}
 	if (v->rows == 0 && f->num_values > 0)

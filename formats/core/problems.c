@@ -329,3 +329,140 @@ void colfs_tree_errors_render_path(colfs_tree *t, const char *dir,
 {
 	errors_render(t, dir, "", 0, out);
 }
+
+/* --- damaged parts and the rows they hide ---------------------------------
+ *
+ * colfs-tool check counts, for each damaged part, the rows whose values
+ * cannot be read because of it.  A format notes them where a read of the
+ * part's values fails (the place -o on_damage acts on too), as a range of
+ * rows in the part's own numbering; the ranges noted under one path are
+ * merged, so a part that several views fail on counts its rows once. */
+#define COLFS_MAX_HIDDEN 10000
+
+void colfs_tree_note_hidden(colfs_tree *t, const char *path, uint64_t offset,
+			    uint64_t first, uint64_t rows)
+{
+	hidden_entry *h = NULL;
+	uint64_t end;
+
+	if (!path || !*path)
+		path = "/";
+	colfs_tree_lock(t);
+	for (size_t i = 0; i < t->nhidden && !h; i++)
+		if (!strcmp(t->hidden[i].path, path))
+			h = &t->hidden[i];
+	if (!h) {
+		if (t->nhidden >= COLFS_MAX_HIDDEN ||
+		    !colfs_grow((void **)&t->hidden, &t->caphidden,
+				t->nhidden + 1, sizeof *t->hidden))
+			goto out;
+		h = &t->hidden[t->nhidden];
+		memset(h, 0, sizeof *h);
+		if (!(h->path = strdup(path)))
+			goto out;
+		h->offset = offset;
+		t->nhidden++;
+	}
+	if (rows == COLFS_ROWS_UNKNOWN ||
+	    __builtin_add_overflow(first, rows, &end)) {
+		h->unknown = true;
+		goto out;
+	}
+	if (!rows)
+		goto out;
+	/* merge [first, end) into the sorted disjoint ranges */
+	size_t lo = 0, hi;
+	while (lo < h->nranges && h->ranges[lo].end < first)
+		lo++;
+	hi = lo;
+	while (hi < h->nranges && h->ranges[hi].first <= end) {
+		if (h->ranges[hi].first < first)
+			first = h->ranges[hi].first;
+		if (h->ranges[hi].end > end)
+			end = h->ranges[hi].end;
+		hi++;
+	}
+	if (hi == lo) {
+		if (!colfs_grow((void **)&h->ranges, &h->capranges,
+				h->nranges + 1, sizeof *h->ranges)) {
+			h->unknown = true;   /* not kept: not guessed */
+			goto out;
+		}
+		memmove(h->ranges + lo + 1, h->ranges + lo,
+			(h->nranges - lo) * sizeof *h->ranges);
+		h->nranges++;
+	} else if (hi > lo + 1) {
+		memmove(h->ranges + lo + 1, h->ranges + hi,
+			(h->nranges - hi) * sizeof *h->ranges);
+		h->nranges -= hi - lo - 1;
+	}
+	h->ranges[lo].first = first;
+	h->ranges[lo].end = end;
+out:
+	colfs_tree_unlock(t);
+}
+
+size_t colfs_tree_damaged_count(colfs_tree *t)
+{
+	colfs_tree_lock(t);
+	size_t n = t->nhidden;
+	for (size_t g = 0; g < t->ngrafts; g++)
+		n += colfs_tree_damaged_count(t->grafts[g]);
+	colfs_tree_unlock(t);
+	return n;
+}
+
+/* Like error_get: a graft's parts follow the tree's own. */
+static colfs_status damaged_get(colfs_tree *t, size_t *i,
+				colfs_damaged_part *out)
+{
+	colfs_status st = COLFS_ENOENT;
+
+	colfs_tree_lock(t);
+	if (*i < t->nhidden) {
+		const hidden_entry *h = &t->hidden[*i];
+		snprintf(out->path, sizeof out->path, "%s", h->path);
+		out->offset = h->offset;
+		out->rows = 0;
+		for (size_t r = 0; r < h->nranges; r++)
+			out->rows += h->ranges[r].end - h->ranges[r].first;
+		if (h->unknown)
+			out->rows = COLFS_ROWS_UNKNOWN;
+		st = COLFS_OK;
+		goto out;
+	}
+	*i -= t->nhidden;
+	for (size_t g = 0; g < t->ngrafts; g++) {
+		colfs_tree *sub = t->grafts[g];
+		if (damaged_get(sub, i, out) != COLFS_OK)
+			continue;
+		char inner[sizeof out->path];
+		snprintf(inner, sizeof inner, "%s", out->path);
+		snprintf(out->path, sizeof out->path, "%s%s", sub->graft_path,
+			 strcmp(inner, "/") ? inner : "");
+		if (out->offset != COLFS_OFFSET_UNKNOWN)
+			out->offset += sub->graft_base;
+		st = COLFS_OK;
+		break;
+	}
+out:
+	colfs_tree_unlock(t);
+	return st;
+}
+
+colfs_status colfs_tree_damaged_get(colfs_tree *t, size_t i,
+				    colfs_damaged_part *out)
+{
+	return damaged_get(t, &i, out);
+}
+
+void colfs_tree_hidden_free(colfs_tree *t)
+{
+	for (size_t i = 0; i < t->nhidden; i++) {
+		free(t->hidden[i].path);
+		free(t->hidden[i].ranges);
+	}
+	free(t->hidden);
+	t->hidden = NULL;
+	t->nhidden = t->caphidden = 0;
+}

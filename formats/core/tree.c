@@ -1790,6 +1790,7 @@ void colfs_tree_destroy(colfs_tree *t)
 		free(t->errors[i].msg);
 	}
 	free(t->errors);
+	colfs_tree_hidden_free(t);
 	if (t->cache.buckets)
 		colfs_piece_cache_destroy(&t->cache);
 	colfs_source_destroy(t->src);

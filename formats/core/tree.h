@@ -188,6 +188,16 @@ void colfs_tree_report_path(colfs_tree *t, const char *path, uint64_t offset,
 	__attribute__((format(printf, 5, 6)));
 void colfs_tree_report_err_path(colfs_tree *t, const char *path,
 				const colfs_err *err);
+/* A damaged part hides rows: rows [first, first + rows) of the part at
+ * tree path `path` (in the part's own numbering: a page's, a stripe's, a
+ * block's rows) cannot be read because of it (`offset`: the part's).
+ * Noted where a read of its values fails, each time; the ranges noted
+ * under one path are merged, so a part several views fail on counts its
+ * rows once.  rows == COLFS_ROWS_UNKNOWN: it hides rows, how many is not
+ * known (never guessed).  colfs-tool check lists them
+ * (colfs_tree_damaged_get). */
+void colfs_tree_note_hidden(colfs_tree *t, const char *path, uint64_t offset,
+			    uint64_t first, uint64_t rows);
 /* All problems so far as text, one per line:
  * "<path>: offset <dec> (0x<hex>): <status>: <message>".  With `under`,
  * only those whose path is `under` or below it. */

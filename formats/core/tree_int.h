@@ -64,6 +64,16 @@ typedef struct error_entry {
 	char *msg;
 } error_entry;
 
+/* A damaged part and the rows it hides (problems.c): merged ranges of
+ * its rows, or unknown. */
+typedef struct hidden_entry {
+	char *path;
+	uint64_t offset;
+	bool unknown;
+	struct { uint64_t first, end; } *ranges;
+	size_t nranges, capranges;
+} hidden_entry;
+
 struct colfs_tree {
 	pthread_mutex_t lock;         /* recursive */
 	colfs_options opts;
@@ -90,6 +100,8 @@ struct colfs_tree {
 	 * nerrors has grown past nsorted.  Borrowed from errors[]. */
 	const char **sorted_paths;
 	size_t nsorted;
+	hidden_entry *hidden;         /* colfs_tree_note_hidden */
+	size_t nhidden, caphidden;
 	colfs_piece_cache cache;
 	/* The workers decoding ahead (ahead.c), started at the first read
 	 * of a concurrent stream; NULL before, or with decode_threads=0. */
@@ -147,6 +159,8 @@ colfs_status colfs_tree_source_check(colfs_tree *t);
 void colfs_tree_report_vpath(colfs_tree *t, const char *path,
 			     uint64_t offset, colfs_status st, const char *fmt,
 			     va_list ap) __attribute__((format(printf, 5, 0)));
+/* problems.c: frees the damaged parts (colfs_tree_destroy). */
+void colfs_tree_hidden_free(colfs_tree *t);
 void colfs_tree_errors_render_path(colfs_tree *t, const char *dir,
 				   colfs_buf *out);
 

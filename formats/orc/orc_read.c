@@ -1890,6 +1890,13 @@ fail:
 		char path[256];
 		orc_tree_part_path(f, stripe, &err, path, sizeof path);
 		colfs_tree_report_err_path(t, path, &err);
+		/* the piece's rows are hidden by that part (colfs-tool
+		 * check), numbered in its stripe: what on_damage below
+		 * replaces */
+		if (st != COLFS_ENOMEM && st != COLFS_EIO)
+			colfs_tree_note_hidden(t, path, err.offset,
+					       batch * ORC_ROWS_PER_PIECE,
+					       rows);
 	}
 	{
 		/* -o on_damage: a column view's rows of the piece as NULL

@@ -549,6 +549,10 @@ void parquet_pages_unkeep(parquet_pages_state *v, parquet_pages_kept *k)
 
 /* --- page walks ----------------------------------------------------------- */
 
+static void walk_hidden(colfs_tree *t, parquet_region_state *s,
+			const colfs_node *where, uint32_t g, uint32_t c,
+			const parquet_pages_list *w);
+
 colfs_status parquet_pages_list_get(colfs_tree *t, parquet_region_state *s, const colfs_node *where,
 			    uint32_t g, uint32_t c, const parquet_pages_list **out)
 {
@@ -607,8 +611,10 @@ colfs_status parquet_pages_list_get(colfs_tree *t, parquet_region_state *s, cons
 	 * walked */
 	if (fresh && note.status)
 		parquet_region_part_report(t, s, g, c, PARQUET_REGION_PAGES, where, &note);
-	if (fresh && w->stop.status)
+	if (fresh && w->stop.status) {
 		parquet_region_part_report(t, s, g, c, PARQUET_REGION_PAGES, where, &w->stop);
+		walk_hidden(t, s, where, g, c, w);
+	}
 	*out = w;
 	return COLFS_OK;
 }
@@ -1012,6 +1018,70 @@ bool parquet_pages_is_data(const parquet_page *pg)
 	       pg->hdr.type == PARQUET_PAGE_DATA_V2;
 }
 
+int64_t parquet_pages_rows(const parquet_column *col, const parquet_page *pg)
+{
+	if (!parquet_pages_is_data(pg))
+		return -1;
+	if (col->max_rep == 0)
+		return pg->hdr.num_values >= 0 ? pg->hdr.num_values : -1;
+	if (pg->hdr.has_data_v2 && pg->hdr.num_rows >= 0)
+		return pg->hdr.num_rows;
+	return -1;
+}
+
+/* A data page whose values cannot be read hides its rows (colfs-tool
+ * check): those its header gives, else those its repetition levels
+ * start when they were decoded (`rep`, n entries), else unknown. */
+static void page_hidden(colfs_tree *t, parquet_region_state *s,
+			const colfs_node *where, uint32_t g, uint32_t c,
+			const parquet_pages_list *w, size_t k,
+			const uint32_t *rep, size_t n)
+{
+	const parquet_chunk *ch = parquet_region_chunk(s, g, c);
+	int64_t rows = -1;
+
+	if (ch && ch->column < s->pf->n_columns)
+		rows = parquet_pages_rows(&s->pf->columns[ch->column],
+					  &w->pages[k]);
+	if (rows < 0 && rep) {
+		rows = 0;
+		for (size_t i = 0; i < n; i++)
+			rows += rep[i] == 0;
+	}
+	parquet_region_part_hidden(t, s, g, c, k, where, w->pages[k].offset, 0,
+				   rows < 0 ? COLFS_ROWS_UNKNOWN
+					    : (uint64_t)rows);
+}
+
+/* A page walk that stopped early hides the rows of the pages it did not
+ * reach: the row group's rows less those of the pages found, when every
+ * page found tells its rows; else unknown. */
+static void walk_hidden(colfs_tree *t, parquet_region_state *s,
+			const colfs_node *where, uint32_t g, uint32_t c,
+			const parquet_pages_list *w)
+{
+	const parquet_chunk *ch = parquet_region_chunk(s, g, c);
+	int64_t left = s->pf->row_groups[g].num_rows;
+	uint64_t rows = COLFS_ROWS_UNKNOWN;
+
+	if (ch && ch->column < s->pf->n_columns && left >= 0) {
+		const parquet_column *col = &s->pf->columns[ch->column];
+		size_t k;
+		for (k = 0; k < w->n && left >= 0; k++) {
+			int64_t r = parquet_pages_rows(col, &w->pages[k]);
+			if (!parquet_pages_is_data(&w->pages[k]))
+				continue;
+			if (r < 0)
+				break;
+			left -= r;
+		}
+		if (k == w->n && left >= 0)
+			rows = (uint64_t)left;
+	}
+	parquet_region_part_hidden(t, s, g, c, PARQUET_REGION_PAGES, where,
+				   w->stop.offset, 0, rows);
+}
+
 /* Room for n levels: the scratch's buffer `*keep` (of `*cap` entries,
  * grown when short) when there is a scratch, else malloc'd. */
 static colfs_status levels_alloc(parquet_region_state *s, size_t n, uint32_t **out,
@@ -1056,6 +1126,7 @@ colfs_status parquet_pages_decode(colfs_tree *t, parquet_region_state *s,
 	colfs_cursor cur;
 	colfs_status st = COLFS_ECORRUPT;
 	size_t n = (size_t)h->num_values;
+	bool rep_ok = false;      /* p->rep decoded (page_hidden) */
 
 	memset(p, 0, sizeof *p);
 	if (ch->column >= s->pf->n_columns) {
@@ -1141,6 +1212,7 @@ colfs_status parquet_pages_decode(colfs_tree *t, parquet_region_state *s,
 					      (uint32_t)col->max_rep, p->rep, n,
 					      &e)))
 			goto fail;
+		rep_ok = p->rep != NULL;
 		if (p->def &&
 		    (st = pq_levels_decode_v1(&cur, h->def_encoding,
 					      (uint32_t)col->max_def, p->def, n,
@@ -1205,6 +1277,9 @@ fail:
 	if (!e.status)
 		e.status = st ? st : COLFS_ECORRUPT;
 	parquet_region_part_report(t, s, g, c, k, where, &e);
+	if (e.status != COLFS_ENOMEM && e.status != COLFS_EIO)
+		page_hidden(t, s, where, g, c, w, k, rep_ok ? p->rep : NULL,
+			    p->n);
 	parquet_pages_release(s->values, p);
 	return e.status;
 }

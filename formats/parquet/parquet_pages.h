@@ -133,6 +133,11 @@ typedef struct parquet_pages_decoded {
 } parquet_pages_decoded;
 
 bool parquet_pages_is_data(const parquet_page *pg);
+/* The rows data page `pg` of a chunk of `col` holds, as its header tells
+ * them without decoding: a flat column's num_values, a data page v2's
+ * num_rows; else -1 (a v1 page of a repeated column: known only from
+ * its repetition levels). */
+int64_t parquet_pages_rows(const parquet_column *col, const parquet_page *pg);
 /* Decode data page k of chunk (g, c) (levels and values), with `sc`'s
  * buffers when not NULL.  Problems are reported here (under the page)
  * and returned. */

@@ -228,6 +228,21 @@ void parquet_region_part_report(colfs_tree *t, const parquet_region_state *s, ui
 		colfs_tree_report_err(t, fallback, e);
 }
 
+void parquet_region_part_hidden(colfs_tree *t, const parquet_region_state *s,
+				uint32_t g, uint32_t c, size_t k,
+				const colfs_node *fallback, uint64_t off,
+				uint64_t first, uint64_t rows)
+{
+	char path[4096];
+
+	if (!parquet_region_part_path(s, g, c, k, path, sizeof path)) {
+		if (!fallback)
+			return;
+		colfs_node_path(fallback, path, sizeof path);
+	}
+	colfs_tree_note_hidden(t, path, off, first, rows);
+}
+
 /* A problem of row group g as a whole (records that do not assemble):
  * under its directory, or `fallback` in salvage's stand-in state. */
 void parquet_region_rg_report(colfs_tree *t, const parquet_region_state *s, uint32_t g,

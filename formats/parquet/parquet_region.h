@@ -102,6 +102,13 @@ bool parquet_region_part_path(const parquet_region_state *s, uint32_t g, uint32_
  * it was listed; under `fallback` when the part has no place in the tree. */
 void parquet_region_part_report(colfs_tree *t, const parquet_region_state *s, uint32_t g, uint32_t c,
 		    size_t k, const colfs_node *fallback, const colfs_err *e);
+/* Part (g, c, k) hides rows [first, first + rows) (COLFS_ROWS_UNKNOWN:
+ * how many is not known): colfs_tree_note_hidden under the part's path,
+ * or under `fallback` when it has no place in the tree. */
+void parquet_region_part_hidden(colfs_tree *t, const parquet_region_state *s,
+				uint32_t g, uint32_t c, size_t k,
+				const colfs_node *fallback, uint64_t off,
+				uint64_t first, uint64_t rows);
 /* A problem of row group g as a whole (records that do not assemble):
  * under its directory, or `fallback` in salvage's stand-in state. */
 void parquet_region_rg_report(colfs_tree *t, const parquet_region_state *s, uint32_t g,

@@ -604,26 +604,20 @@ static parquet_views_shpage *shared_find_locked(parquet_views_shared *sh,
 int64_t parquet_views_page_rows(const parquet_file *pf, uint32_t leaf,
 				const parquet_pages_list *w, size_t k)
 {
-	const parquet_page *pg;
 	const parquet_column *col;
 
-	if (k >= w->n || !parquet_pages_is_data(&w->pages[k]))
-		return -1;
-	pg = &w->pages[k];
-	if (leaf >= pf->n_columns)
+	if (k >= w->n || leaf >= pf->n_columns)
 		return -1;
 	col = &pf->columns[leaf];
 	if (col->max_rep == 0)
-		return pg->hdr.num_values >= 0 ? pg->hdr.num_values : -1;
-	if (!pg->hdr.has_data_v2 || pg->hdr.num_rows < 0)
-		return -1;
+		return parquet_pages_rows(col, &w->pages[k]);
 	/* a repeated leaf: only a field of one leaf (a list of scalars),
 	 * so no other leaf's entries need replacing alike */
 	for (uint32_t c = 0; c < pf->n_columns; c++)
 		if (c != leaf && pf->columns[c].n_parts && col->n_parts &&
 		    !strcmp(pf->columns[c].parts[0], col->parts[0]))
 			return -1;
-	return pg->hdr.num_rows;
+	return parquet_pages_rows(col, &w->pages[k]);
 }
 
 /* -o on_damage=null or skip: a page of a flat leaf that fails to decode
