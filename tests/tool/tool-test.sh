@@ -943,7 +943,8 @@ test_check_json_unreadable() {
 # chunk's values and levels, a data page's decompressed) only where the
 # part it comes from turned out damaged: on healthy and damaged files of
 # every format it finds exactly what --all (every view read) finds, the
-# same problems, the same unreadable nodes, the same node count; on a
+# same problems, the same unreadable nodes, the same damaged parts and
+# rows hidden, the same node count; on a
 # healthy file it leaves views unread, with --all none.
 test_check_derived() {
 	need_parquet
@@ -985,6 +986,11 @@ test_check_derived() {
 		    assert a[k] == b[k], (k, a[k], b[k])
 		un = lambda d: sorted(x['path'] for x in d['unreadable_nodes'])
 		assert un(a) == un(b), (un(a), un(b))
+		hid = lambda d: sorted((x['path'], x['rows']) for x in d['damaged_parts'])
+		assert hid(a) == hid(b), (hid(a), hid(b))
+		assert (a['hidden_rows'], a['hidden_rows_unknown']) == \
+		    (b['hidden_rows'], b['hidden_rows_unknown'])
+		assert not (a['healthy'] and a['damaged_parts']), a
 		assert b['derived_not_read'] == 0, b
 		if a['healthy'] and not sys.argv[3].endswith('.cfile'):
 		    assert a['derived_not_read'] > 0, a
@@ -1156,6 +1162,119 @@ test_errors_filed_under_part() {
 		--block-rows 1000 c.cfile c.txt || fail "cfile-writer"
 	damage c.cfile $(($(offset_of c.cfile blocks/1/raw) + 900)) 4
 	expect_filed c.cfile values /blocks/1 /blocks/1
+}
+
+# hidden_is FILE 'PATH ROWS|null ...' TOTAL UNKNOWN: check --json lists
+# exactly those damaged parts with those rows (null: not known), and
+# those totals; the text output has a line per part and the total line.
+hidden_is() {
+	run "$COLFS_TOOL" check --json "$1"
+	expect_rc 1 "check --json $1"
+	python3 - out "$2" "$3" "$4" <<-'PY' || fail "$1: damaged parts: $(cat out)"
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	got = sorted((p['path'], p['rows']) for p in d['damaged_parts'])
+	want = sorted((p, None if r == 'null' else int(r)) for p, r in
+	              (x.split() for x in sys.argv[2].split(',')))
+	assert got == want, (got, want)
+	assert all(isinstance(p['offset'], int) for p in d['damaged_parts']), d
+	assert d['hidden_rows'] == int(sys.argv[3]), d['hidden_rows']
+	assert d['hidden_rows_unknown'] == int(sys.argv[4]), d['hidden_rows_unknown']
+	PY
+	check "$1"
+	echo "$2" | tr ',' '\n' | while read -r p r; do
+		if [ "$r" = null ]; then
+			grep -qE "^$p: offset [0-9]+ \(0x[0-9a-f]+\): hides rows, how many is unknown\$" out
+		else
+			grep -qE "^$p: offset [0-9]+ \(0x[0-9a-f]+\): hides $r rows?\$" out
+		fi || { echo "no line for $p"; exit 1; }
+	done || fail "$1: text output: $(cat out)"
+	n=$(echo "$2" | tr ',' '\n' | grep -vc ' null$')
+	line="$1: $3 rows\\? hidden by $n damaged parts\\?"
+	[ "$4" -gt 0 ] && line="$line; $4 more parts\\? hides\\? rows, how many is unknown"
+	grep -qx "$line" out || fail "$1: total line: $(cat out)"
+}
+
+# on_damage_nulls FILE VIEW HIDDEN: VIEW of the healthy FILE holds no
+# NULL; under -o on_damage=null the damaged FILE.bad's VIEW has as many
+# lines, exactly HIDDEN of them NULL (the rows check says the damage
+# hides), and every other line equal to the healthy one.
+on_damage_nulls() {
+	"$COLFS_TOOL" cat "$1" "$2" >good.txt || fail "cat $1 $2"
+	"$COLFS_TOOL" -o on_damage=null cat "$1.bad" "$2" >bad.txt ||
+		fail "cat -o on_damage=null $1.bad $2"
+	python3 - good.txt bad.txt "$3" <<-'PY' || fail "$1.bad: $2 under on_damage=null"
+	import sys
+	g, b = (open(p, 'rb').read().split(b'\n') for p in sys.argv[1:3])
+	assert len(g) == len(b), (len(g), len(b))
+	assert b'\\N' not in g, "the healthy view has NULLs"
+	nulls = sum(y == b'\\N' for y in b)
+	assert nulls == int(sys.argv[3]), (nulls, int(sys.argv[3]))
+	assert all(x == y for x, y in zip(g, b) if y != b'\\N')
+	PY
+}
+
+# check reports the rows each damaged part hides: a page (its header's
+# num_values, or a v2 page's num_rows for a list), a chunk whose page
+# walk stops (the row group's rows less those of the pages found), a v1
+# page of a list whose bytes fail their CRC (not known: null), an ORC
+# stream and a stripe whose footer is lost, a CFile block; each count
+# equals the NULLs -o on_damage=null puts in its column (one file of
+# each format), and check --all finds the same (check-derived).
+test_check_hidden() {
+	need_parquet
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	c=row_groups/0/chunks
+	# v1 pages of 400 rows: page 1 of id (rows 400-799) fails its CRC
+	"$COLFS_MKSAMPLE" v1.parquet || fail "mksample"
+	cp v1.parquet v1.parquet.bad
+	damage v1.parquet.bad $(($(offset_of v1.parquet $c/id/pages/1/raw) + 40)) 8
+	hidden_is v1.parquet.bad "/$c/id/pages/1 400" 400 0
+	on_damage_nulls v1.parquet columns/id 400
+	# the list `tags` in v1 pages: the page's rows are in its levels,
+	# which its failed CRC keeps from being read
+	cp v1.parquet t1.parquet
+	damage t1.parquet $(($(offset_of t1.parquet $c/tags.list.element/pages/1/raw) + 40)) 8
+	hidden_is t1.parquet "/$c/tags.list.element/pages/1 null" 0 1
+	# the same in v2 pages: the header's num_rows; and two pages at once
+	"$COLFS_MKSAMPLE" v2.parquet --data-page-v2 || fail "mksample"
+	damage v2.parquet $(($(offset_of v2.parquet $c/tags.list.element/pages/1/raw) + 40)) 8
+	damage v2.parquet $(($(offset_of v2.parquet row_groups/2/chunks/price/pages/2/raw) + 40)) 8
+	hidden_is v2.parquet "/$c/tags.list.element/pages/1 400,/row_groups/2/chunks/price/pages/2 200" 600 0
+	# 617 rows in row group 0: the walk stops after page 0 (400 rows)
+	"$COLFS_MKSAMPLE" hdr.parquet --codec snappy --data-page-v2 \
+		--rows 1234 --row-groups 2 || fail "mksample"
+	end0=$(($(offset_of hdr.parquet $c/price/pages/0/raw) + $(length_of hdr.parquet $c/price/pages/0/raw)))
+	damage hdr.parquet $((end0 + 3)) 8
+	hidden_is hdr.parquet "/$c/price/pages 217" 217 0
+	# ORC: stripe 1 (rows 1000-1999) of id: its data stream runs out
+	[ -n "${ORC_GEN:-}" ] || skip "ORC_GEN is not set"
+	"$ORC_GEN" g.orc 3000 1000 >/dev/null || fail "orc_gen"
+	cp g.orc g.orc.bad
+	s=stripes/1/streams/0-1-DATA/raw
+	damage g.orc.bad $(($(offset_of g.orc $s) + 600)) 16
+	hidden_is g.orc.bad "/stripes/1/streams/0-1-DATA 1000" 1000 0
+	on_damage_nulls g.orc columns/id 1000
+	# a stripe whose footer is lost hides its rows (once, not per field)
+	cp g.orc f.orc
+	s=$("$COLFS_TOOL" cat g.orc stripes/2/info.json | python3 -c '
+import json, sys; i = json.load(sys.stdin)
+print(i["offset"] + i["indexLength"] + i["dataLength"])') || fail "stripe 2's footer"
+	damage f.orc "$s" 12
+	hidden_is f.orc "/stripes/2 1000" 1000 0
+	# CFile: block 1 (rows 700-1399) fails its CRC
+	[ -n "${CFILE_WRITER:-}" ] || skip "CFILE_WRITER is not set"
+	"$CFILE_WRITER" --type INT64 --count 3000 --block-rows 700 \
+		c.cfile c.txt >/dev/null || fail "cfile-writer"
+	cp c.cfile c.cfile.bad
+	damage c.cfile.bad $(($(offset_of c.cfile blocks/1/raw) + 300)) 4
+	hidden_is c.cfile.bad "/blocks/1 700" 700 0
+	on_damage_nulls c.cfile values 700
+	# a healthy file lists none
+	run "$COLFS_TOOL" check --json g.orc
+	expect_rc 0 "check --json g.orc"
+	grep -q '"damaged_parts": \[\], "hidden_rows": 0, "hidden_rows_unknown": 0' out ||
+		fail "healthy: $(cat out)"
 }
 
 # --- the in-mount README -----------------------------------------------------
