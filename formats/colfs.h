@@ -224,7 +224,8 @@ colfs_status colfs_tree_error_get(colfs_tree *t, size_t i, colfs_problem *out);
 typedef struct colfs_damaged_part {
 	char path[1024];        /* tree path of the part (page, chunk's
 				 * pages/, stream, stripe, block) */
-	uint64_t offset;        /* absolute byte offset of the damage */
+	uint64_t offset;        /* absolute: the part's first byte, or
+				 * where its damage was found */
 	uint64_t rows;          /* rows hidden, or COLFS_ROWS_UNKNOWN */
 } colfs_damaged_part;
 
