@@ -493,6 +493,48 @@ static void test_xattr_problems(void **state)
 	colfs_tree_destroy(t);
 }
 
+/* The rows a damaged part hides (colfs_tree_note_hidden): the ranges
+ * noted under one path are merged (views failing on the same rows count
+ * them once; adjacent and nested ranges join), an unknown count stays
+ * unknown, and the parts come back in the order found. */
+static void test_hidden_rows(void **state)
+{
+	(void)state;
+	colfs_tree *t = open_test_tree("sizes=lazy");
+	colfs_damaged_part d;
+
+	assert_int_equal(colfs_tree_damaged_count(t), 0);
+	colfs_tree_note_hidden(t, "/a", 10, 0, 400);
+	colfs_tree_note_hidden(t, "/b", 20, 0, COLFS_ROWS_UNKNOWN);
+	colfs_tree_note_hidden(t, "/a", 11, 0, 400);     /* again */
+	colfs_tree_note_hidden(t, "/a", 11, 400, 400);   /* adjacent */
+	colfs_tree_note_hidden(t, "/a", 11, 100, 100);   /* inside */
+	colfs_tree_note_hidden(t, "/a", 11, 1000, 100);  /* apart */
+	colfs_tree_note_hidden(t, "/a", 11, 800, 200);   /* joins two */
+	colfs_tree_note_hidden(t, "/c", 30, 5, 10);
+	colfs_tree_note_hidden(t, "/c", 30, 5, COLFS_ROWS_UNKNOWN);
+	colfs_tree_note_hidden(t, "/d", 40, 0, 0);
+	colfs_tree_note_hidden(t, "/e", 50, UINT64_MAX - 1, 5); /* overflows */
+	assert_int_equal(colfs_tree_damaged_count(t), 5);
+	assert_int_equal(colfs_tree_damaged_get(t, 0, &d), COLFS_OK);
+	assert_string_equal(d.path, "/a");
+	assert_int_equal(d.offset, 10);
+	assert_int_equal(d.rows, 1100);
+	assert_int_equal(colfs_tree_damaged_get(t, 1, &d), COLFS_OK);
+	assert_string_equal(d.path, "/b");
+	assert_true(d.rows == COLFS_ROWS_UNKNOWN);
+	assert_int_equal(colfs_tree_damaged_get(t, 2, &d), COLFS_OK);
+	assert_string_equal(d.path, "/c");
+	assert_true(d.rows == COLFS_ROWS_UNKNOWN);
+	assert_int_equal(colfs_tree_damaged_get(t, 3, &d), COLFS_OK);
+	assert_string_equal(d.path, "/d");
+	assert_int_equal(d.rows, 0);
+	assert_int_equal(colfs_tree_damaged_get(t, 4, &d), COLFS_OK);
+	assert_true(d.rows == COLFS_ROWS_UNKNOWN);
+	assert_int_equal(colfs_tree_damaged_get(t, 5, &d), COLFS_ENOENT);
+	colfs_tree_destroy(t);
+}
+
 static void test_stream_small_cache(void **state)
 {
 	(void)state;
@@ -906,6 +948,7 @@ int main(void)
 		cmocka_unit_test(test_release),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_xattr_problems),
+		cmocka_unit_test(test_hidden_rows),
 		cmocka_unit_test(test_stream_small_cache),
 		cmocka_unit_test(test_stream_tail_first),
 		cmocka_unit_test(test_stream_error),
