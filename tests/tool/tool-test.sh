@@ -726,7 +726,8 @@ problem_lines() {
 
 # check_json FILE: --json parses, its problem count equals the number of
 # problem lines of the text output, every problem has path, offset, kind
-# and message, and healthy/exit status agree.  Leaves the text in out.
+# and message, and healthy/exit status agree; its damaged parts are as
+# many as the text's "hides" lines, and the totals are their sums.  Leaves the text in out.
 # With a second argument (the exit status of a `check --json FILE` whose
 # output is already in j.json), that run is not made again.
 check_json() {
@@ -741,10 +742,20 @@ check_json() {
 	check "$1"
 	[ "$rc" = "$jrc" ] || fail "$1: --json exits $jrc, text exits $rc"
 	np=$(problem_lines | wc -l)
-	python3 - j.json "$np" "$rc" <<-'PY' || fail "$1: --json output is wrong"
+	nh=$(LC_ALL=C grep -caE '^/.*: offset ([0-9]+ \(0x[0-9a-f]+\)|unknown): hides ([0-9]+ rows?|rows, how many is unknown)$' out)
+	python3 - j.json "$np" "$rc" "$nh" <<-'PY' || fail "$1: --json output is wrong"
 	import json, sys
 	j = json.load(open(sys.argv[1], encoding='utf-8'))
 	n, rc = int(sys.argv[2]), int(sys.argv[3])
+	# the damaged parts: one text line each, the totals their sums
+	d = j['damaged_parts']
+	assert len(d) == int(sys.argv[4]), (len(d), sys.argv[4])
+	for p in d:
+	    assert p['path'].startswith('/') and (p['rows'] is None or
+	        (isinstance(p['rows'], int) and p['rows'] >= 0)), p
+	assert j['hidden_rows'] == sum(p['rows'] or 0 for p in d), j['hidden_rows']
+	assert j['hidden_rows_unknown'] == sum(p['rows'] is None for p in d)
+	assert not (j['healthy'] and d), d
 	for k in ('file', 'format', 'healthy', 'nodes', 'unreadable', 'problems'):
 	    assert k in j, f"no {k}"
 	assert len(j['problems']) == n, f"{len(j['problems'])} problems, text has {n}"
