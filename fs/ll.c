@@ -451,8 +451,9 @@ static void colfsd_read(fuse_req_t req, fuse_ino_t ino, size_t size,
 	}
 
 	/* Answered from the cached pieces themselves: the core lends their
-	 * bytes, held until writev has handed them to the kernel (a 1 MiB
-	 * read is two or three pieces of a value view).  fuse_reply_iov and
+	 * bytes, held until writev has handed them to the kernel (a read,
+	 * 256 KiB through the page cache, 1 MiB with direct I/O, is one to
+	 * three pieces of a value view).  fuse_reply_iov and
 	 * not fuse_reply_data: libfuse copies a bufvec of several memory
 	 * buffers into one before writing it. */
 	colfs_lent lent[COLFSD_READ_SPANS];
