@@ -349,6 +349,27 @@ colfs_status colfs_node_open(colfs_tree *t, colfs_node *n, colfs_handle **out);
  * is known fails at once: a short read would look like its end. */
 colfs_status colfs_handle_read(colfs_handle *h, uint64_t offset, size_t len,
 			       void *buf, size_t *got);
+
+/* Bytes of a read lent without a copy (colfs_handle_read_lent): `data`
+ * points into a cached piece or document, which stays alive until
+ * colfs_lent_release; the caller only reads it. */
+typedef struct colfs_lent {
+	const char *data;
+	size_t len;
+	struct colfs_blob *pin;          /* held (NULL: nothing to give back) */
+	struct colfs_piece_cache *cache; /* whose blob `pin` is (NULL: none's,
+					  * freed at release) */
+} colfs_lent;
+/* colfs_handle_read, its bytes lent in place: `*count` (at most `max`,
+ * at least 2) spans of `*got` bytes in all, in order; `*got` < len as
+ * colfs_handle_read says.  Bytes that no cached piece holds (a range, a
+ * read needing more than `max` spans) are copied into a span of their
+ * own.  On error nothing is held and *count is 0.  Release the spans
+ * (colfs_lent_release) once their bytes are used, before closing `h`. */
+colfs_status colfs_handle_read_lent(colfs_handle *h, uint64_t offset,
+				    size_t len, colfs_lent *out, size_t max,
+				    size_t *count, size_t *got);
+void colfs_lent_release(colfs_lent *lent, size_t count);
 void colfs_handle_close(colfs_handle *h);
 
 #endif

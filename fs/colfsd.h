@@ -30,6 +30,10 @@
 #define COLFSD_TIMEOUT_UNKNOWN_SIZE 1.0
 /* st_blksize of generated files (documents and streams): see colfsd_stat. */
 #define COLFSD_STREAM_BLKSIZE (1 << 20)
+/* Spans a read is answered from without a copy (fs/ll.c colfsd_read):
+ * enough for a 1 MiB read of pieces of 32 KiB; a read of smaller ones
+ * has its rest copied into the last. */
+#define COLFSD_READ_SPANS 32
 
 /* The state of one mount, the session's userdata. */
 typedef struct colfsd {

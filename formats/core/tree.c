@@ -1102,8 +1102,18 @@ static colfs_status stream_reach(colfs_tree *t, colfs_node *n, stream_state *s,
 	return st;
 }
 
+/* Where stream_read puts a read's bytes: copied into `buf`, or lent in
+ * place (`buf` NULL): up to `max` pieces held in `lent`.  `full` says the
+ * spans ran out before the read was done. */
+typedef struct stream_sink {
+	char *buf;
+	colfs_lent *lent;
+	size_t max, count;
+	bool full;
+} stream_sink;
+
 static colfs_status stream_read(colfs_tree *t, colfs_node *n, uint64_t offset,
-				size_t len, void *buf, size_t *got,
+				size_t len, stream_sink *out, size_t *got,
 				colfs_ahead_reader *r)
 {
 	stream_state *s = stream_of(t, n);
@@ -1114,6 +1124,10 @@ static colfs_status stream_read(colfs_tree *t, colfs_node *n, uint64_t offset,
 	pthread_mutex_lock(&s->lock);
 	while (*got < len) {
 		uint64_t at = offset + *got;
+		if (!out->buf && out->count == out->max) {
+			out->full = true;
+			break;
+		}
 		st = stream_reach(t, n, s, at, r);
 		if (st != COLFS_OK || s->known == 0 || s->ends[s->known - 1] <= at)
 			break;
@@ -1137,9 +1151,16 @@ static colfs_status stream_read(colfs_tree *t, colfs_node *n, uint64_t offset,
 		size_t take = b->len - within;
 		if (take > len - *got)
 			take = len - *got;
-		memcpy((char *)buf + *got, b->data + within, take);
+		if (out->buf) {
+			memcpy(out->buf + *got, b->data + within, take);
+			colfs_piece_cache_release(&t->cache, b);
+		} else {
+			/* held until the caller has used the bytes */
+			out->lent[out->count++] = (colfs_lent){
+				.data = b->data + within, .len = take,
+				.pin = b, .cache = &t->cache};
+		}
 		*got += take;
-		colfs_piece_cache_release(&t->cache, b);
 	}
 	bool complete = s->complete;
 	pthread_mutex_unlock(&s->lock);
@@ -1434,12 +1455,107 @@ colfs_status colfs_handle_read(colfs_handle *h, uint64_t offset, size_t len,
 		memcpy(buf, h->doc->data + offset, len);
 		*got = len;
 		return COLFS_OK;
-	case COLFS_CONTENT_STREAM:
-		return stream_read(h->t, n, offset, len, buf, got, h->ahead);
+	case COLFS_CONTENT_STREAM: {
+		stream_sink copy = {.buf = buf};
+		return stream_read(h->t, n, offset, len, &copy, got, h->ahead);
+	}
 	case COLFS_CONTENT_DIR:
 		break;
 	}
 	return COLFS_EUNSUPPORTED;
+}
+
+void colfs_lent_release(colfs_lent *lent, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		if (lent[i].cache)
+			colfs_piece_cache_release(lent[i].cache, lent[i].pin);
+		else
+			colfs_blob_free(lent[i].pin);
+		lent[i].pin = NULL;
+	}
+}
+
+/* The rest of a read, from `offset`, copied into a blob of its own (no
+ * cache's) as the span `*out`. */
+static colfs_status read_copied(colfs_handle *h, uint64_t offset, size_t len,
+				colfs_lent *out, size_t *got)
+{
+	colfs_blob *b = calloc(1, sizeof *b);
+	char *data = malloc(len ? len : 1);
+	if (!b || !data) {
+		free(b);
+		free(data);
+		return COLFS_ENOMEM;
+	}
+	b->data = data;
+	b->refs = 1;
+	colfs_status st = colfs_handle_read(h, offset, len, data, got);
+	if (st != COLFS_OK) {
+		colfs_blob_free(b);
+		return st;
+	}
+	b->len = *got;
+	*out = (colfs_lent){.data = data, .len = *got, .pin = b};
+	return COLFS_OK;
+}
+
+colfs_status colfs_handle_read_lent(colfs_handle *h, uint64_t offset,
+				    size_t len, colfs_lent *out, size_t max,
+				    size_t *count, size_t *got)
+{
+	colfs_node *n = h->n;
+	colfs_status st;
+	*count = 0;
+	*got = 0;
+	if (max < 2)
+		return COLFS_EUNSUPPORTED;
+	COLFS_TRY(colfs_node_check(h->t, n));
+	if (h->inner)
+		return colfs_handle_read_lent(h->inner, offset, len, out, max,
+					      count, got);
+	if (n->kind == COLFS_CONTENT_DOC) {
+		/* The handle holds its document until closed. */
+		if (offset < h->doc->len && len) {
+			if (len > h->doc->len - offset)
+				len = (size_t)(h->doc->len - offset);
+			out[0] = (colfs_lent){.data = h->doc->data + offset,
+					      .len = len};
+			*count = 1;
+			*got = len;
+		}
+		return COLFS_OK;
+	}
+	if (n->kind != COLFS_CONTENT_STREAM) {
+		st = read_copied(h, offset, len, &out[0], got);
+		*count = st == COLFS_OK;
+		return st;
+	}
+	/* The last span is kept for the bytes past what max - 1 pieces
+	 * hold (pieces far smaller than a read). */
+	stream_sink lend = {.lent = out, .max = max - 1};
+	st = stream_read(h->t, n, offset, len, &lend, got, h->ahead);
+	if (st == COLFS_OK && lend.full) {
+		size_t more = 0;
+		st = read_copied(h, offset + *got, len - *got,
+				 &out[lend.count], &more);
+		if (st == COLFS_OK) {
+			lend.count++;
+			*got += more;
+		} else if (!__atomic_load_n(&n->stream->complete,
+					    __ATOMIC_ACQUIRE)) {
+			/* as stream_read: the bytes before, the error at
+			 * the next read, while the size is not known */
+			st = COLFS_OK;
+		}
+	}
+	if (st != COLFS_OK) {
+		colfs_lent_release(out, lend.count);
+		*got = 0;
+		return st;
+	}
+	*count = lend.count;
+	return COLFS_OK;
 }
 
 void colfs_handle_close(colfs_handle *h)
