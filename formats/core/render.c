@@ -134,14 +134,11 @@ void colfs_render_u64(colfs_buf *b, const colfs_render *r, uint64_t v)
  * digit is in -4 <= E < 16 (with ".0" added to integral values), else
  * d[.ddd]e+XX with a signed exponent of at least two digits. */
 
-static void put_float_digits(colfs_buf *b, bool neg, const char *digits,
-			     int ndig, int exp10)
+/* The laid-out text at out (at most 1 + 17 + 4 + 1 + 5 bytes: sign,
+ * digits, "0.000" or the exponent, the point); returns its length. */
+static size_t float_digits_at(char *out, bool neg, const char *digits,
+			      int ndig, int exp10)
 {
-	/* written in place: at most 1 + 17 + 4 + 1 + 5 bytes (sign,
-	 * digits, "0.000" or the exponent, the point) */
-	if (!colfs_buf_reserve(b, 40))
-		return;
-	char *out = b->data + b->len;
 	size_t o = 0;
 
 	if (neg)
@@ -180,7 +177,29 @@ static void put_float_digits(colfs_buf *b, bool neg, const char *digits,
 			out[o++] = '0';
 		}
 	}
-	b->len += o;
+	return o;
+}
+
+/* The length float_digits_at gives, without writing. */
+static unsigned float_digits_len(bool neg, int ndig, int exp10)
+{
+	unsigned n = neg;
+
+	if (exp10 < -4 || exp10 >= 16)
+		return n + (unsigned)ndig + (ndig > 1) + 2 +
+		       (exp10 <= -100 || exp10 >= 100 ? 3 : 2);
+	if (exp10 < 0)
+		return n + 2 + (unsigned)(-exp10 - 1) + (unsigned)ndig;
+	return n + (unsigned)exp10 + 2 +
+	       (ndig > exp10 + 1 ? (unsigned)(ndig - exp10 - 1) : 1);
+}
+
+static void put_float_digits(colfs_buf *b, bool neg, const char *digits,
+			     int ndig, int exp10)
+{
+	if (!colfs_buf_reserve(b, 40))
+		return;
+	b->len += float_digits_at(b->data + b->len, neg, digits, ndig, exp10);
 }
 
 /* 5^0 .. 5^31 as (high, low) 64-bit halves. */
@@ -482,13 +501,46 @@ static void shortest_double(uint64_t c, int q, uint64_t *f, int *e)
 	*f = cmp < 0 || (cmp == 0 && (s & 1) == 0) ? s : t;
 }
 
-/* f * 10^e (f > 0) laid out by put_float_digits: the trailing zeros of f
- * dropped (at most 17 digits: 8, 8, 4, 2, 1 cover them), the digits
- * written eight at a time. */
-static void put_decimal(colfs_buf *b, bool neg, uint64_t f, int e)
-{
-	char digits[32];
+/* The text-mode tokens of the values without digits, by
+ * colfs_double_text.token - 1. */
+static const struct {
+	char s[5];
+	uint8_t len;
+} double_tokens[] = {
+	{ "nan", 3 }, { "inf", 3 }, { "-inf", 4 }, { "0.0", 3 }, { "-0.0", 4 },
+};
 
+/* render.h */
+void colfs_double_text_prepare(double v, colfs_double_text *d)
+{
+	bool neg = signbit(v);
+	double a = fabs(v);
+	uint64_t f;
+	int e = 0;
+
+	d->neg = neg;
+	d->token = 0;
+	if (isnan(v) || isinf(v) || a == 0) {
+		d->token = isnan(v) ? 1 : isinf(v) ? 2 + neg : 4 + neg;
+		d->len = double_tokens[d->token - 1].len;
+		return;
+	}
+	if (a < 9007199254740992.0 && a == (double)(uint64_t)a) {
+		/* integral below 2^53: the integer is the shortest (its
+		 * neighbours are at most 1 away); no search */
+		f = (uint64_t)a;
+	} else {
+		uint64_t bits;
+		memcpy(&bits, &a, 8);
+		uint64_t frac = bits & ((UINT64_C(1) << 52) - 1);
+		int bexp = (int)(bits >> 52);
+		if (bexp)
+			shortest_double(frac | UINT64_C(1) << 52, bexp - 1075,
+					&f, &e);
+		else
+			shortest_double(frac, -1074, &f, &e);
+	}
+	/* trailing zeros dropped: at most 17 digits, so 8, 8, 4, 2, 1 */
 	if (f % 100000000 == 0) {
 		f /= 100000000;
 		e += 8;
@@ -509,40 +561,35 @@ static void put_decimal(colfs_buf *b, bool neg, uint64_t f, int e)
 		f /= 10;
 		e += 1;
 	}
-	int n = (int)(colfs_put_u64_wide(digits, f) - digits);
-	put_float_digits(b, neg, digits, n, e + n - 1);
+	d->f = f;
+	d->ndig = (uint8_t)colfs_u64_digits(f);
+	d->exp10 = (int16_t)(e + d->ndig - 1);
+	d->len = (uint8_t)float_digits_len(neg, d->ndig, d->exp10);
+}
+
+/* render.h */
+char *colfs_double_text_put(char *p, const colfs_double_text *d)
+{
+	if (d->token) {
+		memcpy(p, double_tokens[d->token - 1].s, d->len);
+		return p + d->len;
+	}
+	char digits[32];
+	colfs_put_u64_wide(digits, d->f);
+	return p + float_digits_at(p, d->neg, digits, d->ndig, d->exp10);
 }
 
 void colfs_render_double(colfs_buf *b, const colfs_render *r, double v)
 {
-	bool neg = signbit(v);
-	double a = fabs(v);
+	colfs_double_text d;
 
 	if (put_nonfinite(b, r, v))
 		return;
-	if (a == 0) {
-		colfs_buf_puts(b, neg ? "-0.0" : "0.0");
+	colfs_double_text_prepare(v, &d);
+	if (!colfs_buf_reserve(b, d.len))
 		return;
-	}
-	/* Fast path: integral values below 2^53 print exactly. */
-	if (a < 9007199254740992.0 && a == (double)(uint64_t)a &&
-	    a < 1e16) {
-		if (neg)
-			colfs_buf_putc(b, '-');
-		put_u64(b, (uint64_t)a);
-		colfs_buf_append(b, ".0", 2);
-		return;
-	}
-	uint64_t bits, f;
-	int e;
-	memcpy(&bits, &a, 8);
-	uint64_t frac = bits & ((UINT64_C(1) << 52) - 1);
-	int bexp = (int)(bits >> 52);
-	if (bexp)
-		shortest_double(frac | UINT64_C(1) << 52, bexp - 1075, &f, &e);
-	else
-		shortest_double(frac, -1074, &f, &e);
-	put_decimal(b, neg, f, e);
+	b->len = (size_t)(colfs_double_text_put(b->data + b->len, &d) -
+			  b->data);
 }
 
 void colfs_render_float(colfs_buf *b, const colfs_render *r, float v)

@@ -180,6 +180,32 @@ static inline char *colfs_put_i64(char *p, int64_t v)
  * but the backslash), 0 for those that need a look (escapes, UTF-8). */
 extern const uint8_t colfs_render_text_plain[256];
 
+/* Whether text-mode rendering keeps the n bytes at p as they are (every
+ * byte colfs_render_text_plain): eight bytes at a time, a word at a
+ * time tested for a byte of 0x80 or more, below 0x20, 0x7f or '\\'. */
+static inline bool colfs_render_text_is_plain(const uint8_t *p, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	const uint64_t high = 0x8080808080808080ull;
+	uint64_t bad = 0;
+	size_t k = 0;
+
+	for (; k + 8 <= n; k += 8) {
+		uint64_t x, bs, del;
+		__builtin_memcpy(&x, p + k, 8);
+		bs = x ^ 0x5c5c5c5c5c5c5c5cull;         /* '\\' */
+		del = x ^ 0x7f7f7f7f7f7f7f7full;
+		bad |= x | ((x - 0x20 * ones) & ~x) | ((bs - ones) & ~bs) |
+		       ((del - ones) & ~del);
+	}
+	if (bad & high)
+		return false;
+	for (; k < n; k++)
+		if (!colfs_render_text_plain[p[k]])
+			return false;
+	return true;
+}
+
 /* Default options (text mode, `\N`) and JSON mode. */
 extern const colfs_render colfs_render_text_default;
 extern const colfs_render colfs_render_json_default;
@@ -190,6 +216,22 @@ void colfs_render_i64(colfs_buf *b, const colfs_render *r, int64_t v);
 void colfs_render_u64(colfs_buf *b, const colfs_render *r, uint64_t v);
 void colfs_render_float(colfs_buf *b, const colfs_render *r, float v);
 void colfs_render_double(colfs_buf *b, const colfs_render *r, double v);
+/* A double's text-mode rendering in two steps, for renderers that size
+ * a block before they fill it: _prepare finds the shortest digits and
+ * the length of the text (the bytes colfs_render_double appends in text
+ * mode, at most 25), _put writes exactly those len bytes at p and
+ * returns their end. */
+typedef struct colfs_double_text {
+	uint64_t f;              /* the digits, no trailing zeros */
+	int16_t exp10;           /* the exponent of the first digit */
+	uint8_t ndig;            /* digits in f */
+	uint8_t len;             /* bytes of the text */
+	uint8_t neg;
+	uint8_t token;           /* 0, or nan inf -inf 0.0 -0.0 (1 to 5) */
+} colfs_double_text;
+void colfs_double_text_prepare(double v, colfs_double_text *d);
+char *colfs_double_text_put(char *p, const colfs_double_text *d);
+
 /* IEEE 754 binary16 bits (Parquet FLOAT16 is 2 bytes little-endian);
  * rendered as the float32 of the same value, as DuckDB reads it. */
 void colfs_render_float16(colfs_buf *b, const colfs_render *r, uint16_t bits);

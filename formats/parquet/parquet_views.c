@@ -206,9 +206,10 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 				x++;
 			}
 		}
-		if (!colfs_buf_reserve(b, need))
+		/* exactly: a piece is then a block of its own size, not
+		 * copied into one (colfs_blob_from_buf) */
+		if (!colfs_buf_reserve_exact(b, need))
 			return;
-		const uint8_t *plain = colfs_render_text_plain;
 		for (size_t i = from; i < to; i++) {
 			if (p->def && p->def[i] != md) {
 				if (b->cap - b->len < ntl + 1 &&
@@ -220,14 +221,13 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 				size_t vi = p->vals.indices ? p->vals.v.idx[jj] : jj;
 				const pq_bytes *v = &dv->v.bytes[vi];
 				const uint8_t *q = v->ptr;
-				uint32_t n = v->len, k = 0;
+				uint32_t n = v->len;
+				bool keep = colfs_render_text_is_plain(q, n);
 				jj++;
-				while (k < n && plain[q[k]])
-					k++;
-				if (k == n && b->cap - b->len > n) {
+				if (keep && b->cap - b->len > n) {
 					copy_short((uint8_t *)b->data + b->len, q, n);
 					b->len += n;
-				} else if (k == n) {
+				} else if (keep) {
 					if (!colfs_buf_reserve(b, (size_t)n + 1))
 						return;
 					memcpy(b->data + b->len, q, n);
@@ -240,6 +240,55 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 			}
 			b->data[b->len++] = '\n';
 		}
+		*j = jj;
+		return;
+	}
+	if (l->type.physical == PARQUET_DOUBLE) {
+		/* Doubles in two passes (colfs_double_text): the digits and
+		 * the length of each, then the text into a block of exactly
+		 * the piece's size, instead of a bound of 26 bytes a value
+		 * copied into one afterwards (colfs_blob_from_buf) */
+		const char *nt = l->text.null_token ? l->text.null_token : "\\N";
+		const size_t ntl = strlen(nt);
+		const double *dv = p->vals.indices ? p->dict->vals.v.f64
+						   : p->vals.v.f64;
+		const uint32_t *idx = p->vals.indices ? p->vals.v.idx : NULL;
+		const uint32_t *def = p->def;
+		colfs_double_text *dt = to - from <= SIZE_MAX / sizeof *dt / 2 ?
+					malloc((to - from) * sizeof *dt) : NULL;
+		size_t need = 0, k = 0;
+		if (!dt) {
+			b->failed = true;
+			return;
+		}
+		for (size_t i = from, x = jj; i < to; i++) {
+			if (def && def[i] != md) {
+				need += ntl + 1;
+			} else {
+				colfs_double_text_prepare(dv[idx ? idx[x] : x],
+							  &dt[k]);
+				need += dt[k++].len + 1u;
+				x++;
+			}
+		}
+		if (!colfs_buf_reserve_exact(b, need)) {
+			free(dt);
+			return;
+		}
+		char *q = b->data + b->len;
+		k = 0;
+		for (size_t i = from; i < to; i++) {
+			if (def && def[i] != md) {
+				memcpy(q, nt, ntl);
+				q += ntl;
+			} else {
+				q = colfs_double_text_put(q, &dt[k++]);
+				jj++;
+			}
+			*q++ = '\n';
+		}
+		free(dt);
+		b->len = (size_t)(q - b->data);
 		*j = jj;
 		return;
 	}
@@ -1661,11 +1710,11 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 		parquet_views_cursor *cu = &fl->cur[0];
 		uint64_t left = m;
 		const int32_t phys = cu->r.type.physical;
-		if ((phys == PARQUET_DOUBLE || phys == PARQUET_FLOAT) &&
-		    !cu->r.fast_int && m <= SIZE_MAX / 32)
+		if (phys == PARQUET_FLOAT && m <= SIZE_MAX / 32)
 			/* the whole piece at once: no regrowth (and copy)
 			 * page after page; table_piece gives back the rest.
-			 * Integers reserve their exact length (render_lines) */
+			 * Integers, strings and doubles reserve their exact
+			 * length (render_lines) */
 			colfs_buf_reserve(out, (size_t)m * 26);
 		while (left) {
 			st = cur_fill(t, s, f, cu);
