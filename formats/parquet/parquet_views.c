@@ -243,7 +243,7 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 		*j = jj;
 		return;
 	}
-	if (l->type.physical == PARQUET_DOUBLE) {
+	if (l->type.physical == PARQUET_DOUBLE && to > from) {
 		/* Doubles in two passes (colfs_double_text): the digits and
 		 * the length of each, then the text into a block of exactly
 		 * the piece's size, instead of a bound of 26 bytes a value
