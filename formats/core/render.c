@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render_pow10.h"
+
 const colfs_render colfs_render_text_default = { NULL, false };
 const colfs_render colfs_render_json_default = { NULL, true };
 
@@ -117,25 +119,26 @@ void colfs_render_u64(colfs_buf *b, const colfs_render *r, uint64_t v)
 
 /* ---- floating point ----------------------------------------------------
  *
- * Shortest round trip: for a double, a 15-significant-digit decimal always
- * survives decimal -> double -> decimal (DBL_DIG), so when the 15-digit
- * rounding reads back as the same double, the shortest representation is
- * that rounding with its trailing zeros removed; otherwise 16, then 17
- * digits (17 always round-trips).  For a float the same holds with 6
- * (FLT_DIG), 7, 8, 9 digits.  Subnormals have fewer significant bits, so
- * for them every precision from 1 up is tried.  The digits are then laid out as DuckDB
+ * Shortest round trip: the fewest significant digits that read back as
+ * the same value, and of those the nearest to it (ties to even).  A
+ * double's come from shortest_double (Schubfach, below), exact for every
+ * double.  A float's come from shortest_fast where its exact integer
+ * arithmetic reaches (1e-14 <= v < 2^24), else from printf: a
+ * 6-significant-digit decimal always survives decimal -> float ->
+ * decimal (FLT_DIG), so when the 6-digit rounding reads back as the same
+ * float, the shortest representation is that rounding with its trailing
+ * zeros removed; otherwise 7, 8, then 9 digits (9 always round-trip).
+ * Subnormals have fewer significant bits, so for them every precision
+ * from 1 up is tried.  The digits are then laid out as DuckDB
  * prints them: plain notation when the decimal exponent E of the first
  * digit is in -4 <= E < 16 (with ".0" added to integral values), else
  * d[.ddd]e+XX with a signed exponent of at least two digits. */
 
-static void put_float_digits(colfs_buf *b, bool neg, const char *digits,
-			     int ndig, int exp10)
+/* The laid-out text at out (at most 1 + 17 + 4 + 1 + 5 bytes: sign,
+ * digits, "0.000" or the exponent, the point); returns its length. */
+static size_t float_digits_at(char *out, bool neg, const char *digits,
+			      int ndig, int exp10)
 {
-	/* written in place: at most 1 + 17 + 4 + 1 + 5 bytes (sign,
-	 * digits, "0.000" or the exponent, the point) */
-	if (!colfs_buf_reserve(b, 40))
-		return;
-	char *out = b->data + b->len;
 	size_t o = 0;
 
 	if (neg)
@@ -174,7 +177,29 @@ static void put_float_digits(colfs_buf *b, bool neg, const char *digits,
 			out[o++] = '0';
 		}
 	}
-	b->len += o;
+	return o;
+}
+
+/* The length float_digits_at gives, without writing. */
+static unsigned float_digits_len(bool neg, int ndig, int exp10)
+{
+	unsigned n = neg;
+
+	if (exp10 < -4 || exp10 >= 16)
+		return n + (unsigned)ndig + (ndig > 1) + 2 +
+		       (exp10 <= -100 || exp10 >= 100 ? 3 : 2);
+	if (exp10 < 0)
+		return n + 2 + (unsigned)(-exp10 - 1) + (unsigned)ndig;
+	return n + (unsigned)exp10 + 2 +
+	       (ndig > exp10 + 1 ? (unsigned)(ndig - exp10 - 1) : 1);
+}
+
+static void put_float_digits(colfs_buf *b, bool neg, const char *digits,
+			     int ndig, int exp10)
+{
+	if (!colfs_buf_reserve(b, 40))
+		return;
+	b->len += float_digits_at(b->data + b->len, neg, digits, ndig, exp10);
 }
 
 /* 5^0 .. 5^31 as (high, low) 64-bit halves. */
@@ -222,7 +247,8 @@ static const uint64_t pow5_128[32][2] = {
  * ~18-digit quotients the digit-removal loop of Ryu (Ulf Adams, 2018: drop
  * digits while the interval still holds a shorter number, then round the
  * kept digits to the nearest, ties to even) gives the shortest digits
- * closest to v.  Handles 1e-14 <= v < 2^53 (q <= 0); false otherwise. */
+ * closest to v.  Handles 1e-14 <= v < 2^53 (q <= 0); false otherwise.
+ * Used for floats (doubles take shortest_double). */
 static bool shortest_fast(uint64_t c, int q, bool irregular, char *digits,
 			  int *ndig, int *exp10)
 {
@@ -379,51 +405,191 @@ static bool put_nonfinite(colfs_buf *b, const colfs_render *r, double v)
 	return true;
 }
 
-void colfs_render_double(colfs_buf *b, const colfs_render *r, double v)
-{
-	char s[40], digits[24];
-	int ndig, exp10;
-	bool neg = signbit(v);
-	double a = fabs(v);
+/* ---- shortest digits of a double: Schubfach ----------------------------
+ *
+ * R. Giulietti's "Schubfach" (The Schubfach way to render doubles, 2020;
+ * the algorithm of Java's Double.toString since JDK 19), written here
+ * from the paper.  For v = c * 2^q, with k = floor(log10(2^q)) (of 3/4
+ * 2^q below a power of two, where the interval is lopsided), one
+ * multiplication by a 126-bit g ~ 10^-k (render_pow10.h, exact integers
+ * from tools/gen/pow10-table.py) gives v / 10^k and the two ends of its
+ * rounding interval to within a sticky bit, in units of 1/4.  The
+ * interval is narrower than 10^(k+1), so it holds at most one multiple
+ * of 10^(k+1): if exactly one, that is the shortest decimal (its
+ * trailing zeros go later); else the shortest have the digits of
+ * s = floor(v / 10^k) or s + 1, and the one of them inside, or the
+ * nearer (ties to even), is it.  Every double, no fallback;
+ * tests/values/test_shortest.c checks millions against strtod. */
 
-	if (put_nonfinite(b, r, v))
-		return;
-	if (a == 0) {
-		colfs_buf_puts(b, neg ? "-0.0" : "0.0");
-		return;
+typedef unsigned __int128 render_u128;
+
+/* floor(q log10 2), floor(log10(3/4 2^q)), floor(e log2 10), exact for
+ * the exponents of doubles (the paper's fixed-point constants) */
+static inline int flog10_pow2(int q)
+{
+	return (int)((int64_t)q * 661971961083LL >> 41);
+}
+
+static inline int flog10_three_quarters_pow2(int q)
+{
+	return (int)(((int64_t)q * 661971961083LL - 274743187321LL) >> 41);
+}
+
+static inline int flog2_pow10(int e)
+{
+	return (int)((int64_t)e * 913124641741LL >> 38);
+}
+
+/* The rounded-to-odd product of g = g1 2^63 + g0 and cp, scaled down by
+ * 2^126: the high bits, with the lowest set when any bit dropped is. */
+static inline uint64_t schubfach_rop(uint64_t g1, uint64_t g0, uint64_t cp)
+{
+	const uint64_t mask63 = (UINT64_C(1) << 63) - 1;
+	uint64_t x1 = (uint64_t)(((render_u128)g0 * cp) >> 64);
+	render_u128 y = (render_u128)g1 * cp;
+	uint64_t z = ((uint64_t)y >> 1) + x1;
+	uint64_t vbp = (uint64_t)(y >> 64) + (z >> 63);
+
+	return vbp | (((z & mask63) + mask63) >> 63);
+}
+
+/* The shortest decimal f * 10^e (f may end in zeros) of c * 2^q, the
+ * nearest of them, ties to even.  c is the significand (2^52 | fraction
+ * for a normal double).  Unlike Java, which wants two digits at least
+ * (4.9E-324), a subnormal's single digit is kept (5e-324): the shorter
+ * candidate is tried whenever s has two digits or more. */
+static void shortest_double(uint64_t c, int q, uint64_t *f, int *e)
+{
+	const uint64_t out = c & 1;     /* even: the interval is closed */
+	const uint64_t cb = c << 2, cbr = cb + 2;
+	uint64_t cbl;
+	int k;
+
+	if (c != UINT64_C(1) << 52 || q == -1074) {
+		cbl = cb - 2;
+		k = flog10_pow2(q);
+	} else {
+		cbl = cb - 1;           /* below a power of two */
+		k = flog10_three_quarters_pow2(q);
 	}
-	/* Fast path: integral values below 2^53 print exactly. */
-	if (a < 9007199254740992.0 && a == (double)(uint64_t)a &&
-	    a < 1e16) {
-		if (neg)
-			colfs_buf_putc(b, '-');
-		put_u64(b, (uint64_t)a);
-		colfs_buf_append(b, ".0", 2);
-		return;
-	}
-	uint64_t bits;
-	memcpy(&bits, &a, 8);
-	{
-		uint64_t frac = bits & ((UINT64_C(1) << 52) - 1);
-		int bexp = (int)(bits >> 52);
-		if (bexp && shortest_fast(frac | UINT64_C(1) << 52, bexp - 1075,
-					  frac == 0 && bexp > 1, digits, &ndig,
-					  &exp10)) {
-			put_float_digits(b, neg, digits, ndig, exp10);
+	const int h = q + flog2_pow10(-k) + 2;
+	const uint64_t *g = render_pow10_g[k - RENDER_POW10_K_MIN];
+	const uint64_t vb = schubfach_rop(g[0], g[1], cb << h);
+	const uint64_t vbl = schubfach_rop(g[0], g[1], cbl << h);
+	const uint64_t vbr = schubfach_rop(g[0], g[1], cbr << h);
+	const uint64_t s = vb >> 2;
+
+	if (s >= 10) {
+		uint64_t sp10 = s / 10 * 10, tp10 = sp10 + 10;
+		bool upin = vbl + out <= sp10 << 2;
+		bool wpin = (tp10 << 2) + out <= vbr;
+		if (upin != wpin) {
+			*f = upin ? sp10 : tp10;
+			*e = k;
 			return;
 		}
 	}
-	/* subnormals carry fewer digits: search from 1 */
-	for (int prec = a < 2.2250738585072014e-308 ? 1 : 15; prec <= 17;
-	     prec++) {
-		snprintf(s, sizeof(s), "%.*e", prec - 1, a);
-		if (prec == 17 || strtod(s, NULL) == a)
-			break;
+	const uint64_t t = s + 1;
+	bool uin = vbl + out <= s << 2;
+	bool win = (t << 2) + out <= vbr;
+	*e = k;
+	if (uin != win) {
+		*f = uin ? s : t;
+		return;
 	}
-	split_sci(s, digits, &ndig, &exp10);
-	if ((bits & ((UINT64_C(1) << 52) - 1)) == 0)
-		shorter_above(digits, &ndig, &exp10, a, false);
-	put_float_digits(b, neg, digits, ndig, exp10);
+	int64_t cmp = (int64_t)(vb - ((s + t) << 1));
+	*f = cmp < 0 || (cmp == 0 && (s & 1) == 0) ? s : t;
+}
+
+/* The text-mode tokens of the values without digits, by
+ * colfs_double_text.token - 1. */
+static const struct {
+	char s[5];
+	uint8_t len;
+} double_tokens[] = {
+	{ "nan", 3 }, { "inf", 3 }, { "-inf", 4 }, { "0.0", 3 }, { "-0.0", 4 },
+};
+
+/* render.h */
+void colfs_double_text_prepare(double v, colfs_double_text *d)
+{
+	bool neg = signbit(v);
+	double a = fabs(v);
+	uint64_t f;
+	int e = 0;
+
+	d->neg = neg;
+	d->token = 0;
+	if (isnan(v) || isinf(v) || a == 0) {
+		d->token = isnan(v) ? 1 : isinf(v) ? 2 + neg : 4 + neg;
+		d->len = double_tokens[d->token - 1].len;
+		return;
+	}
+	if (a < 9007199254740992.0 && a == (double)(uint64_t)a) {
+		/* integral below 2^53: the integer is the shortest (its
+		 * neighbours are at most 1 away); no search */
+		f = (uint64_t)a;
+	} else {
+		uint64_t bits;
+		memcpy(&bits, &a, 8);
+		uint64_t frac = bits & ((UINT64_C(1) << 52) - 1);
+		int bexp = (int)(bits >> 52);
+		if (bexp)
+			shortest_double(frac | UINT64_C(1) << 52, bexp - 1075,
+					&f, &e);
+		else
+			shortest_double(frac, -1074, &f, &e);
+	}
+	/* trailing zeros dropped: at most 17 digits, so 8, 8, 4, 2, 1 */
+	if (f % 100000000 == 0) {
+		f /= 100000000;
+		e += 8;
+		if (f % 100000000 == 0) {
+			f /= 100000000;
+			e += 8;
+		}
+	}
+	if (f % 10000 == 0) {
+		f /= 10000;
+		e += 4;
+	}
+	if (f % 100 == 0) {
+		f /= 100;
+		e += 2;
+	}
+	if (f % 10 == 0) {
+		f /= 10;
+		e += 1;
+	}
+	d->f = f;
+	d->ndig = (uint8_t)colfs_u64_digits(f);
+	d->exp10 = (int16_t)(e + d->ndig - 1);
+	d->len = (uint8_t)float_digits_len(neg, d->ndig, d->exp10);
+}
+
+/* render.h */
+char *colfs_double_text_put(char *p, const colfs_double_text *d)
+{
+	if (d->token) {
+		memcpy(p, double_tokens[d->token - 1].s, d->len);
+		return p + d->len;
+	}
+	char digits[32];
+	colfs_put_u64_wide(digits, d->f);
+	return p + float_digits_at(p, d->neg, digits, d->ndig, d->exp10);
+}
+
+void colfs_render_double(colfs_buf *b, const colfs_render *r, double v)
+{
+	colfs_double_text d;
+
+	if (put_nonfinite(b, r, v))
+		return;
+	colfs_double_text_prepare(v, &d);
+	if (!colfs_buf_reserve(b, d.len))
+		return;
+	b->len = (size_t)(colfs_double_text_put(b->data + b->len, &d) -
+			  b->data);
 }
 
 void colfs_render_float(colfs_buf *b, const colfs_render *r, float v)

@@ -97,8 +97,73 @@ static inline char *colfs_put_u64(char *p, uint64_t v)
 /* How many bytes colfs_put_i64 writes for v (1 to 20). */
 static inline unsigned colfs_i64_len(int64_t v)
 {
-	return v < 0 ? 1 + colfs_u64_digits(0 - (uint64_t)v)
-		     : colfs_u64_digits((uint64_t)v);
+	/* no branch on the sign: random signs mispredict */
+	uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	return (unsigned)(v < 0) + colfs_u64_digits(m);
+}
+
+/* The 8 decimal digits of v < 10^8, leading zeros included, as the 8
+ * bytes of a little-endian word (the first digit in the lowest byte),
+ * each byte the digit's value 0-9: v split in two halves of 4 digits,
+ * each half in two of 2, each of those in two digits, all lanes at
+ * once in one 64-bit register (a multiply by a reciprocal and a shift
+ * per step: 5243 / 2^19 is 1/100 for lanes below 10^4, 103 / 2^10 is
+ * 1/10 below 100).  OR 0x30 into every byte for ASCII; the count of
+ * leading zero digits is the trailing zero bytes of the word. */
+static inline uint64_t colfs_digits8(uint32_t v)
+{
+	uint64_t x = (uint64_t)(v / 10000) | (uint64_t)(v % 10000) << 32;
+	uint64_t h = ((x * 5243) >> 19) & 0x0000007f0000007full;
+	x = h | (x - h * 100) << 16;
+	uint64_t t = ((x * 103) >> 10) & 0x000f000f000f000full;
+	return t | (x - t * 10) << 8;
+}
+
+#define COLFS_ASCII_ZEROS8 0x3030303030303030ull
+
+/* v < 10^8 without leading zeros, stored as 8 bytes at p (the bytes
+ * after the digits are scratch); returns the end of the digits. */
+static inline char *colfs_put_u32_wide8(char *p, uint32_t v)
+{
+	uint64_t z = colfs_digits8(v);
+	unsigned lz = z ? (unsigned)__builtin_ctzll(z) >> 3 : 7;
+
+	z = (z | COLFS_ASCII_ZEROS8) >> (8 * lz);
+	__builtin_memcpy(p, &z, 8);
+	return p + 8 - lz;
+}
+
+/* colfs_put_u64 for hot loops that checked their room once: the digits
+ * of v at p, but the 24 bytes from p are scratch (those past the digits
+ * hold garbage); returns the end of the digits.  Eight digits at a time
+ * (colfs_digits8) instead of two: a 10-digit value takes two 8-byte
+ * stores and no loop. */
+static inline char *colfs_put_u64_wide(char *p, uint64_t v)
+{
+	if (v < 100000000)
+		return colfs_put_u32_wide8(p, (uint32_t)v);
+	uint64_t hi = v / 100000000;
+	uint32_t lo = (uint32_t)(v % 100000000);
+	if (hi >= 100000000) {
+		p = colfs_put_u32_wide8(p, (uint32_t)(hi / 100000000));
+		uint64_t mid = colfs_digits8((uint32_t)(hi % 100000000)) |
+			       COLFS_ASCII_ZEROS8;
+		__builtin_memcpy(p, &mid, 8);
+		p += 8;
+	} else {
+		p = colfs_put_u32_wide8(p, (uint32_t)hi);
+	}
+	uint64_t z = colfs_digits8(lo) | COLFS_ASCII_ZEROS8;
+	__builtin_memcpy(p, &z, 8);
+	return p + 8;
+}
+
+/* The same for a signed value (25 bytes of scratch from p). */
+static inline char *colfs_put_i64_wide(char *p, int64_t v)
+{
+	*p = '-';
+	p += v < 0;
+	return colfs_put_u64_wide(p, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
 }
 
 /* The same for a signed value (at most 20 bytes). */
@@ -115,6 +180,32 @@ static inline char *colfs_put_i64(char *p, int64_t v)
  * but the backslash), 0 for those that need a look (escapes, UTF-8). */
 extern const uint8_t colfs_render_text_plain[256];
 
+/* Whether text-mode rendering keeps the n bytes at p as they are (every
+ * byte colfs_render_text_plain): eight bytes at a time, a word at a
+ * time tested for a byte of 0x80 or more, below 0x20, 0x7f or '\\'. */
+static inline bool colfs_render_text_is_plain(const uint8_t *p, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	const uint64_t high = 0x8080808080808080ull;
+	uint64_t bad = 0;
+	size_t k = 0;
+
+	for (; k + 8 <= n; k += 8) {
+		uint64_t x, bs, del;
+		__builtin_memcpy(&x, p + k, 8);
+		bs = x ^ 0x5c5c5c5c5c5c5c5cull;         /* '\\' */
+		del = x ^ 0x7f7f7f7f7f7f7f7full;
+		bad |= x | ((x - 0x20 * ones) & ~x) | ((bs - ones) & ~bs) |
+		       ((del - ones) & ~del);
+	}
+	if (bad & high)
+		return false;
+	for (; k < n; k++)
+		if (!colfs_render_text_plain[p[k]])
+			return false;
+	return true;
+}
+
 /* Default options (text mode, `\N`) and JSON mode. */
 extern const colfs_render colfs_render_text_default;
 extern const colfs_render colfs_render_json_default;
@@ -125,6 +216,22 @@ void colfs_render_i64(colfs_buf *b, const colfs_render *r, int64_t v);
 void colfs_render_u64(colfs_buf *b, const colfs_render *r, uint64_t v);
 void colfs_render_float(colfs_buf *b, const colfs_render *r, float v);
 void colfs_render_double(colfs_buf *b, const colfs_render *r, double v);
+/* A double's text-mode rendering in two steps, for renderers that size
+ * a block before they fill it: _prepare finds the shortest digits and
+ * the length of the text (the bytes colfs_render_double appends in text
+ * mode, at most 25), _put writes exactly those len bytes at p and
+ * returns their end. */
+typedef struct colfs_double_text {
+	uint64_t f;              /* the digits, no trailing zeros */
+	int16_t exp10;           /* the exponent of the first digit */
+	uint8_t ndig;            /* digits in f */
+	uint8_t len;             /* bytes of the text */
+	uint8_t neg;
+	uint8_t token;           /* 0, or nan inf -inf 0.0 -0.0 (1 to 5) */
+} colfs_double_text;
+void colfs_double_text_prepare(double v, colfs_double_text *d);
+char *colfs_double_text_put(char *p, const colfs_double_text *d);
+
 /* IEEE 754 binary16 bits (Parquet FLOAT16 is 2 bytes little-endian);
  * rendered as the float32 of the same value, as DuckDB reads it. */
 void colfs_render_float16(colfs_buf *b, const colfs_render *r, uint16_t bits);

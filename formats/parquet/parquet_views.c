@@ -26,34 +26,47 @@ static pq_type type_of(const parquet_schema_elem *e)
 	return parquet_pages_type_of(e);
 }
 
-/* Plain signed integers (no annotation, or INT(64/32, signed)): the hot
- * path renders them straight into the buffer. */
-static bool plain_signed_int(const pq_type *t)
+/* Plain integers (no annotation, INT(64/32, signed or not), or the
+ * INT_n / UINT_n converted types): the hot path renders them straight
+ * into the buffer.  *is_unsigned tells which (pq_render.c's rule). */
+static bool plain_int(const pq_type *t, bool *is_unsigned)
 {
 	if (t->physical != PARQUET_INT32 && t->physical != PARQUET_INT64)
 		return false;
-	if (t->logical == PARQUET_LT_INTEGER)
-		return t->is_signed;
+	if (t->logical == PARQUET_LT_INTEGER) {
+		*is_unsigned = !t->is_signed;
+		return true;
+	}
 	if (t->logical)
 		return false;
-	return t->converted < 0 || t->converted == PARQUET_CT_INT_8 ||
+	*is_unsigned = t->converted == PARQUET_CT_UINT_8 ||
+		       t->converted == PARQUET_CT_UINT_16 ||
+		       t->converted == PARQUET_CT_UINT_32 ||
+		       t->converted == PARQUET_CT_UINT_64;
+	return *is_unsigned || t->converted < 0 ||
+	       t->converted == PARQUET_CT_INT_8 ||
 	       t->converted == PARQUET_CT_INT_16 ||
 	       t->converted == PARQUET_CT_INT_32 ||
 	       t->converted == PARQUET_CT_INT_64;
 }
 
-/* Decimal digits of v plus '\n' at p (at most 21 bytes); returns the end. */
-static inline char *put_i64_nl(char *p, int64_t v)
+/* Value x of an integer page as 64 bits: an INT32 sign-extended, or
+ * zero-extended when the column is unsigned; idx: dictionary ids. */
+static inline uint64_t int_bits(const int64_t *v64, const int32_t *v32,
+				const uint32_t *idx, size_t x, bool uns)
 {
-	p = colfs_put_i64(p, v);
-	*p++ = '\n';
-	return p;
+	size_t k = idx ? idx[x] : x;
+
+	if (v64)
+		return (uint64_t)v64[k];
+	return uns ? (uint64_t)(uint32_t)v32[k] : (uint64_t)(int64_t)v32[k];
 }
 
 /* A leaf's rendering context. */
 typedef struct parquet_views_leaf {
 	pq_type type;
 	bool fast_int;
+	bool fast_uint;          /* fast_int, unsigned */
 	bool fast_str;           /* BYTE_ARRAY with a string annotation */
 	colfs_render text, json;
 } parquet_views_leaf;
@@ -61,7 +74,8 @@ typedef struct parquet_views_leaf {
 static void leaf_init(parquet_views_leaf *l, colfs_tree *t, const parquet_column *col)
 {
 	l->type = type_of(col->elem);
-	l->fast_int = plain_signed_int(&l->type);
+	l->fast_uint = false;
+	l->fast_int = plain_int(&l->type, &l->fast_uint);
 	l->fast_str = l->type.physical == PARQUET_BYTE_ARRAY &&
 		      (l->type.logical == PARQUET_LT_STRING ||
 		       l->type.logical == PARQUET_LT_ENUM ||
@@ -94,16 +108,6 @@ static void raw_val(colfs_buf *b, const parquet_pages_decoded *p, size_t j)
 			    &p->vals.v.bytes[j];
 
 	colfs_buf_append(b, v->ptr, v->len);
-}
-
-static inline int64_t int_at(const parquet_pages_decoded *p, size_t j)
-{
-	const pq_values *v = &p->vals;
-	if (v->indices) {
-		v = &p->dict->vals;
-		j = p->vals.v.idx[j];
-	}
-	return v->physical_type == PARQUET_INT64 ? v->v.i64[j] : v->v.i32[j];
 }
 
 /* n bytes from q to o in fixed-size copies the compiler inlines (short
@@ -146,24 +150,42 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 		 * rendered into a bound of 21 bytes a value, it was copied
 		 * into one (colfs_blob_from_buf), which with the fresh
 		 * pages it took was a quarter of `cat columns/seq`. */
+		const pq_values *dv = p->vals.indices ? &p->dict->vals : &p->vals;
+		const uint32_t *idx = p->vals.indices ? p->vals.v.idx : NULL;
+		const int64_t *v64 = dv->physical_type == PARQUET_INT64 ?
+				     dv->v.i64 : NULL;
+		const int32_t *v32 = dv->v.i32;
+		const uint32_t *def = p->def;
+		const bool uns = l->fast_uint;
 		size_t need = 0;
 		for (size_t i = from, x = jj; i < to; i++) {
-			if (p->def && p->def[i] != md)
+			if (def && def[i] != md) {
 				need += ntl + 1;
-			else
-				need += colfs_i64_len(int_at(p, x++)) + 1;
+			} else {
+				uint64_t u = int_bits(v64, v32, idx, x++, uns);
+				need += (uns ? colfs_u64_digits(u)
+					     : colfs_i64_len((int64_t)u)) + 1;
+			}
 		}
 		if (!colfs_buf_reserve_exact(b, need))
 			return;
-		char *q = b->data + b->len;
+		/* eight digits at a time into 25 bytes of scratch while the
+		 * block has them (colfs_put_i64_wide), exactly near its end */
+		char *q = b->data + b->len, *const end = q + need;
 		for (size_t i = from; i < to; i++) {
-			if (p->def && p->def[i] != md) {
+			if (def && def[i] != md) {
 				memcpy(q, nt, ntl);
 				q += ntl;
-				*q++ = '\n';
 			} else {
-				q = put_i64_nl(q, int_at(p, jj++));
+				uint64_t u = int_bits(v64, v32, idx, jj++, uns);
+				if (end - q < 26)
+					q = uns ? colfs_put_u64(q, u)
+						: colfs_put_i64(q, (int64_t)u);
+				else
+					q = uns ? colfs_put_u64_wide(q, u)
+						: colfs_put_i64_wide(q, (int64_t)u);
 			}
+			*q++ = '\n';
 		}
 		b->len = (size_t)(q - b->data);
 		*j = jj;
@@ -184,9 +206,10 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 				x++;
 			}
 		}
-		if (!colfs_buf_reserve(b, need))
+		/* exactly: a piece is then a block of its own size, not
+		 * copied into one (colfs_blob_from_buf) */
+		if (!colfs_buf_reserve_exact(b, need))
 			return;
-		const uint8_t *plain = colfs_render_text_plain;
 		for (size_t i = from; i < to; i++) {
 			if (p->def && p->def[i] != md) {
 				if (b->cap - b->len < ntl + 1 &&
@@ -198,14 +221,13 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 				size_t vi = p->vals.indices ? p->vals.v.idx[jj] : jj;
 				const pq_bytes *v = &dv->v.bytes[vi];
 				const uint8_t *q = v->ptr;
-				uint32_t n = v->len, k = 0;
+				uint32_t n = v->len;
+				bool keep = colfs_render_text_is_plain(q, n);
 				jj++;
-				while (k < n && plain[q[k]])
-					k++;
-				if (k == n && b->cap - b->len > n) {
+				if (keep && b->cap - b->len > n) {
 					copy_short((uint8_t *)b->data + b->len, q, n);
 					b->len += n;
-				} else if (k == n) {
+				} else if (keep) {
 					if (!colfs_buf_reserve(b, (size_t)n + 1))
 						return;
 					memcpy(b->data + b->len, q, n);
@@ -218,6 +240,55 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 			}
 			b->data[b->len++] = '\n';
 		}
+		*j = jj;
+		return;
+	}
+	if (l->type.physical == PARQUET_DOUBLE && to > from) {
+		/* Doubles in two passes (colfs_double_text): the digits and
+		 * the length of each, then the text into a block of exactly
+		 * the piece's size, instead of a bound of 26 bytes a value
+		 * copied into one afterwards (colfs_blob_from_buf) */
+		const char *nt = l->text.null_token ? l->text.null_token : "\\N";
+		const size_t ntl = strlen(nt);
+		const double *dv = p->vals.indices ? p->dict->vals.v.f64
+						   : p->vals.v.f64;
+		const uint32_t *idx = p->vals.indices ? p->vals.v.idx : NULL;
+		const uint32_t *def = p->def;
+		colfs_double_text *dt = to - from <= SIZE_MAX / sizeof *dt / 2 ?
+					malloc((to - from) * sizeof *dt) : NULL;
+		size_t need = 0, k = 0;
+		if (!dt) {
+			b->failed = true;
+			return;
+		}
+		for (size_t i = from, x = jj; i < to; i++) {
+			if (def && def[i] != md) {
+				need += ntl + 1;
+			} else {
+				colfs_double_text_prepare(dv[idx ? idx[x] : x],
+							  &dt[k]);
+				need += dt[k++].len + 1u;
+				x++;
+			}
+		}
+		if (!colfs_buf_reserve_exact(b, need)) {
+			free(dt);
+			return;
+		}
+		char *q = b->data + b->len;
+		k = 0;
+		for (size_t i = from; i < to; i++) {
+			if (def && def[i] != md) {
+				memcpy(q, nt, ntl);
+				q += ntl;
+			} else {
+				q = colfs_double_text_put(q, &dt[k++]);
+				jj++;
+			}
+			*q++ = '\n';
+		}
+		free(dt);
+		b->len = (size_t)(q - b->data);
 		*j = jj;
 		return;
 	}
@@ -1633,11 +1704,11 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 		parquet_views_cursor *cu = &fl->cur[0];
 		uint64_t left = m;
 		const int32_t phys = cu->r.type.physical;
-		if ((phys == PARQUET_DOUBLE || phys == PARQUET_FLOAT) &&
-		    !cu->r.fast_int && m <= SIZE_MAX / 32)
+		if (phys == PARQUET_FLOAT && m <= SIZE_MAX / 32)
 			/* the whole piece at once: no regrowth (and copy)
 			 * page after page; table_piece gives back the rest.
-			 * Integers reserve their exact length (render_lines) */
+			 * Integers, strings and doubles reserve their exact
+			 * length (render_lines) */
 			colfs_buf_reserve(out, (size_t)m * 26);
 		while (left) {
 			st = cur_fill(t, s, f, cu);

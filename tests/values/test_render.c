@@ -72,6 +72,70 @@ static void test_render_int_lengths(void **state)
 	assert_int_equal(colfs_u64_digits(9999999999999999999ull), 19);
 }
 
+/* The eight-digits-at-a-time writers give the bytes of the exact ones:
+ * every length, both sides of each power of ten, the extremes, and a
+ * pseudo-random sweep; colfs_digits8 for every value below 10^6 and
+ * around every multiple of 10^6 below 10^8. */
+static void check_wide(uint64_t u)
+{
+	char a[32], w[48];
+	char *ea = colfs_put_u64(a, u), *ew = colfs_put_u64_wide(w, u);
+
+	assert_int_equal(ea - a, ew - w);
+	assert_memory_equal(a, w, (size_t)(ea - a));
+	ea = colfs_put_i64(a, (int64_t)u);
+	ew = colfs_put_i64_wide(w, (int64_t)u);
+	assert_int_equal(ea - a, ew - w);
+	assert_memory_equal(a, w, (size_t)(ea - a));
+}
+
+static void test_render_int_wide(void **state)
+{
+	(void)state;
+	uint64_t x = 0x9E3779B97F4A7C15ull;
+
+	check_wide(0);
+	check_wide(UINT64_MAX);
+	check_wide((uint64_t)INT64_MAX);
+	check_wide((uint64_t)INT64_MIN);
+	for (uint64_t p = 1, d = 1; d <= 19; p *= 10, d++)
+		for (uint64_t v = p - 1; v <= p + 1; v++) {
+			check_wide(v);
+			check_wide(0 - v);
+		}
+	for (int i = 0; i < 200000; i++) {
+		x ^= x >> 12;
+		x ^= x << 25;
+		x ^= x >> 27;
+		uint64_t r = x * 0x2545F4914F6CDD1Dull;
+		check_wide(r >> (r % 64));
+	}
+	for (uint32_t v = 0; v < 100000000; v += v < 1000000 ? 1 : 999999) {
+		char a[16];
+		uint64_t z = colfs_digits8(v) | COLFS_ASCII_ZEROS8;
+		snprintf(a, sizeof a, "%08u", v);
+		assert_memory_equal(a, &z, 8);
+	}
+}
+
+/* colfs_render_text_is_plain agrees with colfs_render_text_plain for
+ * every byte at every position of strings of 1 to 19 bytes. */
+static void test_render_text_is_plain(void **state)
+{
+	(void)state;
+	uint8_t s[24];
+
+	for (size_t n = 1; n < 20; n++)
+		for (size_t at = 0; at < n; at++)
+			for (unsigned c = 0; c < 256; c++) {
+				for (size_t i = 0; i < n; i++)
+					s[i] = (uint8_t)('a' + i);
+				s[at] = (uint8_t)c;
+				assert_int_equal(colfs_render_text_is_plain(s, n),
+						 colfs_render_text_plain[c]);
+			}
+}
+
 static void test_render_double_duckdb_forms(void **state)
 {
 	(void)state;
@@ -450,6 +514,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_render_null_bool_ints),
 		cmocka_unit_test(test_render_int_lengths),
+		cmocka_unit_test(test_render_int_wide),
+		cmocka_unit_test(test_render_text_is_plain),
 		cmocka_unit_test(test_render_double_duckdb_forms),
 		cmocka_unit_test(test_render_float_duckdb_forms),
 		cmocka_unit_test(test_render_double_round_trip_random),
