@@ -552,14 +552,17 @@ static char *ds_summary_text(const char *text, const char *label)
 }
 
 /* Whether `name` is a struct's leaf as columns/ lists it: "a.b" (or
- * "a.b.c") where "a" is one of the `n` names too. */
+ * "a.b.c") where "a" is one of the `n` names too (`names`: the first of
+ * `n` name pointers `stride` bytes apart, NULLs skipped). */
 static bool ds_name_nested(const char *name, char *const *names, size_t n,
 			   size_t stride)
 {
+	if (!strchr(name, '.'))
+		return false;   /* most names: no scan */
 	for (size_t i = 0; i < n; i++) {
 		const char *o = *(char *const *)((const char *)names + i * stride);
-		size_t ol = strlen(o);
-		if (o != name && !strncmp(name, o, ol) && name[ol] == '.')
+		size_t ol = o ? strlen(o) : 0;
+		if (o && o != name && !strncmp(name, o, ol) && name[ol] == '.')
 			return true;
 	}
 	return false;
