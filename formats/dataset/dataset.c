@@ -96,6 +96,9 @@ typedef struct ds_field {
 	char *key_json;       /* "name" as rows.jsonl writes the key */
 	char *key_csv;        /* as rows.csv's header writes it */
 	char *type;           /* schema text of the first file with it */
+	bool nested;          /* a struct's leaf (`a.b` beside `a`): a view
+				 of columns/, inside its struct's member
+				 of rows.* and its text in schema */
 } ds_field;
 
 typedef struct dataset {
@@ -548,6 +551,23 @@ static char *ds_summary_text(const char *text, const char *label)
 	return NULL;
 }
 
+/* Whether `name` is a struct's leaf as columns/ lists it: "a.b" (or
+ * "a.b.c") where "a" is one of the `n` names too (`names`: the first of
+ * `n` name pointers `stride` bytes apart, NULLs skipped). */
+static bool ds_name_nested(const char *name, char *const *names, size_t n,
+			   size_t stride)
+{
+	if (!strchr(name, '.'))
+		return false;   /* most names: no scan */
+	for (size_t i = 0; i < n; i++) {
+		const char *o = *(char *const *)((const char *)names + i * stride);
+		size_t ol = o ? strlen(o) : 0;
+		if (o && o != name && !strncmp(name, o, ol) && name[ol] == '.')
+			return true;
+	}
+	return false;
+}
+
 /* The top-level fields of a schema document, each as its text: the
  * lines of a Parquet message at indent 2 with the lines nested below
  * them; NULL when the document is not of that shape. */
@@ -772,9 +792,22 @@ static void ds_load_file(dataset *ds, size_t i)
 		f->fields = calloc(n, sizeof *f->fields);
 		f->types = calloc(n, sizeof *f->types);
 		if (f->fields && f->types) {
-			for (size_t k = 0; k < n; k++) {
+			size_t top = 0, b = 0;
+			for (size_t k = 0; k < n; k++)
 				f->fields[k] = strdup(colfs_node_name(kids[k]));
-				f->types[k] = strdup(nb == n ? blocks[k] : "");
+			/* the schema's blocks are its top-level fields, in
+			 * order; a struct's leaf (a.b) is inside a's */
+			for (size_t k = 0; k < n; k++)
+				top += f->fields[k] &&
+				       !ds_name_nested(f->fields[k], f->fields,
+						       n, sizeof *f->fields);
+			for (size_t k = 0; k < n; k++) {
+				bool leaf = !f->fields[k] ||
+					    ds_name_nested(f->fields[k],
+							   f->fields, n,
+							   sizeof *f->fields);
+				f->types[k] = strdup(nb == top && !leaf
+						     ? blocks[b++] : "");
 			}
 			f->nfields = n;
 		}
@@ -925,9 +958,13 @@ static void ds_unify(dataset *ds)
 		}
 		f->schema_id = j;
 	}
-	for (size_t k = 0; k < ds->nfields; k++)
+	for (size_t k = 0; k < ds->nfields; k++) {
 		if (!ds->fields[k].type)
 			ds->fields[k].type = strdup("");
+		ds->fields[k].nested = ds_name_nested(
+			ds->fields[k].name, &ds->fields[0].name, ds->nfields,
+			sizeof *ds->fields);
+	}
 	for (size_t k = 0; missing && other && k < ds->nfields; k++) {
 		size_t nm = 0, no = 0;
 		const char *first_type = ds->fields[k].type
@@ -1439,6 +1476,8 @@ static colfs_status schema_generate(colfs_tree *t, colfs_node *n,
 	colfs_buf_puts(out, "message dataset {\n");
 	for (size_t k = 0; k < ds->nfields; k++) {
 		const char *ty = ds->fields[k].type;
+		if (ds->fields[k].nested)
+			continue;
 		if (ty && ty[0]) {
 			/* the field's text as its first file has it */
 			colfs_buf_printf(out, "  %s\n", ty);
@@ -1748,11 +1787,13 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	const char *null_token = colfs_tree_options(t)->null_token;
 	ds_load(ds);
 	if (csv && i == 0) {
+		size_t shown = 0;
 		for (size_t k = 0; k < ds->nfields; k++)
-			colfs_buf_printf(out, "%s%s", k ? "," : "",
-					 ds->fields[k].key_csv);
+			if (!ds->fields[k].nested)
+				colfs_buf_printf(out, "%s%s", shown++ ? "," : "",
+						 ds->fields[k].key_csv);
 		for (size_t k = 0; k < ds->nkeys; k++) {
-			colfs_buf_puts(out, k || ds->nfields ? "," : "");
+			colfs_buf_puts(out, k || shown ? "," : "");
 			char *h = ds_csv_text(ds->keys[k].name,
 					      strlen(ds->keys[k].name));
 			colfs_buf_puts(out, h ? h : "");
@@ -1860,8 +1901,12 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 		r++;
 		if (!csv)
 			colfs_buf_putc(out, '{');
+		size_t shown = 0;
 		for (size_t k = 0; k < ds->nfields; k++) {
-			if (k)
+			/* a struct's leaf: inside its struct's member */
+			if (ds->fields[k].nested)
+				continue;
+			if (shown++)
 				colfs_buf_putc(out, ',');
 			if (at[k] >= 0 && (size_t)at[k] < nm && csv) {
 				colfs_buf_append(out, m[at[k]].p, m[at[k]].n);
@@ -1878,7 +1923,7 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 				colfs_buf_printf(out, "%s:null",
 						 ds->fields[k].key_json);
 		}
-		if (ds->nfields || pv.len == 0)
+		if (shown || pv.len == 0)
 			colfs_buf_append(out, pv.data, pv.len);
 		else if (pv.len)
 			colfs_buf_append(out, pv.data + 1, pv.len - 1);

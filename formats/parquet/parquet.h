@@ -222,10 +222,13 @@ colfs_status parquet_file_parse_owned(uint8_t *footer, size_t len,
 				      parquet_file **out, colfs_err *err);
 /* A decrypted ColumnMetaData placed in the footer buffer after the
  * (decrypted) FileMetaData: chunk c of row group g, at byte `off` of the
- * buffer, `len` bytes (parquet_crypt.c builds the buffer). */
+ * buffer, `len` bytes (parquet_crypt.c builds the buffer).  Its byte i
+ * is the module's ciphertext byte i, at file offset `file_off` + i:
+ * the offset its problems give (docs/errors.md, "Offsets"). */
 typedef struct parquet_meta_extra {
 	uint32_t g, c;
 	size_t off, len;
+	uint64_t file_off;
 } parquet_meta_extra;
 /* parquet_file_parse_owned of a plaintext footer followed by decrypted
  * ColumnMetaData structs: each replaces (or supplies) its chunk's

@@ -50,6 +50,13 @@ struct parquet_crypt {
 	bool no_aad;
 	uint8_t *footer_plain;          /* a PARE footer decrypted */
 	size_t footer_plain_len;
+	/* problems of one chunk found with the footer, before the tree
+	 * has the chunk's place: parquet_crypt_report_chunks files them */
+	struct crypt_pending {
+		uint32_t g, c;
+		colfs_err e;
+	} *pending;
+	size_t n_pending;
 };
 
 /* --- keys ------------------------------------------------------------------ */
@@ -78,6 +85,7 @@ void parquet_crypt_destroy(parquet_crypt *c)
 	colfs_key_wipe(c->cols, c->n_cols * sizeof *c->cols);
 	free(c->cols);
 	colfs_key_wipe(c->leaf_keys, c->n_leaf_keys * sizeof *c->leaf_keys);
+	free(c->pending);
 	free(c->leaf_keys);
 	key_free_json(c->keyfile);
 	free(c->aad);
@@ -244,8 +252,68 @@ static bool keyfile_key(const parquet_crypt *c, const char *name, size_t n,
 				k->key, &k->len) == COLFS_OK;
 }
 
+/* Key metadata that is parquet-mr's key material (its key tools, with
+ * a KMS: a JSON object with "keyMaterialType"): the key in it is wrapped
+ * by a KMS's master key, which colfs does not reach.  `ref` gets the
+ * material's "keyReference" (stored outside the file) or "", `what` a
+ * few words for messages; names from the file are kept to printable
+ * ASCII.  False when the metadata is not key material. */
+static bool kms_material(const uint8_t *md, size_t md_len, char *ref,
+			 size_t ref_len, char *what, size_t what_len)
+{
+	json_t *o, *v;
+	const char *names[] = {"keyReference", "masterKeyID",
+			       "kmsInstanceID"};
+	char val[3][48];
+
+	ref[0] = what[0] = 0;
+	if (!md_len || md[0] != '{')
+		return false;
+	o = json_loadb((const char *)md, md_len, 0, NULL);
+	if (!o || !json_is_object(o) ||
+	    !json_is_string(json_object_get(o, "keyMaterialType"))) {
+		json_decref(o);
+		return false;
+	}
+	for (int i = 0; i < 3; i++) {
+		size_t j = 0;
+		const char *t;
+
+		val[i][0] = 0;
+		v = json_object_get(o, names[i]);
+		if (!json_is_string(v))
+			continue;
+		t = json_string_value(v);
+		for (; t[j] && j + 1 < sizeof val[i]; j++)
+			val[i][j] = t[j] >= 0x20 && t[j] < 0x7f && t[j] != '\''
+					    ? t[j] : '?';
+		val[i][j] = 0;
+	}
+	snprintf(ref, ref_len, "%s", val[0]);
+	v = json_object_get(o, "internalStorage");
+	snprintf(what, what_len, "%s%s%s%s%s%s%s",
+		 json_is_false(v) ? "stored outside the file" : "in the file",
+		 val[0][0] ? ", reference '" : "", val[0],
+		 val[0][0] ? "'" : "",
+		 val[1][0] ? ", master key '" : "", val[1],
+		 val[1][0] ? "'" : "");
+	json_decref(o);
+	return true;
+}
+
+/* The key file's key for a KMS-wrapped key by its key reference. */
+static bool keyfile_ref_key(const parquet_crypt *c, const uint8_t *md,
+			    size_t md_len, parquet_crypt_key *k)
+{
+	char ref[48], what[160];
+
+	return kms_material(md, md_len, ref, sizeof ref, what, sizeof what) &&
+	       ref[0] && keyfile_key(c, ref, strlen(ref), k);
+}
+
 /* The footer key: footer_key=, else the key file's "footer", else its
- * entry for the footer's key metadata (a key id). */
+ * entry for the footer's key metadata (a key id, or the key reference of
+ * parquet-mr's key material). */
 static bool footer_key(const parquet_crypt *c, const uint8_t *md,
 		       size_t md_len, parquet_crypt_key *k)
 {
@@ -253,7 +321,8 @@ static bool footer_key(const parquet_crypt *c, const uint8_t *md,
 	if (c->footer.len)
 		*k = c->footer;
 	else if (!keyfile_key(c, "footer", 6, k) &&
-		 !keyfile_key(c, (const char *)md, md_len, k))
+		 !keyfile_key(c, (const char *)md, md_len, k) &&
+		 !keyfile_ref_key(c, md, md_len, k))
 		return false;
 	snprintf(k->who, sizeof k->who, "footer");
 	k->file = c;
@@ -275,7 +344,8 @@ static bool column_key(const parquet_crypt *c, const char *path,
 		}
 	if (!found)
 		found = keyfile_key(c, path, strlen(path), k) ||
-			keyfile_key(c, (const char *)md, md_len, k);
+			keyfile_key(c, (const char *)md, md_len, k) ||
+			keyfile_ref_key(c, md, md_len, k);
 	if (!found)
 		return false;
 	snprintf(k->who, sizeof k->who, "column '%.140s'", path);
@@ -691,6 +761,44 @@ static bool file_aad(parquet_crypt *c, const crypt_algo *a,
 	return true;
 }
 
+static void free_strs(char **v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Keep a problem of chunk (g, k) for parquet_crypt_report_chunks. */
+static colfs_status pend(parquet_crypt *c, uint32_t g, uint32_t k,
+			 const colfs_err *e)
+{
+	struct crypt_pending *np;
+
+	np = realloc(c->pending, (c->n_pending + 1) * sizeof *np);
+	if (!np)
+		return COLFS_ENOMEM;
+	c->pending = np;
+	np[c->n_pending++] = (struct crypt_pending){.g = g, .c = k, .e = *e};
+	return COLFS_OK;
+}
+
+void parquet_crypt_report_chunks(colfs_tree *t, parquet_region_state *s)
+{
+	parquet_crypt *c = s->crypt;
+
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n_pending; i++)
+		parquet_region_part_report(t, s, c->pending[i].g,
+					   c->pending[i].c,
+					   PARQUET_REGION_NO_PAGE,
+					   colfs_tree_root(t),
+					   &c->pending[i].e);
+	free(c->pending);
+	c->pending = NULL;
+	c->n_pending = 0;
+}
+
 /* Decrypt the encrypted ColumnMetaData whose keys are known and the
  * footer `fm` (FileMetaData, meta_len bytes at file offset `off`) into
  * one buffer with them after it; parse it into s->pf. */
@@ -702,9 +810,13 @@ static colfs_status rebuild(parquet_region_state *s, parquet_crypt *c,
 	parquet_meta_extra *ex = NULL;
 	size_t n_ex = 0, total = meta_len;
 	uint8_t *buf = NULL;
+	bool *asked = NULL;
+	uint8_t *missing = NULL;   /* 1 a key not given, 2 a KMS's key */
+	char **kms = NULL, ref[48], what[160];
 	colfs_err e = {0};
 	colfs_status st;
 
+	c->n_pending = 0;
 	/* a first reading, to find the chunks and their crypto metadata */
 	st = parquet_file_parse(fm, meta_len, off, s->size, false, NULL, NULL,
 				&pre, &e);
@@ -735,8 +847,10 @@ static colfs_status rebuild(parquet_region_state *s, parquet_crypt *c,
 		c->n_leaf_keys = pre->n_columns;
 	}
 	/* each leaf's key, from the first row group that names it */
-	bool *asked = pre ? calloc(pre->n_columns + 1, 1) : NULL;
-	if (pre && !asked)
+	asked = pre ? calloc(pre->n_columns + 1, 1) : NULL;
+	missing = pre ? calloc(pre->n_columns + 1, 1) : NULL;
+	kms = pre ? calloc(pre->n_columns + 1, sizeof *kms) : NULL;
+	if (pre && (!asked || !missing || !kms))
 		goto nomem;
 	for (uint32_t g = 0; pre && g < pre->n_row_groups; g++) {
 		const parquet_row_group *rg = &pre->row_groups[g];
@@ -781,14 +895,44 @@ static colfs_status rebuild(parquet_region_state *s, parquet_crypt *c,
 				}
 			} else if (!column_key(c, pre->columns[k].path, md,
 					       md_len, lk)) {
-				report(rep, ctx, COLFS_EUNSUPPORTED,
-					     off + ch->span_off,
-					     "column '%s' is encrypted with a column key that colfs was not given (column_keys= or key_file): shown, not decoded",
-					     pre->columns[k].path);
+				missing[k] = kms_material(md, md_len, ref,
+							  sizeof ref, what,
+							  sizeof what) ? 2 : 1;
+				if (missing[k] == 2 && !(kms[k] = strdup(what)))
+					goto nomem;
 			}
 		}
 	}
 	free(asked);
+	asked = NULL;
+	/* a column without its key: under each of its chunks */
+	for (uint32_t g = 0; pre && rep && g < pre->n_row_groups; g++) {
+		const parquet_row_group *rg = &pre->row_groups[g];
+		for (uint32_t k = 0; k < rg->n_chunks && k < pre->n_columns;
+		     k++) {
+			const parquet_chunk *ch = &rg->chunks[k];
+			colfs_err me;
+
+			if (!missing[k] || !ch->crypto_span_len)
+				continue;
+			if (missing[k] == 2)
+				colfs_fail(&me, COLFS_EUNSUPPORTED,
+					   off + ch->span_off,
+					   "column '%s': its key is wrapped by a KMS (parquet-mr key material, %s); colfs does not unwrap keys: key_file may give it unwrapped by path or reference",
+					   pre->columns[k].path, kms[k]);
+			else
+				colfs_fail(&me, COLFS_EUNSUPPORTED,
+					   off + ch->span_off,
+					   "column '%s' is encrypted with a column key that colfs was not given (column_keys= or key_file): shown, not decoded",
+					   pre->columns[k].path);
+			if (pend(c, g, k, &me))
+				goto nomem;
+		}
+	}
+	free(missing);
+	missing = NULL;
+	free_strs(kms, pre ? pre->n_columns : 0);
+	kms = NULL;
 	/* the encrypted ColumnMetaData of every chunk with a key */
 	for (uint32_t g = 0; pre && g < pre->n_row_groups; g++) {
 		const parquet_row_group *rg = &pre->row_groups[g];
@@ -811,8 +955,8 @@ static colfs_status rebuild(parquet_region_state *s, parquet_crypt *c,
 			if (st == COLFS_ENOMEM)
 				goto nomem;
 			if (st) {
-				if (rep)
-					rep(ctx, &e);
+				if (rep && pend(c, g, k, &e))
+					goto nomem;
 				/* a wrong key: the column stays unread */
 				memset(&c->leaf_keys[k], 0,
 				       sizeof c->leaf_keys[k]);
@@ -831,8 +975,11 @@ static colfs_status rebuild(parquet_region_state *s, parquet_crypt *c,
 				memcpy(nb, fm, meta_len);
 			buf = nb;
 			memcpy(buf + total, plain, plen);
+			/* length and nonce before the ciphertext (AES-GCM
+			 * and AES-CTR alike) */
 			ex[n_ex++] = (parquet_meta_extra){
-				.g = g, .c = k, .off = total, .len = plen};
+				.g = g, .c = k, .off = total, .len = plen,
+				.file_off = off + ch->enc_meta_span_off + 16};
 			total += plen;
 			free(plain);
 		}
@@ -875,7 +1022,10 @@ static colfs_status rebuild(parquet_region_state *s, parquet_crypt *c,
 	s->pf = pf;
 	return COLFS_OK;
 nomem:
+	free_strs(kms, pre ? pre->n_columns : 0);
 	parquet_file_destroy(pre);
+	free(asked);
+	free(missing);
 	free(ex);
 	free(buf);
 	return COLFS_ENOMEM;
@@ -912,8 +1062,15 @@ colfs_status parquet_crypt_footer(parquet_region_state *s,
 			return COLFS_OK;
 		}
 		if (!footer_key(c, md, md_len, &c->file_footer)) {
-			report(rep, ctx, COLFS_EUNSUPPORTED, off,
-				     "the footer is encrypted and colfs was not given its key (footer_key= or key_file)");
+			char ref[48], what[160];
+			if (kms_material(md, md_len, ref, sizeof ref, what,
+					 sizeof what))
+				report(rep, ctx, COLFS_EUNSUPPORTED, off,
+				       "the footer's key is wrapped by a KMS (parquet-mr key material, %s); colfs does not unwrap keys: footer_key= or key_file (\"footer\" or the reference) may give it unwrapped",
+				       what);
+			else
+				report(rep, ctx, COLFS_EUNSUPPORTED, off,
+				       "the footer is encrypted and colfs was not given its key (footer_key= or key_file)");
 			return COLFS_OK;
 		}
 		if (!file_aad(c, &a, rep, ctx, off))

@@ -58,6 +58,11 @@ colfs_status parquet_crypt_footer(parquet_region_state *s,
 				  parquet_report_fn report, void *ctx,
 				  bool *done);
 
+/* File the problems of single chunks that parquet_crypt_footer found (a
+ * column key not given, a ColumnMetaData that does not decrypt) under
+ * their chunks' paths, now that the tree has them. */
+void parquet_crypt_report_chunks(colfs_tree *t, parquet_region_state *s);
+
 /* Decrypt one module of a chunk (`mod`: its bytes, at file offset `off`,
  * `avail` of them readable): the 4-byte length, the nonce, the
  * ciphertext (and the GCM tag).  `rg`, `col` and `page` are the

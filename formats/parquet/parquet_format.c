@@ -79,6 +79,7 @@ static colfs_status parquet_format_open(colfs_tree *t, colfs_err *err)
 	st = parquet_region_footer_read(s, false, report_cb, t, NULL);
 	if (st)
 		return colfs_fail(err, st, s->size, "cannot read the footer");
+	parquet_crypt_report_chunks(t, s);
 
 	if (parquet_pages_create(s, &s->values) ||
 	    parquet_tree_root_add(t, root, s))

@@ -1367,16 +1367,26 @@ static void parse_extras(pctx *x, const parquet_meta_extra *ex, size_t n_ex)
 		    ex[i].len > pf->footer_len - ex[i].off)
 			continue;
 		ch = &pf->row_groups[ex[i].g].chunks[ex[i].c];
+		/* offsets: the ciphertext byte of each decrypted byte (the
+		 * base wraps below zero when file_off < off, and back) */
 		colfs_cursor_init(&x->cur, pf->footer, ex[i].off + ex[i].len,
-				  pf->footer_offset);
+				  ex[i].file_off - ex[i].off);
 		x->cur.pos = ex[i].off;
 		colfs_thrift_init(&x->r, &x->cur);
 		x->prev_rg = NULL;
 		ch->meta_span_off = (uint32_t)ex[i].off;
 		if (parse_column_meta(x, ch, &e)) {
-			report(x, e.status, e.offset,
-			       "row group %u chunk %u: the decrypted ColumnMetaData does not decode: %s",
-			       ex[i].g, ex[i].c, e.msg);
+			uint64_t at = e.offset - ex[i].file_off;
+			if (e.offset < ex[i].file_off || at > ex[i].len)
+				report(x, e.status, e.offset,
+				       "row group %u chunk %u: the decrypted ColumnMetaData does not decode: %s",
+				       ex[i].g, ex[i].c, e.msg);
+			else
+				report(x, e.status, e.offset,
+				       "row group %u chunk %u: the decrypted ColumnMetaData (module at offset %llu) does not decode at its byte %llu: %s",
+				       ex[i].g, ex[i].c,
+				       (unsigned long long)(ex[i].file_off - 16),
+				       (unsigned long long)at, e.msg);
 			continue;
 		}
 		ch->meta_span_len = (uint32_t)(x->cur.pos - ex[i].off);

@@ -277,7 +277,9 @@ static colfs_status crypt_header(const parquet_chunk *ch, const uint8_t *buf,
 	}
 	if (st)
 		return st;
-	colfs_cursor_init_virtual(&c, ph, phl, pos);
+	/* offsets: decrypted byte i is the module's ciphertext byte i,
+	 * after its length and nonce (docs/errors.md, "Offsets") */
+	colfs_cursor_init(&c, ph, phl, pos + 16);
 	st = parquet_pages_header_parse(&c, h, stop);
 	colfs_key_wipe(ph, phl);
 	free(ph);

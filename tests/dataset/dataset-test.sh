@@ -190,7 +190,7 @@ tool)
 	tool cat "$D" "files/a=2/b=x%2520y/d=2024-01-01/f2_0.parquet/raw/magic_head" | cmp -s - <(head -c 4 "$D/$f") || fail "files/.../raw"
 	tool cat "$D" "files/a=2/b=x%2520y/d=2024-01-01/f2_0.parquet/rows.csv" | cmp -s - <(tool cat "$D/$f" rows.csv) || fail "files/.../rows.csv"
 	# rows.csv: a header, then the rows; the same count
-	[ "$(tool cat "$D" rows.csv | head -1)" = "id,name,price,tags,a,b,d" ] || fail "rows.csv header"
+	[ "$(tool cat "$D" rows.csv | head -1)" = "id,name,price,tags,st,ls,a,b,d" ] || fail "rows.csv header: $(tool cat "$D" rows.csv | head -1)"
 	[ "$(tool cat "$D" rows.csv | wc -l)" = 301 ] || fail "rows.csv lines"
 	[ -z "$(tool cat "$D" errors)" ] || fail "errors: $(tool cat "$D" errors)"
 	echo "ok: summary, partitions/, files/, rows.csv"

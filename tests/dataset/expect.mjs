@@ -21,7 +21,9 @@ const c = await inst.connect();
 await c.run('SET threads = 1');
 const src = `read_parquet(${sqlStr(dir + '/**/*.parquet')}, hive_partitioning = true, filename = true, file_row_number = true)`;
 // the rendering kind of each column, from its DuckDB type
-const kinds = { BIGINT: 'num', INTEGER: 'num', DOUBLE: 'float', VARCHAR: 'str', DATE: 'quoted', 'BIGINT[]': { list: 'num' } };
+const kinds = { BIGINT: 'num', INTEGER: 'num', DOUBLE: 'float', VARCHAR: 'str', DATE: 'quoted', 'BIGINT[]': { list: 'num' },
+	'STRUCT(x BIGINT, y VARCHAR)': { struct: [['x', 'num'], ['y', 'str']] },
+	'STRUCT(p BIGINT, q BIGINT[])[]': { list: { struct: [['p', 'num'], ['q', { list: 'num' }]] } } };
 const desc = (await c.runAndReadAll(`DESCRIBE SELECT * EXCLUDE (filename, file_row_number) FROM ${src}`)).getRowObjectsJson();
 const cols = desc.map((r) => [r.column_name, kinds[r.column_type]]);
 for (const [name, k] of cols)

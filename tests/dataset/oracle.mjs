@@ -2,7 +2,8 @@
 // dataset tests (WHICH: hive, drift or damaged).
 //
 //   OUT/hive      Hive folders a/b/d (BIGINT, VARCHAR with NULL and values
-//                 needing %-escapes, DATE), two files per partition
+//                 needing %-escapes, DATE), two files per partition; a
+//                 list, a struct and a list of structs among the fields
 //   OUT/drift     two files: a field missing in one, a field whose type
 //                 changes
 //   OUT/damaged   three files (the test damages the middle one)
@@ -26,6 +27,8 @@ if (which === 'hive') {
 await c.run(`CREATE TABLE t AS SELECT i::BIGINT AS id, 'name' || i AS name,
   (i * 0.5)::DOUBLE AS price,
   CASE WHEN i % 7 = 0 THEN NULL ELSE [i, i + 1] END AS tags,
+  CASE WHEN i % 5 = 0 THEN NULL ELSE {'x': i, 'y': CASE WHEN i % 3 = 0 THEN NULL ELSE 's' || i END} END AS st,
+  CASE WHEN i % 4 = 0 THEN [] ELSE [{'p': i, 'q': [i, NULL]}, NULL] END AS ls,
   (i % 3)::INTEGER AS a,
   CASE i % 4 WHEN 0 THEN 'x y' WHEN 1 THEN 'a/b=c' WHEN 2 THEN NULL ELSE 'plain' END AS b,
   (DATE '2024-01-01' + (i % 2)::INTEGER) AS d

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/parquet/crypt.sh COLFS_TOOL COLFS CORPUS_DIR WORKDIR: Parquet
+# tests/parquet/crypt.sh COLFS_TOOL COLFS CORPUS_DIR WORKDIR MUTANT: Parquet
 # modular encryption with the user's keys (docs/parquet-tree.md,
 # "Encryption").
 #   - every *.parquet.encrypted file of the corpus (MANIFEST kind
@@ -18,6 +18,15 @@
 #     missing AAD prefix and a wrong one each give their own problem (the
 #     column or "footer" named), and the columns that can be read still
 #     are; a bad key or key file is refused before anything opens;
+#   - problems of one column are filed under its chunks
+#     (/row_groups/G/chunks/NAME): a missing column key, a wrong one;
+#   - a ColumnMetaData and a data page header whose decrypted bytes are
+#     damaged (crypt_mutant: a byte changed, encrypted again) give the
+#     offset of the ciphertext byte of the byte that fails (module + 16 +
+#     i, docs/errors.md "Where offsets point");
+#   - keys wrapped by a KMS (parquet-mr's key material, the corpus's
+#     external_key_material_java) are named as such, and read when
+#     key_file gives the unwrapped keys by their key references;
 #   - through a mount with the keys on the command line, neither
 #     /proc/PID/cmdline nor any file of the mount (errors included) holds
 #     a key, in hex or as its bytes;
@@ -29,7 +38,8 @@ set -u
 tool=${1:?usage: crypt.sh COLFS_TOOL COLFS CORPUS_DIR WORKDIR}
 colfs=${2:?usage: crypt.sh COLFS_TOOL COLFS CORPUS_DIR WORKDIR}
 corpus=${3:?usage: crypt.sh COLFS_TOOL COLFS CORPUS_DIR WORKDIR}
-work=${4:?usage: crypt.sh COLFS_TOOL COLFS CORPUS_DIR WORKDIR}
+work=${4:?usage: crypt.sh COLFS_TOOL COLFS CORPUS_DIR WORKDIR MUTANT}
+mutant=${5:?usage: crypt.sh COLFS_TOOL COLFS CORPUS_DIR WORKDIR MUTANT}
 dir=$(cd "$(dirname "$0")" && pwd)
 sql() { node "$dir/../../tools/bench/duckdb-sql.cjs" "$@"; }
 
@@ -136,9 +146,9 @@ if [ $have_corpus = 1 ]; then
 		"$enc" -o footer_key="$wrong"
 	expect "a wrong footer key (plaintext footer)" "corrupt: footer: the plaintext footer's signature does not verify" \
 		"$plain" -o footer_key="$wrong"
-	expect "a wrong column key" "column 'double_field': the ColumnMetaData does not decrypt" \
+	expect "a wrong column key" "^/row_groups/0/chunks/double_field: offset [0-9]* ([0-9a-fx]*): corrupt: column 'double_field': the ColumnMetaData does not decrypt" \
 		"$enc" -o footer_key="$(hex $K128)" -o "column_keys=double_field:$wrong;float_field:$(hex $C128_2)"
-	expect "a missing column key" "column 'float_field' is encrypted with a column key that colfs was not given" \
+	expect "a missing column key" "^/row_groups/0/chunks/float_field: offset [0-9]* ([0-9a-fx]*): unsupported: column 'float_field' is encrypted with a column key that colfs was not given" \
 		"$enc" -o footer_key="$(hex $K128)" -o "column_keys=double_field:$(hex $C128_1)"
 	# ... the other columns read, and the one without its key is shown
 	"$tool" -o footer_key="$(hex $K128)" -o "column_keys=double_field:$(hex $C128_1)" \
@@ -152,8 +162,50 @@ if [ $have_corpus = 1 ]; then
 		"$noaad" -o key_file="$work/keys128.json" -o aad_prefix=tested
 	expect "a wrong AAD prefix (stored)" "the aad_prefix option differs from the AAD prefix the file stores" \
 		"$aad" -o key_file="$work/keys128.json" -o aad_prefix=tested
-	expect "keys wrapped by a KMS" "the footer is encrypted and colfs was not given its key" \
-		"$g/external_key_material_java.parquet.encrypted" -o key_file="$work/keys128.json"
+	# keys wrapped by a KMS (parquet-mr's InMemoryKMS, double wrapping,
+	# the material in _KEY_MATERIAL_FOR_...json): named as such
+	kms=$g/external_key_material_java.parquet.encrypted
+	expect "keys wrapped by a KMS" "^/: .*unsupported: the footer's key is wrapped by a KMS (parquet-mr key material, stored outside the file, reference 'footerKey'); colfs does not unwrap keys" \
+		"$kms" -o key_file="$work/keys128.json"
+	# the data keys unwrapped (AES-GCM with the master keys kf, kc1, kc2
+	# of the corpus README: the KEK with the master key, AAD the master
+	# key id; the DEK with the KEK, AAD the KEK id's bytes)
+	dek_footer=5e63ada1593fab4abb6aecbc6a82dd1a
+	dek_c0=6864726b09bbd978fae87df0ad4155d0
+	dek_c1=4f1b17c621d61b1917a356d2cf1eafcc
+	printf '{"footerKey": "%s", "columnKey0": "%s"}' $dek_footer $dek_c0 >"$work/kms.json"
+	expect "a KMS-wrapped column key not given" "^/row_groups/0/chunks/strings: .*unsupported: column 'strings': its key is wrapped by a KMS (parquet-mr key material, stored outside the file, reference 'columnKey1'); colfs does not unwrap keys" \
+		"$kms" -o key_file="$work/kms.json"
+	printf '{"footerKey": "%s", "columnKey0": "%s", "strings": "%s"}' $dek_footer $dek_c0 $dek_c1 >"$work/kms.json"
+	"$tool" -o key_file="$work/kms.json" check "$kms" >"$work/check.out" 2>&1 ||
+		{ fail "KMS-wrapped keys given unwrapped: check:"; sed 's/^/  /' "$work/check.out"; }
+	"$tool" -o key_file="$work/kms.json" cat "$kms" rows.jsonl >"$work/rows.jsonl" 2>&1
+	awk '{ i = NR - 1; want = sprintf("{\"integers\":%d,\"strings\":\"%c%d\"}", i, 97 + i % 10, i)
+	       if ($0 != want) { print "line " NR ": " $0 " expected " want; bad = 1; exit }
+	     } END { if (!bad && NR != 100) { print NR " rows"; bad = 1 }; exit bad }' \
+		"$work/rows.jsonl" >"$work/awk.out" ||
+		fail "KMS-wrapped keys given unwrapped: rows.jsonl: $(cat "$work/awk.out")"
+	# damaged decrypted bytes: the offset of the ciphertext byte
+	aadu=$("$tool" cat "$plain" metadata.json | jq -r '.encryption_algorithm.AES_GCM_V1.aad_file_unique.hex')
+	ck="-o footer_key=$(hex $K128) -o column_keys=double_field:$(hex $C128_1);float_field:$(hex $C128_2)"
+	if read -r at col < <("$mutant" "$plain" "$work/cmd.parquet" "$(hex $K128)" "$(hex $C128_1)" "$aadu" 1 2 0x1f); then
+		# shellcheck disable=SC2086
+		expect "a damaged decrypted ColumnMetaData" "^/: offset $((at + 18)) (.*): corrupt: row group 0 chunk $col: the decrypted ColumnMetaData (module at offset $at) does not decode at its byte 2: thrift field header 0x1f has invalid type 15" \
+			"$work/cmd.parquet" $ck
+	else
+		fail "crypt_mutant: no ColumnMetaData mutant"
+	fi
+	if read -r at col < <("$mutant" "$plain" "$work/ph.parquet" "$(hex $K128)" "$(hex $C128_1)" "$aadu" 4 0 0x1f); then
+		# shellcheck disable=SC2086
+		"$tool" $ck check "$work/ph.parquet" >/dev/null 2>&1
+		# shellcheck disable=SC2086
+		"$tool" $ck cat "$work/ph.parquet" columns/double_field >/dev/null 2>"$work/ph.err" &&
+			fail "a damaged decrypted page header: columns/double_field reads"
+		grep -q "offset $((at + 16)) (.*): corrupt: page 1 (header at $at): thrift field header 0x1f has invalid type 15" "$work/ph.err" ||
+			fail "a damaged decrypted page header: $(cat "$work/ph.err")"
+	else
+		fail "crypt_mutant: no page header mutant"
+	fi
 	# without keys: as before
 	expect "no keys" "the footer is encrypted (PARE, Parquet modular encryption) and colfs has no keys" "$enc"
 	"$tool" cat "$plain" columns/float_field >/dev/null 2>"$work/nokey.err" &&
