@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -557,6 +558,189 @@ static void test_column_index_nan_counts(void **state)
 		"2 mismatches\n");
 }
 
+/* GeoParquet metadata naming WKB columns (a PROJJSON crs, a string one,
+ * none) and a native-encoded group (a null crs) */
+static const char geo_json[] =
+	"{\"version\":\"1.1.0\",\"primary_column\":\"geometry\","
+	"\"columns\":{"
+	"\"geometry\":{\"encoding\":\"WKB\","
+	"\"geometry_types\":[\"Point\",\"Polygon Z\"],"
+	"\"crs\":{\"type\":\"ProjectedCRS\",\"name\":\"NAD83 / Conus Albers\","
+	"\"id\":{\"authority\":\"EPSG\",\"code\":5070}},"
+	"\"edges\":\"spherical\",\"bbox\":[1,2,3,4]},"
+	"\"g3\":{\"encoding\":\"WKB\",\"geometry_types\":[]},"
+	"\"g4\":{\"encoding\":\"WKB\",\"geometry_types\":[\"LineString\"],"
+	"\"crs\":\"EPSG:4326\"},"
+	"\"pt\":{\"encoding\":\"point\",\"geometry_types\":[],\"crs\":null}}}";
+
+/* A footer-only file: root { optional binary geometry, other, g3, g4;
+ * optional group pt { required double x, y } } with `geo` key-value
+ * metadata `geo` (none when NULL). */
+static void write_geo_file(const char *geo)
+{
+	static const char *const leaves[] = {"geometry", "other", "g3", "g4"};
+	tw_buf meta = {0}, out = {0};
+	tw w;
+	FILE *f;
+	int fd;
+
+	tw_begin(&w, &meta);
+	tw_field_i32(&w, 1, 2);                         /* version */
+	tw_field_list_begin(&w, 2, TW_STRUCT, 8);       /* schema */
+	tw_elem_struct_begin(&w);
+	tw_field_string(&w, 4, "schema");
+	tw_field_i32(&w, 5, 5);
+	tw_struct_end(&w);
+	for (size_t i = 0; i < 4; i++) {
+		tw_elem_struct_begin(&w);
+		tw_field_i32(&w, 1, 6);                 /* BYTE_ARRAY */
+		tw_field_i32(&w, 3, 1);                 /* OPTIONAL */
+		tw_field_string(&w, 4, leaves[i]);
+		tw_struct_end(&w);
+	}
+	tw_elem_struct_begin(&w);
+	tw_field_i32(&w, 3, 1);
+	tw_field_string(&w, 4, "pt");
+	tw_field_i32(&w, 5, 2);
+	tw_struct_end(&w);
+	for (int i = 0; i < 2; i++) {
+		tw_elem_struct_begin(&w);
+		tw_field_i32(&w, 1, 5);                 /* DOUBLE */
+		tw_field_i32(&w, 3, 0);                 /* REQUIRED */
+		tw_field_string(&w, 4, i ? "y" : "x");
+		tw_struct_end(&w);
+	}
+	tw_field_i64(&w, 3, 0);                         /* num_rows */
+	tw_field_list_begin(&w, 4, TW_STRUCT, 0);       /* row_groups */
+	if (geo) {
+		tw_field_list_begin(&w, 5, TW_STRUCT, 1); /* key_value_metadata */
+		tw_elem_struct_begin(&w);
+		tw_field_string(&w, 1, "geo");
+		tw_field_string(&w, 2, geo);
+		tw_struct_end(&w);
+	}
+	tw_struct_end(&w);
+	assert_true(tw_ok(&w));
+
+	tw_buf_put(&out, "PAR1", 4);
+	tw_buf_put(&out, meta.data, meta.len);
+	tw_buf_le32(&out, (uint32_t)meta.len);
+	tw_buf_put(&out, "PAR1", 4);
+	assert_false(out.failed);
+
+	strcpy(path, "/tmp/colfs-pq-logical-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(out.data, 1, out.len, f), out.len);
+	fclose(f);
+	tw_buf_free(&meta);
+	tw_buf_free(&out);
+}
+
+/* schema and schema.json mark the fields GeoParquet's `geo` names: their
+ * encoding, geometry types, CRS, edges and the primary column */
+static void test_geoparquet_schema(void **state)
+{
+	colfs_tree *t;
+	char why[256];
+	const char *s;
+
+	(void)state;
+	write_geo_file(geo_json);
+	if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
+		unlink(path);
+		fail_msg("open failed: %s", why);
+	}
+	s = slurp(t, "/schema");
+	assert_non_null(s);
+	assert_string_equal(s, "message schema {\n"
+		"  optional binary geometry;  # GeoParquet: WKB, geometry types Point, Polygon Z, crs EPSG:5070 (NAD83 / Conus Albers), edges spherical, primary\n"
+		"  optional binary other;\n"
+		"  optional binary g3;  # GeoParquet: WKB, geometry types any, crs OGC:CRS84 (default)\n"
+		"  optional binary g4;  # GeoParquet: WKB, geometry types LineString, crs EPSG:4326\n"
+		"  optional group pt {  # GeoParquet: point, geometry types any, crs unknown (null)\n"
+		"    required double x;\n"
+		"    required double y;\n"
+		"  }\n"
+		"}\n");
+	s = slurp(t, "/schema.json");
+	assert_non_null(s);
+	assert_non_null(strstr(s,
+		"\"geoparquet\": {\n"
+		"        \"encoding\": \"WKB\",\n"
+		"        \"geometry_types\": [\n"
+		"          \"Point\",\n"
+		"          \"Polygon Z\"\n"
+		"        ],\n"
+		"        \"crs\": {\n"
+		"          \"type\": \"ProjectedCRS\",\n"
+		"          \"name\": \"NAD83 / Conus Albers\",\n"));
+	assert_non_null(strstr(s, "\"edges\": \"spherical\",\n"
+				  "        \"primary\": true\n"));
+	assert_non_null(strstr(s, "\"crs\": null"));
+	assert_null(strstr(s, "bbox"));
+	assert_string_equal(slurp(t, "/errors"), "");
+	colfs_tree_destroy(t);
+	unlink(path);
+
+	/* the same file without `geo`: nothing marked */
+	write_geo_file(NULL);
+	if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
+		unlink(path);
+		fail_msg("open failed: %s", why);
+	}
+	assert_null(strstr(slurp(t, "/schema"), "GeoParquet"));
+	assert_null(strstr(slurp(t, "/schema.json"), "geoparquet"));
+	colfs_tree_destroy(t);
+	unlink(path);
+}
+
+/* The corpus's geospatial files: `schema` marks a field GeoParquet only
+ * when the file has `geo` key-value metadata (skipped, with a message,
+ * without the corpus) */
+static void test_geoparquet_corpus(void **state)
+{
+	const char *corpus = getenv("COLFS_CORPUS");
+	char dir[1024], file[1400], why[256];
+	struct dirent *d;
+	unsigned n = 0, with_geo = 0;
+	DIR *dp;
+
+	(void)state;
+	snprintf(dir, sizeof dir, "%s/parquet/good/geospatial",
+		 corpus ? corpus : "(COLFS_CORPUS unset)");
+	if (!corpus || !(dp = opendir(dir))) {
+		printf("SKIP: geoparquet corpus check: %s absent\n", dir);
+		skip();
+	}
+	while ((d = readdir(dp))) {
+		size_t len = strlen(d->d_name);
+		colfs_tree *t;
+		if (len < 9 || strcmp(d->d_name + len - 8, ".parquet"))
+			continue;
+		snprintf(file, sizeof file, "%s/%s", dir, d->d_name);
+		if (colfs_tree_open(file, NULL, &t, why, sizeof why))
+			fail_msg("%s: open failed: %s", file, why);
+		const char *m = slurp(t, "/metadata.json");
+		assert_non_null(m);
+		const bool geo = strstr(m, "\"key\": \"geo\"") != NULL;
+		const char *sc = slurp(t, "/schema");
+		assert_non_null(sc);
+		if ((strstr(sc, "# GeoParquet: ") != NULL) != geo)
+			fail_msg("%s: `geo` metadata %s, schema %s", file,
+				 geo ? "present" : "absent", sc);
+		n++;
+		with_geo += geo;
+		colfs_tree_destroy(t);
+	}
+	closedir(dp);
+	printf("geoparquet corpus check: %u files, %u with `geo` metadata\n",
+	       n, with_geo);
+	assert_true(n > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -567,6 +751,8 @@ int main(void)
 		cmocka_unit_test(test_total_order_zero),
 		cmocka_unit_test(test_total_order_nan_bounds),
 		cmocka_unit_test(test_column_index_nan_counts),
+		cmocka_unit_test(test_geoparquet_schema),
+		cmocka_unit_test(test_geoparquet_corpus),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
