@@ -70,6 +70,11 @@ typedef struct parquet_schema_elem {
 	 * GeoParquet's `geo` key-value metadata lists with encoding WKB:
 	 * its values render as GEOMETRY (docs/values.md) */
 	bool geoparquet_wkb;
+	/* a top-level field GeoParquet's `geo` names (of any encoding): its
+	 * entry's encoding, geometry_types, crs and edges as stored, and
+	 * "primary": true for the primary column, as compact JSON text;
+	 * NULL when not named (shown by `schema` and `schema.json`) */
+	const char *geoparquet;
 } parquet_schema_elem;
 
 /* A leaf column of the schema. */

@@ -170,6 +170,80 @@ static void lower(colfs_buf *b, const char *s)
 		colfs_buf_putc(b, (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s));
 }
 
+/* A CRS of GeoParquet's `geo` in a few words: absent, the default
+ * OGC:CRS84; null, unknown; a string as it is; PROJJSON by its id
+ * (AUTHORITY:CODE) and name. */
+static void geoparquet_crs_text(colfs_buf *b, const json_t *spec)
+{
+	const json_t *crs = json_object_get(spec, "crs");
+	const json_t *id, *name;
+
+	if (!crs) {
+		colfs_buf_puts(b, "OGC:CRS84 (default)");
+		return;
+	}
+	if (json_is_null(crs)) {
+		colfs_buf_puts(b, "unknown (null)");
+		return;
+	}
+	if (json_is_string(crs)) {
+		colfs_buf_printf(b, "%.200s", json_string_value(crs));
+		return;
+	}
+	id = json_object_get(crs, "id");
+	name = json_object_get(crs, "name");
+	if (json_is_string(json_object_get(id, "authority"))) {
+		const json_t *code = json_object_get(id, "code");
+		colfs_buf_printf(b, "%.40s:",
+				 json_string_value(json_object_get(id,
+						   "authority")));
+		if (json_is_integer(code))
+			colfs_buf_printf(b, "%lld",
+					 (long long)json_integer_value(code));
+		else
+			colfs_buf_printf(b, "%.40s",
+					 json_is_string(code)
+					 ? json_string_value(code) : "?");
+		if (json_is_string(name))
+			colfs_buf_printf(b, " (%.200s)", json_string_value(name));
+	} else if (json_is_string(name)) {
+		colfs_buf_printf(b, "%.200s", json_string_value(name));
+	} else {
+		colfs_buf_puts(b, json_is_object(crs) ? "PROJJSON without id or name"
+					      : "not a string or object");
+	}
+}
+
+/* The GeoParquet facts of a field (parquet_schema_elem.geoparquet) as a
+ * comment after its line: "  # GeoParquet: ENCODING, geometry types T, U
+ * (or any), crs C[, edges E][, primary]". */
+static void geoparquet_comment(colfs_buf *b, const char *facts)
+{
+	json_t *o = json_loads(facts, 0, NULL);
+	const json_t *types, *v;
+	size_t i;
+
+	if (!o)
+		return;
+	v = json_object_get(o, "encoding");
+	colfs_buf_printf(b, "  # GeoParquet: %.40s, geometry types ",
+			 json_is_string(v) ? json_string_value(v) : "?");
+	types = json_object_get(o, "geometry_types");
+	if (!json_array_size(types))
+		colfs_buf_puts(b, "any");
+	json_array_foreach(types, i, v)
+		colfs_buf_printf(b, "%s%.40s", i ? ", " : "",
+				 json_is_string(v) ? json_string_value(v) : "?");
+	colfs_buf_puts(b, ", crs ");
+	geoparquet_crs_text(b, o);
+	v = json_object_get(o, "edges");
+	if (json_is_string(v))
+		colfs_buf_printf(b, ", edges %.40s", json_string_value(v));
+	if (json_is_true(json_object_get(o, "primary")))
+		colfs_buf_puts(b, ", primary");
+	json_decref(o);
+}
+
 static void schema_elem_text(colfs_buf *b, const parquet_file *pf,
 			     const kids *k, uint32_t i, int indent)
 {
@@ -210,10 +284,16 @@ static void schema_elem_text(colfs_buf *b, const parquet_file *pf,
 	if (e->has_field_id)
 		colfs_buf_printf(b, " = %d", e->field_id);
 	if (!group) {
-		colfs_buf_puts(b, ";\n");
+		colfs_buf_putc(b, ';');
+		if (e->geoparquet)
+			geoparquet_comment(b, e->geoparquet);
+		colfs_buf_putc(b, '\n');
 		return;
 	}
-	colfs_buf_puts(b, " {\n");
+	colfs_buf_puts(b, " {");
+	if (e->geoparquet)
+		geoparquet_comment(b, e->geoparquet);
+	colfs_buf_putc(b, '\n');
 	for (uint32_t j = k->start[i]; j < k->start[i + 1]; j++)
 		schema_elem_text(b, pf, k, k->list[j], indent + 2);
 	colfs_buf_printf(b, "%*s}\n", indent, "");
@@ -343,6 +423,11 @@ static json_t *schema_elem_json(const parquet_file *pf, const kids *k,
 		json_object_set_new(o, "precision", json_integer(e->precision));
 	if (e->has_field_id)
 		json_object_set_new(o, "field_id", json_integer(e->field_id));
+	if (e->geoparquet) {
+		json_t *g = json_loads(e->geoparquet, 0, NULL);
+		if (g)
+			json_object_set_new(o, "geoparquet", g);
+	}
 	json_object_set_new(o, "max_definition_level",
 			    json_integer(e->max_def));
 	json_object_set_new(o, "max_repetition_level",

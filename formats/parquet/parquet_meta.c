@@ -1055,18 +1055,47 @@ static void check_decimal(pctx *x, const parquet_schema_elem *e)
 		       e->name, scale, prec);
 }
 
+/* The GeoParquet facts of column `spec` ("encoding", "geometry_types",
+ * "crs", "edges", as stored) as compact JSON text in the file's arena,
+ * with "primary": true when it is the primary column; NULL when out of
+ * memory. */
+static const char *geoparquet_text(parquet_file *pf, json_t *spec,
+				   bool primary)
+{
+	static const char *const keys[] = {
+		"encoding", "geometry_types", "crs", "edges",
+	};
+	json_t *o = json_object();
+	char *text, *copy = NULL;
+
+	for (size_t i = 0; o && i < sizeof keys / sizeof *keys; i++) {
+		json_t *v = json_object_get(spec, keys[i]);
+		if (v)
+			json_object_set(o, keys[i], v);
+	}
+	if (o && primary)
+		json_object_set_new(o, "primary", json_true());
+	text = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	json_decref(o);
+	if (text && (copy = arena_alloc(pf, strlen(text) + 1)))
+		memcpy(copy, text, strlen(text) + 1);
+	free(text);
+	return copy;
+}
+
 /* GeoParquet (geoparquet.org, 1.0 and 1.1): the key-value metadata `geo`
  * is a JSON object whose "columns" map top-level column names to their
  * encoding; those of encoding "WKB" stored as BYTE_ARRAY without a logical
- * type hold geometries.  The metadata is only a hint: what it names that
- * does not fit is reported and left as bytes. */
+ * type hold geometries.  Every top-level field it names keeps its facts
+ * for `schema` (parquet_schema_elem.geoparquet).  The metadata is only a
+ * hint: what it names that does not fit is reported and left as bytes. */
 static void mark_geoparquet(pctx *x)
 {
 	parquet_file *pf = x->pf;
 	const parquet_kv *kv = NULL;
 	json_error_t jerr;
 	json_t *root, *cols, *spec;
-	const char *name;
+	const char *name, *primary;
 
 	for (uint32_t i = 0; i < pf->n_kv; i++)
 		if (strcmp(pf->kv[i].key, "geo") == 0 && pf->kv[i].value)
@@ -1082,11 +1111,21 @@ static void mark_geoparquet(pctx *x)
 		json_decref(root);
 		return;
 	}
+	primary = json_string_value(json_object_get(root, "primary_column"));
 	json_object_foreach(cols, name, spec) {
 		const char *enc = json_string_value(
 			json_object_get(spec, "encoding"));
 		parquet_schema_elem *e = NULL;
 
+		/* the top-level field of that name, of any encoding */
+		for (uint32_t k = 1; k < pf->n_schema; k++)
+			if (pf->schema[k].parent == 0 && pf->schema[k].name &&
+			    strcmp(pf->schema[k].name, name) == 0) {
+				pf->schema[k].geoparquet = geoparquet_text(
+					pf, spec,
+					primary && strcmp(primary, name) == 0);
+				break;
+			}
 		if (!enc || strcmp(enc, "WKB") != 0)
 			continue;
 		for (uint32_t k = 0; k < pf->n_columns; k++)

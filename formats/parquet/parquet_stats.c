@@ -392,6 +392,26 @@ static json_t *typed_json(const parquet_schema_elem *e, const uint8_t *p,
 	return j;
 }
 
+/* "column_order" of `o`: the chunk's column's ColumnOrder
+ * (FileMetaData.column_orders), which says how min/max are ordered
+ * (nan_count goes with IEEE_754_TOTAL_ORDER; INT96 statistics are valid
+ * only under INT96_TIMESTAMP_ORDER); nothing without that list. */
+static void column_order_set(json_t *o, const parquet_file *pf,
+			     const parquet_chunk *ch)
+{
+	static const char *const orders[] = {
+		NULL, "TYPE_ORDER", "IEEE_754_TOTAL_ORDER",
+		"INT96_TIMESTAMP_ORDER",
+	};
+
+	if (ch->column >= pf->n_column_orders)
+		return;
+	int32_t k = pf->column_orders[ch->column];
+	json_object_set_new(o, "column_order",
+			    k > 0 && k <= 3 ? json_string(orders[k])
+					    : json_integer(k));
+}
+
 /* Replace min_values/max_values of `ci` (decoded generically) by typed
  * values, from the ColumnIndex bytes at `buf`. */
 static colfs_status column_index_typed(const parquet_schema_elem *e,
@@ -478,6 +498,8 @@ colfs_status parquet_stats_column_index_gen(colfs_tree *t, colfs_node *file,
 					(size_t)len, off, j, &e);
 		if (st)
 			json_decref(j);
+		else
+			column_order_set(j, s->pf, ch);
 	}
 	free(buf);
 	if (st)
@@ -699,19 +721,7 @@ colfs_status parquet_stats_statistics_gen(colfs_tree *t, colfs_node *f, colfs_bu
 	else
 		json_object_set_new(o, "logical_type", json_null());
 	colfs_buf_free(&a);
-	/* the column's ColumnOrder (FileMetaData.column_orders), which says
-	 * how min/max are ordered (nan_count goes with IEEE_754_TOTAL_ORDER;
-	 * INT96 statistics are valid only under INT96_TIMESTAMP_ORDER) */
-	if (ch->column < pf->n_column_orders) {
-		static const char *const orders[] = {
-			NULL, "TYPE_ORDER", "IEEE_754_TOTAL_ORDER",
-			"INT96_TIMESTAMP_ORDER",
-		};
-		int32_t k = pf->column_orders[ch->column];
-		json_object_set_new(o, "column_order",
-				    k > 0 && k <= 3 ? json_string(orders[k])
-						    : json_integer(k));
-	}
+	column_order_set(o, pf, ch);
 	colfs_cursor_init(&c, pf->footer + ch->stats_span_off,
 			  ch->stats_span_len, pf->footer_offset + ch->stats_span_off);
 	colfs_thrift_init(&r, &c);

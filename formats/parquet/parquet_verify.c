@@ -7,8 +7,10 @@
  *   - Statistics: null_count and nan_count exactly; min_value/max_value (and the
  *     deprecated min/max for numeric types) as bounds of the decoded values
  *     under the column's sort order, exactly when is_*_value_exact says so;
- *   - the ColumnIndex, page by page: null_pages, null_counts, min/max as
- *     bounds, boundary_order;
+ *     floats under IEEE_754_TOTAL_ORDER by that order (NaNs left out of the
+ *     bounds unless every value is NaN; -0 below +0);
+ *   - the ColumnIndex, page by page: null_pages, null_counts, nan_counts,
+ *     min/max as bounds, boundary_order;
  *   - the OffsetIndex, page by page: offset, compressed_page_size and
  *     first_row_index against the walked pages.
  * Each disagreement is reported under the chunk (so `errors` lists it) and
@@ -31,6 +33,8 @@ enum vf_order {
 	ORD_DECIMAL,    /* big-endian two's complement */
 	ORD_FLOAT16,
 	ORD_INT96,      /* INT96_TIMESTAMP_ORDER: Julian day, then nanoseconds */
+	ORD_TOTAL,      /* IEEE_754_TOTAL_ORDER of FLOAT, DOUBLE, FLOAT16:
+			 * -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN */
 };
 
 /* Problems reported per chunk before the rest are only counted. */
@@ -57,6 +61,7 @@ typedef struct vf_index {        /* ColumnIndex + OffsetIndex, parsed */
 	bool *null_pages;
 	vf_bytes *mins, *maxs;
 	int64_t *null_counts;    /* NULL when absent */
+	int64_t *nan_counts;     /* NULL when absent */
 	int32_t boundary_order;  /* 0 unordered, 1 ascending, 2 descending */
 	int64_t *oi_offset, *oi_first_row;
 	int32_t *oi_size;
@@ -75,9 +80,10 @@ typedef struct vf {
 	/* running totals */
 	uint64_t pages, entries, nulls, values, rows;
 	uint64_t leaf_nulls;               /* def == max_def - 1 only */
-	uint64_t nans;                     /* FLOAT/DOUBLE NaN values */
+	uint64_t nans;                     /* FLOAT/DOUBLE/FLOAT16 NaNs */
 	bool nested;                       /* max_def > 1: two null counts */
 	vf_val min, max;                   /* of the chunk */
+	vf_val nan_min, nan_max;           /* ORD_TOTAL: of its NaNs */
 	vf_val prev_min, prev_max;         /* of the previous non-null page */
 	bool asc_ok, desc_ok;
 	unsigned ci_bad, oi_bad;           /* page problems of each index */
@@ -165,6 +171,30 @@ static int sign_of_be(const uint8_t *p, size_t n)
 	return n && (p[0] & 0x80) ? -1 : 1;
 }
 
+/* The key of a float's bits (`bits` wide) whose unsigned order is the
+ * IEEE 754 total order: negatives have every bit flipped, the rest the
+ * sign bit set. */
+static uint64_t total_key(uint64_t u, unsigned bits)
+{
+	const uint64_t sign = (uint64_t)1 << (bits - 1);
+	const uint64_t all = bits == 64 ? ~(uint64_t)0 : (sign << 1) - 1;
+
+	return u & sign ? ~u & all : u | sign;
+}
+
+/* The bytes of a float value (FLOAT, DOUBLE or FLOAT16) are a NaN. */
+static bool plain_is_nan(const vf *v, const uint8_t *p, size_t len)
+{
+	if (v->order == ORD_FLOAT16 ||
+	    (v->order == ORD_TOTAL && v->type.physical >= 6))
+		return len == 2 &&
+		       isnan(colfs_float16_to_float((uint16_t)le(p, 2)));
+	if (v->order == ORD_FLOAT || v->order == ORD_TOTAL)
+		return len == fixed_width(v->type.physical) &&
+		       isnan(float_of(v->type.physical, p));
+	return false;
+}
+
 /* -1, 0, 1; 2 when the two cannot be compared (a NaN, a wrong length). */
 static int vf_cmp(const vf *v, const uint8_t *a, size_t al, const uint8_t *b,
 		  size_t bl)
@@ -200,6 +230,14 @@ static int vf_cmp(const vf *v, const uint8_t *a, size_t al, const uint8_t *b,
 		if (da != db)
 			return da < db ? -1 : 1;
 		return (na > nb) - (na < nb);
+	}
+	case ORD_TOTAL: {
+		const size_t n = ph >= 6 ? 2 : w;
+		if (al != n || bl != n)
+			return 2;
+		uint64_t x = total_key(le(a, n), 8 * (unsigned)n);
+		uint64_t y = total_key(le(b, n), 8 * (unsigned)n);
+		return (x > y) - (x < y);
 	}
 	case ORD_FLOAT16: {
 		if (al != 2 || bl != 2)
@@ -300,13 +338,30 @@ static const colfs_verify_style vf_style = {
 	colfs_verify_mismatch((v)->t, (v)->where, (v)->out, &vf_style, \
 			      &(v)->problems, (off), __VA_ARGS__)
 
+/* A value of a bound: as the value files show it; under the total order
+ * a NaN or a zero with its sign and bits too (the order tells them apart,
+ * the text does not). */
+static void render_bound(colfs_buf *b, const vf *v, const uint8_t *p,
+			 size_t len)
+{
+	render_plain(b, v, p, len);
+	if (v->order != ORD_TOTAL || (len != 2 && len != 4 && len != 8))
+		return;
+	const uint64_t u = le(p, len);
+	const uint64_t sign = (uint64_t)1 << (8 * len - 1);
+	if (plain_is_nan(v, p, len) || (u & ~sign) == 0)
+		colfs_buf_printf(b, " (%s, bits %0*llx)",
+				 u & sign ? "negative" : "positive",
+				 (int)(2 * len), (unsigned long long)u);
+}
+
 /* "what VALUE, decoded VALUE" text for a bound that does not hold. */
 static void bound_text(vf *v, colfs_buf *b, const uint8_t *claim,
 		       size_t clen, const vf_val *got)
 {
-	render_plain(b, v, claim, clen);
+	render_bound(b, v, claim, clen);
 	colfs_buf_puts(b, ", decoded ");
-	render_plain(b, v, got->p, got->len);
+	render_bound(b, v, got->p, got->len);
 	colfs_buf_putc(b, '\0');
 }
 
@@ -345,6 +400,7 @@ static void index_free(vf_index *ix)
 	free(ix->mins);
 	free(ix->maxs);
 	free(ix->null_counts);
+	free(ix->nan_counts);
 	free(ix->oi_offset);
 	free(ix->oi_first_row);
 	free(ix->oi_size);
@@ -376,7 +432,7 @@ static colfs_status parse_column_index(vf *v, colfs_err *e)
 {
 	vf_index *ix = &v->ix;
 	const parquet_chunk *ch = v->ch;
-	uint32_t n_np = 0, n_min = 0, n_max = 0, n_nc = 0;
+	uint32_t n_np = 0, n_min = 0, n_max = 0, n_nc = 0, n_nan = 0;
 	colfs_cursor c;
 	colfs_thrift r;
 	colfs_thrift_field f;
@@ -424,6 +480,17 @@ static colfs_status parse_column_index(vf *v, colfs_err *e)
 					&r, et, &ix->null_counts[i], e));
 			colfs_thrift_collection_leave(&r);
 			n_nc = cnt;
+		} else if (f.id == 8 && f.type == COLFS_THRIFT_LIST) {
+			COLFS_TRY(colfs_thrift_list_begin(&r, &et, &cnt, e));
+			free(ix->nan_counts);
+			ix->nan_counts = calloc(cnt ? cnt : 1, sizeof(int64_t));
+			if (!ix->nan_counts)
+				return COLFS_ENOMEM;
+			for (uint32_t i = 0; i < cnt; i++)
+				COLFS_TRY(colfs_thrift_read_i64(
+					&r, et, &ix->nan_counts[i], e));
+			colfs_thrift_collection_leave(&r);
+			n_nan = cnt;
 		} else {
 			COLFS_TRY(colfs_thrift_skip(&r, f.type, e));
 		}
@@ -431,10 +498,11 @@ static colfs_status parse_column_index(vf *v, colfs_err *e)
 	if (st != COLFS_END)
 		return st;
 	if (!ix->null_pages || !ix->mins || !ix->maxs || n_min != n_np ||
-	    n_max != n_np || (ix->null_counts && n_nc != n_np)) {
+	    n_max != n_np || (ix->null_counts && n_nc != n_np) ||
+	    (ix->nan_counts && n_nan != n_np)) {
 		vf_problem(v, ix->ci_off,
-			   "column index lists differ in length: null_pages %u, min_values %u, max_values %u, null_counts %u",
-			   n_np, n_min, n_max, n_nc);
+			   "column index lists differ in length: null_pages %u, min_values %u, max_values %u, null_counts %u, nan_counts %u",
+			   n_np, n_min, n_max, n_nc, n_nan);
 		return COLFS_ECORRUPT;
 	}
 	ix->n_ci = n_np;
@@ -524,14 +592,22 @@ static bool null_count_ok(const vf *v, int64_t claim, uint64_t nulls,
 	       (v->nested && claim == (int64_t)leaf_nulls);
 }
 
+/* The column's values are floats, whose NaNs nan_count counts. */
+static bool counts_nans(const vf *v)
+{
+	return v->order == ORD_FLOAT || v->order == ORD_FLOAT16 ||
+	       v->order == ORD_TOTAL;
+}
+
 /* --- per page ------------------------------------------------------------- */
 
 static colfs_status vf_page(void *ctx, const parquet_pages_data *pd)
 {
 	vf *v = ctx;
 	const uint32_t i = (uint32_t)v->pages;
-	uint64_t nulls = 0, leaf_nulls = 0, rows = 0;
+	uint64_t nulls = 0, leaf_nulls = 0, rows = 0, nans = 0;
 	vf_val pmin = {0}, pmax = {0};
+	vf_val nmin = {0}, nmax = {0};  /* ORD_TOTAL: the page's NaNs */
 	bool ok = true;
 
 	for (size_t k = 0; k < pd->n; k++) {
@@ -545,14 +621,18 @@ static colfs_status vf_page(void *ctx, const parquet_pages_data *pd)
 		const uint8_t *p;
 		size_t len;
 		plain_at(pd, j, tmp, &p, &len);
-		if (v->order == ORD_FLOAT && len == fixed_width(v->type.physical) &&
-		    isnan(float_of(v->type.physical, p)))
-			v->nans++;
-		if ((!pmin.set || vf_cmp(v, p, len, pmin.p, pmin.len) == -1) &&
-		    !val_set(&pmin, p, len))
+		const bool nan = plain_is_nan(v, p, len);
+		nans += nan;
+		/* under the total order NaNs are left out of the bounds
+		 * unless every value is NaN (then the smallest and the
+		 * largest NaN are) */
+		vf_val *lo = nan && v->order == ORD_TOTAL ? &nmin : &pmin;
+		vf_val *hi = nan && v->order == ORD_TOTAL ? &nmax : &pmax;
+		if ((!lo->set || vf_cmp(v, p, len, lo->p, lo->len) == -1) &&
+		    !val_set(lo, p, len))
 			ok = false;
-		if ((!pmax.set || vf_cmp(v, p, len, pmax.p, pmax.len) == 1) &&
-		    !val_set(&pmax, p, len))
+		if ((!hi->set || vf_cmp(v, p, len, hi->p, hi->len) == 1) &&
+		    !val_set(hi, p, len))
 			ok = false;
 		/* a NaN as the first value: let the next one replace it */
 		if (pmin.set && vf_cmp(v, pmin.p, pmin.len, pmin.p, pmin.len) == 2)
@@ -592,14 +672,23 @@ static colfs_status vf_page(void *ctx, const parquet_pages_data *pd)
 				   "column index page %u: null_counts %lld, the page has %llu nulls",
 				   i, (long long)v->ix.null_counts[i],
 				   (unsigned long long)nulls);
+		if (v->ix.nan_counts && v->ix.nan_counts[i] >= 0 &&
+		    counts_nans(v) && (uint64_t)v->ix.nan_counts[i] != nans)
+			vf_problem(v, v->ix.ci_off,
+				   "column index page %u: nan_counts %lld, the page has %llu NaNs",
+				   i, (long long)v->ix.nan_counts[i],
+				   (unsigned long long)nans);
 		if (!v->ix.null_pages[i] && !null_page) {
 			char what[64];
+			const bool all_nan = !pmin.set && nmin.set;
 			snprintf(what, sizeof what, "column index page %u min", i);
 			check_bound(v, v->ix.ci_off, what, true, false,
-				    v->ix.mins[i].p, v->ix.mins[i].len, &pmin);
+				    v->ix.mins[i].p, v->ix.mins[i].len,
+				    all_nan ? &nmin : &pmin);
 			snprintf(what, sizeof what, "column index page %u max", i);
 			check_bound(v, v->ix.ci_off, what, false, false,
-				    v->ix.maxs[i].p, v->ix.maxs[i].len, &pmax);
+				    v->ix.maxs[i].p, v->ix.maxs[i].len,
+				    all_nan ? &nmax : &pmax);
 			/* boundary_order over the stated bounds */
 			if (v->prev_min.set) {
 				int a = vf_cmp(v, v->prev_min.p, v->prev_min.len,
@@ -625,8 +714,19 @@ static colfs_status vf_page(void *ctx, const parquet_pages_data *pd)
 	if (pmax.set && (!v->max.set ||
 			 vf_cmp(v, pmax.p, pmax.len, v->max.p, v->max.len) == 1))
 		ok = val_set(&v->max, pmax.p, pmax.len) && ok;
+	if (nmin.set && (!v->nan_min.set ||
+			 vf_cmp(v, nmin.p, nmin.len, v->nan_min.p,
+				v->nan_min.len) == -1))
+		ok = val_set(&v->nan_min, nmin.p, nmin.len) && ok;
+	if (nmax.set && (!v->nan_max.set ||
+			 vf_cmp(v, nmax.p, nmax.len, v->nan_max.p,
+				v->nan_max.len) == 1))
+		ok = val_set(&v->nan_max, nmax.p, nmax.len) && ok;
 	free(pmin.p);
 	free(pmax.p);
+	free(nmin.p);
+	free(nmax.p);
+	v->nans += nans;
 	v->pages++;
 	v->entries += pd->n;
 	v->nulls += nulls;
@@ -722,6 +822,11 @@ colfs_status parquet_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 	if (v.type.physical == 3 && ch->column < s->pf->n_column_orders &&
 	    s->pf->column_orders[ch->column] == 3)
 		v.order = ORD_INT96;
+	/* floats under IEEE_754_TOTAL_ORDER (ColumnOrder 2) */
+	if ((v.order == ORD_FLOAT || v.order == ORD_FLOAT16) &&
+	    ch->column < s->pf->n_column_orders &&
+	    s->pf->column_orders[ch->column] == 2)
+		v.order = ORD_TOTAL;
 	v.out = out;
 	v.asc_ok = v.desc_ok = true;
 	v.nested = s->pf->columns[ch->column].max_def > 1;
@@ -756,9 +861,20 @@ colfs_status parquet_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 		free(v.max.p);
 		free(v.prev_min.p);
 		free(v.prev_max.p);
+	free(v.nan_min.p);
+	free(v.nan_max.p);
 		return colfs_buf_status(out);
 	}
 
+	/* under the total order a chunk of NaNs alone is bounded by them */
+	if (!v.min.set && v.nan_min.set) {
+		vf_val x = v.min;
+		v.min = v.nan_min;
+		v.nan_min = x;
+		x = v.max;
+		v.max = v.nan_max;
+		v.nan_max = x;
+	}
 	vf_line(&v, "data pages: %llu", (unsigned long long)v.pages);
 	vf_line(&v, "entries: %llu (%llu values, %llu nulls)",
 		(unsigned long long)v.entries, (unsigned long long)v.values,
@@ -772,9 +888,9 @@ colfs_status parquet_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 			(unsigned long long)v.rows);
 	if (v.min.set) {
 		colfs_buf_puts(out, "decoded min: ");
-		render_plain(out, &v, v.min.p, v.min.len);
+		render_bound(out, &v, v.min.p, v.min.len);
 		colfs_buf_puts(out, "\ndecoded max: ");
-		render_plain(out, &v, v.max.p, v.max.len);
+		render_bound(out, &v, v.max.p, v.max.len);
 		colfs_buf_putc(out, '\n');
 	} else if (v.order == ORD_NONE) {
 		vf_line(&v, "min/max: the type has no defined order, not compared");
@@ -793,7 +909,7 @@ colfs_status parquet_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 				   "statistics null_count %lld, the data has %llu nulls",
 				   (long long)stats.null_count,
 				   (unsigned long long)v.nulls);
-		if (stats.has_nan_count && v.order == ORD_FLOAT &&
+		if (stats.has_nan_count && counts_nans(&v) &&
 		    (stats.nan_count < 0 ||
 		     (uint64_t)stats.nan_count != v.nans))
 			vf_problem(&v, stats_off,
@@ -809,7 +925,12 @@ colfs_status parquet_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 				    stats.max_exact, stats.max_value.p,
 				    stats.max_value.len, &v.max);
 		/* the deprecated min/max: their order is only certain for
-		 * numbers (old writers compared bytes as signed) */
+		 * numbers (old writers compared bytes as signed); floats by
+		 * the type's order (NaN and -0/+0 not told apart), which
+		 * is what old writers knew */
+		const enum vf_order order = v.order;
+		if (v.order == ORD_TOTAL && v.type.physical < 6)
+			v.order = ORD_FLOAT;
 		if (v.order == ORD_SIGNED || v.order == ORD_FLOAT ||
 		    v.order == ORD_BOOL) {
 			if (stats.min.set)
@@ -821,6 +942,7 @@ colfs_status parquet_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 					    false, false, stats.max.p,
 					    stats.max.len, &v.max);
 		}
+		v.order = order;
 		if (v.problems == before)
 			vf_line(&v, "statistics: agree with the data");
 	}
@@ -856,6 +978,8 @@ colfs_status parquet_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 	free(v.max.p);
 	free(v.prev_min.p);
 	free(v.prev_max.p);
+	free(v.nan_min.p);
+	free(v.nan_max.p);
 	return colfs_buf_status(out);
 nomem:
 	index_free(&v.ix);
@@ -863,5 +987,7 @@ nomem:
 	free(v.max.p);
 	free(v.prev_min.p);
 	free(v.prev_max.p);
+	free(v.nan_min.p);
+	free(v.nan_max.p);
 	return COLFS_ENOMEM;
 }

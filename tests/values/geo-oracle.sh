@@ -97,6 +97,18 @@ stats() {
 }
 stats "$out/duckdb-geometry-v2.parquet" row_groups/0/chunks/g/statistics.json \
 	'[0,1e+20,0,123456789012,1,7,3,8,14,"LINESTRING ZM"]'
+# GeoParquet's `geo` metadata beside the column in schema: DuckDB's
+# GeoParquet 1.0 file (the default) and the malformed-WKB file's own
+for f in "$out/duckdb-geometry.parquet" "$bad"; do
+	line=$(timeout 60 "$tool" cat "$f" schema | grep ' g;')
+	case $line in
+	*"g;  # GeoParquet: WKB, geometry types "*", crs "*)
+		echo "ok: $(basename "$f") schema: $line" ;;
+	*)
+		echo "FAIL: $f schema does not mark g as GeoParquet: $line" >&2
+		fails=$((fails + 1)) ;;
+	esac
+done
 if [ -d "$corpus" ]; then
 	# geospatial.yaml: x, y in 10..40, z = x + y, m = z * y; every kind
 	stats "$corpus/geospatial.parquet" row_groups/0/chunks/geometry/statistics.json \
