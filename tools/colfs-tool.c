@@ -1498,6 +1498,10 @@ int main(int argc, char **argv)
 		rc = TOOL_USAGE;
 		goto out;
 	}
+	/* One run reads the file once: a change is seen within a second
+	 * rather than by an fstat at every open and read (docs/tree.md,
+	 * "A changed source"). */
+	tl.opts.source_check_ms = 1000;
 	st = colfs_tree_open(url ? url : tl.file, &tl.opts, &tl.tree, why,
 			     sizeof(why));
 	if (st || !tl.tree) {

@@ -79,8 +79,16 @@ struct colfs_tree {
 	bool has_io;                  /* a remote source: the root has `io` */
 	const colfs_format *format;
 	void *format_state;
-	colfs_node **nodes;           /* nodes[ino - 1] */
+	/* nodes[slot], slot = (ino & 0xffffffff) - 1; NULL where released.
+	 * A slot colfs_dir_release freed is made again with the next epoch,
+	 * ino's upper 32 bits (0 in a mount, which releases nothing): the
+	 * table is as long as the most nodes alive at once, and no inode
+	 * number (nor piece-cache key) is ever given twice. */
+	colfs_node **nodes;
 	size_t nnodes, capnodes;
+	uint32_t *free_slots;
+	size_t nfree, capfree;
+	uint32_t epoch;
 	void **arena;
 	size_t narena, caparena;
 	error_entry *errors;
