@@ -740,6 +740,11 @@ static void subtree_free(colfs_tree *t, colfs_node *dir)
 			subtree_free(t, k);
 		if (k->ops && k->ops->release)
 			k->ops->release(t, k);
+		if (k == t->svg_layout) {
+			colfs_svg_lines_free(t->svg_lines);
+			t->svg_lines = NULL;
+			t->svg_layout = NULL;
+		}
 		t->nodes[(uint32_t)k->ino - 1] = NULL;
 		/* room was made when the directory was listed */
 		t->free_slots[t->nfree++] = (uint32_t)k->ino - 1;
@@ -1806,6 +1811,7 @@ void colfs_tree_destroy(colfs_tree *t)
 		node_free(t->nodes[i]);
 	free(t->nodes);
 	free(t->free_slots);
+	colfs_svg_lines_free(t->svg_lines);
 	for (size_t i = 0; i < t->narena; i++)
 		free(t->arena[i]);
 	free(t->arena);
