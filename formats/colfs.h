@@ -97,6 +97,10 @@ typedef struct colfs_options {
 	uint32_t n_column_keys;
 	const char *aad_prefix;
 	const char *key_file;        /* JSON object: key id or column path -> key */
+	/* Not an -o option: how often the source is checked for changes
+	 * (docs/tree.md "A changed source"), in milliseconds; 0 (the
+	 * daemon) at every check, colfs-tool once a second. */
+	uint32_t source_check_ms;
 } colfs_options;
 /* The most max_open_files accepted. */
 #define COLFS_MAX_OPEN_FILES 65536
@@ -280,7 +284,8 @@ colfs_status colfs_dir_list(colfs_tree *t, colfs_node *dir,
 /* Free the nodes under `dir` (its children, theirs, ...) and forget its
  * listing, for a reader that has finished with them and will not use
  * their pointers again (colfs-tool check walks a huge tree this way in
- * bounded memory).  Their inode numbers are never given again:
+ * bounded memory; the node table's slots they held are used again).
+ * Their inode numbers are never given again:
  * colfs_tree_node answers NULL for them; a later colfs_dir_list of `dir`
  * lists it afresh, with new nodes and numbers.  COLFS_EIO, and nothing
  * freed, while a handle is open on a node under it.  Not for the FUSE

@@ -706,12 +706,30 @@ static void check_progress_clear(check_state *cs)
 	cs->bar_shown = false;
 }
 
+/* The first extent that ends at or after `off` (the extents are disjoint
+ * and sorted, so their ends are sorted too): a binary search, since a
+ * wide file's walk may leave hundreds of thousands of them. */
+static size_t check_first_ext(const check_state *cs, uint64_t off)
+{
+	size_t lo = 0, hi = cs->next;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cs->ext[mid].end < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The bytes of [off, end) not yet in the union of ranges read. */
 static uint64_t check_fresh(const check_state *cs, uint64_t off, uint64_t end)
 {
 	uint64_t fresh = end - off;
 
-	for (size_t k = 0; k < cs->next; k++) {
+	for (size_t k = check_first_ext(cs, off); k < cs->next; k++) {
 		uint64_t lo = cs->ext[k].off > off ? cs->ext[k].off : off;
 		uint64_t hi = cs->ext[k].end < end ? cs->ext[k].end : end;
 
@@ -728,13 +746,12 @@ static uint64_t check_fresh(const check_state *cs, uint64_t off, uint64_t end)
  * its pages), so the list stays short. */
 static bool check_cover(check_state *cs, uint64_t off, uint64_t end)
 {
-	size_t lo = 0, hi;
+	size_t lo, hi;
 
 	if (end <= off)
 		return true;
 	cs->covered += check_fresh(cs, off, end);
-	while (lo < cs->next && cs->ext[lo].end < off)
-		lo++;
+	lo = check_first_ext(cs, off);
 	hi = lo;
 	while (hi < cs->next && cs->ext[hi].off <= end) {
 		if (cs->ext[hi].off < off)
@@ -1569,6 +1586,10 @@ int main(int argc, char **argv)
 		rc = TOOL_USAGE;
 		goto out;
 	}
+	/* One run reads the file once: a change is seen within a second
+	 * rather than by an fstat at every open and read (docs/tree.md,
+	 * "A changed source"). */
+	tl.opts.source_check_ms = 1000;
 	st = colfs_tree_open(url ? url : tl.file, &tl.opts, &tl.tree, why,
 			     sizeof(why));
 	if (st || !tl.tree) {

@@ -128,9 +128,23 @@ typedef struct svg_line {
 	size_t kind_len;
 	const char *path;
 	size_t path_len;
-	bool in_scope;
-	bool damaged;
 } svg_line;
+
+/* A picture's marks on a line (an array beside the lines: the lines of
+ * a large layout are shared by every picture, svg_lines_of). */
+enum { SVG_IN_SCOPE = 1, SVG_DAMAGED = 2 };
+
+/* The parsed lines of a layout that is a stream (a large footer's: its
+ * text, some megabytes, is made from the file's metadata alone, so it
+ * never changes): made once for the tree, kept with it (tree_int.h), and
+ * read by each row group's picture, which otherwise made and parsed the
+ * whole file's layout again (a row group of a 200-row-group file paid
+ * for all 200). */
+struct colfs_svg_lines {
+	char *text;
+	svg_line *v;
+	size_t n;
+};
 
 /* Categories of region kinds, with their colors (the legend lists those
  * present). */
@@ -250,6 +264,59 @@ bad:
 	return false;
 }
 
+/* The shared lines of `layout` (a stream), made at the first call. */
+static colfs_status svg_lines_of(colfs_tree *t, colfs_node *layout,
+				 const struct colfs_svg_lines **out)
+{
+	colfs_status st = COLFS_OK;
+	colfs_buf text = COLFS_BUF_INIT;
+	struct colfs_svg_lines *sl = NULL;
+	size_t len = 0;
+
+	*out = NULL;
+	/* a stream's generate runs under no tree lock; the tree lock is
+	 * never held while a stream lock is taken (tree.c) */
+	colfs_tree_lock(t);
+	if (t->svg_lines && t->svg_layout != layout) {
+		/* another layout stream: not shared (only the root's layout
+		 * is ever one) */
+		colfs_tree_unlock(t);
+		return COLFS_OK;
+	}
+	sl = t->svg_lines;
+	if (!sl) {
+		sl = calloc(1, sizeof *sl);
+		st = sl ? layout->ops->generate(t, layout, &text) : COLFS_ENOMEM;
+		if (st == COLFS_OK)
+			st = colfs_buf_status(&text);
+		if (st == COLFS_OK) {
+			sl->text = colfs_buf_take(&text, &len);
+			if (!svg_parse(sl->text, len, &sl->v, &sl->n))
+				st = COLFS_ENOMEM;
+		}
+		if (st == COLFS_OK) {
+			t->svg_lines = sl;
+			t->svg_layout = layout;
+		} else {
+			colfs_buf_free(&text);
+			colfs_svg_lines_free(sl);
+			sl = NULL;
+		}
+	}
+	colfs_tree_unlock(t);
+	*out = sl;
+	return st;
+}
+
+void colfs_svg_lines_free(struct colfs_svg_lines *sl)
+{
+	if (!sl)
+		return;
+	free(sl->text);
+	free(sl->v);
+	free(sl);
+}
+
 static bool svg_is(const svg_line *l, const char *kind)
 {
 	return l->kind_len == strlen(kind) &&
@@ -260,8 +327,8 @@ static bool svg_is(const svg_line *l, const char *kind)
  * innermost region holding it (the one starting last), so a footer that
  * claims a chunk's bytes too is not blamed for the chunk's problem.  The
  * lines are sorted by offset. */
-static void svg_damage(svg_line *v, size_t n, const uint64_t *offs,
-		       size_t noffs)
+static void svg_damage(const svg_line *v, uint8_t *fl, size_t n,
+		       const uint64_t *offs, size_t noffs)
 {
 	for (size_t k = 0; k < noffs; k++) {
 		uint64_t o = offs[k];
@@ -279,11 +346,11 @@ static void svg_damage(svg_line *v, size_t n, const uint64_t *offs,
 		 * regions between are short ones that end before o) */
 		for (size_t i = lo, steps = 0; i > 0 && steps < 4096;
 		     i--, steps++) {
-			svg_line *l = &v[i - 1];
+			const svg_line *l = &v[i - 1];
 			if (svg_is(l, "gap") || svg_is(l, "overlap"))
 				continue;
 			if (l->len > o - l->off) {
-				l->damaged = true;
+				fl[i - 1] |= SVG_DAMAGED;
 				break;
 			}
 		}
@@ -301,8 +368,8 @@ static double svg_x(uint64_t at, uint64_t lo, uint64_t span)
 
 /* Mark the lines in scope: the regions under `dir` (all for NULL), the
  * overlap lines after such a region, and the gaps between them. */
-static void svg_scope(svg_line *v, size_t n, const char *dir, uint64_t *lo,
-		      uint64_t *hi)
+static void svg_scope(const svg_line *v, uint8_t *fl, size_t n,
+		      const char *dir, uint64_t *lo, uint64_t *hi)
 {
 	size_t dl = dir ? strlen(dir) : 0;
 	bool prev = false;
@@ -310,19 +377,22 @@ static void svg_scope(svg_line *v, size_t n, const char *dir, uint64_t *lo,
 	*lo = UINT64_MAX;
 	*hi = 0;
 	for (size_t i = 0; i < n; i++) {
-		svg_line *l = &v[i];
+		const svg_line *l = &v[i];
 		bool gap = svg_is(l, "gap"), over = svg_is(l, "overlap");
+		bool in = false;
 
 		if (over)
-			l->in_scope = prev;
+			in = prev;
 		else if (!gap)
-			l->in_scope = !dir ||
-				      (l->path_len >= dl &&
-				       memcmp(l->path, dir, dl) == 0 &&
-				       (l->path_len == dl || l->path[dl] == '/'));
+			in = !dir ||
+			     (l->path_len >= dl &&
+			      memcmp(l->path, dir, dl) == 0 &&
+			      (l->path_len == dl || l->path[dl] == '/'));
+		if (in)
+			fl[i] |= SVG_IN_SCOPE;
 		if (!gap && !over) {
-			prev = l->in_scope;
-			if (l->in_scope) {
+			prev = in;
+			if (in) {
 				uint64_t e = l->len > UINT64_MAX - l->off
 						     ? UINT64_MAX
 						     : l->off + l->len;
@@ -334,9 +404,10 @@ static void svg_scope(svg_line *v, size_t n, const char *dir, uint64_t *lo,
 		}
 	}
 	for (size_t i = 0; i < n; i++)
-		if (svg_is(&v[i], "gap"))
-			v[i].in_scope = !dir || (*lo < *hi && v[i].off >= *lo &&
-						 v[i].off + v[i].len <= *hi);
+		if (svg_is(&v[i], "gap") &&
+		    (!dir || (*lo < *hi && v[i].off >= *lo &&
+			      v[i].off + v[i].len <= *hi)))
+			fl[i] |= SVG_IN_SCOPE;
 	if (*lo > *hi)
 		*lo = *hi = 0;
 }
@@ -348,6 +419,8 @@ static colfs_status svg_generate(colfs_tree *t, colfs_node *file,
 	colfs_node *dir = colfs_node_parent(file);
 	colfs_buf text = COLFS_BUF_INIT;
 	svg_line *v = NULL;
+	const svg_line *lines;
+	uint8_t *fl = NULL;
 	uint64_t *offs = NULL;
 	size_t n = 0, noffs = 0, shown = 0, damaged = 0;
 	uint64_t size = colfs_tree_source_size(t), lo = 0, hi = size;
@@ -363,32 +436,50 @@ static colfs_status svg_generate(colfs_tree *t, colfs_node *file,
 
 	if (!layout->ops || !layout->ops->generate)
 		return COLFS_EUNSUPPORTED;
-	st = layout->ops->generate(t, layout, &text);
-	if (st == COLFS_OK)
-		st = colfs_buf_status(&text);
-	if (st != COLFS_OK) {
-		colfs_buf_free(&text);
-		return st;
+	const struct colfs_svg_lines *sl = NULL;
+
+	if (layout->kind == COLFS_CONTENT_STREAM) {
+		st = svg_lines_of(t, layout, &sl);
+		if (st != COLFS_OK)
+			return st;
 	}
-	if (!svg_parse(text.data, text.len, &v, &n) ||
-	    !colfs_tree_problem_offsets(t, &offs, &noffs)) {
+	if (sl) {
+		lines = sl->v;
+		n = sl->n;
+	} else {
+		st = layout->ops->generate(t, layout, &text);
+		if (st == COLFS_OK)
+			st = colfs_buf_status(&text);
+		if (st != COLFS_OK) {
+			colfs_buf_free(&text);
+			return st;
+		}
+		if (!svg_parse(text.data, text.len, &v, &n)) {
+			colfs_buf_free(&text);
+			return COLFS_ENOMEM;
+		}
+		lines = v;
+	}
+	fl = calloc(n ? n : 1, 1);
+	if (!fl || !colfs_tree_problem_offsets(t, &offs, &noffs)) {
+		free(fl);
 		free(v);
 		colfs_buf_free(&text);
 		return COLFS_ENOMEM;
 	}
 	colfs_node_path(dir, where, sizeof where);
-	svg_scope(v, n, root ? NULL : where, &lo, &hi);
-	svg_damage(v, n, offs, noffs);
+	svg_scope(lines, fl, n, root ? NULL : where, &lo, &hi);
+	svg_damage(lines, fl, n, offs, noffs);
 	if (root) {
 		lo = 0;
 		hi = size;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (!v[i].in_scope)
+		if (!(fl[i] & SVG_IN_SCOPE))
 			continue;
 		shown++;
-		present[svg_cat_of(v[i].kind, v[i].kind_len)] = true;
-		if (v[i].damaged)
+		present[svg_cat_of(lines[i].kind, lines[i].kind_len)] = true;
+		if (fl[i] & SVG_DAMAGED)
 			damaged++;
 	}
 
@@ -441,12 +532,12 @@ static colfs_status svg_generate(colfs_tree *t, colfs_node *file,
 		"fill=\"none\" stroke=\"#888888\"/>\n",
 		SVG_X, SVG_BAND_Y, SVG_W, SVG_BAND_H);
 	for (size_t i = 0; i < n; i++) {
-		const svg_line *l = &v[i];
-		if (!l->in_scope)
+		const svg_line *l = &lines[i];
+		if (!(fl[i] & SVG_IN_SCOPE))
 			continue;
 		const size_t c = svg_cat_of(l->kind, l->kind_len);
 		const bool over = c == SVG_NCATS - 1, gap = c == SVG_NCATS - 2;
-		const bool bad = l->damaged;
+		const bool bad = fl[i] & SVG_DAMAGED;
 		const uint64_t end = l->len > UINT64_MAX - l->off
 					     ? UINT64_MAX
 					     : l->off + l->len;
@@ -507,6 +598,7 @@ static colfs_status svg_generate(colfs_tree *t, colfs_node *file,
 		}
 	}
 	colfs_buf_puts(out, "</svg>\n");
+	free(fl);
 	free(v);
 	free(offs);
 	colfs_buf_free(&text);

@@ -12,10 +12,23 @@ colfs_status colfs_piece_cache_init(colfs_piece_cache *c, uint64_t cap)
 	return c->buckets ? COLFS_OK : COLFS_ENOMEM;
 }
 
+/* Every bit of both keys reaches the low bits (a murmur3-style finish):
+ * inode numbers differ in their upper half too (tree.c's epochs: an
+ * offline walk makes the same slots again and again). */
+static size_t slot_of(uint64_t ino, uint64_t piece, size_t nbuckets)
+{
+	uint64_t h = ino * 0x9E3779B97F4A7C15ull ^
+		     (piece + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+
+	h ^= h >> 33;
+	h *= 0xFF51AFD7ED558CCDull;
+	h ^= h >> 33;
+	return (size_t)h & (nbuckets - 1);
+}
+
 static size_t cache_slot(const colfs_piece_cache *c, uint64_t ino, uint64_t piece)
 {
-	uint64_t h = ino * 0x9E3779B97F4A7C15ull ^ (piece + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
-	return (size_t)(h >> 20) & (c->nbuckets - 1);
+	return slot_of(ino, piece, c->nbuckets);
 }
 
 void colfs_blob_free(colfs_blob *b)
@@ -60,6 +73,40 @@ static void cache_remove_locked(colfs_piece_cache *c, colfs_blob *b)
 	lru_unlink(c, b);
 	b->cached = false;
 	c->bytes -= b->len;
+	c->nblobs--;
+}
+
+/* A cache of small documents holds tens of thousands of blobs (a wide
+ * file's chunk documents): the buckets double when there are more than
+ * two blobs a bucket, so a lookup (a miss before every document is made)
+ * walks a short chain.  Kept as they are when the memory is not there. */
+#define CACHE_MAX_BUCKETS ((size_t)1 << 22)
+
+static void cache_grow_locked(colfs_piece_cache *c)
+{
+	size_t want = c->nbuckets * 2;
+	colfs_blob **grown;
+
+	if (c->nblobs <= 2 * c->nbuckets || want > CACHE_MAX_BUCKETS)
+		return;
+	grown = calloc(want, sizeof *grown);
+	if (!grown)
+		return;
+	for (size_t i = 0; i < c->nbuckets; i++) {
+		colfs_blob *b = c->buckets[i];
+
+		while (b) {
+			colfs_blob *next = b->hnext;
+			size_t slot = slot_of(b->ino, b->piece, want);
+
+			b->hnext = grown[slot];
+			grown[slot] = b;
+			b = next;
+		}
+	}
+	free(c->buckets);
+	c->buckets = grown;
+	c->nbuckets = want;
 }
 
 static colfs_blob *cache_find_locked(colfs_piece_cache *c, uint64_t ino,
@@ -148,6 +195,8 @@ static colfs_blob *cache_insert(colfs_piece_cache *c, colfs_blob *b,
 	lru_push(c, b);
 	b->cached = true;
 	c->bytes += b->len;
+	c->nblobs++;
+	cache_grow_locked(c);
 	dead = evict_locked(c);
 	pthread_mutex_unlock(&c->lock);
 	free_chain(dead);

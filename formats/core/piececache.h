@@ -25,7 +25,8 @@ typedef struct colfs_blob {
 typedef struct colfs_piece_cache {
 	pthread_mutex_t lock;
 	colfs_blob **buckets;
-	size_t nbuckets;
+	size_t nbuckets;    /* a power of two, grown with nblobs */
+	size_t nblobs;      /* blobs in the cache */
 	colfs_blob *head, *tail;
 	uint64_t bytes, cap;
 	uint64_t charged;   /* memory held elsewhere in the cache's stead */

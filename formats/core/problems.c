@@ -73,7 +73,7 @@ void colfs_tree_file_change(colfs_tree *t)
  * fstat); the change is then filed at the root. */
 colfs_status colfs_tree_source_check(colfs_tree *t)
 {
-	if (colfs_source_check(t->src, NULL) == COLFS_OK)
+	if (colfs_source_check_often(t->src, NULL) == COLFS_OK)
 		return COLFS_OK;
 	colfs_tree_file_change(t);
 	return COLFS_EIO;

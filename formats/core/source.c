@@ -15,6 +15,10 @@ typedef struct source_change {
 	pthread_mutex_t lock;
 	bool seen;              /* atomic; set once, never cleared */
 	uint64_t reads;         /* atomic: preads made */
+	/* colfs_source_set_check_interval: an fstat at most every
+	 * interval_ns; last_ns (atomic) when the last one found no change. */
+	uint64_t interval_ns;
+	uint64_t last_ns;
 	uint64_t size;
 	struct timespec mtime;
 } source_change;
@@ -148,6 +152,15 @@ uint64_t colfs_source_reads(const colfs_source *src)
 			   : 0;
 }
 
+void colfs_source_set_check_interval(colfs_source *src, uint32_t ms)
+{
+	if (src->change && !src->ops) {
+		src->change->interval_ns = (uint64_t)ms * 1000000u;
+		/* the first check after this one makes its fstat */
+		src->change->last_ns = 0;
+	}
+}
+
 bool colfs_source_changed(const colfs_source *src)
 {
 	return src->change &&
@@ -167,7 +180,8 @@ static void source_time(const struct timespec *ts, char *buf, size_t len)
 	snprintf(buf, len, "%s.%09ldZ", day, (long)ts->tv_nsec);
 }
 
-colfs_status colfs_source_check(const colfs_source *src, colfs_err *err)
+static colfs_status source_check(const colfs_source *src, colfs_err *err,
+				 bool often)
 {
 	source_change *c = src->change;
 
@@ -185,6 +199,19 @@ colfs_status colfs_source_check(const colfs_source *src, colfs_err *err)
 		return COLFS_OK; /* memory: never changes */
 	if (!__atomic_load_n(&c->seen, __ATOMIC_ACQUIRE)) {
 		struct stat st;
+		uint64_t now = 0;
+
+		if (often && c->interval_ns) {
+			struct timespec ts;
+
+			clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+			now = (uint64_t)ts.tv_sec * 1000000000u +
+			      (uint64_t)ts.tv_nsec;
+			if (now - __atomic_load_n(&c->last_ns,
+						  __ATOMIC_RELAXED) <
+			    c->interval_ns)
+				return COLFS_OK;
+		}
 
 		/* A descriptor that cannot be fstat'ed any more is not one
 		 * whose bytes can be trusted either; it is reported by the
@@ -195,8 +222,12 @@ colfs_status colfs_source_check(const colfs_source *src, colfs_err *err)
 					  strerror(errno));
 		if ((uint64_t)st.st_size == src->size &&
 		    st.st_mtim.tv_sec == src->mtime.tv_sec &&
-		    st.st_mtim.tv_nsec == src->mtime.tv_nsec)
+		    st.st_mtim.tv_nsec == src->mtime.tv_nsec) {
+			if (c->interval_ns)
+				__atomic_store_n(&c->last_ns, now,
+						 __ATOMIC_RELAXED);
 			return COLFS_OK;
+		}
 		pthread_mutex_lock(&c->lock);
 		if (!c->seen) {
 			c->size = (uint64_t)st.st_size;
@@ -212,6 +243,17 @@ colfs_status colfs_source_check(const colfs_source *src, colfs_err *err)
 			  "source changed since mount (size %llu -> %llu, mtime %s -> %s): remount",
 			  (unsigned long long)src->size,
 			  (unsigned long long)c->size, was, now);
+}
+
+colfs_status colfs_source_check(const colfs_source *src, colfs_err *err)
+{
+	return source_check(src, err, false);
+}
+
+colfs_status colfs_source_check_often(const colfs_source *src,
+				      colfs_err *err)
+{
+	return source_check(src, err, true);
 }
 
 colfs_status colfs_source_pread(const colfs_source *src, uint64_t offset,

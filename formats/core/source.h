@@ -100,6 +100,19 @@ colfs_status colfs_source_pread(const colfs_source *src, uint64_t offset,
  * "source changed since mount (size A -> B, mtime T1 -> T2): remount" in
  * `err` when it changed, now or before. */
 colfs_status colfs_source_check(const colfs_source *src, colfs_err *err);
+/* colfs_source_check for the checks made at every open, read, document
+ * and piece (the tree's): with an interval set, one fstat at most every
+ * interval (an unchanged answer stands that long); else the same. */
+colfs_status colfs_source_check_often(const colfs_source *src,
+				      colfs_err *err);
+/* A file source read once, offline (colfs-tool): colfs_source_check_often
+ * makes its fstat at most once every `ms` milliseconds, so a change is
+ * seen within `ms` rather than at the next open or piece.  0 (the
+ * default, the daemon's): at every check.  colfs_source_check itself
+ * (a short read, a problem about to be filed, the summary) always looks.
+ * Nothing for a memory or backend source; a window's checks are its
+ * parent's. */
+void colfs_source_set_check_interval(colfs_source *src, uint32_t ms);
 /* Tell the source a range is about to be read: a backend may fetch it
  * in one request; a file source does nothing. */
 void colfs_source_will_need(const colfs_source *src, uint64_t offset,

@@ -1,9 +1,10 @@
 /* colfs: the tree model.
  *
  * Nodes are created lazily (a directory's children on first listing) and
- * then live until the tree is destroyed, so a node pointer never dangles
- * and an inode number (its index in the node table, root = 1) never
- * changes.  A directory's child array is never modified once populated, so
+ * then live until the tree is destroyed (or an offline reader releases
+ * them, colfs_dir_release), so a node pointer never dangles and an inode
+ * number (its slot in the node table + 1, root = 1; a released slot made
+ * again gets the next epoch in its upper 32 bits) never changes.  A directory's child array is never modified once populated, so
  * readdir offsets (index + 1) stay stable for the life of the mount.
  *
  * Locking: one recursive tree lock guards the node table, population,
@@ -146,9 +147,12 @@ colfs_node *colfs_tree_root(colfs_tree *t)
 colfs_node *colfs_tree_node(colfs_tree *t, uint64_t ino)
 {
 	colfs_node *n = NULL;
+	uint32_t slot = (uint32_t)ino;
 	colfs_tree_lock(t);
-	if (ino >= 1 && ino <= t->nnodes)
-		n = t->nodes[ino - 1];
+	if (slot >= 1 && slot <= t->nnodes)
+		n = t->nodes[slot - 1];
+	if (n && n->ino != ino)
+		n = NULL;  /* released, its slot made again */
 	colfs_tree_unlock(t);
 	return n;
 }
@@ -160,14 +164,21 @@ static colfs_node *node_new(colfs_tree *t, colfs_node *parent, char *name,
 	if (!n)
 		return NULL;
 	colfs_tree_lock(t);
-	if (!colfs_grow((void **)&t->nodes, &t->capnodes, t->nnodes + 1,
-		  sizeof *t->nodes)) {
+	if (t->nfree) {
+		uint32_t slot = t->free_slots[--t->nfree];
+
+		t->nodes[slot] = n;
+		n->ino = (uint64_t)t->epoch << 32 | (slot + 1u);
+	} else if (t->nnodes < UINT32_MAX &&
+		   colfs_grow((void **)&t->nodes, &t->capnodes,
+			      t->nnodes + 1, sizeof *t->nodes)) {
+		t->nodes[t->nnodes++] = n;
+		n->ino = (uint64_t)t->epoch << 32 | t->nnodes;
+	} else {
 		colfs_tree_unlock(t);
 		free(n);
 		return NULL;
 	}
-	t->nodes[t->nnodes++] = n;
-	n->ino = t->nnodes;
 	colfs_tree_unlock(t);
 	n->name = name;
 	n->parent = parent ? parent : n;
@@ -729,7 +740,14 @@ static void subtree_free(colfs_tree *t, colfs_node *dir)
 			subtree_free(t, k);
 		if (k->ops && k->ops->release)
 			k->ops->release(t, k);
-		t->nodes[k->ino - 1] = NULL;
+		if (k == t->svg_layout) {
+			colfs_svg_lines_free(t->svg_lines);
+			t->svg_lines = NULL;
+			t->svg_layout = NULL;
+		}
+		t->nodes[(uint32_t)k->ino - 1] = NULL;
+		/* room was made when the directory was listed */
+		t->free_slots[t->nfree++] = (uint32_t)k->ino - 1;
 		node_free(k);
 	}
 	free(dir->kids);
@@ -753,10 +771,20 @@ colfs_status colfs_dir_release(colfs_tree *t, colfs_node *dir)
 	 * is left once its handles are closed, so none starts another */
 	colfs_ahead_quiesce(t->ahead);
 	colfs_tree_lock(t);
-	if (subtree_open(dir))
+	if (subtree_open(dir)) {
 		st = COLFS_EIO;
-	else if (__atomic_load_n(&dir->populated, __ATOMIC_ACQUIRE))
+	} else if (__atomic_load_n(&dir->populated, __ATOMIC_ACQUIRE)) {
+		/* the free slots never outnumber the table; the last epoch
+		 * (after 4G releases) frees its slots for good */
+		if (t->epoch == UINT32_MAX ||
+		    !colfs_grow((void **)&t->free_slots, &t->capfree,
+				t->nnodes, sizeof *t->free_slots)) {
+			colfs_tree_unlock(t);
+			return COLFS_ENOMEM;
+		}
 		subtree_free(t, dir);
+		t->epoch++;
+	}
 	colfs_tree_unlock(t);
 	return st;
 }
@@ -1659,6 +1687,7 @@ static colfs_status tree_open_on(colfs_source *src, const char *display_name,
 	colfs_options_defaults(&t->opts);
 	t->display_name = strdup(display_name);
 	t->src = src;
+	colfs_source_set_check_interval(src, t->opts.source_check_ms);
 	if (st) {
 		t->src_dev = st->st_dev;
 		t->src_ino = st->st_ino;
@@ -1897,6 +1926,8 @@ void colfs_tree_destroy(colfs_tree *t)
 	for (size_t i = 0; i < t->nnodes; i++)
 		node_free(t->nodes[i]);
 	free(t->nodes);
+	free(t->free_slots);
+	colfs_svg_lines_free(t->svg_lines);
 	for (size_t i = 0; i < t->narena; i++)
 		free(t->arena[i]);
 	free(t->arena);

@@ -89,8 +89,20 @@ struct colfs_tree {
 	bool has_io;                  /* a remote source: the root has `io` */
 	const colfs_format *format;
 	void *format_state;
-	colfs_node **nodes;           /* nodes[ino - 1] */
+	/* nodes[slot], slot = (ino & 0xffffffff) - 1; NULL where released.
+	 * A slot colfs_dir_release freed is made again with the next epoch,
+	 * ino's upper 32 bits (0 in a mount, which releases nothing): the
+	 * table is as long as the most nodes alive at once, and no inode
+	 * number (nor piece-cache key) is ever given twice. */
+	colfs_node **nodes;
 	size_t nnodes, capnodes;
+	uint32_t *free_slots;
+	size_t nfree, capfree;
+	uint32_t epoch;
+	/* layout.c: the parsed lines of the root's `layout` when it is a
+	 * stream (svg_layout), shared by every layout.svg; freed with it. */
+	struct colfs_svg_lines *svg_lines;
+	colfs_node *svg_layout;
 	void **arena;
 	size_t narena, caparena;
 	error_entry *errors;
@@ -153,6 +165,8 @@ static inline bool colfs_grow(void **arr, size_t *cap, size_t need,
  * COLFS_EIO once the source has changed since the tree was opened. */
 void colfs_tree_file_change(colfs_tree *t);
 colfs_status colfs_tree_source_check(colfs_tree *t);
+/* layout.c: free the shared lines of a layout stream (NULL: nothing). */
+void colfs_svg_lines_free(struct colfs_svg_lines *sl);
 /* problems.c: colfs_tree_report_path with a va_list; the `errors` text of
  * the problems under the tree path `dir` (NULL: all, and the count of
  * those dropped). */

@@ -563,7 +563,7 @@ colfs_status parquet_pages_list_get(colfs_tree *t, parquet_region_state *s, cons
 	colfs_status st = COLFS_OK;
 	bool fresh = false;
 	parquet_pages_list *w;
-	colfs_err note = {0}, failed = {0};
+	colfs_err note = {0}, failed = {0}, stop = {0};
 
 	*out = NULL;
 	if (!ch || !v || !v->walks)
@@ -582,6 +582,7 @@ colfs_status parquet_pages_list_get(colfs_tree *t, parquet_region_state *s, cons
 		/* The walk reads page headers through the source (pread):
 		 * short, and done once per chunk. */
 		memset(&w->stop, 0, sizeof w->stop);
+		memset(&stop, 0, sizeof stop);
 		/* Read-ahead on a remote source: a view walking this chunk
 		 * reads the column's next chunk next, fetched along with
 		 * this one (two requests in flight, not one after the
@@ -591,17 +592,19 @@ colfs_status parquet_pages_list_get(colfs_tree *t, parquet_region_state *s, cons
 			colfs_source_will_need(s->src, next->start,
 					       next->length);
 		if (!ch->has_meta)
-			colfs_fail(&w->stop, COLFS_ECORRUPT, ch->start,
+			colfs_fail(&stop, COLFS_ECORRUPT, ch->start,
 				   "the column chunk has no ColumnMetaData: its pages cannot be found");
 		else
 			st = parquet_pages_walk(s->src, ch, s->max_alloc,
-						&w->pages, &w->n, &w->stop,
+						&w->pages, &w->n, &stop,
 						&note);
+		w->stop.status = stop.status;
+		w->stop.offset = stop.offset;
 		if (!st) {
 			w->walked = true;
 			fresh = true;
 		} else {
-			failed = w->stop;
+			failed = stop;
 		}
 	}
 	pthread_mutex_unlock(&v->lock);
@@ -613,8 +616,8 @@ colfs_status parquet_pages_list_get(colfs_tree *t, parquet_region_state *s, cons
 	 * walked */
 	if (fresh && note.status)
 		parquet_region_part_report(t, s, g, c, PARQUET_REGION_PAGES, where, &note);
-	if (fresh && w->stop.status) {
-		parquet_region_part_report(t, s, g, c, PARQUET_REGION_PAGES, where, &w->stop);
+	if (fresh && stop.status) {
+		parquet_region_part_report(t, s, g, c, PARQUET_REGION_PAGES, where, &stop);
 		walk_hidden(t, s, where, g, c, w);
 	}
 	*out = w;

@@ -23,12 +23,17 @@
 
 typedef struct parquet_pages_state parquet_pages_state;
 
-/* The page walk of one chunk. */
+/* The page walk of one chunk (kept for the tree's life: one per chunk,
+ * 200,000 in a wide file, so small; the walk's message is reported when
+ * it is made, not kept). */
 typedef struct parquet_pages_list {
 	bool walked;
 	parquet_page *pages;   /* malloc'd, owned by the parquet_pages_state */
 	size_t n;
-	colfs_err stop;        /* why the walk stopped early (status 0: clean) */
+	struct {
+		colfs_status status;  /* why the walk stopped early (0: clean) */
+		uint64_t offset;
+	} stop;
 } parquet_pages_list;
 
 colfs_status parquet_pages_create(parquet_region_state *s, parquet_pages_state **out);

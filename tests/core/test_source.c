@@ -262,6 +262,52 @@ static void test_fd_appended(void **state)
 	colfs_source_destroy(src);
 }
 
+/* With an interval (colfs-tool's), colfs_source_check_often makes its
+ * fstat at most once an interval: a change inside one is not seen by it,
+ * the next interval's check sees it; colfs_source_check (a short read, a
+ * problem about to be filed) always looks.  Without one, every check
+ * looks. */
+static void test_fd_check_interval(void **state)
+{
+	(void)state;
+	colfs_source *src;
+	colfs_err err;
+	uint8_t buf[16];
+	fill();
+	int fd = temp_file();
+	assert_int_equal(colfs_source_create_fd(fd, 1, &src), COLFS_OK);
+	colfs_source_set_check_interval(src, 200);
+	assert_int_equal(colfs_source_check_often(src, &err), COLFS_OK);
+	assert_int_equal(pwrite(fd, data, 10, SIZE), 10);
+	assert_int_equal(colfs_source_check_often(src, &err), COLFS_OK);
+	assert_false(colfs_source_changed(src));
+	usleep(250 * 1000);
+	assert_int_equal(colfs_source_check_often(src, &err), COLFS_EIO);
+	assert_true(colfs_source_changed(src));
+	assert_int_equal(colfs_source_read_at(src, 0, 16, buf, &err),
+			 COLFS_EIO);
+	colfs_source_destroy(src);
+
+	fill();
+	fd = temp_file();
+	assert_int_equal(colfs_source_create_fd(fd, 1, &src), COLFS_OK);
+	colfs_source_set_check_interval(src, 60000);
+	assert_int_equal(colfs_source_check_often(src, &err), COLFS_OK);
+	assert_int_equal(ftruncate(fd, 600), 0);
+	assert_int_equal(colfs_source_check_often(src, &err), COLFS_OK);
+	assert_int_equal(colfs_source_check(src, &err), COLFS_EIO);
+	assert_non_null(strstr(err.msg, "(size 1000 -> 600, mtime "));
+	colfs_source_destroy(src);
+
+	fill();
+	fd = temp_file();
+	assert_int_equal(colfs_source_create_fd(fd, 1, &src), COLFS_OK);
+	assert_int_equal(colfs_source_check_often(src, &err), COLFS_OK);
+	assert_int_equal(pwrite(fd, data, 10, SIZE), 10);
+	assert_int_equal(colfs_source_check_often(src, &err), COLFS_EIO);
+	colfs_source_destroy(src);
+}
+
 /* A memory source never changes. */
 static void test_memory_check(void **state)
 {
@@ -318,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_fd_shrinks),
 		cmocka_unit_test(test_fd_rewritten),
 		cmocka_unit_test(test_fd_appended),
+		cmocka_unit_test(test_fd_check_interval),
 		cmocka_unit_test(test_memory_check),
 		cmocka_unit_test(test_fd_bad),
 		cmocka_unit_test(test_fd_io_error),

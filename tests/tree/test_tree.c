@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "core/tree.h"
+#include "core/piececache.h"
 
 #define NPIECES 300
 
@@ -381,6 +382,99 @@ static void test_release(void **state)
 	assert_int_equal(colfs_tree_resolve(t, "/a%2Fb", &again), COLFS_OK);
 	assert_int_equal(colfs_dir_release(t, again), COLFS_OK);
 	colfs_tree_destroy(t);
+}
+
+/* A walk that lists and releases the same directory again and again
+ * (colfs-tool check) makes its nodes in the slots the released ones
+ * held: the node table does not grow (the slot, an inode number's lower
+ * half, stays within those given before), while every inode number is
+ * new and the old ones answer NULL. */
+static void test_release_reuses_slots(void **state)
+{
+	(void)state;
+	colfs_tree *t = open_test_tree(NULL);
+	colfs_node *sub, *f42;
+	colfs_node *const *kids;
+	size_t n;
+	uint64_t most = 0, last = 0;
+
+	assert_int_equal(colfs_tree_resolve(t, "/sub/f42", &f42), COLFS_OK);
+	sub = colfs_node_parent(f42);
+	assert_int_equal(colfs_dir_list(t, sub, &kids, &n), COLFS_OK);
+	for (size_t i = 0; i < n; i++) {
+		if ((uint32_t)colfs_node_ino(kids[i]) > most)
+			most = (uint32_t)colfs_node_ino(kids[i]);
+		if (colfs_node_ino(kids[i]) > last)
+			last = colfs_node_ino(kids[i]);
+	}
+	for (int round = 0; round < 1000; round++) {
+		uint64_t old = colfs_node_ino(kids[42]);
+
+		assert_int_equal(colfs_dir_release(t, sub), COLFS_OK);
+		assert_null(colfs_tree_node(t, old));
+		assert_int_equal(colfs_dir_list(t, sub, &kids, &n), COLFS_OK);
+		assert_int_equal(n, 100);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t ino = colfs_node_ino(kids[i]);
+
+			assert_true((uint32_t)ino <= most);
+			assert_true(ino > last);
+			assert_ptr_equal(colfs_tree_node(t, ino), kids[i]);
+		}
+		last = 0;
+		for (size_t i = 0; i < n; i++)
+			if (colfs_node_ino(kids[i]) > last)
+				last = colfs_node_ino(kids[i]);
+	}
+	colfs_tree_destroy(t);
+}
+
+/* The piece cache's buckets grow with its blobs, and keys that differ
+ * only in the inode number's upper half (the slots of released nodes
+ * made again) spread over them: every chain stays short. */
+static void test_cache_spreads(void **state)
+{
+	(void)state;
+	colfs_piece_cache c = {0};  /* init fills in the lock, buckets, cap */
+	size_t longest = 0;
+	enum { NBLOBS = 40000 };
+
+	assert_int_equal(colfs_piece_cache_init(&c, UINT64_MAX / 4),
+			 COLFS_OK);
+	for (uint64_t k = 0; k < NBLOBS; k++) {
+		colfs_buf buf = COLFS_BUF_INIT;
+		colfs_blob *b;
+
+		colfs_buf_printf(&buf, "%llu", (unsigned long long)k);
+		b = colfs_blob_from_buf((k / 8) << 32 | (k % 8 + 1),
+					k % 3 ? UINT64_MAX : k, &buf);
+		assert_non_null(b);
+		colfs_piece_cache_put(&c, b);
+		colfs_piece_cache_release(&c, b);
+	}
+	assert_true(c.nbuckets >= NBLOBS / 2);
+	for (size_t i = 0; i < c.nbuckets; i++) {
+		size_t len = 0;
+
+		for (colfs_blob *b = c.buckets[i]; b; b = b->hnext)
+			len++;
+		if (len > longest)
+			longest = len;
+	}
+	assert_true(longest <= 16);
+	for (uint64_t k = 0; k < NBLOBS; k += 97) {
+		colfs_blob *b = colfs_piece_cache_get(
+			&c, (k / 8) << 32 | (k % 8 + 1),
+			k % 3 ? UINT64_MAX : k);
+		char want[24];
+
+		assert_non_null(b);
+		snprintf(want, sizeof want, "%llu", (unsigned long long)k);
+		assert_int_equal(b->len, strlen(want));
+		assert_memory_equal(b->data, want, b->len);
+		colfs_piece_cache_release(&c, b);
+	}
+	colfs_piece_cache_destroy(&c);
 }
 
 static void test_stream(void **state)
@@ -946,6 +1040,8 @@ int main(void)
 		cmocka_unit_test(test_listing),
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_release),
+		cmocka_unit_test(test_release_reuses_slots),
+		cmocka_unit_test(test_cache_spreads),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_xattr_problems),
 		cmocka_unit_test(test_hidden_rows),
