@@ -3,7 +3,7 @@
  *	colfs-mksample OUT.parquet [--rows N] [--row-groups N] [--page-rows N]
  *	               [--codec none|snappy|gzip|zstd|lz4_raw]
  *	               [--data-page-v2] [--no-page-index] [--no-bloom]
- *	               [--bad-crc] [--bad-meta]
+ *	               [--bad-crc] [--bad-meta] [--struct]
  *
  * The README's first command mounts this file, and tests use it as a
  * fixture whose every value is known.  Written for this project: the
@@ -60,6 +60,18 @@
  * `price` in row group 0 (row_groups/0/chunks/price/pages/0 in the tree)
  * carries a CRC with its lowest bit flipped; everything else is as above.
  *
+ * --struct adds a last field of two leaves (for tests of fields of
+ * several leaves):
+ *
+ *	  optional group pt {
+ *	    required int64 x;
+ *	    optional double y;
+ *	  }
+ *
+ *	pt    = NULL                      if r % 6 == 4
+ *	        {x: 2 * r, y: NULL}       if r % 4 == 1
+ *	        {x: 2 * r, y: r * 0.5}    otherwise
+ *
  * --bad-meta writes metadata that disagrees with the data, for the chunk
  * verifier: every `price` chunk's Statistics say one null more than there
  * are and a max_value 1 below the real maximum; its ColumnIndex says one
@@ -106,7 +118,12 @@ static const char *const sample_names[13] = {
 };
 static const char *const sample_tags[4] = { "t0", "t1", "t2", "t3" };
 
-enum { COL_ID, COL_NAME, COL_PRICE, COL_DAY, COL_TAGS, NCOLS };
+enum { COL_ID, COL_NAME, COL_PRICE, COL_DAY, COL_TAGS, COL_PT_X, COL_PT_Y,
+       NCOLS_ALL };
+
+/* The columns written: COL_PT_X (the sample without --struct) or
+ * NCOLS_ALL (with the struct `pt`). */
+static int sample_ncols = COL_PT_X;
 
 typedef struct sample_column {
 	const char *path[3];
@@ -117,13 +134,15 @@ typedef struct sample_column {
 	bool dict;
 } sample_column;
 
-static const sample_column sample_columns[NCOLS] = {
+static const sample_column sample_columns[NCOLS_ALL] = {
 	[COL_ID] = { { "id" }, 1, PT_INT64, 0, 0, false },
 	[COL_NAME] = { { "name" }, 1, PT_BYTE_ARRAY, 1, 0, true },
 	[COL_PRICE] = { { "price" }, 1, PT_DOUBLE, 1, 0, false },
 	[COL_DAY] = { { "day" }, 1, PT_INT32, 0, 0, false },
 	[COL_TAGS] = { { "tags", "list", "element" }, 3, PT_BYTE_ARRAY, 3, 1,
 		       false },
+	[COL_PT_X] = { { "pt", "x" }, 2, PT_INT64, 1, 0, false },
+	[COL_PT_Y] = { { "pt", "y" }, 2, PT_DOUBLE, 2, 0, false },
 };
 
 /* One level entry of a leaf column: levels and, when def == max_def, a
@@ -187,6 +206,20 @@ static size_t sample_row(uint64_t r, int col, sample_entry *e)
 		}
 		return (size_t)(k - 1);
 	}
+	case COL_PT_X:
+	case COL_PT_Y:
+		if (r % 6 == 4)
+			return 1;        /* def 0: pt is NULL */
+		e[0].def = 1;
+		if (col == COL_PT_X) {
+			e[0].has = true;
+			e[0].i = 2 * (int64_t)r;
+		} else if (r % 4 != 1) {
+			e[0].def = 2;
+			e[0].has = true;
+			e[0].d = (double)r * 0.5;
+		}
+		return 1;
 	}
 	return 0;
 }
@@ -987,11 +1020,13 @@ static void sample_index_write(sample_writer *sw, int col, sample_chunk *ch,
 
 static void sample_schema_write(tw *w)
 {
-	tw_field_list_begin(w, 2, TW_STRUCT, 8);
+	bool pt = sample_ncols == NCOLS_ALL;
+
+	tw_field_list_begin(w, 2, TW_STRUCT, pt ? 11 : 8);
 
 	tw_elem_struct_begin(w);
 	tw_field_string(w, 4, "schema");
-	tw_field_i32(w, 5, 5);
+	tw_field_i32(w, 5, pt ? 6 : 5);
 	tw_struct_end(w);
 
 	tw_elem_struct_begin(w);
@@ -1054,6 +1089,26 @@ static void sample_schema_write(tw *w)
 	tw_field_struct_begin(w, 1);
 	tw_struct_end(w);
 	tw_struct_end(w);
+	tw_struct_end(w);
+	if (!pt)
+		return;
+
+	tw_elem_struct_begin(w);
+	tw_field_i32(w, 3, REP_OPTIONAL);
+	tw_field_string(w, 4, "pt");
+	tw_field_i32(w, 5, 2);
+	tw_struct_end(w);
+
+	tw_elem_struct_begin(w);
+	tw_field_i32(w, 1, PT_INT64);
+	tw_field_i32(w, 3, REP_REQUIRED);
+	tw_field_string(w, 4, "x");
+	tw_struct_end(w);
+
+	tw_elem_struct_begin(w);
+	tw_field_i32(w, 1, PT_DOUBLE);
+	tw_field_i32(w, 3, REP_OPTIONAL);
+	tw_field_string(w, 4, "y");
 	tw_struct_end(w);
 }
 
@@ -1124,12 +1179,12 @@ static void sample_footer_write(sample_writer *sw, sample_chunk *chunks,
 	tw_field_i64(&w, 3, (int64_t)cfg->rows);
 	tw_field_list_begin(&w, 4, TW_STRUCT, (uint32_t)cfg->groups);
 	for (uint64_t g = 0; g < cfg->groups; g++) {
-		sample_chunk *row = &chunks[g * NCOLS];
+		sample_chunk *row = &chunks[g * sample_ncols];
 		int64_t unc = 0, comp = 0;
 
 		tw_elem_struct_begin(&w);
-		tw_field_list_begin(&w, 1, TW_STRUCT, NCOLS);
-		for (int col = 0; col < NCOLS; col++) {
+		tw_field_list_begin(&w, 1, TW_STRUCT, sample_ncols);
+		for (int col = 0; col < sample_ncols; col++) {
 			const sample_chunk *ch = &row[col];
 
 			tw_elem_struct_begin(&w);
@@ -1158,8 +1213,8 @@ static void sample_footer_write(sample_writer *sw, sample_chunk *chunks,
 	tw_field_string(&w, 2, "1");
 	tw_struct_end(&w);
 	tw_field_string(&w, 6, "colfs-mksample " COLFS_MKSAMPLE_VERSION);
-	tw_field_list_begin(&w, 7, TW_STRUCT, NCOLS);
-	for (int col = 0; col < NCOLS; col++) {
+	tw_field_list_begin(&w, 7, TW_STRUCT, sample_ncols);
+	for (int col = 0; col < sample_ncols; col++) {
 		tw_elem_struct_begin(&w);
 		tw_field_struct_begin(&w, 1); /* TYPE_ORDER */
 		tw_struct_end(&w);
@@ -1189,6 +1244,7 @@ static void usage(FILE *f)
 		"                      [--page-rows N] [--codec CODEC]\n"
 		"                      [--data-page-v2] [--no-page-index]\n"
 		"                      [--no-bloom] [--bad-crc] [--bad-meta]\n"
+		"                      [--struct]\n"
 		"Write a small Parquet file with known contents (see the\n"
 		"header of tools/colfs-mksample.c for the value formulas).\n"
 		"CODEC is none, snappy, gzip, zstd or lz4_raw (default none).\n"
@@ -1276,6 +1332,8 @@ int main(int argc, char **argv)
 			sw.cfg.bad_crc = true;
 		} else if (!strcmp(a, "--bad-meta")) {
 			sw.cfg.bad_meta = true;
+		} else if (!strcmp(a, "--struct")) {
+			sample_ncols = NCOLS_ALL;
 		} else if (a[0] == '-' || out) {
 			goto bad_arg;
 		} else {
@@ -1311,7 +1369,7 @@ bad_arg:
 		return 2;
 	}
 
-	chunks = calloc(sw.cfg.groups * NCOLS + 1, sizeof(*chunks));
+	chunks = calloc(sw.cfg.groups * sample_ncols + 1, sizeof(*chunks));
 	group_rows = calloc(sw.cfg.groups + 1, sizeof(*group_rows));
 	sw.f = fopen(out, "wb");
 	if (!sw.f) {
@@ -1328,21 +1386,21 @@ bad_arg:
 			     (g < sw.cfg.rows % sw.cfg.groups ? 1 : 0);
 
 		group_rows[g] = n;
-		for (int col = 0; col < NCOLS; col++)
+		for (int col = 0; col < sample_ncols; col++)
 			sample_chunk_write(&sw, col, r, r + n,
-					   &chunks[g * NCOLS + col]);
+					   &chunks[g * sample_ncols + col]);
 		r += n;
 	}
 	if (sw.cfg.bloom) {
-		for (uint64_t k = 0; k < sw.cfg.groups * NCOLS; k++)
-			if (k % NCOLS == COL_ID || k % NCOLS == COL_NAME)
-				sample_bloom_write(&sw, (int)(k % NCOLS),
+		for (uint64_t k = 0; k < sw.cfg.groups * sample_ncols; k++)
+			if (k % sample_ncols == COL_ID || k % sample_ncols == COL_NAME)
+				sample_bloom_write(&sw, (int)(k % sample_ncols),
 						   &chunks[k]);
 	}
 	if (sw.cfg.page_index) {
 		for (int pass = 0; pass < 2; pass++)
-			for (uint64_t k = 0; k < sw.cfg.groups * NCOLS; k++)
-				sample_index_write(&sw, (int)(k % NCOLS),
+			for (uint64_t k = 0; k < sw.cfg.groups * sample_ncols; k++)
+				sample_index_write(&sw, (int)(k % sample_ncols),
 						   &chunks[k], pass == 0);
 	}
 	sample_footer_write(&sw, chunks, group_rows);
@@ -1363,7 +1421,7 @@ done:
 	if (sw.f)
 		fclose(sw.f);
 	if (chunks)
-		for (uint64_t k = 0; k < sw.cfg.groups * NCOLS; k++)
+		for (uint64_t k = 0; k < sw.cfg.groups * sample_ncols; k++)
 			free(chunks[k].pages);
 	free(chunks);
 	free(group_rows);

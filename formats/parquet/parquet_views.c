@@ -523,6 +523,8 @@ typedef struct parquet_views_shpage {
 	unsigned refs;
 	bool skip;                    /* a damaged page's stand-in whose
 				       * rows -o on_damage=skip leaves out */
+	bool stand;                   /* a damaged page's stand-in (null or
+				       * skip) */
 	bool ahead;                   /* decoded ahead, no reader took it yet */
 	parquet_pages_decoded p;
 	parquet_pages_scratch sc;     /* the buffers p points into */
@@ -956,9 +958,11 @@ static colfs_status shared_get(colfs_tree *t, parquet_region_state *s,
 	memset(&sh->spare, 0, sizeof sh->spare);
 	pthread_mutex_unlock(&sh->lock);
 	st = parquet_pages_decode(t, s, f, g, leaf, w, k, &p->sc, &p->p);
-	if (st)
+	if (st) {
 		st = damaged_page(t, s, f, g, leaf, w, k, st, &p->p,
 				  &p->skip);
+		p->stand = !st;
+	}
 	if (st) {
 		pthread_mutex_unlock(&sh->decode);
 		parquet_pages_scratch_free(&p->sc);
@@ -1003,6 +1007,7 @@ typedef struct parquet_views_cursor {
 	size_t i, j;             /* next entry, next non-null value in p */
 	uint64_t rec;
 	bool skip;               /* page k's rows are left out (on_damage) */
+	bool stand;              /* page k is a damaged page's stand-in */
 } parquet_views_cursor;
 
 static void cur_unload(parquet_views_cursor *cu)
@@ -1061,6 +1066,7 @@ static colfs_status cur_fill(colfs_tree *t, parquet_region_state *s, const colfs
 				     cu->k, &cu->sp));
 		cu->p = cu->sp->p;
 		cu->skip = cu->sp->skip;
+		cu->stand = cu->sp->stand;
 		cu->loaded = true;
 		cu->i = cu->j = 0;
 	}
@@ -1160,6 +1166,7 @@ static colfs_status cur_seek(colfs_tree *t, parquet_region_state *s, const colfs
 
 typedef struct parquet_views_acc {          /* one leaf's share of a nested batch */
 	uint32_t *rep, *def;
+	uint8_t *hasv;                /* per entry: it carries a value */
 	size_t n, cap;
 	size_t nvals;
 	colfs_buf text;
@@ -1168,7 +1175,7 @@ typedef struct parquet_views_acc {          /* one leaf's share of a nested batc
 	size_t offcap;
 	bool raw;                     /* variant binaries: bytes, not JSON */
 	uint8_t *skip;                /* per record of the batch: read from a
-				       * page on_damage=skip leaves out */
+				       * damaged page's stand-in (on_damage) */
 	size_t skipcap;
 	bool any_skip;
 } parquet_views_acc;
@@ -1181,6 +1188,9 @@ typedef struct parquet_views_field {
 	bool plan_borrowed;           /* a reader's copy: the view owns it */
 	pq_asm *as;
 	parquet_views_acc *acc;
+	uint64_t n_damaged;           /* records of the batch read from a
+				       * damaged page's stand-in, taken out
+				       * of every leaf (several leaves) */
 } parquet_views_field;
 
 enum { MODE_COLUMN, MODE_JSONL, MODE_CSV };
@@ -1237,6 +1247,7 @@ static void field_free(parquet_pages_state *v, parquet_views_field *fl)
 		if (fl->acc) {
 			free(fl->acc[i].rep);
 			free(fl->acc[i].def);
+			free(fl->acc[i].hasv);
 			free(fl->acc[i].off);
 			free(fl->acc[i].poff);
 			free(fl->acc[i].skip);
@@ -1422,6 +1433,10 @@ static bool acc_grow(parquet_views_acc *a, size_t need)
 	if (!d)
 		return false;
 	a->def = d;
+	uint8_t *h = realloc(a->hasv, cap);
+	if (!h)
+		return false;
+	a->hasv = h;
 	a->cap = cap;
 	return true;
 }
@@ -1472,7 +1487,7 @@ static colfs_status acc_gather(colfs_tree *t, parquet_region_state *s,
 				}
 				cu->rec++;
 			}
-			if (cu->skip && cu->rec > first) {
+			if (cu->stand && cu->rec > first) {
 				a->skip[cu->rec - first - 1] = 1;
 				a->any_skip = true;
 			}
@@ -1480,6 +1495,7 @@ static colfs_status acc_gather(colfs_tree *t, parquet_region_state *s,
 				return COLFS_ENOMEM;
 			a->rep[a->n] = rp;
 			a->def[a->n] = df;
+			a->hasv[a->n] = df == p->max_def;
 			a->n++;
 			if (df == p->max_def) {
 				if (a->nvals + 2 > a->offcap) {
@@ -1524,6 +1540,54 @@ static colfs_status acc_gather(colfs_tree *t, parquet_region_state *s,
 	return colfs_buf_status(&a->text);
 }
 
+/* Whether row `row` of a nested field's batch was read from a damaged
+ * page's stand-in (-o on_damage=null or skip) in any of its leaves. */
+static bool field_row_damaged(const parquet_views_field *fl, uint64_t row)
+{
+	for (uint32_t i = 0; i < fl->n_leaves; i++)
+		if (fl->acc[i].any_skip && fl->acc[i].skip[row])
+			return true;
+	return false;
+}
+
+/* Take the records of a batch of m that `fl` marks damaged out of leaf
+ * accumulator `a` (their entries and values), so the assembler sees the
+ * other records only. */
+static void acc_drop_damaged(parquet_views_acc *a,
+			     const parquet_views_field *fl, uint64_t m)
+{
+	size_t w = 0, v = 0, vw = 0, tl = 0;
+	uint64_t rec = 0;
+	bool keep = true;
+
+	for (size_t i = 0; i < a->n; i++) {
+		if (a->rep[i] == 0) {
+			keep = rec >= m || !field_row_damaged(fl, rec);
+			rec++;
+		}
+		if (a->hasv[i]) {
+			if (keep) {
+				size_t at = a->off[v], len = a->off[v + 1] - at;
+				memmove(a->text.data + tl, a->text.data + at, len);
+				a->poff[vw] = a->poff[v];
+				a->off[vw++] = tl;
+				tl += len;
+			}
+			v++;
+		}
+		if (keep) {
+			a->rep[w] = a->rep[i];
+			a->def[w] = a->def[i];
+			a->hasv[w] = a->hasv[i];
+			w++;
+		}
+	}
+	a->off[vw] = tl;
+	a->n = w;
+	a->nvals = vw;
+	a->text.len = tl;
+}
+
 /* Position a field at row r of row group g and, for a nested field, load
  * the next m records into its assembler. */
 static colfs_status field_load(colfs_tree *t, parquet_region_state *s, const colfs_node *f,
@@ -1538,20 +1602,34 @@ static colfs_status field_load(colfs_tree *t, parquet_region_state *s, const col
 	if (!fl->plan)
 		return COLFS_OK;
 	pq_asm_leaf_batch lb[fl->n_leaves ? fl->n_leaves : 1];
+	for (uint32_t i = 0; i < fl->n_leaves; i++)
+		COLFS_TRY(acc_gather(t, s, f, &fl->cur[i], &fl->acc[i], m));
+	/* -o on_damage: a field of several leaves whose rows one leaf reads
+	 * from a damaged page's stand-in: those rows are taken out of every
+	 * leaf (the others' levels would not agree with the stand-in's) and
+	 * read NULL or are left out as a whole */
+	fl->n_damaged = 0;
+	if (fl->n_leaves > 1) {
+		for (uint64_t row = 0; row < m; row++)
+			fl->n_damaged += field_row_damaged(fl, row);
+		if (fl->n_damaged)
+			for (uint32_t i = 0; i < fl->n_leaves; i++)
+				acc_drop_damaged(&fl->acc[i], fl, m);
+	}
 	for (uint32_t i = 0; i < fl->n_leaves; i++) {
 		parquet_views_acc *a = &fl->acc[i];
-		COLFS_TRY(acc_gather(t, s, f, &fl->cur[i], a, m));
 		lb[i] = (pq_asm_leaf_batch){
 			.rep = a->rep, .def = a->def, .n = a->n,
 			.n_values = a->nvals, .text = a->text.data ? a->text.data : "",
 			.off = a->off, .page_off = a->poff,
 		};
 	}
-	if (pq_asm_batch_set(fl->as, lb, &recs, &e) || recs != m) {
+	if (pq_asm_batch_set(fl->as, lb, &recs, &e) ||
+	    recs != m - fl->n_damaged) {
 		if (!e.status)
 			colfs_fail(&e, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				   "assembled %zu records, expected %llu", recs,
-				   (unsigned long long)m);
+				   (unsigned long long)(m - fl->n_damaged));
 		for (uint32_t i = 0; i < fl->n_leaves; i++)
 			cur_reset(s->values, &fl->cur[i]);
 		parquet_region_rg_report(t, s, g, f, e.offset, e.status,
@@ -1559,16 +1637,6 @@ static colfs_status field_load(colfs_tree *t, parquet_region_state *s, const col
 		return e.status;
 	}
 	return COLFS_OK;
-}
-
-/* Whether row `row` of a nested field's batch was read from a page that
- * -o on_damage=skip leaves out. */
-static bool field_row_skipped(const parquet_views_field *fl, uint64_t row)
-{
-	for (uint32_t i = 0; i < fl->n_leaves; i++)
-		if (fl->acc[i].any_skip && fl->acc[i].skip[row])
-			return true;
-	return false;
 }
 
 /* Render the next row of a field (text or JSON mode) into b, row `row`
@@ -1579,12 +1647,23 @@ static colfs_status field_next(colfs_tree *t, parquet_region_state *s, const col
 			       colfs_buf *b, uint64_t row, bool *drop)
 {
 	if (fl->plan) {
-		if (field_row_skipped(fl, row))
-			*drop = true;
+		const char *nt = r->json ? "null" :
+				 (r->null_token ? r->null_token : "\\N");
+		/* a row read from a damaged page's stand-in: left out
+		 * (skip); a field of several leaves has no record for it in
+		 * the assembler and reads NULL as a whole (null); one
+		 * leaf's stand-in levels read NULL (or an empty list) */
+		if (field_row_damaged(fl, row)) {
+			if (colfs_tree_options(t)->on_damage ==
+			    COLFS_ON_DAMAGE_SKIP)
+				*drop = true;
+			if (fl->n_leaves > 1) {
+				colfs_buf_append(b, nt, strlen(nt));
+				return colfs_buf_status(b);
+			}
+		}
 		colfs_err e = {0};
-		colfs_status st = pq_asm_next(fl->as, b, r->json ? "null" :
-					      (r->null_token ? r->null_token : "\\N"),
-					      &e);
+		colfs_status st = pq_asm_next(fl->as, b, nt, &e);
 		if (st) {
 			if (st == COLFS_END)
 				colfs_fail(&e, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
@@ -1614,17 +1693,30 @@ static colfs_status field_next(colfs_tree *t, parquet_region_state *s, const col
 
 /* --- table views ---------------------------------------------------------- */
 
-/* Copy the `n` lines of `src` to `out` but those of rows read from a
- * page -o on_damage=skip leaves out. */
+/* The m rows of a batch into `out` from the lines `src` the assembler
+ * made, for a field with rows read from a damaged page's stand-in: those
+ * rows left out (skip), or the null token `nt` in their place (null, a
+ * field of several leaves, whose assembler has no record for them). */
 static colfs_status drop_lines(colfs_buf *out, const colfs_buf *src,
-			       const parquet_views_field *fl, size_t n)
+			       const parquet_views_field *fl, uint64_t m,
+			       const char *nt)
 {
 	size_t at = 0;
 
-	for (size_t row = 0; row < n && at < src->len; row++) {
+	for (uint64_t row = 0; row < m; row++) {
+		bool dmg = field_row_damaged(fl, row);
+		if (dmg && fl->n_leaves > 1) {
+			if (nt) {
+				colfs_buf_append(out, nt, strlen(nt));
+				colfs_buf_putc(out, '\n');
+			}
+			continue;
+		}
+		if (at >= src->len)
+			break;
 		const char *nl = memchr(src->data + at, '\n', src->len - at);
 		size_t end = nl ? (size_t)(nl - src->data) + 1 : src->len;
-		if (!field_row_skipped(fl, row))
+		if (!dmg)
 			colfs_buf_append(out, src->data + at, end - at);
 		at = end;
 	}
@@ -1678,20 +1770,24 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 			size_t done = 0;
 			const char *nt = w->text.null_token ? w->text.null_token
 							    : "\\N";
-			bool skips = false;
+			bool skip = colfs_tree_options(t)->on_damage ==
+				    COLFS_ON_DAMAGE_SKIP, dmg = false;
 			for (uint32_t i = 0; i < fl->n_leaves; i++)
-				skips |= fl->acc[i].any_skip;
+				dmg |= fl->acc[i].any_skip;
+			dmg &= skip || fl->n_leaves > 1;
 			rd->tmp.len = 0;
-			st = pq_asm_lines(fl->as, skips ? &rd->tmp : out, nt,
-					  (size_t)m, &done, &e);
-			if (!st && skips)
-				/* on_damage=skip: the lines of the rows read
-				 * from a damaged page left out */
-				st = drop_lines(out, &rd->tmp, fl, done);
-			if (!st && done != m)
+			const uint64_t want = m - fl->n_damaged;
+			st = pq_asm_lines(fl->as, dmg ? &rd->tmp : out, nt,
+					  (size_t)want, &done, &e);
+			if (!st && done != want)
 				st = colfs_fail(&e, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 						"assembled %zu of %llu records",
-						done, (unsigned long long)m);
+						done, (unsigned long long)want);
+			if (!st && dmg)
+				/* on_damage: the rows read from a damaged
+				 * page left out, or NULL */
+				st = drop_lines(out, &rd->tmp, fl, m,
+						skip ? NULL : nt);
 			if (st) {
 				parquet_region_rg_report(t, s, g, f, e.offset, e.status,
 					  "row group %u, field %s: %s", g,

@@ -244,6 +244,14 @@ f.write(bytes(x ^ 0xff for x in b))' "$@" || exit 1
 	damage "$out/v2.parquet.bad" "$mnt/row_groups/0/chunks/tags.list.element/pages/1" 1000 1
 	umount_
 	views v2.parquet 400:800 tags tags
+	# a field of several leaves: page 1 of `pt.y` (rows 400-799) in
+	# row group 0; the whole struct `pt` reads NULL in those rows (its
+	# leaf pt.x alone is no consistent value), or they are left out
+	"$MKSAMPLE" "$out/s.parquet" --struct >/dev/null || exit 1
+	healthy s.parquet
+	damage "$out/s.parquet.bad" "$mnt/row_groups/0/chunks/pt.y/pages/1" 40 8
+	umount_
+	views s.parquet 400:800 pt pt
 	# ORC: stripe 1 (rows 2000-3999) loses its footer: every field
 	"$ORC_GEN" "$out/o.orc" 6000 2000 >/dev/null || exit 1
 	healthy o.orc

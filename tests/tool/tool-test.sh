@@ -1252,6 +1252,24 @@ test_check_hidden() {
 	damage v2.parquet $(($(offset_of v2.parquet $c/tags.list.element/pages/1/raw) + 40)) 8
 	damage v2.parquet $(($(offset_of v2.parquet row_groups/2/chunks/price/pages/2/raw) + 40)) 8
 	hidden_is v2.parquet "/$c/tags.list.element/pages/1 400,/row_groups/2/chunks/price/pages/2 200" 600 0
+	# a field of several leaves (the struct pt {x, y}): page 1 of pt.y
+	# hides its 400 rows, which on_damage=null reads as NULL in
+	# columns/pt (the whole struct)
+	"$COLFS_MKSAMPLE" s.parquet --struct || fail "mksample --struct"
+	cp s.parquet s.parquet.bad
+	damage s.parquet.bad $(($(offset_of s.parquet $c/pt.y/pages/1/raw) + 40)) 8
+	hidden_is s.parquet.bad "/$c/pt.y/pages/1 400" 400 0
+	"$COLFS_TOOL" cat s.parquet columns/pt >good.txt || fail "cat columns/pt"
+	"$COLFS_TOOL" -o on_damage=null cat s.parquet.bad columns/pt >bad.txt ||
+		fail "cat -o on_damage=null s.parquet.bad columns/pt"
+	python3 - good.txt bad.txt <<-'PY' || fail "s.parquet.bad: columns/pt under on_damage=null"
+	import sys
+	g, b = (open(p, 'rb').read().split(b'\n') for p in sys.argv[1:3])
+	assert len(g) == len(b) == 3001, (len(g), len(b))
+	assert all(y == b'\\N' for y in b[400:800]), b[400:800]
+	assert g[:400] == b[:400] and g[800:] == b[800:]
+	assert sum(x != b'\\N' for x in g[400:800]) > 300
+	PY
 	# 617 rows in row group 0: the walk stops after page 0 (400 rows)
 	"$COLFS_MKSAMPLE" hdr.parquet --codec snappy --data-page-v2 \
 		--rows 1234 --row-groups 2 || fail "mksample"
