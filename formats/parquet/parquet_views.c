@@ -439,7 +439,9 @@ colfs_status parquet_views_page_add(colfs_tree *t, colfs_node *dir, parquet_regi
  * would each decode the same page.  They share it instead: a page is
  * decoded once (one at a time per view), referenced by every cursor
  * standing in it, and kept while unreferenced only while it is its
- * leaf's newest page (the next piece's reader may still need it).  A
+ * leaf's newest page (the next piece's reader may still need it), or
+ * while a reader given back stands in it under the charge for a second
+ * set (shared_stood_in_locked).  A
  * view holds at most one decoded page per leaf beyond those in use, and
  * one spare set of page buffers. */
 typedef struct parquet_views_shared parquet_views_shared;
