@@ -439,23 +439,10 @@ colfs_status parquet_views_page_add(colfs_tree *t, colfs_node *dir, parquet_regi
  * would each decode the same page.  They share it instead: a page is
  * decoded once (one at a time per view), referenced by every cursor
  * standing in it, and kept while unreferenced only while it is its
- * leaf's newest page (the next piece's reader may still need it), or
- * while a reader given back stands in it under the charge for a second
- * set (shared_stood_in_locked).  A
+ * leaf's newest page (the next piece's reader may still need it).  A
  * view holds at most one decoded page per leaf beyond those in use, and
  * one spare set of page buffers. */
 typedef struct parquet_views_shared parquet_views_shared;
-
-/* More readers than this wait for one to be free. */
-#define VIEW_READERS_MAX 16
-
-/* Where a reader given back stands (a view of one leaf): the page its
- * next piece starts in, kept while unreferenced (shared_prune_locked). */
-typedef struct parquet_views_stand {
-	bool set;
-	uint32_t g;
-	size_t k;
-} parquet_views_stand;
 
 typedef struct parquet_views_shpage {
 	struct parquet_views_shpage *next;
@@ -486,12 +473,6 @@ struct parquet_views_shared {
 	bool ahead_busy;
 	colfs_tree *charged_to;
 	uint64_t charged;
-	/* By reader (parquet_views_reader.id): the page a reader given back
-	 * stands in.  When the workers render pieces on both sides of a row
-	 * group's boundary, the older page was freed as soon as its last
-	 * reference went, and decoded again for the late piece (and the
-	 * newer one after it): about 5 % of `cat columns/seq`. */
-	parquet_views_stand stand[VIEW_READERS_MAX];
 };
 
 static void shared_init(parquet_views_shared *sh, parquet_pages_state *v)
@@ -526,28 +507,8 @@ static bool shpage_after(const parquet_views_shpage *a,
 	return a->g != b->g ? a->g > b->g : a->k > b->k;
 }
 
-/* Is a reader given back standing in page `p`, an older page kept then?
- * Only while a second set of page buffers is charged (shared_ahead), so
- * the memory bound holds, and no page is decoded ahead meanwhile: the
- * view holds two sets, never three.  Called with sh->lock held. */
-static bool shared_stood_in_locked(const parquet_views_shared *sh,
-				   const parquet_views_shpage *p)
-{
-	if (!sh->one_leaf || !sh->charged)
-		return false;
-	for (parquet_views_shpage *q = sh->pages; q; q = q->next)
-		if (q->ahead)
-			return false;
-	for (unsigned i = 0; i < VIEW_READERS_MAX; i++)
-		if (sh->stand[i].set && sh->stand[i].g == p->g &&
-		    sh->stand[i].k == p->k)
-			return true;
-	return false;
-}
-
 /* Free the unreferenced pages that have a newer one of their leaf (all
- * unreferenced ones with `all`), but an older one a reader given back
- * stands in (shared_stood_in_locked); their buffers become the spare ones.
+ * unreferenced ones with `all`); their buffers become the spare ones.
  * Linear in the pages held: a view of 1000 leaves (rows.jsonl of a wide
  * file) holds a page of each, and comparing every page with every other
  * at every unreference took a third of colfs-tool check's time.
@@ -581,8 +542,7 @@ static void shared_prune_locked(parquet_views_shared *sh, bool all)
 	}
 	while (*pp) {
 		parquet_views_shpage *p = *pp;
-		if (!p->refs && (all || (!p->ahead && sh->newest[p->leaf] != p &&
-					 !shared_stood_in_locked(sh, p)))) {
+		if (!p->refs && (all || (!p->ahead && sh->newest[p->leaf] != p))) {
 			*pp = p->next;
 			parquet_pages_release(sh->v, &p->p);
 			if (!sh->spare.out && !sh->spare.vals.mem) {
@@ -1160,12 +1120,14 @@ enum { MODE_COLUMN, MODE_JSONL, MODE_CSV };
  * several pieces of one view render at once (the core decodes ahead). */
 typedef struct parquet_views_reader {
 	struct parquet_views_reader *next;
-	unsigned id;                  /* its parquet_views_shared.stand */
 	bool busy;
 	uint64_t at;                  /* the piece its cursors stand before */
 	parquet_views_field *fields;  /* [view n_fields] */
 	colfs_buf tmp;
 } parquet_views_reader;
+
+/* More readers than this wait for one to be free. */
+#define VIEW_READERS_MAX 16
 
 struct parquet_views_view {
 	parquet_pages_kept kept;                /* freed with the pipeline state */
@@ -1313,7 +1275,6 @@ static colfs_status reader_take(parquet_views_view *w, uint64_t index,
 			return st ? st : COLFS_ENOMEM;
 		}
 		best->next = w->readers;
-		best->id = w->n_readers;
 		w->readers = best;
 		w->n_readers++;
 	}
@@ -1749,12 +1710,6 @@ static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 	parquet_views_reader *rd;
 
 	COLFS_TRY(reader_take(w, index, &rd));
-	if (w->sh.one_leaf && rd->at != index) {
-		/* it stands elsewhere: its old page need not be kept */
-		pthread_mutex_lock(&w->sh.lock);
-		w->sh.stand[rd->id].set = false;
-		pthread_mutex_unlock(&w->sh.lock);
-	}
 	colfs_status st = table_render(t, f, index, rd, out);
 	if (!st)
 		if (st || index + 1 >= last) {
@@ -1771,17 +1726,7 @@ static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 	/* A reader given back holds no page: a one-leaf view waits for the
 	 * pages in use before decoding the next (shared_get), and an idle
 	 * reader must not keep it waiting.  The next piece finds its page
-	 * among the shared ones and seeks in it again: the page it stands
-	 * in is noted first, so that giving it back frees it not. */
-	if (w->sh.one_leaf) {
-		const parquet_views_cursor *cu = &rd->fields[0].cur[0];
-		parquet_views_stand *sd = &w->sh.stand[rd->id];
-		pthread_mutex_lock(&w->sh.lock);
-		sd->set = !st && cu->loaded && cu->sp && cu->i < cu->p.n;
-		sd->g = cu->g;
-		sd->k = cu->k;
-		pthread_mutex_unlock(&w->sh.lock);
-	}
+	 * among the shared ones and seeks in it again. */
 	for (uint32_t i = 0; i < w->n_fields; i++)
 		for (uint32_t l = 0; l < rd->fields[i].n_leaves; l++)
 			cur_reset(w->s->values, &rd->fields[i].cur[l]);
