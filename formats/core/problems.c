@@ -132,6 +132,20 @@ size_t colfs_tree_error_count(colfs_tree *t)
 	return n;
 }
 
+/* A problem or damaged part a graft's tree found, as the host tree names
+ * it: its path under the graft's and its offset in the host's bytes. */
+static void graft_rebase(const colfs_tree *sub, char *path, size_t size,
+			 uint64_t *offset)
+{
+	char inner[1024];
+
+	snprintf(inner, sizeof inner, "%s", path);
+	snprintf(path, size, "%s%s", sub->graft_path,
+		 strcmp(inner, "/") ? inner : "");
+	if (*offset != COLFS_OFFSET_UNKNOWN)
+		*offset += sub->graft_base;
+}
+
 static colfs_status error_get(colfs_tree *t, size_t *i, colfs_problem *out)
 {
 	colfs_status st = COLFS_ENOENT;
@@ -152,12 +166,7 @@ static colfs_status error_get(colfs_tree *t, size_t *i, colfs_problem *out)
 		colfs_tree *sub = t->grafts[g];
 		if (error_get(sub, i, out) != COLFS_OK)
 			continue;
-		char inner[sizeof out->path];
-		snprintf(inner, sizeof inner, "%s", out->path);
-		snprintf(out->path, sizeof out->path, "%s%s", sub->graft_path,
-			 strcmp(inner, "/") ? inner : "");
-		if (out->offset != COLFS_OFFSET_UNKNOWN)
-			out->offset += sub->graft_base;
+		graft_rebase(sub, out->path, sizeof out->path, &out->offset);
 		st = COLFS_OK;
 		break;
 	}
@@ -436,12 +445,7 @@ static colfs_status damaged_get(colfs_tree *t, size_t *i,
 		colfs_tree *sub = t->grafts[g];
 		if (damaged_get(sub, i, out) != COLFS_OK)
 			continue;
-		char inner[sizeof out->path];
-		snprintf(inner, sizeof inner, "%s", out->path);
-		snprintf(out->path, sizeof out->path, "%s%s", sub->graft_path,
-			 strcmp(inner, "/") ? inner : "");
-		if (out->offset != COLFS_OFFSET_UNKNOWN)
-			out->offset += sub->graft_base;
+		graft_rebase(sub, out->path, sizeof out->path, &out->offset);
 		st = COLFS_OK;
 		break;
 	}

@@ -22,6 +22,21 @@
 
 static char path[64];
 
+/* The bytes made into a fresh file under /tmp, named in `path`. */
+static void save(const tw_buf *out)
+{
+	FILE *f;
+	int fd;
+
+	strcpy(path, "/tmp/colfs-pq-logical-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(out->data, 1, out->len, f), out->len);
+	fclose(f);
+}
+
 /* A footer-only file (no row group): root { optional group doc (FILE) {
  * optional binary uri (STRING); optional int64 size } }; the leaf `size`
  * carries SchemaElement field 11 = 7, which parquet-format does not define. */
@@ -29,8 +44,6 @@ static void write_file(void)
 {
 	tw_buf meta = {0}, out = {0};
 	tw w;
-	FILE *f;
-	int fd;
 
 	tw_begin(&w, &meta);
 	tw_field_i32(&w, 1, 2);                         /* version */
@@ -75,13 +88,7 @@ static void write_file(void)
 	tw_buf_put(&out, "PAR1", 4);
 	assert_false(out.failed);
 
-	strcpy(path, "/tmp/colfs-pq-logical-XXXXXX");
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(out.data, 1, out.len, f), out.len);
-	fclose(f);
+	save(&out);
 	tw_buf_free(&meta);
 	tw_buf_free(&out);
 }
@@ -121,8 +128,6 @@ static void write_chunk(int16_t order, int32_t physical, const void *vals,
 {
 	tw_buf meta = {0}, page = {0}, hdr = {0}, out = {0}, cix = {0};
 	tw w;
-	FILE *f;
-	int fd;
 
 	tw_buf_put(&page, vals, vals_len);
 	tw_begin(&w, &hdr);                             /* PageHeader */
@@ -216,13 +221,7 @@ static void write_chunk(int16_t order, int32_t physical, const void *vals,
 	tw_buf_put(&out, "PAR1", 4);
 	assert_false(out.failed);
 
-	strcpy(path, "/tmp/colfs-pq-logical-XXXXXX");
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(out.data, 1, out.len, f), out.len);
-	fclose(f);
+	save(&out);
 	tw_buf_free(&meta);
 	tw_buf_free(&page);
 	tw_buf_free(&hdr);
@@ -581,8 +580,6 @@ static void write_geo_file(const char *geo)
 	static const char *const leaves[] = {"geometry", "other", "g3", "g4"};
 	tw_buf meta = {0}, out = {0};
 	tw w;
-	FILE *f;
-	int fd;
 
 	tw_begin(&w, &meta);
 	tw_field_i32(&w, 1, 2);                         /* version */
@@ -628,13 +625,7 @@ static void write_geo_file(const char *geo)
 	tw_buf_put(&out, "PAR1", 4);
 	assert_false(out.failed);
 
-	strcpy(path, "/tmp/colfs-pq-logical-XXXXXX");
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(out.data, 1, out.len, f), out.len);
-	fclose(f);
+	save(&out);
 	tw_buf_free(&meta);
 	tw_buf_free(&out);
 }
