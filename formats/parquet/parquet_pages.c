@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../core/codec.h"
+#include "../core/thrift.h"
 #include "decode/pq_decode.h"
 
 #define DICT_SLOTS 8
@@ -1034,9 +1035,142 @@ int64_t parquet_pages_rows(const parquet_column *col, const parquet_page *pg)
 	return -1;
 }
 
+void parquet_offset_index_free(parquet_offset_index *oi)
+{
+	free(oi->offset);
+	free(oi->first_row);
+	free(oi->size);
+	memset(oi, 0, sizeof *oi);
+}
+
+static colfs_status offset_index_parse(colfs_thrift *r, parquet_offset_index *oi,
+				       colfs_err *e)
+{
+	colfs_thrift_field f;
+	int16_t last;
+	colfs_status st;
+
+	COLFS_TRY(colfs_thrift_struct_enter(r, &last, e));
+	while ((st = colfs_thrift_field_next(r, &last, &f, e)) == COLFS_OK) {
+		uint8_t et;
+		uint32_t cnt;
+
+		if (f.id != 1 || f.type != COLFS_THRIFT_LIST) {
+			COLFS_TRY(colfs_thrift_skip(r, f.type, e));
+			continue;
+		}
+		COLFS_TRY(colfs_thrift_list_begin(r, &et, &cnt, e));
+		if (et != COLFS_THRIFT_STRUCT)
+			return colfs_fail(e, COLFS_ECORRUPT, oi->off,
+					  "offset index page_locations holds %s, not structs",
+					  colfs_thrift_type_name(et));
+		free(oi->offset);
+		free(oi->first_row);
+		free(oi->size);
+		oi->n = 0;
+		oi->offset = calloc(cnt ? cnt : 1, sizeof(int64_t));
+		oi->first_row = calloc(cnt ? cnt : 1, sizeof(int64_t));
+		oi->size = calloc(cnt ? cnt : 1, sizeof(int32_t));
+		if (!oi->offset || !oi->first_row || !oi->size)
+			return COLFS_ENOMEM;
+		for (uint32_t i = 0; i < cnt; i++) {
+			int16_t l2;
+			colfs_thrift_field g;
+
+			oi->offset[i] = oi->first_row[i] = -1;
+			oi->size[i] = -1;
+			COLFS_TRY(colfs_thrift_struct_enter(r, &l2, e));
+			while ((st = colfs_thrift_field_next(r, &l2, &g, e)) ==
+			       COLFS_OK) {
+				if (g.id == 1)
+					st = colfs_thrift_read_i64(r, g.type,
+						&oi->offset[i], e);
+				else if (g.id == 2)
+					st = colfs_thrift_read_i32(r, g.type,
+						&oi->size[i], e);
+				else if (g.id == 3)
+					st = colfs_thrift_read_i64(r, g.type,
+						&oi->first_row[i], e);
+				else
+					st = colfs_thrift_skip(r, g.type, e);
+				if (st)
+					return st;
+			}
+			if (st != COLFS_END)
+				return st;
+			colfs_thrift_struct_leave(r);
+		}
+		colfs_thrift_collection_leave(r);
+		oi->n = cnt;
+	}
+	return st == COLFS_END ? COLFS_OK : st;
+}
+
+colfs_status parquet_offset_index_read(parquet_region_state *s,
+				       const parquet_chunk *ch,
+				       parquet_offset_index *oi, colfs_err *e)
+{
+	uint8_t *buf = NULL;
+	size_t len;
+	colfs_cursor c;
+	colfs_thrift r;
+	colfs_status st;
+
+	memset(oi, 0, sizeof *oi);
+	if (ch->offset_index_offset < 0 || ch->offset_index_length <= 0)
+		return colfs_fail(e, COLFS_ENOENT, COLFS_OFFSET_UNKNOWN,
+				  "the chunk has no offset index");
+	oi->off = (uint64_t)ch->offset_index_offset;
+	st = parquet_crypt_read(s, ch, PARQUET_CRYPT_OFFSET_INDEX, oi->off,
+				(uint64_t)ch->offset_index_length, &buf, &len, e);
+	if (st)
+		return st;
+	colfs_cursor_init(&c, buf, len, oi->off);
+	colfs_thrift_init(&r, &c);
+	st = offset_index_parse(&r, oi, e);
+	free(buf);
+	if (st) {
+		uint64_t off = oi->off;
+		parquet_offset_index_free(oi);
+		oi->off = off;
+	}
+	return st;
+}
+
+bool parquet_pages_rows_indexed(parquet_region_state *s, uint32_t g,
+				uint32_t c, const parquet_pages_list *w,
+				size_t k, int64_t *first, int64_t *rows)
+{
+	const parquet_chunk *ch = parquet_region_chunk(s, g, c);
+	parquet_offset_index oi;
+	colfs_err e = {0};
+	int64_t nrows, end;
+	bool ok = false;
+
+	if (!ch || k >= w->n || g >= s->pf->n_row_groups ||
+	    parquet_offset_index_read(s, ch, &oi, &e) != COLFS_OK)
+		return false;
+	nrows = s->pf->row_groups[g].num_rows;
+	for (uint32_t i = 0; i < oi.n; i++) {
+		if (oi.offset[i] != (int64_t)w->pages[k].offset)
+			continue;
+		end = i + 1 < oi.n ? oi.first_row[i + 1] : nrows;
+		if (oi.first_row[i] >= 0 && oi.first_row[i] <= end &&
+		    end <= nrows) {
+			*first = oi.first_row[i];
+			*rows = end - oi.first_row[i];
+			ok = true;
+		}
+		break;
+	}
+	parquet_offset_index_free(&oi);
+	return ok;
+}
+
 /* A data page whose values cannot be read hides its rows (colfs-tool
  * check): those its header gives, else those its repetition levels
- * start when they were decoded (`rep`, n entries), else unknown. */
+ * start when they were decoded (`rep`, n entries), else those the
+ * chunk's offset index gives, else unknown. */
 static void page_hidden(colfs_tree *t, parquet_region_state *s,
 			const colfs_node *where, uint32_t g, uint32_t c,
 			const parquet_pages_list *w, size_t k,
@@ -1052,6 +1186,11 @@ static void page_hidden(colfs_tree *t, parquet_region_state *s,
 		rows = 0;
 		for (size_t i = 0; i < n; i++)
 			rows += rep[i] == 0;
+	}
+	if (rows < 0) {  /* a v1 page of a repeated column: its levels unread */
+		int64_t first;
+		if (!parquet_pages_rows_indexed(s, g, c, w, k, &first, &rows))
+			rows = -1;
 	}
 	parquet_region_part_hidden(t, s, g, c, k, where, w->pages[k].offset, 0,
 				   rows < 0 ? COLFS_ROWS_UNKNOWN

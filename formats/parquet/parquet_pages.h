@@ -143,6 +143,31 @@ bool parquet_pages_is_data(const parquet_page *pg);
  * num_rows; else -1 (a v1 page of a repeated column: known only from
  * its repetition levels). */
 int64_t parquet_pages_rows(const parquet_column *col, const parquet_page *pg);
+/* A chunk's OffsetIndex: its page_locations (each field -1 where the
+ * entry lacks it), as stored: nothing in it is trusted. */
+typedef struct parquet_offset_index {
+	uint64_t off;          /* where it starts in the file */
+	uint32_t n;
+	int64_t *offset, *first_row;
+	int32_t *size;
+} parquet_offset_index;
+
+/* Read and parse chunk `ch`'s OffsetIndex (decrypted when the chunk's
+ * column is); on failure `oi` is left empty.  Free with
+ * parquet_offset_index_free. */
+colfs_status parquet_offset_index_read(parquet_region_state *s,
+				       const parquet_chunk *ch,
+				       parquet_offset_index *oi, colfs_err *e);
+void parquet_offset_index_free(parquet_offset_index *oi);
+/* The rows data page k of chunk (g, c) holds and the first of them, from
+ * the chunk's OffsetIndex (this page's first_row_index and the next's, or
+ * the row group's rows for the last), for a page whose header does not
+ * tell them (a v1 page of a repeated column whose levels cannot be read).
+ * False when the chunk has no OffsetIndex, it does not parse, no entry is
+ * at the page's offset, or its rows do not fit the row group. */
+bool parquet_pages_rows_indexed(parquet_region_state *s, uint32_t g,
+				uint32_t c, const parquet_pages_list *w,
+				size_t k, int64_t *first, int64_t *rows);
 /* Decode data page k of chunk (g, c) (levels and values), with `sc`'s
  * buffers when not NULL.  Problems are reported here (under the page)
  * and returned. */

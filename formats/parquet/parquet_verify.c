@@ -54,17 +54,16 @@ typedef struct vf_val {
 } vf_val;
 
 typedef struct vf_index {        /* ColumnIndex + OffsetIndex, parsed */
-	uint8_t *ci_buf, *oi_buf;
-	uint64_t ci_off, oi_off;
+	uint8_t *ci_buf;
+	uint64_t ci_off;
 	bool has_ci, has_oi;
-	uint32_t n_ci, n_oi;
+	uint32_t n_ci;
 	bool *null_pages;
 	vf_bytes *mins, *maxs;
 	int64_t *null_counts;    /* NULL when absent */
 	int64_t *nan_counts;     /* NULL when absent */
 	int32_t boundary_order;  /* 0 unordered, 1 ascending, 2 descending */
-	int64_t *oi_offset, *oi_first_row;
-	int32_t *oi_size;
+	parquet_offset_index oi;
 } vf_index;
 
 typedef struct vf {
@@ -395,15 +394,12 @@ static void check_bound(vf *v, uint64_t off, const char *what, bool is_min,
 static void index_free(vf_index *ix)
 {
 	free(ix->ci_buf);
-	free(ix->oi_buf);
 	free(ix->null_pages);
 	free(ix->mins);
 	free(ix->maxs);
 	free(ix->null_counts);
 	free(ix->nan_counts);
-	free(ix->oi_offset);
-	free(ix->oi_first_row);
-	free(ix->oi_size);
+	parquet_offset_index_free(&ix->oi);
 }
 
 /* A list of binaries into `out` (count checked against `*n`). */
@@ -512,74 +508,10 @@ static colfs_status parse_column_index(vf *v, colfs_err *e)
 
 static colfs_status parse_offset_index(vf *v, colfs_err *e)
 {
-	vf_index *ix = &v->ix;
-	const parquet_chunk *ch = v->ch;
-	colfs_cursor c;
-	colfs_thrift r;
-	colfs_thrift_field f;
-	int16_t last;
-	colfs_status st;
+	colfs_status st = parquet_offset_index_read(v->s, v->ch, &v->ix.oi, e);
 
-	size_t oi_len;
-	ix->oi_off = (uint64_t)ch->offset_index_offset;
-	COLFS_TRY(parquet_crypt_read(v->s, ch, PARQUET_CRYPT_OFFSET_INDEX,
-				     ix->oi_off,
-				     (uint64_t)ch->offset_index_length,
-				     &ix->oi_buf, &oi_len, e));
-	colfs_cursor_init(&c, ix->oi_buf, oi_len, ix->oi_off);
-	colfs_thrift_init(&r, &c);
-	COLFS_TRY(colfs_thrift_struct_enter(&r, &last, e));
-	while ((st = colfs_thrift_field_next(&r, &last, &f, e)) == COLFS_OK) {
-		uint8_t et;
-		uint32_t cnt;
-		if (f.id != 1 || f.type != COLFS_THRIFT_LIST) {
-			COLFS_TRY(colfs_thrift_skip(&r, f.type, e));
-			continue;
-		}
-		COLFS_TRY(colfs_thrift_list_begin(&r, &et, &cnt, e));
-		if (et != COLFS_THRIFT_STRUCT)
-			return colfs_fail(e, COLFS_ECORRUPT, ix->oi_off,
-					  "offset index page_locations holds %s, not structs",
-					  colfs_thrift_type_name(et));
-		free(ix->oi_offset);
-		free(ix->oi_first_row);
-		free(ix->oi_size);
-		ix->oi_offset = calloc(cnt ? cnt : 1, sizeof(int64_t));
-		ix->oi_first_row = calloc(cnt ? cnt : 1, sizeof(int64_t));
-		ix->oi_size = calloc(cnt ? cnt : 1, sizeof(int32_t));
-		if (!ix->oi_offset || !ix->oi_first_row || !ix->oi_size)
-			return COLFS_ENOMEM;
-		for (uint32_t i = 0; i < cnt; i++) {
-			int16_t l2;
-			colfs_thrift_field g;
-			ix->oi_offset[i] = ix->oi_first_row[i] = -1;
-			ix->oi_size[i] = -1;
-			COLFS_TRY(colfs_thrift_struct_enter(&r, &l2, e));
-			while ((st = colfs_thrift_field_next(&r, &l2, &g, e)) ==
-			       COLFS_OK) {
-				if (g.id == 1)
-					st = colfs_thrift_read_i64(&r, g.type,
-						&ix->oi_offset[i], e);
-				else if (g.id == 2)
-					st = colfs_thrift_read_i32(&r, g.type,
-						&ix->oi_size[i], e);
-				else if (g.id == 3)
-					st = colfs_thrift_read_i64(&r, g.type,
-						&ix->oi_first_row[i], e);
-				else
-					st = colfs_thrift_skip(&r, g.type, e);
-				if (st)
-					return st;
-			}
-			if (st != COLFS_END)
-				return st;
-			colfs_thrift_struct_leave(&r);
-		}
-		colfs_thrift_collection_leave(&r);
-		ix->n_oi = cnt;
-		ix->has_oi = true;
-	}
-	return st == COLFS_END ? COLFS_OK : st;
+	v->ix.has_oi = st == COLFS_OK;
+	return st;
 }
 
 /* A null count agrees: every entry below max_def, or, for nested columns,
@@ -640,21 +572,21 @@ static colfs_status vf_page(void *ctx, const parquet_pages_data *pd)
 	}
 	/* offset index entry i describes data page i */
 	const unsigned p0 = v->problems;
-	if (v->ix.has_oi && i < v->ix.n_oi) {
+	if (v->ix.has_oi && i < v->ix.oi.n) {
 		const uint64_t size = pd->pg->hdr.header_len +
 				      (uint64_t)pd->pg->hdr.compressed_size;
-		if (v->ix.oi_offset[i] != (int64_t)pd->pg->offset ||
-		    v->ix.oi_size[i] != (int64_t)size)
-			vf_problem(v, v->ix.oi_off,
+		if (v->ix.oi.offset[i] != (int64_t)pd->pg->offset ||
+		    v->ix.oi.size[i] != (int64_t)size)
+			vf_problem(v, v->ix.oi.off,
 				   "offset index page %u: offset %lld, %d bytes; the page is at %llu, %llu bytes",
-				   i, (long long)v->ix.oi_offset[i],
-				   v->ix.oi_size[i],
+				   i, (long long)v->ix.oi.offset[i],
+				   v->ix.oi.size[i],
 				   (unsigned long long)pd->pg->offset,
 				   (unsigned long long)size);
-		if (v->ix.oi_first_row[i] != (int64_t)v->rows)
-			vf_problem(v, v->ix.oi_off,
+		if (v->ix.oi.first_row[i] != (int64_t)v->rows)
+			vf_problem(v, v->ix.oi.off,
 				   "offset index page %u: first_row_index %lld, the page starts at row %llu",
-				   i, (long long)v->ix.oi_first_row[i],
+				   i, (long long)v->ix.oi.first_row[i],
 				   (unsigned long long)v->rows);
 	}
 	v->oi_bad += v->problems - p0;
@@ -964,13 +896,13 @@ colfs_status parquet_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 	}
 	if (v.ix.has_oi) {
 		unsigned before = v.problems;
-		if (v.ix.n_oi != v.pages)
-			vf_problem(&v, v.ix.oi_off,
+		if (v.ix.oi.n != v.pages)
+			vf_problem(&v, v.ix.oi.off,
 				   "offset index has %u pages, the chunk %llu data pages",
-				   v.ix.n_oi, (unsigned long long)v.pages);
+				   v.ix.oi.n, (unsigned long long)v.pages);
 		if (v.problems == before && !v.oi_bad)
 			vf_line(&v, "offset index: %u pages agree with the pages",
-				v.ix.n_oi);
+				v.ix.oi.n);
 	}
 	vf_line(&v, "%u mismatch%s", v.problems, v.problems == 1 ? "" : "es");
 	index_free(&v.ix);

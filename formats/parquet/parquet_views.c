@@ -674,6 +674,18 @@ static parquet_views_shpage *shared_find_locked(parquet_views_shared *sh,
 	return NULL;
 }
 
+/* No other leaf shares `leaf`'s top-level field. */
+static bool leaf_alone(const parquet_file *pf, uint32_t leaf)
+{
+	const parquet_column *col = &pf->columns[leaf];
+
+	for (uint32_t c = 0; c < pf->n_columns; c++)
+		if (c != leaf && pf->columns[c].n_parts && col->n_parts &&
+		    !strcmp(pf->columns[c].parts[0], col->parts[0]))
+			return false;
+	return true;
+}
+
 int64_t parquet_views_page_rows(const parquet_file *pf, uint32_t leaf,
 				const parquet_pages_list *w, size_t k)
 {
@@ -686,10 +698,8 @@ int64_t parquet_views_page_rows(const parquet_file *pf, uint32_t leaf,
 		return parquet_pages_rows(col, &w->pages[k]);
 	/* a repeated leaf: only a field of one leaf (a list of scalars),
 	 * so no other leaf's entries need replacing alike */
-	for (uint32_t c = 0; c < pf->n_columns; c++)
-		if (c != leaf && pf->columns[c].n_parts && col->n_parts &&
-		    !strcmp(pf->columns[c].parts[0], col->parts[0]))
-			return -1;
+	if (!leaf_alone(pf, leaf))
+		return -1;
 	return parquet_pages_rows(col, &w->pages[k]);
 }
 
@@ -710,12 +720,19 @@ static colfs_status damaged_page(colfs_tree *t, parquet_region_state *s,
 	uint64_t first = 0;
 	size_t n;
 
-	int64_t rows;
+	int64_t rows = -1, ifirst = -1;
 
 	if (st == COLFS_ENOMEM || st == COLFS_EIO ||
 	    d == COLFS_ON_DAMAGE_ERROR || leaf >= s->pf->n_columns)
 		return st;
 	rows = parquet_views_page_rows(s->pf, leaf, w, k);
+	/* a v1 page of a list of scalars: its rows are in its levels; the
+	 * offset index tells them (and where they start) when they cannot
+	 * be read */
+	if (rows < 0 && s->pf->columns[leaf].max_rep > 0 &&
+	    leaf_alone(s->pf, leaf) &&
+	    !parquet_pages_rows_indexed(s, g, leaf, w, k, &ifirst, &rows))
+		rows = -1;
 	if (rows < 0 || (uint64_t)rows > s->max_alloc / sizeof *p->def)
 		return st;
 	n = (size_t)rows;
@@ -731,10 +748,18 @@ static colfs_status damaged_page(colfs_tree *t, parquet_region_state *s,
 	}
 	p->n = n;
 	p->max_def = 1;      /* every level 0: every entry a NULL row */
-	for (size_t i = 0; i < k; i++)
+	if (ifirst >= 0)
+		first = (uint64_t)ifirst;
+	else for (size_t i = 0; i < k; i++)
 		if (parquet_pages_is_data(&w->pages[i]))
 			{
 			int64_t ri = parquet_views_page_rows(s->pf, leaf, w, i);
+			int64_t ir;
+			if (ri < 0 && parquet_pages_rows_indexed(s, g, leaf, w, k,
+								 &ifirst, &ir)) {
+				first = (uint64_t)ifirst;
+				break;
+			}
 			if (ri < 0) {
 				free(p->def);
 				free(p->rep);

@@ -1228,7 +1228,8 @@ on_damage_nulls() {
 # check reports the rows each damaged part hides: a page (its header's
 # num_values, or a v2 page's num_rows for a list), a chunk whose page
 # walk stops (the row group's rows less those of the pages found), a v1
-# page of a list whose bytes fail their CRC (not known: null), an ORC
+# page of a list whose bytes fail their CRC (from the offset index; not
+# known without one: null), an ORC
 # stream and a stripe whose footer is lost, a CFile block; each count
 # equals the NULLs -o on_damage=null puts in its column (one file of
 # each format), and check --all finds the same (check-derived).
@@ -1243,10 +1244,29 @@ test_check_hidden() {
 	hidden_is v1.parquet.bad "/$c/id/pages/1 400" 400 0
 	on_damage_nulls v1.parquet columns/id 400
 	# the list `tags` in v1 pages: the page's rows are in its levels,
-	# which its failed CRC keeps from being read
+	# which its failed CRC keeps from being read; the chunk's offset
+	# index tells them (400), and on_damage=null reads them NULL; without
+	# an offset index they are not known
 	cp v1.parquet t1.parquet
 	damage t1.parquet $(($(offset_of t1.parquet $c/tags.list.element/pages/1/raw) + 40)) 8
-	hidden_is t1.parquet "/$c/tags.list.element/pages/1 null" 0 1
+	hidden_is t1.parquet "/$c/tags.list.element/pages/1 400" 400 0
+	"$COLFS_TOOL" cat v1.parquet columns/tags >good.txt || fail "cat columns/tags"
+	"$COLFS_TOOL" -o on_damage=null cat t1.parquet columns/tags >bad.txt ||
+		fail "cat -o on_damage=null t1.parquet columns/tags"
+	"$COLFS_TOOL" -o on_damage=skip cat t1.parquet columns/tags >skip.txt ||
+		fail "cat -o on_damage=skip t1.parquet columns/tags"
+	python3 - good.txt bad.txt skip.txt <<-'PY' || fail "t1.parquet: columns/tags under on_damage"
+	import sys
+	g, b, s = (open(p, 'rb').read().split(b'\n') for p in sys.argv[1:4])
+	assert len(g) == len(b) == 3001, (len(g), len(b))
+	assert all(y == b'\\N' for y in b[400:800]), b[400:800]
+	assert g[:400] == b[:400] and g[800:] == b[800:]
+	assert sum(x != b'\\N' for x in g[400:800]) > 300
+	assert s == g[:400] + g[800:], len(s)
+	PY
+	"$COLFS_MKSAMPLE" n1.parquet --no-page-index || fail "mksample --no-page-index"
+	damage n1.parquet $(($(offset_of n1.parquet $c/tags.list.element/pages/1/raw) + 40)) 8
+	hidden_is n1.parquet "/$c/tags.list.element/pages/1 null" 0 1
 	# the same in v2 pages: the header's num_rows; and two pages at once
 	"$COLFS_MKSAMPLE" v2.parquet --data-page-v2 || fail "mksample"
 	damage v2.parquet $(($(offset_of v2.parquet $c/tags.list.element/pages/1/raw) + 40)) 8
