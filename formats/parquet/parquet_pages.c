@@ -1147,10 +1147,21 @@ bool parquet_pages_rows_indexed(parquet_region_state *s, uint32_t g,
 	int64_t nrows, end;
 	bool ok = false;
 
+	size_t ndata = 0;
+
 	if (!ch || k >= w->n || g >= s->pf->n_row_groups ||
-	    parquet_offset_index_read(s, ch, &oi, &e) != COLFS_OK)
+	    !parquet_pages_is_data(&w->pages[k]))
 		return false;
 	nrows = s->pf->row_groups[g].num_rows;
+	for (size_t i = 0; i < w->n; i++)
+		ndata += parquet_pages_is_data(&w->pages[i]);
+	if (ndata == 1 && nrows >= 0) {  /* the chunk's only data page */
+		*first = 0;
+		*rows = nrows;
+		return true;
+	}
+	if (parquet_offset_index_read(s, ch, &oi, &e) != COLFS_OK)
+		return false;
 	for (uint32_t i = 0; i < oi.n; i++) {
 		if (oi.offset[i] != (int64_t)w->pages[k].offset)
 			continue;

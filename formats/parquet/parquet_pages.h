@@ -159,12 +159,13 @@ colfs_status parquet_offset_index_read(parquet_region_state *s,
 				       const parquet_chunk *ch,
 				       parquet_offset_index *oi, colfs_err *e);
 void parquet_offset_index_free(parquet_offset_index *oi);
-/* The rows data page k of chunk (g, c) holds and the first of them, from
- * the chunk's OffsetIndex (this page's first_row_index and the next's, or
- * the row group's rows for the last), for a page whose header does not
- * tell them (a v1 page of a repeated column whose levels cannot be read).
- * False when the chunk has no OffsetIndex, it does not parse, no entry is
- * at the page's offset, or its rows do not fit the row group. */
+/* The rows data page k of chunk (g, c) holds and the first of them, for
+ * a page whose header does not tell them (a v1 page of a repeated column
+ * whose levels cannot be read): the row group's rows when it is the
+ * chunk's only data page, else from the chunk's OffsetIndex (this page's
+ * first_row_index and the next's, or the row group's rows for the last).
+ * False when neither tells: no OffsetIndex, it does not parse, no entry
+ * is at the page's offset, or its rows do not fit the row group. */
 bool parquet_pages_rows_indexed(parquet_region_state *s, uint32_t g,
 				uint32_t c, const parquet_pages_list *w,
 				size_t k, int64_t *first, int64_t *rows);

@@ -674,18 +674,6 @@ static parquet_views_shpage *shared_find_locked(parquet_views_shared *sh,
 	return NULL;
 }
 
-/* No other leaf shares `leaf`'s top-level field. */
-static bool leaf_alone(const parquet_file *pf, uint32_t leaf)
-{
-	const parquet_column *col = &pf->columns[leaf];
-
-	for (uint32_t c = 0; c < pf->n_columns; c++)
-		if (c != leaf && pf->columns[c].n_parts && col->n_parts &&
-		    !strcmp(pf->columns[c].parts[0], col->parts[0]))
-			return false;
-	return true;
-}
-
 int64_t parquet_views_page_rows(const parquet_file *pf, uint32_t leaf,
 				const parquet_pages_list *w, size_t k)
 {
@@ -694,12 +682,6 @@ int64_t parquet_views_page_rows(const parquet_file *pf, uint32_t leaf,
 	if (k >= w->n || leaf >= pf->n_columns)
 		return -1;
 	col = &pf->columns[leaf];
-	if (col->max_rep == 0)
-		return parquet_pages_rows(col, &w->pages[k]);
-	/* a repeated leaf: only a field of one leaf (a list of scalars),
-	 * so no other leaf's entries need replacing alike */
-	if (!leaf_alone(pf, leaf))
-		return -1;
 	return parquet_pages_rows(col, &w->pages[k]);
 }
 
@@ -726,11 +708,9 @@ static colfs_status damaged_page(colfs_tree *t, parquet_region_state *s,
 	    d == COLFS_ON_DAMAGE_ERROR || leaf >= s->pf->n_columns)
 		return st;
 	rows = parquet_views_page_rows(s->pf, leaf, w, k);
-	/* a v1 page of a list of scalars: its rows are in its levels; the
-	 * offset index tells them (and where they start) when they cannot
-	 * be read */
+	/* a v1 page of a repeated column: its rows are in its levels; the
+	 * chunk tells them (and where they start) when they cannot be read */
 	if (rows < 0 && s->pf->columns[leaf].max_rep > 0 &&
-	    leaf_alone(s->pf, leaf) &&
 	    !parquet_pages_rows_indexed(s, g, leaf, w, k, &ifirst, &rows))
 		rows = -1;
 	if (rows < 0 || (uint64_t)rows > s->max_alloc / sizeof *p->def)

@@ -16,8 +16,10 @@
 #   damage-rows  -o on_damage=null and skip on rows.jsonl, rows.csv and
 #            columns/ (damage-rows.py, damage-check.py): Parquet files of
 #            colfs-mksample damaged here (a page of a flat column in
-#            data pages v1; a page of the list `tags` in data pages v2),
-#            ORC files of the project's writer (stripe 1's footer lost;
+#            data pages v1; a page of the list `tags` in data pages v2;
+#            a leaf of the struct `pt`), a DuckDB file (a list of
+#            structs and a map, a leaf page of each in row group 1), ORC
+#            files of the project's writer (stripe 1's footer lost;
 #            one stream of `name` in stripe 1 overwritten), each against
 #            the undamaged file
 #   cfile    files of the project's CFile writer (tests/cfile/cw.c) of
@@ -252,6 +254,24 @@ f.write(bytes(x ^ 0xff for x in b))' "$@" || exit 1
 	damage "$out/s.parquet.bad" "$mnt/row_groups/0/chunks/pt.y/pages/1" 40 8
 	umount_
 	views s.parquet 400:800 pt pt
+	# repeated leaves of fields of several leaves (a list of structs, a
+	# map) in DuckDB's files: one data page per chunk in v1, no offset
+	# index, so a damaged page's rows are its row group's; row group 1
+	# (rows 2048-4095) of l.list.element.b and m.key_value.value lose
+	# their zstd frame's magic: l and m read NULL there, id keeps its
+	# values
+	if sh "$dir/../values/duckdb-setup.sh"; then
+		(cd "$dir/../values" && timeout 120 node --input-type=module -e "
+import { DuckDBInstance } from '@duckdb/node-api';
+const con = await (await DuckDBInstance.create(':memory:')).connect();
+await con.run(\"COPY (SELECT i AS id, CASE WHEN i % 7 = 0 THEN NULL ELSE [{'a': i, 'b': 'x' || i}, {'a': -i, 'b': NULL}] END AS l, CASE WHEN i % 5 = 0 THEN NULL ELSE MAP {'k' || i: i, 'z': NULL} END AS m FROM range(6000) t(i)) TO '$out/n.parquet' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 2048)\");
+") || { echo "FAIL: DuckDB did not write n.parquet" >&2; exit 1; }
+		healthy n.parquet
+		damage "$out/n.parquet.bad" "$mnt/row_groups/1/chunks/l.list.element.b/pages/0" 0 4
+		damage "$out/n.parquet.bad" "$mnt/row_groups/1/chunks/m.key_value.value/pages/0" 0 4
+		umount_
+		views n.parquet 2048:4096 "l m" l m
+	fi
 	# ORC: stripe 1 (rows 2000-3999) loses its footer: every field
 	"$ORC_GEN" "$out/o.orc" 6000 2000 >/dev/null || exit 1
 	healthy o.orc
