@@ -238,6 +238,12 @@ typedef struct colfsd_file {
 	 * several threads at once (parallel read-ahead): the core allows it
 	 * (a handle holds no position; streams lock inside the core). */
 	colfs_handle *handle;
+	/* The open (1, until its release) and each read in progress: a
+	 * read's bytes are lent from the handle's document or pieces, and
+	 * once its reply is written the kernel may deliver the release
+	 * (of a readahead read's file, closed meanwhile) to another thread
+	 * while this one still holds them. */
+	unsigned refs;
 } colfsd_file;
 
 static void colfsd_file_destroy(colfsd_file *f)
@@ -246,6 +252,12 @@ static void colfsd_file_destroy(colfsd_file *f)
 		return;
 	colfs_handle_close(f->handle);
 	free(f);
+}
+
+static void colfsd_file_put(colfsd_file *f)
+{
+	if (__atomic_sub_fetch(&f->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		colfsd_file_destroy(f);
 }
 
 static void colfsd_file_link(colfsd *d, colfsd_file *f)
@@ -307,6 +319,7 @@ static void colfsd_open(fuse_req_t req, fuse_ino_t ino,
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
+	f->refs = 1;
 	f->node = n;
 
 	switch (colfs_node_content(n)) {
@@ -459,6 +472,7 @@ static void colfsd_read(fuse_req_t req, fuse_ino_t ino, size_t size,
 	colfs_lent lent[COLFSD_READ_SPANS];
 	struct iovec iov[COLFSD_READ_SPANS];
 	size_t count = 0, got = 0;
+	__atomic_add_fetch(&f->refs, 1, __ATOMIC_ACQ_REL);
 	colfs_status cs = colfs_handle_read_lent(f->handle, (uint64_t)off,
 						 size, lent, COLFSD_READ_SPANS,
 						 &count, &got);
@@ -467,6 +481,7 @@ static void colfsd_read(fuse_req_t req, fuse_ino_t ino, size_t size,
 		colfsd_size_learnt(d, f, ino);
 	if (cs) {
 		fuse_reply_err(req, colfsd_errno(cs));
+		colfsd_file_put(f);
 		return;
 	}
 	for (size_t i = 0; i < count; i++)
@@ -474,6 +489,7 @@ static void colfsd_read(fuse_req_t req, fuse_ino_t ino, size_t size,
 					.iov_len = lent[i].len};
 	fuse_reply_iov(req, iov, (int)count);
 	colfs_lent_release(lent, count);
+	colfsd_file_put(f);
 }
 
 static void colfsd_release(fuse_req_t req, fuse_ino_t ino,
@@ -483,7 +499,7 @@ static void colfsd_release(fuse_req_t req, fuse_ino_t ino,
 
 	(void)ino;
 	colfsd_file_unlink(colfsd_of(req), f);
-	colfsd_file_destroy(f);
+	colfsd_file_put(f);
 	fuse_reply_err(req, 0);
 }
 
