@@ -11,8 +11,10 @@
 #            arrays/ and stripes/1/arrays/ against columns/
 #   damage   -o on_damage=null and skip on the corpus's
 #            datapage_v1-corrupt-checksum.parquet and on ORC and CFile
-#            files of the project's writers damaged here: columns/ (or
-#            values) against the healthy values (damage-check.py)
+#            files of the project's writers damaged here: every file of
+#            columns/ (CFile: values) has num_rows lines (null), the
+#            damaged rows NULL (or left out), the rest the healthy values
+#            (damage-check.py)
 #   damage-rows  -o on_damage=null and skip on rows.jsonl, rows.csv and
 #            columns/ (damage-rows.py, damage-check.py): Parquet files of
 #            colfs-mksample damaged here (a page of a flat column in
@@ -52,6 +54,12 @@ mount_() {
 }
 umount_() {
 	fusermount3 -u "$mnt" || { echo "FAIL: unmount" >&2; exit 1; }
+}
+# the mounted file's row count (its summary's "rows: N"; a CFile's
+# "values: N")
+num_rows() {
+	sed -n 's/^\(rows\|values\): \([0-9][0-9]*\)$/\2/p' "$mnt/summary" | grep . ||
+		{ echo "FAIL: no rows line in summary" >&2; return 1; }
 }
 
 case $case_ in
@@ -128,15 +136,18 @@ damage)
 	pq=${CORPUS:-}/parquet/good/datapage_v1-corrupt-checksum.parquet
 	if [ -f "$pq" ]; then
 		mount_ "$pq" -o checksums=ignore,size_index=off
-		cp "$mnt/columns/a" "$mnt/columns/b" "$good/" || exit 1
+		cp -r "$mnt/columns" "$good/pq" || exit 1
+		n=$(num_rows) || exit 1
 		umount_
 		for m in null skip; do
 			mount_ "$pq" -o on_damage=$m,size_index=off
-			# page 0 of a and page 1 of b: rows 0-2559 and 2560-5119;
-			# under skip rows.csv keeps no row (each has a damaged
-			# field), arrays/ mask them as under null
-			"$py" "$dir/damage-check.py" $m "$mnt/columns" "$good" a -- 0:2560 || exit 1
-			"$py" "$dir/damage-check.py" $m "$mnt/columns" "$good" b -- 2560:5120 || exit 1
+			# every file of columns/ (a and b), num_rows lines each:
+			# page 0 of a and page 1 of b, rows 0-2559 and 2560-5119,
+			# NULL (or left out), the others the healthy values; under
+			# skip rows.csv keeps no row (each has a damaged field),
+			# arrays/ mask them as under null
+			"$py" "$dir/damage-check.py" $m "$mnt/columns" "$good/pq" --all "$n" -- \
+				a=0:2560 b=2560:5120 || exit 1
 			lines=5121 what='read as NULL'
 			[ $m = skip ] && lines=1 what='left out'
 			[ "$(wc -l < "$mnt/rows.csv")" = $lines ] ||
@@ -157,6 +168,7 @@ assert len(n) == 5120 and n[:2560].all() and not n[2560:].any() and not v[:2560]
 	"$ORC_GEN" "$out/d.orc" 30000 12000 >/dev/null || exit 1
 	mount_ "$out/d.orc" -o size_index=off
 	cp -r "$mnt/columns" "$good/orc" || exit 1
+	n=$(num_rows) || exit 1
 	foot=$("$py" -c 'import json, sys; i = json.load(open(sys.argv[1]))
 print(i["offset"] + i["indexLength"] + i["dataLength"], i["footerLength"])' \
 		"$mnt/stripes/1/info.json") || exit 1
@@ -165,7 +177,7 @@ print(i["offset"] + i["indexLength"] + i["dataLength"], i["footerLength"])' \
 f = open(sys.argv[1], "r+b"); f.seek(off); f.write(b"\xff" * n)' "$out/d.orc" $foot || exit 1
 	for m in null skip; do
 		mount_ "$out/d.orc" -o on_damage=$m,size_index=off
-		"$py" "$dir/damage-check.py" $m "$mnt/columns" "$good/orc" id name score flag -- 12000:24000 || exit 1
+		"$py" "$dir/damage-check.py" $m "$mnt/columns" "$good/orc" --all "$n" -- 12000:24000 || exit 1
 		umount_
 	done
 	# CFile: block 1 (rows 700-1399) fails its CRC
@@ -173,6 +185,9 @@ f = open(sys.argv[1], "r+b"); f.seek(off); f.write(b"\xff" * n)' "$out/d.orc" $f
 		"$out/d.cfile" >/dev/null || exit 1
 	mount_ "$out/d.cfile" -o size_index=off
 	cp "$mnt/values" "$good/values" || exit 1
+	n=$(num_rows) || exit 1
+	[ "$(wc -l < "$good/values")" = "$n" ] ||
+		{ echo "FAIL: d.cfile: values has $(wc -l < "$good/values") lines, $n rows" >&2; exit 1; }
 	blk=$("$py" -c 'import json, sys; i = json.load(open(sys.argv[1]))
 print(i["offset"] + i["size"] // 2)' "$mnt/blocks/1/info.json") || exit 1
 	umount_
