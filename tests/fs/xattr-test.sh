@@ -143,6 +143,22 @@ case_xattr_parquet() {
 	[ "$(getfattr --only-values -n user.colfs.offset "$MNT$c/pages/0")" = \
 	  "$(getfattr --only-values -n user.colfs.offset "$MNT$c")" ] ||
 		fail "page 0 does not start at the chunk"
+	# the values against other readings of the file: the chunk's
+	# null_count is row group 0's NULL lines of columns/name (decoded),
+	# its compressed_size its raw file's size, its data pages'
+	# num_values add up to its num_values
+	[ "$(getfattr --only-values -n user.colfs.null_count "$MNT$c")" = \
+	  "$(head -n 1000 "$MNT/columns/name" | grep -cx '\\N')" ] ||
+		fail "null_count differs from the NULLs of columns/name"
+	[ "$(getfattr --only-values -n user.colfs.compressed_size "$MNT$c")" = \
+	  "$(stat -c %s "$MNT$c/raw")" ] || fail "compressed_size is not raw's size"
+	local p sum=0
+	for p in "$MNT$c"/pages/*; do
+		case $(getfattr --only-values -n user.colfs.page_type "$p") in
+		DATA_PAGE*) sum=$((sum + $(getfattr --only-values -n user.colfs.num_values "$p"))) ;;
+		esac
+	done
+	[ "$sum" = 1000 ] || fail "the data pages' num_values add up to $sum"
 	read_only "$MNT$c"
 	read_only "$MNT/README"
 	recursive
@@ -161,6 +177,15 @@ case_xattr_orc() {
 	[ "$(getfattr --only-values -n user.colfs.offset "$MNT/stripes/0/streams/$s")" = \
 	  "$(getfattr --only-values -n user.colfs.offset "$MNT/stripes/0/streams/$s/raw")" ] ||
 		fail "stream and raw offsets differ"
+	# num_rows is the stripe's lines of columns/, length its three parts
+	[ "$(getfattr --only-values -n user.colfs.num_rows "$MNT/stripes/0")" = \
+	  "$(wc -l < "$MNT/stripes/0/columns/int1")" ] ||
+		fail "stripe num_rows differs from stripes/0/columns/int1"
+	local a
+	a=$(getfattr -d -m - --absolute-names "$MNT/stripes/0")
+	[ "$(echo "$a" | sed -n 's/^user.colfs.length="\(.*\)"/\1/p')" = \
+	  "$(($(echo "$a" | sed -n 's/^user.colfs.\(index\|data\|footer\)_length="\(.*\)"/\2/p' |
+	     paste -sd+)))" ] || fail "stripe length is not index + data + footer"
 	read_only "$MNT/stripes/0"
 	recursive
 }
