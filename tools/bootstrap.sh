@@ -23,12 +23,13 @@ libcurl4-openssl-dev libroaring-dev libssl-dev libexpat1-dev tzdata"
 # setfattr: the extended attributes tests), libxml2-utils (xmllint parses
 # layout.svg), chromium (renders layout.svg headless), dpkg-dev and
 # debhelper (tests/package builds the Debian package with
-# dpkg-buildpackage and dh, when COLFS_TEST_PACKAGE=1).  Every command a script runs must be in a minimal
-# Debian 12 or come from this list: the commands-audit test checks it.
+# dpkg-buildpackage and dh), lintian (and checks the .deb with it).
+# Every command a script runs must be in a minimal Debian 12 or come from
+# this list: the commands-audit test checks it.
 if [ "${COLFS_WITH_TEST_TOOLS:-0}" = 1 ]; then
 	PKGS="$PKGS clang libclang-rt-14-dev python3 jq bitshuffle rsync procps
 time man-db shfmt ca-certificates nodejs npm nginx-light openssl curl
-python3-numpy attr libxml2-utils chromium dpkg-dev debhelper"
+python3-numpy attr libxml2-utils chromium dpkg-dev debhelper lintian"
 fi
 # --list: print the packages and stop (tests/tool/commands-audit.py checks
 # that every command the scripts run comes from one of them or from a
