@@ -24,6 +24,10 @@
 #            files of the project's writer (stripe 1's footer lost;
 #            one stream of `name` in stripe 1 overwritten), each against
 #            the undamaged file
+#   random   numpy.load(mmap_mode='r') at two rows of a sample damaged
+#            in two other pieces decodes only the pieces read: the
+#            values equal the healthy file's, no damaged page is decoded
+#            (errors stays empty); a read in a damaged page fails with EIO
 #   cfile    files of the project's CFile writer (tests/cfile/cw.c) of
 #            each fixed-width type, nullable or not, against `values`; a
 #            file without a positional index has no array
@@ -304,6 +308,63 @@ f = open(sys.argv[1], "r+b"); f.seek(off); f.write(b"\xff" * n)' "$out/o.orc.bad
 	damage "$out/n.orc.bad" "$mnt/stripes/1/streams/3-2-LENGTH" 0 0
 	umount_
 	views n.orc 2000:4000 name name
+	;;
+random)
+	# numpy.load(mmap_mode='r')[k] decodes only the piece under row k
+	# (65536 rows of a row group: docs/values.md, "Arrays"): a sample of
+	# 600000 rows in one row group, 10000-row pages, with the data of
+	# id's pages 28 and 48 (rows 280000-289999 and 480000-489999:
+	# pieces 4 and 7) flipped.  Under on_damage=error (the default),
+	# np.load (whose header read takes st_blksize, 1 MiB, and the
+	# kernel's readahead past it: pieces 0 to 2) and rows 30000 and
+	# 400000 (piece 6) read through mmap equal the healthy file's, and
+	# errors stays empty (no damaged page was decoded); a read of row
+	# 285000 then fails with EIO and files page 28, and page 48 is still
+	# not decoded.  (Row 400000 is inside piece 6 and 5 beyond the 128
+	# KiB, 16384 rows, the kernel reads around a fault.  With decode_threads=0: otherwise the workers decode the
+	# piece after each one read, as for a sequential reader: docs/tree.md,
+	# Options.)
+	[ -x "${MKSAMPLE:-}" ] || skip "MKSAMPLE is not set"
+	"$MKSAMPLE" "$out/r.parquet" --rows 600000 --row-groups 1 --page-rows 10000 \
+		>/dev/null || exit 1
+	cp "$out/r.parquet" "$out/r.bad" || exit 1
+	mount_ "$out/r.parquet" -o size_index=off
+	"$py" -c 'import numpy as np, sys
+a = np.load(sys.argv[1] + "/arrays/id.npy")
+print(a[30000], a[400000])' "$mnt" >"$out/want" || exit 1
+	"$py" -c 'import os, sys
+f = open(sys.argv[1], "r+b")
+for pg in (28, 48):
+    p = "%s/row_groups/0/chunks/id/pages/%d" % (sys.argv[2], pg)
+    assert os.getxattr(p, "user.colfs.num_values") == b"10000", p
+    off = int(os.getxattr(p, "user.colfs.offset")) + \
+        int(os.getxattr(p, "user.colfs.header_length")) + 800
+    f.seek(off); b = f.read(8); f.seek(off); f.write(bytes(x ^ 0xff for x in b))' \
+		"$out/r.bad" "$mnt" || exit 1
+	umount_
+	mount_ "$out/r.bad" -o size_index=off,decode_threads=0
+	timeout 60 "$py" -c 'import errno, numpy as np, os, sys
+mnt = sys.argv[1]
+m = np.load(mnt + "/arrays/id.npy", mmap_mode="r")
+got = "%d %d" % (m[30000], m[400000])
+want = open(sys.argv[2]).read().split()
+assert got == " ".join(want), "mmap read %s, healthy %s" % (got, want)
+errs = open(mnt + "/errors").read()
+assert errs == "", "errors after rows 30000 and 400000: " + errs
+print("ok: mmap rows 30000 and 400000 equal the healthy file, no damaged page decoded")
+fd = os.open(mnt + "/arrays/id.npy", os.O_RDONLY)
+hdr = 10 + int.from_bytes(os.pread(fd, 10, 0)[8:10], "little")
+try:
+    os.pread(fd, 8, hdr + 285000 * 8)
+    raise SystemExit("FAIL: row 285000 (damaged page 28) was read")
+except OSError as e:
+    assert e.errno == errno.EIO, e
+errs = open(mnt + "/errors").read()
+assert "/row_groups/0/chunks/id/pages/28:" in errs, "errors: " + errs
+assert "/pages/48:" not in errs, "page 48 decoded: " + errs
+print("ok: row 285000: EIO, page 28 filed, page 48 not decoded")' "$mnt" "$out/want" ||
+		{ echo "FAIL: random access" >&2; exit 1; }
+	umount_
 	;;
 *)
 	echo "arrays-test: unknown case $case_" >&2
