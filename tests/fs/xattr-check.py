@@ -276,6 +276,14 @@ def check_svg(mnt, d):
                                                 (off, ln, kind, path)))
         if ("damaged" in cls) != (fill == "#e41a1c"):
             fail("%s: %r drawn %s" % (svg, title, fill))
+        # gaps hatched, overlaps their own bars (docs/tree.md, layout.svg)
+        if kind == "gap" and (cls != ["region", "gap"] or
+                              fill != "url(#hatch)"):
+            fail("%s: gap %r drawn %s %s" % (svg, title, cls, fill))
+        if kind == "overlap" and cls != ["region", "overlap"]:
+            fail("%s: overlap %r drawn %s" % (svg, title, cls))
+        if kind not in ("gap", "overlap") and "part" not in cls:
+            fail("%s: %r drawn as %s" % (svg, title, cls))
     print("%s: %d regions, one per layout line" % (svg, len(regs)))
 
 

@@ -19,8 +19,9 @@
 #                  attributes equal its own getfattr -d; the attributes of
 #                  xattr-parquet and the layout offsets hold in its output
 #   layout-svg     layout.svg of the root and of a row group (Parquet), a
-#                  stripe (ORC), a CFile: xmllint parses it, one region per
-#                  layout line with its title; a damaged copy of the sample
+#                  stripe (ORC), a CFile, corpus files with gaps and with
+#                  overlaps: xmllint parses it, one region per layout line
+#                  with its title (gaps hatched, overlaps as bars); a damaged copy of the sample
 #                  has its broken chunk in red, and headless Chromium's
 #                  picture of it shows the red
 #
@@ -261,6 +262,21 @@ case_layout_svg() {
 	else
 		echo "ORC part skipped: no corpus at $CORPUS"
 	fi
+	# gaps (alltypes_plain.parquet: 11) and overlaps (a bad file whose
+	# footer claims a chunk's bytes: 4), each a region of its own
+	local f n
+	for f in parquet/good/alltypes_plain.parquet \
+		parquet/bad/ARROW-RS-GH-6229-DICTHEADER.parquet; do
+		[ -s "${CORPUS:-/nonexistent}/$f" ] ||
+			{ echo "$f part skipped: no corpus at $CORPUS"; continue; }
+		mount_file "$CORPUS/$f"
+		svg_parses "$MNT/layout.svg"
+		checks "svg /"
+		n=$(grep -c ' \(gap\|overlap\) -$' "$MNT/layout")
+		[ "$n" -ge 4 ] || fail "$f: $n gap and overlap lines in layout"
+		echo "$f: $n gap and overlap lines drawn"
+		timeout 10 fusermount3 -u "$MNT"
+	done
 	# the sample with its name chunk's first page header overwritten
 	cp "$SAMPLE" "$WORK/bad.parquet"
 	printf '\377\377\377\377\377\377\377\377' |
