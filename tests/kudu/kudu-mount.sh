@@ -3,7 +3,9 @@
 # daemon): opened by its .data and by its .metadata name, each
 # blocks/<id>/ equal to a mount of the CFile alone (diff -r; the READMEs'
 # first lines name the file), deleted blocks under deleted/ only, the
-# values of every block equal to what the writer wrote, `errors` empty.
+# values of every block equal to what the writer wrote, `errors` empty,
+# each block's xattrs the CFile's own (but its path and its ranges'
+# offsets), `getfattr -R` over the mount naming every node.
 #
 #   kudu-mount.sh KUDU_CONTAINER_WRITER COLFS
 #
@@ -92,8 +94,28 @@ for v in 2 1; do
 			# layout.svg names the file in lines 3 and 6
 			cmp <(sed '3d;6d' "$b/layout.svg") <(sed '3d;6d' "$A/layout.svg") ||
 				fail "v$v $name block $i: layout.svg differs"
+			# its nodes' xattrs are the CFile's own (docs/tree.md),
+			# but for their paths in the mount and their ranges'
+			# offsets, which are the container's; blocks/<id>/
+			# itself is the container's directory (no format, size)
+			xa() { (cd "$1" && timeout $T getfattr -R -d -m - .) |
+				awk '/^# file: /{top = $3 == "."}
+				!/^user.colfs.(path|offset)=/ &&
+				!(top && /^user.colfs.(format|size)=/)'; }
+			xa "$b" >"$WORK/xa-b" && xa "$A" >"$WORK/xa-a" ||
+				fail "v$v block $i: getfattr -R failed"
+			[ "$(grep -c '^user.colfs.kind=' "$WORK/xa-a")" -ge 20 ] ||
+				fail "v$v block $i: getfattr -R of the CFile: $(head "$WORK/xa-a")"
+			diff "$WORK/xa-b" "$WORK/xa-a" >"$WORK/xattr.diff" ||
+				fail "v$v block $i: xattrs differ from the CFile alone: $(head -20 "$WORK/xattr.diff")"
+			[ "$(getfattr --only-values -n user.colfs.path "$b/blocks/0")" = \
+			  "/blocks/$(printf '%016d' $i)/blocks/0" ] ||
+				fail "v$v block $i: path $(getfattr --only-values -n user.colfs.path "$b/blocks/0")"
 			unmount_it "$A"
 		done
+		# getfattr -R over the whole mount completes, every node once
+		[ "$(timeout $T getfattr -R -d -m - --absolute-names "$M" | grep -c '^# file: ')" = \
+		  "$(find "$M" | wc -l)" ] || fail "v$v $name: getfattr -R did not name every node"
 		[ ! -s "$M/errors" ] || fail "v$v $name: errors: $(cat "$M/errors")"
 		timeout $T grep -q '^16384 6000 punched_block /deleted/0000000000000004$' "$M/layout" ||
 			fail "v$v: layout has no punched block: $(cat "$M/layout")"
