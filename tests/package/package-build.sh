@@ -13,8 +13,8 @@
 # is built with `dpkg-buildpackage -b -us -uc` (offline: the build
 # dependencies are Debian's, checked first with dpkg-checkbuilddeps), then
 #   - its control file names the colfs package and depends on fuse3, and
-#     every package it depends on is installed here (so `apt install
-#     ./colfs_*.deb` has nothing to fetch on a machine like this one);
+#     every package it depends on is installed here; `apt-get install -s
+#     ./colfs_*.deb` (simulated) would install colfs and nothing else;
 #   - the .deb is unpacked with `dpkg -x` into a scratch root, and holds
 #     both programs (and no other: the test programs and colfs-mksample
 #     are not packaged), which run and print their version, both man
@@ -73,6 +73,21 @@ for d in $(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*//'); d
 	dpkg-query -W -f='${Status}' "$d" 2>/dev/null | grep -q "install ok installed" ||
 		fail "the package depends on $d, which is not installed here"
 done
+# `apt install ./colfs_*.deb`, simulated (-s: nothing is installed): apt
+# takes the local file and would install colfs alone
+if command -v apt-get >/dev/null; then
+	if timeout 120 apt-get install -s "$deb" >"$WORK/apt.txt" 2>&1; then
+		grep -q "^Inst colfs ($(dpkg-deb -f "$deb" Version) local-deb" "$WORK/apt.txt" ||
+			fail "apt-get install -s: $(tail -5 "$WORK/apt.txt")"
+		[ "$(grep -c '^Inst ' "$WORK/apt.txt")" = 1 ] ||
+			fail "apt would install more than colfs: $(grep '^Inst ' "$WORK/apt.txt")"
+		echo "ok: apt-get install -s ./$(basename "$deb"): $(grep '^Inst ' "$WORK/apt.txt")"
+	elif grep -q 'Could not get lock\|Unable to lock' "$WORK/apt.txt"; then
+		echo "SKIP (part): apt-get install -s: apt is locked by another process"
+	else
+		fail "apt-get install -s failed: $(tail -5 "$WORK/apt.txt")"
+	fi
+fi
 
 # ---- the files ---------------------------------------------------------------
 root=$WORK/root
