@@ -277,6 +277,34 @@ case_layout_svg() {
 		echo "$f: $n gap and overlap lines drawn"
 		timeout 10 fusermount3 -u "$MNT"
 	done
+	# made without decoding data: the sample with the values of name's
+	# page 1 flipped (its CRC fails only when decoded); on a fresh
+	# mount layout.svg, layout and the xattrs of the row group, chunk,
+	# pages and raw leave errors empty, and the damage is there
+	# (columns/name fails, errors names the page).  (Not getfattr -R:
+	# its lstat of each view sizes a small file's views by decoding
+	# them, as ls -l does: "Sizes".)
+	local p hl poff
+	p=$(mktemp -d "$WORK/x.XXXXXX")
+	mount_file "$SAMPLE"
+	poff=$(getfattr --only-values -n user.colfs.offset "$MNT/row_groups/0/chunks/name/pages/1")
+	hl=$(getfattr --only-values -n user.colfs.header_length "$MNT/row_groups/0/chunks/name/pages/1")
+	timeout 10 fusermount3 -u "$MNT"
+	cp "$SAMPLE" "$p/data.parquet"
+	printf '\377\377\377\377' |
+		dd of="$p/data.parquet" bs=1 seek=$((poff + hl + 4)) conv=notrunc status=none
+	mount_file "$p/data.parquet"
+	svg_parses "$MNT/layout.svg"
+	timeout "$T" cat "$MNT/layout" "$MNT/row_groups/0/layout.svg" > /dev/null
+	timeout "$T" getfattr -d -m - "$MNT" "$MNT/row_groups/0" \
+		"$MNT/row_groups/0/chunks/name" "$MNT/row_groups/0/chunks/name/raw" \
+		"$MNT"/row_groups/0/chunks/name/pages/* > /dev/null 2>&1 || fail "getfattr -d"
+	[ ! -s "$MNT/errors" ] || fail "layout.svg or xattrs decoded data: $(cat "$MNT/errors")"
+	! timeout "$T" cat "$MNT/columns/name" > /dev/null 2>&1 || fail "columns/name read past the damage"
+	grep -q '^/row_groups/0/chunks/name/pages/1: ' "$MNT/errors" ||
+		fail "errors does not name the damaged page: $(cat "$MNT/errors")"
+	echo "layout.svg and xattrs of a data-damaged file: nothing decoded"
+	timeout 10 fusermount3 -u "$MNT"
 	# the sample with its name chunk's first page header overwritten
 	cp "$SAMPLE" "$WORK/bad.parquet"
 	printf '\377\377\377\377\377\377\377\377' |
