@@ -6,7 +6,7 @@
 #            NULLs (tests/values/arrays-oracle.mjs), in 2 row groups (the first of two pieces):
 #            arrays/ and row_groups/1/arrays/ against DuckDB's reading
 #            of the same file, sizes exact on a fresh mount, mmap random
-#            access (check-npy.py)
+#            access (check-npy.py); the DECIMALs' scales in arrays/README
 #   orc      a file of the project's ORC writer (tests/orc/orc_gen.c):
 #            arrays/ and stripes/1/arrays/ against columns/
 #   damage   -o on_damage=null and skip on the corpus's
@@ -77,6 +77,15 @@ duckdb)
 	first=$("$py" -c 'import json, sys; print(json.load(open(sys.argv[1]))["num_rows"])' \
 		"$mnt/row_groups/0/meta.json") || exit 1
 	timeout 120 "$py" "$dir/check-npy.py" "$mnt/arrays" "$out/fixed.csv" || exit 1
+	# the DECIMALs' scale, which the .npy header cannot carry, is in
+	# arrays/README (DECIMAL(4,1), (9,2), (18,4) in arrays-oracle.mjs)
+	for d in 'dec4.npy: int64 (<i8), from INT32 DECIMAL, precision 4, scale 1;' \
+		'dec9.npy: int64 (<i8), from INT32 DECIMAL, precision 9, scale 2;' \
+		'dec18.npy: int64 (<i8), from INT64 DECIMAL, precision 18, scale 4;'; do
+		grep -qF "$d" "$mnt/arrays/README" ||
+			{ echo "FAIL: arrays/README lacks '$d'" >&2; exit 1; }
+	done
+	echo "ok: arrays/README gives each DECIMAL's precision and scale"
 	timeout 60 "$py" "$dir/check-npy.py" "$mnt/row_groups/1/arrays" \
 		"$out/fixed.csv" "$first" >/dev/null || exit 1
 	echo "ok: row_groups/1/arrays (rows from $first)"
