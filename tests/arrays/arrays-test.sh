@@ -8,7 +8,9 @@
 #            of the same file, sizes exact on a fresh mount, mmap random
 #            access (check-npy.py); the DECIMALs' scales in arrays/README
 #   orc      a file of the project's ORC writer (tests/orc/orc_gen.c):
-#            arrays/ and stripes/1/arrays/ against columns/
+#            arrays/ and stripes/1/arrays/ against columns/; corpus files
+#            of the types it does not write (BYTE to DOUBLE, DATE,
+#            TIMESTAMP, DECIMAL) against their columns/
 #   damage   -o on_damage=null and skip on the corpus's
 #            datapage_v1-corrupt-checksum.parquet and on ORC and CFile
 #            files of the project's writers damaged here: every file of
@@ -110,6 +112,21 @@ orc)
 		--columns "$mnt/stripes/1/columns" >/dev/null || exit 1
 	echo "ok: stripes/1/arrays"
 	umount_
+	# the types the project's writer leaves out, in files of the corpus:
+	# BYTE to DOUBLE (test1), DATE and TIMESTAMP (testDate2038,
+	# testTimestamp, orc_split_elim), DECIMAL (decimal), NULLs
+	# (nulls-at-end-snappy), against their columns/
+	for f in TestOrcFile.test1.orc TestOrcFile.testDate2038.orc \
+		TestOrcFile.testTimestamp.orc orc_split_elim.orc decimal.orc \
+		nulls-at-end-snappy.orc; do
+		f=${CORPUS:-}/orc/good/$f
+		[ -f "$f" ] || { echo "arrays-test: $f absent: left out" >&2; continue; }
+		mount_ "$f" -o size_index=off
+		timeout 120 "$py" "$dir/check-npy.py" "$mnt/arrays" --columns "$mnt/columns" \
+			>"$out/npy.txt" || { cat "$out/npy.txt"; exit 1; }
+		echo "ok: ${f##*/}: $(grep '^ok: ' "$out/npy.txt" | cut -d: -f2 | tr '\n' ' ')"
+		umount_
+	done
 	;;
 cfile)
 	[ -x "${CFILE_WRITER:-}" ] || skip "CFILE_WRITER is not set"

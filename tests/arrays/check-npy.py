@@ -19,7 +19,10 @@ random rows answers the same values.  Exit 0 when all holds.
 
 With --columns, the expected values are the text views COLUMNS_DIR/<field>
 of the same mount for each <field>.npy of DIR (integers, floats, true and
-false; \\N for NULL): for files whose writer is the project's own.
+false, DECIMALs with their scale's digits, dates and times as
+docs/values.md renders them; \\N for NULL): for files whose writer is the
+project's own, and files of the corpus that DuckDB cannot write (ORC,
+FLOAT16).
 """
 import csv
 import os
@@ -124,6 +127,9 @@ for col, field in enumerate(header):
         unit = np.datetime_data(arr.dtype)[0]
         exp_text = [w for w in want]
         got_text = [render_time(int(x), unit) for x in ints]
+        # a time without a zone (ORC TIMESTAMP) is shown without "+00"
+        got_text = [g[:-3] if g.endswith("+00") and not w.endswith("+00")
+                    else g for g, w in zip(got_text, exp_text)]
         eq = np.array([g == w for g, w in zip(got_text, exp_text)], dtype=bool)
         exp = None
     elif kind == "f":
@@ -133,7 +139,10 @@ for col, field in enumerate(header):
         exp = np.array([w == "1" for w in want], dtype=bool)
         eq = ints == exp
     else:
-        exp = np.array([int(w) if w else 0 for w in want], dtype=ints.dtype)
+        # a DECIMAL's text has its scale's digits after the point: the
+        # array holds the unscaled integer
+        exp = np.array([int(w.replace(".", "")) if w else 0 for w in want],
+                       dtype=ints.dtype)
         eq = ints == exp
     isnull = nulls if nulls is not None else np.zeros(len(arr), dtype=bool)
     # a NULL: masked, and 0 in the values; else unmasked and equal
