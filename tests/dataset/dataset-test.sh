@@ -34,10 +34,24 @@ T=30
 WORK=$(mktemp -d /tmp/colfs-dataset-test.XXXXXX)
 export XDG_CACHE_HOME=$WORK/cache
 MNT=
+# The daemon of $MNT (named on its command line) gone, for up to 10 s:
+# after the unmount it still writes the size index under $XDG_CACHE_HOME,
+# and rm -rf of $WORK meanwhile failed ("Directory not empty").
+daemon_gone() {
+	local pid i
+	pid=$(pgrep -f -- " $MNT" | head -n1 || true)
+	[ -n "$pid" ] || return 0
+	for i in $(seq 1 100); do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	return 1
+}
 cleanup() {
 	if [ -n "$MNT" ] && grep -qs " $MNT fuse" /proc/self/mounts; then
 		timeout 10 fusermount3 -u -z "$MNT" 2>/dev/null || true
 	fi
+	[ -z "$MNT" ] || daemon_gone || true
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -246,6 +260,7 @@ mount)
 	[ "$(x column "$c")" = id ] || fail "$c: column $(x column "$c")"
 	[ "$(x format "files/$f")" = parquet ] || fail "files/$f: format $(x format "files/$f")"
 	timeout $T fusermount3 -u "$MNT" || fail "unmount"
+	daemon_gone || fail "the daemon did not exit after the unmount"
 	echo "ok: the mount serves the views and the files' trees, their xattrs"
 	;;
 *)
