@@ -420,6 +420,18 @@ static void test_int96_order(void **state)
 		"decoded max: 2020-05-31 00:00:00.000000001\n"
 		"statistics: agree with the data\n"
 		"0 mismatches\n");
+	/* the nanoseconds are signed: -1 is below 5 (unsigned it would be
+	 * the largest), so a min of 5 ns lies */
+	int96(vals + 12, UINT64_MAX, 2459000);
+	write_chunk(3, 3, vals, sizeof vals, 3, lo, hi, 12, -1);
+	assert_string_equal(verify_text(),
+		"data pages: 1\n"
+		"entries: 3 (3 values, 0 nulls)\n"
+		"rows: 3, as the row group says\n"
+		"decoded min: 2020-05-29 23:59:59.999999999\n"
+		"decoded max: 2020-05-30 00:00:00.000000009\n"
+		"MISMATCH: statistics min_value is above the minimum of the data (2020-05-30 00:00:00.000000005, decoded 2020-05-29 23:59:59.999999999)\n"
+		"1 mismatch\n");
 }
 
 static double double_of(uint64_t u)
@@ -688,6 +700,104 @@ static void test_geoparquet_schema(void **state)
 	unlink(path);
 }
 
+/* A footer-only file of four BYTE_ARRAY leaves: g1 GEOMETRY with crs
+ * "OGC:CRS84", g2 GEOGRAPHY with crs "srid:4326" and algorithm KARNEY
+ * (4), g3 GEOGRAPHY with algorithm 9 (no name), g4 GEOMETRY with
+ * neither. */
+static void write_geo_types(void)
+{
+	static const struct {
+		const char *name, *crs;
+		int16_t kind;
+		int32_t algorithm;
+	} leaves[] = {
+		{"g1", "OGC:CRS84", 17, -1},
+		{"g2", "srid:4326", 18, 4},
+		{"g3", NULL, 18, 9},
+		{"g4", NULL, 17, -1},
+	};
+	tw_buf meta = {0}, out = {0};
+	tw w;
+
+	tw_begin(&w, &meta);
+	tw_field_i32(&w, 1, 2);                         /* version */
+	tw_field_list_begin(&w, 2, TW_STRUCT, 5);       /* schema */
+	tw_elem_struct_begin(&w);
+	tw_field_string(&w, 4, "schema");
+	tw_field_i32(&w, 5, 4);
+	tw_struct_end(&w);
+	for (size_t i = 0; i < 4; i++) {
+		tw_elem_struct_begin(&w);
+		tw_field_i32(&w, 1, 6);                 /* BYTE_ARRAY */
+		tw_field_i32(&w, 3, 1);                 /* OPTIONAL */
+		tw_field_string(&w, 4, leaves[i].name);
+		tw_field_struct_begin(&w, 10);          /* LogicalType */
+		tw_field_struct_begin(&w, leaves[i].kind);
+		if (leaves[i].crs)
+			tw_field_string(&w, 1, leaves[i].crs);
+		if (leaves[i].algorithm >= 0)
+			tw_field_i32(&w, 2, leaves[i].algorithm);
+		tw_struct_end(&w);
+		tw_struct_end(&w);
+		tw_struct_end(&w);
+	}
+	tw_field_i64(&w, 3, 0);                         /* num_rows */
+	tw_field_list_begin(&w, 4, TW_STRUCT, 0);       /* row_groups */
+	tw_struct_end(&w);
+	assert_true(tw_ok(&w));
+
+	tw_buf_put(&out, "PAR1", 4);
+	tw_buf_put(&out, meta.data, meta.len);
+	tw_buf_le32(&out, (uint32_t)meta.len);
+	tw_buf_put(&out, "PAR1", 4);
+	assert_false(out.failed);
+	save(&out);
+	tw_buf_free(&meta);
+	tw_buf_free(&out);
+}
+
+/* GEOMETRY's CRS, GEOGRAPHY's CRS and edge interpolation algorithm in
+ * schema and schema.json (an algorithm without a name as its number) */
+static void test_geo_crs_algorithm(void **state)
+{
+	colfs_tree *t;
+	char why[256];
+	const char *s;
+
+	(void)state;
+	write_geo_types();
+	if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
+		unlink(path);
+		fail_msg("open failed: %s", why);
+	}
+	s = slurp(t, "/schema");
+	assert_non_null(s);
+	assert_string_equal(s, "message schema {\n"
+			       "  optional binary g1 (GEOMETRY(OGC:CRS84));\n"
+			       "  optional binary g2 (GEOGRAPHY(srid:4326,KARNEY));\n"
+			       "  optional binary g3 (GEOGRAPHY(,9));\n"
+			       "  optional binary g4 (GEOMETRY);\n"
+			       "}\n");
+	s = slurp(t, "/schema.json");
+	assert_non_null(s);
+	assert_non_null(strstr(s, "\"logical_type\": {\n"
+				  "        \"kind\": \"GEOMETRY\",\n"
+				  "        \"crs\": \"OGC:CRS84\"\n"
+				  "      }"));
+	assert_non_null(strstr(s, "\"logical_type\": {\n"
+				  "        \"kind\": \"GEOGRAPHY\",\n"
+				  "        \"crs\": \"srid:4326\",\n"
+				  "        \"algorithm\": \"KARNEY\"\n"
+				  "      }"));
+	assert_non_null(strstr(s, "\"logical_type\": {\n"
+				  "        \"kind\": \"GEOGRAPHY\",\n"
+				  "        \"algorithm\": 9\n"
+				  "      }"));
+	assert_string_equal(slurp(t, "/errors"), "");
+	colfs_tree_destroy(t);
+	unlink(path);
+}
+
 /* The corpus's geospatial files: `schema` marks a field GeoParquet only
  * when the file has `geo` key-value metadata (skipped, with a message,
  * without the corpus) */
@@ -736,6 +846,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_file_logical_type),
+		cmocka_unit_test(test_geo_crs_algorithm),
 		cmocka_unit_test(test_column_orders),
 		cmocka_unit_test(test_nan_count_lie),
 		cmocka_unit_test(test_int96_order),
