@@ -37,12 +37,28 @@ static void save(const tw_buf *out)
 	fclose(f);
 }
 
+/* A file of the FileMetaData `meta` alone (no row group data), saved as
+ * save() does; `meta` is freed. */
+static void save_footer_only(tw_buf *meta)
+{
+	tw_buf out = {0};
+
+	tw_buf_put(&out, "PAR1", 4);
+	tw_buf_put(&out, meta->data, meta->len);
+	tw_buf_le32(&out, (uint32_t)meta->len);
+	tw_buf_put(&out, "PAR1", 4);
+	assert_false(out.failed);
+	save(&out);
+	tw_buf_free(meta);
+	tw_buf_free(&out);
+}
+
 /* A footer-only file (no row group): root { optional group doc (FILE) {
  * optional binary uri (STRING); optional int64 size } }; the leaf `size`
  * carries SchemaElement field 11 = 7, which parquet-format does not define. */
 static void write_file(void)
 {
-	tw_buf meta = {0}, out = {0};
+	tw_buf meta = {0};
 	tw w;
 
 	tw_begin(&w, &meta);
@@ -82,15 +98,7 @@ static void write_file(void)
 	tw_struct_end(&w);
 	assert_true(tw_ok(&w));
 
-	tw_buf_put(&out, "PAR1", 4);
-	tw_buf_put(&out, meta.data, meta.len);
-	tw_buf_le32(&out, (uint32_t)meta.len);
-	tw_buf_put(&out, "PAR1", 4);
-	assert_false(out.failed);
-
-	save(&out);
-	tw_buf_free(&meta);
-	tw_buf_free(&out);
+	save_footer_only(&meta);
 }
 
 /* One row group of one DOUBLE column `x` whose chunk holds one PLAIN data
@@ -246,18 +254,28 @@ static char *slurp(colfs_tree *t, const char *p)
 	return buf;
 }
 
-static void test_file_logical_type(void **state)
+/* The tree of the file just written (the test fails, and the file is
+ * removed, when it does not open). */
+static colfs_tree *open_written(void)
 {
 	colfs_tree *t;
 	char why[256];
-	const char *s;
 
-	(void)state;
-	write_file();
 	if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
 		unlink(path);
 		fail_msg("open failed: %s", why);
 	}
+	return t;
+}
+
+static void test_file_logical_type(void **state)
+{
+	colfs_tree *t;
+	const char *s;
+
+	(void)state;
+	write_file();
+	t = open_written();
 	s = slurp(t, "/schema");
 	assert_non_null(s);
 	assert_string_equal(s, "message schema {\n"
@@ -291,16 +309,13 @@ static void test_column_orders(void **state)
 		"INT96_TIMESTAMP_ORDER",
 	};
 	colfs_tree *t;
-	char why[256], want[64];
+	char want[64];
 	const char *s;
 
 	(void)state;
 	for (int16_t k = 1; k <= 3; k++) {
 		write_ordered(k, 1);
-		if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
-			unlink(path);
-			fail_msg("open failed: %s", why);
-		}
+		t = open_written();
 		s = slurp(t, "/row_groups/0/chunks/x/statistics.json");
 		assert_non_null(s);
 		snprintf(want, sizeof want, "\"column_order\": \"%s\"",
@@ -326,13 +341,10 @@ static char *chunk_text(const char *node, bool keep)
 {
 	static char text[4096];
 	colfs_tree *t;
-	char why[256], p[128];
+	char p[128];
 	const char *s;
 
-	if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
-		unlink(path);
-		fail_msg("open failed: %s", why);
-	}
+	t = open_written();
 	snprintf(p, sizeof p, "/row_groups/0/chunks/x/%s", node);
 	s = slurp(t, p);
 	assert_non_null(s);
@@ -590,7 +602,7 @@ static const char geo_json[] =
 static void write_geo_file(const char *geo)
 {
 	static const char *const leaves[] = {"geometry", "other", "g3", "g4"};
-	tw_buf meta = {0}, out = {0};
+	tw_buf meta = {0};
 	tw w;
 
 	tw_begin(&w, &meta);
@@ -631,15 +643,7 @@ static void write_geo_file(const char *geo)
 	tw_struct_end(&w);
 	assert_true(tw_ok(&w));
 
-	tw_buf_put(&out, "PAR1", 4);
-	tw_buf_put(&out, meta.data, meta.len);
-	tw_buf_le32(&out, (uint32_t)meta.len);
-	tw_buf_put(&out, "PAR1", 4);
-	assert_false(out.failed);
-
-	save(&out);
-	tw_buf_free(&meta);
-	tw_buf_free(&out);
+	save_footer_only(&meta);
 }
 
 /* schema and schema.json mark the fields GeoParquet's `geo` names: their
@@ -647,15 +651,11 @@ static void write_geo_file(const char *geo)
 static void test_geoparquet_schema(void **state)
 {
 	colfs_tree *t;
-	char why[256];
 	const char *s;
 
 	(void)state;
 	write_geo_file(geo_json);
-	if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
-		unlink(path);
-		fail_msg("open failed: %s", why);
-	}
+	t = open_written();
 	s = slurp(t, "/schema");
 	assert_non_null(s);
 	assert_string_equal(s, "message schema {\n"
@@ -690,10 +690,7 @@ static void test_geoparquet_schema(void **state)
 
 	/* the same file without `geo`: nothing marked */
 	write_geo_file(NULL);
-	if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
-		unlink(path);
-		fail_msg("open failed: %s", why);
-	}
+	t = open_written();
 	assert_null(strstr(slurp(t, "/schema"), "GeoParquet"));
 	assert_null(strstr(slurp(t, "/schema.json"), "geoparquet"));
 	colfs_tree_destroy(t);
@@ -716,7 +713,7 @@ static void write_geo_types(void)
 		{"g3", NULL, 18, 9},
 		{"g4", NULL, 17, -1},
 	};
-	tw_buf meta = {0}, out = {0};
+	tw_buf meta = {0};
 	tw w;
 
 	tw_begin(&w, &meta);
@@ -746,14 +743,7 @@ static void write_geo_types(void)
 	tw_struct_end(&w);
 	assert_true(tw_ok(&w));
 
-	tw_buf_put(&out, "PAR1", 4);
-	tw_buf_put(&out, meta.data, meta.len);
-	tw_buf_le32(&out, (uint32_t)meta.len);
-	tw_buf_put(&out, "PAR1", 4);
-	assert_false(out.failed);
-	save(&out);
-	tw_buf_free(&meta);
-	tw_buf_free(&out);
+	save_footer_only(&meta);
 }
 
 /* GEOMETRY's CRS, GEOGRAPHY's CRS and edge interpolation algorithm in
@@ -761,15 +751,11 @@ static void write_geo_types(void)
 static void test_geo_crs_algorithm(void **state)
 {
 	colfs_tree *t;
-	char why[256];
 	const char *s;
 
 	(void)state;
 	write_geo_types();
-	if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
-		unlink(path);
-		fail_msg("open failed: %s", why);
-	}
+	t = open_written();
 	s = slurp(t, "/schema");
 	assert_non_null(s);
 	assert_string_equal(s, "message schema {\n"
