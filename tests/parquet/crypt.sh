@@ -10,7 +10,9 @@
 #     double and float columns hold the values parquet-cpp's test wrote
 #     (the bloom filter file: its own table, checked whole); each is
 #     mounted with its keys given as options (the column keys in the
-#     "column_keys=COL:KEY,COL:KEY" form) and its rows.jsonl read there;
+#     "column_keys=COL:KEY,COL:KEY" form) and its rows.jsonl read there
+#     (no key in the process title or the daemon's messages), and mounted
+#     without keys (its errors say colfs has no keys);
 #   - the corpus files DuckDB 1.5 reads with the same keys compare
 #     column by column with its reading: uniform_encryption (AES-128 and
 #     aes256/, every column under the footer key; DuckDB fails on its
@@ -121,6 +123,29 @@ mount_rows() {
 			{ echo "errors: $(head -3 "$mnt/errors")" >>"$work/mount.err"; ok=0; }
 	fi
 	mount_cleanup
+	for k in $3; do
+		grep -qi -- "$k" "$work/mount.err" && { echo "the daemon's messages show a key" >>"$work/mount.err"; ok=0; }
+	done
+	[ $ok = 1 ]
+}
+# mount_nokeys FILE: FILE mounts without keys, as before keys were
+# supported, and its errors say why its encrypted parts are not read
+mount_nokeys() {
+	local ok=0
+	mnt=$(mktemp -d "$work/mnt.XXXXXX")
+	"$colfs" -f -o size_index=off "$1" "$mnt" 2>"$work/mount.err" &
+	mpid=$!
+	for _ in $(seq 500); do mountpoint -q "$mnt" && break; sleep 0.02; done
+	if ! mountpoint -q "$mnt"; then
+		echo "did not mount" >>"$work/mount.err"
+	else
+		timeout 60 cat "$mnt/summary" >/dev/null 2>>"$work/mount.err"
+		# (a plaintext footer: its encrypted chunk's pages, not listed)
+		timeout 60 ls "$mnt/row_groups/0/chunks/double_field/pages" >/dev/null 2>&1
+		timeout 60 grep -q "colfs has no keys" "$mnt/errors" && ok=1 ||
+			echo "errors: $(head -3 "$mnt/errors")" >>"$work/mount.err"
+	fi
+	mount_cleanup
 	[ $ok = 1 ]
 }
 
@@ -180,6 +205,8 @@ if [ $have_corpus = 1 ]; then
 		esac
 		mount_rows "$f" "$mopts" "$mkeys" "$work/rows.jsonl" ||
 			fail "$rel: mounted with its keys: $(cat "$work/mount.err")"
+		mount_nokeys "$f" ||
+			fail "$rel: mounted without keys: $(cat "$work/mount.err")"
 	done
 	[ "$n" -ge 11 ] || fail "only $n encrypted corpus files checked"
 	# the table of parquet-testing's encryption files (parquet-cpp's
@@ -423,7 +450,8 @@ if [ $have_corpus = 1 ]; then
 	# about keys are in errors
 	"$colfs" -f -o size_index=off -o footer_key="$(hex $K128)" \
 		-o "column_keys=double_field:$(hex $C128_2)" \
-		"$corpus/parquet/good/encrypt_columns_and_footer.parquet.encrypted" "$mnt" &
+		"$corpus/parquet/good/encrypt_columns_and_footer.parquet.encrypted" "$mnt" \
+		2>"$work/daemon.err" &
 	pid=$!
 	for _ in $(seq 500); do mountpoint -q "$mnt" && break; sleep 0.02; done
 	if mountpoint -q "$mnt"; then
@@ -446,6 +474,8 @@ if [ $have_corpus = 1 ]; then
 	cleanup
 	pid=
 	trap - EXIT
+	grep -q -i -F -e "$(hex $K128)" -e "$(hex $C128_2)" -e $K128 -e $C128_2 "$work/daemon.err" &&
+		fail "the daemon's messages show a key: $(cat "$work/daemon.err")"
 fi
 
 [ $fails = 0 ] && echo "crypt: all checks passed"
