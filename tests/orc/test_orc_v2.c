@@ -2,7 +2,8 @@
  * protobuf-c code of colfs' own orc.proto): BROTLI compression (every
  * stream and the tail in Brotli chunks), the GEOMETRY and GEOGRAPHY type
  * kinds with their crs and edge algorithm, their values as WKT (a
- * malformed one, a point cut short, as its bytes), GeospatialStatistics
+ * malformed one, a point cut short, as its bytes, and filed under its
+ * stripe), GeospatialStatistics
  * (ColumnStatistics 13) in statistics.json, and the older bloom filter
  * layout of over1k_bloom.orc.
  *
@@ -95,6 +96,9 @@ static void wkb_line2(wbuf *b, double x0, double y0, double x1, double y1)
 	put(b, &y1, 8);
 }
 
+/* where write_file put h's DATA stream */
+static size_t h_data_at;
+
 static void write_file(const char *path)
 {
 	static wbuf file, data_g, data_h;
@@ -162,6 +166,7 @@ static void write_file(const char *path)
 	}
 	s[0].length = put_brotli(&file, data_g.p, data_g.len);
 	s[1].length = put_brotli(&file, len_g, sizeof len_g);
+	h_data_at = file.len;
 	s[2].length = put_brotli(&file, data_h.p, data_h.len);
 	s[3].length = put_brotli(&file, len_h, sizeof len_h);
 	data_len = file.len - off - ixl;
@@ -321,8 +326,15 @@ int main(void)
 		   "\"layout\": \"older");
 	expect_has(t, "/stripes/0/indexes/1/bloom_filter.json",
 		   "9223372036854775808");
-	expect(t, "/errors", "");
-	expect(t, "/stripes/0/errors", "");
+	/* the malformed value filed under its stripe, at h's DATA stream */
+	{
+		char want[256];
+
+		snprintf(want, sizeof want, "/stripes/0: offset %zu (0x%zx): corrupt: column 2, row 1 of the stripe: malformed WKB (WKB ends inside a point, byte 5 of the value): shown as its bytes\n",
+			 h_data_at, h_data_at);
+		expect(t, "/errors", want);
+		expect(t, "/stripes/0/errors", want);
+	}
 	colfs_tree_destroy(t);
 	unlink(path);
 	if (failures)
