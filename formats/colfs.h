@@ -91,7 +91,8 @@ typedef struct colfs_options {
 	/* Parquet modular encryption (docs/parquet-tree.md, "Encryption"):
 	 * keys as written (hex or base64:..., checked by colfs_options_set;
 	 * colfs_key_decode), NULL when not given.  column_keys holds each
-	 * column_keys= value ("COL:KEY", several separated by ';'). */
+	 * column_keys= value ("COL:KEY", several separated by ';') and each
+	 * "COL:KEY" item after it ("column_keys=a:K1,b:K2"). */
 	const char *footer_key;
 	const char *column_keys[COLFS_MAX_COLUMN_KEYS];
 	uint32_t n_column_keys;
@@ -130,6 +131,11 @@ const char *colfs_options_help(void);
  * "a=b,..."), so that the process title (/proc/PID/cmdline, ps) does not
  * show them; call it once the options are parsed (they keep copies). */
 void colfs_options_hide_keys(char *arg);
+/* One item of an -o list as a message may show it (`out`, cut to
+ * `out_len`): the value of footer_key=, column_keys= (and of any option
+ * whose name has "key" in it but key_file) and the key of a "COL:KEY"
+ * item replaced by "****". */
+void colfs_options_shown(const char *kv, char *out, size_t out_len);
 /* A key as an option or key file writes it: 32, 48 or 64 hex digits, or
  * "base64:" and the base64 of 16, 24 or 32 bytes.  The bytes go to `out`
  * (`*len` of them).  COLFS_ECORRUPT for anything else (the key text is

@@ -117,12 +117,21 @@ static int colfsd_opt_proc(void *data, const char *arg, int key,
 		return -1;
 	}
 	colfs_status st = colfs_options_set(&a->opts, copy);
+	char shown[256];
 	if (st == COLFS_OK)
 		return 0;
+	/* never a key in a message: an unknown option that names a key
+	 * (footer-key=...) is said here, not by FUSE, which would print it */
+	colfs_options_shown(arg, shown, sizeof shown);
+	if (st == COLFS_ENOENT && strcmp(shown, arg) != 0) {
+		fprintf(stderr, "colfs: unknown option '%s' (see colfs "
+				"--help)\n", shown);
+		return -1;
+	}
 	if (st == COLFS_ENOENT)
 		return 1; /* not ours: FUSE's, or unknown (FUSE says so) */
 	fprintf(stderr, "colfs: bad value in option '%s' (see colfs --help)\n",
-		arg);
+		shown);
 	return -1;
 }
 

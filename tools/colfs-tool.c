@@ -1380,15 +1380,18 @@ static bool tool_option(tool *tl, const char *arg)
 	for (char *kv = strtok_r(copy, ",", &save); kv;
 	     kv = strtok_r(NULL, ",", &save)) {
 		colfs_status st = colfs_options_set(&tl->opts, kv);
+		char shown[256];
 
+		/* never a key in a message */
+		colfs_options_shown(kv, shown, sizeof shown);
 		if (st == COLFS_ENOENT) {
 			fprintf(stderr, "colfs-tool: unknown option '%s'\n",
-				kv);
+				shown);
 			return false;
 		}
 		if (st) {
 			fprintf(stderr, "colfs-tool: bad value in option "
-					"'%s'\n", kv);
+					"'%s'\n", shown);
 			return false;
 		}
 	}

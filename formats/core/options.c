@@ -91,7 +91,9 @@ static bool key_text_ok(const char *v, size_t n)
 }
 
 /* "COL:KEY" pairs separated by ';' (the column path is everything
- * before the last ':' of a pair). */
+ * before the last ':' of a pair).  The pairs after the first may also be
+ * items of their own in the -o list ("column_keys=a:K1,b:K2": the list
+ * is cut at its commas before colfs_options_set sees "b:K2"). */
 static bool column_keys_ok(const char *v)
 {
 	while (*v) {
@@ -105,6 +107,17 @@ static bool column_keys_ok(const char *v)
 		v += n + (end ? 1 : 0);
 	}
 	return true;
+}
+
+/* An item of an -o list without '=' that is a "COL:KEY" pair (the key
+ * after its last ':' a key colfs_key_decode takes): the pairs of
+ * column_keys= after the first ("column_keys=a:K1,b:K2"). */
+static bool column_pair_item(const char *p, size_t n)
+{
+	const char *colon = memrchr(p, ':', n);
+
+	return colon && colon != p && !memchr(p, '=', n) &&
+	       key_text_ok(colon + 1, n - (size_t)(colon + 1 - p));
 }
 
 void colfs_options_hide_keys(char *arg)
@@ -124,6 +137,11 @@ void colfs_options_hide_keys(char *arg)
 				break;
 			}
 		}
+		if (!hit && column_pair_item(p, strcspn(p, ","))) {
+			/* a pair continuing column_keys=: its key */
+			p = memrchr(p, ':', strcspn(p, ",")) + 1;
+			hit = true;
+		}
 		if (hit) {
 			/* to the next item (a comma not escaped) */
 			for (; *p && *p != ','; p++) {
@@ -137,6 +155,38 @@ void colfs_options_hide_keys(char *arg)
 		if (*p == ',')
 			p++;
 	}
+}
+
+void colfs_options_shown(const char *kv, char *out, size_t out_len)
+{
+	const char *eq = strchr(kv, '=');
+	size_t klen = eq ? (size_t)(eq - kv) : strlen(kv), keep;
+	bool secret = false;
+
+	if (!out_len)
+		return;
+	if (eq) {
+		/* footer_key=, column_keys=, and a misspelt key option
+		 * (footer-key=, column_key=): every name with "key" in it
+		 * but key_file */
+		for (size_t i = 0; i + 3 <= klen; i++)
+			if (strncasecmp(kv + i, "key", 3) == 0)
+				secret = true;
+		if (klen == 8 && strncmp(kv, "key_file", 8) == 0)
+			secret = false;
+		keep = klen + 1;
+	} else {
+		/* a "COL:KEY" pair, good or bad: what follows its last ':' */
+		const char *colon = strrchr(kv, ':');
+		secret = colon != NULL;
+		keep = colon ? (size_t)(colon + 1 - kv) : 0;
+	}
+	if (!secret) {
+		snprintf(out, out_len, "%s", kv);
+		return;
+	}
+	snprintf(out, out_len, "%.*s****", (int)(keep < 4096 ? keep : 4096),
+		 kv);
 }
 
 colfs_status colfs_options_set(colfs_options *o, const char *kv)
@@ -254,11 +304,16 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 		if (!v || !key_text_ok(v, strlen(v)))
 			return COLFS_ECORRUPT;
 		o->footer_key = v;
-	} else if (KEY("column_keys")) {
-		if (!v || !column_keys_ok(v) ||
+	} else if (KEY("column_keys") || (!v && memchr(kv, ':', klen))) {
+		/* column_keys=COL:KEY[;COL:KEY...], and each further "COL:KEY"
+		 * item of the list ("column_keys=a:K1,b:K2"): a bad one is a
+		 * bad value, never an unknown option handed on to FUSE (which
+		 * would print it) */
+		const char *pairs = v ? v : kv;
+		if (!column_keys_ok(pairs) || !*pairs ||
 		    o->n_column_keys >= COLFS_MAX_COLUMN_KEYS)
 			return COLFS_ECORRUPT;
-		o->column_keys[o->n_column_keys++] = v;
+		o->column_keys[o->n_column_keys++] = pairs;
 	} else if (KEY("aad_prefix")) {
 		if (!v)
 			return COLFS_ECORRUPT;
@@ -357,7 +412,7 @@ const char *colfs_options_help(void)
 	       "  encrypted Parquet (Parquet modular encryption; KEY: 32/48/64 hex digits\n"
 	       "  or base64:...; key_file keeps keys out of the process title):\n"
 	       "    -o footer_key=KEY      the footer key (and of columns encrypted with it)\n"
-	       "    -o column_keys=COL:KEY[;COL:KEY...]  column keys (may be repeated)\n"
+	       "    -o column_keys=COL:KEY[,COL:KEY...]  column keys (';' also separates pairs)\n"
 	       "    -o aad_prefix=STR      the AAD prefix of a file that does not store it\n"
 	       "    -o key_file=PATH       JSON object: \"footer\", a column path or a key id -> KEY\n"
 	       "  remote sources (http://, https://, s3://bucket/key):\n"

@@ -1821,6 +1821,61 @@ done:
 	return st;
 }
 
+/* GEOMETRY/GEOGRAPHY values of a piece (a top-level field, or those of
+ * the root struct): the first malformed WKB of the column in the piece is
+ * filed under the stripe (the value itself shows as its bytes,
+ * docs/values.md), at the column's DATA stream (its dictionary's place
+ * is not tracked: the stripe's start then), with the value's row in the
+ * stripe and the byte of the value where the WKB goes wrong. */
+static void check_wkb(colfs_tree *t, const orc_file *f, size_t stripe,
+		      uint64_t r0, const orc_col *c, size_t rows)
+{
+	colfs_buf tmp = COLFS_BUF_INIT;
+	size_t bad_n = 0, first = 0, at = 0;
+	const char *why = NULL;
+	char path[64];
+
+	if (!c)
+		return;
+	if (c->id == 0) {           /* the root: its fields, row by row */
+		for (size_t k = 0; k < c->n_kids; k++)
+			check_wkb(t, f, stripe, r0, c->kids[k], rows);
+		return;
+	}
+	if (c->kind != ORCPB__TYPE__KIND__GEOMETRY &&
+	    c->kind != ORCPB__TYPE__KIND__GEOGRAPHY)
+		return;
+	for (size_t i = 0; i < rows; i++) {
+		size_t b;
+		const char *w;
+
+		if (!c->v.present[i])
+			continue;
+		tmp.len = 0;
+		if (colfs_render_wkb(&tmp, &colfs_render_text_default,
+				     c->v.sp[i], (size_t)c->v.sl[i], &b,
+				     &w) == COLFS_OK)
+			continue;
+		if (!bad_n++) {
+			first = i;
+			why = w;
+			at = b;
+		}
+	}
+	colfs_buf_free(&tmp);
+	if (!bad_n)
+		return;
+	snprintf(path, sizeof path, "/stripes/%zu", stripe);
+	colfs_tree_report_path(t, path,
+			       c->dict ? f->footer->stripes[stripe]->offset
+				       : c->data.start,
+			       COLFS_ECORRUPT,
+			       "column %u, row %llu of the stripe: malformed WKB (%s, byte %zu of the value)%s: shown as its bytes",
+			       c->id, (unsigned long long)(r0 + first), why, at,
+			       bad_n > 1 ? " and more in the rows read with it"
+					 : "");
+}
+
 colfs_status orc_read_view_piece(colfs_tree *t, colfs_node *file, uint64_t index,
 			    colfs_buf *out)
 {
@@ -1861,6 +1916,8 @@ colfs_status orc_read_view_piece(colfs_tree *t, colfs_node *file, uint64_t index
 				break;
 			}
 	}
+	check_wkb(t, f, stripe, batch * ORC_ROWS_PER_PIECE, target,
+		  (size_t)rows);
 	/* room for the whole piece at once, from the last piece's bytes a
 	 * row (no growing copy after copy) */
 	est = view_row_bytes(v);

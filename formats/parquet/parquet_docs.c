@@ -72,9 +72,14 @@ bool parquet_docs_annotation(colfs_buf *b, const parquet_schema_elem *e)
 				  ? parquet_edge_algorithm_names[lt->algorithm]
 				  : NULL;
 		colfs_buf_puts(b, "GEOGRAPHY");
-		if (lt->crs || alg)
-			colfs_buf_printf(b, "(%s,%s)", lt->crs ? lt->crs : "",
-					 alg ? alg : "");
+		if (!lt->crs && lt->algorithm < 0)
+			return true;
+		colfs_buf_printf(b, "(%s,", lt->crs ? lt->crs : "");
+		if (alg)
+			colfs_buf_puts(b, alg);
+		else if (lt->algorithm >= 0)    /* a number without a name */
+			colfs_buf_printf(b, "%d", (int)lt->algorithm);
+		colfs_buf_putc(b, ')');
 		return true;
 	}
 	default:

@@ -224,8 +224,11 @@ static int vf_cmp(const vf *v, const uint8_t *a, size_t al, const uint8_t *b,
 	case ORD_INT96: {
 		if (al != 12 || bl != 12)
 			return 2;
-		uint32_t da = (uint32_t)le(a + 8, 4), db = (uint32_t)le(b + 8, 4);
-		uint64_t na = le(a, 8), nb = le(b, 8);
+		/* parquet.thrift: the days, then the nanoseconds, each a
+		 * signed little-endian integer */
+		int32_t da = (int32_t)(uint32_t)le(a + 8, 4);
+		int32_t db = (int32_t)(uint32_t)le(b + 8, 4);
+		int64_t na = (int64_t)le(a, 8), nb = (int64_t)le(b, 8);
 		if (da != db)
 			return da < db ? -1 : 1;
 		return (na > nb) - (na < nb);

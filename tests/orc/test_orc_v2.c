@@ -1,8 +1,11 @@
 /* tests/orc: ORC 2.x additions in hand-built files (packed with the
  * protobuf-c code of colfs' own orc.proto): BROTLI compression (every
  * stream and the tail in Brotli chunks), the GEOMETRY and GEOGRAPHY type
- * kinds with their crs and edge algorithm, their values as WKT, and
- * GeospatialStatistics (ColumnStatistics 13) in statistics.json.
+ * kinds with their crs and edge algorithm, their values as WKT (a
+ * malformed one, a point cut short, as its bytes, and filed under its
+ * stripe), GeospatialStatistics
+ * (ColumnStatistics 13) in statistics.json, and the older bloom filter
+ * layout of over1k_bloom.orc.
  *
  * The file: struct<g:geometry(OGC:CRS84),h:geography(,KARNEY)>, one
  * stripe of 2 rows, DIRECT encoding (RLE v1 lengths). */
@@ -93,12 +96,17 @@ static void wkb_line2(wbuf *b, double x0, double y0, double x1, double y1)
 	put(b, &y1, 8);
 }
 
+/* where write_file put h's DATA stream */
+static size_t h_data_at;
+
 static void write_file(const char *path)
 {
 	static wbuf file, data_g, data_h;
 	/* RLE v1 literals: 2 values (header -2) */
 	static const uint8_t len_g[] = {0xfe, 21, 41};
-	static const uint8_t len_h[] = {0xfe, 21, 21};
+	static const uint8_t len_h[] = {0xfe, 21, 9};
+	/* a point cut short: malformed WKB, shown as its bytes */
+	static const uint8_t cut[] = {1, 1, 0, 0, 0, 0, 0, 0, 0};
 	Orcpb__Stream s[5];
 	Orcpb__Stream *sp[5];
 	/* the older bloom filter layout (orc.proto BloomFilterOld), as in
@@ -128,7 +136,7 @@ static void write_file(const char *path)
 	wkb_point(&data_g, 1, 2);
 	wkb_line2(&data_g, 0, 0, 1.5, -1);
 	wkb_point(&data_h, -122.5, 37.25);
-	wkb_point(&data_h, 0, 0);
+	put(&data_h, cut, sizeof cut);
 
 	put(&file, "ORC", 3);
 	off = file.len;
@@ -158,6 +166,7 @@ static void write_file(const char *path)
 	}
 	s[0].length = put_brotli(&file, data_g.p, data_g.len);
 	s[1].length = put_brotli(&file, len_g, sizeof len_g);
+	h_data_at = file.len;
 	s[2].length = put_brotli(&file, data_h.p, data_h.len);
 	s[3].length = put_brotli(&file, len_h, sizeof len_h);
 	data_len = file.len - off - ixl;
@@ -297,12 +306,14 @@ int main(void)
 	expect_has(t, "/schema",
 		   "struct<g:geometry(OGC:CRS84),h:geography(,KARNEY)>");
 	expect(t, "/columns/g", "POINT (1 2)\nLINESTRING (0 0, 1.5 -1)\n");
-	expect(t, "/columns/h", "POINT (-122.5 37.25)\nPOINT (0 0)\n");
+	/* the malformed value as its bytes, as binary shows them */
+	expect(t, "/columns/h", "POINT (-122.5 37.25)\n"
+				"\\x01\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\n");
 	expect_has(t, "/rows.jsonl",
 		   "{\"g\": \"POINT (1 2)\", \"h\": \"POINT (-122.5 37.25)\"}\n"
-		   "{\"g\": \"LINESTRING (0 0, 1.5 -1)\", \"h\": \"POINT (0 0)\"}\n");
+		   "{\"g\": \"LINESTRING (0 0, 1.5 -1)\", \"h\": [1, 1, 0, 0, 0, 0, 0, 0, 0]}\n");
 	expect(t, "/rows.csv", "g,h\nPOINT (1 2),POINT (-122.5 37.25)\n"
-			      "\"LINESTRING (0 0, 1.5 -1)\",POINT (0 0)\n");
+			      "\"LINESTRING (0 0, 1.5 -1)\",\\x01\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\n");
 	expect_has(t, "/statistics.json", "\"geospatialStatistics\"");
 	expect_has(t, "/statistics.json", "\"xmax\": 1.5");
 	expect_has(t, "/statistics.json", "\"geospatial_types\"");
@@ -315,8 +326,15 @@ int main(void)
 		   "\"layout\": \"older");
 	expect_has(t, "/stripes/0/indexes/1/bloom_filter.json",
 		   "9223372036854775808");
-	expect(t, "/errors", "");
-	expect(t, "/stripes/0/errors", "");
+	/* the malformed value filed under its stripe, at h's DATA stream */
+	{
+		char want[256];
+
+		snprintf(want, sizeof want, "/stripes/0: offset %zu (0x%zx): corrupt: column 2, row 1 of the stripe: malformed WKB (WKB ends inside a point, byte 5 of the value): shown as its bytes\n",
+			 h_data_at, h_data_at);
+		expect(t, "/errors", want);
+		expect(t, "/stripes/0/errors", want);
+	}
 	colfs_tree_destroy(t);
 	unlink(path);
 	if (failures)

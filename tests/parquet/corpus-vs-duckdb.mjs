@@ -296,18 +296,22 @@ const manifest = fs.readFileSync(path.join(corpus, 'MANIFEST.tsv'), 'utf8')
 // instead: a path (absolute, or relative to CORPUS_DIR), the colfs-tool
 // options (space-separated), DuckDB statements run before reading it
 // (';'-separated, e.g. PRAGMA add_parquet_key) and read_parquet's extra
-// parameters (e.g. ", encryption_config = {footer_key: 'k'}").
+// parameters (e.g. ", encryption_config = {footer_key: 'k'}"), and
+// optionally the only columns DuckDB can read (','-separated; the others
+// are counted as not compared, e.g. the encrypted columns of a
+// plaintext footer, which DuckDB reads only without keys).
 const entries = process.env.COLFS_DUCKDB_LIST ?
 	fs.readFileSync(process.env.COLFS_DUCKDB_LIST, 'utf8').split('\n')
 		.filter((l) => l && !l.startsWith('#')).map((l) => {
-			const [rel, opts, pre, params] = l.split('\t');
+			const [rel, opts, pre, params, only] = l.split('\t');
 			return { rel, opts: opts ? opts.split(' ') : [],
 				pre: pre ? pre.split(';').filter((x) => x) : [],
-				params: params || '' };
+				params: params || '',
+				only: only ? only.split(',') : null };
 		}) :
 	manifest.filter((f) => f[7] === 'parquet' &&
 		Number(f[3]) <= maxBytes).map((f) => ({ rel: f[0], opts: [],
-		pre: [], params: '' }));
+		pre: [], params: '', only: null }));
 
 const totals = { files: 0, unreadable: 0, filesEqual: 0, colsEqual: 0,
 	colsKnown: 0, colsSkipped: 0, colsFailed: 0, rows: 0, crcRefused: 0,
@@ -326,7 +330,7 @@ function colfsColumn(file, name, opts = []) {
 	}
 }
 
-for (const { rel, opts, pre, params } of entries) {
+for (const { rel, opts, pre, params, only } of entries) {
 	const file = path.isAbsolute(rel) ? rel : path.join(corpus, rel);
 	totals.files++;
 	let types, names, int96;
@@ -364,6 +368,10 @@ for (const { rel, opts, pre, params } of entries) {
 			used.set(esc, n + 1);
 			if (n)
 				esc += '%' + n;
+		}
+		if (only && !only.includes(name)) {
+			skipped.push(`${name} (DuckDB cannot read it)`);
+			return;
 		}
 		try {
 			// GEOMETRY: WKT, as DuckDB prints geometry::VARCHAR

@@ -8,16 +8,33 @@
 #     the keys of the corpus README (colfs-tool check), and its rows.jsonl
 #     equals that of uniform_encryption beside it (the same table), whose
 #     double and float columns hold the values parquet-cpp's test wrote
-#     (the bloom filter file: its own table, checked whole).  DuckDB
-#     1.5 reads none of their pages (its modules carry no AADs: "Computed
-#     AES tag differs"), so they are not compared with it;
-#   - DuckDB-written encrypted files (128- and 256-bit footer keys, every
-#     type DuckDB writes with the 128-bit key, three row groups) compare column by column with
-#     DuckDB's reading of them (corpus-vs-duckdb.mjs, COLFS_DUCKDB_LIST);
+#     (the bloom filter file: its own table, checked whole); each is
+#     mounted with its keys given as options (the column keys in the
+#     "column_keys=COL:KEY,COL:KEY" form) and its rows.jsonl read there
+#     (no key in the process title or the daemon's messages), and mounted
+#     without keys (its errors say colfs has no keys);
+#   - the corpus files DuckDB 1.5 reads with the same keys compare
+#     column by column with its reading: uniform_encryption (AES-128 and
+#     aes256/, every column under the footer key; DuckDB fails on its
+#     repeated int64_field, "Computed AES tag differs", and reads the
+#     other seven) and the plaintext footer's columns that are not
+#     encrypted (DuckDB reads that file only without keys).  DuckDB
+#     cannot read the other files: column keys
+#     (encryption_config's column_keys "not yet implemented": the
+#     encrypt_columns_and_footer files, with and without bloom filters,
+#     and external_key_material_java), AES_GCM_CTR_V1 (the _ctr files:
+#     "only AES_GCM_V1 is supported") and AAD prefixes (no parameter for
+#     one: the _aad and _disable_aad_storage files, "Computed AES tag
+#     differs");
+#   - DuckDB-written encrypted files (128-, 192- and 256-bit footer keys,
+#     every type DuckDB writes, three row groups) compare column by
+#     column with DuckDB's reading of them (corpus-vs-duckdb.mjs,
+#     COLFS_DUCKDB_LIST);
 #   - a wrong footer key, a wrong column key, a missing column key, a
 #     missing AAD prefix and a wrong one each give their own problem (the
 #     column or "footer" named), and the columns that can be read still
-#     are; a bad key or key file is refused before anything opens;
+#     are; a bad key or key file is refused before anything opens, and
+#     the message shows no key (nor a misspelt key option's value);
 #   - problems of one column are filed under its chunks
 #     (/row_groups/G/chunks/NAME): a missing column key, a wrong one;
 #   - a ColumnMetaData and a data page header whose decrypted bytes are
@@ -70,6 +87,68 @@ EOF
 list=$work/duckdb-list.tsv
 : >"$list"
 
+# mount_rows FILE OPTIONS KEYS WANT: FILE mounted with `-o OPTIONS`; its
+# process title shows none of KEYS (hex, space-separated), its errors are
+# empty and its rows.jsonl is the file WANT.  Always unmounts.
+mpid=
+mnt=
+mount_cleanup() {
+	if [ -n "$mnt" ] && mountpoint -q "$mnt" 2>/dev/null; then
+		fusermount3 -u "$mnt" 2>/dev/null || fusermount3 -uz "$mnt" 2>/dev/null
+	fi
+	[ -n "$mpid" ] && { kill "$mpid" 2>/dev/null; wait "$mpid" 2>/dev/null; }
+	[ -n "$mnt" ] && rmdir "$mnt" 2>/dev/null
+	mpid= mnt=
+}
+trap mount_cleanup EXIT
+mount_rows() {
+	local k ok=0
+	mnt=$(mktemp -d "$work/mnt.XXXXXX")
+	"$colfs" -f -o size_index=off -o "$2" "$1" "$mnt" 2>"$work/mount.err" &
+	mpid=$!
+	for _ in $(seq 500); do mountpoint -q "$mnt" && break; sleep 0.02; done
+	if ! mountpoint -q "$mnt"; then
+		echo "did not mount" >>"$work/mount.err"
+	else
+		ok=1
+		tr '\0' ' ' </proc/$mpid/cmdline >"$work/cmdline"
+		for k in $3; do
+			grep -qi -- "$k" "$work/cmdline" &&
+				{ echo "the process title shows a key: $(cat "$work/cmdline")" >>"$work/mount.err"; ok=0; }
+		done
+		timeout 60 cat "$mnt/rows.jsonl" >"$work/mount.jsonl" 2>>"$work/mount.err" &&
+			cmp -s "$work/mount.jsonl" "$4" ||
+			{ echo "rows.jsonl differs from colfs-tool's" >>"$work/mount.err"; ok=0; }
+		[ -s "$mnt/errors" ] &&
+			{ echo "errors: $(head -3 "$mnt/errors")" >>"$work/mount.err"; ok=0; }
+	fi
+	mount_cleanup
+	for k in $3; do
+		grep -qi -- "$k" "$work/mount.err" && { echo "the daemon's messages show a key" >>"$work/mount.err"; ok=0; }
+	done
+	[ $ok = 1 ]
+}
+# mount_nokeys FILE: FILE mounts without keys, as before keys were
+# supported, and its errors say why its encrypted parts are not read
+mount_nokeys() {
+	local ok=0
+	mnt=$(mktemp -d "$work/mnt.XXXXXX")
+	"$colfs" -f -o size_index=off "$1" "$mnt" 2>"$work/mount.err" &
+	mpid=$!
+	for _ in $(seq 500); do mountpoint -q "$mnt" && break; sleep 0.02; done
+	if ! mountpoint -q "$mnt"; then
+		echo "did not mount" >>"$work/mount.err"
+	else
+		timeout 60 cat "$mnt/summary" >/dev/null 2>>"$work/mount.err"
+		# (a plaintext footer: its encrypted chunk's pages, not listed)
+		timeout 60 ls "$mnt/row_groups/0/chunks/double_field/pages" >/dev/null 2>&1
+		timeout 60 grep -q "colfs has no keys" "$mnt/errors" && ok=1 ||
+			echo "errors: $(head -3 "$mnt/errors")" >>"$work/mount.err"
+	fi
+	mount_cleanup
+	[ $ok = 1 ]
+}
+
 if [ $have_corpus = 1 ]; then
 	g=$corpus/parquet/good
 	n=0
@@ -107,6 +186,27 @@ if [ $have_corpus = 1 ]; then
 			[ "$(wc -l <"$work/rows.jsonl")" = 50 ] && cmp -s "$work/rows.jsonl" "$ref" ||
 				fail "$rel: rows.jsonl differs from uniform_encryption's" ;;
 		esac
+		# mounted, with the keys as options: the same rows
+		case $rel in
+		*/aes256/*)
+			mopts="footer_key=$(hex $K256),column_keys=double_field:$(hex ${P256}2)"
+			i=3
+			for c in float_field boolean_field int32_field ba_field flba_field int64_field.list.element int96_field; do
+				mopts="$mopts,$c:$(hex $P256$i)"
+				i=$((i + 1))
+			done
+			mkeys="$(hex $K256) $(hex ${P256}2) $(hex ${P256}9)" ;;
+		*)
+			mopts="footer_key=$(hex $K128),column_keys=double_field:$(hex $C128_1),float_field:$(hex $C128_2)"
+			mkeys="$(hex $K128) $(hex $C128_1) $(hex $C128_2)" ;;
+		esac
+		case $rel in
+		*disable_aad_storage*) mopts="$mopts,aad_prefix=tester" ;;
+		esac
+		mount_rows "$f" "$mopts" "$mkeys" "$work/rows.jsonl" ||
+			fail "$rel: mounted with its keys: $(cat "$work/mount.err")"
+		mount_nokeys "$f" ||
+			fail "$rel: mounted without keys: $(cat "$work/mount.err")"
 	done
 	[ "$n" -ge 11 ] || fail "only $n encrypted corpus files checked"
 	# the table of parquet-testing's encryption files (parquet-cpp's
@@ -226,12 +326,23 @@ if [ $have_corpus = 1 ]; then
 		fail "bloom filter: 1.25 found in double_field's filter"
 fi
 
-# bad keys are refused before anything opens, and never echoed
-for kv in footer_key=0123 footer_key=base64:AAAA "column_keys=x:$(hex 0123456789ABCDEFG)" column_keys=nokey; do
+# bad keys are refused before anything opens, and never echoed (a key
+# one digit short, a misspelt option, a bad pair after column_keys=)
+K31=$(hex $K128 | cut -c2-)
+for kv in footer_key=0123 footer_key=base64:AAAA "column_keys=x:$(hex 0123456789ABCDEFG)" \
+	column_keys=nokey footer_key=$K31 "column_keys=x:$K31" \
+	"column_keys=x:$(hex $K128),y:$K31" "footer-key=$K31" "column_key=x:$K31"; do
 	if "$tool" -o "$kv" ls /dev/null >"$work/bad.out" 2>&1 ||
-	   ! grep -q "bad value in option" "$work/bad.out"; then
+	   ! grep -q "bad value in option\|unknown option" "$work/bad.out"; then
 		fail "-o $kv accepted"
 	fi
+	grep -q -e "$K31" -e "$(hex 0123456789ABCDEFG)" -e AAAA "$work/bad.out" &&
+		fail "-o $kv: the message shows the key: $(cat "$work/bad.out")"
+	# the daemon refuses it before mounting, and says it the same way
+	"$colfs" -f -o "$kv" /dev/null "$work" >"$work/bad.out" 2>&1 &&
+		fail "colfs -o $kv accepted"
+	grep -q -e "$K31" -e "$(hex 0123456789ABCDEFG)" -e AAAA "$work/bad.out" &&
+		fail "colfs -o $kv: the message shows the key: $(cat "$work/bad.out")"
 done
 printf '{"footer": "%s", "x": "not a key"}' "$(hex $K128)" >"$work/badkeys.json"
 f=$work/any.parquet
@@ -244,7 +355,7 @@ fi
 
 # --- DuckDB-written files ------------------------------------------------------
 if [ $have_duckdb = 1 ]; then
-	types="i % 2 = 0 AS b, (i % 100)::TINYINT AS i8, (i * 7)::SMALLINT AS i16,
+	types="i % 2 = 0 AS b, (i % 100)::TINYINT AS i8, ((i * 7) % 30000)::SMALLINT AS i16,
 	       (i * 100003)::INTEGER AS i32, i * 100000000007 AS i64,
 	       (i % 200)::UTINYINT AS u8, i::UINTEGER AS u32, i::UBIGINT AS u64,
 	       i::HUGEINT * 1000000000000 AS h, (i / 7)::FLOAT AS f,
@@ -261,21 +372,22 @@ if [ $have_duckdb = 1 ]; then
 	       [i, i + 1, NULL] AS l,
 	       {'a': i, 'b': 's' || i} AS st,
 	       MAP {'k' || (i % 3): i} AS m"
-	# every type with the 128-bit key; the 256-bit key's cipher is the
-	# same code for every type: four columns
-	for bits in 128 256; do
-		k=$([ $bits = 128 ] && echo $K128 || echo $K256)
+	# every type with each key length
+	K192=012345678901234567890123
+	for bits in 128 192 256; do
+		case $bits in
+		128) k=$K128 ;;
+		192) k=$K192 ;;
+		*) k=$K256 ;;
+		esac
 		out=$work/duck$bits.parquet
 		sel=$types
-		[ $bits = 256 ] && sel="i * 100000000007 AS i64, i / 3 AS d,
-			CASE WHEN i % 5 = 0 THEN NULL ELSE 'v' || (i % 37) END AS s,
-			[i, i + 1, NULL] AS l"
 		rm -f "$out"
 		# DuckDB writes with mbedtls only when told it may
 		sql "SET force_mbedtls_unsafe = 'true'" \
 			"PRAGMA add_parquet_key('k$bits', '$k')" \
-			"COPY (SELECT $sel FROM range(1500) r(i))
-			 TO '$out' (FORMAT parquet, ROW_GROUP_SIZE 500,
+			"COPY (SELECT $sel FROM range(5000) r(i))
+			 TO '$out' (FORMAT parquet, ROW_GROUP_SIZE 2048,
 			            ENCRYPTION_CONFIG {footer_key: 'k$bits'})" >/dev/null ||
 			{ fail "DuckDB did not write $out"; continue; }
 		[ "$(tail -c 4 "$out")" = PARE ] || fail "$out: not an encrypted footer"
@@ -284,15 +396,40 @@ if [ $have_duckdb = 1 ]; then
 			", encryption_config = {footer_key: 'k$bits'}" >>"$list"
 		"$tool" -o footer_key="$(hex $k)" check "$out" >"$work/check.out" 2>&1 ||
 			{ fail "$out: check:"; sed 's/^/  /' "$work/check.out"; }
+		"$tool" -o footer_key="$(hex $k)" cat "$out" summary | grep -q "^row groups: 3$" ||
+			fail "$out: not three row groups"
 	done
+	# the corpus files DuckDB reads with the same keys (the header)
+	if [ $have_corpus = 1 ]; then
+		printf '%s\t%s\t%s\t%s\t%s\n' "$g/uniform_encryption.parquet.encrypted" \
+			"-o key_file=$work/keys128.json" \
+			"PRAGMA add_parquet_key('kf128', '$K128')" \
+			", encryption_config = {footer_key: 'kf128'}" \
+			boolean_field,int32_field,int96_field,float_field,double_field,ba_field,flba_field >>"$list"
+		printf '%s\t%s\t%s\t%s\t%s\n' "$g/aes256/uniform_encryption.parquet.encrypted" \
+			"-o key_file=$work/keys256.json" \
+			"PRAGMA add_parquet_key('kf256', '$K256')" \
+			", encryption_config = {footer_key: 'kf256'}" \
+			boolean_field,int32_field,int96_field,float_field,double_field,ba_field,flba_field >>"$list"
+		printf '%s\t%s\t\t\t%s\n' "$g/encrypt_columns_plaintext_footer.parquet.encrypted" \
+			"-o key_file=$work/keys128.json" \
+			boolean_field,int32_field,int64_field,int96_field,ba_field,flba_field >>"$list"
+	fi
 	# column by column against DuckDB (known differences: none)
 	: >"$work/known.tsv"
 	COLFS_DUCKDB_LIST=$list node "$dir/corpus-vs-duckdb.mjs" "$corpus" "$tool" \
 		"$work/known.tsv" >"$work/duckdb.out" 2>&1 ||
 		fail "against DuckDB: differences"
 	sed 's/^/  /' "$work/duckdb.out"
-	for want in "duck128.parquet: 1500 rows, 24/24 columns equal" \
-		"duck256.parquet: 1500 rows, 4/4 columns equal"; do
+	for want in "duck128.parquet: 5000 rows, 24/24 columns equal" \
+		"duck192.parquet: 5000 rows, 24/24 columns equal" \
+		"duck256.parquet: 5000 rows, 24/24 columns equal"; do
+		grep -q "$want" "$work/duckdb.out" || fail "against DuckDB: no '$want'"
+	done
+	[ $have_corpus = 0 ] ||
+	for want in "good/uniform_encryption.parquet.encrypted: 50 rows, 7/7 columns equal, 1 not compared" \
+		"good/aes256/uniform_encryption.parquet.encrypted: 50 rows, 7/7 columns equal, 1 not compared" \
+		"good/encrypt_columns_plaintext_footer.parquet.encrypted: 50 rows, 6/6 columns equal, 2 not compared"; do
 		grep -q "$want" "$work/duckdb.out" || fail "against DuckDB: no '$want'"
 	done
 fi
@@ -313,7 +450,8 @@ if [ $have_corpus = 1 ]; then
 	# about keys are in errors
 	"$colfs" -f -o size_index=off -o footer_key="$(hex $K128)" \
 		-o "column_keys=double_field:$(hex $C128_2)" \
-		"$corpus/parquet/good/encrypt_columns_and_footer.parquet.encrypted" "$mnt" &
+		"$corpus/parquet/good/encrypt_columns_and_footer.parquet.encrypted" "$mnt" \
+		2>"$work/daemon.err" &
 	pid=$!
 	for _ in $(seq 500); do mountpoint -q "$mnt" && break; sleep 0.02; done
 	if mountpoint -q "$mnt"; then
@@ -336,6 +474,8 @@ if [ $have_corpus = 1 ]; then
 	cleanup
 	pid=
 	trap - EXIT
+	grep -q -i -F -e "$(hex $K128)" -e "$(hex $C128_2)" -e $K128 -e $C128_2 "$work/daemon.err" &&
+		fail "the daemon's messages show a key: $(cat "$work/daemon.err")"
 fi
 
 [ $fails = 0 ] && echo "crypt: all checks passed"

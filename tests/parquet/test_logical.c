@@ -37,12 +37,28 @@ static void save(const tw_buf *out)
 	fclose(f);
 }
 
+/* A file of the FileMetaData `meta` alone (no row group data), saved as
+ * save() does; `meta` is freed. */
+static void save_footer_only(tw_buf *meta)
+{
+	tw_buf out = {0};
+
+	tw_buf_put(&out, "PAR1", 4);
+	tw_buf_put(&out, meta->data, meta->len);
+	tw_buf_le32(&out, (uint32_t)meta->len);
+	tw_buf_put(&out, "PAR1", 4);
+	assert_false(out.failed);
+	save(&out);
+	tw_buf_free(meta);
+	tw_buf_free(&out);
+}
+
 /* A footer-only file (no row group): root { optional group doc (FILE) {
  * optional binary uri (STRING); optional int64 size } }; the leaf `size`
  * carries SchemaElement field 11 = 7, which parquet-format does not define. */
 static void write_file(void)
 {
-	tw_buf meta = {0}, out = {0};
+	tw_buf meta = {0};
 	tw w;
 
 	tw_begin(&w, &meta);
@@ -82,15 +98,7 @@ static void write_file(void)
 	tw_struct_end(&w);
 	assert_true(tw_ok(&w));
 
-	tw_buf_put(&out, "PAR1", 4);
-	tw_buf_put(&out, meta.data, meta.len);
-	tw_buf_le32(&out, (uint32_t)meta.len);
-	tw_buf_put(&out, "PAR1", 4);
-	assert_false(out.failed);
-
-	save(&out);
-	tw_buf_free(&meta);
-	tw_buf_free(&out);
+	save_footer_only(&meta);
 }
 
 /* One row group of one DOUBLE column `x` whose chunk holds one PLAIN data
@@ -246,18 +254,28 @@ static char *slurp(colfs_tree *t, const char *p)
 	return buf;
 }
 
-static void test_file_logical_type(void **state)
+/* The tree of the file just written (the test fails, and the file is
+ * removed, when it does not open). */
+static colfs_tree *open_written(void)
 {
 	colfs_tree *t;
 	char why[256];
-	const char *s;
 
-	(void)state;
-	write_file();
 	if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
 		unlink(path);
 		fail_msg("open failed: %s", why);
 	}
+	return t;
+}
+
+static void test_file_logical_type(void **state)
+{
+	colfs_tree *t;
+	const char *s;
+
+	(void)state;
+	write_file();
+	t = open_written();
 	s = slurp(t, "/schema");
 	assert_non_null(s);
 	assert_string_equal(s, "message schema {\n"
@@ -291,16 +309,13 @@ static void test_column_orders(void **state)
 		"INT96_TIMESTAMP_ORDER",
 	};
 	colfs_tree *t;
-	char why[256], want[64];
+	char want[64];
 	const char *s;
 
 	(void)state;
 	for (int16_t k = 1; k <= 3; k++) {
 		write_ordered(k, 1);
-		if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
-			unlink(path);
-			fail_msg("open failed: %s", why);
-		}
+		t = open_written();
 		s = slurp(t, "/row_groups/0/chunks/x/statistics.json");
 		assert_non_null(s);
 		snprintf(want, sizeof want, "\"column_order\": \"%s\"",
@@ -326,13 +341,10 @@ static char *chunk_text(const char *node, bool keep)
 {
 	static char text[4096];
 	colfs_tree *t;
-	char why[256], p[128];
+	char p[128];
 	const char *s;
 
-	if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
-		unlink(path);
-		fail_msg("open failed: %s", why);
-	}
+	t = open_written();
 	snprintf(p, sizeof p, "/row_groups/0/chunks/x/%s", node);
 	s = slurp(t, p);
 	assert_non_null(s);
@@ -420,6 +432,18 @@ static void test_int96_order(void **state)
 		"decoded max: 2020-05-31 00:00:00.000000001\n"
 		"statistics: agree with the data\n"
 		"0 mismatches\n");
+	/* the nanoseconds are signed: -1 is below 5 (unsigned it would be
+	 * the largest), so a min of 5 ns lies */
+	int96(vals + 12, UINT64_MAX, 2459000);
+	write_chunk(3, 3, vals, sizeof vals, 3, lo, hi, 12, -1);
+	assert_string_equal(verify_text(),
+		"data pages: 1\n"
+		"entries: 3 (3 values, 0 nulls)\n"
+		"rows: 3, as the row group says\n"
+		"decoded min: 2020-05-29 23:59:59.999999999\n"
+		"decoded max: 2020-05-30 00:00:00.000000009\n"
+		"MISMATCH: statistics min_value is above the minimum of the data (2020-05-30 00:00:00.000000005, decoded 2020-05-29 23:59:59.999999999)\n"
+		"1 mismatch\n");
 }
 
 static double double_of(uint64_t u)
@@ -578,7 +602,7 @@ static const char geo_json[] =
 static void write_geo_file(const char *geo)
 {
 	static const char *const leaves[] = {"geometry", "other", "g3", "g4"};
-	tw_buf meta = {0}, out = {0};
+	tw_buf meta = {0};
 	tw w;
 
 	tw_begin(&w, &meta);
@@ -619,15 +643,7 @@ static void write_geo_file(const char *geo)
 	tw_struct_end(&w);
 	assert_true(tw_ok(&w));
 
-	tw_buf_put(&out, "PAR1", 4);
-	tw_buf_put(&out, meta.data, meta.len);
-	tw_buf_le32(&out, (uint32_t)meta.len);
-	tw_buf_put(&out, "PAR1", 4);
-	assert_false(out.failed);
-
-	save(&out);
-	tw_buf_free(&meta);
-	tw_buf_free(&out);
+	save_footer_only(&meta);
 }
 
 /* schema and schema.json mark the fields GeoParquet's `geo` names: their
@@ -635,15 +651,11 @@ static void write_geo_file(const char *geo)
 static void test_geoparquet_schema(void **state)
 {
 	colfs_tree *t;
-	char why[256];
 	const char *s;
 
 	(void)state;
 	write_geo_file(geo_json);
-	if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
-		unlink(path);
-		fail_msg("open failed: %s", why);
-	}
+	t = open_written();
 	s = slurp(t, "/schema");
 	assert_non_null(s);
 	assert_string_equal(s, "message schema {\n"
@@ -678,12 +690,96 @@ static void test_geoparquet_schema(void **state)
 
 	/* the same file without `geo`: nothing marked */
 	write_geo_file(NULL);
-	if (colfs_tree_open(path, NULL, &t, why, sizeof why)) {
-		unlink(path);
-		fail_msg("open failed: %s", why);
-	}
+	t = open_written();
 	assert_null(strstr(slurp(t, "/schema"), "GeoParquet"));
 	assert_null(strstr(slurp(t, "/schema.json"), "geoparquet"));
+	colfs_tree_destroy(t);
+	unlink(path);
+}
+
+/* A footer-only file of four BYTE_ARRAY leaves: g1 GEOMETRY with crs
+ * "OGC:CRS84", g2 GEOGRAPHY with crs "srid:4326" and algorithm KARNEY
+ * (4), g3 GEOGRAPHY with algorithm 9 (no name), g4 GEOMETRY with
+ * neither. */
+static void write_geo_types(void)
+{
+	static const struct {
+		const char *name, *crs;
+		int16_t kind;
+		int32_t algorithm;
+	} leaves[] = {
+		{"g1", "OGC:CRS84", 17, -1},
+		{"g2", "srid:4326", 18, 4},
+		{"g3", NULL, 18, 9},
+		{"g4", NULL, 17, -1},
+	};
+	tw_buf meta = {0};
+	tw w;
+
+	tw_begin(&w, &meta);
+	tw_field_i32(&w, 1, 2);                         /* version */
+	tw_field_list_begin(&w, 2, TW_STRUCT, 5);       /* schema */
+	tw_elem_struct_begin(&w);
+	tw_field_string(&w, 4, "schema");
+	tw_field_i32(&w, 5, 4);
+	tw_struct_end(&w);
+	for (size_t i = 0; i < 4; i++) {
+		tw_elem_struct_begin(&w);
+		tw_field_i32(&w, 1, 6);                 /* BYTE_ARRAY */
+		tw_field_i32(&w, 3, 1);                 /* OPTIONAL */
+		tw_field_string(&w, 4, leaves[i].name);
+		tw_field_struct_begin(&w, 10);          /* LogicalType */
+		tw_field_struct_begin(&w, leaves[i].kind);
+		if (leaves[i].crs)
+			tw_field_string(&w, 1, leaves[i].crs);
+		if (leaves[i].algorithm >= 0)
+			tw_field_i32(&w, 2, leaves[i].algorithm);
+		tw_struct_end(&w);
+		tw_struct_end(&w);
+		tw_struct_end(&w);
+	}
+	tw_field_i64(&w, 3, 0);                         /* num_rows */
+	tw_field_list_begin(&w, 4, TW_STRUCT, 0);       /* row_groups */
+	tw_struct_end(&w);
+	assert_true(tw_ok(&w));
+
+	save_footer_only(&meta);
+}
+
+/* GEOMETRY's CRS, GEOGRAPHY's CRS and edge interpolation algorithm in
+ * schema and schema.json (an algorithm without a name as its number) */
+static void test_geo_crs_algorithm(void **state)
+{
+	colfs_tree *t;
+	const char *s;
+
+	(void)state;
+	write_geo_types();
+	t = open_written();
+	s = slurp(t, "/schema");
+	assert_non_null(s);
+	assert_string_equal(s, "message schema {\n"
+			       "  optional binary g1 (GEOMETRY(OGC:CRS84));\n"
+			       "  optional binary g2 (GEOGRAPHY(srid:4326,KARNEY));\n"
+			       "  optional binary g3 (GEOGRAPHY(,9));\n"
+			       "  optional binary g4 (GEOMETRY);\n"
+			       "}\n");
+	s = slurp(t, "/schema.json");
+	assert_non_null(s);
+	assert_non_null(strstr(s, "\"logical_type\": {\n"
+				  "        \"kind\": \"GEOMETRY\",\n"
+				  "        \"crs\": \"OGC:CRS84\"\n"
+				  "      }"));
+	assert_non_null(strstr(s, "\"logical_type\": {\n"
+				  "        \"kind\": \"GEOGRAPHY\",\n"
+				  "        \"crs\": \"srid:4326\",\n"
+				  "        \"algorithm\": \"KARNEY\"\n"
+				  "      }"));
+	assert_non_null(strstr(s, "\"logical_type\": {\n"
+				  "        \"kind\": \"GEOGRAPHY\",\n"
+				  "        \"algorithm\": 9\n"
+				  "      }"));
+	assert_string_equal(slurp(t, "/errors"), "");
 	colfs_tree_destroy(t);
 	unlink(path);
 }
@@ -736,6 +832,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_file_logical_type),
+		cmocka_unit_test(test_geo_crs_algorithm),
 		cmocka_unit_test(test_column_orders),
 		cmocka_unit_test(test_nan_count_lie),
 		cmocka_unit_test(test_int96_order),

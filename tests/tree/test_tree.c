@@ -1002,6 +1002,46 @@ static void test_options(void **state)
 	assert_int_equal(colfs_options_set(&o, "size_index="), COLFS_ECORRUPT);
 }
 
+/* The key options: column_keys= and the "COL:KEY" items after it, the
+ * process title and the messages without the keys */
+static void test_key_options(void **state)
+{
+	(void)state;
+	colfs_options o = {0};
+	const char *k = "000102030405060708090a0b0c0d0e0f";
+	char item[128], arg[512], shown[128];
+
+	snprintf(item, sizeof item, "column_keys=a.b:%s;c:%s", k, k);
+	assert_int_equal(colfs_options_set(&o, item), COLFS_OK);
+	snprintf(item, sizeof item, "d:%s", k);
+	assert_int_equal(colfs_options_set(&o, item), COLFS_OK);
+	assert_int_equal(o.n_column_keys, 2);
+	assert_string_equal(o.column_keys[1], item);
+	/* a pair whose key is bad is a bad value, not an unknown option */
+	assert_int_equal(colfs_options_set(&o, "d:0123"), COLFS_ECORRUPT);
+	assert_int_equal(colfs_options_set(&o, ":0123"), COLFS_ECORRUPT);
+	assert_int_equal(colfs_options_set(&o, "column_keys="), COLFS_ECORRUPT);
+	assert_int_equal(colfs_options_set(&o, "footer-key=1"), COLFS_ENOENT);
+	/* the title: every key of the list overwritten, the rest kept */
+	snprintf(arg, sizeof arg, "-oro,footer_key=%s,column_keys=a:%s,b:%s,"
+		 "null=x:y", k, k, k);
+	colfs_options_hide_keys(arg);
+	assert_string_equal(arg, "-oro,footer_key=********************************,"
+		"column_keys=**********************************,"
+		"b:********************************,null=x:y");
+	/* messages */
+	colfs_options_shown("footer_key=0123", shown, sizeof shown);
+	assert_string_equal(shown, "footer_key=****");
+	colfs_options_shown("Footer-Key=0123", shown, sizeof shown);
+	assert_string_equal(shown, "Footer-Key=****");
+	colfs_options_shown("a.b:0123", shown, sizeof shown);
+	assert_string_equal(shown, "a.b:****");
+	colfs_options_shown("key_file=/k.json", shown, sizeof shown);
+	assert_string_equal(shown, "key_file=/k.json");
+	colfs_options_shown("cache_size=lots", shown, sizeof shown);
+	assert_string_equal(shown, "cache_size=lots");
+}
+
 static void test_refusals(void **state)
 {
 	(void)state;
@@ -1053,6 +1093,7 @@ int main(void)
 		cmocka_unit_test(test_sizes_index),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_key_options),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,6 +38,8 @@ const vals = wkts.map((w, i) => `(${i}, '${w}')`).join(', ');
 await q(`CREATE TABLE g AS SELECT i, w::GEOMETRY AS g FROM (VALUES ${vals}, (${wkts.length}, NULL)) t(i, w)`);
 await q(`COPY (SELECT g FROM g WHERE i < ${wkts.length - 3} OR g IS NULL ORDER BY i) TO '${own}' (FORMAT parquet)`);
 await q(`COPY (SELECT g FROM g ORDER BY i) TO '${own2}' (FORMAT parquet, GEOPARQUET_VERSION 'V2')`);
+// the same values stored uncompressed: geo-oracle.sh damages their bytes
+await q(`COPY (SELECT g FROM g ORDER BY i) TO '${out}/duckdb-geometry-plain.parquet' (FORMAT parquet, GEOPARQUET_VERSION 'V2', COMPRESSION uncompressed)`);
 
 // Malformed WKB in a GeoParquet column (stored uncompressed, so that the
 // problem's offset is the bad byte's place in the file): a good point, a
