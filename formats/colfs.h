@@ -161,7 +161,9 @@ void colfs_key_wipe(void *p, size_t n);
  *   room for the next one;
  * - blocks of 4 MiB and more (decompressed pages, their value arrays)
  *   are mapped on their own and unmapped when freed: the cursors reuse
- *   them from page to page, and in the heap a freed 16 MB array would
+ *   them from page to page, the tree's pool keeps a few given back for
+ *   the next view within the cache's cap (piececache.h,
+ *   colfs_piece_cache_buf_get), and in the heap a freed 16 MB array would
  *   stay resident (measured on a 5M-row md5 column with cache_size=8M:
  *   160 MB peak without, 102 MB with); a fixed threshold also stops
  *   glibc's sliding one from moving them into the heap;

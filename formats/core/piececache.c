@@ -3,6 +3,14 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+/* An idle block's first bytes (colfs_piece_cache_buf_get): blocks are
+ * megabytes, so the list costs nothing beside them. */
+typedef struct colfs_idle_buf {
+	struct colfs_idle_buf *next;
+	size_t cap;
+} colfs_idle_buf;
+
 colfs_status colfs_piece_cache_init(colfs_piece_cache *c, uint64_t cap)
 {
 	pthread_mutex_init(&c->lock, NULL);
@@ -143,31 +151,52 @@ void colfs_piece_cache_release(colfs_piece_cache *c, colfs_blob *b)
 		colfs_blob_free(b);
 }
 
-/* Take the least recently used unreferenced blobs out while the cache
- * and what is charged to it exceed the cap; they are returned chained by
- * hnext, to be freed without the lock. */
-static colfs_blob *evict_locked(colfs_piece_cache *c)
-{
-	colfs_blob *dead = NULL;
+/* Bring the cache and what is charged to it back within the cap: idle
+ * buffers go first (with `pieces_only`, none: a buffer just given back
+ * makes room for itself), then the least recently used unreferenced
+ * blobs.  Both are returned chained, to be freed without the lock. */
+typedef struct cache_dead {
+	colfs_blob *blobs;      /* chained by hnext */
+	colfs_idle_buf *bufs;
+} cache_dead;
 
-	for (colfs_blob *v = c->tail; v && c->bytes + c->charged > c->cap;) {
+static bool over_locked(const colfs_piece_cache *c)
+{
+	return c->bytes + c->charged + c->idle_bytes > c->cap;
+}
+
+static void evict_locked(colfs_piece_cache *c, bool pieces_only,
+			 cache_dead *dead)
+{
+	while (!pieces_only && c->idle && over_locked(c)) {
+		colfs_idle_buf *i = c->idle;
+		c->idle = i->next;
+		c->idle_bytes -= i->cap;
+		i->next = dead->bufs;
+		dead->bufs = i;
+	}
+	for (colfs_blob *v = c->tail; v && over_locked(c);) {
 		colfs_blob *prev = v->prev;
 		if (v->refs == 0) {
 			cache_remove_locked(c, v);
-			v->hnext = dead;
-			dead = v;
+			v->hnext = dead->blobs;
+			dead->blobs = v;
 		}
 		v = prev;
 	}
-	return dead;
 }
 
-static void free_chain(colfs_blob *dead)
+static void free_dead(cache_dead *dead)
 {
-	while (dead) {
-		colfs_blob *next = dead->hnext;
-		colfs_blob_free(dead);
-		dead = next;
+	while (dead->blobs) {
+		colfs_blob *next = dead->blobs->hnext;
+		colfs_blob_free(dead->blobs);
+		dead->blobs = next;
+	}
+	while (dead->bufs) {
+		colfs_idle_buf *next = dead->bufs->next;
+		free(dead->bufs);
+		dead->bufs = next;
 	}
 }
 
@@ -176,7 +205,7 @@ static void free_chain(colfs_blob *dead)
 static colfs_blob *cache_insert(colfs_piece_cache *c, colfs_blob *b,
 				bool once)
 {
-	colfs_blob *dead = NULL;
+	cache_dead dead = {0};
 	pthread_mutex_lock(&c->lock);
 	if (once) {
 		colfs_blob *had = cache_find_locked(c, b->ino, b->piece);
@@ -197,15 +226,15 @@ static colfs_blob *cache_insert(colfs_piece_cache *c, colfs_blob *b,
 	c->bytes += b->len;
 	c->nblobs++;
 	cache_grow_locked(c);
-	dead = evict_locked(c);
+	evict_locked(c, false, &dead);
 	pthread_mutex_unlock(&c->lock);
-	free_chain(dead);
+	free_dead(&dead);
 	return b;
 }
 
 bool colfs_piece_cache_charge(colfs_piece_cache *c, uint64_t bytes)
 {
-	colfs_blob *dead;
+	cache_dead dead = {0};
 
 	pthread_mutex_lock(&c->lock);
 	if (bytes > c->cap / 2 || c->charged > c->cap / 2 - bytes) {
@@ -213,9 +242,17 @@ bool colfs_piece_cache_charge(colfs_piece_cache *c, uint64_t bytes)
 		return false;
 	}
 	c->charged += bytes;
-	dead = evict_locked(c);
+	/* idle buffers and the charge share half of the cap */
+	while (c->idle && c->charged + c->idle_bytes > c->cap / 2) {
+		colfs_idle_buf *i = c->idle;
+		c->idle = i->next;
+		c->idle_bytes -= i->cap;
+		i->next = dead.bufs;
+		dead.bufs = i;
+	}
+	evict_locked(c, false, &dead);
 	pthread_mutex_unlock(&c->lock);
-	free_chain(dead);
+	free_dead(&dead);
 	return true;
 }
 
@@ -246,6 +283,8 @@ void colfs_piece_cache_destroy(colfs_piece_cache *c)
 		colfs_blob_free(b);
 		b = next;
 	}
+	cache_dead dead = {.bufs = c->idle};
+	free_dead(&dead);
 	free(c->buckets);
 	pthread_mutex_destroy(&c->lock);
 }
@@ -276,4 +315,60 @@ colfs_blob *colfs_blob_from_buf(uint64_t ino, uint64_t piece, colfs_buf *buf)
 	}
 	b->refs = 1;
 	return b;
+}
+
+void *colfs_piece_cache_buf_get(colfs_piece_cache *c, size_t need,
+				size_t want, size_t *cap)
+{
+	void *p;
+
+	if (c && need >= COLFS_BUF_POOL_MIN) {
+		colfs_idle_buf **best = NULL;
+		pthread_mutex_lock(&c->lock);
+		for (colfs_idle_buf **pp = &c->idle; *pp; pp = &(*pp)->next)
+			if ((*pp)->cap >= need && (*pp)->cap / 2 <= need &&
+			    (!best || (*pp)->cap < (*best)->cap))
+				best = pp;
+		if (best) {
+			colfs_idle_buf *i = *best;
+			*best = i->next;
+			c->idle_bytes -= i->cap;
+			pthread_mutex_unlock(&c->lock);
+			*cap = i->cap;
+			return i;
+		}
+		pthread_mutex_unlock(&c->lock);
+	}
+	if (want < need)
+		want = need;
+	p = malloc(want ? want : 1);
+	*cap = p ? want : 0;
+	colfs_mem_hugepages(p, *cap);
+	return p;
+}
+
+void colfs_piece_cache_buf_put(colfs_piece_cache *c, void *mem, size_t cap)
+{
+	cache_dead dead = {0};
+
+	if (!mem)
+		return;
+	if (!c || cap < COLFS_BUF_POOL_MIN) {
+		free(mem);
+		return;
+	}
+	pthread_mutex_lock(&c->lock);
+	if (cap > c->cap / 2 || c->charged + c->idle_bytes > c->cap / 2 - cap) {
+		pthread_mutex_unlock(&c->lock);
+		free(mem);
+		return;
+	}
+	colfs_idle_buf *i = mem;
+	i->next = c->idle;
+	i->cap = cap;
+	c->idle = i;
+	c->idle_bytes += cap;
+	evict_locked(c, true, &dead);
+	pthread_mutex_unlock(&c->lock);
+	free_dead(&dead);
 }

@@ -30,6 +30,8 @@ typedef struct colfs_piece_cache {
 	colfs_blob *head, *tail;
 	uint64_t bytes, cap;
 	uint64_t charged;   /* memory held elsewhere in the cache's stead */
+	struct colfs_idle_buf *idle;  /* large buffers kept for reuse */
+	uint64_t idle_bytes;
 } colfs_piece_cache;
 
 colfs_status colfs_piece_cache_init(colfs_piece_cache *c, uint64_t cap);
@@ -58,5 +60,26 @@ void colfs_blob_free(colfs_blob *b);
 bool colfs_piece_cache_charge(colfs_piece_cache *c, uint64_t bytes);
 /* Give back what colfs_piece_cache_charge counted. */
 void colfs_piece_cache_uncharge(colfs_piece_cache *c, uint64_t bytes);
+
+/* Large buffers reused instead of mapped afresh (a decoded page's
+ * buffers: its decompressed bytes, values and levels).  Blocks of
+ * COLFS_BUF_POOL_MIN and more are mapped on their own (colfs_malloc_setup)
+ * and each new one is faulted in and zeroed by the kernel; one given back
+ * is kept idle in the cache, counted against its cap like a piece, and
+ * handed to the next request it fits.  Idle blocks are the first memory
+ * the cache gives up (before any piece), and together with what is
+ * charged they hold at most half of the cap, so the memory bound of
+ * docs/performance.md holds with them.  `c` NULL: plain malloc and free.
+ *
+ * A block of at least `need` bytes: an idle one of need to 2 x need
+ * bytes (the smallest), else a new one of `want` (>= need) bytes, on huge
+ * pages when large; its size in *cap.  NULL when out of memory. */
+#define COLFS_BUF_POOL_MIN ((size_t)4 << 20)
+void *colfs_piece_cache_buf_get(colfs_piece_cache *c, size_t need,
+				size_t want, size_t *cap);
+/* Give back a block of `cap` bytes from colfs_piece_cache_buf_get (or
+ * malloc): kept idle when it is large and the cap allows, evicting
+ * unreferenced pieces to make room, else freed.  NULL: nothing. */
+void colfs_piece_cache_buf_put(colfs_piece_cache *c, void *mem, size_t cap);
 
 #endif

@@ -1030,6 +1030,11 @@ void colfs_tree_mem_uncharge(colfs_tree *t, uint64_t bytes)
 		colfs_piece_cache_uncharge(&t->cache, bytes);
 }
 
+colfs_piece_cache *colfs_tree_bufs(colfs_tree *t)
+{
+	return t && t->cache.buckets ? &t->cache : NULL;
+}
+
 /* Render piece `i` of a stream (or find it in the cache) and learn its
  * length when it is the first not known; returns a referenced colfs_blob.
  * Called with the stream lock held. */

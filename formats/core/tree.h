@@ -168,6 +168,10 @@ bool colfs_tree_background(colfs_tree *t,
  * The memory bound (docs/performance.md, "Memory") holds with it. */
 bool colfs_tree_mem_charge(colfs_tree *t, uint64_t bytes);
 void colfs_tree_mem_uncharge(colfs_tree *t, uint64_t bytes);
+/* The pool a format takes its large decode buffers from and gives them
+ * back to (colfs_piece_cache_buf_get/_put, piececache.h: idle ones are
+ * counted against the piece cache); NULL without a cache. */
+struct colfs_piece_cache *colfs_tree_bufs(colfs_tree *t);
 /* Zeroed memory that lives as long as the tree (NULL when out of memory). */
 void *colfs_tree_alloc(colfs_tree *t, size_t size);
 char *colfs_tree_strdup(colfs_tree *t, const char *s);

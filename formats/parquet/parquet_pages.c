@@ -649,34 +649,35 @@ static colfs_status codec_of(int32_t codec, colfs_codec *out, uint64_t off,
 
 void parquet_pages_scratch_free(parquet_pages_scratch *sc)
 {
-	free(sc->out);
-	free(sc->def);
-	free(sc->rep);
+	colfs_piece_cache_buf_put(sc->bufs, sc->out, sc->out_cap);
+	colfs_piece_cache_buf_put(sc->bufs, sc->def,
+				  sc->def_cap * sizeof *sc->def);
+	colfs_piece_cache_buf_put(sc->bufs, sc->rep,
+				  sc->rep_cap * sizeof *sc->rep);
 	pq_values_pool_free(&sc->vals);
 	memset(sc, 0, sizeof *sc);
 }
 
 /* A scratch buffer of at least `need` bytes: kept when it is large
- * enough, else replaced by one a sixty-fourth larger (pages of one
- * column differ by a few bytes; each would otherwise replace the buffer;
- * more to spare would be resident memory beyond the bound wherever the
- * allocator touches it, as under MALLOC_PERTURB_), on huge pages when
- * large. */
-static bool scratch_fit(uint8_t **p, size_t *cap, size_t need)
+ * enough, else replaced by one from the tree's pool `bufs` or a new one a
+ * sixty-fourth larger (pages of one column differ by a few bytes; each
+ * would otherwise replace the buffer; more to spare would be resident
+ * memory beyond the bound wherever the allocator touches it, as under
+ * MALLOC_PERTURB_), on huge pages when large. */
+static bool scratch_fit(colfs_piece_cache *bufs, uint8_t **p, size_t *cap,
+			size_t need)
 {
 	if (need <= *cap && *p)
 		return true;
-	size_t want = need + need / 64;
-	free(*p);
-	*p = malloc(want ? want : 1);
-	*cap = *p ? want : 0;
-	colfs_mem_hugepages(*p, *cap);
+	colfs_piece_cache_buf_put(bufs, *p, *cap);
+	*p = colfs_piece_cache_buf_get(bufs, need, need + need / 64, cap);
 	return *p != NULL;
 }
 
 /* Read `len` stored bytes at `off` into scratch buffer `*buf` (of `*cap`
  * bytes, replaced when short; borrowed). */
-static colfs_status scratch_read(parquet_region_state *s, uint8_t **buf,
+static colfs_status scratch_read(parquet_region_state *s,
+				 colfs_piece_cache *bufs, uint8_t **buf,
 				 size_t *cap, uint64_t off, size_t len,
 				 uint8_t **out, colfs_err *e)
 {
@@ -690,7 +691,7 @@ static colfs_status scratch_read(parquet_region_state *s, uint8_t **buf,
 		return colfs_fail(e, COLFS_EOVERFLOW, off,
 				  "page of %zu bytes is larger than the max_alloc cap (%llu)",
 				  len, (unsigned long long)s->max_alloc);
-	if (!scratch_fit(buf, cap, len))
+	if (!scratch_fit(bufs, buf, cap, len))
 		return colfs_fail(e, COLFS_ENOMEM, off,
 				  "out of memory for %zu bytes", len);
 	if (len)
@@ -727,14 +728,15 @@ static colfs_status page_bytes_sc(colfs_tree *t, parquet_region_state *s,
 		codec = COLFS_CODEC_NONE;
 	if (sc && codec == COLFS_CODEC_NONE) {
 		/* the stored bytes are the page */
-		COLFS_TRY(scratch_read(s, &sc->out, &sc->out_cap, off, stored,
-				       &raw, e));
+		COLFS_TRY(scratch_read(s, sc->bufs, &sc->out, &sc->out_cap,
+				       off, stored, &raw, e));
 	} else if (sc) {
 		/* dead once decompressed: the values buffer's room
 		 * (parquet_pages_scratch) */
 		uint8_t *vm = sc->vals.mem;
-		colfs_status rs = scratch_read(s, &vm, &sc->vals.cap, off,
-					       stored, &raw, e);
+		colfs_status rs = scratch_read(s, sc->bufs, &vm,
+					       &sc->vals.cap, off, stored,
+					       &raw, e);
 		sc->vals.mem = vm;
 		if (rs)
 			return rs;
@@ -815,7 +817,8 @@ static colfs_status page_bytes_sc(colfs_tree *t, parquet_region_state *s,
 				  ulen, lvl);
 	}
 	if (sc)
-		buf = scratch_fit(&sc->out, &sc->out_cap, ulen) ? sc->out : NULL;
+		buf = scratch_fit(sc->bufs, &sc->out, &sc->out_cap, ulen) ?
+			      sc->out : NULL;
 	else
 		buf = malloc(ulen ? ulen : 1);
 	if (!buf) {
@@ -1238,10 +1241,12 @@ static void walk_hidden(colfs_tree *t, parquet_region_state *s,
 }
 
 /* Room for n levels: the scratch's buffer `*keep` (of `*cap` entries,
- * grown when short) when there is a scratch, else malloc'd. */
-static colfs_status levels_alloc(parquet_region_state *s, size_t n, uint32_t **out,
-				 uint32_t **keep, size_t *cap, uint64_t off,
-				 colfs_err *e)
+ * replaced from the pool `bufs` when short) when there is a scratch, else
+ * malloc'd. */
+static colfs_status levels_alloc(parquet_region_state *s,
+				 colfs_piece_cache *bufs, size_t n,
+				 uint32_t **out, uint32_t **keep, size_t *cap,
+				 uint64_t off, colfs_err *e)
 {
 	if (n > s->max_alloc / sizeof **out)
 		return colfs_fail(e, COLFS_EOVERFLOW, off,
@@ -1252,10 +1257,11 @@ static colfs_status levels_alloc(parquet_region_state *s, size_t n, uint32_t **o
 		return COLFS_OK;
 	}
 	if (keep) {
-		free(*keep);
-		*keep = malloc((n ? n : 1) * sizeof **keep);
-		*cap = *keep ? n : 0;
-		colfs_mem_hugepages(*keep, *cap * sizeof **keep);
+		size_t bytes;
+		colfs_piece_cache_buf_put(bufs, *keep, *cap * sizeof **keep);
+		*keep = colfs_piece_cache_buf_get(bufs, (n ? n : 1) * sizeof **keep,
+						  0, &bytes);
+		*cap = bytes / sizeof **keep;
 		*out = *keep;
 	} else {
 		*out = malloc((n ? n : 1) * sizeof **out);
@@ -1284,6 +1290,8 @@ colfs_status parquet_pages_decode(colfs_tree *t, parquet_region_state *s,
 	bool rep_ok = false;      /* p->rep decoded (page_hidden) */
 
 	memset(p, 0, sizeof *p);
+	if (sc)   /* its buffers come from and go back to the tree's pool */
+		sc->bufs = sc->vals.bufs = colfs_tree_bufs(t);
 	if (ch->column >= s->pf->n_columns) {
 		colfs_fail(&e, COLFS_ECORRUPT, pg->offset,
 			   "the chunk has no leaf column in the schema");
@@ -1336,11 +1344,13 @@ colfs_status parquet_pages_decode(colfs_tree *t, parquet_region_state *s,
 		memset(&e, 0, sizeof e);
 	}
 	if (col->max_rep > 0 &&
-	    (st = levels_alloc(s, n, &p->rep, sc ? &sc->rep : NULL,
+	    (st = levels_alloc(s, sc ? sc->bufs : NULL, n, &p->rep,
+			       sc ? &sc->rep : NULL,
 			       sc ? &sc->rep_cap : NULL, off, &e)))
 		goto fail;
 	if (col->max_def > 0 && !no_nulls &&
-	    (st = levels_alloc(s, n, &p->def, sc ? &sc->def : NULL,
+	    (st = levels_alloc(s, sc ? sc->bufs : NULL, n, &p->def,
+			       sc ? &sc->def : NULL,
 			       sc ? &sc->def_cap : NULL, off, &e)))
 		goto fail;
 	if (h->type == PARQUET_PAGE_DATA_V2) {

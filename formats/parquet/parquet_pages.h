@@ -108,6 +108,9 @@ void parquet_pages_dict_unref(parquet_pages_state *v, parquet_pages_dict *d);
  * stored bytes and its values array, not the sum (the memory bound of
  * docs/performance.md).  An uncompressed page is read into `out`. */
 typedef struct parquet_pages_scratch {
+	colfs_piece_cache *bufs;  /* where the buffers come from and go back
+				   * to (the tree's pool; parquet_pages_decode
+				   * sets it) */
 	uint8_t *out;
 	size_t out_cap;
 	uint32_t *def, *rep;

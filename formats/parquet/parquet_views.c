@@ -1887,12 +1887,17 @@ static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 		if (st || index + 1 >= last) {
 		/* at the end (or after a failure) the cursors' pages and
 		 * buffers are given back: a view holds memory only while it
-		 * is being read */
+		 * is being read.  The spare set too, into the tree's pool
+		 * (counted against the cache), where the next view finds
+		 * it; kept here, every column read left a set of page
+		 * buffers behind (the daemon's RSS grew column by column) */
 		for (uint32_t i = 0; i < w->n_fields; i++)
 			for (uint32_t l = 0; l < rd->fields[i].n_leaves; l++)
 				cur_reset(w->s->values, &rd->fields[i].cur[l]);
 		pthread_mutex_lock(&w->sh.lock);
 		shared_prune_locked(&w->sh, true);
+		parquet_pages_scratch_free(&w->sh.spare);
+		shared_settle_locked(&w->sh);
 		pthread_mutex_unlock(&w->sh.lock);
 	}
 	/* A reader given back holds no page: a one-leaf view waits for the

@@ -477,6 +477,111 @@ static void test_cache_spreads(void **state)
 	colfs_piece_cache_destroy(&c);
 }
 
+/* A piece of `len` bytes of `fill`, put in the cache (no reference kept). */
+static void cache_put_piece(colfs_piece_cache *c, uint64_t piece, size_t len,
+			    char fill)
+{
+	colfs_buf buf = COLFS_BUF_INIT;
+	colfs_blob *b;
+
+	assert_true(colfs_buf_reserve_exact(&buf, len));
+	memset(buf.data, fill, len);
+	buf.len = len;
+	b = colfs_blob_from_buf(1, piece, &buf);
+	assert_non_null(b);
+	colfs_piece_cache_put(c, b);
+	colfs_piece_cache_release(c, b);
+}
+
+/* The pool of large decode buffers in the piece cache: a block given back
+ * is handed to the next request it fits (need to 2 x need), idle blocks
+ * and the charge share half of the cap, and idle blocks are the first
+ * memory given up when pieces or a charge need room. */
+static void test_cache_bufs(void **state)
+{
+	(void)state;
+	const size_t mib = (size_t)1 << 20;
+	colfs_piece_cache c = {0};
+	size_t cap8, cap20, cap;
+	char *b8, *b20, *b;
+
+	assert_int_equal(colfs_piece_cache_init(&c, 64 * mib), COLFS_OK);
+	cache_put_piece(&c, 0, 10 * mib, 'a');
+	cache_put_piece(&c, 1, 10 * mib, 'b');
+	/* nothing idle yet: new blocks of `want` bytes */
+	b8 = colfs_piece_cache_buf_get(&c, 8 * mib, 8 * mib + mib / 8, &cap8);
+	assert_non_null(b8);
+	assert_int_equal(cap8, 8 * mib + mib / 8);
+	memset(b8, 1, cap8);
+	b20 = colfs_piece_cache_buf_get(&c, 20 * mib, 0, &cap20);
+	assert_non_null(b20);
+	assert_int_equal(cap20, 20 * mib);
+	memset(b20, 2, cap20);
+	/* kept idle, counted, no piece evicted (20 + 28 MiB fit in 64) */
+	colfs_piece_cache_buf_put(&c, b8, cap8);
+	colfs_piece_cache_buf_put(&c, b20, cap20);
+	assert_int_equal(c.idle_bytes, cap8 + cap20);
+	assert_int_equal(c.bytes, 20 * mib);
+	/* a block over half of the cap is freed, not kept */
+	b = colfs_piece_cache_buf_get(&c, 33 * mib, 0, &cap);
+	assert_non_null(b);
+	assert_true(b != b8 && b != b20);
+	colfs_piece_cache_buf_put(&c, b, cap);
+	assert_int_equal(c.idle_bytes, cap8 + cap20);
+	/* the smallest that fits; not one more than twice the need */
+	assert_ptr_equal(colfs_piece_cache_buf_get(&c, 6 * mib, 0, &cap), b8);
+	assert_int_equal(cap, cap8);
+	assert_int_equal(c.idle_bytes, cap20);
+	b = colfs_piece_cache_buf_get(&c, 9 * mib, 0, &cap);
+	assert_true(b != b20);
+	assert_int_equal(cap, 9 * mib);
+	assert_int_equal(c.idle_bytes, cap20);
+	colfs_piece_cache_buf_put(&c, b, cap);
+	assert_ptr_equal(colfs_piece_cache_buf_get(&c, 12 * mib, 0, &cap), b20);
+	assert_int_equal(cap, cap20);
+	assert_int_equal(c.idle_bytes, 9 * mib);
+	colfs_piece_cache_buf_put(&c, b20, cap20);
+	colfs_piece_cache_buf_put(&c, b8, cap8);
+	/* idle 37 MiB would pass half of the cap: b8 was freed */
+	assert_int_equal(c.idle_bytes, 9 * mib + cap20);
+	/* a charge takes the room of idle blocks first */
+	assert_true(colfs_piece_cache_charge(&c, 10 * mib));
+	assert_true(c.charged + c.idle_bytes <= 32 * mib);
+	assert_int_equal(c.bytes, 20 * mib);
+	colfs_piece_cache_uncharge(&c, 10 * mib);
+	/* pieces that need room evict the idle blocks before any piece */
+	uint64_t idle = c.idle_bytes;
+	cache_put_piece(&c, 2, 64 * mib - 20 * mib - (size_t)idle + mib, 'c');
+	assert_true(c.idle_bytes < idle);
+	for (uint64_t k = 0; k < 3; k++) {
+		colfs_blob *p = colfs_piece_cache_get(&c, 1, k);
+		assert_non_null(p);
+		colfs_piece_cache_release(&c, p);
+	}
+	assert_true(c.bytes + c.charged + c.idle_bytes <= c.cap);
+	/* a block given back to a full cache makes room for itself by
+	 * evicting pieces (the least recently used: piece 0) */
+	cache_put_piece(&c, 3, c.cap - c.bytes - c.idle_bytes, 'd');
+	assert_int_equal(c.bytes + c.idle_bytes, c.cap);
+	assert_int_equal(c.idle_bytes, 0);   /* given up for piece 2 */
+	b = colfs_piece_cache_buf_get(&c, 8 * mib, 0, &cap);
+	assert_non_null(b);
+	memset(b, 3, cap);
+	colfs_piece_cache_buf_put(&c, b, cap);
+	assert_int_equal(c.idle_bytes, 8 * mib);
+	assert_true(c.bytes + c.charged + c.idle_bytes <= c.cap);
+	assert_null(colfs_piece_cache_get(&c, 1, 0));
+	b = (char *)colfs_piece_cache_get(&c, 1, 3);
+	assert_non_null(b);
+	colfs_piece_cache_release(&c, (colfs_blob *)b);
+	/* no cache: plain malloc and free */
+	b = colfs_piece_cache_buf_get(NULL, 5 * mib, 0, &cap);
+	assert_non_null(b);
+	assert_int_equal(cap, 5 * mib);
+	colfs_piece_cache_buf_put(NULL, b, cap);
+	colfs_piece_cache_destroy(&c);
+}
+
 static void test_stream(void **state)
 {
 	(void)state;
@@ -1082,6 +1187,7 @@ int main(void)
 		cmocka_unit_test(test_release),
 		cmocka_unit_test(test_release_reuses_slots),
 		cmocka_unit_test(test_cache_spreads),
+		cmocka_unit_test(test_cache_bufs),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_xattr_problems),
 		cmocka_unit_test(test_hidden_rows),

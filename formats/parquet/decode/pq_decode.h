@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "core/buf.h"
+#include "core/piececache.h"
 #include "core/cursor.h"
 #include "core/render.h"
 #include "core/status.h"
@@ -202,6 +203,8 @@ typedef struct pq_values {
 typedef struct pq_values_pool {
 	void *mem;
 	size_t cap;
+	colfs_piece_cache *bufs;  /* the tree's pool mem comes from and goes
+				   * back to (piececache.h), or NULL */
 } pq_values_pool;
 void pq_values_pool_free(pq_values_pool *pool);
 

@@ -181,7 +181,7 @@ void pq_values_pool_free(pq_values_pool *pool)
 {
 	if (!pool)
 		return;
-	free(pool->mem);
+	colfs_piece_cache_buf_put(pool->bufs, pool->mem, pool->cap);
 	pool->mem = NULL;
 	pool->cap = 0;
 }
@@ -235,10 +235,9 @@ colfs_status pq_values_decode_pooled(colfs_cursor *c, int32_t physical_type,
 		size_t want = (size_t)bytes + (size_t)bytes / 2;
 		if (want > max_bytes)
 			want = (size_t)bytes;
-		free(pool->mem);
-		pool->mem = malloc(want ? want : 1);
-		pool->cap = pool->mem ? want : 0;
-		colfs_mem_hugepages(pool->mem, pool->cap);
+		colfs_piece_cache_buf_put(pool->bufs, pool->mem, pool->cap);
+		pool->mem = colfs_piece_cache_buf_get(pool->bufs, (size_t)bytes,
+						      want, &pool->cap);
 		out->v.any = pool->mem;
 		out->pooled = pool->mem != NULL;
 	} else {
