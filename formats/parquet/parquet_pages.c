@@ -879,8 +879,11 @@ static void check_wkb(colfs_tree *t, parquet_region_state *s, uint32_t g,
 	     ty.logical != PARQUET_LT_GEOGRAPHY) || v->indices ||
 	    v->physical_type != PARQUET_BYTE_ARRAY)
 		return;
+	size_t o = 0;   /* in_page: the next value's offset */
 	for (size_t i = 0; i < v->count; i++) {
-		const pq_bytes *x = &v->v.bytes[i];
+		pq_bytes xv = v->in_page ? pq_values_in_page_next(v, &o)
+					 : v->v.bytes[i];
+		const pq_bytes *x = &xv;
 		size_t b;
 		const char *w;
 		tmp.len = 0;
@@ -1315,6 +1318,13 @@ colfs_status parquet_pages_decode(colfs_tree *t, parquet_region_state *s,
 		memset(&e, 0, sizeof e);
 	}
 	colfs_cursor_init_virtual(&cur, p->buf, p->buf_len, off);
+	/* in_page values need no array: the stored bytes read into the
+	 * values buffer are dead, and given back before the levels are
+	 * allocated (p->buf is never that buffer) */
+	const bool in_page = sc && sc->in_page &&
+			     pq_values_in_page_fits(col->elem->type, h->encoding);
+	if (in_page)
+		pq_values_pool_free(&sc->vals);
 	p->n = n;
 	p->levels_owned = !sc;
 	/* A flat column's page without nulls (every definition level is
@@ -1424,12 +1434,19 @@ colfs_status parquet_pages_decode(colfs_tree *t, parquet_region_state *s,
 		if ((st = parquet_pages_dict_get(t, s, g, c, w, &p->dict, &e)))
 			goto fail;
 	}
-	st = pq_values_decode_pooled(&cur, col->elem->type,
-				     col->elem->type_length, h->encoding,
-				     p->nonnull,
-				     p->dict ? (uint32_t)p->dict->vals.count : 0,
-				     s->max_alloc, sc ? &sc->vals : NULL,
-				     &p->vals, &e);
+	if (in_page) {
+		st = pq_values_decode_in_page(&cur, col->elem->type,
+					      col->elem->type_length,
+					      p->nonnull, s->max_alloc,
+					      &p->vals, &e);
+	} else {
+		st = pq_values_decode_pooled(&cur, col->elem->type,
+					     col->elem->type_length, h->encoding,
+					     p->nonnull,
+					     p->dict ? (uint32_t)p->dict->vals.count : 0,
+					     s->max_alloc, sc ? &sc->vals : NULL,
+					     &p->vals, &e);
+	}
 	if (!st && p->vals.indices && !p->dict)
 		st = colfs_fail(&e, COLFS_ECORRUPT, off,
 				"dictionary indices without a dictionary");

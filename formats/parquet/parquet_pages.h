@@ -116,6 +116,13 @@ typedef struct parquet_pages_scratch {
 	uint32_t *def, *rep;
 	size_t def_cap, rep_cap;  /* entries */
 	pq_values_pool vals;
+	/* Set by the scratch's owner when it reads the values in order
+	 * (render_lines): PLAIN BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY pages
+	 * are then decoded in_page (pq_values_decode_in_page) and the
+	 * stored bytes' buffer is freed once they are decompressed, so such
+	 * a page holds its decompressed bytes and a mark per 64 values, not
+	 * 16 bytes a value besides. */
+	bool in_page;
 } parquet_pages_scratch;
 void parquet_pages_scratch_free(parquet_pages_scratch *sc);
 

@@ -103,11 +103,17 @@ static inline void render_val(colfs_buf *b, const colfs_render *r,
 /* Value j of a BYTE_ARRAY page as its bytes (variant binaries). */
 static void raw_val(colfs_buf *b, const parquet_pages_decoded *p, size_t j)
 {
-	const pq_bytes *v = p->vals.indices ?
-			    &p->dict->vals.v.bytes[p->vals.v.idx[j]] :
-			    &p->vals.v.bytes[j];
+	pq_bytes x;
 
-	colfs_buf_append(b, v->ptr, v->len);
+	if (p->vals.indices) {
+		x = p->dict->vals.v.bytes[p->vals.v.idx[j]];
+	} else if (p->vals.in_page) {
+		size_t o = pq_values_in_page_at(&p->vals, j);
+		x = pq_values_in_page_next(&p->vals, &o);
+	} else {
+		x = p->vals.v.bytes[j];
+	}
+	colfs_buf_append(b, x.ptr, x.len);
 }
 
 /* n bytes from q to o in fixed-size copies the compiler inlines (short
@@ -197,7 +203,27 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 		const char *nt = l->text.null_token ? l->text.null_token : "\\N";
 		size_t ntl = strlen(nt), need = 0;
 		const pq_values *dv = p->vals.indices ? &p->dict->vals : &p->vals;
-		for (size_t i = from, x = jj; i < to; i++) {
+		/* values left in the page (in_page): the lengths of the
+		 * piece's values are the bytes between its first value and
+		 * the next piece's less their 4-byte prefixes, and the text
+		 * is copied walking the page from the first */
+		const bool inp = !p->vals.indices && p->vals.in_page;
+		size_t o = 0;
+		if (inp) {
+			size_t nn = to - from;
+			if (p->def) {
+				nn = 0;
+				for (size_t i = from; i < to; i++)
+					nn += p->def[i] == md;
+			}
+			if (jj > p->vals.count || nn > p->vals.count - jj) {
+				b->failed = true;
+				return;
+			}
+			o = pq_values_in_page_at(&p->vals, jj);
+			need = pq_values_in_page_at(&p->vals, jj + nn) - o -
+			       3 * nn + (to - from - nn) * (ntl + 1);
+		} else for (size_t i = from, x = jj; i < to; i++) {
 			if (p->def && p->def[i] != md) {
 				need += ntl + 1;
 			} else {
@@ -219,9 +245,11 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 				b->len += ntl;
 			} else {
 				size_t vi = p->vals.indices ? p->vals.v.idx[jj] : jj;
-				const pq_bytes *v = &dv->v.bytes[vi];
-				const uint8_t *q = v->ptr;
-				uint32_t n = v->len;
+				const pq_bytes v = inp ?
+					pq_values_in_page_next(&p->vals, &o) :
+					dv->v.bytes[vi];
+				const uint8_t *q = v.ptr;
+				uint32_t n = v.len;
 				bool keep = colfs_render_text_is_plain(q, n);
 				jj++;
 				if (keep && b->cap - b->len > n) {
@@ -298,11 +326,24 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 			   l->type.physical == PARQUET_FLOAT ? 26 : 8;
 	if (to - from <= SIZE_MAX / 32)
 		colfs_buf_reserve(b, (to - from) * per);
+	/* in_page values are walked from the first (pq_render_value would
+	 * find each from its mark) */
+	const bool inp = !p->vals.indices && p->vals.in_page;
+	size_t o = inp && jj <= p->vals.count ?
+		   pq_values_in_page_at(&p->vals, jj) : 0;
 	for (size_t i = from; i < to; i++) {
-		if (p->def && p->def[i] != md)
+		if (p->def && p->def[i] != md) {
 			colfs_render_null(b, &l->text);
-		else
+		} else if (inp) {
+			if (jj++ >= p->vals.count) {
+				b->failed = true;
+				return;
+			}
+			pq_bytes x = pq_values_in_page_next(&p->vals, &o);
+			pq_render_bytes(b, &l->text, &l->type, &x);
+		} else {
 			render_val(b, &l->text, l, p, jj++);
+		}
 		colfs_buf_putc(b, '\n');
 	}
 	*j = jj;
@@ -534,6 +575,9 @@ struct parquet_views_shared {
 	pthread_mutex_t lock;         /* the list and the counts */
 	pthread_cond_t unref;         /* a page's last reference went */
 	bool one_leaf;                /* a view of one leaf: see shared_get */
+	bool in_page;                 /* its pages' strings are read in
+				       * order (render_lines): decoded
+				       * in_page (parquet_pages_scratch) */
 	pthread_mutex_t decode;       /* one page decoded at a time */
 	parquet_pages_state *v;
 	parquet_views_shpage *pages;
@@ -770,7 +814,11 @@ static colfs_status damaged_page(colfs_tree *t, parquet_region_state *s,
  * this one.  The view then holds two sets of page buffers where the
  * memory bound counts one: the second is charged to the piece cache
  * (colfs_tree_mem_charge), which gives up as much, and nothing is decoded
- * ahead when it would take more than half of the cache. */
+ * ahead when it would take more than half of the cache.  An in_page page
+ * holds its decompressed bytes once decoded, but its stored bytes too
+ * while it is decompressed: the charge counts both (for md5's pages 36 +
+ * 33 MB, more than half of the default cache; docs/performance.md says
+ * why a smaller charge was measured and not kept). */
 typedef struct parquet_views_ahead_job {
 	parquet_views_shared *sh;
 	parquet_region_state *s;
@@ -800,6 +848,7 @@ static void shared_ahead_run(colfs_tree *t, void *arg, bool run)
 		if (p) {
 			p->sc = sh->spare;
 			memset(&sh->spare, 0, sizeof sh->spare);
+			p->sc.in_page = sh->in_page;
 		}
 		pthread_mutex_unlock(&sh->lock);
 		/* A page that fails is left for its reader, who meets (and
@@ -870,6 +919,23 @@ static void shared_ahead(colfs_tree *t, parquet_region_state *s,
 			;
 		if (k >= w->n)
 			goto done;
+	}
+	/* A second set of page buffers: the current page's, and, when it
+	 * is in_page (it gave back the buffer the stored bytes are read
+	 * into, parquet_pages_scratch), the next page's stored bytes or,
+	 * when that one is not in_page, its values array at most */
+	if (cur->p.vals.in_page) {
+		const parquet_page_header *nh = &w->pages[k].hdr;
+		uint64_t stored = (uint64_t)nh->compressed_size;
+		uint64_t more = stored + stored / 64;
+		if (!sh->in_page ||
+		    !pq_values_in_page_fits(s->pf->columns[cur->leaf].elem->type,
+					    nh->encoding)) {
+			uint64_t vals = (uint64_t)nh->num_values * sizeof(pq_bytes);
+			if (vals > more)
+				more = vals;
+		}
+		need += more;
 	}
 	pthread_mutex_lock(&sh->lock);
 	if (!sh->charged) {
@@ -961,6 +1027,7 @@ static colfs_status shared_get(colfs_tree *t, parquet_region_state *s,
 	pthread_mutex_lock(&sh->lock);
 	p->sc = sh->spare;
 	memset(&sh->spare, 0, sizeof sh->spare);
+	p->sc.in_page = sh->in_page;
 	pthread_mutex_unlock(&sh->lock);
 	st = parquet_pages_decode(t, s, f, g, leaf, w, k, &p->sc, &p->p);
 	if (st) {
@@ -1968,6 +2035,9 @@ static void view_kept_free(parquet_pages_kept *k)
 static void view_register(parquet_region_state *s, parquet_views_view *w)
 {
 	w->sh.one_leaf = w->n_fields == 1 && w->fields[0].n_leaves == 1;
+	/* a flat columns/ view: only render_lines reads its values */
+	w->sh.in_page = w->sh.one_leaf && w->mode == MODE_COLUMN &&
+			!w->fields[0].plan;
 	w->kept.free = view_kept_free;
 	parquet_pages_keep(s->values, &w->kept);
 }

@@ -527,6 +527,107 @@ static void test_plain_byte_array(void **state)
 	w_free(&w);
 }
 
+/* In_page values (pq_values_decode_in_page): every value found from its
+ * mark and walked in order is the one pq_values_decode gives, across
+ * several strides (marks) and at the end; a damaged page fails with the
+ * same status and offset as pq_values_decode, garbage never reads
+ * outside (ASan). */
+static void test_plain_in_page(void **state)
+{
+	(void)state;
+	colfs_cursor c;
+	colfs_err err, err2;
+	wbuf w = { 0 };
+	pq_values a, b;
+	const size_t n = 3 * PQ_IN_PAGE_STRIDE + 5;
+
+	srand(11);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t len = (uint32_t)(rand() % 40);
+		w_u32le(&w, len);
+		for (uint32_t k = 0; k < len; k++)
+			w_u8(&w, (uint8_t)rand());
+	}
+	assert_true(pq_values_in_page_fits(6, 0));
+	assert_true(pq_values_in_page_fits(7, 0));
+	assert_false(pq_values_in_page_fits(6, 8));
+	assert_false(pq_values_in_page_fits(3, 0));
+	for (size_t count = 0; count <= n; count += count < 70 ? 1 : 37) {
+		cur(&c, &w);
+		assert_int_equal(pq_values_decode(&c, 6, 0, 0, count, 0,
+						  1 << 20, &a, &err), COLFS_OK);
+		size_t used = colfs_cursor_offset(&c);
+		cur(&c, &w);
+		assert_int_equal(pq_values_decode_in_page(&c, 6, 0, count,
+							  1 << 20, &b, &err),
+				 COLFS_OK);
+		assert_int_equal(colfs_cursor_offset(&c), used);
+		assert_true(b.in_page && b.v.any == (void *)b.page.marks);
+		assert_int_equal(b.page.len, used - BASE);
+		for (size_t i = 0; i <= count; i += 1 + i % 7) {
+			size_t o = pq_values_in_page_at(&b, i);
+			for (size_t j = i; j < count && j < i + 70; j++) {
+				pq_bytes x = pq_values_in_page_next(&b, &o);
+				assert_int_equal(x.len, a.v.bytes[j].len);
+				assert_ptr_equal(x.ptr, a.v.bytes[j].ptr);
+			}
+		}
+		assert_int_equal(pq_values_in_page_at(&b, count), b.page.len);
+		pq_values_free(&a);
+		pq_values_free(&b);
+	}
+	/* cut anywhere: the same failure as the array decoder */
+	for (size_t cut = 0; cut < w.len; cut += 3) {
+		colfs_status s1, s2;
+		colfs_cursor_init(&c, w.p, cut, BASE);
+		s1 = pq_values_decode(&c, 6, 0, 0, n, 0, 1 << 20, &a, &err);
+		colfs_cursor_init(&c, w.p, cut, BASE);
+		s2 = pq_values_decode_in_page(&c, 6, 0, n, 1 << 20, &b, &err2);
+		assert_int_equal(s1, s2);
+		if (s1) {
+			assert_int_equal(err.offset, err2.offset);
+			assert_string_equal(err.msg, err2.msg);
+		}
+		pq_values_free(&a);
+		pq_values_free(&b);
+	}
+	/* FIXED_LEN_BYTE_ARRAY: value i at i * width, no marks */
+	cur(&c, &w);
+	assert_int_equal(pq_values_decode_in_page(&c, 7, 3, 10, 1 << 20, &b,
+						  &err), COLFS_OK);
+	assert_int_equal(b.page.len, 30);
+	size_t o = pq_values_in_page_at(&b, 4);
+	pq_bytes x = pq_values_in_page_next(&b, &o);
+	assert_ptr_equal(x.ptr, w.p + 12);
+	assert_int_equal(x.len, 3);
+	pq_values_free(&b);
+	colfs_cursor_init(&c, w.p, 29, BASE);
+	assert_int_equal(pq_values_decode_in_page(&c, 7, 3, 10, 1 << 20, &b,
+						  &err), COLFS_ETRUNCATED);
+	assert_int_equal(err.offset, BASE);
+	cur(&c, &w);
+	assert_int_equal(pq_values_decode_in_page(&c, 7, 0, 1, 1 << 20, &b,
+						  &err), COLFS_ECORRUPT);
+	/* garbage */
+	for (int iter = 0; iter < 3000; iter++) {
+		size_t len = (size_t)(rand() % 64);
+		uint8_t *g = malloc(len + 1);
+		for (size_t i = 0; i < len; i++)
+			g[i] = (uint8_t)(rand() % 4 ? rand() : 0);
+		colfs_cursor_init(&c, g, len, BASE);
+		if (pq_values_decode_in_page(&c, 6, 0, (size_t)(rand() % 20),
+					     1 << 20, &b, &err) == COLFS_OK) {
+			size_t at = pq_values_in_page_at(&b, 0);
+			for (size_t i = 0; i < b.count; i++)
+				(void)pq_values_in_page_next(&b, &at);
+			assert_int_equal(at, b.page.len);
+		}
+		pq_values_free(&b);
+		free(g);
+	}
+	w_free(&w);
+}
+
 /* ---- BYTE_STREAM_SPLIT -------------------------------------------------- */
 
 static void test_bss(void **state)
@@ -1148,6 +1249,7 @@ int main(void)
 		cmocka_unit_test(test_plain_fixed_types),
 		cmocka_unit_test(test_plain_bool),
 		cmocka_unit_test(test_plain_byte_array),
+		cmocka_unit_test(test_plain_in_page),
 		cmocka_unit_test(test_bss),
 		cmocka_unit_test(test_delta_round_trip),
 		cmocka_unit_test(test_delta_spec_example),

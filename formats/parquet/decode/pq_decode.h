@@ -88,6 +88,11 @@ colfs_status pq_plain_decode_fixed(colfs_cursor *c, uint32_t width,
 /* BYTE_ARRAY: u32 LE length, then the bytes; views into the window. */
 colfs_status pq_plain_decode_bytes(colfs_cursor *c, pq_bytes *out,
 				   size_t count, colfs_err *err);
+/* The same walk and checks, keeping only the offset (from the cursor's
+ * position) of every PQ_IN_PAGE_STRIDE-th value in marks[count / stride
+ * + 1] (the last entry is the end when count is a multiple of it). */
+colfs_status pq_plain_index_bytes(colfs_cursor *c, size_t *marks,
+				  size_t count, colfs_err *err);
 
 /* ---- DELTA_BINARY_PACKED and the byte-array deltas --------------------- */
 
@@ -194,7 +199,27 @@ typedef struct pq_values {
 	} v;
 	uint8_t *owned;     /* bytes the views point into, when not the page */
 	bool pooled;        /* v.any belongs to the caller's pool (not freed) */
+	/* in_page (pq_values_decode_in_page): PLAIN BYTE_ARRAY or
+	 * FIXED_LEN_BYTE_ARRAY values left where the page stores them,
+	 * without a pq_bytes per value: v.any holds the marks (NULL for
+	 * FIXED_LEN_BYTE_ARRAY), not views.  Value i is found with
+	 * pq_values_in_page_at, then walked with pq_values_in_page_next */
+	bool in_page;
+	struct {
+		const uint8_t *data;   /* the values' first byte in the page */
+		size_t len;            /* bytes the values take */
+		uint32_t width;        /* FIXED_LEN_BYTE_ARRAY: the width;
+					* 0: u32 LE length-prefixed values */
+		size_t *marks;         /* length-prefixed: offset of value
+					* m * PQ_IN_PAGE_STRIDE (m = 0 ..
+					* count / stride), in v.any */
+	} page;
 } pq_values;
+
+/* Values between two marks of an in_page BYTE_ARRAY page: the marks
+ * take 8 bytes per this many values (128 KiB for 1M values), and a
+ * value is at most this many length prefixes from its mark. */
+#define PQ_IN_PAGE_STRIDE 64
 
 /* A buffer reused from page to page for decoded values (one per cursor,
  * never shared between threads): pq_values_decode_pooled decodes into it,
@@ -224,6 +249,49 @@ colfs_status pq_values_decode_pooled(colfs_cursor *c, int32_t physical_type,
 				     size_t count, uint32_t dict_size,
 				     size_t max_bytes, pq_values_pool *pool,
 				     pq_values *out, colfs_err *err);
+/* Can a page of this type and encoding be decoded in_page? */
+bool pq_values_in_page_fits(int32_t physical_type, int32_t encoding);
+/* PLAIN BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY values as they lie in the page
+ * (`out->in_page`): every length is checked against the bytes left, as
+ * pq_values_decode does (the same errors at the same offsets), and the
+ * offset of every PQ_IN_PAGE_STRIDE-th value is kept (malloc'd, freed
+ * by pq_values_free), instead of a 16-byte pq_bytes per value.  The
+ * values borrow the cursor's buffer. */
+colfs_status pq_values_decode_in_page(colfs_cursor *c, int32_t physical_type,
+				      int32_t type_length, size_t count,
+				      size_t max_bytes, pq_values *out,
+				      colfs_err *err);
+/* The offset in v->page.data of in_page value i (0 <= i <= count: count
+ * is the end of the values); from its mark, at most PQ_IN_PAGE_STRIDE - 1
+ * lengths are read.  The lengths were checked when the page was
+ * decoded. */
+static inline size_t pq_values_in_page_at(const pq_values *v, size_t i)
+{
+	if (v->page.width)
+		return i * v->page.width;
+	size_t o = v->page.marks[i / PQ_IN_PAGE_STRIDE];
+	for (size_t n = i % PQ_IN_PAGE_STRIDE; n; n--)
+		o += 4 + (size_t)colfs_le32(v->page.data + o);
+	return o;
+}
+/* The in_page value at offset *o (from pq_values_in_page_at), and *o
+ * moved to the next value. */
+static inline pq_bytes pq_values_in_page_next(const pq_values *v, size_t *o)
+{
+	pq_bytes x;
+
+	if (v->page.width) {
+		x.ptr = v->page.data + *o;
+		x.len = v->page.width;
+		*o += v->page.width;
+	} else {
+		x.len = colfs_le32(v->page.data + *o);
+		x.ptr = v->page.data + *o + 4;
+		*o += 4 + (size_t)x.len;
+	}
+	return x;
+}
+
 /* Free what pq_values_decode allocated (accepts NULL and empty values). */
 void pq_values_free(pq_values *v);
 
@@ -257,9 +325,15 @@ typedef struct pq_type {
 
 /* Append value i of `v` (decoded values, not dictionary indices: resolve
  * those through the dictionary's pq_values first) as docs/values.md
- * says. */
+ * says.  In_page values are found from their mark (pq_values_in_page_at):
+ * a caller walking them in order walks them itself (pq_render_bytes). */
 void pq_render_value(colfs_buf *b, const colfs_render *r, const pq_type *t,
 		     const pq_values *v, size_t i);
+
+/* The same for one BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY value (in_page
+ * values walked with pq_values_in_page_next). */
+void pq_render_bytes(colfs_buf *b, const colfs_render *r, const pq_type *t,
+		     const pq_bytes *x);
 
 /* The inverse, for one value: `text` as pq_render_value renders it in
  * text mode becomes the value's PLAIN bytes (byte arrays without the

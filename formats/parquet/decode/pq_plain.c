@@ -103,8 +103,14 @@ colfs_status pq_plain_decode_fixed(colfs_cursor *c, uint32_t width,
 	return colfs_cursor_skip(c, total, err);
 }
 
-colfs_status pq_plain_decode_bytes(colfs_cursor *c, pq_bytes *out,
-				   size_t count, colfs_err *err)
+/* The walk of `count` length-prefixed values, each length checked
+ * against the bytes left: a view of each into `out`, or (out NULL) the
+ * offset of every PQ_IN_PAGE_STRIDE-th value into `marks` (count / stride
+ * + 1 entries, the last one the end when count is a multiple).  Inlined
+ * with out or marks NULL, so that each caller gets its own loop. */
+static inline colfs_status bytes_walk(colfs_cursor *c, pq_bytes *out,
+				      size_t *marks, size_t count,
+				      colfs_err *err)
 {
 	const uint8_t *p = colfs_cursor_ptr(c);
 	const size_t left = colfs_cursor_left(c);
@@ -127,8 +133,12 @@ colfs_status pq_plain_decode_bytes(colfs_cursor *c, pq_bytes *out,
 					  "PLAIN BYTE_ARRAY value %zu of length %u, only %zu bytes left",
 					  i, len, left - pos - 4);
 		}
-		out[i].ptr = p + pos + 4;
-		out[i].len = len;
+		if (out) {
+			out[i].ptr = p + pos + 4;
+			out[i].len = len;
+		} else if (i % PQ_IN_PAGE_STRIDE == 0) {
+			marks[i / PQ_IN_PAGE_STRIDE] = pos;
+		}
 		pos += 4 + (size_t)len;
 		continue;
 truncated:
@@ -137,7 +147,21 @@ truncated:
 				  "PLAIN BYTE_ARRAY value %zu: length prefix cut short",
 				  i);
 	}
+	if (!out && count % PQ_IN_PAGE_STRIDE == 0)
+		marks[count / PQ_IN_PAGE_STRIDE] = pos;
 	return colfs_cursor_skip(c, pos, err);
+}
+
+colfs_status pq_plain_decode_bytes(colfs_cursor *c, pq_bytes *out,
+				   size_t count, colfs_err *err)
+{
+	return bytes_walk(c, out, NULL, count, err);
+}
+
+colfs_status pq_plain_index_bytes(colfs_cursor *c, size_t *marks,
+				  size_t count, colfs_err *err)
+{
+	return bytes_walk(c, NULL, marks, count, err);
 }
 
 /* ---- BYTE_STREAM_SPLIT ------------------------------------------------- */

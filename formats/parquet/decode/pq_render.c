@@ -72,8 +72,8 @@ static void render_int(colfs_buf *b, const colfs_render *r, const pq_type *t,
 	colfs_render_i64(b, r, v);
 }
 
-static void render_bytes(colfs_buf *b, const colfs_render *r,
-			 const pq_type *t, const pq_bytes *x)
+void pq_render_bytes(colfs_buf *b, const colfs_render *r, const pq_type *t,
+		     const pq_bytes *x)
 {
 	if (is_decimal(t)) {
 		colfs_render_decimal_be(b, r, x->ptr, x->len, t->scale);
@@ -150,7 +150,13 @@ void pq_render_value(colfs_buf *b, const colfs_render *r, const pq_type *t,
 		return;
 	case PARQUET_BYTE_ARRAY:
 	case PARQUET_FIXED_LEN_BYTE_ARRAY:
-		render_bytes(b, r, t, &v->v.bytes[i]);
+		if (v->in_page) {
+			size_t o = pq_values_in_page_at(v, i);
+			pq_bytes x = pq_values_in_page_next(v, &o);
+			pq_render_bytes(b, r, t, &x);
+			return;
+		}
+		pq_render_bytes(b, r, t, &v->v.bytes[i]);
 		return;
 	}
 }

@@ -255,6 +255,68 @@ colfs_status pq_values_decode_pooled(colfs_cursor *c, int32_t physical_type,
 	return st;
 }
 
+bool pq_values_in_page_fits(int32_t physical_type, int32_t encoding)
+{
+	return encoding == PARQUET_ENC_PLAIN &&
+	       (physical_type == PARQUET_BYTE_ARRAY ||
+		physical_type == PARQUET_FIXED_LEN_BYTE_ARRAY);
+}
+
+colfs_status pq_values_decode_in_page(colfs_cursor *c, int32_t physical_type,
+				      int32_t type_length, size_t count,
+				      size_t max_bytes, pq_values *out,
+				      colfs_err *err)
+{
+	const uint64_t off = colfs_cursor_offset(c);
+	const uint8_t *data = colfs_cursor_ptr(c);
+	const size_t left = colfs_cursor_left(c);
+	colfs_status st;
+
+	memset(out, 0, sizeof(*out));
+	out->physical_type = physical_type;
+	out->count = count;
+	out->in_page = true;
+	out->page.data = data;
+	if (physical_type == PARQUET_FIXED_LEN_BYTE_ARRAY) {
+		if (type_length <= 0)
+			return colfs_fail(err, COLFS_ECORRUPT, off,
+					  "FIXED_LEN_BYTE_ARRAY with type_length %d",
+					  type_length);
+		out->page.width = (uint32_t)type_length;
+		uint64_t total;
+		if (colfs_mul_overflows(count, out->page.width, &total) ||
+		    total > left)
+			return colfs_fail(err, COLFS_ETRUNCATED, off,
+					  "PLAIN FIXED_LEN_BYTE_ARRAY: %zu values of %u bytes, only %zu bytes left",
+					  count, out->page.width, left);
+		out->page.len = (size_t)total;
+		return colfs_cursor_skip(c, (size_t)total, err);
+	}
+	if (physical_type != PARQUET_BYTE_ARRAY)
+		return unsupported(c, physical_type, PARQUET_ENC_PLAIN, err);
+	/* count values take 4 bytes each at least: the check in the walk,
+	 * before the marks are allocated */
+	if (count > left / 4)
+		return pq_plain_index_bytes(c, NULL, count, err);
+	const size_t nm = count / PQ_IN_PAGE_STRIDE + 1;
+	if (nm > max_bytes / sizeof *out->page.marks)
+		return colfs_fail(err, COLFS_EOVERFLOW, off,
+				  "%zu BYTE_ARRAY values exceed the limit of %zu bytes",
+				  count, max_bytes);
+	out->page.marks = malloc(nm * sizeof *out->page.marks);
+	out->v.any = out->page.marks;
+	if (!out->page.marks)
+		return colfs_fail(err, COLFS_ENOMEM, off,
+				  "no memory for %zu values", count);
+	st = pq_plain_index_bytes(c, out->page.marks, count, err);
+	if (st) {
+		pq_values_free(out);
+		return st;
+	}
+	out->page.len = (size_t)(colfs_cursor_ptr(c) - data);
+	return COLFS_OK;
+}
+
 static colfs_status check_levels(const uint32_t *out, size_t count,
 				 uint32_t max_level, uint64_t off,
 				 colfs_err *err)
