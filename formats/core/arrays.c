@@ -22,6 +22,7 @@
 typedef struct arrays_set {
 	void *ctx;
 	colfs_array_rows_fn rows;
+	void (*release)(void *ctx);
 	char *unit_name;
 	size_t n_units;
 	uint64_t *unit_rows;
@@ -218,7 +219,21 @@ static colfs_status readme_generate(colfs_tree *t, colfs_node *file,
 	return COLFS_OK;
 }
 
-static const colfs_node_ops readme_ops = {.generate = readme_generate};
+/* The listing is being freed (colfs_dir_release): the README, added
+ * first, stands for it, and the format's context goes with it (the set
+ * itself is the directory's memory, colfs_dir_alloc). */
+static void readme_release(colfs_tree *t, colfs_node *file)
+{
+	arrays_set *as = colfs_node_ctx(file);
+
+	(void)t;
+	if (as->release)
+		as->release(as->ctx);
+	as->release = NULL;
+}
+
+static const colfs_node_ops readme_ops = {.generate = readme_generate,
+					  .release = readme_release};
 
 /* The piece map of one file: the header, then every unit's pieces. */
 static uint64_t *array_ends(const arrays_set *as, size_t header,
@@ -267,18 +282,19 @@ static colfs_status array_file_add(colfs_tree *t, colfs_node *dir,
 colfs_status colfs_arrays_populate(colfs_tree *t, colfs_node *dir,
 				   const colfs_arrays_def *def)
 {
-	arrays_set *as = colfs_tree_alloc(t, sizeof *as);
+	arrays_set *as = colfs_dir_alloc(t, dir, sizeof *as);
 	uint64_t total = 0;
 
 	if (!as)
 		return COLFS_ENOMEM;
 	as->ctx = def->ctx;
 	as->rows = def->rows;
-	as->unit_name = colfs_tree_strdup(t, def->unit_name);
+	as->unit_name = colfs_dir_strdup(t, dir, def->unit_name);
 	as->n_units = def->n_units;
-	as->unit_rows = colfs_tree_alloc(t, (def->n_units + 1) * sizeof(uint64_t));
-	as->first = colfs_tree_alloc(t, (def->n_units + 1) * sizeof(uint64_t));
-	as->fields = colfs_tree_alloc(t, (def->n_fields + 1) * sizeof *as->fields);
+	/* n_units and n_fields count entries of the file's metadata */
+	as->unit_rows = colfs_dir_alloc(t, dir, (def->n_units + 1) * sizeof(uint64_t));
+	as->first = colfs_dir_alloc(t, dir, (def->n_units + 1) * sizeof(uint64_t));
+	as->fields = colfs_dir_alloc(t, dir, (def->n_fields + 1) * sizeof *as->fields);
 	if (!as->unit_name || !as->unit_rows || !as->first || !as->fields)
 		return COLFS_ENOMEM;
 	for (size_t u = 0; u < def->n_units; u++) {
@@ -307,11 +323,12 @@ colfs_status colfs_arrays_populate(colfs_tree *t, colfs_node *dir,
 	as->first[as->n_units] = p;
 	if (!colfs_dir_add_doc(t, dir, "README", &readme_ops, as))
 		return COLFS_ENOMEM;
+	as->release = def->release;
 	for (size_t i = 0; i < def->n_fields; i++) {
 		colfs_array_field *fl = &as->fields[as->n_fields];
 		*fl = def->fields[i];
-		fl->name = colfs_tree_strdup(t, def->fields[i].name);
-		fl->from = colfs_tree_strdup(t, def->fields[i].from
+		fl->name = colfs_dir_strdup(t, dir, def->fields[i].name);
+		fl->from = colfs_dir_strdup(t, dir, def->fields[i].from
 						    ? def->fields[i].from : "");
 		if (!fl->name || !fl->from)
 			return COLFS_ENOMEM;

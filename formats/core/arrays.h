@@ -69,6 +69,11 @@ typedef colfs_status (*colfs_array_rows_fn)(colfs_tree *t, const colfs_node *f,
 typedef struct colfs_arrays_def {
 	void *ctx;                      /* the rows function's, borrowed */
 	colfs_array_rows_fn rows;
+	/* Optional: the files are being freed (colfs_dir_release), and
+	 * `ctx` with them if the format made it for this listing.  Not
+	 * called when the tree closes (nor when populate fails before the
+	 * README is added). */
+	void (*release)(void *ctx);
 	const char *unit_name;          /* "row group", "stripe", ... */
 	size_t n_units;
 	const uint64_t *unit_rows;      /* rows of each unit (copied) */

@@ -305,7 +305,15 @@ colfs_blob *colfs_blob_from_buf(uint64_t ino, uint64_t piece, colfs_buf *buf)
 	 * reuse.  Shrunk in place instead, each cached piece left a hole
 	 * that the next piece's reservation did not fit, and the heap grew
 	 * to twice the cache (cat columns/seq: 150 MB for a 64 MiB cache). */
-	if (b->len && cap - b->len > b->len / 64 + 4096) {
+	if (b->len >= (size_t)4 << 20 && cap - b->len > 4096) {
+		/* past the mmap threshold (colfs_malloc_setup) both blocks
+		 * are mappings, off the heap: shrunk in place (mremap), not
+		 * copied, which had held a large footer's root layout.svg
+		 * (97 MB) twice at check's peak */
+		char *fit = realloc(b->data, b->len);
+		if (fit)
+			b->data = fit;
+	} else if (b->len && cap - b->len > b->len / 64 + 4096) {
 		char *fit = malloc(b->len);
 		if (fit) {
 			memcpy(fit, b->data, b->len);

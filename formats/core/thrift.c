@@ -1,5 +1,6 @@
 /* colfs: Thrift compact-protocol decoder (see thrift.h). */
 #include "thrift.h"
+#include "render.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -509,6 +510,25 @@ static colfs_status value_json(colfs_thrift *r, uint8_t type, bool elem,
 			       bool bool_value, const value_desc *vd,
 			       json_t **out, colfs_err *err);
 
+/* The name of enum value `iv`, or NULL (an integer). */
+static const char *enum_name(const value_desc *vd, int64_t iv)
+{
+	return vd && vd->enum_names && iv >= 0 && iv < vd->n_enum
+	       ? vd->enum_names[iv] : NULL;
+}
+
+/* A list's elements' description: the field's, when the list holds the
+ * elements it describes. */
+static const value_desc *elem_value_desc(const value_desc *vd, uint8_t et,
+					 value_desc *ed)
+{
+	if (!vd || vd->elem != et)
+		return NULL;
+	*ed = (value_desc){.sub = vd->sub, .enum_names = vd->enum_names,
+			   .n_enum = vd->n_enum};
+	return ed;
+}
+
 static colfs_status nomem(colfs_thrift *r, colfs_err *err)
 {
 	return colfs_fail(err, COLFS_ENOMEM, here(r),
@@ -546,16 +566,11 @@ static colfs_status collection_json(colfs_thrift *r, uint8_t type,
 			json_decref(o);
 		}
 	} else {
-		uint8_t et;
-		value_desc ed = {0};
-		const value_desc *edp = NULL;
+		uint8_t et = 0;
+		value_desc ed;
+		const value_desc *edp;
 		st = colfs_thrift_list_begin(r, &et, &cnt, err);
-		if (!st && vd && vd->elem == et) {
-			ed.sub = vd->sub;
-			ed.enum_names = vd->enum_names;
-			ed.n_enum = vd->n_enum;
-			edp = &ed;
-		}
+		edp = elem_value_desc(vd, et, &ed);
 		for (uint32_t i = 0; !st && i < cnt; i++) {
 			json_t *v = NULL;
 			st = value_json(r, et, true, false, edp, &v, err);
@@ -592,11 +607,8 @@ static colfs_status value_json(colfs_thrift *r, uint8_t type, bool elem,
 	case COLFS_THRIFT_I64: {
 		int64_t iv;
 		COLFS_TRY(colfs_thrift_read_int(r, type, &iv, err));
-		if (vd && vd->enum_names && iv >= 0 && iv < vd->n_enum &&
-		    vd->enum_names[iv])
-			v = json_string(vd->enum_names[iv]);
-		else
-			v = json_integer((json_int_t)iv);
+		v = enum_name(vd, iv) ? json_string(enum_name(vd, iv))
+				      : json_integer((json_int_t)iv);
 		break;
 	}
 	case COLFS_THRIFT_DOUBLE: {
@@ -664,6 +676,23 @@ static bool same_wire_type(uint8_t want, uint8_t got)
 	return false;
 }
 
+/* How field `f` of a struct `d` is rendered: its descriptor's name and
+ * value description (NULL, `*name` NULL: an unknown field, by its id). */
+static const value_desc *field_value_desc(const colfs_thrift_sdesc *d,
+					  const colfs_thrift_field *f,
+					  value_desc *vd, const char **name)
+{
+	const colfs_thrift_fdesc *fd = find_field(d, f->id);
+
+	*name = NULL;
+	if (!fd || !same_wire_type(fd->type, f->type))
+		return NULL;
+	*vd = (value_desc){.elem = fd->elem, .sub = fd->sub,
+			   .enum_names = fd->enum_names, .n_enum = fd->n_enum};
+	*name = fd->name;
+	return vd;
+}
+
 colfs_status colfs_thrift_struct_json(colfs_thrift *r,
 				      const colfs_thrift_sdesc *d,
 				      json_t **out, colfs_err *err)
@@ -678,21 +707,13 @@ colfs_status colfs_thrift_struct_json(colfs_thrift *r,
 	if (!obj)
 		return nomem(r, err);
 	while ((st = colfs_thrift_field_next(r, &last, &f, err)) == COLFS_OK) {
-		const colfs_thrift_fdesc *fd = find_field(d, f.id);
-		value_desc vd = {0};
-		const value_desc *vdp = NULL;
-		char name[32];
+		value_desc vd;
 		const char *key;
+		const value_desc *vdp = field_value_desc(d, &f, &vd, &key);
+		char name[32];
 		json_t *v = NULL;
 
-		if (fd && same_wire_type(fd->type, f.type)) {
-			vd.elem = fd->elem;
-			vd.sub = fd->sub;
-			vd.enum_names = fd->enum_names;
-			vd.n_enum = fd->n_enum;
-			vdp = &vd;
-			key = fd->name;
-		} else {
+		if (!key) {
 			snprintf(name, sizeof name, "field_%d", f.id);
 			key = name;
 		}
@@ -711,4 +732,235 @@ colfs_status colfs_thrift_struct_json(colfs_thrift *r,
 	colfs_thrift_struct_leave(r);
 	*out = obj;
 	return COLFS_OK;
+}
+
+/* --- the same JSON as text, without the tree -------------------------------
+ *
+ * colfs_thrift_struct_text writes what colfs_thrift_struct_json's object
+ * dumps as (json_dumps with JSON_INDENT(2) | JSON_PRESERVE_ORDER) straight
+ * into a buffer: a wide file's check renders 400,000 such documents, and
+ * the tree (an allocation a value, a hash table an object) and its dump
+ * cost more than the rest of the document's reading.  It writes only
+ * what it can write exactly as jansson would: integers, enum names,
+ * booleans, strings of printable ASCII without quote or backslash, hex
+ * objects, UUIDs, structs whose keys are distinct, lists and maps; on
+ * anything else (a double, a string to escape, a key twice) it stops with
+ * TEXT_UNSURE and the caller renders through the tree.  Any failure of
+ * the Thrift also stops it: the caller's tree rendering reports it. */
+
+#define TEXT_UNSURE COLFS_EUNSUPPORTED
+#define TEXT_MAX_KEYS 64
+
+static void text_indent(colfs_buf *out, unsigned depth)
+{
+	if (!colfs_buf_reserve(out, 1 + 2 * (size_t)depth))
+		return;
+	out->data[out->len++] = '\n';
+	memset(out->data + out->len, ' ', 2 * (size_t)depth);
+	out->len += 2 * (size_t)depth;
+}
+
+/* A JSON string that needs no escaping, or TEXT_UNSURE. */
+static colfs_status text_string(colfs_buf *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e ||
+		    s[i] == '"' || s[i] == '\\')
+			return TEXT_UNSURE;
+	if (!colfs_buf_reserve(out, n + 2))
+		return COLFS_ENOMEM;
+	out->data[out->len++] = '"';
+	memcpy(out->data + out->len, s, n);
+	out->len += n;
+	out->data[out->len++] = '"';
+	return COLFS_OK;
+}
+
+static colfs_status value_text(colfs_thrift *r, uint8_t type, bool elem,
+			       bool bool_value, const value_desc *vd,
+			       unsigned depth, colfs_buf *out, colfs_err *err);
+
+static colfs_status collection_text(colfs_thrift *r, uint8_t type,
+				    const value_desc *vd, unsigned depth,
+				    colfs_buf *out, colfs_err *err)
+{
+	uint32_t cnt;
+
+	if (type == COLFS_THRIFT_MAP) {
+		uint8_t kt, vt;
+		COLFS_TRY(colfs_thrift_map_begin(r, &kt, &vt, &cnt, err));
+		colfs_buf_putc(out, '[');
+		for (uint32_t i = 0; i < cnt; i++) {
+			if (i)
+				colfs_buf_putc(out, ',');
+			text_indent(out, depth + 1);
+			colfs_buf_putc(out, '{');
+			text_indent(out, depth + 2);
+			colfs_buf_puts(out, "\"key\": ");
+			COLFS_TRY(value_text(r, kt, true, false, NULL,
+					     depth + 2, out, err));
+			colfs_buf_putc(out, ',');
+			text_indent(out, depth + 2);
+			colfs_buf_puts(out, "\"value\": ");
+			COLFS_TRY(value_text(r, vt, true, false, NULL,
+					     depth + 2, out, err));
+			text_indent(out, depth + 1);
+			colfs_buf_putc(out, '}');
+		}
+	} else {
+		uint8_t et;
+		value_desc ed;
+		const value_desc *edp;
+		COLFS_TRY(colfs_thrift_list_begin(r, &et, &cnt, err));
+		edp = elem_value_desc(vd, et, &ed);
+		colfs_buf_putc(out, '[');
+		for (uint32_t i = 0; i < cnt; i++) {
+			if (i)
+				colfs_buf_putc(out, ',');
+			text_indent(out, depth + 1);
+			COLFS_TRY(value_text(r, et, true, false, edp, depth + 1,
+					     out, err));
+		}
+	}
+	if (cnt)
+		text_indent(out, depth);
+	colfs_buf_putc(out, ']');
+	colfs_thrift_collection_leave(r);
+	return colfs_buf_status(out);
+}
+
+static colfs_status value_text(colfs_thrift *r, uint8_t type, bool elem,
+			       bool bool_value, const value_desc *vd,
+			       unsigned depth, colfs_buf *out, colfs_err *err)
+{
+	switch (type) {
+	case COLFS_THRIFT_BOOL:
+	case COLFS_THRIFT_BOOL_FALSE:
+		if (elem)
+			COLFS_TRY(colfs_thrift_read_bool_elem(r, &bool_value,
+							      err));
+		colfs_buf_puts(out, bool_value ? "true" : "false");
+		break;
+	case COLFS_THRIFT_BYTE:
+	case COLFS_THRIFT_I16:
+	case COLFS_THRIFT_I32:
+	case COLFS_THRIFT_I64: {
+		int64_t iv;
+		COLFS_TRY(colfs_thrift_read_int(r, type, &iv, err));
+		if (enum_name(vd, iv)) {
+			COLFS_TRY(text_string(out, enum_name(vd, iv),
+					      strlen(enum_name(vd, iv))));
+		} else if (colfs_buf_reserve(out, 20)) {
+			out->len = (size_t)(colfs_put_i64(out->data + out->len,
+							  iv) - out->data);
+		}
+		break;
+	}
+	case COLFS_THRIFT_BINARY: {
+		static const char hexd[] = "0123456789abcdef";
+		const uint8_t *p;
+		size_t n;
+		COLFS_TRY(colfs_thrift_read_binary(r, type, &p, &n, err));
+		if (colfs_thrift_text_ok(p, n)) {
+			COLFS_TRY(text_string(out, (const char *)p, n));
+			break;
+		}
+		colfs_buf_putc(out, '{');
+		text_indent(out, depth + 1);
+		colfs_buf_puts(out, "\"hex\": \"");
+		if (!colfs_buf_reserve(out, 2 * n))
+			break;
+		for (size_t i = 0; i < n; i++) {
+			out->data[out->len++] = hexd[p[i] >> 4];
+			out->data[out->len++] = hexd[p[i] & 15];
+		}
+		colfs_buf_putc(out, '"');
+		text_indent(out, depth);
+		colfs_buf_putc(out, '}');
+		break;
+	}
+	case COLFS_THRIFT_UUID: {
+		static const char hexd[] = "0123456789abcdef";
+		const uint8_t *p;
+		char s[36];
+		size_t k = 0;
+		COLFS_TRY(colfs_cursor_bytes(r->cur, 16, &p, err));
+		for (int i = 0; i < 16; i++) {
+			if (i == 4 || i == 6 || i == 8 || i == 10)
+				s[k++] = '-';
+			s[k++] = hexd[p[i] >> 4];
+			s[k++] = hexd[p[i] & 15];
+		}
+		COLFS_TRY(text_string(out, s, k));
+		break;
+	}
+	case COLFS_THRIFT_LIST:
+	case COLFS_THRIFT_SET:
+	case COLFS_THRIFT_MAP:
+		return collection_text(r, type, vd, depth, out, err);
+	case COLFS_THRIFT_STRUCT:
+		return colfs_thrift_struct_text(r, vd ? vd->sub : NULL, depth,
+						out, err);
+	default:        /* doubles among them */
+		return TEXT_UNSURE;
+	}
+	return colfs_buf_status(out);
+}
+
+colfs_status colfs_thrift_struct_text(colfs_thrift *r,
+				      const colfs_thrift_sdesc *d,
+				      unsigned depth, colfs_buf *out,
+				      colfs_err *err)
+{
+	colfs_thrift_field f;
+	colfs_status st;
+	int16_t last;
+	/* the keys written: an unknown field's by its id, so a key met
+	 * twice (jansson keeps the first place, the last value) is seen */
+	struct {
+		const char *name;
+		int16_t id;
+	} keys[TEXT_MAX_KEYS];
+	size_t nkeys = 0;
+
+	COLFS_TRY(colfs_thrift_struct_enter(r, &last, err));
+	colfs_buf_putc(out, '{');
+	while ((st = colfs_thrift_field_next(r, &last, &f, err)) == COLFS_OK) {
+		value_desc vd;
+		const char *name;
+		const value_desc *vdp = field_value_desc(d, &f, &vd, &name);
+
+		if (nkeys == TEXT_MAX_KEYS)
+			return TEXT_UNSURE;
+		for (size_t i = 0; i < nkeys; i++)
+			if (name ? keys[i].name && !strcmp(keys[i].name, name)
+				 : !keys[i].name && keys[i].id == f.id)
+				return TEXT_UNSURE;
+		if (name && !strncmp(name, "field_", 6))
+			return TEXT_UNSURE;  /* could meet an unknown's key */
+		keys[nkeys].name = name;
+		keys[nkeys++].id = f.id;
+		if (nkeys > 1)
+			colfs_buf_putc(out, ',');
+		text_indent(out, depth + 1);
+		if (name) {
+			COLFS_TRY(text_string(out, name, strlen(name)));
+		} else {
+			char key[32];
+			int n = snprintf(key, sizeof key, "field_%d", f.id);
+			COLFS_TRY(text_string(out, key, (size_t)n));
+		}
+		colfs_buf_puts(out, ": ");
+		st = value_text(r, f.type, false, f.bool_value, vdp, depth + 1,
+				out, err);
+		if (st)
+			return st;
+	}
+	if (st != COLFS_END)
+		return st;
+	colfs_thrift_struct_leave(r);
+	if (nkeys)
+		text_indent(out, depth);
+	colfs_buf_putc(out, '}');
+	return colfs_buf_status(out);
 }

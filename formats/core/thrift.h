@@ -142,6 +142,18 @@ struct json_t;
 colfs_status colfs_thrift_struct_json(colfs_thrift *r,
 				      const colfs_thrift_sdesc *d,
 				      struct json_t **out, colfs_err *err);
+/* The same object as JSON text, written into `out` as json_dumps with
+ * JSON_INDENT(2) | JSON_PRESERVE_ORDER writes it (no '\n' after), its
+ * lines indented by `depth` more levels of two spaces, without building
+ * the tree.  Anything it cannot be sure to write exactly so (a double, a
+ * string to escape, a key twice), and any failure, returns a status with
+ * part of the text written: truncate `out` and render through
+ * colfs_thrift_struct_json, which gives the failure's status and message. */
+struct colfs_buf;
+colfs_status colfs_thrift_struct_text(colfs_thrift *r,
+				      const colfs_thrift_sdesc *d,
+				      unsigned depth, struct colfs_buf *out,
+				      colfs_err *err);
 /* Render bytes the way binary fields are rendered (string or {"hex"}). */
 struct json_t *colfs_thrift_binary_json(const uint8_t *p, size_t len);
 /* True when `p` is valid UTF-8 without control characters (tab, CR and

@@ -134,6 +134,48 @@ char *colfs_tree_strdup(colfs_tree *t, const char *s)
 	return p;
 }
 
+/* A block of colfs_dir_alloc, in its directory's list. */
+typedef struct dir_mem {
+	struct dir_mem *next;
+	max_align_t data[];
+} dir_mem;
+
+void *colfs_dir_alloc(colfs_tree *t, colfs_node *dir, size_t size)
+{
+	dir_mem *m;
+
+	if (size > SIZE_MAX - sizeof *m)
+		return NULL;
+	m = calloc(1, sizeof *m + size);
+	if (!m)
+		return NULL;
+	colfs_tree_lock(t);
+	m->next = dir->mem;
+	dir->mem = m;
+	colfs_tree_unlock(t);
+	return m->data;
+}
+
+char *colfs_dir_strdup(colfs_tree *t, colfs_node *dir, const char *s)
+{
+	size_t n = strlen(s);
+	char *p = colfs_dir_alloc(t, dir, n + 1);
+
+	if (p)
+		memcpy(p, s, n + 1);
+	return p;
+}
+
+static void dir_mem_free(colfs_node *dir)
+{
+	while (dir->mem) {
+		dir_mem *m = dir->mem;
+
+		dir->mem = m->next;
+		free(m);
+	}
+}
+
 colfs_node *colfs_tree_root(colfs_tree *t)
 {
 	colfs_node *n;
@@ -196,6 +238,7 @@ static void node_free(colfs_node *n)
 	free(n->hidx);
 	free(n->hidden);
 	free(n->text);
+	dir_mem_free(n);
 	if (n->stream) {
 		pthread_mutex_destroy(&n->stream->lock);
 		free(n->stream->ends);
@@ -753,6 +796,7 @@ static void subtree_free(colfs_tree *t, colfs_node *dir)
 	free(dir->kids);
 	free(dir->hidx);
 	free(dir->hidden);
+	dir_mem_free(dir);
 	dir->kids = dir->hidden = NULL;
 	dir->hidx = NULL;
 	dir->nkids = dir->capkids = dir->hcap = 0;

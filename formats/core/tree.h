@@ -13,7 +13,8 @@
  *
  * Node state for formats: `ctx` (a borrowed pointer, e.g. the parsed file)
  * and three integers a, b, c (e.g. row group, column, page index).  Memory
- * that must live as long as the tree comes from colfs_tree_alloc.
+ * that must live as long as the tree comes from colfs_tree_alloc; what a
+ * populate makes for the entries it adds, from colfs_dir_alloc.
  *
  * Populate and generate run under the tree's (recursive) lock; `piece`
  * runs under the stream's own lock, so decoding different views proceeds
@@ -175,6 +176,14 @@ struct colfs_piece_cache *colfs_tree_bufs(colfs_tree *t);
 /* Zeroed memory that lives as long as the tree (NULL when out of memory). */
 void *colfs_tree_alloc(colfs_tree *t, size_t size);
 char *colfs_tree_strdup(colfs_tree *t, const char *s);
+/* Zeroed memory that lives as long as the listing of `dir`: for what a
+ * populate of `dir` makes for the entries it adds (a context they share).
+ * Freed with them when colfs_dir_release frees them (of `dir` or of a
+ * directory above it), or with the tree; so a walk that releases what it
+ * has walked holds none of it for the parts behind (a wide file's 200,000
+ * bloom filters, 200 row groups' arrays/).  NULL when out of memory. */
+void *colfs_dir_alloc(colfs_tree *t, colfs_node *dir, size_t size);
+char *colfs_dir_strdup(colfs_tree *t, colfs_node *dir, const char *s);
 
 /* Record a problem: tree path of the node it concerns (NULL = root), the
  * absolute byte offset, and a message.  Duplicates are dropped. */

@@ -48,6 +48,7 @@ struct colfs_node {
 	size_t hcap;
 	colfs_node **hidden;          /* made by lookup, not listed */
 	size_t nhidden, caphidden;
+	struct dir_mem *mem;          /* colfs_dir_alloc: freed with the kids */
 	/* ranges */
 	uint64_t off, len;
 	/* documents: -1 until generated once */

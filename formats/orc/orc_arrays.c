@@ -169,7 +169,7 @@ static colfs_status arrays_populate(colfs_tree *t, colfs_node *dir)
 		fl->from = from[nf];
 		nf++;
 	}
-	orc_arrays *oa = colfs_tree_alloc(t, sizeof *oa);
+	orc_arrays *oa = colfs_dir_alloc(t, dir, sizeof *oa);
 	if (!oa)
 		goto out;
 	oa->f = f;

@@ -47,6 +47,16 @@ static void arrays_kept_free(parquet_pages_kept *k)
 	free(a);
 }
 
+/* Its arrays/ listing is freed (colfs_dir_release): so is `a`, its
+ * decoded pages with it (160 bytes a column, each row group's). */
+static void arrays_release(void *ctx)
+{
+	parquet_arrays *a = ctx;
+
+	parquet_pages_unkeep(a->s->values, &a->kept);
+	arrays_kept_free(&a->kept);
+}
+
 /* The array type of leaf `e`; false when it has none. */
 static bool array_type_of(const parquet_schema_elem *e, colfs_array_type *out,
 			  int32_t *precision, int32_t *scale)
@@ -396,7 +406,8 @@ static colfs_status arrays_populate(colfs_tree *t, colfs_node *dir)
 		nf++;
 	}
 	colfs_arrays_def def = {
-		.ctx = a, .rows = arrays_rows, .unit_name = "row group",
+		.ctx = a, .rows = arrays_rows, .release = arrays_release,
+		.unit_name = "row group",
 		.n_units = g1 > g0 ? g1 - g0 : 0, .unit_rows = rows,
 		.n_fields = nf, .fields = fields,
 	};

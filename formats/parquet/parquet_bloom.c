@@ -282,7 +282,7 @@ colfs_status parquet_bloom_add(colfs_tree *t, colfs_node *dir, parquet_region_st
 				  bitset_len);
 		return COLFS_OK;
 	}
-	bl = colfs_tree_alloc(t, sizeof *bl);
+	bl = colfs_dir_alloc(t, dir, sizeof *bl);
 	if (!bl)
 		return COLFS_ENOMEM;
 	*bl = (parquet_bloom_lookup){ .s = s, .g = g, .c = c, .off = bitset_off,

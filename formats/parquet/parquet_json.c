@@ -23,14 +23,14 @@ static colfs_status span_json_doc(colfs_tree *t, colfs_node *file,
 {
 	parquet_region_state *s = colfs_node_ctx(file);
 	colfs_err e = {0};
-	json_t *j;
 
 	if (off > s->pf->footer_len || len > s->pf->footer_len - off)
 		return COLFS_ECORRUPT;
-	if (parquet_region_json(s->pf->footer + off, len, s->pf->footer_offset + off,
-			   d, &j, &e))
+	if (parquet_region_json_text(s->pf->footer + off, len,
+				     s->pf->footer_offset + off, d, 0, out, &e))
 		return doc_fail(t, file, &e);
-	return colfs_buf_json(out, j);
+	colfs_buf_putc(out, '\n');
+	return colfs_buf_status(out);
 }
 
 colfs_status parquet_json_metadata_gen(colfs_tree *t, colfs_node *file,
@@ -171,8 +171,6 @@ colfs_status parquet_json_metadata_piece(colfs_tree *t, colfs_node *file,
 	const parquet_file *pf = s->pf;
 	const parquet_row_group *rg;
 	colfs_err e = {0};
-	json_t *j;
-	char *text;
 
 	if (!parquet_json_metadata_streams(s))
 		return index ? COLFS_END : parquet_json_metadata_gen(t, file, out);
@@ -181,26 +179,12 @@ colfs_status parquet_json_metadata_piece(colfs_tree *t, colfs_node *file,
 	if (index > pf->n_row_groups)
 		return COLFS_END;
 	rg = &pf->row_groups[index - 1];
-	if (parquet_region_json(pf->footer + rg->span_off, rg->span_len,
-				pf->footer_offset + rg->span_off,
-				&parquet_desc_row_group, &j, &e))
-		return doc_fail(t, file, &e);
-	text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(j);
-	if (!text)
-		return COLFS_ENOMEM;
 	/* an element of the list, two levels in: four more spaces a line */
 	colfs_buf_puts(out, "    ");
-	for (const char *p = text, *nl; *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (!nl) {
-			colfs_buf_puts(out, p);
-			break;
-		}
-		colfs_buf_append(out, p, (size_t)(nl - p) + 1);
-		colfs_buf_puts(out, "    ");
-	}
-	free(text);
+	if (parquet_region_json_text(pf->footer + rg->span_off, rg->span_len,
+				     pf->footer_offset + rg->span_off,
+				     &parquet_desc_row_group, 2, out, &e))
+		return doc_fail(t, file, &e);
 	colfs_buf_puts(out, index < pf->n_row_groups ? ",\n" : "\n");
 	return colfs_buf_status(out);
 }
@@ -234,16 +218,16 @@ colfs_status parquet_json_region_doc(colfs_tree *t, colfs_node *file,
 	parquet_region_state *s = colfs_node_ctx(file);
 	colfs_err e = {0};
 	uint8_t *buf;
-	json_t *j;
 	colfs_status st;
 
 	if (parquet_region_read(s, off, len, &buf, &e))
 		return doc_fail(t, file, &e);
-	st = parquet_region_json(buf, (size_t)len, off, d, &j, &e);
+	st = parquet_region_json_text(buf, (size_t)len, off, d, 0, out, &e);
 	free(buf);
 	if (st)
 		return doc_fail(t, file, &e);
-	return colfs_buf_json(out, j);
+	colfs_buf_putc(out, '\n');
+	return colfs_buf_status(out);
 }
 
 colfs_status parquet_json_offset_index_gen(colfs_tree *t, colfs_node *file,

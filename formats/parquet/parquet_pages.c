@@ -451,6 +451,13 @@ colfs_status parquet_pages_walk(const colfs_source *src,
 			   (unsigned long long)(declared - pos));
 out:
 	free(buf);
+	/* kept for the tree's life, one a chunk: no room to grow (a wide
+	 * file's chunks have two pages, the list was made for 16) */
+	if (n && n < cap) {
+		parquet_page *fit = realloc(list, n * sizeof *list);
+		if (fit)
+			list = fit;
+	}
 	*pages = list;
 	*n_pages = n;
 	return COLFS_OK;

@@ -35,6 +35,49 @@ colfs_status parquet_region_json(const uint8_t *p, size_t len, uint64_t off,
 	return colfs_thrift_struct_json(&r, d, out, err);
 }
 
+colfs_status parquet_region_json_text(const uint8_t *p, size_t len,
+				      uint64_t off, const colfs_thrift_sdesc *d,
+				      unsigned depth, colfs_buf *out,
+				      colfs_err *err)
+{
+	size_t at = out->len;
+	colfs_cursor c;
+	colfs_thrift r;
+	colfs_err e = {0};
+	json_t *j;
+	char *text;
+
+	colfs_cursor_init(&c, p, len, off);
+	colfs_thrift_init(&r, &c);
+	if (colfs_thrift_struct_text(&r, d, depth, out, &e) == COLFS_OK)
+		return COLFS_OK;
+	if (out->failed)
+		return colfs_fail(err, COLFS_ENOMEM, off,
+				  "out of memory rendering thrift as JSON");
+	/* what the text could not be sure of, or a failure: the tree */
+	out->len = at;
+	COLFS_TRY(parquet_region_json(p, len, off, d, &j, err));
+	text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(j);
+	if (!text)
+		return colfs_fail(err, COLFS_ENOMEM, off,
+				  "out of memory rendering thrift as JSON");
+	for (const char *q = text, *nl; *q; q = nl + 1) {
+		nl = strchr(q, '\n');
+		if (!nl) {
+			colfs_buf_puts(out, q);
+			break;
+		}
+		colfs_buf_append(out, q, (size_t)(nl - q) + 1);
+		for (unsigned k = 0; k < depth; k++)
+			colfs_buf_puts(out, "  ");
+	}
+	free(text);
+	if (out->failed)
+		return colfs_fail(err, COLFS_ENOMEM, off,
+				  "out of memory rendering thrift as JSON");
+	return COLFS_OK;
+}
 
 /* --- the footer ------------------------------------------------------------ */
 

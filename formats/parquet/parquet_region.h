@@ -53,6 +53,17 @@ colfs_status parquet_region_json(const uint8_t *p, size_t len, uint64_t off,
 			    const colfs_thrift_sdesc *d, struct json_t **out,
 			    colfs_err *err);
 
+/* The same as indented JSON text appended to `out` (as colfs_buf_json
+ * writes it, without the last '\n'), its lines after the first indented
+ * by `depth` more levels of two spaces: written straight from the Thrift
+ * (colfs_thrift_struct_text), through the jansson tree where that cannot
+ * be sure of the same bytes.  A failure leaves `out` as it was (unless
+ * out of memory) and says why in `err`, as parquet_region_json does. */
+colfs_status parquet_region_json_text(const uint8_t *p, size_t len,
+				      uint64_t off, const colfs_thrift_sdesc *d,
+				      unsigned depth, colfs_buf *out,
+				      colfs_err *err);
+
 /* The one footer reader, of an open file and of schema_from: locate the
  * footer from the tail (its magic and length), read it and decode it into
  * s->pf, filling the footer fields of `s` (src, size, max_alloc and

@@ -351,6 +351,32 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 
 /* --- chunk and page views ------------------------------------------------- */
 
+/* A page's levels, "<rep> <def>\n" an entry, into a block of their exact
+ * size (a wide file's check renders 100 million of them). */
+static void render_levels(colfs_buf *b, const parquet_pages_decoded *p)
+{
+	size_t need = 0;
+	char *q;
+
+	if (p->n > (SIZE_MAX - b->len) / 22) {  /* 10 + 1 + 10 + 1 */
+		b->failed = true;
+		return;
+	}
+	for (size_t i = 0; i < p->n; i++)
+		need += colfs_u64_digits(p->rep ? p->rep[i] : 0) +
+			colfs_u64_digits(p->def ? p->def[i] : p->max_def) + 2;
+	if (!colfs_buf_reserve_exact(b, need))
+		return;
+	q = b->data + b->len;
+	for (size_t i = 0; i < p->n; i++) {
+		q = colfs_put_u64(q, p->rep ? p->rep[i] : 0);
+		*q++ = ' ';
+		q = colfs_put_u64(q, p->def ? p->def[i] : p->max_def);
+		*q++ = '\n';
+	}
+	b->len += need;
+}
+
 enum { VIEW_VALUES, VIEW_LEVELS, VIEW_DICTIONARY, VIEW_DECOMPRESSED };
 
 /* Node ctx: the region state; args: a = row group, b = chunk, c = page
@@ -408,9 +434,7 @@ static colfs_status pageview_piece(colfs_tree *t, colfs_node *f,
 		size_t j = 0;
 		render_lines(out, &leaf, &p, 0, p.n, &j);
 	} else {
-		for (size_t i = 0; i < p.n; i++)
-			colfs_buf_printf(out, "%u %u\n", p.rep ? p.rep[i] : 0,
-					 p.def ? p.def[i] : p.max_def);
+		render_levels(out, &p);
 	}
 	parquet_pages_release(s->values, &p);
 	return COLFS_OK;
@@ -469,14 +493,19 @@ static colfs_status decompressed_piece(colfs_tree *t, colfs_node *f,
 	return pageview_piece(t, f, index, out, VIEW_DECOMPRESSED);
 }
 
+/* A chunk's views: a piece a page, decoded ahead of their reader. */
 static const colfs_node_ops values_ops = {.piece = values_piece,
 					  .concurrent = true};
 static const colfs_node_ops levels_ops = {.piece = levels_piece,
 					  .concurrent = true};
-static const colfs_node_ops decompressed_ops = {.piece = decompressed_piece,
-						.concurrent = true};
-static const colfs_node_ops dictionary_ops = {.piece = dictionary_piece,
-					      .concurrent = true};
+/* A page's views and a chunk's dictionary are one piece: nothing to
+ * decode ahead (asking the workers for the piece after the last cost a
+ * wide file's check a tenth of its time in wake-ups). */
+static const colfs_node_ops page_values_ops = {.piece = values_piece};
+static const colfs_node_ops page_levels_ops = {.piece = levels_piece};
+static const colfs_node_ops page_decompressed_ops = {
+	.piece = decompressed_piece};
+static const colfs_node_ops dictionary_ops = {.piece = dictionary_piece};
 
 static colfs_status add_pageview(colfs_tree *t, colfs_node *dir, parquet_region_state *s,
 				 const char *name, const colfs_node_ops *ops,
@@ -532,15 +561,15 @@ colfs_status parquet_views_page_add(colfs_tree *t, colfs_node *dir, parquet_regi
 	col = &s->pf->columns[ch->column];
 	/* a data page's values decompress it first */
 	COLFS_TRY(add_pageview(t, dir, s, "decompressed",
-			       &decompressed_ops, g, c, k,
+			       &page_decompressed_ops, g, c, k,
 			       parquet_pages_is_data(&w->pages[k])));
 	if (!parquet_pages_is_data(&w->pages[k]))
 		return COLFS_OK;
-	COLFS_TRY(add_pageview(t, dir, s, "values", &values_ops,
+	COLFS_TRY(add_pageview(t, dir, s, "values", &page_values_ops,
 			       g, c, k, false));
 	if (col->max_rep > 0 || col->max_def > 0)
 		COLFS_TRY(add_pageview(t, dir, s, "levels",
-				       &levels_ops, g, c, k, false));
+				       &page_levels_ops, g, c, k, false));
 	return COLFS_OK;
 }
 
@@ -1993,6 +2022,10 @@ static void table_release(colfs_tree *t, colfs_node *n)
 static const colfs_node_ops table_ops = {.piece = table_piece,
 					 .concurrent = true,
 					 .release = table_release};
+/* The same, of one piece (a row group of at most a batch of rows, a
+ * wide file's columns/): nothing to decode ahead. */
+static const colfs_node_ops table_one_ops = {.piece = table_piece,
+					     .release = table_release};
 
 static parquet_views_view *view_new(colfs_tree *t, parquet_region_state *s, int mode, int64_t g,
 			  uint32_t n_fields)
@@ -2049,7 +2082,9 @@ static colfs_status view_add(colfs_tree *t, colfs_node *dir, const char *name,
 	colfs_node *n;
 
 	view_register(w->s, w);
-	n = colfs_dir_add_stream(t, dir, name, &table_ops, w);
+	n = colfs_dir_add_stream(t, dir, name,
+				 w->cum[w->g1 - w->g0] + (w->mode == MODE_CSV) > 1
+				 ? &table_ops : &table_one_ops, w);
 	if (!n)
 		return COLFS_ENOMEM;
 	/* rows.jsonl and rows.csv assemble the fields columns/ does */
