@@ -134,17 +134,6 @@ typedef struct svg_line {
  * a large layout are shared by every picture, svg_lines_of). */
 enum { SVG_IN_SCOPE = 1, SVG_DAMAGED = 2 };
 
-/* The parsed lines of a layout that is a stream (a large footer's: its
- * text, some megabytes, is made from the file's metadata alone, so it
- * never changes): made once for the tree, kept with it (tree_int.h), and
- * read by each row group's picture, which otherwise made and parsed the
- * whole file's layout again (a row group of a 200-row-group file paid
- * for all 200). */
-struct colfs_svg_lines {
-	char *text;
-	svg_line *v;
-	size_t n;
-};
 
 /* Categories of region kinds, with their colors (the legend lists those
  * present). */
@@ -168,6 +157,26 @@ static const struct svg_cat {
 };
 #define SVG_NCATS (sizeof svg_cats / sizeof svg_cats[0])
 #define SVG_OTHER 6
+
+/* The parsed lines of a layout that is a stream (a large footer's: its
+ * text, some megabytes, is made from the file's metadata alone, so it
+ * never changes): made once for the tree, kept with it (tree_int.h), and
+ * read by each row group's picture, which otherwise made and parsed the
+ * whole file's layout again (a row group of a 200-row-group file paid
+ * for all 200).  Only the kinds and paths of the text are kept (the
+ * numbers are in the lines).  The root picture of such a layout is a
+ * stream of pieces made from these lines (svg_piece); its marks are
+ * taken at its first piece and kept, so that every piece, made again
+ * after the cache dropped it, shows the same damage. */
+struct colfs_svg_lines {
+	char *text;             /* the kinds (each once) and paths */
+	svg_line *v;
+	size_t n;
+	bool marked;            /* the root picture's marks, once taken: */
+	uint8_t *fl;            /* SVG_IN_SCOPE, SVG_DAMAGED of each line */
+	size_t shown, damaged;
+	bool present[SVG_NCATS];
+};
 
 static size_t svg_cat_of(const char *kind, size_t len)
 {
@@ -264,6 +273,60 @@ bad:
 	return false;
 }
 
+/* Point the lines at a copy of their kinds and paths alone (a kind seen
+ * before is not copied again) and free the text: the numbers, the spaces
+ * and the newlines are dropped (false when out of memory: nothing
+ * changed). */
+static bool svg_keep_names(struct colfs_svg_lines *sl)
+{
+	enum { KINDS = 32 };
+	const char *kind[KINDS];
+	size_t kind_len[KINDS], nk, need = 0, at = 0;
+	char *names = NULL;
+
+	/* two passes: the room needed, then the copy (the same kinds are
+	 * met in the same order in both) */
+	for (int pass = 0; pass < 2; pass++) {
+		nk = 0;
+		for (size_t i = 0; i < sl->n; i++) {
+			svg_line *l = &sl->v[i];
+			const char *k = NULL;
+
+			for (size_t j = 0; j < nk && !k; j++)
+				if (kind_len[j] == l->kind_len &&
+				    memcmp(kind[j], l->kind, l->kind_len) == 0)
+					k = kind[j];
+			if (!k) {
+				if (pass == 0) {
+					k = l->kind;
+					need += l->kind_len;
+				} else {
+					memcpy(names + at, l->kind, l->kind_len);
+					k = names + at;
+					at += l->kind_len;
+				}
+				if (nk < KINDS) {
+					kind[nk] = k;
+					kind_len[nk++] = l->kind_len;
+				}
+			}
+			if (pass == 0) {
+				need += l->path_len;
+				continue;
+			}
+			l->kind = k;
+			memcpy(names + at, l->path, l->path_len);
+			l->path = names + at;
+			at += l->path_len;
+		}
+		if (pass == 0 && !(names = malloc(need ? need : 1)))
+			return false;
+	}
+	free(sl->text);
+	sl->text = names;
+	return true;
+}
+
 /* The shared lines of `layout` (a stream), made at the first call. */
 static colfs_status svg_lines_of(colfs_tree *t, colfs_node *layout,
 				 const struct colfs_svg_lines **out)
@@ -291,7 +354,8 @@ static colfs_status svg_lines_of(colfs_tree *t, colfs_node *layout,
 			st = colfs_buf_status(&text);
 		if (st == COLFS_OK) {
 			sl->text = colfs_buf_take(&text, &len);
-			if (!svg_parse(sl->text, len, &sl->v, &sl->n))
+			if (!svg_parse(sl->text, len, &sl->v, &sl->n) ||
+			    !svg_keep_names(sl))
 				st = COLFS_ENOMEM;
 		}
 		if (st == COLFS_OK) {
@@ -314,6 +378,7 @@ void colfs_svg_lines_free(struct colfs_svg_lines *sl)
 		return;
 	free(sl->text);
 	free(sl->v);
+	free(sl->fl);
 	free(sl);
 }
 
@@ -412,6 +477,140 @@ static void svg_scope(const svg_line *v, uint8_t *fl, size_t n,
 		*lo = *hi = 0;
 }
 
+/* The file's base name: the same picture for a path and a URL. */
+static const char *svg_name(colfs_tree *t)
+{
+	const char *name = colfs_tree_display_name(t);
+
+	if (strrchr(name, '/') && strrchr(name, '/')[1])
+		name = strrchr(name, '/') + 1;
+	return name;
+}
+
+/* The picture up to its regions: heading, axis, band (`where`: the
+ * directory, NULL at the root). */
+static void svg_head(colfs_buf *out, const char *name, const char *where,
+		     uint64_t lo, uint64_t hi, uint64_t size, size_t shown,
+		     size_t damaged)
+{
+	const unsigned height = SVG_BAND_Y + SVG_BAND_H + 110;
+
+	colfs_buf_printf(out,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" "
+		"height=\"%u\" viewBox=\"0 0 %u %u\" font-family=\"sans-serif\" "
+		"font-size=\"12\">\n",
+		SVG_W + 2 * SVG_X, height, SVG_W + 2 * SVG_X, height);
+	colfs_buf_puts(out, "<title>");
+	svg_text(out, name, strlen(name));
+	colfs_buf_printf(out, "%s%s layout</title>\n", where ? " " : "",
+			 where ? where : "");
+	colfs_buf_puts(out,
+		"<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" "
+		"patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
+		"<rect width=\"6\" height=\"6\" fill=\"#d9d9d9\"/>"
+		"<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#999999\" "
+		"stroke-width=\"2\"/></pattern></defs>\n"
+		"<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
+	colfs_buf_printf(out, "<text x=\"%d\" y=\"20\" font-size=\"14\">",
+			 SVG_X);
+	svg_text(out, name, strlen(name));
+	if (where) {
+		colfs_buf_putc(out, ' ');
+		svg_text(out, where, strlen(where));
+	}
+	colfs_buf_printf(out,
+		": bytes %llu to %llu of %llu, %zu lines of layout, %zu damaged"
+		"</text>\n",
+		(unsigned long long)lo, (unsigned long long)hi,
+		(unsigned long long)size, shown, damaged);
+	/* the axis: five ticks */
+	for (int k = 0; k <= 4; k++) {
+		uint64_t at = lo + (hi - lo) / 4 * (uint64_t)k;
+		double x = svg_x(k == 4 ? hi : at, lo, hi - lo);
+		colfs_buf_printf(out,
+			"<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" "
+			"stroke=\"#888888\"/><text x=\"%.2f\" y=\"%d\" "
+			"text-anchor=\"%s\" fill=\"#444444\">%llu</text>\n",
+			x, SVG_BAND_Y + SVG_BAND_H, x,
+			SVG_BAND_Y + SVG_BAND_H + 6, x,
+			SVG_BAND_Y + SVG_BAND_H + 20,
+			k == 0 ? "start" : k == 4 ? "end" : "middle",
+			(unsigned long long)(k == 4 ? hi : at));
+	}
+	colfs_buf_printf(out,
+		"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+		"fill=\"none\" stroke=\"#888888\"/>\n",
+		SVG_X, SVG_BAND_Y, SVG_W, SVG_BAND_H);
+}
+
+/* One region of the picture, its band scaled to [lo, hi). */
+static void svg_rect(colfs_buf *out, const svg_line *l, bool bad,
+		     uint64_t lo, uint64_t hi)
+{
+	const size_t c = svg_cat_of(l->kind, l->kind_len);
+	const bool over = c == SVG_NCATS - 1, gap = c == SVG_NCATS - 2;
+	const uint64_t end = l->len > UINT64_MAX - l->off ? UINT64_MAX
+							  : l->off + l->len;
+	double x0 = svg_x(l->off, lo, hi - lo);
+	double w = svg_x(end, lo, hi - lo) - x0;
+
+	/* a region too small to see still shows as a line; a white
+	 * edge parts neighbours wide enough not to be hidden by it */
+	const bool edge = w >= 4 && !gap && !over;
+	if (w < 1)
+		w = 1;
+	colfs_buf_printf(out,
+		"<rect class=\"region %s%s\" x=\"%.2f\" y=\"%d\" "
+		"width=\"%.2f\" height=\"%d\" fill=\"%s\"%s>"
+		"<title>",
+		over ? "overlap" : gap ? "gap" : "part",
+		bad ? " damaged" : "", x0,
+		over ? SVG_BAND_Y - 14 : SVG_BAND_Y, w,
+		over ? 10 : SVG_BAND_H,
+		bad ? SVG_DAMAGE : gap ? "url(#hatch)" : svg_cats[c].color,
+		edge ? " stroke=\"#ffffff\" stroke-width=\"0.5\"" : "");
+	if (gap || over)
+		svg_text(out, l->kind, l->kind_len);
+	else
+		svg_text(out, l->path, l->path_len);
+	colfs_buf_puts(out, " (");
+	svg_text(out, l->kind, l->kind_len);
+	colfs_buf_printf(out, "%s): offset %llu length %llu</title></rect>\n",
+			 bad ? ", damaged" : "", (unsigned long long)l->off,
+			 (unsigned long long)l->len);
+}
+
+/* The end of the picture: the legend (the categories present, and damage
+ * when there is some). */
+static void svg_tail(colfs_buf *out, const bool *present, size_t damaged)
+{
+	int x = SVG_X, y = SVG_BAND_Y + SVG_BAND_H + 50;
+
+	for (size_t c = 0; c <= SVG_NCATS; c++) {
+		const char *name, *color;
+		if (c == SVG_NCATS) {
+			if (!damaged)
+				break;
+			name = "damaged";
+			color = SVG_DAMAGE;
+		} else {
+			if (!present[c])
+				continue;
+			name = svg_cats[c].name;
+			color = svg_cats[c].color;
+		}
+		colfs_buf_printf(out,
+			"<rect x=\"%d\" y=\"%d\" width=\"14\" "
+			"height=\"14\" fill=\"%s\" stroke=\"#888888\"/>"
+			"<text x=\"%d\" y=\"%d\">%s</text>\n",
+			x, y, strcmp(name, "gap") == 0 ? "url(#hatch)" : color,
+			x + 20, y + 12, name);
+		x += 30 + 8 * (int)strlen(name);
+	}
+	colfs_buf_puts(out, "</svg>\n");
+}
+
 static colfs_status svg_generate(colfs_tree *t, colfs_node *file,
 				 colfs_buf *out)
 {
@@ -427,12 +626,7 @@ static colfs_status svg_generate(colfs_tree *t, colfs_node *file,
 	bool present[SVG_NCATS] = {false};
 	char where[4096];
 	const bool root = dir == colfs_tree_root(t);
-	/* the file's base name: the same picture for a path and a URL */
-	const char *name = colfs_tree_display_name(t);
 	colfs_status st;
-
-	if (strrchr(name, '/') && strrchr(name, '/')[1])
-		name = strrchr(name, '/') + 1;
 
 	if (!layout->ops || !layout->ops->generate)
 		return COLFS_EUNSUPPORTED;
@@ -482,122 +676,12 @@ static colfs_status svg_generate(colfs_tree *t, colfs_node *file,
 		if (fl[i] & SVG_DAMAGED)
 			damaged++;
 	}
-
-	const unsigned height = SVG_BAND_Y + SVG_BAND_H + 110;
-	colfs_buf_printf(out,
-		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" "
-		"height=\"%u\" viewBox=\"0 0 %u %u\" font-family=\"sans-serif\" "
-		"font-size=\"12\">\n",
-		SVG_W + 2 * SVG_X, height, SVG_W + 2 * SVG_X, height);
-	colfs_buf_puts(out, "<title>");
-	svg_text(out, name, strlen(name));
-	colfs_buf_printf(out, "%s%s layout</title>\n", root ? "" : " ",
-			 root ? "" : where);
-	colfs_buf_puts(out,
-		"<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" "
-		"patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
-		"<rect width=\"6\" height=\"6\" fill=\"#d9d9d9\"/>"
-		"<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#999999\" "
-		"stroke-width=\"2\"/></pattern></defs>\n"
-		"<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
-	colfs_buf_printf(out, "<text x=\"%d\" y=\"20\" font-size=\"14\">",
-			 SVG_X);
-	svg_text(out, name, strlen(name));
-	if (!root) {
-		colfs_buf_putc(out, ' ');
-		svg_text(out, where, strlen(where));
-	}
-	colfs_buf_printf(out,
-		": bytes %llu to %llu of %llu, %zu lines of layout, %zu damaged"
-		"</text>\n",
-		(unsigned long long)lo, (unsigned long long)hi,
-		(unsigned long long)size, shown, damaged);
-	/* the axis: five ticks */
-	for (int k = 0; k <= 4; k++) {
-		uint64_t at = lo + (hi - lo) / 4 * (uint64_t)k;
-		double x = svg_x(k == 4 ? hi : at, lo, hi - lo);
-		colfs_buf_printf(out,
-			"<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" "
-			"stroke=\"#888888\"/><text x=\"%.2f\" y=\"%d\" "
-			"text-anchor=\"%s\" fill=\"#444444\">%llu</text>\n",
-			x, SVG_BAND_Y + SVG_BAND_H, x,
-			SVG_BAND_Y + SVG_BAND_H + 6, x,
-			SVG_BAND_Y + SVG_BAND_H + 20,
-			k == 0 ? "start" : k == 4 ? "end" : "middle",
-			(unsigned long long)(k == 4 ? hi : at));
-	}
-	colfs_buf_printf(out,
-		"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-		"fill=\"none\" stroke=\"#888888\"/>\n",
-		SVG_X, SVG_BAND_Y, SVG_W, SVG_BAND_H);
-	for (size_t i = 0; i < n; i++) {
-		const svg_line *l = &lines[i];
-		if (!(fl[i] & SVG_IN_SCOPE))
-			continue;
-		const size_t c = svg_cat_of(l->kind, l->kind_len);
-		const bool over = c == SVG_NCATS - 1, gap = c == SVG_NCATS - 2;
-		const bool bad = fl[i] & SVG_DAMAGED;
-		const uint64_t end = l->len > UINT64_MAX - l->off
-					     ? UINT64_MAX
-					     : l->off + l->len;
-		double x0 = svg_x(l->off, lo, hi - lo);
-		double w = svg_x(end, lo, hi - lo) - x0;
-
-		/* a region too small to see still shows as a line; a white
-		 * edge parts neighbours wide enough not to be hidden by it */
-		const bool edge = w >= 4 && !gap && !over;
-		if (w < 1)
-			w = 1;
-		colfs_buf_printf(out,
-			"<rect class=\"region %s%s\" x=\"%.2f\" y=\"%d\" "
-			"width=\"%.2f\" height=\"%d\" fill=\"%s\"%s>"
-			"<title>",
-			over ? "overlap" : gap ? "gap" : "part",
-			bad ? " damaged" : "", x0,
-			over ? SVG_BAND_Y - 14 : SVG_BAND_Y, w,
-			over ? 10 : SVG_BAND_H,
-			bad ? SVG_DAMAGE : gap ? "url(#hatch)"
-					       : svg_cats[c].color,
-			edge ? " stroke=\"#ffffff\" stroke-width=\"0.5\"" : "");
-		if (gap || over)
-			svg_text(out, l->kind, l->kind_len);
-		else
-			svg_text(out, l->path, l->path_len);
-		colfs_buf_puts(out, " (");
-		svg_text(out, l->kind, l->kind_len);
-		colfs_buf_printf(out, "%s): offset %llu length %llu</title></rect>\n",
-				 bad ? ", damaged" : "",
-				 (unsigned long long)l->off,
-				 (unsigned long long)l->len);
-	}
-	/* the legend: the categories present, and damage when there is some */
-	{
-		int x = SVG_X, y = SVG_BAND_Y + SVG_BAND_H + 50;
-		for (size_t c = 0; c <= SVG_NCATS; c++) {
-			const char *name, *color;
-			if (c == SVG_NCATS) {
-				if (!damaged)
-					break;
-				name = "damaged";
-				color = SVG_DAMAGE;
-			} else {
-				if (!present[c])
-					continue;
-				name = svg_cats[c].name;
-				color = svg_cats[c].color;
-			}
-			colfs_buf_printf(out,
-				"<rect x=\"%d\" y=\"%d\" width=\"14\" "
-				"height=\"14\" fill=\"%s\" stroke=\"#888888\"/>"
-				"<text x=\"%d\" y=\"%d\">%s</text>\n",
-				x, y, strcmp(name, "gap") == 0 ? "url(#hatch)"
-							      : color,
-				x + 20, y + 12, name);
-			x += 30 + 8 * (int)strlen(name);
-		}
-	}
-	colfs_buf_puts(out, "</svg>\n");
+	svg_head(out, svg_name(t), root ? NULL : where, lo, hi, size, shown,
+		 damaged);
+	for (size_t i = 0; i < n; i++)
+		if (fl[i] & SVG_IN_SCOPE)
+			svg_rect(out, &lines[i], fl[i] & SVG_DAMAGED, lo, hi);
+	svg_tail(out, present, damaged);
 	free(fl);
 	free(v);
 	free(offs);
@@ -605,7 +689,90 @@ static colfs_status svg_generate(colfs_tree *t, colfs_node *file,
 	return colfs_buf_status(out);
 }
 
+/* ------------------------------------------------------------------------
+ * The root picture of a large footer's layout: a stream of pieces made
+ * from the shared lines, the same bytes as svg_generate makes of them
+ * (piece 0 the heading, then SVG_PIECE_LINES regions a piece, then the
+ * legend), so that no picture of 200,000 chunks (97 MB) is made whole.
+ */
+#define SVG_PIECE_LINES 1024
+
+/* Take the root picture's marks (all lines are in its scope) once. */
+static colfs_status svg_root_marks(colfs_tree *t,
+				   struct colfs_svg_lines *sl)
+{
+	uint64_t *offs = NULL, lo, hi;
+	size_t noffs = 0;
+	uint8_t *fl = NULL;
+	colfs_status st = COLFS_OK;
+
+	colfs_tree_lock(t);
+	if (sl->marked) {
+		colfs_tree_unlock(t);
+		return COLFS_OK;
+	}
+	fl = calloc(sl->n ? sl->n : 1, 1);
+	if (!fl || !colfs_tree_problem_offsets(t, &offs, &noffs)) {
+		st = COLFS_ENOMEM;
+		goto out;
+	}
+	svg_scope(sl->v, fl, sl->n, NULL, &lo, &hi);
+	svg_damage(sl->v, fl, sl->n, offs, noffs);
+	for (size_t i = 0; i < sl->n; i++) {
+		if (!(fl[i] & SVG_IN_SCOPE))
+			continue;
+		sl->shown++;
+		sl->present[svg_cat_of(sl->v[i].kind, sl->v[i].kind_len)] = true;
+		if (fl[i] & SVG_DAMAGED)
+			sl->damaged++;
+	}
+	sl->fl = fl;
+	fl = NULL;
+	sl->marked = true;
+out:
+	colfs_tree_unlock(t);
+	free(fl);
+	free(offs);
+	return st;
+}
+
+static colfs_status svg_piece(colfs_tree *t, colfs_node *file,
+			      uint64_t index, colfs_buf *out)
+{
+	const struct colfs_svg_lines *sl = NULL;
+	colfs_status st = svg_lines_of(t, colfs_node_ctx(file), &sl);
+	uint64_t npieces, size = colfs_tree_source_size(t);
+
+	if (st != COLFS_OK)
+		return st;
+	if (!sl)
+		/* the lines of another layout stream: one piece */
+		return index ? COLFS_END : svg_generate(t, file, out);
+	st = svg_root_marks(t, (struct colfs_svg_lines *)sl);
+	if (st != COLFS_OK)
+		return st;
+	npieces = (sl->n + SVG_PIECE_LINES - 1) / SVG_PIECE_LINES;
+	if (index == 0) {
+		svg_head(out, svg_name(t), NULL, 0, size, size, sl->shown,
+			 sl->damaged);
+	} else if (index <= npieces) {
+		size_t i = (size_t)(index - 1) * SVG_PIECE_LINES;
+		size_t end = sl->n - i < SVG_PIECE_LINES ? sl->n
+							 : i + SVG_PIECE_LINES;
+		for (; i < end; i++)
+			if (sl->fl[i] & SVG_IN_SCOPE)
+				svg_rect(out, &sl->v[i],
+					 sl->fl[i] & SVG_DAMAGED, 0, size);
+	} else if (index == npieces + 1) {
+		svg_tail(out, sl->present, sl->damaged);
+	} else {
+		return COLFS_END;
+	}
+	return colfs_buf_status(out);
+}
+
 static const colfs_node_ops svg_ops = {.generate = svg_generate};
+static const colfs_node_ops svg_stream_ops = {.piece = svg_piece};
 
 colfs_node *colfs_dir_add_layout_svg(colfs_tree *t, colfs_node *dir,
 				     colfs_node *layout)
@@ -616,8 +783,12 @@ colfs_node *colfs_dir_add_layout_svg(colfs_tree *t, colfs_node *dir,
 	    colfs_dir_lookup(t, colfs_tree_root(t), "layout", &layout) != COLFS_OK)
 		return NULL;
 	if (layout->kind == COLFS_CONTENT_STREAM)
-		/* a large footer's layout is a report: so is its picture */
-		return colfs_dir_add_stream(t, dir, "layout.svg", &svg_ops,
+		/* a large footer's layout is a report: its picture is a
+		 * stream, of pieces at the root (svg_piece) */
+		return colfs_dir_add_stream(t, dir, "layout.svg",
+					    dir == colfs_tree_root(t)
+						    ? &svg_stream_ops
+						    : &svg_ops,
 					    layout);
 	n = colfs_dir_add_doc(t, dir, "layout.svg", &svg_ops, layout);
 	if (n)
