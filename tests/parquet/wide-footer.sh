@@ -23,7 +23,11 @@
 #     row group's meta.json;
 #   - layout through colfs-tool follows the grammar (layout-check.py);
 #   - a row group of 1000 chunks (over 64 KiB of footer) has a meta.json
-#     stream, not a document.
+#     stream, not a document;
+#   - the pictures of a damaged few.parquet: each row group's shows its
+#     own regions and damage; the root's, a stream of pieces, has one
+#     region per line of `layout` with its title, the damaged chunk red,
+#     and the same bytes when read twice.
 # Skips (77) without node or DuckDB.
 set -u
 tool=${1:?usage: wide-footer.sh COLFS_TOOL COLFS WORKDIR}
@@ -186,6 +190,43 @@ assert "/row_groups/0/" not in one and "/row_groups/1/" not in zero
 assert "damaged" not in zero.replace("0 damaged", ""), "row group 0 red"
 chunks = re.findall(r' \(column_chunk\): offset ', zero)
 assert len(chunks) == 1000, len(chunks)
+PY
+	# The root picture of a stream layout is a stream of pieces of 1024
+	# regions (core/layout.c): one region per line of `layout`, in its
+	# order, the one damaged chunk red, the heading's counts those of the
+	# whole file, and the same bytes when read again (its damage is the
+	# damage known when its first piece was made).
+	"$tool" -o size_index=off cat "$bad" layout >"$work/layout-bad" ||
+		fail "$bad: cannot read layout"
+	# (the values fail: the status is that of the damage)
+	"$tool" -o size_index=off cat "$bad" row_groups/1/chunks/c5/values \
+		layout.svg layout.svg >"$work/svg-root" 2>/dev/null
+	python3 - "$work/layout-bad" "$work/svg-root" <<'PY' || fail "$bad: root picture"
+import re, sys
+import xml.etree.ElementTree as ET
+lines = open(sys.argv[1]).read().splitlines()
+text = open(sys.argv[2], errors="replace").read()
+svgs = re.findall(r"<\?xml .*?</svg>\n", text, re.S)
+assert len(svgs) == 2 and svgs[0] == svgs[1], "not the same twice"
+svg = svgs[0]
+assert len(lines) > 2 * 1024, f"{len(lines)} lines: one piece"
+assert f", {len(lines)} lines of layout, 1 damaged</text>" in svg
+ns = "{http://www.w3.org/2000/svg}"
+rects = [r for r in ET.fromstring(svg.split("\n", 1)[1]).iter(ns + "rect")
+         if "region" in r.get("class", "")]
+assert len(rects) == len(lines), (len(rects), len(lines))
+red = []
+for r, l in zip(rects, lines):
+    off, ln, kind, path = l.split(" ", 3)
+    t = r.find(ns + "title").text
+    name = kind if kind in ("gap", "overlap") else path
+    bad = "damaged" in r.get("class")
+    want = f"{name} ({kind}{', damaged' if bad else ''}): offset {off} length {ln}"
+    assert t == want, (t, want)
+    if bad:
+        red.append(path)
+assert red == ["/row_groups/1/chunks/c5/raw"], red
+print(f"ok: root picture of {len(lines)} layout lines, streamed")
 PY
 fi
 
