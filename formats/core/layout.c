@@ -739,10 +739,14 @@ out:
 static colfs_status svg_piece(colfs_tree *t, colfs_node *file,
 			      uint64_t index, colfs_buf *out)
 {
+	colfs_node *layout = colfs_node_ctx(file);
 	const struct colfs_svg_lines *sl = NULL;
-	colfs_status st = svg_lines_of(t, colfs_node_ctx(file), &sl);
 	uint64_t npieces, size = colfs_tree_source_size(t);
+	colfs_status st;
 
+	if (!layout->ops || !layout->ops->generate)
+		return COLFS_EUNSUPPORTED;
+	st = svg_lines_of(t, layout, &sl);
 	if (st != COLFS_OK)
 		return st;
 	if (!sl)
