@@ -165,16 +165,25 @@ static bool over_locked(const colfs_piece_cache *c)
 	return c->bytes + c->charged + c->idle_bytes > c->cap;
 }
 
-static void evict_locked(colfs_piece_cache *c, bool pieces_only,
-			 cache_dead *dead)
+/* Idle buffers out until they and the cache's other holdings are within
+ * `limit` (the cap, or half of it for idle buffers and the charge). */
+static void idle_drop_locked(colfs_piece_cache *c, uint64_t held,
+			     uint64_t limit, cache_dead *dead)
 {
-	while (!pieces_only && c->idle && over_locked(c)) {
+	while (c->idle && held + c->idle_bytes > limit) {
 		colfs_idle_buf *i = c->idle;
 		c->idle = i->next;
 		c->idle_bytes -= i->cap;
 		i->next = dead->bufs;
 		dead->bufs = i;
 	}
+}
+
+static void evict_locked(colfs_piece_cache *c, bool pieces_only,
+			 cache_dead *dead)
+{
+	if (!pieces_only)
+		idle_drop_locked(c, c->bytes + c->charged, c->cap, dead);
 	for (colfs_blob *v = c->tail; v && over_locked(c);) {
 		colfs_blob *prev = v->prev;
 		if (v->refs == 0) {
@@ -243,13 +252,7 @@ bool colfs_piece_cache_charge(colfs_piece_cache *c, uint64_t bytes)
 	}
 	c->charged += bytes;
 	/* idle buffers and the charge share half of the cap */
-	while (c->idle && c->charged + c->idle_bytes > c->cap / 2) {
-		colfs_idle_buf *i = c->idle;
-		c->idle = i->next;
-		c->idle_bytes -= i->cap;
-		i->next = dead.bufs;
-		dead.bufs = i;
-	}
+	idle_drop_locked(c, c->charged, c->cap / 2, &dead);
 	evict_locked(c, false, &dead);
 	pthread_mutex_unlock(&c->lock);
 	free_dead(&dead);

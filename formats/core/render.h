@@ -305,6 +305,21 @@ void colfs_render_json_string(colfs_buf *b, const uint8_t *p, size_t n);
 colfs_status colfs_render_wkb(colfs_buf *b, const colfs_render *r,
 			      const uint8_t *wkb, size_t n, size_t *bad_at,
 			      const char **why);
+/* The malformed WKB among a run of values (a page, a piece's rows), for
+ * the one problem a format files about them: each value goes through
+ * colfs_wkb_scan_value; `bad` counts those that do not parse, and the
+ * first of them is value `first` (its bytes at `first_ptr`), wrong at
+ * byte `at` of itself because `why`.  colfs_wkb_scan_done frees the
+ * scratch text. */
+typedef struct colfs_wkb_scan {
+	colfs_buf tmp;
+	size_t bad, first, at;
+	const uint8_t *first_ptr;
+	const char *why;
+} colfs_wkb_scan;
+void colfs_wkb_scan_value(colfs_wkb_scan *sc, size_t i, const uint8_t *p,
+			  size_t n);
+void colfs_wkb_scan_done(colfs_wkb_scan *sc);
 
 /* One RFC 4180 CSV field: quoted (with "" doubling) when it contains a
  * comma, quote, CR or LF; else as is. */

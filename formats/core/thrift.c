@@ -462,9 +462,33 @@ bool colfs_thrift_text_ok(const uint8_t *p, size_t len)
 	return true;
 }
 
-json_t *colfs_thrift_binary_json(const uint8_t *p, size_t len)
+/* `n` bytes as 2n lower-case hex digits at `dst`. */
+static void hex_put(char *dst, const uint8_t *p, size_t n)
 {
 	static const char hexd[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		dst[2 * i] = hexd[p[i] >> 4];
+		dst[2 * i + 1] = hexd[p[i] & 15];
+	}
+}
+
+#define UUID_TEXT_LEN 36
+/* A UUID's 16 bytes as 8-4-4-4-12 hex digits at `s` (no NUL). */
+static void uuid_put(char *s, const uint8_t *p)
+{
+	size_t k = 0;
+
+	for (int i = 0; i < 16; i += 2) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			s[k++] = '-';
+		hex_put(s + k, p + i, 2);
+		k += 4;
+	}
+}
+
+json_t *colfs_thrift_binary_json(const uint8_t *p, size_t len)
+{
 	json_t *obj, *s;
 	char *hex;
 
@@ -473,10 +497,7 @@ json_t *colfs_thrift_binary_json(const uint8_t *p, size_t len)
 	hex = malloc(len * 2 + 1);
 	if (!hex)
 		return NULL;
-	for (size_t i = 0; i < len; i++) {
-		hex[2 * i] = hexd[p[i] >> 4];
-		hex[2 * i + 1] = hexd[p[i] & 15];
-	}
+	hex_put(hex, p, len);
 	hex[2 * len] = 0;
 	s = json_stringn(hex, len * 2);
 	free(hex);
@@ -626,15 +647,10 @@ static colfs_status value_json(colfs_thrift *r, uint8_t type, bool elem,
 	}
 	case COLFS_THRIFT_UUID: {
 		const uint8_t *p;
-		char s[40];
-		size_t k = 0;
+		char s[UUID_TEXT_LEN + 1];
 		COLFS_TRY(colfs_cursor_bytes(r->cur, 16, &p, err));
-		for (int i = 0; i < 16; i++) {
-			if (i == 4 || i == 6 || i == 8 || i == 10)
-				s[k++] = '-';
-			k += (size_t)snprintf(s + k, sizeof s - k, "%02x",
-					      p[i]);
-		}
+		uuid_put(s, p);
+		s[UUID_TEXT_LEN] = 0;
 		v = json_string(s);
 		break;
 	}
@@ -857,7 +873,6 @@ static colfs_status value_text(colfs_thrift *r, uint8_t type, bool elem,
 		break;
 	}
 	case COLFS_THRIFT_BINARY: {
-		static const char hexd[] = "0123456789abcdef";
 		const uint8_t *p;
 		size_t n;
 		COLFS_TRY(colfs_thrift_read_binary(r, type, &p, &n, err));
@@ -870,28 +885,19 @@ static colfs_status value_text(colfs_thrift *r, uint8_t type, bool elem,
 		colfs_buf_puts(out, "\"hex\": \"");
 		if (!colfs_buf_reserve(out, 2 * n))
 			break;
-		for (size_t i = 0; i < n; i++) {
-			out->data[out->len++] = hexd[p[i] >> 4];
-			out->data[out->len++] = hexd[p[i] & 15];
-		}
+		hex_put(out->data + out->len, p, n);
+		out->len += 2 * n;
 		colfs_buf_putc(out, '"');
 		text_indent(out, depth);
 		colfs_buf_putc(out, '}');
 		break;
 	}
 	case COLFS_THRIFT_UUID: {
-		static const char hexd[] = "0123456789abcdef";
 		const uint8_t *p;
-		char s[36];
-		size_t k = 0;
+		char s[UUID_TEXT_LEN];
 		COLFS_TRY(colfs_cursor_bytes(r->cur, 16, &p, err));
-		for (int i = 0; i < 16; i++) {
-			if (i == 4 || i == 6 || i == 8 || i == 10)
-				s[k++] = '-';
-			s[k++] = hexd[p[i] >> 4];
-			s[k++] = hexd[p[i] & 15];
-		}
-		COLFS_TRY(text_string(out, s, k));
+		uuid_put(s, p);
+		COLFS_TRY(text_string(out, s, UUID_TEXT_LEN));
 		break;
 	}
 	case COLFS_THRIFT_LIST:

@@ -346,3 +346,26 @@ colfs_status colfs_render_wkb(colfs_buf *b, const colfs_render *r,
 		colfs_buf_putc(b, '"');
 	return COLFS_OK;
 }
+
+void colfs_wkb_scan_value(colfs_wkb_scan *sc, size_t i, const uint8_t *p,
+			  size_t n)
+{
+	size_t at;
+	const char *why;
+
+	sc->tmp.len = 0;
+	if (colfs_render_wkb(&sc->tmp, &colfs_render_text_default, p, n, &at,
+			     &why) == COLFS_OK)
+		return;
+	if (!sc->bad++) {
+		sc->first = i;
+		sc->first_ptr = p;
+		sc->at = at;
+		sc->why = why;
+	}
+}
+
+void colfs_wkb_scan_done(colfs_wkb_scan *sc)
+{
+	colfs_buf_free(&sc->tmp);
+}

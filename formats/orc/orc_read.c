@@ -1830,9 +1830,7 @@ done:
 static void check_wkb(colfs_tree *t, const orc_file *f, size_t stripe,
 		      uint64_t r0, const orc_col *c, size_t rows)
 {
-	colfs_buf tmp = COLFS_BUF_INIT;
-	size_t bad_n = 0, first = 0, at = 0;
-	const char *why = NULL;
+	colfs_wkb_scan sc = {0};
 	char path[64];
 
 	if (!c)
@@ -1845,25 +1843,12 @@ static void check_wkb(colfs_tree *t, const orc_file *f, size_t stripe,
 	if (c->kind != ORCPB__TYPE__KIND__GEOMETRY &&
 	    c->kind != ORCPB__TYPE__KIND__GEOGRAPHY)
 		return;
-	for (size_t i = 0; i < rows; i++) {
-		size_t b;
-		const char *w;
-
-		if (!c->v.present[i])
-			continue;
-		tmp.len = 0;
-		if (colfs_render_wkb(&tmp, &colfs_render_text_default,
-				     c->v.sp[i], (size_t)c->v.sl[i], &b,
-				     &w) == COLFS_OK)
-			continue;
-		if (!bad_n++) {
-			first = i;
-			why = w;
-			at = b;
-		}
-	}
-	colfs_buf_free(&tmp);
-	if (!bad_n)
+	for (size_t i = 0; i < rows; i++)
+		if (c->v.present[i])
+			colfs_wkb_scan_value(&sc, i, c->v.sp[i],
+					     (size_t)c->v.sl[i]);
+	colfs_wkb_scan_done(&sc);
+	if (!sc.bad)
 		return;
 	snprintf(path, sizeof path, "/stripes/%zu", stripe);
 	colfs_tree_report_path(t, path,
@@ -1871,9 +1856,10 @@ static void check_wkb(colfs_tree *t, const orc_file *f, size_t stripe,
 				       : c->data.start,
 			       COLFS_ECORRUPT,
 			       "column %u, row %llu of the stripe: malformed WKB (%s, byte %zu of the value)%s: shown as its bytes",
-			       c->id, (unsigned long long)(r0 + first), why, at,
-			       bad_n > 1 ? " and more in the rows read with it"
-					 : "");
+			       c->id, (unsigned long long)(r0 + sc.first), sc.why,
+			       sc.at,
+			       sc.bad > 1 ? " and more in the rows read with it"
+					  : "");
 }
 
 colfs_status orc_read_view_piece(colfs_tree *t, colfs_node *file, uint64_t index,

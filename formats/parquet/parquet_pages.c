@@ -878,9 +878,8 @@ static void check_wkb(colfs_tree *t, parquet_region_state *s, uint32_t g,
 		      uint64_t off, const char *what)
 {
 	pq_type ty = parquet_pages_type_of(col->elem);
-	colfs_buf tmp = {0};
-	size_t bad_n = 0, first = 0, at = 0, rel = 0;
-	const char *why = NULL;
+	colfs_wkb_scan sc = {0};
+	size_t rel;
 
 	if ((ty.logical != PARQUET_LT_GEOMETRY &&
 	     ty.logical != PARQUET_LT_GEOGRAPHY) || v->indices ||
@@ -888,37 +887,26 @@ static void check_wkb(colfs_tree *t, parquet_region_state *s, uint32_t g,
 		return;
 	size_t o = 0;   /* in_page: the next value's offset */
 	for (size_t i = 0; i < v->count; i++) {
-		pq_bytes xv = v->in_page ? pq_values_in_page_next(v, &o)
-					 : v->v.bytes[i];
-		const pq_bytes *x = &xv;
-		size_t b;
-		const char *w;
-		tmp.len = 0;
-		if (colfs_render_wkb(&tmp, &colfs_render_text_default, x->ptr,
-				     x->len, &b, &w) == COLFS_OK)
-			continue;
-		if (!bad_n++) {
-			first = i;
-			why = w;
-			at = b;
-			rel = buf && x->ptr >= buf && x->ptr <= buf + buf_len
-			      ? (size_t)(x->ptr - buf) + b : SIZE_MAX;
-		}
+		pq_bytes x = v->in_page ? pq_values_in_page_next(v, &o)
+					: v->v.bytes[i];
+		colfs_wkb_scan_value(&sc, i, x.ptr, x.len);
 	}
-	colfs_buf_free(&tmp);
-	if (!bad_n)
+	colfs_wkb_scan_done(&sc);
+	if (!sc.bad)
 		return;
+	rel = buf && sc.first_ptr >= buf && sc.first_ptr <= buf + buf_len
+	      ? (size_t)(sc.first_ptr - buf) + sc.at : SIZE_MAX;
 	colfs_err e = {0};
 	if (rel != SIZE_MAX && ch->codec == PARQUET_CODEC_UNCOMPRESSED)
 		colfs_fail(&e, COLFS_ECORRUPT, off + rel,
 			   "%s value %zu: malformed WKB (%s, byte %zu of the value)%s: shown as its bytes",
-			   what, first, why, at,
-			   bad_n > 1 ? " and more in the page" : "");
+			   what, sc.first, sc.why, sc.at,
+			   sc.bad > 1 ? " and more in the page" : "");
 	else
 		colfs_fail(&e, COLFS_ECORRUPT, off,
 			   "%s value %zu: malformed WKB (%s, byte %zu of the value, byte %zu of the decompressed page)%s: shown as its bytes",
-			   what, first, why, at, rel == SIZE_MAX ? 0 : rel,
-			   bad_n > 1 ? " and more in the page" : "");
+			   what, sc.first, sc.why, sc.at, rel == SIZE_MAX ? 0 : rel,
+			   sc.bad > 1 ? " and more in the page" : "");
 	parquet_region_part_report(t, s, g, c, k, where, &e);
 }
 
