@@ -212,6 +212,16 @@ colfs_node *colfs_tree_node(colfs_tree *t, uint64_t ino);
 /* Walk a '/'-separated path from the root (leading '/' optional). */
 colfs_status colfs_tree_resolve(colfs_tree *t, const char *path,
 				colfs_node **out);
+/* What the tree has done so far (colfs-tool --stats): pages decoded
+ * (a Parquet data page decompressed and decoded, by a reader or ahead of
+ * one: a sequential read of a view decodes each of its pages once) and
+ * pieces rendered (a piece made again after the cache let it go counts
+ * again); with the trees shown inside it. */
+typedef struct colfs_tree_stats {
+	uint64_t pages_decoded;
+	uint64_t pieces_rendered;
+} colfs_tree_stats;
+void colfs_tree_stats_get(const colfs_tree *t, colfs_tree_stats *out);
 /* Number of problems reported so far. */
 size_t colfs_tree_error_count(colfs_tree *t);
 /* Those of them filed at the tree path `path` or under it ("/": all). */

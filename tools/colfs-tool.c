@@ -51,6 +51,7 @@ typedef struct tool {
 	bool json;            /* check --json */
 	bool progress;        /* check --progress */
 	bool all;             /* check --all: derived views too */
+	bool stats;           /* --stats: the tree's counts at the end */
 	size_t err_mark;      /* problems recorded before the current read */
 } tool;
 
@@ -86,6 +87,8 @@ static void tool_usage(FILE *f)
 "options:\n"
 "  -o KEY=VALUE[,KEY=VALUE]    a colfs option (the daemon's -o options);\n"
 "  --KEY=VALUE                 the same\n"
+"  --stats                     at the end, on stderr: the pages decoded\n"
+"                              and the pieces rendered\n"
 "  -h, --help                  this text\n"
 "  --version                   the version\n"
 "\n"
@@ -1471,6 +1474,8 @@ int main(int argc, char **argv)
 			tl.progress = true;
 		} else if (!strcmp(a, "--all")) {
 			tl.all = true;
+		} else if (!strcmp(a, "--stats")) {
+			tl.stats = true;
 		} else if (!strcmp(a, "-l")) {
 			tl.long_form = true;
 		} else if (!strcmp(a, "--depth") || !strcmp(a, "-L")) {
@@ -1634,6 +1639,13 @@ int main(int argc, char **argv)
 		rc = tool_complete(&tl, pos[2]);
 	else
 		rc = tool_cat(&tl, pos + 2, npos - 2);
+	if (tl.stats && tl.tree) {
+		colfs_tree_stats ts;
+		colfs_tree_stats_get(tl.tree, &ts);
+		fprintf(stderr, "colfs-tool: stats: pages_decoded=%" PRIu64
+			" pieces_rendered=%" PRIu64 "\n", ts.pages_decoded,
+			ts.pieces_rendered);
+	}
 
 	if (!tl.pipe_closed && fflush(stdout) != 0 && errno != EPIPE) {
 		fprintf(stderr, "colfs-tool: write error: %s\n",

@@ -32,6 +32,10 @@ typedef struct ahead_slot {
 	uint64_t ino, piece;
 } ahead_slot;
 
+/* Pieces a reader renders itself at once (colfs_ahead_wait), followed
+ * for colfs_ahead_rendering; beyond these they are not. */
+#define AHEAD_CALLERS 8
+
 struct colfs_ahead {
 	colfs_tree *t;
 	colfs_ahead_render_fn fn;
@@ -47,6 +51,7 @@ struct colfs_ahead {
 	unsigned nthreads;
 	pthread_t *tids;
 	ahead_slot *slots;
+	ahead_slot callers[AHEAD_CALLERS];
 };
 
 void colfs_ahead_quiesce(colfs_ahead *a)
@@ -342,7 +347,42 @@ bool colfs_ahead_wait(colfs_ahead *a, uint64_t ino, uint64_t i)
 		for (colfs_ahead_reader *r = a->readers; r; r = r->next)
 			if (r->ino == ino && r->placed && r->next_piece == i)
 				r->next_piece = i + 1;
+		for (unsigned k = 0; k < AHEAD_CALLERS; k++)
+			if (!a->callers[k].busy) {
+				a->callers[k] = (ahead_slot){.busy = true,
+							     .ino = ino,
+							     .piece = i};
+				break;
+			}
 	}
 	pthread_mutex_unlock(&a->lock);
 	return waited;
+}
+
+void colfs_ahead_done(colfs_ahead *a, uint64_t ino, uint64_t i)
+{
+	pthread_mutex_lock(&a->lock);
+	for (unsigned k = 0; k < AHEAD_CALLERS; k++)
+		if (a->callers[k].busy && a->callers[k].ino == ino &&
+		    a->callers[k].piece == i) {
+			a->callers[k].busy = false;
+			break;
+		}
+	pthread_mutex_unlock(&a->lock);
+}
+
+size_t colfs_ahead_rendering(colfs_ahead *a, uint64_t ino, uint64_t lo,
+			     uint64_t hi, uint64_t *out, size_t max)
+{
+	size_t n = 0;
+
+	pthread_mutex_lock(&a->lock);
+	for (unsigned k = 0; k < a->nthreads + AHEAD_CALLERS && n < max; k++) {
+		const ahead_slot *s = k < a->nthreads ? &a->slots[k]
+						      : &a->callers[k - a->nthreads];
+		if (s->busy && s->ino == ino && s->piece >= lo && s->piece < hi)
+			out[n++] = s->piece;
+	}
+	pthread_mutex_unlock(&a->lock);
+	return n;
 }

@@ -65,6 +65,16 @@ void colfs_ahead_at(colfs_ahead *a, colfs_ahead_reader *r, uint64_t i,
  * piece `i` to a worker hands out the next one instead, so that it is
  * not rendered twice. */
 bool colfs_ahead_wait(colfs_ahead *a, uint64_t ino, uint64_t i);
+/* The caller that colfs_ahead_wait left piece `i` of `ino` to is done
+ * with it (rendered it, found it in the cache, or failed). */
+void colfs_ahead_done(colfs_ahead *a, uint64_t ino, uint64_t i);
+/* Up to `max` pieces of `ino` in [lo, hi) that are being rendered now:
+ * handed to a worker (from the moment it takes one, before it calls the
+ * node) or left to a reader by colfs_ahead_wait and not done; their
+ * count.  A format keeps what such a piece will need (parquet_views.c:
+ * a page that piece starts in, while a later piece has gone past it). */
+size_t colfs_ahead_rendering(colfs_ahead *a, uint64_t ino, uint64_t lo,
+			     uint64_t hi, uint64_t *out, size_t max);
 /* Wait until no worker renders a piece or runs a job, and no job is
  * queued (NULL: nothing).  With no reader left, no node is then in a
  * worker's hands (colfs_dir_release). */

@@ -1019,6 +1019,7 @@ static colfs_status piece_make(colfs_tree *t, colfs_node *n, uint64_t i,
 		colfs_buf_free(&buf);
 		return COLFS_ENOMEM;
 	}
+	__atomic_add_fetch(&t->pieces_rendered, 1, __ATOMIC_RELAXED);
 	return COLFS_OK;
 }
 
@@ -1063,6 +1064,38 @@ bool colfs_tree_background(colfs_tree *t,
 	return a && colfs_ahead_task(a, fn, arg);
 }
 
+size_t colfs_tree_pieces_rendering(colfs_tree *t, const colfs_node *n,
+				   uint64_t lo, uint64_t hi, uint64_t *out,
+				   size_t max)
+{
+	colfs_ahead *a = __atomic_load_n(&t->ahead_tried, __ATOMIC_ACQUIRE)
+			 ? t->ahead : NULL;
+
+	return a ? colfs_ahead_rendering(a, n->ino, lo, hi, out, max) : 0;
+}
+
+void colfs_tree_count_page(colfs_tree *t)
+{
+	if (t)
+		__atomic_add_fetch(&t->pages_decoded, 1, __ATOMIC_RELAXED);
+}
+
+void colfs_tree_stats_get(const colfs_tree *t, colfs_tree_stats *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!t)
+		return;
+	out->pages_decoded = __atomic_load_n(&t->pages_decoded, __ATOMIC_RELAXED);
+	out->pieces_rendered = __atomic_load_n(&t->pieces_rendered,
+					       __ATOMIC_RELAXED);
+	for (size_t i = 0; i < t->ngrafts; i++) {
+		colfs_tree_stats g;
+		colfs_tree_stats_get(t->grafts[i], &g);
+		out->pages_decoded += g.pages_decoded;
+		out->pieces_rendered += g.pieces_rendered;
+	}
+}
+
 bool colfs_tree_mem_charge(colfs_tree *t, uint64_t bytes)
 {
 	return t->cache.buckets && colfs_piece_cache_charge(&t->cache, bytes);
@@ -1091,18 +1124,23 @@ static colfs_status stream_render(colfs_tree *t, colfs_node *n,
 	/* A worker rendering it: wait rather than render it twice.  Look
 	 * again even when nothing was waited for: a worker may have put it
 	 * in the cache and left since the first look. */
+	bool mine = false;
 	if (!b && t->ahead) {
-		colfs_ahead_wait(t->ahead, n->ino, i);
+		mine = !colfs_ahead_wait(t->ahead, n->ino, i);
 		b = colfs_piece_cache_get(&t->cache, n->ino, i);
 	}
 	if (!b) {
 		st = piece_make(t, n, i, &b);
+		if (mine)
+			colfs_ahead_done(t->ahead, n->ino, i);
 		if (st != COLFS_OK) {
 			if (st == COLFS_END && i < s->known)
 				st = COLFS_ECORRUPT; /* rendered differently than before */
 			return st;
 		}
 		b = colfs_piece_cache_put_once(&t->cache, b);
+	} else if (mine) {
+		colfs_ahead_done(t->ahead, n->ino, i);
 	}
 	if (i < s->known) {
 		uint64_t start = i ? s->ends[i - 1] : 0;

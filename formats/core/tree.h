@@ -168,6 +168,15 @@ bool colfs_tree_background(colfs_tree *t,
  * room; false when that would take more than half of the cache.
  * The memory bound (docs/performance.md, "Memory") holds with it. */
 bool colfs_tree_mem_charge(colfs_tree *t, uint64_t bytes);
+/* Up to `max` pieces of stream `n` in [lo, hi) being rendered now, by
+ * the workers decoding ahead or by a reader (colfs_ahead_rendering,
+ * ahead.h), into `out`; their count (0 without workers). */
+size_t colfs_tree_pieces_rendering(colfs_tree *t, const colfs_node *n,
+				   uint64_t lo, uint64_t hi, uint64_t *out,
+				   size_t max);
+/* A page (a unit of stored values) was decompressed and decoded:
+ * counted for colfs_tree_stats_get. */
+void colfs_tree_count_page(colfs_tree *t);
 void colfs_tree_mem_uncharge(colfs_tree *t, uint64_t bytes);
 /* The pool a format takes its large decode buffers from and gives them
  * back to (colfs_piece_cache_buf_get/_put, piececache.h: idle ones are

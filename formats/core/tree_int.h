@@ -120,6 +120,8 @@ struct colfs_tree {
 	 * of a concurrent stream; NULL before, or with decode_threads=0. */
 	colfs_ahead *ahead;
 	bool ahead_tried;
+	/* colfs_tree_stats_get: counted atomically */
+	uint64_t pages_decoded, pieces_rendered;
 	/* The size index (NULL: off), where it lives, how reading it went. */
 	colfs_sizeindex *sizes;
 	char *sizes_path;

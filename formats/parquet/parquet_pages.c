@@ -1288,6 +1288,7 @@ colfs_status parquet_pages_decode(colfs_tree *t, parquet_region_state *s,
 	bool rep_ok = false;      /* p->rep decoded (page_hidden) */
 
 	memset(p, 0, sizeof *p);
+	colfs_tree_count_page(t);
 	if (sc)   /* its buffers come from and go back to the tree's pool */
 		sc->bufs = sc->vals.bufs = colfs_tree_bufs(t);
 	if (ch->column >= s->pf->n_columns) {

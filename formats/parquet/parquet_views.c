@@ -8,9 +8,11 @@
 
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../core/render.h"
 #include "decode/pq_assemble.h"
@@ -582,8 +584,33 @@ colfs_status parquet_views_page_add(colfs_tree *t, colfs_node *dir, parquet_regi
  * standing in it, and kept while unreferenced only while it is its
  * leaf's newest page (the next piece's reader may still need it).  A
  * view holds at most one decoded page per leaf beyond those in use, and
- * one spare set of page buffers. */
+ * one spare set of page buffers.
+ *
+ * Pieces are handed out in order but rendered at once, so a piece may
+ * reach its page after a later piece has taken the next one: in a view
+ * of one flat leaf an older page is kept while a piece rendering now
+ * still has rows of it to read, whether its reader has taken the page
+ * yet or not (a claim, or a piece the workers have taken and not yet
+ * brought here: shared_wanted_locked), and the next page is decoded only
+ * once the pieces before it have left the older ones (shared_get).
+ * Freed at once, such a page was decoded again for the late piece, and
+ * the newer page, freed for it, again for the piece after (issue 14). */
 typedef struct parquet_views_shared parquet_views_shared;
+
+/* More readers than this wait for one to be free. */
+#define VIEW_READERS_MAX 16
+/* Pieces whose reader has finished, remembered for shared_wanted_locked
+ * (their worker may still count them as rendering). */
+#define SHARED_DONE 32
+
+/* A piece being rendered, one per reader: the records of row group g it
+ * still has to read, [from, to). */
+typedef struct parquet_views_claim {
+	bool used;
+	uint64_t piece;
+	uint32_t g;
+	uint64_t from, to;
+} parquet_views_claim;
 
 typedef struct parquet_views_shpage {
 	struct parquet_views_shpage *next;
@@ -596,6 +623,8 @@ typedef struct parquet_views_shpage {
 	bool stand;                   /* a damaged page's stand-in (null or
 				       * skip) */
 	bool ahead;                   /* decoded ahead, no reader took it yet */
+	uint64_t rec0, rec1;          /* its records of row group g, [rec0,
+				       * rec1) (views that track: a flat leaf) */
 	parquet_pages_decoded p;
 	parquet_pages_scratch sc;     /* the buffers p points into */
 } parquet_views_shpage;
@@ -613,6 +642,22 @@ struct parquet_views_shared {
 	parquet_pages_scratch spare;  /* a freed page's buffers, reused */
 	parquet_views_shpage **newest; /* by leaf: shared_prune_locked's */
 	uint32_t newest_cap;
+	/* Pieces still to read a page (a view of one flat leaf): the
+	 * claims by reader slot, the pieces finished last, and the view's
+	 * tree and node for the pieces the workers render
+	 * (colfs_tree_pieces_rendering). */
+	bool track;
+	parquet_views_claim claims[VIEW_READERS_MAX];
+	uint64_t done[SHARED_DONE];
+	unsigned done_at;
+	colfs_tree *t;
+	const colfs_node *node;
+	/* Read to its end while the pieces in end_late were still
+	 * rendering: each piece that ends gives back what none of those
+	 * needs (shared_end_locked); another piece starting clears it. */
+	bool ended;
+	uint64_t end_late[VIEW_READERS_MAX];
+	unsigned n_end_late;
 	/* Decoding ahead (shared_ahead): a job queued or running, and the
 	 * memory charged to the tree's cache for a second set of page
 	 * buffers while the view holds more than one. */
@@ -627,6 +672,91 @@ static void shared_init(parquet_views_shared *sh, parquet_pages_state *v)
 	pthread_cond_init(&sh->unref, NULL);
 	pthread_mutex_init(&sh->decode, NULL);
 	sh->v = v;
+	for (unsigned i = 0; i < SHARED_DONE; i++)
+		sh->done[i] = UINT64_MAX;
+}
+
+/* Row group, first row and rows of piece `index` of the view that holds
+ * `sh`; false for none (a CSV header, past the end).  Defined with the
+ * view below. */
+static bool view_piece_rows(const parquet_views_shared *sh, uint64_t index,
+			    uint32_t *g, uint64_t *r0, uint64_t *m);
+/* The pieces of that view holding rows of [rec0, rec1) of row group g:
+ * [*lo, *hi). */
+static void view_rows_pieces(const parquet_views_shared *sh, uint32_t g,
+			     uint64_t rec0, uint64_t rec1, uint64_t *lo,
+			     uint64_t *hi);
+
+/* Has a piece the workers (or a reader) render now not reached the
+ * view yet (no claim) nor finished?  Called with sh->lock held. */
+static bool shared_unclaimed_locked(const parquet_views_shared *sh,
+				    uint64_t j)
+{
+	for (unsigned i = 0; i < VIEW_READERS_MAX; i++)
+		if (sh->claims[i].used && sh->claims[i].piece == j)
+			return false;
+	for (unsigned i = 0; i < SHARED_DONE; i++)
+		if (sh->done[i] == j)
+			return false;
+	return true;
+}
+
+/* Does a piece rendering now still have rows of [rec0, rec1) of row
+ * group g to read: a claim, or a piece handed out that has not reached
+ * the view yet?  Called with sh->lock held. */
+static bool shared_wanted_locked(parquet_views_shared *sh, uint32_t g,
+				 uint64_t rec0, uint64_t rec1)
+{
+	uint64_t lo, hi, out[VIEW_READERS_MAX];
+	size_t n;
+
+	for (unsigned i = 0; i < VIEW_READERS_MAX; i++) {
+		const parquet_views_claim *c = &sh->claims[i];
+		if (c->used && c->g == g && c->from < rec1 && c->to > rec0)
+			return true;
+	}
+	if (!sh->t)
+		return false;
+	view_rows_pieces(sh, g, rec0, rec1, &lo, &hi);
+	n = colfs_tree_pieces_rendering(sh->t, sh->node, lo, hi, out,
+					VIEW_READERS_MAX);
+	for (size_t i = 0; i < n; i++)
+		if (shared_unclaimed_locked(sh, out[i]))
+			return true;
+	return false;
+}
+
+/* Is a piece before `piece` rendering now that still has rows to read
+ * before record `rec` of row group g (a page before the one the caller
+ * is to decode)?  *unclaimed: one of them has not reached the view yet
+ * (nothing tells when it does).  Called with sh->lock held. */
+static bool shared_late_locked(parquet_views_shared *sh, uint64_t piece,
+			       uint32_t g, uint64_t rec, bool *unclaimed)
+{
+	uint64_t out[VIEW_READERS_MAX];
+	size_t n;
+
+	for (unsigned i = 0; i < VIEW_READERS_MAX; i++) {
+		const parquet_views_claim *c = &sh->claims[i];
+		if (c->used && c->piece < piece &&
+		    (c->g < g || (c->g == g && c->from < rec)))
+			return true;
+	}
+	if (!sh->t)
+		return false;
+	n = colfs_tree_pieces_rendering(sh->t, sh->node, 0, piece, out,
+					VIEW_READERS_MAX);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t jg;
+		uint64_t r0, m;
+		if (shared_unclaimed_locked(sh, out[i]) &&
+		    view_piece_rows(sh, out[i], &jg, &r0, &m) &&
+		    (jg < g || (jg == g && r0 < rec))) {
+			*unclaimed = true;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* Give back the charge for a second set of page buffers once the view
@@ -653,17 +783,22 @@ static bool shpage_after(const parquet_views_shpage *a,
 	return a->g != b->g ? a->g > b->g : a->k > b->k;
 }
 
-/* Free the unreferenced pages that have a newer one of their leaf (all
- * unreferenced ones with `all`); their buffers become the spare ones.
+/* What shared_prune_locked frees among the unreferenced pages: those
+ * with a newer one of their leaf that no piece rendering now still needs
+ * (shared_wanted_locked), all of them, or all that no such piece needs. */
+enum { PRUNE_OLDER, PRUNE_ALL, PRUNE_UNWANTED };
+
+/* Free the unreferenced pages `how` says; their buffers become the
+ * spare ones.
  * Linear in the pages held: a view of 1000 leaves (rows.jsonl of a wide
  * file) holds a page of each, and comparing every page with every other
  * at every unreference took a third of colfs-tool check's time.
  * Called with sh->lock held. */
-static void shared_prune_locked(parquet_views_shared *sh, bool all)
+static void shared_prune_locked(parquet_views_shared *sh, int how)
 {
 	parquet_views_shpage **pp = &sh->pages;
 
-	if (!all) {
+	if (how == PRUNE_OLDER) {
 		uint32_t need = 0;
 		for (parquet_views_shpage *q = sh->pages; q; q = q->next)
 			if (q->leaf >= need)
@@ -688,7 +823,12 @@ static void shared_prune_locked(parquet_views_shared *sh, bool all)
 	}
 	while (*pp) {
 		parquet_views_shpage *p = *pp;
-		if (!p->refs && (all || (!p->ahead && sh->newest[p->leaf] != p))) {
+		bool go = !p->refs &&
+			  (how != PRUNE_OLDER ||
+			   (!p->ahead && sh->newest[p->leaf] != p));
+		if (go && how != PRUNE_ALL && sh->track)
+			go = !shared_wanted_locked(sh, p->g, p->rec0, p->rec1);
+		if (go) {
 			*pp = p->next;
 			parquet_pages_release(sh->v, &p->p);
 			if (!sh->spare.out && !sh->spare.vals.mem) {
@@ -703,9 +843,21 @@ static void shared_prune_locked(parquet_views_shared *sh, bool all)
 	}
 	/* every leaf seen keeps its newest page: clearing by the pages
 	 * left clears every entry set */
-	if (!all)
+	if (how == PRUNE_OLDER)
 		for (parquet_views_shpage *q = sh->pages; q; q = q->next)
 			sh->newest[q->leaf] = NULL;
+	shared_settle_locked(sh);
+}
+
+/* A view of one flat leaf read to its end (table_piece): its pages and
+ * buffers given back, but for the pages a piece still rendering needs;
+ * once there are none, the spare set too (into the tree's pool).
+ * Called with sh->lock held. */
+static void shared_end_locked(parquet_views_shared *sh)
+{
+	shared_prune_locked(sh, PRUNE_UNWANTED);
+	if (!sh->pages)
+		parquet_pages_scratch_free(&sh->spare);
 	shared_settle_locked(sh);
 }
 
@@ -713,7 +865,7 @@ static void shared_destroy(parquet_views_shared *sh)
 {
 	for (parquet_views_shpage *p = sh->pages; p; p = p->next)
 		p->refs = 0;
-	shared_prune_locked(sh, true);
+	shared_prune_locked(sh, PRUNE_ALL);
 	parquet_pages_scratch_free(&sh->spare);
 	free(sh->newest);
 	pthread_cond_destroy(&sh->unref);
@@ -728,7 +880,7 @@ static void shpage_unref(parquet_views_shpage *p)
 	pthread_mutex_lock(&sh->lock);
 	p->refs--;
 	if (!p->refs) {
-		shared_prune_locked(sh, false);
+		shared_prune_locked(sh, PRUNE_OLDER);
 		pthread_cond_broadcast(&sh->unref);
 	}
 	pthread_mutex_unlock(&sh->lock);
@@ -855,6 +1007,7 @@ typedef struct parquet_views_ahead_job {
 	uint32_t g, leaf;
 	const parquet_pages_list *w;
 	size_t k;
+	uint64_t rec0, rec1;          /* its records (parquet_views_shpage) */
 } parquet_views_ahead_job;
 
 /* The row groups the view of `f` reads end before this one (defined with
@@ -889,6 +1042,8 @@ static void shared_ahead_run(colfs_tree *t, void *arg, bool run)
 			p->g = j->g;
 			p->leaf = j->leaf;
 			p->k = j->k;
+			p->rec0 = j->rec0;
+			p->rec1 = j->rec1;
 			p->ahead = true;
 			pthread_mutex_lock(&sh->lock);
 			p->next = sh->pages;
@@ -907,7 +1062,7 @@ static void shared_ahead_run(colfs_tree *t, void *arg, bool run)
 	}
 	pthread_mutex_lock(&sh->lock);
 	sh->ahead_busy = false;
-	shared_prune_locked(sh, false);
+	shared_prune_locked(sh, PRUNE_OLDER);
 	pthread_mutex_unlock(&sh->lock);
 	free(j);
 }
@@ -976,10 +1131,21 @@ static void shared_ahead(colfs_tree *t, parquet_region_state *s,
 		sh->charged_to = t;
 	}
 	pthread_mutex_unlock(&sh->lock);
+	/* its records, for a flat leaf: one a value */
+	uint64_t rec0 = 0, rec1 = UINT64_MAX;
+	if (sh->track) {
+		for (size_t i = 0; i < k; i++)
+			if (parquet_pages_is_data(&w->pages[i]) &&
+			    w->pages[i].hdr.num_values > 0)
+				rec0 += (uint64_t)w->pages[i].hdr.num_values;
+		rec1 = rec0 + (w->pages[k].hdr.num_values > 0
+			       ? (uint64_t)w->pages[k].hdr.num_values : 0);
+	}
 	parquet_views_ahead_job *j = malloc(sizeof *j);
 	if (j) {
 		*j = (parquet_views_ahead_job){.sh = sh, .s = s, .f = f, .g = g,
-					       .leaf = cur->leaf, .w = w, .k = k};
+					       .leaf = cur->leaf, .w = w, .k = k,
+					       .rec0 = rec0, .rec1 = rec1};
 		if (colfs_tree_background(t, shared_ahead_run, j))
 			return;
 		free(j);
@@ -992,7 +1158,9 @@ done:
 }
 
 /* Page k of chunk (g, leaf), decoded once for all the view's readers;
- * referenced (shpage_unref).
+ * referenced (shpage_unref).  `rec`: the records of row group g before
+ * the page (a flat leaf's rows), `me`: the caller's claim (NULL in a
+ * view that does not track them).
  *
  * The memory bound (docs/performance.md): in a view of one leaf, a page
  * is decoded only once no other page is in use (the readers still in the
@@ -1001,16 +1169,24 @@ done:
  * while it decompresses.  A reader waits here holding no page of the
  * view (a cursor gives its page back before taking the next, and a
  * reader given back holds none), and the pages it waits for are held by
- * threads rendering a piece, which need nothing from it: the wait ends.  Views of several leaves (rows.jsonl) need a page of each
+ * threads rendering a piece, which need nothing from it: the wait ends.
+ * It waits too for the pieces before the caller's that still have rows
+ * of an older page to read (shared_late_locked): they wait only for
+ * pieces before them, so the first one does not.  One that has not
+ * reached the view yet is looked at again every millisecond, and not
+ * after 200 (a piece the workers took but found in the cache never
+ * comes).  Views of several leaves (rows.jsonl) need a page of each
  * at once and do not wait. */
 static colfs_status shared_get(colfs_tree *t, parquet_region_state *s,
 			       const colfs_node *f, parquet_views_shared *sh,
 			       uint32_t g, uint32_t leaf,
 			       const parquet_pages_list *w, size_t k,
+			       uint64_t rec, const parquet_views_claim *me,
 			       parquet_views_shpage **out)
 {
 	parquet_views_shpage *p;
 	colfs_status st;
+	unsigned polls = 0;
 
 	pthread_mutex_lock(&sh->lock);
 	p = shared_find_locked(sh, g, leaf, k);
@@ -1027,20 +1203,38 @@ static colfs_status shared_get(colfs_tree *t, parquet_region_state *s,
 		p = shared_find_locked(sh, g, leaf, k);
 		if (p || !sh->one_leaf)
 			break;
+		bool unclaimed = false;
 		for (parquet_views_shpage *q = sh->pages; q && !busy; q = q->next)
 			busy = q->refs > 0;
+		if (!busy && me && sh->track)
+			busy = shared_late_locked(sh, me->piece, g, rec,
+						  &unclaimed) &&
+			       (!unclaimed || polls < 200);
 		if (!busy)
 			break;
 		/* Let the readers of the other page finish (they need
 		 * neither this lock's holder nor the decode lock). */
 		pthread_mutex_unlock(&sh->decode);
-		pthread_cond_wait(&sh->unref, &sh->lock);
+		if (unclaimed) {
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += 1000000;
+			if (ts.tv_nsec >= 1000000000) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000;
+			}
+			polls++;
+			/* timed out or woken: look again */
+			pthread_cond_timedwait(&sh->unref, &sh->lock, &ts);
+		} else {
+			pthread_cond_wait(&sh->unref, &sh->lock);
+		}
 		pthread_mutex_unlock(&sh->lock);
 		pthread_mutex_lock(&sh->decode);
 		pthread_mutex_lock(&sh->lock);
 	}
 	if (!p && sh->one_leaf)
-		shared_prune_locked(sh, true);
+		shared_prune_locked(sh, PRUNE_ALL);
 	pthread_mutex_unlock(&sh->lock);
 	if (p) {
 		pthread_mutex_unlock(&sh->decode);
@@ -1074,11 +1268,13 @@ static colfs_status shared_get(colfs_tree *t, parquet_region_state *s,
 	p->g = g;
 	p->leaf = leaf;
 	p->k = k;
+	p->rec0 = rec;
+	p->rec1 = sh->track ? rec + p->p.n : UINT64_MAX;
 	p->refs = 1;
 	pthread_mutex_lock(&sh->lock);
 	p->next = sh->pages;
 	sh->pages = p;
-	shared_prune_locked(sh, false);
+	shared_prune_locked(sh, PRUNE_OLDER);
 	pthread_mutex_unlock(&sh->lock);
 	pthread_mutex_unlock(&sh->decode);
 	*out = p;
@@ -1109,6 +1305,7 @@ typedef struct parquet_views_cursor {
 	uint64_t rec;
 	bool skip;               /* page k's rows are left out (on_damage) */
 	bool stand;              /* page k is a damaged page's stand-in */
+	parquet_views_claim *claim; /* its reader's (a view that tracks) */
 } parquet_views_cursor;
 
 static void cur_unload(parquet_views_cursor *cu)
@@ -1149,6 +1346,15 @@ static colfs_status cur_fill(colfs_tree *t, parquet_region_state *s, const colfs
 {
 	while (!cu->loaded || cu->i >= cu->p.n) {
 		if (cu->loaded) {
+			/* the piece is past this page's records: before the
+			 * page is given back, so that no one waits for it */
+			if (cu->claim) {
+				parquet_views_shared *sh = view_shared(f);
+				pthread_mutex_lock(&sh->lock);
+				if (cu->claim->from < cu->rec)
+					cu->claim->from = cu->rec;
+				pthread_mutex_unlock(&sh->lock);
+			}
 			cur_unload(cu);
 			cu->k++;
 		}
@@ -1164,7 +1370,7 @@ static colfs_status cur_fill(colfs_tree *t, parquet_region_state *s, const colfs
 			continue;
 		}
 		COLFS_TRY(shared_get(t, s, f, view_shared(f), cu->g, cu->leaf, cu->w,
-				     cu->k, &cu->sp));
+				     cu->k, cu->rec, cu->claim, &cu->sp));
 		cu->p = cu->sp->p;
 		cu->skip = cu->sp->skip;
 		cu->stand = cu->sp->stand;
@@ -1302,14 +1508,12 @@ enum { MODE_COLUMN, MODE_JSONL, MODE_CSV };
  * several pieces of one view render at once (the core decodes ahead). */
 typedef struct parquet_views_reader {
 	struct parquet_views_reader *next;
+	unsigned slot;                /* its claim: sh.claims[slot] */
 	bool busy;
 	uint64_t at;                  /* the piece its cursors stand before */
 	parquet_views_field *fields;  /* [view n_fields] */
 	colfs_buf tmp;
 } parquet_views_reader;
-
-/* More readers than this wait for one to be free. */
-#define VIEW_READERS_MAX 16
 
 struct parquet_views_view {
 	parquet_pages_kept kept;                /* freed with the pipeline state */
@@ -1338,6 +1542,12 @@ static parquet_views_shared *view_shared(const colfs_node *f)
 {
 	parquet_views_view *w = colfs_node_ctx(f);
 	return &w->sh;
+}
+
+static const parquet_views_view *view_of_shared(const parquet_views_shared *sh)
+{
+	return (const parquet_views_view *)(const void *)
+	       ((const char *)sh - offsetof(parquet_views_view, sh));
 }
 
 static void field_free(parquet_pages_state *v, parquet_views_field *fl)
@@ -1457,6 +1667,7 @@ static colfs_status reader_take(parquet_views_view *w, uint64_t index,
 			pthread_mutex_unlock(&w->lock);
 			return st ? st : COLFS_ENOMEM;
 		}
+		best->slot = w->n_readers;
 		best->next = w->readers;
 		w->readers = best;
 		w->n_readers++;
@@ -1830,36 +2041,77 @@ static int64_t rg_rows(const parquet_region_state *s, uint32_t g)
 	return n > 0 ? n : 0;
 }
 
+static bool view_piece_rows(const parquet_views_shared *sh, uint64_t index,
+			    uint32_t *g, uint64_t *r0, uint64_t *m)
+{
+	const parquet_views_view *w = view_of_shared(sh);
+	uint32_t ng = w->g1 - w->g0, lo = 0, hi;
+
+	if (w->mode == MODE_CSV) {
+		if (index == 0)
+			return false;
+		index--;
+	}
+	if (!ng || index >= w->cum[ng])
+		return false;
+	/* the last row group whose first piece is at or before it (row
+	 * groups without rows have none) */
+	hi = ng - 1;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo + 1) / 2;
+		if (w->cum[mid] <= index)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	*g = w->g0 + lo;
+	*r0 = (index - w->cum[lo]) * w->batch;
+	*m = (uint64_t)rg_rows(w->s, *g) - *r0;
+	if (*m > w->batch)
+		*m = w->batch;
+	return true;
+}
+
+static void view_rows_pieces(const parquet_views_shared *sh, uint32_t g,
+			     uint64_t rec0, uint64_t rec1, uint64_t *lo,
+			     uint64_t *hi)
+{
+	const parquet_views_view *w = view_of_shared(sh);
+	uint64_t rows, csv = w->mode == MODE_CSV;
+
+	*lo = *hi = 0;
+	if (g < w->g0 || g >= w->g1)
+		return;
+	rows = (uint64_t)rg_rows(w->s, g);
+	if (rec1 > rows)
+		rec1 = rows;
+	if (rec0 >= rec1)
+		return;
+	*lo = w->cum[g - w->g0] + rec0 / w->batch + csv;
+	*hi = w->cum[g - w->g0] + (rec1 - 1) / w->batch + 1 + csv;
+}
+
 static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 				 parquet_views_reader *rd, colfs_buf *out)
 {
 	parquet_views_view *w = colfs_node_ctx(f);
 	parquet_region_state *s = w->s;
-	uint32_t ng = w->g1 - w->g0, gi = 0;
 	colfs_status st = COLFS_OK;
+	uint32_t g;
+	uint64_t r0, m;
 
-	if (w->mode == MODE_CSV) {
-		if (index == 0) {
-			for (uint32_t i = 0; i < w->n_fields; i++) {
-				const char *n = w->fields[i].name;
-				if (i)
-					colfs_buf_putc(out, ',');
-				colfs_render_csv_field(out, n, strlen(n));
-			}
-			colfs_buf_putc(out, '\n');
-			return COLFS_OK;
+	if (w->mode == MODE_CSV && index == 0) {
+		for (uint32_t i = 0; i < w->n_fields; i++) {
+			const char *n = w->fields[i].name;
+			if (i)
+				colfs_buf_putc(out, ',');
+			colfs_render_csv_field(out, n, strlen(n));
 		}
-		index--;
+		colfs_buf_putc(out, '\n');
+		return COLFS_OK;
 	}
-	if (index >= w->cum[ng])
+	if (!view_piece_rows(&w->sh, index, &g, &r0, &m))
 		return COLFS_END;
-	while (w->cum[gi + 1] <= index)
-		gi++;
-	uint32_t g = w->g0 + gi;
-	uint64_t r0 = (index - w->cum[gi]) * w->batch;
-	uint64_t m = (uint64_t)rg_rows(s, g) - r0;
-	if (m > w->batch)
-		m = w->batch;
 	for (uint32_t i = 0; i < w->n_fields && !st; i++)
 		st = field_load(t, s, f, &rd->fields[i], g, r0, m);
 	if (st)
@@ -1976,11 +2228,51 @@ static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 	parquet_views_view *w = colfs_node_ctx(f);
 	uint64_t last = w->cum[w->g1 - w->g0] + (w->mode == MODE_CSV);
 	parquet_views_reader *rd;
+	parquet_views_claim *claim = NULL;
 
 	COLFS_TRY(reader_take(w, index, &rd));
+	if (w->sh.track) {
+		/* the rows this piece is to read (shared_wanted_locked) */
+		uint32_t g;
+		uint64_t r0, m;
+		pthread_mutex_lock(&w->sh.lock);
+		w->sh.t = t;
+		w->sh.node = f;
+		bool late = false;
+		for (unsigned i = 0; i < w->sh.n_end_late && !late; i++)
+			late = w->sh.end_late[i] == index;
+		if (!late)
+			w->sh.ended = false;   /* read again */
+		if (view_piece_rows(&w->sh, index, &g, &r0, &m)) {
+			claim = &w->sh.claims[rd->slot];
+			*claim = (parquet_views_claim){.used = true,
+						       .piece = index, .g = g,
+						       .from = r0, .to = r0 + m};
+		}
+		pthread_mutex_unlock(&w->sh.lock);
+		rd->fields[0].cur[0].claim = claim;
+	}
 	colfs_status st = table_render(t, f, index, rd, out);
-	if (!st)
-		if (st || index + 1 >= last) {
+	if (!st && index + 1 >= last && w->sh.track) {
+		/* the pieces still rendering keep what they need: the last
+		 * of them gives the rest back (below) */
+		uint64_t out_[VIEW_READERS_MAX];
+		for (uint32_t l = 0; l < rd->fields[0].n_leaves; l++)
+			cur_reset(w->s->values, &rd->fields[0].cur[l]);
+		pthread_mutex_lock(&w->sh.lock);
+		w->sh.ended = true;
+		w->sh.n_end_late = 0;
+		size_t n = colfs_tree_pieces_rendering(t, f, 0, index, out_,
+						       VIEW_READERS_MAX);
+		for (size_t i = 0; i < n; i++)
+			w->sh.end_late[w->sh.n_end_late++] = out_[i];
+		for (unsigned i = 0; i < VIEW_READERS_MAX; i++)
+			if (w->sh.claims[i].used && &w->sh.claims[i] != claim &&
+			    w->sh.n_end_late < VIEW_READERS_MAX)
+				w->sh.end_late[w->sh.n_end_late++] =
+					w->sh.claims[i].piece;
+		pthread_mutex_unlock(&w->sh.lock);
+	} else if (!st && index + 1 >= last) {
 		/* at the end (or after a failure) the cursors' pages and
 		 * buffers are given back: a view holds memory only while it
 		 * is being read.  The spare set too, into the tree's pool
@@ -1991,7 +2283,7 @@ static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 			for (uint32_t l = 0; l < rd->fields[i].n_leaves; l++)
 				cur_reset(w->s->values, &rd->fields[i].cur[l]);
 		pthread_mutex_lock(&w->sh.lock);
-		shared_prune_locked(&w->sh, true);
+		shared_prune_locked(&w->sh, PRUNE_ALL);
 		parquet_pages_scratch_free(&w->sh.spare);
 		shared_settle_locked(&w->sh);
 		pthread_mutex_unlock(&w->sh.lock);
@@ -2003,6 +2295,21 @@ static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 	for (uint32_t i = 0; i < w->n_fields; i++)
 		for (uint32_t l = 0; l < rd->fields[i].n_leaves; l++)
 			cur_reset(w->s->values, &rd->fields[i].cur[l]);
+	if (w->sh.track) {
+		/* done: no one waits for it any more, nor keeps a page */
+		pthread_mutex_lock(&w->sh.lock);
+		if (claim) {
+			claim->used = false;
+			w->sh.done[w->sh.done_at++ % SHARED_DONE] = index;
+		}
+		if (w->sh.ended)
+			shared_end_locked(&w->sh);
+		else if (claim)
+			shared_prune_locked(&w->sh, PRUNE_OLDER);
+		pthread_cond_broadcast(&w->sh.unref);
+		pthread_mutex_unlock(&w->sh.lock);
+		rd->fields[0].cur[0].claim = NULL;
+	}
 	reader_give(w, rd, st ? UINT64_MAX : index + 1);
 	return st;
 }
@@ -2068,6 +2375,9 @@ static void view_kept_free(parquet_pages_kept *k)
 static void view_register(parquet_region_state *s, parquet_views_view *w)
 {
 	w->sh.one_leaf = w->n_fields == 1 && w->fields[0].n_leaves == 1;
+	/* a flat leaf: a page's records are its values (shpage rec0) */
+	w->sh.track = w->sh.one_leaf &&
+		      s->pf->columns[w->fields[0].cur[0].leaf].max_rep == 0;
 	/* a flat columns/ view: only render_lines reads its values */
 	w->sh.in_page = w->sh.one_leaf && w->mode == MODE_COLUMN &&
 			!w->fields[0].plan;
