@@ -129,15 +129,8 @@ static colfs_status array_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 	uint64_t piece = index - 1;
 	if (piece >= as->first[as->n_units])
 		return COLFS_END;
-	/* The unit holding it: last u with first[u] <= piece. */
-	size_t lo = 0, hi = as->n_units - 1;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo + 1) / 2;
-		if (as->first[mid] <= piece)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
+	/* The unit holding it */
+	size_t lo = colfs_part_of_piece(as->first, as->n_units, piece);
 	uint64_t row0 = (piece - as->first[lo]) * as->batch;
 	uint64_t n = as->unit_rows[lo] - row0;
 	if (n > as->batch)

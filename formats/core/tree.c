@@ -1074,6 +1074,20 @@ size_t colfs_tree_pieces_rendering(colfs_tree *t, const colfs_node *n,
 	return a ? colfs_ahead_rendering(a, n->ino, lo, hi, out, max) : 0;
 }
 
+size_t colfs_part_of_piece(const uint64_t *first, size_t n, uint64_t i)
+{
+	size_t lo = 0, hi = n ? n - 1 : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo + 1) / 2;
+		if (first[mid] <= i)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
 void colfs_tree_count_page(colfs_tree *t)
 {
 	if (t)

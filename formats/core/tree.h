@@ -174,6 +174,11 @@ bool colfs_tree_mem_charge(colfs_tree *t, uint64_t bytes);
 size_t colfs_tree_pieces_rendering(colfs_tree *t, const colfs_node *n,
 				   uint64_t lo, uint64_t hi, uint64_t *out,
 				   size_t max);
+/* Pieces numbered across parts (a view's row groups, an array's units):
+ * first[u] is part u's first piece, nondecreasing from first[0] <= i.
+ * The part piece i is in: the last u < n with first[u] <= i (a part
+ * without pieces has first[u] == first[u + 1] and is passed over). */
+size_t colfs_part_of_piece(const uint64_t *first, size_t n, uint64_t i);
 /* A page (a unit of stored values) was decompressed and decoded:
  * counted for colfs_tree_stats_get. */
 void colfs_tree_count_page(colfs_tree *t);

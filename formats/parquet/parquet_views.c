@@ -2045,7 +2045,7 @@ static bool view_piece_rows(const parquet_views_shared *sh, uint64_t index,
 			    uint32_t *g, uint64_t *r0, uint64_t *m)
 {
 	const parquet_views_view *w = view_of_shared(sh);
-	uint32_t ng = w->g1 - w->g0, lo = 0, hi;
+	uint32_t ng = w->g1 - w->g0, lo;
 
 	if (w->mode == MODE_CSV) {
 		if (index == 0)
@@ -2054,16 +2054,7 @@ static bool view_piece_rows(const parquet_views_shared *sh, uint64_t index,
 	}
 	if (!ng || index >= w->cum[ng])
 		return false;
-	/* the last row group whose first piece is at or before it (row
-	 * groups without rows have none) */
-	hi = ng - 1;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo + 1) / 2;
-		if (w->cum[mid] <= index)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
+	lo = (uint32_t)colfs_part_of_piece(w->cum, ng, index);
 	*g = w->g0 + lo;
 	*r0 = (index - w->cum[lo]) * w->batch;
 	*m = (uint64_t)rg_rows(w->s, *g) - *r0;

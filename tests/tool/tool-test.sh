@@ -421,7 +421,7 @@ test_manpage() {
 	MANWIDTH=80 man --warnings -l "$page" >rendered 2>warnings ||
 		fail "man failed: $(cat warnings)"
 	[ -s warnings ] && fail "man warnings: $(cat warnings)"
-	for w in ls tree cat stat check index --json -l --depth -o --help \
+	for w in ls tree cat stat check index --json -l --depth -o --help --stats \
 		--version null= cache_size= max_alloc= checksums= schema_from= \
 		salvage_effort= sizes= size_index= 'EXIT STATUS'; do
 		grep -q -- "$w" rendered || fail "the man page lacks $w"
