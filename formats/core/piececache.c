@@ -227,11 +227,17 @@ static void evict_locked(colfs_piece_cache *c, bool pieces_only,
 
 static void free_dead(cache_dead *dead)
 {
+	size_t heap = 0;
+
 	while (dead->blobs) {
 		colfs_blob *next = dead->blobs->hnext;
+		if (dead->blobs->len < COLFS_BUF_POOL_MIN)
+			heap += dead->blobs->len;
 		colfs_blob_free(dead->blobs);
 		dead->blobs = next;
 	}
+	if (heap)
+		colfs_mem_freed(heap);
 	while (dead->bufs) {
 		colfs_idle_buf *next = dead->bufs->next;
 		free(dead->bufs);
