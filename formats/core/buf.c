@@ -2,6 +2,7 @@
 #include "colfs.h"
 
 #include <malloc.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,37 @@ void colfs_malloc_setup(void)
 	mallopt(M_ARENA_MAX, 1);
 	mallopt(M_MMAP_THRESHOLD, 4 << 20);
 	mallopt(M_TRIM_THRESHOLD, 4 << 20);
+}
+
+#define GIVE_BACK_EVERY ((size_t)8 << 20)   /* bytes freed between looks */
+#define GIVE_BACK_MORE ((size_t)8 << 20)    /* heap free grown by, to trim */
+
+static size_t mem_freed;   /* since the last look; atomic */
+static pthread_mutex_t mem_look = PTHREAD_MUTEX_INITIALIZER;
+static size_t mem_free_low = SIZE_MAX;   /* guarded by mem_look */
+
+void colfs_mem_freed(size_t bytes)
+{
+	if (__atomic_add_fetch(&mem_freed, bytes, __ATOMIC_RELAXED) <
+	    GIVE_BACK_EVERY)
+		return;
+	/* one thread looks; the others go on */
+	if (__atomic_exchange_n(&mem_freed, 0, __ATOMIC_RELAXED) <
+	    GIVE_BACK_EVERY || pthread_mutex_trylock(&mem_look))
+		return;
+	/* The heap's free bytes stay free once given back (only their pages
+	 * go): trimming whenever they are many would give back, again and
+	 * again, the holes a steady stream of pieces refills (a fault per
+	 * page of every piece).  So only when they have grown by 8 MiB over
+	 * the least seen since the last trim: new holes. */
+	struct mallinfo2 mi = mallinfo2();
+	if (mi.fordblks < mem_free_low)
+		mem_free_low = mi.fordblks;
+	if (mi.fordblks > mem_free_low + GIVE_BACK_MORE) {
+		malloc_trim(4 << 20);
+		mem_free_low = mallinfo2().fordblks;
+	}
+	pthread_mutex_unlock(&mem_look);
 }
 
 void colfs_mem_hugepages(void *p, size_t n)

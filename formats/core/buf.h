@@ -47,4 +47,13 @@ char *colfs_buf_take(colfs_buf *b, size_t *len);
  * advice: without transparent huge pages it does nothing. */
 void colfs_mem_hugepages(void *p, size_t n);
 
+/* `bytes` of heap blocks were just freed (pieces the cache evicted).  The
+ * heap keeps freed memory between live blocks resident, and a view's
+ * pieces do not fit the holes another view's smaller ones left (md5
+ * after four other columns on one mount: 20 to 40 MB of holes beside the
+ * cache); once 8 MiB have been freed, if the heap holds more than 8 MiB
+ * free, its free pages are given back (malloc_trim).  A hole reused
+ * later is faulted in again, as fresh memory would be. */
+void colfs_mem_freed(size_t bytes);
+
 #endif

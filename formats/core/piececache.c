@@ -47,28 +47,41 @@ void colfs_blob_free(colfs_blob *b)
 	}
 }
 
-static void lru_unlink(colfs_piece_cache *c, colfs_blob *b)
+static void list_unlink(colfs_blob_list *l, colfs_blob *b)
 {
 	if (b->prev)
 		b->prev->next = b->next;
 	else
-		c->head = b->next;
+		l->head = b->next;
 	if (b->next)
 		b->next->prev = b->prev;
 	else
-		c->tail = b->prev;
+		l->tail = b->prev;
 	b->prev = b->next = NULL;
 }
 
-static void lru_push(colfs_piece_cache *c, colfs_blob *b)
+static void list_push(colfs_blob_list *l, colfs_blob *b)
 {
 	b->prev = NULL;
-	b->next = c->head;
-	if (c->head)
-		c->head->prev = b;
-	c->head = b;
-	if (!c->tail)
-		c->tail = b;
+	b->next = l->head;
+	if (l->head)
+		l->head->prev = b;
+	l->head = b;
+	if (!l->tail)
+		l->tail = b;
+}
+
+/* Out of whichever list holds it. */
+static void lru_unlink(colfs_piece_cache *c, colfs_blob *b)
+{
+	list_unlink(b->passed ? &c->passed : &c->lru, b);
+	b->passed = false;
+}
+
+/* At the head of the LRU: just used. */
+static void lru_push(colfs_piece_cache *c, colfs_blob *b)
+{
+	list_push(&c->lru, b);
 }
 
 static void cache_remove_locked(colfs_piece_cache *c, colfs_blob *b)
@@ -140,6 +153,19 @@ colfs_blob *colfs_piece_cache_get(colfs_piece_cache *c, uint64_t ino, uint64_t p
 	return b;
 }
 
+void colfs_piece_cache_passed(colfs_piece_cache *c, colfs_blob *b)
+{
+	if (!b)
+		return;
+	pthread_mutex_lock(&c->lock);
+	if (b->cached && !b->passed) {
+		list_unlink(&c->lru, b);
+		list_push(&c->passed, b);
+		b->passed = true;
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
 void colfs_piece_cache_release(colfs_piece_cache *c, colfs_blob *b)
 {
 	if (!b)
@@ -153,8 +179,9 @@ void colfs_piece_cache_release(colfs_piece_cache *c, colfs_blob *b)
 
 /* Bring the cache and what is charged to it back within the cap: idle
  * buffers go first (with `pieces_only`, none: a buffer just given back
- * makes room for itself), then the least recently used unreferenced
- * blobs.  Both are returned chained, to be freed without the lock. */
+ * makes room for itself), then the unreferenced blobs readers have gone
+ * past, then the least recently used other ones (piececache.h says
+ * why).  Both are returned chained, to be freed without the lock. */
 typedef struct cache_dead {
 	colfs_blob *blobs;      /* chained by hnext */
 	colfs_idle_buf *bufs;
@@ -184,24 +211,33 @@ static void evict_locked(colfs_piece_cache *c, bool pieces_only,
 {
 	if (!pieces_only)
 		idle_drop_locked(c, c->bytes + c->charged, c->cap, dead);
-	for (colfs_blob *v = c->tail; v && over_locked(c);) {
-		colfs_blob *prev = v->prev;
-		if (v->refs == 0) {
-			cache_remove_locked(c, v);
-			v->hnext = dead->blobs;
-			dead->blobs = v;
+	for (int k = 0; k < 2; k++) {
+		colfs_blob *v = k ? c->lru.tail : c->passed.tail;
+		while (v && over_locked(c)) {
+			colfs_blob *prev = v->prev;
+			if (v->refs == 0) {
+				cache_remove_locked(c, v);
+				v->hnext = dead->blobs;
+				dead->blobs = v;
+			}
+			v = prev;
 		}
-		v = prev;
 	}
 }
 
 static void free_dead(cache_dead *dead)
 {
+	size_t heap = 0;
+
 	while (dead->blobs) {
 		colfs_blob *next = dead->blobs->hnext;
+		if (dead->blobs->len < COLFS_BUF_POOL_MIN)
+			heap += dead->blobs->len;
 		colfs_blob_free(dead->blobs);
 		dead->blobs = next;
 	}
+	if (heap)
+		colfs_mem_freed(heap);
 	while (dead->bufs) {
 		colfs_idle_buf *next = dead->bufs->next;
 		free(dead->bufs);
@@ -280,11 +316,13 @@ colfs_blob *colfs_piece_cache_put_once(colfs_piece_cache *c, colfs_blob *b)
 
 void colfs_piece_cache_destroy(colfs_piece_cache *c)
 {
-	colfs_blob *b = c->head;
-	while (b) {
-		colfs_blob *next = b->next;
-		colfs_blob_free(b);
-		b = next;
+	for (int k = 0; k < 2; k++) {
+		colfs_blob *b = k ? c->lru.head : c->passed.head;
+		while (b) {
+			colfs_blob *next = b->next;
+			colfs_blob_free(b);
+			b = next;
+		}
 	}
 	cache_dead dead = {.bufs = c->idle};
 	free_dead(&dead);

@@ -2,6 +2,14 @@
  * bytes, refcounted blobs keyed by (inode, piece), in a hash with an LRU
  * bounded by bytes (-o cache_size).  It has its own lock; a blob a reader
  * holds is never freed under it.
+ *
+ * What goes first when the cache is full: idle buffers, then the pieces
+ * a reader has gone past (colfs_piece_cache_passed), least recently
+ * passed first, then the others (pieces rendered ahead and not read yet,
+ * a piece a reader is in, documents), least recently used first.  A
+ * sequential reader's pieces behind it are dead weight (the kernel keeps
+ * what it read), while those rendered ahead are the next to be read:
+ * evicted first by a plain LRU, they were rendered again.
  */
 #ifndef COLFS_PIECECACHE_H
 #define COLFS_PIECECACHE_H
@@ -18,16 +26,23 @@ typedef struct colfs_blob {
 	size_t len;
 	unsigned refs;              /* guarded by the cache lock */
 	bool cached;                /* in the hash and LRU */
+	bool passed;                /* in the passed list, not the LRU */
 	struct colfs_blob *hnext;         /* hash chain */
 	struct colfs_blob *prev, *next;   /* LRU, most recent at head */
 } colfs_blob;
+
+/* A list of blobs, most recent at head. */
+typedef struct colfs_blob_list {
+	colfs_blob *head, *tail;
+} colfs_blob_list;
 
 typedef struct colfs_piece_cache {
 	pthread_mutex_t lock;
 	colfs_blob **buckets;
 	size_t nbuckets;    /* a power of two, grown with nblobs */
 	size_t nblobs;      /* blobs in the cache */
-	colfs_blob *head, *tail;
+	colfs_blob_list lru;     /* least recently used at the tail */
+	colfs_blob_list passed;  /* gone past by a reader: evicted first */
 	uint64_t bytes, cap;
 	uint64_t charged;   /* memory held elsewhere in the cache's stead */
 	struct colfs_idle_buf *idle;  /* large buffers kept for reuse */
@@ -39,6 +54,10 @@ void colfs_piece_cache_destroy(colfs_piece_cache *c);
 /* A referenced blob for (ino, piece), or NULL. */
 colfs_blob *colfs_piece_cache_get(colfs_piece_cache *c, uint64_t ino,
 				  uint64_t piece);
+/* A reader's cursor is past `b` (read to its end, or stepped over to a
+ * later piece): among the first to be evicted, until someone gets it
+ * again (a seek back: colfs_piece_cache_get puts it back in the LRU). */
+void colfs_piece_cache_passed(colfs_piece_cache *c, colfs_blob *b);
 /* Drop a reference (NULL: nothing); the last one frees an evicted blob. */
 void colfs_piece_cache_release(colfs_piece_cache *c, colfs_blob *b);
 /* Insert a blob (the caller holds one reference, kept) and evict the least

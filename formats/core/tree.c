@@ -1215,7 +1215,8 @@ static colfs_status stream_reach(colfs_tree *t, colfs_node *n, stream_state *s,
 		if (a && r)
 			colfs_ahead_at(a, r, s->known,
 				       s->known ? (size_t)(s->ends[s->known - 1] / s->known) : 0);
-		st = stream_render(t, n, s, s->known, &b);
+		size_t i = s->known;
+		st = stream_render(t, n, s, i, &b);
 		if (st == COLFS_END) {
 			__atomic_store_n(&s->complete, true, __ATOMIC_RELEASE);
 			stream_completed(t, n, s);
@@ -1224,6 +1225,9 @@ static colfs_status stream_reach(colfs_tree *t, colfs_node *n, stream_state *s,
 		}
 		if (st != COLFS_OK)
 			break;
+		/* stepped over: evicted first (piececache.h) */
+		if (s->ends[i] <= offset)
+			colfs_piece_cache_passed(&t->cache, b);
 		colfs_piece_cache_release(&t->cache, b);
 	}
 	if (own)
@@ -1280,6 +1284,9 @@ static colfs_status stream_read(colfs_tree *t, colfs_node *n, uint64_t offset,
 		size_t take = b->len - within;
 		if (take > len - *got)
 			take = len - *got;
+		/* read to its end: evicted first (piececache.h) */
+		if (within + take == b->len)
+			colfs_piece_cache_passed(&t->cache, b);
 		if (out->buf) {
 			memcpy(out->buf + *got, b->data + within, take);
 			colfs_piece_cache_release(&t->cache, b);

@@ -652,9 +652,12 @@ struct parquet_views_shared {
 	unsigned done_at;
 	colfs_tree *t;
 	const colfs_node *node;
-	/* Read to its end while the pieces in end_late were still
-	 * rendering: each piece that ends gives back what none of those
-	 * needs (shared_end_locked); another piece starting clears it. */
+	/* The view's last piece is rendered (table_piece): a page still
+	 * in use then is freed with its buffers when its last reference
+	 * goes, not kept as its leaf's newest.  For a tracked view, the
+	 * pieces in end_late were still rendering: each piece that ends
+	 * gives back what none of those needs (shared_end_locked); another
+	 * piece starting clears it. */
 	bool ended;
 	uint64_t end_late[VIEW_READERS_MAX];
 	unsigned n_end_late;
@@ -880,7 +883,10 @@ static void shpage_unref(parquet_views_shpage *p)
 	pthread_mutex_lock(&sh->lock);
 	p->refs--;
 	if (!p->refs) {
-		shared_prune_locked(sh, PRUNE_OLDER);
+		if (sh->ended)
+			shared_end_locked(sh);
+		else
+			shared_prune_locked(sh, PRUNE_OLDER);
 		pthread_cond_broadcast(&sh->unref);
 	}
 	pthread_mutex_unlock(&sh->lock);
@@ -1107,7 +1113,17 @@ static void shared_ahead(colfs_tree *t, parquet_region_state *s,
 	/* A second set of page buffers: the current page's, and, when it
 	 * is in_page (it gave back the buffer the stored bytes are read
 	 * into, parquet_pages_scratch), the next page's stored bytes or,
-	 * when that one is not in_page, its values array at most */
+	 * when that one is not in_page, its values array at most.  When
+	 * both are in_page, the two pages' decompressed bytes are the
+	 * bound's "2 x the largest decompressed page" (docs/performance.md,
+	 * "Memory"): only the next one's stored bytes, while it
+	 * decompresses, are beyond it, so they alone are charged (md5: 33
+	 * of the default cache's 64 MiB, where the whole set, 69 MB, was
+	 * refused and nothing was decoded ahead).  The charge is held as
+	 * long as the view holds two sets, as any other: given back at
+	 * each job's end, the cache refilled with pieces that the next
+	 * charge evicted again, a page's worth of fresh memory each time
+	 * and a higher peak (docs/performance.md, session 12). */
 	if (cur->p.vals.in_page) {
 		const parquet_page_header *nh = &w->pages[k].hdr;
 		uint64_t stored = (uint64_t)nh->compressed_size;
@@ -1118,6 +1134,10 @@ static void shared_ahead(colfs_tree *t, parquet_region_state *s,
 			uint64_t vals = (uint64_t)nh->num_values * sizeof(pq_bytes);
 			if (vals > more)
 				more = vals;
+		} else if (!cur->sc.def_cap && !cur->sc.rep_cap) {
+			/* (levels, kept with a page with nulls, are not
+			 * in the bound's pages: those keep the whole set) */
+			need -= cur->sc.out_cap;
 		}
 		need += more;
 	}
@@ -2221,6 +2241,11 @@ static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 	parquet_views_reader *rd;
 	parquet_views_claim *claim = NULL;
 
+	if (!w->sh.track && index + 1 < last) {
+		pthread_mutex_lock(&w->sh.lock);
+		w->sh.ended = false;   /* (read again) */
+		pthread_mutex_unlock(&w->sh.lock);
+	}
 	COLFS_TRY(reader_take(w, index, &rd));
 	if (w->sh.track) {
 		/* the rows this piece is to read (shared_wanted_locked) */
@@ -2269,11 +2294,16 @@ static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 		 * is being read.  The spare set too, into the tree's pool
 		 * (counted against the cache), where the next view finds
 		 * it; kept here, every column read left a set of page
-		 * buffers behind (the daemon's RSS grew column by column) */
+		 * buffers behind (the daemon's RSS grew column by column).
+		 * A page another thread still renders from goes when it
+		 * lets go of it (shpage_unref): kept as its leaf's newest,
+		 * it had held its buffers (8 MB of a BIGINT page) until the
+		 * node was freed, in some runs and not others */
 		for (uint32_t i = 0; i < w->n_fields; i++)
 			for (uint32_t l = 0; l < rd->fields[i].n_leaves; l++)
 				cur_reset(w->s->values, &rd->fields[i].cur[l]);
 		pthread_mutex_lock(&w->sh.lock);
+		w->sh.ended = true;
 		shared_prune_locked(&w->sh, PRUNE_ALL);
 		parquet_pages_scratch_free(&w->sh.spare);
 		shared_settle_locked(&w->sh);

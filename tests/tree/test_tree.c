@@ -582,6 +582,65 @@ static void test_cache_bufs(void **state)
 	colfs_piece_cache_destroy(&c);
 }
 
+/* What the cache evicts first: pieces a reader has gone past
+ * (colfs_piece_cache_passed), least recently passed first, then the
+ * others least recently used first; a piece gotten again (a seek back)
+ * is in the LRU again. */
+static void test_cache_passed(void **state)
+{
+	(void)state;
+	colfs_piece_cache c = {0};
+	colfs_blob *b;
+
+	assert_int_equal(colfs_piece_cache_init(&c, 8 * 1000), COLFS_OK);
+	/* pieces 0-7 of 1000 bytes: rendered ahead, 0 the oldest */
+	for (uint64_t k = 0; k < 8; k++)
+		cache_put_piece(&c, k, 1000, (char)('a' + k));
+	/* the reader reads 2, 1, 3 to their ends, in that order */
+	uint64_t read[] = {2, 1, 3};
+	for (size_t k = 0; k < 3; k++) {
+		b = colfs_piece_cache_get(&c, 1, read[k]);
+		assert_non_null(b);
+		colfs_piece_cache_passed(&c, b);
+		colfs_piece_cache_release(&c, b);
+	}
+	/* not again: passed once is enough (the list's order stays) */
+	b = colfs_piece_cache_get(&c, 1, 2);
+	colfs_piece_cache_passed(&c, b);
+	colfs_piece_cache_passed(&c, b);
+	colfs_piece_cache_release(&c, b);
+	/* a new piece evicts the least recently passed: 1 (then 3, 2),
+	 * before 0, the least recently used of all */
+	cache_put_piece(&c, 8, 1000, 'i');
+	assert_null(colfs_piece_cache_get(&c, 1, 1));
+	cache_put_piece(&c, 9, 1000, 'j');
+	assert_null(colfs_piece_cache_get(&c, 1, 3));
+	/* 2, passed, is read again: back in the LRU, most recent */
+	b = colfs_piece_cache_get(&c, 1, 2);
+	assert_non_null(b);
+	assert_int_equal(b->data[0], 'c');
+	/* held: not evicted, whatever its list */
+	colfs_piece_cache_passed(&c, b);
+	cache_put_piece(&c, 10, 1000, 'k');
+	assert_true(b->cached && b->passed);
+	colfs_piece_cache_release(&c, b);
+	/* with none passed unheld left, the least recently used: 0 went
+	 * for 10; now 2 (passed, unheld) goes first, then 4 */
+	cache_put_piece(&c, 11, 1000, 'l');
+	assert_null(colfs_piece_cache_get(&c, 1, 0));
+	assert_null(colfs_piece_cache_get(&c, 1, 2));
+	cache_put_piece(&c, 12, 1000, 'm');
+	assert_null(colfs_piece_cache_get(&c, 1, 4));
+	for (uint64_t k = 5; k <= 12; k++) {
+		b = colfs_piece_cache_get(&c, 1, k);
+		assert_non_null(b);
+		assert_int_equal(b->data[0], (char)('a' + k));
+		colfs_piece_cache_release(&c, b);
+	}
+	assert_int_equal(c.bytes, 8 * 1000);
+	colfs_piece_cache_destroy(&c);
+}
+
 static void test_stream(void **state)
 {
 	(void)state;
@@ -1188,6 +1247,7 @@ int main(void)
 		cmocka_unit_test(test_release_reuses_slots),
 		cmocka_unit_test(test_cache_spreads),
 		cmocka_unit_test(test_cache_bufs),
+		cmocka_unit_test(test_cache_passed),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_xattr_problems),
 		cmocka_unit_test(test_hidden_rows),
