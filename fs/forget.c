@@ -38,7 +38,7 @@
 /* Shrinking passes are at least this far apart: the FORGETs a pass asks
  * for arrive over a few milliseconds, and a pass sooner would drop newer
  * listings while the older ones are still being freed. */
-#define FORGET_PASS_GAP_NS (20 * 1000 * 1000L)
+#define FORGET_PASS_GAP_NS (10 * 1000 * 1000L)
 
 typedef struct colfsd_forgetter {
 	colfsd *d;

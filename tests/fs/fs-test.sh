@@ -823,12 +823,20 @@ case_forget() {
 				fail "walk $w with node_budget=$budget: $k differs from the walk with none"
 			}
 		done
-		read -r alive peak < <(forget_nodes "$pid" "$WORK/bound.err")
-		echo "walk $w: $(wc -l < "$WORK/none1.find") entries, $total nodes with no budget; with $budget: $alive alive, at most $peak"
-		# the kernel forgets asynchronously: a directory's listing and
-		# the requests in flight may pass the budget for a moment
-		[ -n "$peak" ] && [ "$peak" -le $((3 * budget)) ] ||
-			fail "walk $w: $peak nodes alive at once, budget $budget"
+		# The kernel forgets, and the daemon frees, behind the walk (a
+		# thread of the daemon, slower on a loaded machine): once it
+		# has caught up, no more than the budget are alive; at the
+		# walk's height, well under what it made.
+		for _ in $(seq 50); do
+			read -r alive peak < <(forget_nodes "$pid" "$WORK/bound.err")
+			[ -n "$alive" ] && [ "$alive" -le "$budget" ] && break
+			sleep 0.1
+		done
+		echo "walk $w: $(wc -l < "$WORK/none1.find") entries, $total nodes with no budget; with $budget: $alive alive after it, at most $peak at once"
+		[ -n "$alive" ] && [ "$alive" -le "$budget" ] ||
+			fail "walk $w: $alive nodes alive 5 s after it, budget $budget"
+		[ "$peak" -le $((total / 2)) ] ||
+			fail "walk $w: $peak nodes alive at once, of $total (budget $budget)"
 	done
 	umount_fuse "$mnt"
 	wait "$pid" || fail "daemon exited $?"
