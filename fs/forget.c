@@ -46,7 +46,8 @@ typedef struct colfsd_forgetter {
 	pthread_cond_t wake;
 	uint64_t *queue;       /* directories to free the children of */
 	size_t nqueue, capqueue;
-	bool over;             /* past the budget: a pass is due */
+	bool over;             /* past the budget: a pass is due (atomic:
+				* read without the lock) */
 	bool stop;
 	pthread_t thread;
 } colfsd_forgetter;
@@ -87,7 +88,8 @@ static void *forget_run(void *arg)
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	pthread_mutex_lock(&f->lock);
 	for (;;) {
-		while (!f->stop && !f->nqueue && !f->over)
+		while (!f->stop && !f->nqueue &&
+		       !__atomic_load_n(&f->over, __ATOMIC_RELAXED))
 			pthread_cond_wait(&f->wake, &f->lock);
 		if (f->stop)
 			break;
@@ -99,8 +101,8 @@ static void *forget_run(void *arg)
 		f->nqueue = 0;
 		batch = q;
 		cap = qcap;
-		bool over = f->over;
-		f->over = false;
+		bool over = __atomic_exchange_n(&f->over, false,
+						__ATOMIC_RELAXED);
 		pthread_mutex_unlock(&f->lock);
 
 		for (size_t i = 0; i < n; i++)
@@ -228,7 +230,7 @@ void colfsd_budget_check(colfsd *d)
 	    __atomic_load_n(&f->over, __ATOMIC_RELAXED))
 		return;
 	pthread_mutex_lock(&f->lock);
-	f->over = true;
+	__atomic_store_n(&f->over, true, __ATOMIC_RELAXED);
 	pthread_cond_signal(&f->wake);
 	pthread_mutex_unlock(&f->lock);
 }

@@ -1153,7 +1153,10 @@ static colfs_status doc_render(colfs_tree *t, colfs_node *n, colfs_blob **out)
 	colfs_status st;
 	*out = NULL;
 	if (n->text) {
-		colfs_buf_append(&buf, n->text, (size_t)n->doc_size);
+		/* (doc_get stores it again, the same, on another thread) */
+		colfs_buf_append(&buf, n->text,
+				 (size_t)__atomic_load_n(&n->doc_size,
+							 __ATOMIC_ACQUIRE));
 		st = colfs_buf_status(&buf);
 	} else if (!n->ops || !n->ops->generate) {
 		st = COLFS_EUNSUPPORTED;
@@ -1318,18 +1321,20 @@ bool colfs_tree_background(colfs_tree *t,
 
 bool colfs_tree_mem_charge(colfs_tree *t, uint64_t bytes)
 {
-	return t->cache.buckets && colfs_piece_cache_charge(&t->cache, bytes);
+	/* cap: set when the cache is made, never changed (buckets is moved
+	 * when the cache grows, under its lock) */
+	return t->cache.cap && colfs_piece_cache_charge(&t->cache, bytes);
 }
 
 void colfs_tree_mem_uncharge(colfs_tree *t, uint64_t bytes)
 {
-	if (t->cache.buckets)
+	if (t->cache.cap)
 		colfs_piece_cache_uncharge(&t->cache, bytes);
 }
 
 colfs_piece_cache *colfs_tree_bufs(colfs_tree *t)
 {
-	return t && t->cache.buckets ? &t->cache : NULL;
+	return t && t->cache.cap ? &t->cache : NULL;
 }
 
 /* Render piece `i` of a stream (or find it in the cache) and learn its
