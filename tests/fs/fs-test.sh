@@ -840,7 +840,22 @@ case_forget() {
 	done
 	umount_fuse "$mnt"
 	wait "$pid" || fail "daemon exited $?"
-	echo "ok: a walk with node_budget=$budget holds at most $peak nodes of $total, the same tree"
+	# A size learnt by reading (sizes=lazy: a stat does not decode) is
+	# not forgotten with the node: the node made again after a walk
+	# (a new inode number) shows it.
+	local v=row_groups/3/chunks/c5/values ino1 ino2 size1 size2
+	mount_bg "$f" "$mnt" -o size_index=off,sizes=lazy,node_budget=$budget
+	[ "$(stat -c %s "$mnt/$v")" = 0 ] || fail "sizes=lazy: $v has a size before it was read"
+	timeout "$T" cat "$mnt/$v" > /dev/null || fail "cat $v"
+	read -r ino1 size1 < <(stat -c '%i %s' "$mnt/$v")
+	[ "$size1" -gt 0 ] || fail "$v: no size after reading it"
+	( cd "$mnt" && timeout 120 find . > /dev/null ) || fail "find"
+	sleep 1
+	read -r ino2 size2 < <(stat -c '%i %s' "$mnt/$v")
+	[ "$ino1" != "$ino2" ] || fail "$v: not freed by the walk (inode $ino1)"
+	[ "$size2" = "$size1" ] || fail "$v made again: size $size2, was $size1"
+	umount_fuse "$mnt"
+	echo "ok: a walk with node_budget=$budget holds at most $peak nodes of $total, the same tree; a size learnt is kept"
 }
 
 # mount.fuse3, the helper behind mount(8) and fstab, runs
