@@ -346,6 +346,10 @@ bool colfs_tree_release_unused(colfs_tree *t, uint64_t ino);
 /* Nodes alive now; *peak (if not NULL) the most alive at once.  Read
  * without a lock (a signal handler may call it). */
 size_t colfs_tree_nodes_alive(const colfs_tree *t, size_t *peak);
+/* The inode numbers of the file nodes alive now, malloc'd into *out (*n
+ * of them; the table's slots are not in order of age, and a freed one
+ * is a hole); false when out of memory. */
+bool colfs_tree_file_inos(colfs_tree *t, uint64_t **out, size_t *n);
 /* How many directories are populated (listed), the root aside. */
 size_t colfs_tree_listings(colfs_tree *t);
 /* The directory listed longest ago (the root aside), which becomes the

@@ -313,11 +313,16 @@ static void *colfsd_watch_run(void *arg)
 			continue;
 		/* Changed (and filed in errors by the check): from now on
 		 * nothing cached may be served. */
-		colfs_node *n;
-		for (uint64_t ino = 1; (n = colfs_tree_node(t, ino)); ino++)
-			if (!colfs_node_is_dir(n))
-				fuse_lowlevel_notify_inval_inode(w->se, ino, 0,
-								 0);
+		/* (the numbers, not the nodes: a node the kernel has
+		 * forgotten may be freed meanwhile, fs/forget.c) */
+		uint64_t *inos;
+		size_t n;
+		if (colfs_tree_file_inos(t, &inos, &n)) {
+			for (size_t i = 0; i < n; i++)
+				fuse_lowlevel_notify_inval_inode(w->se, inos[i],
+								 0, 0);
+			free(inos);
+		}
 		return NULL;
 	}
 }

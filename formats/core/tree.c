@@ -1057,6 +1057,25 @@ size_t colfs_tree_nodes_alive(const colfs_tree *t, size_t *peak)
 	return __atomic_load_n(&t->alive, __ATOMIC_RELAXED);
 }
 
+bool colfs_tree_file_inos(colfs_tree *t, uint64_t **out, size_t *n)
+{
+	size_t k = 0;
+
+	*out = NULL;
+	*n = 0;
+	colfs_tree_lock(t);
+	uint64_t *v = malloc((t->nnodes ? t->nnodes : 1) * sizeof *v);
+	if (v) {
+		for (size_t i = 0; i < t->nnodes; i++)
+			if (t->nodes[i] && t->nodes[i]->kind != COLFS_CONTENT_DIR)
+				v[k++] = t->nodes[i]->ino;
+		*out = v;
+		*n = k;
+	}
+	colfs_tree_unlock(t);
+	return v != NULL;
+}
+
 size_t colfs_tree_listings(colfs_tree *t)
 {
 	colfs_tree_lock(t);
