@@ -1012,8 +1012,11 @@ size_t colfs_tree_forget(colfs_tree *t, const uint64_t *ino,
 
 void colfs_dir_opened(colfs_tree *t, colfs_node *dir)
 {
-	(void)t;
+	/* under the lock: a release checks and frees under it, so it has
+	 * freed before (the listing is made again) or sees the handle */
+	colfs_tree_lock(t);
 	__atomic_add_fetch(&dir->opens, 1, __ATOMIC_RELAXED);
+	colfs_tree_unlock(t);
 }
 
 uint64_t colfs_dir_closed(colfs_tree *t, colfs_node *dir)
