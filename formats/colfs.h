@@ -5,8 +5,10 @@
  * reads their bytes.  Nothing here knows about FUSE.
  *
  * A tree is safe to use from many threads at once.  Nodes live as long as
- * the tree (unless an offline reader releases them, colfs_dir_release); a
- * node pointer never dangles and its inode number never changes.
+ * the tree, unless an offline reader releases them (colfs_dir_release) or
+ * a mount's kernel has forgotten them (colfs_tree_forget,
+ * colfs_tree_release_unused); a node pointer held under those rules never
+ * dangles and an inode number is never given to another node.
  */
 #ifndef COLFS_H
 #define COLFS_H
@@ -84,6 +86,11 @@ typedef struct colfs_options {
 	/* A dataset (a directory, formats/dataset): how many of its files'
 	 * trees stay open at once; 0: the default (64). */
 	uint32_t max_open_files;
+	/* A mount (fs/forget.c): nodes alive past which the kernel is asked
+	 * to forget the directories listed longest ago; 0: the default
+	 * (COLFS_DEFAULT_NODE_BUDGET), UINT64_MAX: no bound
+	 * (-o node_budget=0).  Nothing else reads it. */
+	uint64_t node_budget;
 	/* A Delta table's snapshot (-o version=N; formats/dataset/delta.h):
 	 * delta_version when delta_version_set, else the latest. */
 	bool delta_version_set;
@@ -103,6 +110,9 @@ typedef struct colfs_options {
 	 * daemon) at every check, colfs-tool once a second. */
 	uint32_t source_check_ms;
 } colfs_options;
+/* node_budget's default and the most accepted. */
+#define COLFS_DEFAULT_NODE_BUDGET 200000u
+#define COLFS_MAX_NODE_BUDGET 1000000000u
 /* The most max_open_files accepted. */
 #define COLFS_MAX_OPEN_FILES 65536
 /* The most decode_threads accepted. */
@@ -307,9 +317,57 @@ colfs_status colfs_dir_list(colfs_tree *t, colfs_node *dir,
  * colfs_tree_node answers NULL for them; a later colfs_dir_list of `dir`
  * lists it afresh, with new nodes and numbers.  COLFS_EIO, and nothing
  * freed, while a handle is open on a node under it.  Not for the FUSE
- * daemon, which hands out inode numbers the kernel may still use: there
- * nodes live as long as the tree. */
+ * daemon, which hands out inode numbers the kernel may still use: it
+ * frees what the kernel has forgotten (below). */
 colfs_status colfs_dir_release(colfs_tree *t, colfs_node *dir);
+
+/* A mount's lookups (fs/ll.c), counted as the FUSE protocol does: each
+ * reply that gives the kernel a node (a lookup's, each readdirplus entry
+ * other than "." and "..") holds it once more, until the kernel's FORGET
+ * of that many.  A directory whose nodes below it (at any depth) are
+ * neither held nor open, nor its own handle, may have its children freed
+ * as colfs_dir_release does: the directory stays, listed afresh (same
+ * names, sizes, bytes; new inode numbers) when next asked.
+ *
+ * colfs_dir_lookup_ref: colfs_dir_lookup, and the node found is held
+ * once (atomically: it cannot be freed in between).  colfs_nodes_ref: hold
+ * each of `nodes` once more; the caller must know they cannot be freed
+ * meanwhile (their directory's handle is open: colfs_dir_opened, or each
+ * or a node below it is held).  colfs_tree_forget: the node numbered
+ * ino[i] is held count[i] fewer times, for i < n (unknown numbers are
+ * ignored); answers how many inode numbers of directories whose children
+ * may now be freed it put in `dirs` (room for n).  colfs_dir_opened and
+ * _closed: a directory's handle, which keeps its children (a readdir walks
+ * them without the tree lock); _closed answers such a directory, or 0. */
+colfs_status colfs_dir_lookup_ref(colfs_tree *t, colfs_node *dir,
+				  const char *name, colfs_node **out);
+void colfs_nodes_ref(colfs_tree *t, colfs_node *const *nodes, size_t n);
+size_t colfs_tree_forget(colfs_tree *t, const uint64_t *ino,
+			 const uint64_t *count, size_t n, uint64_t *dirs);
+void colfs_dir_opened(colfs_tree *t, colfs_node *dir);
+uint64_t colfs_dir_closed(colfs_tree *t, colfs_node *dir);
+/* Free the children of directory `ino` (an answer of colfs_tree_forget
+ * or colfs_dir_closed) if nothing under it is held or open still; true
+ * when they were freed.  Waits for the workers decoding ahead to be idle
+ * (colfs_ahead_quiesce): call it from a thread of its own, holding
+ * nothing a request needs.  The sizes those nodes knew that a stat would
+ * not learn again cheaply are kept for the nodes made again. */
+bool colfs_tree_release_unused(colfs_tree *t, uint64_t ino);
+/* Nodes alive now; *peak (if not NULL) the most alive at once.  Read
+ * without a lock (a signal handler may call it). */
+size_t colfs_tree_nodes_alive(const colfs_tree *t, size_t *peak);
+/* The inode numbers of the file nodes alive now, malloc'd into *out (*n
+ * of them; the table's slots are not in order of age, and a freed one
+ * is a hole); false when out of memory. */
+bool colfs_tree_file_inos(colfs_tree *t, uint64_t **out, size_t *n);
+/* How many directories are populated (listed), the root aside. */
+size_t colfs_tree_listings(colfs_tree *t);
+/* The directory listed longest ago (the root aside), which becomes the
+ * newest, so that the next call answers the next: the inode number of
+ * its parent, its name (malloc'd) and how many children it holds.  false
+ * when there is none or out of memory. */
+bool colfs_tree_oldest_listing(colfs_tree *t, uint64_t *parent, char **name,
+			       size_t *kids);
 /* Find a child by name; some directories also answer names they do not
  * list (bloom_filter/might_contain/<value>). */
 colfs_status colfs_dir_lookup(colfs_tree *t, colfs_node *dir, const char *name,

@@ -52,6 +52,11 @@ typedef struct colfsd {
 	 * before the tree (their documents live in its cache). */
 	pthread_mutex_t files_lock;
 	struct colfsd_file *files;
+	/* -o node_budget: nodes alive past which the kernel is asked to
+	 * forget the oldest listings (SIZE_MAX: never); and the thread that
+	 * frees what it forgets (forget.c; NULL before it starts). */
+	size_t node_budget;
+	struct colfsd_forgetter *forgetter;
 } colfsd;
 
 /* The low-level operations table (ll.c). */
@@ -60,6 +65,26 @@ extern const struct fuse_lowlevel_ops colfsd_ll_ops;
 /* Close the files the kernel never released (ll.c); call after the
  * session loop ended, before colfs_tree_destroy. */
 void colfsd_files_close_all(colfsd *d);
+
+/* forget.c: the thread freeing the nodes the kernel has forgotten, and
+ * asking it to forget old listings past d->node_budget.  Started once the
+ * session is mounted (after fuse_daemonize), stopped after its loop and
+ * before colfs_tree_destroy. */
+void colfsd_forget_start(colfsd *d);
+void colfsd_forget_stop(colfsd *d);
+/* The kernel holds node `ino` `count` fewer times (a forget, or an entry
+ * that did not reach it): what is no longer held is freed by the thread. */
+void colfsd_unref(colfsd *d, uint64_t ino, uint64_t count);
+void colfsd_unref_many(colfsd *d, const uint64_t *ino, const uint64_t *count,
+		       size_t n);
+/* A directory handle is closed (releasedir, or an open not answered). */
+void colfsd_dir_close(colfsd *d, colfs_node *dir);
+/* After a request that may have made nodes: past the budget, wake the
+ * thread (cheap when under it). */
+void colfsd_budget_check(colfsd *d);
+/* SIGUSR1: one line on stderr, "colfs: nodes: N alive, at most P at once
+ * (node_budget B)"; installed with the session's signal handlers. */
+void colfsd_nodes_signal(colfsd *d);
 
 /* The one place where a colfs_status becomes an errno (errno.c). */
 int colfsd_errno(colfs_status st);

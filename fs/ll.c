@@ -1,10 +1,17 @@
 /* colfs daemon: the FUSE low-level operations.
  *
  * Thin glue between the kernel's requests and the format core.  The inode
- * number of a node is colfs_node_ino() and nodes live as long as the mount,
- * so lookups are stateless and `forget` has nothing to do.  Readdir offsets
- * are positions in the directory's stable child array (0 is ".", 1 is "..",
- * 2 + i is child i), so a listing resumes without per-open state.
+ * number of a node is colfs_node_ino().  The core counts the kernel's
+ * lookups of each node as the protocol defines them (a lookup's reply, a
+ * readdirplus entry other than "." and ".."; `forget` subtracts), and an
+ * open directory handle keeps the directory's children: a node the kernel
+ * still holds, or may reach through an open directory, is never freed.
+ * What it has forgotten is freed by forget.c's thread, which also asks the
+ * kernel to forget old listings past -o node_budget; a directory freed is
+ * listed again, with the same names and new inode numbers, when asked.
+ * Readdir offsets are positions in the directory's child array (0 is ".",
+ * 1 is "..", 2 + i is child i), the same in every listing of it, so a
+ * listing resumes without per-open state.
  *
  * Everything is read-only: every request that would change something
  * answers EROFS (the mount is also made with `ro`, so the kernel usually
@@ -163,12 +170,17 @@ static void colfsd_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		fuse_reply_err(req, ENOTDIR);
 		return;
 	}
+	/* The node found is held once (the kernel's lookup count) until
+	 * its forget; undone when no entry reaches the kernel. */
 	if (strcmp(name, ".") == 0) {
 		kid = dir;
+		colfs_nodes_ref(d->tree, &kid, 1);
 	} else if (strcmp(name, "..") == 0) {
 		kid = colfs_node_parent(dir);
+		colfs_nodes_ref(d->tree, &kid, 1);
 	} else {
-		colfs_status cs = colfs_dir_lookup(d->tree, dir, name, &kid);
+		colfs_status cs = colfs_dir_lookup_ref(d->tree, dir, name,
+						       &kid);
 		if (cs == COLFS_ENOENT) {
 			/* A negative entry: names never appear later. */
 			memset(&e, 0, sizeof e);
@@ -181,26 +193,43 @@ static void colfsd_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 			return;
 		}
 	}
+	uint64_t ino = colfs_node_ino(kid);
 	int err = colfsd_entry(d, kid, &e, true);
-	if (err)
+	if (err) {
+		colfsd_unref(d, ino, 1);
 		fuse_reply_err(req, err);
-	else
-		fuse_reply_entry(req, &e);
+	} else if (fuse_reply_entry(req, &e) != 0) {
+		colfsd_unref(d, ino, 1);
+	}
+	colfsd_budget_check(d);
 }
 
-/* Nodes live as long as the mount: nothing to count. */
+/* The kernel holds `ino` `nlookup` fewer times (forget.c frees what no
+ * one holds). */
 static void colfsd_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
 {
-	(void)ino;
-	(void)nlookup;
+	colfsd_unref(colfsd_of(req), ino, nlookup);
 	fuse_reply_none(req);
 }
 
 static void colfsd_forget_multi(fuse_req_t req, size_t count,
 				struct fuse_forget_data *forgets)
 {
-	(void)count;
-	(void)forgets;
+	colfsd *d = colfsd_of(req);
+	/* one call of the core (one lock) for the batch */
+	uint64_t *v = malloc(count * 2 * sizeof *v);
+
+	if (!v) {
+		for (size_t i = 0; i < count; i++)
+			colfsd_unref(d, forgets[i].ino, forgets[i].nlookup);
+	} else {
+		for (size_t i = 0; i < count; i++) {
+			v[i] = forgets[i].ino;
+			v[count + i] = forgets[i].nlookup;
+		}
+		colfsd_unref_many(d, v, v + count, count);
+		free(v);
+	}
 	fuse_reply_none(req);
 }
 
@@ -522,10 +551,14 @@ static void colfsd_opendir(fuse_req_t req, fuse_ino_t ino,
 		fuse_reply_err(req, EROFS);
 		return;
 	}
-	/* A listing never changes during the mount. */
+	/* A listing never changes during the mount (forget.c drops the
+	 * kernel's copy when it frees the children it names). */
 	fi->cache_readdir = 1;
 	fi->keep_cache = 1;
-	fuse_reply_open(req, fi);
+	/* The handle keeps its children: a readdir walks them unlocked. */
+	colfs_dir_opened(colfsd_of(req)->tree, n);
+	if (fuse_reply_open(req, fi) != 0)
+		colfsd_dir_close(colfsd_of(req), n);
 }
 
 /* Before answering a readdirplus with sizes=exact: learn the sizes of the
@@ -581,6 +614,16 @@ static void colfsd_readdir_common(fuse_req_t req, fuse_ino_t ino, size_t size,
 	}
 	if (plus && off >= 0 && (uint64_t)off < count + 2)
 		colfsd_learn_sizes(d, kids, count, (uint64_t)off, size);
+	/* The entries a readdirplus gives the kernel (held once each, as a
+	 * lookup's node, before the reply; undone when it does not reach
+	 * the kernel).  An entry takes more than 128 bytes of the reply. */
+	colfs_node **given = NULL;
+	size_t ngiven = 0, capgiven = size / 128 + 1;
+	if (plus && !(given = malloc(capgiven * sizeof *given))) {
+		free(buf);
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
 
 	size_t used = 0;
 	for (uint64_t pos = off < 0 ? 0 : (uint64_t)off; pos < count + 2;
@@ -588,6 +631,8 @@ static void colfsd_readdir_common(fuse_req_t req, fuse_ino_t ino, size_t size,
 		colfs_node *kid;
 		const char *name;
 
+		if (plus && ngiven == capgiven)
+			break;
 		if (pos == 0) {
 			kid = dir;
 			name = ".";
@@ -600,12 +645,14 @@ static void colfsd_readdir_common(fuse_req_t req, fuse_ino_t ino, size_t size,
 		}
 
 		size_t want;
+		bool entry = false;
 		if (plus) {
 			struct fuse_entry_param e;
 			/* "." and ".." carry no entry (the kernel knows them);
 			 * a node whose attributes fail is listed without
 			 * one, so its lookup answers the error. */
-			if (pos < 2 || colfsd_entry(d, kid, &e, false) != 0) {
+			entry = pos >= 2 && colfsd_entry(d, kid, &e, false) == 0;
+			if (!entry) {
 				memset(&e, 0, sizeof e);
 				e.attr.st_ino = colfs_node_ino(kid);
 				e.attr.st_mode = colfsd_mode(
@@ -625,9 +672,17 @@ static void colfsd_readdir_common(fuse_req_t req, fuse_ino_t ino, size_t size,
 		if (want > size - used)
 			break;
 		used += want;
+		if (entry)
+			given[ngiven++] = kid;
 	}
-	fuse_reply_buf(req, buf, used);
+	if (ngiven)
+		colfs_nodes_ref(d->tree, given, ngiven);
+	if (fuse_reply_buf(req, buf, used) != 0)
+		for (size_t i = 0; i < ngiven; i++)
+			colfsd_unref(d, colfs_node_ino(given[i]), 1);
+	free(given);
 	free(buf);
+	colfsd_budget_check(d);
 }
 
 static void colfsd_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
@@ -647,8 +702,11 @@ static void colfsd_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size,
 static void colfsd_releasedir(fuse_req_t req, fuse_ino_t ino,
 			      struct fuse_file_info *fi)
 {
-	(void)ino;
+	colfs_node *n = colfsd_node(req, ino);
+
 	(void)fi;
+	if (n)
+		colfsd_dir_close(colfsd_of(req), n);
 	fuse_reply_err(req, 0);
 }
 

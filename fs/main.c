@@ -313,11 +313,16 @@ static void *colfsd_watch_run(void *arg)
 			continue;
 		/* Changed (and filed in errors by the check): from now on
 		 * nothing cached may be served. */
-		colfs_node *n;
-		for (uint64_t ino = 1; (n = colfs_tree_node(t, ino)); ino++)
-			if (!colfs_node_is_dir(n))
-				fuse_lowlevel_notify_inval_inode(w->se, ino, 0,
-								 0);
+		/* (the numbers, not the nodes: a node the kernel has
+		 * forgotten may be freed meanwhile, fs/forget.c) */
+		uint64_t *inos;
+		size_t n;
+		if (colfs_tree_file_inos(t, &inos, &n)) {
+			for (size_t i = 0; i < n; i++)
+				fuse_lowlevel_notify_inval_inode(w->se, inos[i],
+								 0, 0);
+			free(inos);
+		}
 		return NULL;
 	}
 }
@@ -538,6 +543,10 @@ int main(int argc, char *argv[])
 		goto out;
 	}
 	d.sizes_mode = a.opts.sizes;
+	d.node_budget = !a.opts.node_budget ? COLFS_DEFAULT_NODE_BUDGET
+			: a.opts.node_budget > SIZE_MAX
+				? SIZE_MAX
+				: (size_t)a.opts.node_budget;
 	if (remote) {
 		/* No file to stat: the mounting user's, readable by all (as
 		 * the object is to whoever has its URL), the times of the
@@ -558,6 +567,7 @@ int main(int argc, char *argv[])
 		fprintf(stderr, "colfs: cannot install signal handlers\n");
 		goto out;
 	}
+	colfsd_nodes_signal(&d);
 	if (fuse_session_mount(se, cmd.mountpoint) != 0) {
 		/* libfuse has said why ("bad mount point ..."). */
 		fuse_remove_signal_handlers(se);
@@ -579,6 +589,8 @@ int main(int argc, char *argv[])
 	} else {
 		colfsd_watch_start(&watch, &d, se);
 	}
+	/* After fuse_daemonize too; d.se is the session. */
+	colfsd_forget_start(&d);
 	int ret;
 	if (cmd.singlethread) {
 		ret = fuse_session_loop(se);
@@ -601,6 +613,7 @@ int main(int argc, char *argv[])
 	/* 0: unmounted from outside (fusermount3 -u, umount); > 0: the
 	 * signal that asked us to stop.  Both are a clean end. */
 	status = ret < 0 ? 1 : 0;
+	colfsd_forget_stop(&d);
 	colfsd_watch_stop(&watch);
 	fuse_session_unmount(se);
 	fuse_remove_signal_handlers(se);

@@ -255,6 +255,11 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 
 		COLFS_TRY(parse_count(v, 1, COLFS_MAX_OPEN_FILES, &n));
 		o->max_open_files = (uint32_t)n;
+	} else if (KEY("node_budget")) {
+		unsigned long n;
+
+		COLFS_TRY(parse_count(v, 0, COLFS_MAX_NODE_BUDGET, &n));
+		o->node_budget = n ? n : UINT64_MAX;
 	} else if (KEY("decode_threads")) {
 		unsigned long n;
 
@@ -409,6 +414,8 @@ const char *colfs_options_help(void)
 	       "                           block: the read fails (default), NULL, left out\n"
 	       "    -o max_open_files=N    a directory (dataset): files kept open at once\n"
 	       "                           (1-65536, default 64)\n"
+	       "    -o node_budget=N       a mount: nodes kept before the kernel is asked to\n"
+	       "                           forget the oldest listings (default 200000, 0 no bound)\n"
 	       "  encrypted Parquet (Parquet modular encryption; KEY: 32/48/64 hex digits\n"
 	       "  or base64:...; key_file keeps keys out of the process title):\n"
 	       "    -o footer_key=KEY      the footer key (and of columns encrypted with it)\n"
@@ -438,4 +445,6 @@ void colfs_options_defaults(colfs_options *o)
 		o->remote_cache_bytes = COLFS_DEFAULT_CACHE;
 	if (!o->max_open_files)
 		o->max_open_files = 64;
+	if (!o->node_budget)
+		o->node_budget = COLFS_DEFAULT_NODE_BUDGET;
 }

@@ -221,6 +221,9 @@ static colfs_node *node_new(colfs_tree *t, colfs_node *parent, char *name,
 		free(n);
 		return NULL;
 	}
+	size_t alive = __atomic_add_fetch(&t->alive, 1, __ATOMIC_RELAXED);
+	if (alive > t->alive_peak)
+		__atomic_store_n(&t->alive_peak, alive, __ATOMIC_RELAXED);
 	colfs_tree_unlock(t);
 	n->name = name;
 	n->parent = parent ? parent : n;
@@ -719,6 +722,82 @@ static const colfs_node_ops io_ops = {
 	.generate = io_generate,
 };
 
+/* The list of populated directories, oldest listing first (tree
+ * locked). */
+static bool listed_has(const colfs_tree *t, const colfs_node *d)
+{
+	return d->listed_prev || t->listed_first == d;
+}
+
+static void listed_append(colfs_tree *t, colfs_node *d)
+{
+	d->listed_next = NULL;
+	d->listed_prev = t->listed_last;
+	if (t->listed_last)
+		t->listed_last->listed_next = d;
+	else
+		t->listed_first = d;
+	t->listed_last = d;
+	t->nlisted++;
+}
+
+static void listed_unlink(colfs_tree *t, colfs_node *d)
+{
+	if (!listed_has(t, d))
+		return;
+	if (d->listed_prev)
+		d->listed_prev->listed_next = d->listed_next;
+	else
+		t->listed_first = d->listed_next;
+	if (d->listed_next)
+		d->listed_next->listed_prev = d->listed_prev;
+	else
+		t->listed_last = d->listed_prev;
+	d->listed_prev = d->listed_next = NULL;
+	t->nlisted--;
+}
+
+/* A node about to be freed knew a size that would be costly to learn
+ * again (a document a stat does not make, a stream read to its end when
+ * no size index keeps it): kept by tree path for the node made again
+ * (tree locked; out of memory: not kept, it is learnt again). */
+static void node_keep_size(colfs_tree *t, const colfs_node *n)
+{
+	uint64_t size;
+	char path[4096];
+
+	if (n->is_volatile || node_forwards(n))
+		return;
+	if (n->kind == COLFS_CONTENT_DOC && n->size_when_read &&
+	    __atomic_load_n(&n->doc_size, __ATOMIC_ACQUIRE) >= 0) {
+		size = (uint64_t)n->doc_size;
+	} else if (n->kind == COLFS_CONTENT_STREAM && !t->sizes &&
+		   n->stream &&
+		   __atomic_load_n(&n->stream->complete, __ATOMIC_ACQUIRE)) {
+		size = n->stream->known ? n->stream->ends[n->stream->known - 1]
+					: 0;
+	} else {
+		return;
+	}
+	if (!t->freed_sizes &&
+	    !(t->freed_sizes = colfs_sizeindex_create("freed nodes")))
+		return;
+	colfs_node_path(n, path, sizeof path);
+	colfs_sizeindex_put(t->freed_sizes, path, size);
+}
+
+/* The size node_keep_size kept for `n` (tree path), if any. */
+static bool node_kept_size(colfs_tree *t, const colfs_node *n,
+			   uint64_t *size)
+{
+	char path[4096];
+
+	if (!__atomic_load_n(&t->freed_sizes, __ATOMIC_ACQUIRE))
+		return false;
+	colfs_node_path(n, path, sizeof path);
+	return colfs_sizeindex_get(t->freed_sizes, path, size);
+}
+
 static colfs_status dir_populate(colfs_tree *t, colfs_node *dir)
 {
 	if (__atomic_load_n(&dir->populated, __ATOMIC_ACQUIRE))
@@ -740,6 +819,8 @@ static colfs_status dir_populate(colfs_tree *t, colfs_node *dir)
 		 * time. */
 		dir->populate_st = st;
 		__atomic_store_n(&dir->populated, 1, __ATOMIC_RELEASE);
+		if (dir != t->nodes[0])
+			listed_append(t, dir);
 	}
 	if (dir->nkids == 0)
 		st = dir->populate_st;
@@ -773,14 +854,15 @@ static bool subtree_open(const colfs_node *dir)
 	return false;
 }
 
-/* Free the nodes under `dir` and forget its listing (tree locked). */
-static void subtree_free(colfs_tree *t, colfs_node *dir)
+/* Free the nodes under `dir` and forget its listing (tree locked); with
+ * `keep_sizes`, the costly sizes they knew are kept (node_keep_size). */
+static void subtree_free(colfs_tree *t, colfs_node *dir, bool keep_sizes)
 {
 	for (size_t i = 0; i < dir->nkids + dir->nhidden; i++) {
 		colfs_node *k = i < dir->nkids ? dir->kids[i]
 					       : dir->hidden[i - dir->nkids];
 		if (k->kind == COLFS_CONTENT_DIR)
-			subtree_free(t, k);
+			subtree_free(t, k, keep_sizes);
 		if (k->ops && k->ops->release)
 			k->ops->release(t, k);
 		if (k == t->svg_layout) {
@@ -788,7 +870,10 @@ static void subtree_free(colfs_tree *t, colfs_node *dir)
 			t->svg_lines = NULL;
 			t->svg_layout = NULL;
 		}
+		if (keep_sizes)
+			node_keep_size(t, k);
 		t->nodes[(uint32_t)k->ino - 1] = NULL;
+		__atomic_sub_fetch(&t->alive, 1, __ATOMIC_RELAXED);
 		/* room was made when the directory was listed */
 		t->free_slots[t->nfree++] = (uint32_t)k->ino - 1;
 		node_free(k);
@@ -802,6 +887,7 @@ static void subtree_free(colfs_tree *t, colfs_node *dir)
 	dir->nkids = dir->capkids = dir->hcap = 0;
 	dir->nhidden = dir->caphidden = 0;
 	dir->populate_st = COLFS_OK;
+	listed_unlink(t, dir);
 	__atomic_store_n(&dir->populated, 0, __ATOMIC_RELEASE);
 }
 
@@ -826,11 +912,200 @@ colfs_status colfs_dir_release(colfs_tree *t, colfs_node *dir)
 			colfs_tree_unlock(t);
 			return COLFS_ENOMEM;
 		}
-		subtree_free(t, dir);
+		subtree_free(t, dir, false);
 		t->epoch++;
 	}
 	colfs_tree_unlock(t);
 	return st;
+}
+
+/* ------------------------------------------------------------------------
+ * A mount's lookups: the kernel holds a node from each reply that names
+ * it until its FORGET; a directory whose nodes below it are neither held
+ * nor open has its children freed, and listed again when next asked.
+ */
+static bool node_is_root(const colfs_node *n)
+{
+	return n->parent == n;
+}
+
+/* `n` is held `count` more times (tree locked). */
+static void node_ref_locked(colfs_node *n, uint64_t count)
+{
+	if (!count)
+		return;
+	if (n->nlookup == 0)
+		for (colfs_node *a = n; !node_is_root(a);) {
+			a = a->parent;
+			a->held++;
+		}
+	n->nlookup += count;
+}
+
+void colfs_nodes_ref(colfs_tree *t, colfs_node *const *nodes, size_t n)
+{
+	colfs_tree_lock(t);
+	for (size_t i = 0; i < n; i++)
+		node_ref_locked(nodes[i], 1);
+	colfs_tree_unlock(t);
+}
+
+colfs_status colfs_dir_lookup_ref(colfs_tree *t, colfs_node *dir,
+				  const char *name, colfs_node **out)
+{
+	colfs_tree_lock(t);
+	colfs_status st = colfs_dir_lookup(t, dir, name, out);
+	if (st == COLFS_OK)
+		node_ref_locked(*out, 1);
+	colfs_tree_unlock(t);
+	return st;
+}
+
+/* The directory whose children may be freed now that `n` (a node or a
+ * directory's handle) is no longer held: the highest of n and its
+ * ancestors, below the root, with nothing held under it (0: none).
+ * Whether anything under it is open is checked when it is freed. */
+static uint64_t unused_above(colfs_tree *t, colfs_node *n)
+{
+	colfs_node *top = NULL;
+
+	(void)t;
+	if (node_is_root(n) || n->held)
+		return 0;
+	for (colfs_node *a = n; !node_is_root(a) && a->held == 0;
+	     a = a->parent)
+		top = a;
+	return top && top->kind == COLFS_CONTENT_DIR &&
+			       __atomic_load_n(&top->populated,
+					       __ATOMIC_ACQUIRE)
+		       ? top->ino
+		       : 0;
+}
+
+size_t colfs_tree_forget(colfs_tree *t, const uint64_t *ino,
+			 const uint64_t *count, size_t n, uint64_t *dirs)
+{
+	size_t ndirs = 0;
+
+	colfs_tree_lock(t);
+	for (size_t i = 0; i < n; i++) {
+		colfs_node *k = colfs_tree_node(t, ino[i]);
+		uint64_t dir;
+
+		if (!k || !k->nlookup)
+			continue;
+		k->nlookup -= count[i] < k->nlookup ? count[i] : k->nlookup;
+		if (k->nlookup)
+			continue;
+		for (colfs_node *a = k; !node_is_root(a);) {
+			a = a->parent;
+			a->held--;
+		}
+		dir = unused_above(t, k);
+		/* the nodes of one batch are often siblings: once each */
+		if (dir && (!ndirs || dirs[ndirs - 1] != dir))
+			dirs[ndirs++] = dir;
+	}
+	colfs_tree_unlock(t);
+	return ndirs;
+}
+
+void colfs_dir_opened(colfs_tree *t, colfs_node *dir)
+{
+	/* under the lock: a release checks and frees under it, so it has
+	 * freed before (the listing is made again) or sees the handle */
+	colfs_tree_lock(t);
+	__atomic_add_fetch(&dir->opens, 1, __ATOMIC_RELAXED);
+	colfs_tree_unlock(t);
+}
+
+uint64_t colfs_dir_closed(colfs_tree *t, colfs_node *dir)
+{
+	uint64_t up;
+
+	colfs_tree_lock(t);
+	__atomic_sub_fetch(&dir->opens, 1, __ATOMIC_RELAXED);
+	up = unused_above(t, dir);
+	colfs_tree_unlock(t);
+	return up;
+}
+
+bool colfs_tree_release_unused(colfs_tree *t, uint64_t ino)
+{
+	bool freed = false;
+
+	/* as colfs_dir_release: no worker may hold a node freed below */
+	colfs_ahead_quiesce(t->ahead);
+	colfs_tree_lock(t);
+	colfs_node *dir = colfs_tree_node(t, ino);
+	if (dir && dir->kind == COLFS_CONTENT_DIR && !node_is_root(dir) &&
+	    dir->held == 0 &&
+	    __atomic_load_n(&dir->opens, __ATOMIC_RELAXED) == 0 &&
+	    __atomic_load_n(&dir->populated, __ATOMIC_ACQUIRE) &&
+	    !subtree_open(dir) && t->epoch < UINT32_MAX &&
+	    colfs_grow((void **)&t->free_slots, &t->capfree, t->nnodes,
+		       sizeof *t->free_slots)) {
+		subtree_free(t, dir, true);
+		t->epoch++;
+		freed = true;
+	}
+	colfs_tree_unlock(t);
+	return freed;
+}
+
+size_t colfs_tree_nodes_alive(const colfs_tree *t, size_t *peak)
+{
+	if (peak)
+		*peak = __atomic_load_n(&t->alive_peak, __ATOMIC_RELAXED);
+	return __atomic_load_n(&t->alive, __ATOMIC_RELAXED);
+}
+
+bool colfs_tree_file_inos(colfs_tree *t, uint64_t **out, size_t *n)
+{
+	size_t k = 0;
+
+	*out = NULL;
+	*n = 0;
+	colfs_tree_lock(t);
+	uint64_t *v = malloc((t->nnodes ? t->nnodes : 1) * sizeof *v);
+	if (v) {
+		for (size_t i = 0; i < t->nnodes; i++)
+			if (t->nodes[i] && t->nodes[i]->kind != COLFS_CONTENT_DIR)
+				v[k++] = t->nodes[i]->ino;
+		*out = v;
+		*n = k;
+	}
+	colfs_tree_unlock(t);
+	return v != NULL;
+}
+
+size_t colfs_tree_listings(colfs_tree *t)
+{
+	colfs_tree_lock(t);
+	size_t n = t->nlisted;
+	colfs_tree_unlock(t);
+	return n;
+}
+
+bool colfs_tree_oldest_listing(colfs_tree *t, uint64_t *parent, char **name,
+			       size_t *kids)
+{
+	bool found = false;
+
+	*name = NULL;
+	colfs_tree_lock(t);
+	colfs_node *d = t->listed_first;
+	if (d) {
+		*parent = d->parent->ino;
+		*kids = d->nkids + d->nhidden;
+		*name = strdup(d->name);
+		found = *name != NULL;
+		/* the next call gives the next one */
+		listed_unlink(t, d);
+		listed_append(t, d);
+	}
+	colfs_tree_unlock(t);
+	return found;
 }
 
 colfs_status colfs_dir_lookup(colfs_tree *t, colfs_node *dir, const char *name,
@@ -900,7 +1175,10 @@ static colfs_status doc_render(colfs_tree *t, colfs_node *n, colfs_blob **out)
 	colfs_status st;
 	*out = NULL;
 	if (n->text) {
-		colfs_buf_append(&buf, n->text, (size_t)n->doc_size);
+		/* (doc_get stores it again, the same, on another thread) */
+		colfs_buf_append(&buf, n->text,
+				 (size_t)__atomic_load_n(&n->doc_size,
+							 __ATOMIC_ACQUIRE));
 		st = colfs_buf_status(&buf);
 	} else if (!n->ops || !n->ops->generate) {
 		st = COLFS_EUNSUPPORTED;
@@ -1112,18 +1390,20 @@ void colfs_tree_stats_get(const colfs_tree *t, colfs_tree_stats *out)
 
 bool colfs_tree_mem_charge(colfs_tree *t, uint64_t bytes)
 {
-	return t->cache.buckets && colfs_piece_cache_charge(&t->cache, bytes);
+	/* cap: set when the cache is made, never changed (buckets is moved
+	 * when the cache grows, under its lock) */
+	return t->cache.cap && colfs_piece_cache_charge(&t->cache, bytes);
 }
 
 void colfs_tree_mem_uncharge(colfs_tree *t, uint64_t bytes)
 {
-	if (t->cache.buckets)
+	if (t->cache.cap)
 		colfs_piece_cache_uncharge(&t->cache, bytes);
 }
 
 colfs_piece_cache *colfs_tree_bufs(colfs_tree *t)
 {
-	return t && t->cache.buckets ? &t->cache : NULL;
+	return t && t->cache.cap ? &t->cache : NULL;
 }
 
 /* Render piece `i` of a stream (or find it in the cache) and learn its
@@ -1349,7 +1629,8 @@ static colfs_status stream_size(colfs_tree *t, colfs_node *n,
 
 		s->index_checked = true;
 		colfs_node_path(n, path, sizeof path);
-		if (t->sizes && colfs_sizeindex_get(t->sizes, path, &v) &&
+		if (((t->sizes && colfs_sizeindex_get(t->sizes, path, &v)) ||
+		     node_kept_size(t, n, &v)) &&
 		    v <= INT64_MAX)
 			s->index_size = (int64_t)v;
 	}
@@ -1482,6 +1763,13 @@ colfs_status colfs_node_size(colfs_tree *t, colfs_node *n, uint64_t *size,
 		return COLFS_OK;
 	case COLFS_CONTENT_DOC: {
 		int64_t sz = __atomic_load_n(&n->doc_size, __ATOMIC_ACQUIRE);
+		uint64_t kept;
+		if (sz < 0 && !n->is_volatile && n->size_when_read &&
+		    node_kept_size(t, n, &kept) && kept <= INT64_MAX) {
+			/* its node was freed and made again */
+			sz = (int64_t)kept;
+			__atomic_store_n(&n->doc_size, sz, __ATOMIC_RELEASE);
+		}
 		if ((sz < 0 || n->is_volatile) && n->size_when_read &&
 		    t->opts.sizes != COLFS_SIZES_EXACT) {
 			*exact = false;
@@ -2050,6 +2338,7 @@ void colfs_tree_destroy(colfs_tree *t)
 		colfs_piece_cache_destroy(&t->cache);
 	colfs_source_destroy(t->src);
 	colfs_sizeindex_destroy(t->sizes);
+	colfs_sizeindex_destroy(t->freed_sizes);
 	free(t->sizes_path);
 	free(t->source_path);
 	free(t->display_name);

@@ -56,6 +56,15 @@ struct colfs_node {
 	char *text;                   /* fixed text documents */
 	/* streams */
 	stream_state *stream;
+	/* A mount (fs/ll.c; tree locked): the kernel's lookup count of this
+	 * node (colfs_node_ref, colfs_tree_forget) and how many nodes under
+	 * it, at any depth, have one.  While `held` is 0 and nothing under
+	 * it is open, its children may be freed (colfs_tree_release_unused). */
+	uint64_t nlookup;
+	size_t held;
+	/* Populated directories other than the root, in the order they were
+	 * listed (tree->listed_first, oldest, to listed_last). */
+	colfs_node *listed_prev, *listed_next;
 };
 
 typedef struct error_entry {
@@ -100,6 +109,18 @@ struct colfs_tree {
 	uint32_t *free_slots;
 	size_t nfree, capfree;
 	uint32_t epoch;
+	/* Nodes alive (nnodes - nfree) and the most alive at once; atomic
+	 * (colfs_tree_nodes_alive reads them without the lock). */
+	size_t alive, alive_peak;
+	/* The populated directories, oldest listing first (colfs_node's
+	 * listed_prev/next; the root is never among them), and how many. */
+	colfs_node *listed_first, *listed_last;
+	size_t nlisted;
+	/* The sizes of costly nodes freed by colfs_tree_release_unused
+	 * (documents a stat does not make, streams when there is no size
+	 * index), by tree path, so that the nodes made again know them:
+	 * NULL until one is kept.  Never written to disk. */
+	colfs_sizeindex *freed_sizes;
 	/* layout.c: the parsed lines of the root's `layout` when it is a
 	 * stream (svg_layout), shared by every layout.svg; freed with it. */
 	struct colfs_svg_lines *svg_lines;

@@ -541,7 +541,10 @@ void parquet_pages_destroy(parquet_pages_state *v)
 void parquet_pages_keep(parquet_pages_state *v, parquet_pages_kept *k)
 {
 	pthread_mutex_lock(&v->lock);
+	k->prev = NULL;
 	k->next = v->kept;
+	if (v->kept)
+		v->kept->prev = k;
 	v->kept = k;
 	pthread_mutex_unlock(&v->lock);
 }
@@ -549,11 +552,13 @@ void parquet_pages_keep(parquet_pages_state *v, parquet_pages_kept *k)
 void parquet_pages_unkeep(parquet_pages_state *v, parquet_pages_kept *k)
 {
 	pthread_mutex_lock(&v->lock);
-	for (parquet_pages_kept **p = &v->kept; *p; p = &(*p)->next)
-		if (*p == k) {
-			*p = k->next;
-			break;
-		}
+	if (k->prev)
+		k->prev->next = k->next;
+	else if (v->kept == k)
+		v->kept = k->next;
+	if (k->next)
+		k->next->prev = k->prev;
+	k->next = k->prev = NULL;
 	pthread_mutex_unlock(&v->lock);
 }
 

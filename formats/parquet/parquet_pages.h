@@ -75,11 +75,12 @@ pq_type parquet_pages_type_of(const parquet_schema_elem *e);
 /* Objects freed with the pipeline state (after its dictionaries): a
  * view registers its state here, first member of its struct. */
 typedef struct parquet_pages_kept {
-	struct parquet_pages_kept *next;
+	struct parquet_pages_kept *next, *prev;
 	void (*free)(struct parquet_pages_kept *k);
 } parquet_pages_kept;
 void parquet_pages_keep(parquet_pages_state *v, parquet_pages_kept *k);
-/* Take `k` off the list again (its owner frees it; the newest first). */
+/* Take `k` off the list again (its owner frees it), in any order: a
+ * mount frees the views of the oldest listings first. */
 void parquet_pages_unkeep(parquet_pages_state *v, parquet_pages_kept *k);
 
 /* A decoded dictionary of one chunk, refcounted. */

@@ -786,6 +786,137 @@ case_memory_bound() {
 	echo "ok: every column streams within cache_size + 2 x largest page + 32 MiB"
 }
 
+# The nodes a mount holds, bounded (fs/forget.c): a wide file walked with
+# a small -o node_budget shows the same tree as with none (names, types,
+# sizes, the bytes and xattrs of sampled files, `errors` of a damaged
+# column), twice over (the second walk lists freed directories again),
+# while the daemon's count of nodes alive at once (SIGUSR1) stays near the
+# budget, far under the walk's total.
+forget_walk() { # MNT OUT
+	local mnt=$1 out=$2 f
+	( cd "$mnt" && timeout 120 find . -printf '%p %y %s\n' | LC_ALL=C sort ) > "$out.find" ||
+		fail "find over $mnt"
+	( cd "$mnt" && timeout 120 ls -R . ) > "$out.ls" || fail "ls -R $mnt"
+	: > "$out.files"
+	# every 53rd file, its bytes and attributes (a read of a freed part
+	# lists it again)
+	for f in $(awk '$2 == "f" && $1 != "./README" { print $1 }' "$out.find" | awk 'NR % 53 == 1'); do
+		{ echo "$f $(timeout "$T" md5sum < "$mnt/$f" | cut -d' ' -f1)"
+		  timeout "$T" getfattr -d -m - --absolute-names -e text "$mnt/$f" |
+			sed "s#^\# file: $mnt/#\# file: #" | grep -v '^user.colfs.problems='
+		} >> "$out.files" || fail "reading $f"
+	done
+	timeout "$T" cat "$mnt/columns/c7" > /dev/null 2>&1 && fail "columns/c7 of the damaged file read"
+	timeout "$T" cat "$mnt/errors" > "$out.errors" || fail "cat errors"
+	[ -s "$out.errors" ] || fail "errors is empty after reading the damaged column"
+}
+
+forget_nodes() { # PID ERRFILE -> "alive peak"
+	local before
+	before=$(grep -c '^colfs: nodes:' "$2" || true)
+	kill -USR1 "$1"
+	for _ in $(seq 50); do
+		[ "$(grep -c '^colfs: nodes:' "$2" || true)" -gt "$before" ] && break
+		sleep 0.1
+	done
+	grep '^colfs: nodes:' "$2" | tail -n1 |
+		sed -n 's/^colfs: nodes: \([0-9]*\) alive, at most \([0-9]*\) at once.*/\1 \2/p'
+}
+
+case_forget() {
+	need_fuse
+	command -v getfattr >/dev/null || skip "getfattr is not installed"
+	local here f mnt sel i k pid budget=1500 alive peak total w
+	here=$(cd "$(dirname "$0")" && pwd)
+	sh "$here/../values/duckdb-setup.sh" || skip "DuckDB (node, @duckdb/node-api) is not available"
+	f=$WORK/wide.parquet
+	sel=
+	for i in $(seq 0 39); do
+		sel="$sel${sel:+, }(range * $((i + 1))) % 1000 AS c$i"
+	done
+	timeout 120 node "$here/../../tools/bench/duckdb-sql.cjs" \
+		"COPY (SELECT $sel FROM range(32768))
+		 TO '$f' (FORMAT parquet, ROW_GROUP_SIZE 2048)" \
+		> /dev/null || fail "DuckDB could not write $f"
+	# damage column c7 in row group 5: 16 bytes in the middle of its
+	# chunk, found in the file's own layout
+	newmnt; mnt=$NEWMNT
+	mount_bg "$f" "$mnt" -o size_index=off
+	local off len
+	read -r off len < <(awk '$4 == "/row_groups/5/chunks/c7/raw" { print $1, $2 }' "$mnt/layout")
+	umount_fuse "$mnt"
+	wait_unmounted "$mnt" || fail "still mounted"
+	[ -n "$off" ] && [ "$len" -gt 64 ] || fail "no chunk c7 in layout"
+	printf '\377%.0s' $(seq 16) |
+		dd of="$f" bs=1 seek="$((off + len / 2))" conv=notrunc status=none
+	# with no bound: the reference walk and the nodes it made
+	env --default-signal=INT "$COLFS" -f "$f" "$mnt" -o size_index=off,node_budget=0 2> "$WORK/none.err" &
+	pid=$!; PIDS+=("$pid")
+	wait_mounted "$mnt" || fail "did not mount"
+	# (the second walk sees what the first found: `errors`, the damage
+	# in layout.svg)
+	forget_walk "$mnt" "$WORK/none1"
+	forget_walk "$mnt" "$WORK/none2"
+	read -r alive total < <(forget_nodes "$pid" "$WORK/none.err")
+	umount_fuse "$mnt"
+	wait "$pid" || fail "daemon exited $?"
+	[ -n "$total" ] && [ "$total" -gt $((6 * budget)) ] ||
+		fail "the walk made $total nodes: too few to test a budget of $budget"
+	# with the budget: two walks, the same as the reference
+	env --default-signal=INT "$COLFS" -f "$f" "$mnt" -o size_index=off,node_budget=$budget 2> "$WORK/bound.err" &
+	pid=$!; PIDS+=("$pid")
+	wait_mounted "$mnt" || fail "did not mount"
+	for w in 1 2; do
+		forget_walk "$mnt" "$WORK/bound$w"
+		# The root README counts the problems found when it was made,
+		# and is made again when the piece cache has dropped it: after
+		# the first walk found the damage, when the cache churns (here
+		# more, the nodes listed again being new keys) and not when.
+		# (So with no budget too; docs/tree.md.)
+		if [ "$w" = 2 ]; then
+			sed -i '/^\.\/README /d' "$WORK/none2.find" "$WORK/bound2.find"
+		fi
+		for k in find ls files errors; do
+			cmp -s "$WORK/none$w.$k" "$WORK/bound$w.$k" || {
+				diff "$WORK/none$w.$k" "$WORK/bound$w.$k" | head -20 >&2
+				fail "walk $w with node_budget=$budget: $k differs from the walk with none"
+			}
+		done
+		# The kernel forgets, and the daemon frees, behind the walk (a
+		# thread of the daemon, slower on a loaded machine): once it
+		# has caught up, no more than the budget are alive; at the
+		# walk's height, well under what it made.
+		for _ in $(seq 50); do
+			read -r alive peak < <(forget_nodes "$pid" "$WORK/bound.err")
+			[ -n "$alive" ] && [ "$alive" -le "$budget" ] && break
+			sleep 0.1
+		done
+		echo "walk $w: $(wc -l < "$WORK/none1.find") entries, $total nodes with no budget; with $budget: $alive alive after it, at most $peak at once"
+		[ -n "$alive" ] && [ "$alive" -le "$budget" ] ||
+			fail "walk $w: $alive nodes alive 5 s after it, budget $budget"
+		[ "$peak" -le $((total / 2)) ] ||
+			fail "walk $w: $peak nodes alive at once, of $total (budget $budget)"
+	done
+	umount_fuse "$mnt"
+	wait "$pid" || fail "daemon exited $?"
+	# A size learnt by reading (sizes=lazy: a stat does not decode) is
+	# not forgotten with the node: the node made again after a walk
+	# (a new inode number) shows it.
+	local v=row_groups/3/chunks/c5/values ino1 ino2 size1 size2
+	mount_bg "$f" "$mnt" -o size_index=off,sizes=lazy,node_budget=$budget
+	[ "$(stat -c %s "$mnt/$v")" = 0 ] || fail "sizes=lazy: $v has a size before it was read"
+	timeout "$T" cat "$mnt/$v" > /dev/null || fail "cat $v"
+	read -r ino1 size1 < <(stat -c '%i %s' "$mnt/$v")
+	[ "$size1" -gt 0 ] || fail "$v: no size after reading it"
+	( cd "$mnt" && timeout 120 find . > /dev/null ) || fail "find"
+	sleep 1
+	read -r ino2 size2 < <(stat -c '%i %s' "$mnt/$v")
+	[ "$ino1" != "$ino2" ] || fail "$v: not freed by the walk (inode $ino1)"
+	[ "$size2" = "$size1" ] || fail "$v made again: size $size2, was $size1"
+	umount_fuse "$mnt"
+	echo "ok: a walk with node_budget=$budget holds at most $peak nodes of $total, the same tree; a size learnt is kept"
+}
+
 # mount.fuse3, the helper behind mount(8) and fstab, runs
 # "colfs SOURCE MOUNTPOINT -o opts" with the generic options it got.
 case_mount_helper() {

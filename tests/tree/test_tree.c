@@ -384,6 +384,98 @@ static void test_release(void **state)
 	colfs_tree_destroy(t);
 }
 
+/* A mount's lookups (fs/ll.c): a directory's children are freed only
+ * once every node under it is forgotten as many times as it was given,
+ * nothing under it is open and no handle of its own is; the core names
+ * the highest such directory below the root; after the release the
+ * directory lists the same names with new numbers, its old numbers answer
+ * NULL, and the nodes alive count falls by what was freed.  A failed
+ * directory listed again does not file its problem twice. */
+static void test_forget(void **state)
+{
+	(void)state;
+	colfs_tree *t = open_test_tree(NULL);
+	colfs_node *root = colfs_tree_root(t), *sub, *f42, *broken;
+	colfs_node *const *kids;
+	colfs_node *listed[100];
+	size_t n, alive, peak, errors;
+	uint64_t dirs[100], ones[100], inos[100], sub_ino, old42;
+	colfs_handle *h;
+
+	for (size_t i = 0; i < 100; i++)
+		ones[i] = 1;
+	/* lookup "sub" (held once), then a readdirplus of it */
+	assert_int_equal(colfs_dir_lookup_ref(t, root, "sub", &sub), COLFS_OK);
+	sub_ino = colfs_node_ino(sub);
+	colfs_dir_opened(t, sub);
+	assert_int_equal(colfs_dir_list(t, sub, &kids, &n), COLFS_OK);
+	assert_int_equal(n, 100);
+	memcpy(listed, kids, sizeof listed);
+	colfs_nodes_ref(t, listed, n);
+	for (size_t i = 0; i < n; i++)
+		inos[i] = colfs_node_ino(listed[i]);
+	old42 = inos[42];
+	assert_int_equal(colfs_dir_closed(t, sub), 0);  /* its kids are held */
+	alive = colfs_tree_nodes_alive(t, &peak);
+	assert_true(peak >= alive);
+	/* all but one forgotten: nothing to free; f42 twice (looked up
+	 * once more), once is not enough */
+	assert_int_equal(colfs_dir_lookup_ref(t, sub, "f42", &f42), COLFS_OK);
+	assert_ptr_equal(f42, listed[42]);
+	assert_int_equal(colfs_tree_forget(t, inos, ones, 99, dirs), 0);
+	assert_int_equal(colfs_tree_forget(t, inos + 99, ones, 1, dirs), 0);
+	/* an open handle keeps it, and unknown numbers are ignored */
+	assert_int_equal(colfs_node_open(t, f42, &h), COLFS_OK);
+	assert_int_equal(colfs_tree_forget(t, &old42, ones, 1, dirs), 1);
+	assert_int_equal(dirs[0], sub_ino);
+	assert_false(colfs_tree_release_unused(t, sub_ino));
+	assert_ptr_equal(colfs_tree_node(t, old42), f42);
+	colfs_handle_close(h);
+	/* a handle of the directory keeps its children too */
+	colfs_dir_opened(t, sub);
+	assert_false(colfs_tree_release_unused(t, sub_ino));
+	assert_int_equal(colfs_dir_closed(t, sub), sub_ino);
+	/* nor is the root ever freed, nor a file */
+	assert_false(colfs_tree_release_unused(t, colfs_node_ino(root)));
+	assert_false(colfs_tree_release_unused(t, old42));
+	assert_true(colfs_tree_release_unused(t, sub_ino));
+	assert_int_equal(colfs_tree_nodes_alive(t, NULL), alive - 100);
+	assert_null(colfs_tree_node(t, old42));
+	assert_ptr_equal(colfs_tree_node(t, sub_ino), sub);  /* it stays */
+	assert_int_equal(colfs_tree_forget(t, &old42, ones, 1, dirs), 0);
+	/* listed again: the same names, new numbers, the same bytes */
+	assert_int_equal(colfs_dir_lookup_ref(t, sub, "f42", &f42), COLFS_OK);
+	assert_true(colfs_node_ino(f42) > old42);
+	assert_string_equal(colfs_node_name(f42), "f42");
+	size_t len;
+	char *a = read_all(t, f42, 4, &len);
+	assert_int_equal(len, 9);
+	assert_memory_equal(a, "doc a=42\n", 9);
+	free(a);
+	/* f42 held, sub not: forgetting sub frees nothing; forgetting f42
+	 * then names sub (the root is never named) */
+	assert_int_equal(colfs_tree_forget(t, &sub_ino, ones, 1, dirs), 0);
+	old42 = colfs_node_ino(f42);
+	assert_int_equal(colfs_tree_forget(t, &old42, ones, 1, dirs), 1);
+	assert_int_equal(dirs[0], sub_ino);
+	assert_true(colfs_tree_release_unused(t, sub_ino));
+	assert_false(colfs_tree_release_unused(t, sub_ino));  /* done */
+	/* the failed directory: its problem is filed once, however often it
+	 * is listed */
+	assert_int_equal(colfs_dir_lookup_ref(t, root, "broken", &broken),
+			 COLFS_OK);
+	assert_int_equal(colfs_dir_list(t, broken, &kids, &n),
+			 COLFS_ETRUNCATED);
+	errors = colfs_tree_error_count(t);
+	uint64_t bino = colfs_node_ino(broken);
+	assert_int_equal(colfs_tree_forget(t, &bino, ones, 1, dirs), 1);
+	assert_true(colfs_tree_release_unused(t, bino));
+	assert_int_equal(colfs_dir_list(t, broken, &kids, &n),
+			 COLFS_ETRUNCATED);
+	assert_int_equal(colfs_tree_error_count(t), errors);
+	colfs_tree_destroy(t);
+}
+
 /* A walk that lists and releases the same directory again and again
  * (colfs-tool check) makes its nodes in the slots the released ones
  * held: the node table does not grow (the slot, an inode number's lower
@@ -1245,6 +1337,7 @@ int main(void)
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_release),
 		cmocka_unit_test(test_release_reuses_slots),
+		cmocka_unit_test(test_forget),
 		cmocka_unit_test(test_cache_spreads),
 		cmocka_unit_test(test_cache_bufs),
 		cmocka_unit_test(test_cache_passed),

@@ -107,7 +107,7 @@ bench_one() { # ROWGROUPS
 		t0=$(now)
 		n=$(timeout "$TMO" ls -R "$MNT" | wc -l || true)
 		t1=$(now)
-		echo "colfs: ls -R ($n lines) $(secs $t0 $t1) s; daemon peak RSS $(hwm)"
+		echo "colfs: ls -R ($n lines) $(secs $t0 $t1) s; daemon CPU $(cpu) s (all so far); daemon peak RSS $(hwm)"
 	fi
 	unmount_it
 	if [ $CHECK = 1 ]; then
