@@ -269,7 +269,7 @@ bool colfs_node_size_when_read(const colfs_node *n);
  * reads it only when its parent directory turned out damaged. */
 bool colfs_node_is_derived(const colfs_node *n);
 /* A stream meant to be mapped as well as read: its size known from the
- * metadata before any piece is made (arrays/*.npy, which
+ * metadata before any piece is made (the .npy files of arrays/, which
  * numpy.load(mmap_mode='r') maps).  The daemon serves these through the
  * kernel's page cache, and every other stream with direct I/O. */
 bool colfs_node_is_mappable(const colfs_node *n);

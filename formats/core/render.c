@@ -579,6 +579,47 @@ char *colfs_double_text_put(char *p, const colfs_double_text *d)
 	return p + float_digits_at(p, d->neg, digits, d->ndig, d->exp10);
 }
 
+/* render.h.  The text is composed in a 48-byte word-aligned scratch
+ * with stores of fixed sizes (which the compiler makes single moves:
+ * no call to memcpy with a length known only at run time, and no
+ * loop a byte at a time, as float_digits_at has), then stored at p as
+ * 32 bytes: the text is at most 25.  Plain notation, the common case:
+ * the digits, then the fraction digits moved on one byte, which leaves
+ * the gap where the point goes; an integral value's missing integer
+ * digits are 16 zeros stored after the digits, then ".0".  The exponent form (|v| < 1e-4, >= 1e16) is
+ * rare in data and takes float_digits_at. */
+char *colfs_double_text_put_wide(char *p, const colfs_double_text *d)
+{
+	static const char zeros[16] = "0000000000000000";
+	_Alignas(16) char t[48];
+	const int x = d->exp10, n = d->ndig;
+
+	if (d->token || x < -4 || x >= 16)
+		return colfs_double_text_put(p, d);
+	char *s = t;
+	*s = '-';
+	s += d->neg;
+	if (x < 0) {
+		/* 0.000ddd: "0." and -x - 1 zeros, then the digits */
+		memcpy(s, "0.000000", 8);
+		colfs_put_u64_wide(s + 1 - x, d->f);
+	} else if (n <= x + 1) {
+		/* ddd000.0: x + 1 - n <= 15 zeros after the digits */
+		colfs_put_u64_wide(s, d->f);
+		memcpy(s + n, zeros, 16);
+		memcpy(s + x + 1, ".0", 2);
+	} else {
+		/* ddd.ddd: the n - x - 1 <= 16 fraction digits moved on one */
+		char frac[16];
+		colfs_put_u64_wide(s, d->f);
+		memcpy(frac, s + x + 1, 16);
+		memcpy(s + x + 2, frac, 16);
+		s[x + 1] = '.';
+	}
+	memcpy(p, t, 32);
+	return p + d->len;
+}
+
 void colfs_render_double(colfs_buf *b, const colfs_render *r, double v)
 {
 	colfs_double_text d;
@@ -586,9 +627,9 @@ void colfs_render_double(colfs_buf *b, const colfs_render *r, double v)
 	if (put_nonfinite(b, r, v))
 		return;
 	colfs_double_text_prepare(v, &d);
-	if (!colfs_buf_reserve(b, d.len))
+	if (!colfs_buf_reserve(b, 32))
 		return;
-	b->len = (size_t)(colfs_double_text_put(b->data + b->len, &d) -
+	b->len = (size_t)(colfs_double_text_put_wide(b->data + b->len, &d) -
 			  b->data);
 }
 

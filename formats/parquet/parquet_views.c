@@ -303,14 +303,18 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 			free(dt);
 			return;
 		}
-		char *q = b->data + b->len;
+		char *q = b->data + b->len, *const end = q + need;
 		k = 0;
 		for (size_t i = from; i < to; i++) {
 			if (def && def[i] != md) {
 				memcpy(q, nt, ntl);
 				q += ntl;
 			} else {
-				q = colfs_double_text_put(q, &dt[k++]);
+				/* 32 bytes of scratch while the block has
+				 * them, exactly near its end */
+				q = end - q >= 32 ?
+					colfs_double_text_put_wide(q, &dt[k++]) :
+					colfs_double_text_put(q, &dt[k++]);
 				jj++;
 			}
 			*q++ = '\n';
