@@ -513,34 +513,40 @@ static const struct {
 /* render.h */
 void colfs_double_text_prepare(double v, colfs_double_text *d)
 {
-	bool neg = signbit(v);
+	uint64_t bits;
+	memcpy(&bits, &v, 8);
+	const bool neg = bits >> 63;
+	const int bexp = (int)(bits >> 52) & 0x7ff;
+	const uint64_t frac = bits & ((UINT64_C(1) << 52) - 1);
 	double a = fabs(v);
 	uint64_t f;
 	int e = 0;
 
 	d->neg = neg;
 	d->token = 0;
-	if (isnan(v) || isinf(v) || a == 0) {
-		d->token = isnan(v) ? 1 : isinf(v) ? 2 + neg : 4 + neg;
+	/* NaN, the infinities and the zeros from the bits: isnan, isinf
+	 * and a == 0 took 14 instructions a value */
+	if (bexp == 0x7ff || (bexp == 0 && frac == 0)) {
+		d->token = bexp ? (frac ? 1 : 2 + neg) : 4 + neg;
 		d->len = double_tokens[d->token - 1].len;
 		return;
 	}
-	if (a < 9007199254740992.0 && a == (double)(uint64_t)a) {
+	if (a < 9007199254740992.0 && a == (double)(int64_t)a) {
 		/* integral below 2^53: the integer is the shortest (its
-		 * neighbours are at most 1 away); no search */
-		f = (uint64_t)a;
+		 * neighbours are at most 1 away); no search.  (A signed
+		 * conversion, exact here: an unsigned one takes a branch
+		 * and twice the instructions.) */
+		f = (uint64_t)(int64_t)a;
 	} else {
-		uint64_t bits;
-		memcpy(&bits, &a, 8);
-		uint64_t frac = bits & ((UINT64_C(1) << 52) - 1);
-		int bexp = (int)(bits >> 52);
 		if (bexp)
 			shortest_double(frac | UINT64_C(1) << 52, bexp - 1075,
 					&f, &e);
 		else
 			shortest_double(frac, -1074, &f, &e);
 	}
-	/* trailing zeros dropped: at most 17 digits, so 8, 8, 4, 2, 1 */
+	/* trailing zeros dropped: at most 17 digits, so 8, 8, 4, 2, 1;
+	 * below 2^32 in 32 bits (a value of up to 9 digits, or one of 17
+	 * ending in 8 zeros) */
 	if (f % 100000000 == 0) {
 		f /= 100000000;
 		e += 8;
@@ -549,17 +555,34 @@ void colfs_double_text_prepare(double v, colfs_double_text *d)
 			e += 8;
 		}
 	}
-	if (f % 10000 == 0) {
-		f /= 10000;
-		e += 4;
-	}
-	if (f % 100 == 0) {
-		f /= 100;
-		e += 2;
-	}
-	if (f % 10 == 0) {
-		f /= 10;
-		e += 1;
+	if (f <= UINT32_MAX) {
+		uint32_t g = (uint32_t)f;
+		if (g % 10000 == 0) {
+			g /= 10000;
+			e += 4;
+		}
+		if (g % 100 == 0) {
+			g /= 100;
+			e += 2;
+		}
+		if (g % 10 == 0) {
+			g /= 10;
+			e += 1;
+		}
+		f = g;
+	} else {
+		if (f % 10000 == 0) {
+			f /= 10000;
+			e += 4;
+		}
+		if (f % 100 == 0) {
+			f /= 100;
+			e += 2;
+		}
+		if (f % 10 == 0) {
+			f /= 10;
+			e += 1;
+		}
 	}
 	d->f = f;
 	d->ndig = (uint8_t)colfs_u64_digits(f);
