@@ -170,6 +170,61 @@ int64_lines(colfs_buf *b, const int64_t *v, size_t n, bool uns)
 	b->len = (size_t)(q - b->data);
 }
 
+/* The lines of n dictionary ids `idx` (no nulls) of a dictionary of
+ * few short strings (`low`: 5 colours): each entry's line (its text and
+ * the newline, 16 bytes at most) is made once into a 16-byte slot, and
+ * each value is one 16-byte store of its slot, the block's last bytes
+ * exactly.  Before, every value was checked for bytes to escape and
+ * copied by its length.  Answers false, having written nothing, when the
+ * dictionary is not such (more than 1024 entries or more than a quarter
+ * of the values, an entry of 16 bytes or more or one to escape). */
+static bool dict_short_lines(colfs_buf *b, const pq_values *dict,
+			     const uint32_t *idx, size_t n)
+{
+	const size_t count = dict->count;
+	size_t need = n;
+
+	if (count == 0 || count > 1024 || count > n / 4)
+		return false;
+	uint8_t (*slot)[16] = malloc(count * sizeof *slot);
+	uint8_t *len = malloc(count);
+	if (!slot || !len) {
+		free(slot);
+		free(len);
+		return false;
+	}
+	for (size_t k = 0; k < count; k++) {
+		const pq_bytes e = dict->v.bytes[k];
+		if (e.len >= 16 || !colfs_render_text_is_plain(e.ptr, e.len)) {
+			free(slot);
+			free(len);
+			return false;
+		}
+		memset(slot[k], 0, 16);
+		memcpy(slot[k], e.ptr, e.len);
+		slot[k][e.len] = '\n';
+		len[k] = (uint8_t)(e.len + 1);
+	}
+	for (size_t i = 0; i < n; i++)
+		need += len[idx[i]] - 1u;
+	if (colfs_buf_reserve_exact(b, need)) {
+		char *q = b->data + b->len, *const end = q + need;
+		size_t i = 0;
+		for (; i < n && end - q >= 16; i++) {
+			memcpy(q, slot[idx[i]], 16);
+			q += len[idx[i]];
+		}
+		for (; i < n; i++) {
+			memcpy(q, slot[idx[i]], len[idx[i]]);
+			q += len[idx[i]];
+		}
+		b->len = (size_t)(q - b->data);
+	}
+	free(slot);
+	free(len);
+	return true;
+}
+
 /* Entries [from, to) of a page as text lines (value or null token);
  * `*j` is the index of the next non-null value. */
 static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parquet_pages_decoded *p,
@@ -255,6 +310,18 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 		 * is copied walking the page from the first */
 		const bool inp = !p->vals.indices && p->vals.in_page;
 		size_t o = 0;
+		if (p->vals.indices && !p->def) {
+			/* no nulls: entry i is id jj + (i - from) */
+			if (jj > p->vals.count || to - from > p->vals.count - jj) {
+				b->failed = true;
+				return;
+			}
+			if (dict_short_lines(b, dv, p->vals.v.idx + jj,
+					     to - from)) {
+				*j = jj + (to - from);
+				return;
+			}
+		}
 		if (inp) {
 			size_t nn = to - from;
 			if (p->def) {
