@@ -510,6 +510,28 @@ static const struct {
 	{ "nan", 3 }, { "inf", 3 }, { "-inf", 4 }, { "0.0", 3 }, { "-0.0", 4 },
 };
 
+/* Drops the trailing zeros of g < 10^8 (or of a value below 2^32 with
+ * fewer than 8), 4, 2 then 1 at a time, in 32-bit arithmetic; returns
+ * how many. */
+static inline int strip_zeros32(uint32_t *g)
+{
+	int z = 0;
+
+	if (*g % 10000 == 0) {
+		*g /= 10000;
+		z += 4;
+	}
+	if (*g % 100 == 0) {
+		*g /= 100;
+		z += 2;
+	}
+	if (*g % 10 == 0) {
+		*g /= 10;
+		z += 1;
+	}
+	return z;
+}
+
 /* render.h */
 void colfs_double_text_prepare(double v, colfs_double_text *d)
 {
@@ -544,9 +566,8 @@ void colfs_double_text_prepare(double v, colfs_double_text *d)
 		else
 			shortest_double(frac, -1074, &f, &e);
 	}
-	/* trailing zeros dropped: at most 17 digits, so 8, 8, 4, 2, 1;
-	 * below 2^32 in 32 bits (a value of up to 9 digits, or one of 17
-	 * ending in 8 zeros) */
+	/* trailing zeros dropped: at most 17 digits, so 8 and 8, then
+	 * 4, 2, 1 in 32 bits */
 	if (f % 100000000 == 0) {
 		f /= 100000000;
 		e += 8;
@@ -557,31 +578,18 @@ void colfs_double_text_prepare(double v, colfs_double_text *d)
 	}
 	if (f <= UINT32_MAX) {
 		uint32_t g = (uint32_t)f;
-		if (g % 10000 == 0) {
-			g /= 10000;
-			e += 4;
-		}
-		if (g % 100 == 0) {
-			g /= 100;
-			e += 2;
-		}
-		if (g % 10 == 0) {
-			g /= 10;
-			e += 1;
-		}
+		e += strip_zeros32(&g);
 		f = g;
 	} else {
-		if (f % 10000 == 0) {
-			f /= 10000;
-			e += 4;
-		}
-		if (f % 100 == 0) {
-			f /= 100;
-			e += 2;
-		}
-		if (f % 10 == 0) {
-			f /= 10;
-			e += 1;
+		/* fewer than 8 zeros left: those of its last 8 digits */
+		uint32_t lo = (uint32_t)(f % 100000000);
+		int z = strip_zeros32(&lo);
+		if (z) {
+			static const uint32_t p10[8] = { 1, 10, 100, 1000,
+							 10000, 100000,
+							 1000000, 10000000 };
+			f /= p10[z];
+			e += z;
 		}
 	}
 	d->f = f;
