@@ -234,7 +234,7 @@ typedef struct colfs_double_text {
 } colfs_double_text;
 void colfs_double_text_prepare(double v, colfs_double_text *d);
 char *colfs_double_text_put(char *p, const colfs_double_text *d);
-/* The same bytes, for loops that checked their room once: the 32 bytes
+/* The same bytes, for loops that checked their room once: the 40 bytes
  * from p are scratch (those past the text hold garbage). */
 char *colfs_double_text_put_wide(char *p, const colfs_double_text *d);
 

@@ -423,9 +423,9 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 				memcpy(q, nt, ntl);
 				q += ntl;
 			} else {
-				/* 32 bytes of scratch while the block has
+				/* 40 bytes of scratch while the block has
 				 * them, exactly near its end */
-				q = end - q >= 32 ?
+				q = end - q >= 40 ?
 					colfs_double_text_put_wide(q, &dt[k++]) :
 					colfs_double_text_put(q, &dt[k++]);
 				jj++;
