@@ -411,8 +411,17 @@ static void colfsd_open(fuse_req_t req, fuse_ino_t ino,
 			return;
 		}
 		/* Size 0 until known: the page cache would stop at 0 bytes,
-		 * so bypass it until the exact size is learnt. */
-		if (exact && !colfs_node_is_volatile(n))
+		 * so bypass it until the exact size is learnt.  A view of
+		 * known size is read with direct I/O too, unless it is meant
+		 * to be mapped (arrays/): through the page cache each reply
+		 * is copied into fresh page-cache pages (256 KiB readahead
+		 * requests) and again into the reader's buffer; with direct
+		 * I/O the kernel copies it once, into the reader's own
+		 * pages, in requests of the reader's size (1 MiB for cat,
+		 * st_blksize).  A second read asks the daemon again
+		 * (docs/performance.md, session 12). */
+		if (exact && !colfs_node_is_volatile(n) &&
+		    colfs_node_is_mappable(n))
 			fi->keep_cache = 1;
 		else
 			fi->direct_io = 1;

@@ -102,6 +102,7 @@ static colfs_node *proxy_add(colfs_tree *t, colfs_node *dir,
 	if (!n)
 		goto out;
 	n->is_volatile = kid->is_volatile;
+	n->mappable = kid->mappable;
 	if (kid->kind == COLFS_CONTENT_RANGE && g->base != COLFS_GRAFT_FOREIGN) {
 		n->off = kid->off + g->base;
 		n->len = kid->len;

@@ -137,8 +137,10 @@ static inline char *colfs_put_u32_wide8(char *p, uint32_t v)
  * of v at p, but the 24 bytes from p are scratch (those past the digits
  * hold garbage); returns the end of the digits.  Eight digits at a time
  * (colfs_digits8) instead of two: a 10-digit value takes two 8-byte
- * stores and no loop. */
-static inline char *colfs_put_u64_wide(char *p, uint64_t v)
+ * stores and no loop.  Always inlined: a call cost a fifth of a value's
+ * rendering in the renderers' loops. */
+static inline __attribute__((always_inline)) char *
+colfs_put_u64_wide(char *p, uint64_t v)
 {
 	if (v < 100000000)
 		return colfs_put_u32_wide8(p, (uint32_t)v);
@@ -159,7 +161,8 @@ static inline char *colfs_put_u64_wide(char *p, uint64_t v)
 }
 
 /* The same for a signed value (25 bytes of scratch from p). */
-static inline char *colfs_put_i64_wide(char *p, int64_t v)
+static inline __attribute__((always_inline)) char *
+colfs_put_i64_wide(char *p, int64_t v)
 {
 	*p = '-';
 	p += v < 0;
@@ -231,6 +234,9 @@ typedef struct colfs_double_text {
 } colfs_double_text;
 void colfs_double_text_prepare(double v, colfs_double_text *d);
 char *colfs_double_text_put(char *p, const colfs_double_text *d);
+/* The same bytes, for loops that checked their room once: the 40 bytes
+ * from p are scratch (those past the text hold garbage). */
+char *colfs_double_text_put_wide(char *p, const colfs_double_text *d);
 
 /* IEEE 754 binary16 bits (Parquet FLOAT16 is 2 bytes little-endian);
  * rendered as the float32 of the same value, as DuckDB reads it. */

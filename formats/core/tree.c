@@ -463,6 +463,7 @@ colfs_node *colfs_dir_add_sized_stream(colfs_tree *t, colfs_node *dir,
 		free(s);
 		return NULL;
 	}
+	f->mappable = true;
 	__atomic_store_n(&f->stream, s, __ATOMIC_RELEASE);
 	return f;
 }
@@ -647,6 +648,11 @@ void colfs_node_set_derived(colfs_node *n)
 bool colfs_node_is_derived(const colfs_node *n)
 {
 	return n->derived;
+}
+
+bool colfs_node_is_mappable(const colfs_node *n)
+{
+	return n->mappable;
 }
 
 void colfs_node_path(const colfs_node *n, char *buf, size_t len)

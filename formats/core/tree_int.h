@@ -35,6 +35,7 @@ struct colfs_node {
 	bool is_summary;              /* the source's state comes first */
 	bool size_when_read;          /* costly: a stat does not make it */
 	bool derived;                 /* its values are read elsewhere too */
+	bool mappable;                /* a file to map (an arrays/ .npy) */
 	int populated;                /* atomic: children are final */
 	int opens;                    /* atomic: handles open on it */
 	colfs_status populate_st;     /* why an empty directory failed */

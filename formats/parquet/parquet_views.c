@@ -139,6 +139,94 @@ static inline void copy_short(uint8_t *o, const uint8_t *q, size_t n)
 	}
 }
 
+/* The lines of n 64-bit integers (a page of INT64 without nulls or
+ * dictionary, the common case), signed or not (`uns`, a constant where
+ * this is inlined): the exact length, then the digits into a block of
+ * that size, in loops that test nothing of the page's shape per value
+ * (render_lines' general loop asks each value for its null, its
+ * dictionary id and its width).  Eight digits at a time into 25 bytes
+ * of scratch while the block has them, exactly in its last bytes. */
+static inline __attribute__((always_inline)) void
+int64_lines(colfs_buf *b, const int64_t *v, size_t n, bool uns)
+{
+	size_t need = n, i = 0;
+
+	if (uns)
+		for (size_t k = 0; k < n; k++)
+			need += colfs_u64_digits((uint64_t)v[k]);
+	else
+		for (size_t k = 0; k < n; k++)
+			need += colfs_i64_len(v[k]);
+	if (!colfs_buf_reserve_exact(b, need))
+		return;
+	char *q = b->data + b->len, *const end = q + need;
+	for (; i < n && end - q >= 26; i++) {
+		q = uns ? colfs_put_u64_wide(q, (uint64_t)v[i])
+			: colfs_put_i64_wide(q, v[i]);
+		*q++ = '\n';
+	}
+	for (; i < n; i++) {
+		q = uns ? colfs_put_u64(q, (uint64_t)v[i]) : colfs_put_i64(q, v[i]);
+		*q++ = '\n';
+	}
+	b->len = (size_t)(q - b->data);
+}
+
+/* The lines of n dictionary ids `idx` (no nulls) of a dictionary of
+ * few short strings (`low`: 5 colours): each entry's line (its text and
+ * the newline, 16 bytes at most) is made once into a 16-byte slot, and
+ * each value is one 16-byte store of its slot, the block's last bytes
+ * exactly.  Before, every value was checked for bytes to escape and
+ * copied by its length.  Answers false, having written nothing, when the
+ * dictionary is not such (more than 1024 entries or more than a quarter
+ * of the values, an entry of 16 bytes or more or one to escape). */
+static bool dict_short_lines(colfs_buf *b, const pq_values *dict,
+			     const uint32_t *idx, size_t n)
+{
+	const size_t count = dict->count;
+	size_t need = n;
+
+	if (count == 0 || count > 1024 || count > n / 4)
+		return false;
+	uint8_t (*slot)[16] = malloc(count * sizeof *slot);
+	uint8_t *len = malloc(count);
+	if (!slot || !len) {
+		free(slot);
+		free(len);
+		return false;
+	}
+	for (size_t k = 0; k < count; k++) {
+		const pq_bytes e = dict->v.bytes[k];
+		if (e.len >= 16 || !colfs_render_text_is_plain(e.ptr, e.len)) {
+			free(slot);
+			free(len);
+			return false;
+		}
+		memset(slot[k], 0, 16);
+		memcpy(slot[k], e.ptr, e.len);
+		slot[k][e.len] = '\n';
+		len[k] = (uint8_t)(e.len + 1);
+	}
+	for (size_t i = 0; i < n; i++)
+		need += len[idx[i]] - 1u;
+	if (colfs_buf_reserve_exact(b, need)) {
+		char *q = b->data + b->len, *const end = q + need;
+		size_t i = 0;
+		for (; i < n && end - q >= 16; i++) {
+			memcpy(q, slot[idx[i]], 16);
+			q += len[idx[i]];
+		}
+		for (; i < n; i++) {
+			memcpy(q, slot[idx[i]], len[idx[i]]);
+			q += len[idx[i]];
+		}
+		b->len = (size_t)(q - b->data);
+	}
+	free(slot);
+	free(len);
+	return true;
+}
+
 /* Entries [from, to) of a page as text lines (value or null token);
  * `*j` is the index of the next non-null value. */
 static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parquet_pages_decoded *p,
@@ -166,6 +254,19 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 		const uint32_t *def = p->def;
 		const bool uns = l->fast_uint;
 		size_t need = 0;
+		if (!def && !idx && v64) {
+			/* no nulls: entry i is value jj + (i - from) */
+			if (jj > dv->count || to - from > dv->count - jj) {
+				b->failed = true;
+				return;
+			}
+			if (uns)
+				int64_lines(b, v64 + jj, to - from, true);
+			else
+				int64_lines(b, v64 + jj, to - from, false);
+			*j = jj + (to - from);
+			return;
+		}
 		for (size_t i = from, x = jj; i < to; i++) {
 			if (def && def[i] != md) {
 				need += ntl + 1;
@@ -211,6 +312,18 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 		 * is copied walking the page from the first */
 		const bool inp = !p->vals.indices && p->vals.in_page;
 		size_t o = 0;
+		if (p->vals.indices && !p->def) {
+			/* no nulls: entry i is id jj + (i - from) */
+			if (jj > p->vals.count || to - from > p->vals.count - jj) {
+				b->failed = true;
+				return;
+			}
+			if (dict_short_lines(b, dv, p->vals.v.idx + jj,
+					     to - from)) {
+				*j = jj + (to - from);
+				return;
+			}
+		}
 		if (inp) {
 			size_t nn = to - from;
 			if (p->def) {
@@ -305,14 +418,18 @@ static void render_lines(colfs_buf *b, const parquet_views_leaf *l, const parque
 			free(dt);
 			return;
 		}
-		char *q = b->data + b->len;
+		char *q = b->data + b->len, *const end = q + need;
 		k = 0;
 		for (size_t i = from; i < to; i++) {
 			if (def && def[i] != md) {
 				memcpy(q, nt, ntl);
 				q += ntl;
 			} else {
-				q = colfs_double_text_put(q, &dt[k++]);
+				/* 40 bytes of scratch while the block has
+				 * them, exactly near its end */
+				q = end - q >= 40 ?
+					colfs_double_text_put_wide(q, &dt[k++]) :
+					colfs_double_text_put(q, &dt[k++]);
 				jj++;
 			}
 			*q++ = '\n';

@@ -11,7 +11,9 @@
  *     other side of d) are both tried, and any shorter decimal inside the
  *     rounding interval would make one of them read back too;
  *   - when the correctly rounded n-digit decimal reads back, s is that
- *     decimal (the nearest of the shortest).
+ *     decimal (the nearest of the shortest);
+ *   - for a double, colfs_double_text_put (the exact writer) gives the
+ *     same bytes as colfs_double_text_put_wide, which rendered s.
  * Exit status 0 when every value passes; the first failures are printed. */
 #include <float.h>
 #include <math.h>
@@ -129,6 +131,20 @@ static void check(double d, bool is_float)
 	memcpy(s, out.data, out.len);
 	s[out.len] = 0;
 	checked++;
+	if (!is_float) {
+		/* colfs_render_double lays the text out by
+		 * colfs_double_text_put_wide; the exact writer (the end of a
+		 * block) must give the same bytes, of the announced length */
+		colfs_double_text dt;
+		char ex[64];
+		colfs_double_text_prepare(d, &dt);
+		size_t el = (size_t)(colfs_double_text_put(ex, &dt) - ex);
+		if (el != dt.len || el != out.len || memcmp(ex, s, el)) {
+			ex[el < sizeof ex ? el : sizeof ex - 1] = 0;
+			fail("exact and wide layouts differ", d, false, ex);
+			return;
+		}
+	}
 	if (isnan(d)) {
 		if (strcmp(s, "nan"))
 			fail("nan", d, is_float, s);
