@@ -13,6 +13,7 @@
 #ifndef COLFS_H
 #define COLFS_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -181,6 +182,12 @@ void colfs_key_wipe(void *p, size_t n);
  * Together they keep the daemon under docs/performance.md's memory bound
  * (test fs-memory-bound).  core/buf.c. */
 void colfs_malloc_setup(void);
+
+/* pthread_create of a thread that takes no signal (its mask full from its
+ * start): the daemon's session ends from a signal handled on one of
+ * libfuse's threads, which a signal taken by ours would not wake.
+ * Returns pthread_create's result.  core/thread.c. */
+int colfs_thread_create(pthread_t *tid, void *(*fn)(void *), void *arg);
 
 /* Open `path`, find its format by magic bytes and read its metadata.
  * Files that are damaged still open (the problems show in `errors`); a

@@ -81,11 +81,6 @@ static void *forget_run(void *arg)
 	uint64_t *batch = NULL;
 	size_t cap = 0;
 	struct timespec last = {0, 0};
-	sigset_t all;
-
-	/* the session's signals go to the threads reading requests */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	pthread_mutex_lock(&f->lock);
 	for (;;) {
 		while (!f->stop && !f->nqueue &&
@@ -138,7 +133,8 @@ void colfsd_forget_start(colfsd *d)
 	f->d = d;
 	pthread_mutex_init(&f->lock, NULL);
 	pthread_cond_init(&f->wake, NULL);
-	if (pthread_create(&f->thread, NULL, forget_run, f) != 0) {
+	/* the session's signals go to the threads reading requests */
+	if (colfs_thread_create(&f->thread, forget_run, f) != 0) {
 		pthread_cond_destroy(&f->wake);
 		pthread_mutex_destroy(&f->lock);
 		free(f);

@@ -349,13 +349,9 @@ static void colfsd_watch_start(colfsd_watch *w, colfsd *d,
 		w->ifd = -1;
 		return;
 	}
-	/* The thread blocks every signal: SIGTERM and friends must reach a
+	/* The thread takes no signal: SIGTERM and friends must reach a
 	 * thread of the session loop, whose read they interrupt. */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	w->running = pthread_create(&w->thread, NULL, colfsd_watch_run, w) == 0;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	w->running = colfs_thread_create(&w->thread, colfsd_watch_run, w) == 0;
 }
 
 static void colfsd_watch_stop(colfsd_watch *w)

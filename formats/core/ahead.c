@@ -2,7 +2,6 @@
 #include "ahead.h"
 
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 
 /* Pieces a reader may have ahead, per worker, whatever the budget. */
@@ -171,7 +170,6 @@ colfs_ahead *colfs_ahead_create(colfs_tree *t, unsigned threads,
 				uint64_t budget, colfs_ahead_render_fn fn)
 {
 	colfs_ahead *a = calloc(1, sizeof *a);
-	sigset_t all, old;
 
 	if (!a)
 		return NULL;
@@ -192,24 +190,21 @@ colfs_ahead *colfs_ahead_create(colfs_tree *t, unsigned threads,
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->work, NULL);
 	pthread_cond_init(&a->done, NULL);
-	/* Workers take no signal: SIGTERM and SIGINT go to the daemon's
-	 * own threads, which end the session. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
+	/* Workers take no signal (colfs_thread_create): SIGTERM and SIGINT
+	 * go to the daemon's own threads, which end the session. */
 	for (unsigned k = 0; k < threads; k++) {
 		worker_start *ws = malloc(sizeof *ws);
 		if (!ws)
 			break;
 		ws->a = a;
 		ws->k = a->nthreads;
-		if (pthread_create(&a->tids[a->nthreads], NULL, worker_main,
-				   ws) != 0) {
+		if (colfs_thread_create(&a->tids[a->nthreads], worker_main,
+					ws) != 0) {
 			free(ws);
 			break;
 		}
 		a->nthreads++;
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!a->nthreads) {
 		colfs_ahead_destroy(a);
 		return NULL;

@@ -785,11 +785,16 @@ static void node_keep_size(colfs_tree *t, const colfs_node *n)
 	} else {
 		return;
 	}
-	if (!t->freed_sizes &&
-	    !(t->freed_sizes = colfs_sizeindex_create("freed nodes")))
-		return;
+	/* made under the tree lock (the only writer); read without it
+	 * (node_kept_size), so published with a release store */
+	colfs_sizeindex *ix = t->freed_sizes;
+	if (!ix) {
+		if (!(ix = colfs_sizeindex_create("freed nodes")))
+			return;
+		__atomic_store_n(&t->freed_sizes, ix, __ATOMIC_RELEASE);
+	}
 	colfs_node_path(n, path, sizeof path);
-	colfs_sizeindex_put(t->freed_sizes, path, size);
+	colfs_sizeindex_put(ix, path, size);
 }
 
 /* The size node_keep_size kept for `n` (tree path), if any. */
@@ -798,10 +803,12 @@ static bool node_kept_size(colfs_tree *t, const colfs_node *n,
 {
 	char path[4096];
 
-	if (!__atomic_load_n(&t->freed_sizes, __ATOMIC_ACQUIRE))
+	colfs_sizeindex *ix = __atomic_load_n(&t->freed_sizes,
+					      __ATOMIC_ACQUIRE);
+	if (!ix)
 		return false;
 	colfs_node_path(n, path, sizeof path);
-	return colfs_sizeindex_get(t->freed_sizes, path, size);
+	return colfs_sizeindex_get(ix, path, size);
 }
 
 static colfs_status dir_populate(colfs_tree *t, colfs_node *dir)
@@ -1720,7 +1727,7 @@ void colfs_nodes_learn_sizes(colfs_tree *t, colfs_node *const *nodes,
 	pthread_mutex_init(&j.lock, NULL);
 	/* This thread works too: threads - 1 helpers. */
 	for (unsigned i = 1; i < threads; i++)
-		if (pthread_create(&tids[started], NULL, learn_worker, &j) == 0)
+		if (colfs_thread_create(&tids[started], learn_worker, &j) == 0)
 			started++;
 	learn_worker(&j);
 	for (unsigned i = 0; i < started; i++)

@@ -414,8 +414,8 @@ static void ds_pool_each(unsigned k, size_t n, void (*fn)(void *arg, size_t i),
 	if ((size_t)k > n)
 		k = n ? (unsigned)n : 1;
 	for (unsigned i = 1; i < k; i++)
-		if (pthread_create(&tids[started], NULL, ds_pool_run,
-				   &pool) == 0)
+		if (colfs_thread_create(&tids[started], ds_pool_run,
+					&pool) == 0)
 			started++;
 	ds_pool_run(&pool);
 	for (unsigned i = 0; i < started; i++)
