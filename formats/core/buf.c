@@ -143,12 +143,32 @@ void colfs_malloc_setup(void)
 	mallopt(M_TRIM_THRESHOLD, 4 << 20);
 }
 
-#define GIVE_BACK_EVERY ((size_t)8 << 20)   /* bytes freed between looks */
+#define GIVE_BACK_EVERY ((size_t)1 << 20)   /* bytes freed between looks */
 #define GIVE_BACK_MORE ((size_t)8 << 20)    /* heap free grown by, to trim */
+#define GIVE_BACK_MAPPED ((size_t)16 << 20) /* a block this large mapped */
+#define GIVE_BACK_BEFORE_MAP ((size_t)1 << 20) /* ... trims at this growth */
 
 static size_t mem_freed;   /* since the last look; atomic */
 static pthread_mutex_t mem_look = PTHREAD_MUTEX_INITIALIZER;
 static size_t mem_free_low = SIZE_MAX;   /* guarded by mem_look */
+
+/* Trim when the heap's free bytes have grown by `more` over the least
+ * seen since the last trim.  Called with mem_look held. */
+static void give_back_locked(size_t more)
+{
+	/* The heap's free bytes stay free once given back (only their pages
+	 * go): trimming whenever they are many would give back, again and
+	 * again, the holes a steady stream of pieces refills (a fault per
+	 * page of every piece).  So only when they have grown over the
+	 * least seen since the last trim: new holes. */
+	struct mallinfo2 mi = mallinfo2();
+	if (mi.fordblks < mem_free_low)
+		mem_free_low = mi.fordblks;
+	if (mi.fordblks > mem_free_low + more) {
+		malloc_trim(4 << 20);
+		mem_free_low = mallinfo2().fordblks;
+	}
+}
 
 void colfs_mem_freed(size_t bytes)
 {
@@ -159,18 +179,15 @@ void colfs_mem_freed(size_t bytes)
 	if (__atomic_exchange_n(&mem_freed, 0, __ATOMIC_RELAXED) <
 	    GIVE_BACK_EVERY || pthread_mutex_trylock(&mem_look))
 		return;
-	/* The heap's free bytes stay free once given back (only their pages
-	 * go): trimming whenever they are many would give back, again and
-	 * again, the holes a steady stream of pieces refills (a fault per
-	 * page of every piece).  So only when they have grown by 8 MiB over
-	 * the least seen since the last trim: new holes. */
-	struct mallinfo2 mi = mallinfo2();
-	if (mi.fordblks < mem_free_low)
-		mem_free_low = mi.fordblks;
-	if (mi.fordblks > mem_free_low + GIVE_BACK_MORE) {
-		malloc_trim(4 << 20);
-		mem_free_low = mallinfo2().fordblks;
-	}
+	give_back_locked(GIVE_BACK_MORE);
+	pthread_mutex_unlock(&mem_look);
+}
+
+void colfs_mem_mapping(size_t bytes)
+{
+	if (bytes < GIVE_BACK_MAPPED || pthread_mutex_trylock(&mem_look))
+		return;
+	give_back_locked(GIVE_BACK_BEFORE_MAP);
 	pthread_mutex_unlock(&mem_look);
 }
 

@@ -51,9 +51,17 @@ void colfs_mem_hugepages(void *p, size_t n);
  * heap keeps freed memory between live blocks resident, and a view's
  * pieces do not fit the holes another view's smaller ones left (md5
  * after four other columns on one mount: 20 to 40 MB of holes beside the
- * cache); once 8 MiB have been freed, if the heap holds more than 8 MiB
- * free, its free pages are given back (malloc_trim).  A hole reused
- * later is faulted in again, as fresh memory would be. */
+ * cache); at each MiB freed it looks, and once the heap's free bytes
+ * have grown by 8 MiB since the last trim its free pages are given back
+ * (malloc_trim).  Looked at every 8 MiB, the holes reached 16 MiB
+ * between looks (dbl at its bound on one mount).  A hole reused later is
+ * faulted in again, as fresh memory would be. */
 void colfs_mem_freed(size_t bytes);
+
+/* A block of `bytes` is about to be mapped (a decoded page's buffer).
+ * When it is large (16 MiB and more), the heap's holes that grew by
+ * 1 MiB since the last trim are given back first: such a block beside
+ * the holes the cache's churn left is the daemon's peak. */
+void colfs_mem_mapping(size_t bytes);
 
 #endif

@@ -390,6 +390,7 @@ void *colfs_piece_cache_buf_get(colfs_piece_cache *c, size_t need,
 	}
 	if (want < need)
 		want = need;
+	colfs_mem_mapping(want);   /* a new block: the peak (buf.h) */
 	p = malloc(want ? want : 1);
 	*cap = p ? want : 0;
 	colfs_mem_hugepages(p, *cap);

@@ -2374,7 +2374,12 @@ static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 		bool late = false;
 		for (unsigned i = 0; i < w->sh.n_end_late && !late; i++)
 			late = w->sh.end_late[i] == index;
-		if (!late)
+		/* a piece past the end (a worker rendering ahead of the
+		 * last one finds nothing there) is no read again: clearing
+		 * `ended` there kept the last pages of a view read to its
+		 * end, 30 MiB of a BIGINT column beside the next column's
+		 * peak in some runs (issue 14) */
+		if (!late && index < last)
 			w->sh.ended = false;   /* read again */
 		if (view_piece_rows(&w->sh, index, &g, &r0, &m)) {
 			claim = &w->sh.claims[rd->slot];

@@ -768,10 +768,10 @@ case_memory_bound() {
 	# One mount: rnd (60 MB of text in 1.3 MB pieces) fills a 32 MiB
 	# cache, then md5 (2.1 MB pieces) has its own peak (VmHWM reset by
 	# clear_refs) within the bound.  Here the heap's holes that rnd's
-	# pieces left, and the page a view kept after its end, took md5 to
-	# 140-143 MiB against 133 when read through a pipe (cat | md5sum),
-	# 123 MiB with this cat: the case catches it in some runs only
-	# (docs/performance.md, session 12).
+	# pieces left, and rnd's last pages kept after its end (a piece
+	# past the end, rendered ahead, cleared the view's end), took md5
+	# to 122-143 MiB against 132: the case caught it in about half the
+	# runs (docs/performance.md, session 12: the one-mount bound).
 	mount_fg "$f" "$mnt" -o cache_size=32M,size_index=off
 	timeout 120 cat "$mnt/columns/rnd" > /dev/null || fail "cat columns/rnd (one mount)"
 	echo 5 > "/proc/$FGPID/clear_refs" || skip "cannot reset the daemon's VmHWM"
