@@ -126,10 +126,11 @@ mount_bg() { # FILE MNT [options...]
 }
 
 # Mount in the foreground as a child of this shell; sets FGPID.  The child
-# gets SIGINT back (a background job of a script starts with it ignored,
-# and libfuse only installs its handler over the default).
+# gets SIGINT, SIGHUP and SIGTERM back (a background job of a script
+# starts with SIGINT ignored, a run under nohup with SIGHUP ignored, and
+# libfuse only installs its handlers over the default).
 mount_fg() { # FILE MNT [options...]
-	env --default-signal=INT "$COLFS" -f "$@" &
+	env --default-signal=INT,HUP,TERM "$COLFS" -f "$@" &
 	FGPID=$!
 	PIDS+=("$FGPID")
 	wait_mounted "$2" || fail "colfs -f $* did not mount within 10 s"
