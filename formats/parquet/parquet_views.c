@@ -2358,38 +2358,34 @@ static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 	parquet_views_reader *rd;
 	parquet_views_claim *claim = NULL;
 
-	if (!w->sh.track && index + 1 < last) {
-		pthread_mutex_lock(&w->sh.lock);
-		w->sh.ended = false;   /* (read again) */
-		pthread_mutex_unlock(&w->sh.lock);
-	}
 	COLFS_TRY(reader_take(w, index, &rd));
+	pthread_mutex_lock(&w->sh.lock);
+	/* A piece of the view read again clears its end; not one still
+	 * rendering when the end was read (end_late), nor one past the end
+	 * (a worker rendering ahead of the last one finds nothing there:
+	 * clearing `ended` there kept the last pages of a view read to its
+	 * end, 30 MiB of a BIGINT column beside the next column's peak in
+	 * some runs, issue 14). */
+	bool late = false;
+	for (unsigned i = 0; i < w->sh.n_end_late && !late; i++)
+		late = w->sh.end_late[i] == index;
+	if (!late && index < last)
+		w->sh.ended = false;
 	if (w->sh.track) {
 		/* the rows this piece is to read (shared_wanted_locked) */
 		uint32_t g;
 		uint64_t r0, m;
-		pthread_mutex_lock(&w->sh.lock);
 		w->sh.t = t;
 		w->sh.node = f;
-		bool late = false;
-		for (unsigned i = 0; i < w->sh.n_end_late && !late; i++)
-			late = w->sh.end_late[i] == index;
-		/* a piece past the end (a worker rendering ahead of the
-		 * last one finds nothing there) is no read again: clearing
-		 * `ended` there kept the last pages of a view read to its
-		 * end, 30 MiB of a BIGINT column beside the next column's
-		 * peak in some runs (issue 14) */
-		if (!late && index < last)
-			w->sh.ended = false;   /* read again */
 		if (view_piece_rows(&w->sh, index, &g, &r0, &m)) {
 			claim = &w->sh.claims[rd->slot];
 			*claim = (parquet_views_claim){.used = true,
 						       .piece = index, .g = g,
 						       .from = r0, .to = r0 + m};
 		}
-		pthread_mutex_unlock(&w->sh.lock);
 		rd->fields[0].cur[0].claim = claim;
 	}
+	pthread_mutex_unlock(&w->sh.lock);
 	colfs_status st = table_render(t, f, index, rd, out);
 	if (!st && index + 1 >= last && w->sh.track) {
 		/* the pieces still rendering keep what they need: the last
