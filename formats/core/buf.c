@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 void colfs_buf_free(colfs_buf *b)
 {
@@ -148,14 +149,31 @@ void colfs_malloc_setup(void)
 #define GIVE_BACK_MAPPED ((size_t)16 << 20) /* a block this large mapped */
 #define GIVE_BACK_BEFORE_MAP ((size_t)1 << 20) /* ... trims at this growth */
 
+#define LOOK_COST_SHARE 50   /* a look waits 50 times its own duration */
+
 static size_t mem_freed;   /* since the last look; atomic */
 static pthread_mutex_t mem_look = PTHREAD_MUTEX_INITIALIZER;
 static size_t mem_free_low = SIZE_MAX;   /* guarded by mem_look */
+static uint64_t mem_next_look;   /* CLOCK_MONOTONIC ns; guarded by mem_look */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 /* Trim when the heap's free bytes have grown by `more` over the least
  * seen since the last trim.  Called with mem_look held. */
 static void give_back_locked(size_t more)
 {
+	/* mallinfo2 and malloc_trim walk the heap's free chunks: a heap of
+	 * millions of small blocks (check of a 200,000-chunk footer) made
+	 * looking every MiB half of all the CPU.  The time a look took sets
+	 * when the next may come, so looking costs at most about 2 %. */
+	uint64_t start = mono_ns();
+	if (start < mem_next_look)
+		return;
 	/* The heap's free bytes stay free once given back (only their pages
 	 * go): trimming whenever they are many would give back, again and
 	 * again, the holes a steady stream of pieces refills (a fault per
@@ -168,6 +186,8 @@ static void give_back_locked(size_t more)
 		malloc_trim(4 << 20);
 		mem_free_low = mallinfo2().fordblks;
 	}
+	uint64_t end = mono_ns();
+	mem_next_look = end + (end - start) * LOOK_COST_SHARE;
 }
 
 void colfs_mem_freed(size_t bytes)

@@ -55,7 +55,9 @@ void colfs_mem_hugepages(void *p, size_t n);
  * have grown by 8 MiB since the last trim its free pages are given back
  * (malloc_trim).  Looked at every 8 MiB, the holes reached 16 MiB
  * between looks (dbl at its bound on one mount).  A hole reused later is
- * faulted in again, as fresh memory would be. */
+ * faulted in again, as fresh memory would be.  A look walks the heap's
+ * free chunks, so the next one waits 50 times as long as the last took
+ * (a heap of millions of small blocks: looks cost at most about 2 %). */
 void colfs_mem_freed(size_t bytes);
 
 /* A block of `bytes` is about to be mapped (a decoded page's buffer).
