@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 void colfs_buf_free(colfs_buf *b)
 {
@@ -145,7 +147,7 @@ void colfs_malloc_setup(void)
 }
 
 #define GIVE_BACK_EVERY ((size_t)1 << 20)   /* bytes freed between looks */
-#define GIVE_BACK_MORE ((size_t)8 << 20)    /* heap free grown by, to trim */
+#define GIVE_BACK_MORE ((size_t)4 << 20)    /* heap free grown by, to trim */
 #define GIVE_BACK_MAPPED ((size_t)16 << 20) /* a block this large mapped */
 #define GIVE_BACK_BEFORE_MAP ((size_t)1 << 20) /* ... trims at this growth */
 
@@ -163,28 +165,64 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Trim when the heap's free bytes have grown by `more` over the least
- * seen since the last trim.  Called with mem_look held. */
-static void give_back_locked(size_t more)
+/* The heap's resident bytes that hold no block, as well as the kernel
+ * tells: the process's resident anonymous memory (/proc/self/statm:
+ * resident less shared) less the mapped blocks and the heap's blocks in
+ * use.  The rest of the anonymous memory (thread stacks, libraries'
+ * data) is about constant, so growth is holes faulted in.  The heap's
+ * free bytes do not tell it: a hole given back stays free, and the
+ * cache's churn refills it (faulting it in) and leaves it again without
+ * them growing, so a long read made the holes resident one by one (md5
+ * on one mount: 14 MiB of them at its peak).  The free bytes when /proc
+ * is not there. */
+static size_t heap_idle(const struct mallinfo2 *mi)
+{
+	static long page;
+	char b[128];
+	unsigned long size, res, shared;
+	int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, b, sizeof b - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (!page)
+		page = sysconf(_SC_PAGESIZE);
+	if (n <= 0 || page <= 0)
+		return mi->fordblks;
+	b[n] = '\0';
+	if (sscanf(b, "%lu %lu %lu", &size, &res, &shared) != 3 ||
+	    res < shared)
+		return mi->fordblks;
+	size_t anon = (size_t)(res - shared) * (size_t)page;
+	size_t held = mi->hblkhd + mi->uordblks;
+	return anon > held ? anon - held : 0;
+}
+
+/* Trim when the heap's resident free bytes (heap_idle) have grown by
+ * `more` over the least seen since the last trim.  Called with mem_look
+ * held. */
+static void give_back_locked(size_t more, bool now)
 {
 	/* mallinfo2 and malloc_trim walk the heap's free chunks: a heap of
 	 * millions of small blocks (check of a 200,000-chunk footer) made
 	 * looking every MiB half of all the CPU.  The time a look took sets
 	 * when the next may come, so looking costs at most about 2 %. */
 	uint64_t start = mono_ns();
-	if (start < mem_next_look)
+	if (start < mem_next_look && !now)
 		return;
-	/* The heap's free bytes stay free once given back (only their pages
-	 * go): trimming whenever they are many would give back, again and
-	 * again, the holes a steady stream of pieces refills (a fault per
-	 * page of every piece).  So only when they have grown over the
-	 * least seen since the last trim: new holes. */
+	/* Trimming whenever the resident holes are many would give back,
+	 * again and again, the holes a steady stream of pieces refills (a
+	 * fault per page of every piece).  So only when they have grown
+	 * over the least seen since the last trim: new holes.  `now`: even
+	 * if the last look was recent (a large block about to be used). */
 	struct mallinfo2 mi = mallinfo2();
-	if (mi.fordblks < mem_free_low)
-		mem_free_low = mi.fordblks;
-	if (mi.fordblks > mem_free_low + more) {
+	size_t idle = heap_idle(&mi);
+	if (idle < mem_free_low)
+		mem_free_low = idle;
+	if (idle > mem_free_low + more) {
 		malloc_trim(4 << 20);
-		mem_free_low = mallinfo2().fordblks;
+		mi = mallinfo2();
+		mem_free_low = heap_idle(&mi);
 	}
 	uint64_t end = mono_ns();
 	mem_next_look = end + (end - start) * LOOK_COST_SHARE;
@@ -199,15 +237,16 @@ void colfs_mem_freed(size_t bytes)
 	if (__atomic_exchange_n(&mem_freed, 0, __ATOMIC_RELAXED) <
 	    GIVE_BACK_EVERY || pthread_mutex_trylock(&mem_look))
 		return;
-	give_back_locked(GIVE_BACK_MORE);
+	give_back_locked(GIVE_BACK_MORE, false);
 	pthread_mutex_unlock(&mem_look);
 }
 
 void colfs_mem_mapping(size_t bytes)
 {
-	if (bytes < GIVE_BACK_MAPPED || pthread_mutex_trylock(&mem_look))
+	if (bytes < GIVE_BACK_MAPPED)
 		return;
-	give_back_locked(GIVE_BACK_BEFORE_MAP);
+	pthread_mutex_lock(&mem_look);
+	give_back_locked(GIVE_BACK_BEFORE_MAP, true);
 	pthread_mutex_unlock(&mem_look);
 }
 

@@ -51,19 +51,28 @@ void colfs_mem_hugepages(void *p, size_t n);
  * heap keeps freed memory between live blocks resident, and a view's
  * pieces do not fit the holes another view's smaller ones left (md5
  * after four other columns on one mount: 20 to 40 MB of holes beside the
- * cache); at each MiB freed it looks, and once the heap's free bytes
- * have grown by 8 MiB since the last trim its free pages are given back
- * (malloc_trim).  Looked at every 8 MiB, the holes reached 16 MiB
- * between looks (dbl at its bound on one mount).  A hole reused later is
- * faulted in again, as fresh memory would be.  A look walks the heap's
- * free chunks, so the next one waits 50 times as long as the last took
- * (a heap of millions of small blocks: looks cost at most about 2 %). */
+ * cache); at each MiB freed it looks, and once the heap's resident free
+ * bytes have grown by 4 MiB since the last trim its free pages are given
+ * back (malloc_trim).  Resident, as the kernel counts them
+ * (/proc/self/statm), not the free bytes malloc counts: a hole given
+ * back stays free, and the cache's churn faults it in again, so the free
+ * bytes did not grow while the holes became resident one by one (md5 on
+ * one mount: 14 MiB of them at its peak).  Looked at every 8 MiB, the
+ * holes reached 16 MiB between looks (dbl at its bound on one mount).  A
+ * hole reused later is faulted in again, as fresh memory would be.  A
+ * look walks the heap's free chunks, so the next one waits 50 times as
+ * long as the last took (a heap of millions of small blocks: looks cost
+ * at most about 2 %). */
 void colfs_mem_freed(size_t bytes);
 
-/* A block of `bytes` is about to be mapped (a decoded page's buffer).
- * When it is large (16 MiB and more), the heap's holes that grew by
- * 1 MiB since the last trim are given back first: such a block beside
- * the holes the cache's churn left is the daemon's peak. */
+/* A block of `bytes` is about to be mapped, or a mapped one to be filled
+ * again (a decoded page's buffer), or the piece cache made room for
+ * `bytes` held elsewhere (colfs_piece_cache_charge).  When it is large
+ * (16 MiB and more), the heap's holes that grew by 1 MiB since the last
+ * trim are given back first, whenever the last look was: such a block
+ * beside the holes the cache's churn left is the daemon's peak, and a
+ * page's buffers reused from page to page map nothing, so a trim before
+ * mapping alone no longer came (md5 on one mount: 22 MiB of holes). */
 void colfs_mem_mapping(size_t bytes);
 
 #endif

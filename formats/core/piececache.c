@@ -292,6 +292,9 @@ bool colfs_piece_cache_charge(colfs_piece_cache *c, uint64_t bytes)
 	evict_locked(c, false, &dead);
 	pthread_mutex_unlock(&c->lock);
 	free_dead(&dead);
+	/* the room is for memory about to be used: the holes the pieces
+	 * evicted leave go first */
+	colfs_mem_mapping(bytes);
 	return true;
 }
 

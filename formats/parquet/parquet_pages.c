@@ -679,8 +679,12 @@ void parquet_pages_scratch_free(parquet_pages_scratch *sc)
 static bool scratch_fit(colfs_piece_cache *bufs, uint8_t **p, size_t *cap,
 			size_t need)
 {
-	if (need <= *cap && *p)
+	if (need <= *cap && *p) {
+		/* refilled: a page's buffers in use beside the heap's
+		 * holes, the peak as much as a new block (buf.h) */
+		colfs_mem_mapping(need);
 		return true;
+	}
 	colfs_piece_cache_buf_put(bufs, *p, *cap);
 	*p = colfs_piece_cache_buf_get(bufs, need, need + need / 64, cap);
 	return *p != NULL;
