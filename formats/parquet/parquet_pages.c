@@ -671,11 +671,13 @@ void parquet_pages_scratch_free(parquet_pages_scratch *sc)
 }
 
 /* A scratch buffer of at least `need` bytes: kept when it is large
- * enough, else replaced by one from the tree's pool `bufs` or a new one a
- * sixty-fourth larger (pages of one column differ by a few bytes; each
- * would otherwise replace the buffer; more to spare would be resident
- * memory beyond the bound wherever the allocator touches it, as under
- * MALLOC_PERTURB_), on huge pages when large. */
+ * enough, else replaced by one from the tree's pool `bufs` or a new one
+ * 1/1024 larger (pages of one column differ by a few bytes, md5's stored
+ * bytes by up to 3 KB in 32 MB; each would otherwise replace the buffer;
+ * more to spare is resident memory beyond the bound, on huge pages or
+ * wherever the allocator touches it, as under MALLOC_PERTURB_: a
+ * sixty-fourth was 1.6 MB of md5's three page buffers), on huge pages
+ * when large. */
 static bool scratch_fit(colfs_piece_cache *bufs, uint8_t **p, size_t *cap,
 			size_t need)
 {
@@ -686,7 +688,7 @@ static bool scratch_fit(colfs_piece_cache *bufs, uint8_t **p, size_t *cap,
 		return true;
 	}
 	colfs_piece_cache_buf_put(bufs, *p, *cap);
-	*p = colfs_piece_cache_buf_get(bufs, need, need + need / 64, cap);
+	*p = colfs_piece_cache_buf_get(bufs, need, need + need / 1024, cap);
 	return *p != NULL;
 }
 
@@ -745,6 +747,10 @@ static colfs_status page_bytes_sc(colfs_tree *t, parquet_region_state *s,
 	if (sc && codec == COLFS_CODEC_NONE) {
 		/* the stored bytes are the page */
 		COLFS_TRY(scratch_read(s, sc->bufs, &sc->out, &sc->out_cap,
+				       off, stored, &raw, e));
+	} else if (sc && sc->stored) {
+		/* the owner's buffer for stored bytes (parquet_pages_scratch) */
+		COLFS_TRY(scratch_read(s, sc->bufs, sc->stored, sc->stored_cap,
 				       off, stored, &raw, e));
 	} else if (sc) {
 		/* dead once decompressed: the values buffer's room

@@ -124,6 +124,17 @@ typedef struct parquet_pages_scratch {
 	 * a page holds its decompressed bytes and a mark per 64 values, not
 	 * 16 bytes a value besides. */
 	bool in_page;
+	/* Set by the scratch's owner for the decode of one page: a
+	 * compressed page's stored bytes are read into this buffer (of
+	 * *stored_cap bytes, replaced when short) instead of the values
+	 * buffer, and it is left there for the owner's next page.  A view
+	 * decoding ahead sets it while the piece cache is charged for those
+	 * bytes (parquet_views.c, shared_ahead): a page's stored bytes then
+	 * reuse the last page's buffer, where a fresh block of 33 MB (an
+	 * md5 page) was mapped, faulted in and zeroed by the kernel for each
+	 * page.  NULL: as above. */
+	uint8_t **stored;
+	size_t *stored_cap;
 } parquet_pages_scratch;
 void parquet_pages_scratch_free(parquet_pages_scratch *sc);
 

@@ -784,6 +784,12 @@ struct parquet_views_shared {
 	bool ahead_busy;
 	colfs_tree *charged_to;
 	uint64_t charged;
+	/* The buffer the jobs read a page's stored bytes into (in_page
+	 * pages: parquet_pages_scratch's `stored`), kept from job to job
+	 * while the charge, which counts those bytes, is held; used by the
+	 * job alone (ahead_busy), and given back with the charge. */
+	uint8_t *stored;
+	size_t stored_cap;
 };
 
 static void shared_init(parquet_views_shared *sh, parquet_pages_state *v)
@@ -879,6 +885,17 @@ static bool shared_late_locked(parquet_views_shared *sh, uint64_t piece,
 	return false;
 }
 
+/* The jobs' stored bytes buffer back to the tree's pool.  Called with
+ * sh->lock held, no job running (ahead_busy false). */
+static void shared_stored_free_locked(parquet_views_shared *sh)
+{
+	if (sh->stored)
+		colfs_piece_cache_buf_put(colfs_tree_bufs(sh->charged_to),
+					  sh->stored, sh->stored_cap);
+	sh->stored = NULL;
+	sh->stored_cap = 0;
+}
+
 /* Give back the charge for a second set of page buffers once the view
  * holds one set at most (its pages and the spare) and no job decodes
  * ahead.  Called with sh->lock held. */
@@ -893,6 +910,7 @@ static void shared_settle_locked(parquet_views_shared *sh)
 	if (sets <= 1) {
 		colfs_tree_mem_uncharge(sh->charged_to, sh->charged);
 		sh->charged = 0;
+		shared_stored_free_locked(sh);
 	}
 }
 
@@ -987,6 +1005,7 @@ static void shared_destroy(parquet_views_shared *sh)
 		p->refs = 0;
 	shared_prune_locked(sh, PRUNE_ALL);
 	parquet_pages_scratch_free(&sh->spare);
+	shared_stored_free_locked(sh);
 	free(sh->newest);
 	pthread_cond_destroy(&sh->unref);
 	pthread_mutex_destroy(&sh->decode);
@@ -1131,6 +1150,8 @@ typedef struct parquet_views_ahead_job {
 	const parquet_pages_list *w;
 	size_t k;
 	uint64_t rec0, rec1;          /* its records (parquet_views_shpage) */
+	bool keep_stored;             /* in_page: its stored bytes go to
+				       * sh->stored (they are charged) */
 } parquet_views_ahead_job;
 
 /* The row groups the view of `f` reads end before this one (defined with
@@ -1154,13 +1175,23 @@ static void shared_ahead_run(colfs_tree *t, void *arg, bool run)
 			p->sc = sh->spare;
 			memset(&sh->spare, 0, sizeof sh->spare);
 			p->sc.in_page = sh->in_page;
+			if (j->keep_stored) {
+				p->sc.stored = &sh->stored;
+				p->sc.stored_cap = &sh->stored_cap;
+			}
 		}
 		pthread_mutex_unlock(&sh->lock);
 		/* A page that fails is left for its reader, who meets (and
 		 * reports) the same problem. */
-		if (p && parquet_pages_decode(t, j->s, j->f, j->g, j->leaf,
-					      j->w, j->k, &p->sc,
-					      &p->p) == COLFS_OK) {
+		colfs_status st = p ? parquet_pages_decode(t, j->s, j->f, j->g,
+							   j->leaf, j->w, j->k,
+							   &p->sc, &p->p)
+				    : COLFS_OK;
+		if (p) {
+			p->sc.stored = NULL;
+			p->sc.stored_cap = NULL;
+		}
+		if (p && st == COLFS_OK) {
 			p->owner = sh;
 			p->g = j->g;
 			p->leaf = j->leaf;
@@ -1240,21 +1271,26 @@ static void shared_ahead(colfs_tree *t, parquet_region_state *s,
 	 * long as the view holds two sets, as any other: given back at
 	 * each job's end, the cache refilled with pieces that the next
 	 * charge evicted again, a page's worth of fresh memory each time
-	 * and a higher peak (docs/performance.md, session 12). */
+	 * and a higher peak (docs/performance.md, session 12).  The buffer
+	 * those stored bytes are read into is kept for the next job as long
+	 * as the charge is held (sh->stored). */
+	bool keep_stored = false;
 	if (cur->p.vals.in_page) {
 		const parquet_page_header *nh = &w->pages[k].hdr;
 		uint64_t stored = (uint64_t)nh->compressed_size;
-		uint64_t more = stored + stored / 64;
+		uint64_t more = stored + stored / 1024;
 		if (!sh->in_page ||
 		    !pq_values_in_page_fits(s->pf->columns[cur->leaf].elem->type,
 					    nh->encoding)) {
 			uint64_t vals = (uint64_t)nh->num_values * sizeof(pq_bytes);
 			if (vals > more)
 				more = vals;
-		} else if (!cur->sc.def_cap && !cur->sc.rep_cap) {
+		} else {
+			keep_stored = true;
 			/* (levels, kept with a page with nulls, are not
 			 * in the bound's pages: those keep the whole set) */
-			need -= cur->sc.out_cap;
+			if (!cur->sc.def_cap && !cur->sc.rep_cap)
+				need -= cur->sc.out_cap;
 		}
 		need += more;
 	}
@@ -1282,7 +1318,8 @@ static void shared_ahead(colfs_tree *t, parquet_region_state *s,
 	if (j) {
 		*j = (parquet_views_ahead_job){.sh = sh, .s = s, .f = f, .g = g,
 					       .leaf = cur->leaf, .w = w, .k = k,
-					       .rec0 = rec0, .rec1 = rec1};
+					       .rec0 = rec0, .rec1 = rec1,
+					       .keep_stored = keep_stored};
 		if (colfs_tree_background(t, shared_ahead_run, j))
 			return;
 		free(j);
