@@ -1231,6 +1231,7 @@ static void shared_ahead(colfs_tree *t, parquet_region_state *s,
 	uint32_t g = cur->g;
 	size_t k = cur->k + 1;
 	uint64_t need;
+	bool last = false;
 
 	if (!sh->one_leaf)
 		return;
@@ -1248,7 +1249,9 @@ static void shared_ahead(colfs_tree *t, parquet_region_state *s,
 	while (k < w->n && !parquet_pages_is_data(&w->pages[k]))
 		k++;
 	if (k >= w->n) {
-		if (w->stop.status || g + 1 >= view_end(f) ||
+		/* the view's last page: no stored bytes are read any more */
+		last = g + 1 >= view_end(f);
+		if (w->stop.status || last ||
 		    parquet_pages_list_get(t, s, f, g + 1, cur->leaf, &w) ||
 		    !w)
 			goto done;
@@ -1327,6 +1330,11 @@ static void shared_ahead(colfs_tree *t, parquet_region_state *s,
 done:
 	pthread_mutex_lock(&sh->lock);
 	sh->ahead_busy = false;
+	/* Kept to the end, the buffer sat beside every piece when they
+	 * all fit the cache (a 3M-row md5 file, 144 MiB of cache: 209 MiB
+	 * at the end, not 196) */
+	if (last)
+		shared_stored_free_locked(sh);
 	shared_settle_locked(sh);
 	pthread_mutex_unlock(&sh->lock);
 }
