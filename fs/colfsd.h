@@ -57,6 +57,11 @@ typedef struct colfsd {
 	 * frees what it forgets (forget.c; NULL before it starts). */
 	size_t node_budget;
 	struct colfsd_forgetter *forgetter;
+	/* What the kernel and the daemon did about nodes (atomic, relaxed;
+	 * SIGUSR1 prints them): lookups answered, nodes the kernel forgot
+	 * (FORGET entries) and in how many messages, listings it was asked
+	 * to drop, directories whose children were freed. */
+	uint64_t n_lookups, n_forgets, n_forget_msgs, n_dropped, n_freed;
 } colfsd;
 
 /* The low-level operations table (ll.c). */
@@ -83,7 +88,9 @@ void colfsd_dir_close(colfsd *d, colfs_node *dir);
  * thread (cheap when under it). */
 void colfsd_budget_check(colfsd *d);
 /* SIGUSR1: one line on stderr, "colfs: nodes: N alive, at most P at once
- * (node_budget B)"; installed with the session's signal handlers. */
+ * (node_budget B); L lookups, F forgotten in M messages, D listings
+ * dropped, R directories freed"; installed with the session's signal
+ * handlers. */
 void colfsd_nodes_signal(colfsd *d);
 
 /* The one place where a colfs_status becomes an errno (errno.c). */

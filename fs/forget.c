@@ -69,6 +69,7 @@ static void forget_shrink(colfsd *d)
 		/* ENOENT: the kernel holds no such entry (forgotten) */
 		fuse_lowlevel_notify_inval_entry(d->se, parent, name,
 						 strlen(name));
+		__atomic_add_fetch(&d->n_dropped, 1, __ATOMIC_RELAXED);
 		free(name);
 		alive = alive > kids ? alive - kids : 0;
 	}
@@ -101,9 +102,12 @@ static void *forget_run(void *arg)
 		pthread_mutex_unlock(&f->lock);
 
 		for (size_t i = 0; i < n; i++)
-			if (colfs_tree_release_unused(d->tree, batch[i]))
+			if (colfs_tree_release_unused(d->tree, batch[i])) {
+				__atomic_add_fetch(&d->n_freed, 1,
+						   __ATOMIC_RELAXED);
 				fuse_lowlevel_notify_inval_inode(d->se, batch[i],
 								 0, 0);
+			}
 		if (over) {
 			struct timespec now;
 
@@ -260,7 +264,7 @@ static char *put_str(char *p, const char *s)
 static void nodes_handler(int sig)
 {
 	colfsd *d = nodes_of_signal;
-	char line[160], *p = line;
+	char line[320], *p = line;
 	size_t peak, alive;
 	int saved = errno;
 
@@ -275,7 +279,17 @@ static void nodes_handler(int sig)
 	p = put_str(p, " at once (node_budget ");
 	p = d->node_budget == SIZE_MAX ? put_str(p, "none")
 				       : put_u64(p, d->node_budget);
-	p = put_str(p, ")\n");
+	p = put_str(p, "); ");
+	p = put_u64(p, __atomic_load_n(&d->n_lookups, __ATOMIC_RELAXED));
+	p = put_str(p, " lookups, ");
+	p = put_u64(p, __atomic_load_n(&d->n_forgets, __ATOMIC_RELAXED));
+	p = put_str(p, " forgotten in ");
+	p = put_u64(p, __atomic_load_n(&d->n_forget_msgs, __ATOMIC_RELAXED));
+	p = put_str(p, " messages, ");
+	p = put_u64(p, __atomic_load_n(&d->n_dropped, __ATOMIC_RELAXED));
+	p = put_str(p, " listings dropped, ");
+	p = put_u64(p, __atomic_load_n(&d->n_freed, __ATOMIC_RELAXED));
+	p = put_str(p, " directories freed\n");
 	if (write(STDERR_FILENO, line, (size_t)(p - line)) < 0)
 		errno = saved;
 	errno = saved;
