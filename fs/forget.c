@@ -9,18 +9,21 @@
  * thread of its own:
  *
  *   - a directory the core names when nothing below it is held or open
- *     any more has its children freed (colfs_tree_release_unused, which
- *     waits for the workers decoding ahead: not for a request's thread),
- *     and the kernel drops its cached listing, which names the old inode
- *     numbers (fuse_lowlevel_notify_inval_inode);
+ *     any more has its children freed, or its highest such ancestor's
+ *     (colfs_tree_release_unused, which waits for the workers decoding
+ *     ahead: not for a request's thread), and the kernel, if it still
+ *     holds that directory, drops its cached listing, which names the old
+ *     inode numbers (fuse_lowlevel_notify_inval_inode);
  *   - past -o node_budget nodes alive, the kernel is asked to drop the
- *     entries of the directories listed longest ago
- *     (fuse_lowlevel_notify_inval_entry of the directory's name in its
- *     parent: the kernel prunes the unused entries below it too), until
- *     the children they hold would bring the count under 3/4 of the
- *     budget; the FORGETs that follow free them (above).  A part still in
- *     use (an open file, a working directory) is not dropped by the
- *     kernel and stays.
+ *     entries of the directories least recently used
+ *     (colfs_tree_pick_listings: a walk's ancestors are used with each
+ *     directory it lists, so what goes first is the subtrees it has
+ *     left, each whole), with fuse_lowlevel_notify_inval_entry of the
+ *     directory's name in its parent (the kernel prunes the unused
+ *     entries below it too), until the nodes under them would bring the
+ *     count under 3/4 of the budget; the FORGETs that follow free them
+ *     (above).  A part still in use (an open file, a working directory)
+ *     is not dropped by the kernel and stays.
  *
  * Notifications are sent from this thread, holding no lock of ours: one
  * sent while a request waits on a lock its sender holds would deadlock
@@ -52,26 +55,33 @@ typedef struct colfsd_forgetter {
 	pthread_t thread;
 } colfsd_forgetter;
 
-/* Ask the kernel to forget the oldest listings (see the top). */
+/* Listings taken from the core at a time. */
+#define FORGET_PICK 256
+
+/* Ask the kernel to forget the listings least recently used (see the
+ * top). */
 static void forget_shrink(colfsd *d)
 {
 	size_t alive = colfs_tree_nodes_alive(d->tree, NULL);
 	size_t target = d->node_budget - d->node_budget / 4;
-	size_t rounds = colfs_tree_listings(d->tree);
+	colfs_listing pick[FORGET_PICK];
 
-	while (alive > target && rounds-- > 0) {
-		uint64_t parent;
-		char *name;
-		size_t kids;
+	while (alive > target) {
+		size_t n = colfs_tree_pick_listings(d->tree, alive - target,
+						    pick, FORGET_PICK);
 
-		if (!colfs_tree_oldest_listing(d->tree, &parent, &name, &kids))
+		if (!n)
 			break;
-		/* ENOENT: the kernel holds no such entry (forgotten) */
-		fuse_lowlevel_notify_inval_entry(d->se, parent, name,
-						 strlen(name));
-		__atomic_add_fetch(&d->n_dropped, 1, __ATOMIC_RELAXED);
-		free(name);
-		alive = alive > kids ? alive - kids : 0;
+		for (size_t i = 0; i < n; i++) {
+			/* ENOENT: the kernel holds no such entry (forgotten) */
+			fuse_lowlevel_notify_inval_entry(d->se, pick[i].parent,
+							 pick[i].name,
+							 strlen(pick[i].name));
+			__atomic_add_fetch(&d->n_dropped, 1, __ATOMIC_RELAXED);
+			free(pick[i].name);
+			alive = alive > pick[i].nodes ? alive - pick[i].nodes
+						      : 0;
+		}
 	}
 }
 
@@ -101,13 +111,17 @@ static void *forget_run(void *arg)
 						__ATOMIC_RELAXED);
 		pthread_mutex_unlock(&f->lock);
 
-		for (size_t i = 0; i < n; i++)
-			if (colfs_tree_release_unused(d->tree, batch[i])) {
-				__atomic_add_fetch(&d->n_freed, 1,
-						   __ATOMIC_RELAXED);
-				fuse_lowlevel_notify_inval_inode(d->se, batch[i],
+		for (size_t i = 0; i < n; i++) {
+			uint64_t held;
+
+			if (!colfs_tree_release_unused(d->tree, batch[i],
+						       &held))
+				continue;
+			__atomic_add_fetch(&d->n_freed, 1, __ATOMIC_RELAXED);
+			if (held)
+				fuse_lowlevel_notify_inval_inode(d->se, held,
 								 0, 0);
-			}
+		}
 		if (over) {
 			struct timespec now;
 
