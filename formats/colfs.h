@@ -88,7 +88,7 @@ typedef struct colfs_options {
 	 * trees stay open at once; 0: the default (64). */
 	uint32_t max_open_files;
 	/* A mount (fs/forget.c): nodes alive past which the kernel is asked
-	 * to forget the directories listed longest ago; 0: the default
+	 * to forget the directories least recently used; 0: the default
 	 * (COLFS_DEFAULT_NODE_BUDGET), UINT64_MAX: no bound
 	 * (-o node_budget=0).  The tree keeps the sizes of as many freed
 	 * nodes (colfs_tree_release_unused). */
