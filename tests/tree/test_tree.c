@@ -167,7 +167,8 @@ static const colfs_format test_format = {
 	.name = "test", .probe = test_probe, .open = test_open,
 };
 
-static colfs_tree *open_test_tree(const char *cache)
+/* The test tree over a 10-byte file, with up to two options. */
+static colfs_tree *open_test_tree_with(const char *opt1, const char *opt2)
 {
 	char path[] = "/tmp/colfs-tree-test-XXXXXX";
 	int fd = mkstemp(path);
@@ -175,14 +176,21 @@ static colfs_tree *open_test_tree(const char *cache)
 	assert_int_equal(write(fd, "0123456789", 10), 10);
 	unlink(path);
 	colfs_options o = {0};
-	if (cache)
-		assert_int_equal(colfs_options_set(&o, cache), COLFS_OK);
+	if (opt1)
+		assert_int_equal(colfs_options_set(&o, opt1), COLFS_OK);
+	if (opt2)
+		assert_int_equal(colfs_options_set(&o, opt2), COLFS_OK);
 	colfs_tree *t;
 	char why[256];
 	assert_int_equal(colfs_tree_open_format(fd, "test", &test_format, &o,
 						&t, why, sizeof why),
 			 COLFS_OK);
 	return t;
+}
+
+static colfs_tree *open_test_tree(const char *cache)
+{
+	return open_test_tree_with(cache, NULL);
 }
 
 static char *read_all(colfs_tree *t, colfs_node *n, size_t chunk, size_t *len)
@@ -563,19 +571,7 @@ static void test_pick_listings(void **state)
 static void test_kept_sizes_bounded(void **state)
 {
 	(void)state;
-	char path[] = "/tmp/colfs-tree-test-XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, "0123456789", 10), 10);
-	unlink(path);
-	colfs_options o = {0};
-	assert_int_equal(colfs_options_set(&o, "sizes=lazy"), COLFS_OK);
-	assert_int_equal(colfs_options_set(&o, "node_budget=10"), COLFS_OK);
-	colfs_tree *t;
-	char why[256];
-	assert_int_equal(colfs_tree_open_format(fd, "test", &test_format, &o,
-						&t, why, sizeof why),
-			 COLFS_OK);
+	colfs_tree *t = open_test_tree_with("sizes=lazy", "node_budget=10");
 	colfs_node *s, *f;
 	colfs_node *const *kids;
 	size_t n, len;
