@@ -84,7 +84,7 @@ void colfsd_unref_many(colfsd *d, const uint64_t *ino, const uint64_t *count,
 		       size_t n);
 /* A directory handle is closed (releasedir, or an open not answered). */
 void colfsd_dir_close(colfsd *d, colfs_node *dir);
-/* After a request that may have made nodes: past 7/8 of the budget,
+/* After a request that may have made nodes: past 3/4 of the budget,
  * wake the thread (cheap when under it). */
 void colfsd_budget_check(colfsd *d);
 /* SIGUSR1: one line on stderr, "colfs: nodes: N alive, at most P at once
