@@ -7,8 +7,9 @@
  * open directory handle keeps the directory's children: a node the kernel
  * still holds, or may reach through an open directory, is never freed.
  * What it has forgotten is freed by forget.c's thread, which also asks the
- * kernel to forget old listings past -o node_budget; a directory freed is
- * listed again, with the same names and new inode numbers, when asked.
+ * kernel to forget the listings least recently used as -o node_budget
+ * nears; a directory freed is listed again, with the same names and new
+ * inode numbers, when asked.
  * Readdir offsets are positions in the directory's child array (0 is ".",
  * 1 is "..", 2 + i is child i), the same in every listing of it, so a
  * listing resumes without per-open state.
