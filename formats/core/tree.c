@@ -1102,15 +1102,18 @@ bool colfs_tree_release_unused(colfs_tree *t, uint64_t ino, uint64_t *held)
 	/* as colfs_dir_release: no worker may hold a node freed below */
 	colfs_ahead_quiesce(t->ahead);
 	colfs_tree_lock(t);
-	colfs_node *dir = colfs_tree_node(t, ino);
+	colfs_node *dir = colfs_tree_node(t, ino), *asked = dir;
 	/* the kernel forgets a pruned subtree from its leaves up: by now
 	 * an ancestor may be unused too, and freed at once (one listing
-	 * made again, not one per directory under it) */
+	 * made again, not one per directory under it); unless something
+	 * beside `ino` is open under it */
 	while (dir && dir->kind == COLFS_CONTENT_DIR && !node_is_root(dir) &&
 	       !node_is_root(dir->parent) &&
 	       dir->held == 0 && dir->parent->held == 0 &&
 	       __atomic_load_n(&dir->parent->opens, __ATOMIC_RELAXED) == 0)
 		dir = dir->parent;
+	if (dir != asked && subtree_open(dir))
+		dir = asked;
 	if (dir && dir->kind == COLFS_CONTENT_DIR && !node_is_root(dir) &&
 	    dir->held == 0 &&
 	    __atomic_load_n(&dir->opens, __ATOMIC_RELAXED) == 0 &&

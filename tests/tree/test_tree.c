@@ -565,6 +565,41 @@ static void test_pick_listings(void **state)
 	colfs_tree_destroy(t);
 }
 
+/* A directory the kernel has forgotten all of is freed with its highest
+ * unused ancestor (deep, with d0 and d1), unless something else under
+ * that is open (a file of d1: d0 alone). */
+static void test_release_climbs(void **state)
+{
+	(void)state;
+	colfs_tree *t = open_test_tree(NULL);
+	colfs_node *d0, *d1, *f;
+	colfs_node *const *kids;
+	colfs_handle *h;
+	size_t n, alive;
+	uint64_t d0_ino, d1_ino, held;
+
+	assert_int_equal(colfs_tree_resolve(t, "/deep/d0", &d0), COLFS_OK);
+	assert_int_equal(colfs_dir_list(t, d0, &kids, &n), COLFS_OK);
+	assert_int_equal(colfs_tree_resolve(t, "/deep/d1/f7", &f), COLFS_OK);
+	d1 = colfs_node_parent(f);
+	d0_ino = colfs_node_ino(d0);
+	d1_ino = colfs_node_ino(d1);
+	alive = colfs_tree_nodes_alive(t, NULL);
+	assert_int_equal(colfs_node_open(t, f, &h), COLFS_OK);
+	assert_true(colfs_tree_release_unused(t, d0_ino, &held));
+	assert_int_equal(colfs_tree_nodes_alive(t, NULL), alive - 100);
+	assert_ptr_equal(colfs_tree_node(t, d0_ino), d0);
+	assert_ptr_equal(colfs_tree_node(t, d1_ino), d1);
+	colfs_handle_close(h);
+	assert_int_equal(colfs_dir_list(t, d0, &kids, &n), COLFS_OK);
+	assert_true(colfs_tree_release_unused(t, d0_ino, &held));
+	assert_int_equal(held, 0);
+	assert_int_equal(colfs_tree_nodes_alive(t, NULL), alive - 203);
+	assert_null(colfs_tree_node(t, d0_ino));
+	assert_null(colfs_tree_node(t, d1_ino));
+	colfs_tree_destroy(t);
+}
+
 /* The sizes of freed nodes kept for the nodes made again are bounded by
  * the node budget: the newest are kept (with sizes=lazy a stat learns
  * nothing: s29 made again knows its size, s0 does not). */
@@ -1465,6 +1500,7 @@ int main(void)
 		cmocka_unit_test(test_forget),
 		cmocka_unit_test(test_pick_listings),
 		cmocka_unit_test(test_kept_sizes_bounded),
+		cmocka_unit_test(test_release_climbs),
 		cmocka_unit_test(test_cache_spreads),
 		cmocka_unit_test(test_cache_bufs),
 		cmocka_unit_test(test_cache_passed),
