@@ -88,9 +88,10 @@ typedef struct colfs_options {
 	 * trees stay open at once; 0: the default (64). */
 	uint32_t max_open_files;
 	/* A mount (fs/forget.c): nodes alive past which the kernel is asked
-	 * to forget the directories listed longest ago; 0: the default
+	 * to forget the directories least recently used; 0: the default
 	 * (COLFS_DEFAULT_NODE_BUDGET), UINT64_MAX: no bound
-	 * (-o node_budget=0).  Nothing else reads it. */
+	 * (-o node_budget=0).  The tree keeps the sizes of as many freed
+	 * nodes (colfs_tree_release_unused). */
 	uint64_t node_budget;
 	/* A Delta table's snapshot (-o version=N; formats/dataset/delta.h):
 	 * delta_version when delta_version_set, else the latest. */
@@ -359,12 +360,16 @@ size_t colfs_tree_forget(colfs_tree *t, const uint64_t *ino,
 void colfs_dir_opened(colfs_tree *t, colfs_node *dir);
 uint64_t colfs_dir_closed(colfs_tree *t, colfs_node *dir);
 /* Free the children of directory `ino` (an answer of colfs_tree_forget
- * or colfs_dir_closed) if nothing under it is held or open still; true
- * when they were freed.  Waits for the workers decoding ahead to be idle
- * (colfs_ahead_quiesce): call it from a thread of its own, holding
- * nothing a request needs.  The sizes those nodes knew that a stat would
- * not learn again cheaply are kept for the nodes made again. */
-bool colfs_tree_release_unused(colfs_tree *t, uint64_t ino);
+ * or colfs_dir_closed) if nothing under it is held or open still, or
+ * those of its highest ancestor below the root of which that is true;
+ * true when they were freed, and *held (if not NULL) is then the number
+ * of the directory freed if the kernel still holds it (its cached listing
+ * names the numbers freed), else 0.  Waits for the workers decoding ahead
+ * to be idle (colfs_ahead_quiesce): call it from a thread of its own,
+ * holding nothing a request needs.  The sizes those nodes knew that a
+ * stat would not learn again cheaply are kept for the nodes made again
+ * (the newest, at most the node_budget option's count). */
+bool colfs_tree_release_unused(colfs_tree *t, uint64_t ino, uint64_t *held);
 /* Nodes alive now; *peak (if not NULL) the most alive at once.  Read
  * without a lock (a signal handler may call it). */
 size_t colfs_tree_nodes_alive(const colfs_tree *t, size_t *peak);
@@ -372,14 +377,29 @@ size_t colfs_tree_nodes_alive(const colfs_tree *t, size_t *peak);
  * of them; the table's slots are not in order of age, and a freed one
  * is a hole); false when out of memory. */
 bool colfs_tree_file_inos(colfs_tree *t, uint64_t **out, size_t *n);
-/* How many directories are populated (listed), the root aside. */
-size_t colfs_tree_listings(colfs_tree *t);
-/* The directory listed longest ago (the root aside), which becomes the
- * newest, so that the next call answers the next: the inode number of
- * its parent, its name (malloc'd) and how many children it holds.  false
- * when there is none or out of memory. */
-bool colfs_tree_oldest_listing(colfs_tree *t, uint64_t *parent, char **name,
-			       size_t *kids);
+/* A listing the kernel may be asked to drop (a mount past its node
+ * budget): the directory's name (malloc'd) in its parent (an inode
+ * number), and the nodes alive under it, at any depth. */
+typedef struct colfs_listing {
+	uint64_t parent;
+	char *name;
+	size_t nodes;
+} colfs_listing;
+/* The listings used by the COLFS_RECENT_USES latest uses are dropped
+ * only when the older ones are not enough. */
+#define COLFS_RECENT_USES 64
+/* Directories whose nodes, dropped, would bring the nodes alive down by
+ * `want`, least recently used first, at most `max` into `out`; answers
+ * how many.  A directory is used when it is listed or opened, and so is
+ * every directory above it: a walk's ancestors stay the newest, and the
+ * oldest are the subtrees it left, each given whole (the highest
+ * directory above the oldest listing not used lately).  A directory given
+ * is not given again, nor one under it, until it is used again. */
+size_t colfs_tree_pick_listings(colfs_tree *t, size_t want,
+				colfs_listing *out, size_t max);
+/* How many sizes of freed nodes are kept (colfs_tree_release_unused):
+ * at most the tree's node_budget option. */
+size_t colfs_tree_kept_sizes(colfs_tree *t);
 /* Find a child by name; some directories also answer names they do not
  * list (bloom_filter/might_contain/<value>). */
 colfs_status colfs_dir_lookup(colfs_tree *t, colfs_node *dir, const char *name,

@@ -53,10 +53,15 @@ typedef struct colfsd {
 	pthread_mutex_t files_lock;
 	struct colfsd_file *files;
 	/* -o node_budget: nodes alive past which the kernel is asked to
-	 * forget the oldest listings (SIZE_MAX: never); and the thread that
+	 * forget the listings least recently used (SIZE_MAX: never); and the thread that
 	 * frees what it forgets (forget.c; NULL before it starts). */
 	size_t node_budget;
 	struct colfsd_forgetter *forgetter;
+	/* What the kernel and the daemon did about nodes (atomic, relaxed;
+	 * SIGUSR1 prints them): lookups answered, nodes the kernel forgot
+	 * (FORGET entries) and in how many messages, listings it was asked
+	 * to drop, directories whose children were freed. */
+	uint64_t n_lookups, n_forgets, n_forget_msgs, n_dropped, n_freed;
 } colfsd;
 
 /* The low-level operations table (ll.c). */
@@ -79,11 +84,13 @@ void colfsd_unref_many(colfsd *d, const uint64_t *ino, const uint64_t *count,
 		       size_t n);
 /* A directory handle is closed (releasedir, or an open not answered). */
 void colfsd_dir_close(colfsd *d, colfs_node *dir);
-/* After a request that may have made nodes: past the budget, wake the
- * thread (cheap when under it). */
+/* After a request that may have made nodes: past 3/4 of the budget,
+ * wake the thread (cheap when under it). */
 void colfsd_budget_check(colfsd *d);
 /* SIGUSR1: one line on stderr, "colfs: nodes: N alive, at most P at once
- * (node_budget B)"; installed with the session's signal handlers. */
+ * (node_budget B); L lookups, F forgotten in M messages, D listings
+ * dropped, R directories freed"; installed with the session's signal
+ * handlers. */
 void colfsd_nodes_signal(colfsd *d);
 
 /* The one place where a colfs_status becomes an errno (errno.c). */

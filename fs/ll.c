@@ -7,8 +7,9 @@
  * open directory handle keeps the directory's children: a node the kernel
  * still holds, or may reach through an open directory, is never freed.
  * What it has forgotten is freed by forget.c's thread, which also asks the
- * kernel to forget old listings past -o node_budget; a directory freed is
- * listed again, with the same names and new inode numbers, when asked.
+ * kernel to forget the listings least recently used as -o node_budget
+ * nears; a directory freed is listed again, with the same names and new
+ * inode numbers, when asked.
  * Readdir offsets are positions in the directory's child array (0 is ".",
  * 1 is "..", 2 + i is child i), the same in every listing of it, so a
  * listing resumes without per-open state.
@@ -195,6 +196,7 @@ static void colfsd_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	}
 	uint64_t ino = colfs_node_ino(kid);
 	int err = colfsd_entry(d, kid, &e, true);
+	__atomic_add_fetch(&d->n_lookups, 1, __ATOMIC_RELAXED);
 	if (err) {
 		colfsd_unref(d, ino, 1);
 		fuse_reply_err(req, err);
@@ -208,7 +210,11 @@ static void colfsd_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
  * one holds). */
 static void colfsd_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
 {
-	colfsd_unref(colfsd_of(req), ino, nlookup);
+	colfsd *d = colfsd_of(req);
+
+	__atomic_add_fetch(&d->n_forgets, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&d->n_forget_msgs, 1, __ATOMIC_RELAXED);
+	colfsd_unref(d, ino, nlookup);
 	fuse_reply_none(req);
 }
 
@@ -219,6 +225,8 @@ static void colfsd_forget_multi(fuse_req_t req, size_t count,
 	/* one call of the core (one lock) for the batch */
 	uint64_t *v = malloc(count * 2 * sizeof *v);
 
+	__atomic_add_fetch(&d->n_forgets, count, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&d->n_forget_msgs, 1, __ATOMIC_RELAXED);
 	if (!v) {
 		for (size_t i = 0; i < count; i++)
 			colfsd_unref(d, forgets[i].ino, forgets[i].nlookup);

@@ -160,6 +160,16 @@ colfs_status colfs_sizeindex_put(colfs_sizeindex *ix, const char *tree_path,
 	return st;
 }
 
+void colfs_sizeindex_clear(colfs_sizeindex *ix)
+{
+	pthread_mutex_lock(&ix->lock);
+	sizeindex_clear(ix->slots, ix->cap);
+	ix->slots = NULL;
+	ix->cap = ix->count = 0;
+	ix->dirty = true;
+	pthread_mutex_unlock(&ix->lock);
+}
+
 size_t colfs_sizeindex_count(colfs_sizeindex *ix)
 {
 	pthread_mutex_lock(&ix->lock);

@@ -51,6 +51,8 @@ bool colfs_sizeindex_get(colfs_sizeindex *ix, const char *tree_path,
 /* Keep a size; the index becomes dirty when it is new or different. */
 colfs_status colfs_sizeindex_put(colfs_sizeindex *ix, const char *tree_path,
 				 uint64_t size);
+/* Forget every size kept (the index stays, empty, and dirty). */
+void colfs_sizeindex_clear(colfs_sizeindex *ix);
 size_t colfs_sizeindex_count(colfs_sizeindex *ix);
 /* Sizes were put that the file on disk does not have. */
 bool colfs_sizeindex_dirty(colfs_sizeindex *ix);

@@ -728,7 +728,12 @@ static const colfs_node_ops io_ops = {
 	.generate = io_generate,
 };
 
-/* The list of populated directories, oldest listing first (tree
+static bool node_is_root(const colfs_node *n)
+{
+	return n->parent == n;
+}
+
+/* The list of populated directories, least recently used first (tree
  * locked). */
 static bool listed_has(const colfs_tree *t, const colfs_node *d)
 {
@@ -763,6 +768,25 @@ static void listed_unlink(colfs_tree *t, colfs_node *d)
 	t->nlisted--;
 }
 
+/* `d` is used (listed, opened): it and its ancestors that are listed
+ * become the newest, the ancestors last (tree locked).  So a directory
+ * is never older than one under it, and the oldest are those whose
+ * subtrees a walk left longest ago, never the ancestors of where it is
+ * (colfs_tree_pick_listings). */
+static void listed_use(colfs_tree *t, colfs_node *d)
+{
+	uint64_t now = ++t->uses;
+
+	for (colfs_node *a = d; !node_is_root(a); a = a->parent) {
+		if (!__atomic_load_n(&a->populated, __ATOMIC_RELAXED))
+			continue;
+		listed_unlink(t, a);
+		listed_append(t, a);
+		a->used = now;
+		a->drop_asked = false;
+	}
+}
+
 /* A node about to be freed knew a size that would be costly to learn
  * again (a document a stat does not make, a stream read to its end when
  * no size index keeps it): kept by tree path for the node made again
@@ -786,12 +810,21 @@ static void node_keep_size(colfs_tree *t, const colfs_node *n)
 		return;
 	}
 	/* made under the tree lock (the only writer); read without it
-	 * (node_kept_size), so published with a release store */
-	colfs_sizeindex *ix = t->freed_sizes;
+	 * (node_kept_size), so published with a release store, and never
+	 * freed before the tree: a generation full, the other is emptied
+	 * (its sizes are learnt again, if ever needed) and takes the new */
+	colfs_sizeindex *ix = t->freed_sizes[t->freed_cur];
+	if (ix && colfs_sizeindex_count(ix) >= t->freed_half) {
+		t->freed_cur ^= 1;
+		ix = t->freed_sizes[t->freed_cur];
+		if (ix)
+			colfs_sizeindex_clear(ix);
+	}
 	if (!ix) {
 		if (!(ix = colfs_sizeindex_create("freed nodes")))
 			return;
-		__atomic_store_n(&t->freed_sizes, ix, __ATOMIC_RELEASE);
+		__atomic_store_n(&t->freed_sizes[t->freed_cur], ix,
+				 __ATOMIC_RELEASE);
 	}
 	colfs_node_path(n, path, sizeof path);
 	colfs_sizeindex_put(ix, path, size);
@@ -802,13 +835,33 @@ static bool node_kept_size(colfs_tree *t, const colfs_node *n,
 			   uint64_t *size)
 {
 	char path[4096];
+	bool pathed = false;
 
-	colfs_sizeindex *ix = __atomic_load_n(&t->freed_sizes,
-					      __ATOMIC_ACQUIRE);
-	if (!ix)
-		return false;
-	colfs_node_path(n, path, sizeof path);
-	return colfs_sizeindex_get(ix, path, size);
+	for (unsigned g = 0; g < 2; g++) {
+		colfs_sizeindex *ix = __atomic_load_n(&t->freed_sizes[g],
+						      __ATOMIC_ACQUIRE);
+		if (!ix)
+			continue;
+		if (!pathed)
+			colfs_node_path(n, path, sizeof path);
+		pathed = true;
+		if (colfs_sizeindex_get(ix, path, size))
+			return true;
+	}
+	return false;
+}
+
+size_t colfs_tree_kept_sizes(colfs_tree *t)
+{
+	size_t n = 0;
+
+	for (unsigned g = 0; g < 2; g++) {
+		colfs_sizeindex *ix = __atomic_load_n(&t->freed_sizes[g],
+						      __ATOMIC_ACQUIRE);
+		if (ix)
+			n += colfs_sizeindex_count(ix);
+	}
+	return n;
 }
 
 static colfs_status dir_populate(colfs_tree *t, colfs_node *dir)
@@ -833,7 +886,7 @@ static colfs_status dir_populate(colfs_tree *t, colfs_node *dir)
 		dir->populate_st = st;
 		__atomic_store_n(&dir->populated, 1, __ATOMIC_RELEASE);
 		if (dir != t->nodes[0])
-			listed_append(t, dir);
+			listed_use(t, dir);
 	}
 	if (dir->nkids == 0)
 		st = dir->populate_st;
@@ -937,11 +990,6 @@ colfs_status colfs_dir_release(colfs_tree *t, colfs_node *dir)
  * it until its FORGET; a directory whose nodes below it are neither held
  * nor open has its children freed, and listed again when next asked.
  */
-static bool node_is_root(const colfs_node *n)
-{
-	return n->parent == n;
-}
-
 /* `n` is held `count` more times (tree locked). */
 static void node_ref_locked(colfs_node *n, uint64_t count)
 {
@@ -1029,6 +1077,7 @@ void colfs_dir_opened(colfs_tree *t, colfs_node *dir)
 	 * freed before (the listing is made again) or sees the handle */
 	colfs_tree_lock(t);
 	__atomic_add_fetch(&dir->opens, 1, __ATOMIC_RELAXED);
+	listed_use(t, dir);
 	colfs_tree_unlock(t);
 }
 
@@ -1043,14 +1092,28 @@ uint64_t colfs_dir_closed(colfs_tree *t, colfs_node *dir)
 	return up;
 }
 
-bool colfs_tree_release_unused(colfs_tree *t, uint64_t ino)
+bool colfs_tree_release_unused(colfs_tree *t, uint64_t ino, uint64_t *held)
 {
 	bool freed = false;
+
+	if (held)
+		*held = 0;
 
 	/* as colfs_dir_release: no worker may hold a node freed below */
 	colfs_ahead_quiesce(t->ahead);
 	colfs_tree_lock(t);
-	colfs_node *dir = colfs_tree_node(t, ino);
+	colfs_node *dir = colfs_tree_node(t, ino), *asked = dir;
+	/* the kernel forgets a pruned subtree from its leaves up: by now
+	 * an ancestor may be unused too, and freed at once (one listing
+	 * made again, not one per directory under it); unless something
+	 * beside `ino` is open under it */
+	while (dir && dir->kind == COLFS_CONTENT_DIR && !node_is_root(dir) &&
+	       !node_is_root(dir->parent) &&
+	       dir->held == 0 && dir->parent->held == 0 &&
+	       __atomic_load_n(&dir->parent->opens, __ATOMIC_RELAXED) == 0)
+		dir = dir->parent;
+	if (dir != asked && subtree_open(dir))
+		dir = asked;
 	if (dir && dir->kind == COLFS_CONTENT_DIR && !node_is_root(dir) &&
 	    dir->held == 0 &&
 	    __atomic_load_n(&dir->opens, __ATOMIC_RELAXED) == 0 &&
@@ -1061,6 +1124,8 @@ bool colfs_tree_release_unused(colfs_tree *t, uint64_t ino)
 		subtree_free(t, dir, true);
 		t->epoch++;
 		freed = true;
+		if (held && dir->nlookup)
+			*held = dir->ino;
 	}
 	colfs_tree_unlock(t);
 	return freed;
@@ -1092,33 +1157,66 @@ bool colfs_tree_file_inos(colfs_tree *t, uint64_t **out, size_t *n)
 	return v != NULL;
 }
 
-size_t colfs_tree_listings(colfs_tree *t)
+/* The nodes alive under `dir` (tree locked). */
+static size_t nodes_below(const colfs_node *dir)
 {
-	colfs_tree_lock(t);
-	size_t n = t->nlisted;
-	colfs_tree_unlock(t);
+	size_t n = dir->nkids + dir->nhidden;
+
+	for (size_t i = 0; i < dir->nkids + dir->nhidden; i++) {
+		const colfs_node *k = i < dir->nkids ? dir->kids[i]
+						     : dir->hidden[i - dir->nkids];
+		if (k->kind == COLFS_CONTENT_DIR &&
+		    __atomic_load_n(&k->populated, __ATOMIC_RELAXED))
+			n += nodes_below(k);
+	}
 	return n;
 }
 
-bool colfs_tree_oldest_listing(colfs_tree *t, uint64_t *parent, char **name,
-			       size_t *kids)
+/* Was `d` or a directory above it given already (tree locked)? */
+static bool listing_asked(const colfs_node *d)
 {
-	bool found = false;
+	for (const colfs_node *a = d; !node_is_root(a); a = a->parent)
+		if (a->drop_asked)
+			return true;
+	return false;
+}
 
-	*name = NULL;
+size_t colfs_tree_pick_listings(colfs_tree *t, size_t want,
+				colfs_listing *out, size_t max)
+{
+	size_t n = 0;
+
 	colfs_tree_lock(t);
-	colfs_node *d = t->listed_first;
-	if (d) {
-		*parent = d->parent->ino;
-		*kids = d->nkids + d->nhidden;
-		*name = strdup(d->name);
-		found = *name != NULL;
-		/* the next call gives the next one */
-		listed_unlink(t, d);
-		listed_append(t, d);
+	uint64_t fence = t->uses > COLFS_RECENT_USES
+				 ? t->uses - COLFS_RECENT_USES
+				 : 0;
+	for (colfs_node *d = t->listed_first; d && want && n < max;
+	     d = d->listed_next) {
+		if (listing_asked(d))
+			continue;  /* its nodes are being forgotten */
+		/* The list is in order of use, and a directory is used with
+		 * the one under it: the highest directory above `d` that
+		 * was not used lately holds nothing used lately either (a
+		 * subtree a walk has left), and is dropped whole.  Past the
+		 * old ones, the recent are given one by one, oldest first,
+		 * while the budget still asks for more. */
+		colfs_node *a = d;
+		if (d->used <= fence)
+			while (!node_is_root(a->parent) &&
+			       a->parent->used <= fence)
+				a = a->parent;
+		char *name = strdup(a->name);
+		if (!name)
+			break;
+		a->drop_asked = true;
+		out[n].parent = a->parent->ino;
+		out[n].name = name;
+		out[n].nodes = nodes_below(a);
+		want = want > out[n].nodes ? want - out[n].nodes : 0;
+		n++;
 	}
 	colfs_tree_unlock(t);
-	return found;
+	return n;
 }
 
 colfs_status colfs_dir_lookup(colfs_tree *t, colfs_node *dir, const char *name,
@@ -2094,6 +2192,11 @@ static colfs_status tree_open_on(colfs_source *src, const char *display_name,
 	if (opts)
 		t->opts = *opts;
 	colfs_options_defaults(&t->opts);
+	/* the sizes of freed nodes kept: as many as the nodes alive */
+	t->freed_half = t->opts.node_budget >= SIZE_MAX
+				? SIZE_MAX
+				: (size_t)t->opts.node_budget / 2
+				  ? (size_t)t->opts.node_budget / 2 : 1;
 	t->display_name = strdup(display_name);
 	t->src = src;
 	colfs_source_set_check_interval(src, t->opts.source_check_ms);
@@ -2351,7 +2454,8 @@ void colfs_tree_destroy(colfs_tree *t)
 		colfs_piece_cache_destroy(&t->cache);
 	colfs_source_destroy(t->src);
 	colfs_sizeindex_destroy(t->sizes);
-	colfs_sizeindex_destroy(t->freed_sizes);
+	colfs_sizeindex_destroy(t->freed_sizes[0]);
+	colfs_sizeindex_destroy(t->freed_sizes[1]);
 	free(t->sizes_path);
 	free(t->source_path);
 	free(t->display_name);

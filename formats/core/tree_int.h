@@ -63,9 +63,15 @@ struct colfs_node {
 	 * it is open, its children may be freed (colfs_tree_release_unused). */
 	uint64_t nlookup;
 	size_t held;
-	/* Populated directories other than the root, in the order they were
-	 * listed (tree->listed_first, oldest, to listed_last). */
+	/* Populated directories other than the root, least recently used
+	 * first (tree->listed_first to listed_last): a directory is used
+	 * when it is listed or opened, and so are its ancestors (`used`:
+	 * tree->uses then).  `drop_asked`: colfs_tree_pick_listings gave
+	 * it (the kernel was asked to drop it and what is under it); cleared
+	 * when it is used again. */
 	colfs_node *listed_prev, *listed_next;
+	uint64_t used;
+	bool drop_asked;
 };
 
 typedef struct error_entry {
@@ -113,15 +119,24 @@ struct colfs_tree {
 	/* Nodes alive (nnodes - nfree) and the most alive at once; atomic
 	 * (colfs_tree_nodes_alive reads them without the lock). */
 	size_t alive, alive_peak;
-	/* The populated directories, oldest listing first (colfs_node's
-	 * listed_prev/next; the root is never among them), and how many. */
+	/* The populated directories, least recently used first (colfs_node's
+	 * listed_prev/next; the root is never among them), how many, and
+	 * the uses counted so far (colfs_node's `used`). */
 	colfs_node *listed_first, *listed_last;
 	size_t nlisted;
+	uint64_t uses;
 	/* The sizes of costly nodes freed by colfs_tree_release_unused
 	 * (documents a stat does not make, streams when there is no size
-	 * index), by tree path, so that the nodes made again know them:
-	 * NULL until one is kept.  Never written to disk. */
-	colfs_sizeindex *freed_sizes;
+	 * index), by tree path, so that the nodes made again know them.
+	 * Two generations of at most freed_half sizes each (half of
+	 * opts.node_budget): when freed_sizes[freed_cur] is full, the other
+	 * is emptied and takes the new ones, so that at most node_budget
+	 * sizes are kept, the newest.  NULL until used; made under the tree
+	 * lock, read without it, kept until colfs_tree_destroy.  Never
+	 * written to disk. */
+	colfs_sizeindex *freed_sizes[2];
+	unsigned freed_cur;
+	size_t freed_half;
 	/* layout.c: the parsed lines of the root's `layout` when it is a
 	 * stream (svg_layout), shared by every layout.svg; freed with it. */
 	struct colfs_svg_lines *svg_lines;

@@ -80,7 +80,7 @@ typedef struct parquet_pages_kept {
 } parquet_pages_kept;
 void parquet_pages_keep(parquet_pages_state *v, parquet_pages_kept *k);
 /* Take `k` off the list again (its owner frees it), in any order: a
- * mount frees the views of the oldest listings first. */
+ * mount frees the views of the listings least recently used first. */
 void parquet_pages_unkeep(parquet_pages_state *v, parquet_pages_kept *k);
 
 /* A decoded dictionary of one chunk, refcounted. */

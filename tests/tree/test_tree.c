@@ -102,6 +102,32 @@ static colfs_status populate_sub(colfs_tree *t, colfs_node *dir)
 
 static const colfs_node_ops sub_ops = { .populate = populate_sub };
 
+/* deep/s: 30 streams */
+static colfs_status populate_streams(colfs_tree *t, colfs_node *dir)
+{
+	for (int i = 0; i < 30; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "s%d", i);
+		if (!colfs_dir_add_stream(t, dir, name, &stream_ops, NULL))
+			return COLFS_ENOMEM;
+	}
+	return COLFS_OK;
+}
+
+static const colfs_node_ops streams_ops = { .populate = populate_streams };
+
+/* deep: d0 and d1 (as sub), and s */
+static colfs_status populate_deep(colfs_tree *t, colfs_node *dir)
+{
+	if (!colfs_dir_add_dir(t, dir, "d0", &sub_ops, NULL) ||
+	    !colfs_dir_add_dir(t, dir, "d1", &sub_ops, NULL) ||
+	    !colfs_dir_add_dir(t, dir, "s", &streams_ops, NULL))
+		return COLFS_ENOMEM;
+	return COLFS_OK;
+}
+
+static const colfs_node_ops deep_ops = { .populate = populate_deep };
+
 static colfs_status populate_root(colfs_tree *t, colfs_node *root)
 {
 	colfs_dir_add_text(t, root, "hello", "hello\n", 6);
@@ -116,6 +142,7 @@ static colfs_status populate_root(colfs_tree *t, colfs_node *root)
 	colfs_dir_add_dir(t, root, "broken", &fail_ops, NULL);
 	colfs_node_set_args(colfs_dir_add_stream(t, root, "report",
 						 &report_ops, NULL), 7, 0, 0);
+	colfs_dir_add_dir(t, root, "deep", &deep_ops, NULL);
 	colfs_dir_add_errors(t, root);
 	return COLFS_OK;
 }
@@ -140,7 +167,8 @@ static const colfs_format test_format = {
 	.name = "test", .probe = test_probe, .open = test_open,
 };
 
-static colfs_tree *open_test_tree(const char *cache)
+/* The test tree over a 10-byte file, with up to two options. */
+static colfs_tree *open_test_tree_with(const char *opt1, const char *opt2)
 {
 	char path[] = "/tmp/colfs-tree-test-XXXXXX";
 	int fd = mkstemp(path);
@@ -148,14 +176,21 @@ static colfs_tree *open_test_tree(const char *cache)
 	assert_int_equal(write(fd, "0123456789", 10), 10);
 	unlink(path);
 	colfs_options o = {0};
-	if (cache)
-		assert_int_equal(colfs_options_set(&o, cache), COLFS_OK);
+	if (opt1)
+		assert_int_equal(colfs_options_set(&o, opt1), COLFS_OK);
+	if (opt2)
+		assert_int_equal(colfs_options_set(&o, opt2), COLFS_OK);
 	colfs_tree *t;
 	char why[256];
 	assert_int_equal(colfs_tree_open_format(fd, "test", &test_format, &o,
 						&t, why, sizeof why),
 			 COLFS_OK);
 	return t;
+}
+
+static colfs_tree *open_test_tree(const char *cache)
+{
+	return open_test_tree_with(cache, NULL);
 }
 
 static char *read_all(colfs_tree *t, colfs_node *n, size_t chunk, size_t *len)
@@ -215,7 +250,7 @@ static void test_listing(void **state)
 	assert_int_equal(colfs_dir_list(t, root, &kids, &n), COLFS_OK);
 	const char *want[] = {"hello", "range", "sub", "a%2Fb", "a%2Fb%1",
 			      "%2E%2E", "stream", "bad", "dyn", "broken",
-			      "report", "errors"};
+			      "report", "deep", "errors"};
 	assert_int_equal(n, sizeof want / sizeof *want);
 	for (size_t i = 0; i < n; i++)
 		assert_string_equal(colfs_node_name(kids[i]), want[i]);
@@ -428,17 +463,17 @@ static void test_forget(void **state)
 	assert_int_equal(colfs_node_open(t, f42, &h), COLFS_OK);
 	assert_int_equal(colfs_tree_forget(t, &old42, ones, 1, dirs), 1);
 	assert_int_equal(dirs[0], sub_ino);
-	assert_false(colfs_tree_release_unused(t, sub_ino));
+	assert_false(colfs_tree_release_unused(t, sub_ino, NULL));
 	assert_ptr_equal(colfs_tree_node(t, old42), f42);
 	colfs_handle_close(h);
 	/* a handle of the directory keeps its children too */
 	colfs_dir_opened(t, sub);
-	assert_false(colfs_tree_release_unused(t, sub_ino));
+	assert_false(colfs_tree_release_unused(t, sub_ino, NULL));
 	assert_int_equal(colfs_dir_closed(t, sub), sub_ino);
 	/* nor is the root ever freed, nor a file */
-	assert_false(colfs_tree_release_unused(t, colfs_node_ino(root)));
-	assert_false(colfs_tree_release_unused(t, old42));
-	assert_true(colfs_tree_release_unused(t, sub_ino));
+	assert_false(colfs_tree_release_unused(t, colfs_node_ino(root), NULL));
+	assert_false(colfs_tree_release_unused(t, old42, NULL));
+	assert_true(colfs_tree_release_unused(t, sub_ino, NULL));
 	assert_int_equal(colfs_tree_nodes_alive(t, NULL), alive - 100);
 	assert_null(colfs_tree_node(t, old42));
 	assert_ptr_equal(colfs_tree_node(t, sub_ino), sub);  /* it stays */
@@ -458,8 +493,8 @@ static void test_forget(void **state)
 	old42 = colfs_node_ino(f42);
 	assert_int_equal(colfs_tree_forget(t, &old42, ones, 1, dirs), 1);
 	assert_int_equal(dirs[0], sub_ino);
-	assert_true(colfs_tree_release_unused(t, sub_ino));
-	assert_false(colfs_tree_release_unused(t, sub_ino));  /* done */
+	assert_true(colfs_tree_release_unused(t, sub_ino, NULL));
+	assert_false(colfs_tree_release_unused(t, sub_ino, NULL));  /* done */
 	/* the failed directory: its problem is filed once, however often it
 	 * is listed */
 	assert_int_equal(colfs_dir_lookup_ref(t, root, "broken", &broken),
@@ -469,10 +504,135 @@ static void test_forget(void **state)
 	errors = colfs_tree_error_count(t);
 	uint64_t bino = colfs_node_ino(broken);
 	assert_int_equal(colfs_tree_forget(t, &bino, ones, 1, dirs), 1);
-	assert_true(colfs_tree_release_unused(t, bino));
+	assert_true(colfs_tree_release_unused(t, bino, NULL));
 	assert_int_equal(colfs_dir_list(t, broken, &kids, &n),
 			 COLFS_ETRUNCATED);
 	assert_int_equal(colfs_tree_error_count(t), errors);
+	colfs_tree_destroy(t);
+}
+
+/* Past the node budget, the listings dropped first are the least
+ * recently used, a directory being used with each one under it: the
+ * subtree a walk has left goes whole (deep, not d0 then d1), a recent
+ * listing only when the old ones are not enough, a listing given is not
+ * given again until it is used, and the walk's ancestors (deep, once d0
+ * is used again) stay. */
+static void test_pick_listings(void **state)
+{
+	(void)state;
+	colfs_tree *t = open_test_tree(NULL);
+	colfs_node *root = colfs_tree_root(t), *deep, *d0, *d1, *sub;
+	colfs_node *const *kids;
+	colfs_listing got[8];
+	size_t n;
+
+	assert_int_equal(colfs_tree_resolve(t, "/deep/d0", &d0), COLFS_OK);
+	assert_int_equal(colfs_dir_list(t, d0, &kids, &n), COLFS_OK);
+	assert_int_equal(colfs_tree_resolve(t, "/deep/d1", &d1), COLFS_OK);
+	assert_int_equal(colfs_dir_list(t, d1, &kids, &n), COLFS_OK);
+	deep = colfs_node_parent(d0);
+	assert_int_equal(colfs_tree_resolve(t, "/sub", &sub), COLFS_OK);
+	assert_int_equal(colfs_dir_list(t, sub, &kids, &n), COLFS_OK);
+	/* sub used since, again and again: deep's subtree is old */
+	for (int i = 0; i < COLFS_RECENT_USES + 8; i++) {
+		colfs_dir_opened(t, sub);
+		assert_int_equal(colfs_dir_closed(t, sub), colfs_node_ino(sub));
+	}
+	assert_int_equal(colfs_tree_pick_listings(t, 1, got, 8), 1);
+	assert_int_equal(got[0].parent, colfs_node_ino(root));
+	assert_string_equal(got[0].name, "deep");
+	assert_int_equal(got[0].nodes, 3 + 100 + 100);
+	free(got[0].name);
+	/* deep's were given: sub, recent, comes next, and nothing after */
+	assert_int_equal(colfs_tree_pick_listings(t, 1000, got, 8), 1);
+	assert_int_equal(got[0].parent, colfs_node_ino(root));
+	assert_string_equal(got[0].name, "sub");
+	assert_int_equal(got[0].nodes, 100);
+	free(got[0].name);
+	assert_int_equal(colfs_tree_pick_listings(t, 1000, got, 8), 0);
+	/* d0 used again, lately (and so deep): d1 is old, deep is not */
+	for (int i = 0; i < COLFS_RECENT_USES + 8; i++) {
+		colfs_dir_opened(t, sub);
+		assert_int_equal(colfs_dir_closed(t, sub), colfs_node_ino(sub));
+	}
+	colfs_dir_opened(t, d0);
+	assert_int_equal(colfs_tree_pick_listings(t, 1, got, 8), 1);
+	assert_int_equal(got[0].parent, colfs_node_ino(deep));
+	assert_string_equal(got[0].name, "d1");
+	assert_int_equal(got[0].nodes, 100);
+	free(got[0].name);
+	assert_int_equal(colfs_dir_closed(t, d0), colfs_node_ino(deep));
+	colfs_tree_destroy(t);
+}
+
+/* A directory the kernel has forgotten all of is freed with its highest
+ * unused ancestor (deep, with d0 and d1), unless something else under
+ * that is open (a file of d1: d0 alone). */
+static void test_release_climbs(void **state)
+{
+	(void)state;
+	colfs_tree *t = open_test_tree(NULL);
+	colfs_node *d0, *d1, *f;
+	colfs_node *const *kids;
+	colfs_handle *h;
+	size_t n, alive;
+	uint64_t d0_ino, d1_ino, held;
+
+	assert_int_equal(colfs_tree_resolve(t, "/deep/d0", &d0), COLFS_OK);
+	assert_int_equal(colfs_dir_list(t, d0, &kids, &n), COLFS_OK);
+	assert_int_equal(colfs_tree_resolve(t, "/deep/d1/f7", &f), COLFS_OK);
+	d1 = colfs_node_parent(f);
+	d0_ino = colfs_node_ino(d0);
+	d1_ino = colfs_node_ino(d1);
+	alive = colfs_tree_nodes_alive(t, NULL);
+	assert_int_equal(colfs_node_open(t, f, &h), COLFS_OK);
+	assert_true(colfs_tree_release_unused(t, d0_ino, &held));
+	assert_int_equal(colfs_tree_nodes_alive(t, NULL), alive - 100);
+	assert_ptr_equal(colfs_tree_node(t, d0_ino), d0);
+	assert_ptr_equal(colfs_tree_node(t, d1_ino), d1);
+	colfs_handle_close(h);
+	assert_int_equal(colfs_dir_list(t, d0, &kids, &n), COLFS_OK);
+	assert_true(colfs_tree_release_unused(t, d0_ino, &held));
+	assert_int_equal(held, 0);
+	assert_int_equal(colfs_tree_nodes_alive(t, NULL), alive - 203);
+	assert_null(colfs_tree_node(t, d0_ino));
+	assert_null(colfs_tree_node(t, d1_ino));
+	colfs_tree_destroy(t);
+}
+
+/* The sizes of freed nodes kept for the nodes made again are bounded by
+ * the node budget: the newest are kept (with sizes=lazy a stat learns
+ * nothing: s29 made again knows its size, s0 does not). */
+static void test_kept_sizes_bounded(void **state)
+{
+	(void)state;
+	colfs_tree *t = open_test_tree_with("sizes=lazy", "node_budget=10");
+	colfs_node *s, *f;
+	colfs_node *const *kids;
+	size_t n, len;
+	uint64_t size, held;
+	bool exact;
+
+	assert_int_equal(colfs_tree_resolve(t, "/deep/s", &s), COLFS_OK);
+	assert_int_equal(colfs_dir_list(t, s, &kids, &n), COLFS_OK);
+	assert_int_equal(n, 30);
+	for (size_t i = 0; i < n; i++)
+		free(read_all(t, kids[i], 65536, &len));
+	assert_int_equal(colfs_node_size(t, kids[29], &size, &exact), COLFS_OK);
+	assert_true(exact);
+	assert_int_equal(size, len);
+	assert_int_equal(colfs_tree_kept_sizes(t), 0);
+	assert_true(colfs_tree_release_unused(t, colfs_node_ino(s), &held));
+	assert_int_equal(held, 0);  /* no kernel holds it */
+	assert_true(colfs_tree_kept_sizes(t) > 0);
+	assert_true(colfs_tree_kept_sizes(t) <= 10);
+	assert_int_equal(colfs_tree_resolve(t, "/deep/s/s29", &f), COLFS_OK);
+	assert_int_equal(colfs_node_size(t, f, &size, &exact), COLFS_OK);
+	assert_true(exact);
+	assert_int_equal(size, len);
+	assert_int_equal(colfs_tree_resolve(t, "/deep/s/s0", &f), COLFS_OK);
+	assert_int_equal(colfs_node_size(t, f, &size, &exact), COLFS_OK);
+	assert_false(exact);
 	colfs_tree_destroy(t);
 }
 
@@ -1338,6 +1498,9 @@ int main(void)
 		cmocka_unit_test(test_release),
 		cmocka_unit_test(test_release_reuses_slots),
 		cmocka_unit_test(test_forget),
+		cmocka_unit_test(test_pick_listings),
+		cmocka_unit_test(test_kept_sizes_bounded),
+		cmocka_unit_test(test_release_climbs),
 		cmocka_unit_test(test_cache_spreads),
 		cmocka_unit_test(test_cache_bufs),
 		cmocka_unit_test(test_cache_passed),
