@@ -439,6 +439,11 @@ void colfs_nodes_learn_sizes(colfs_tree *t, colfs_node *const *nodes,
  * or why it was ignored (missing, damaged, stale). */
 const char *colfs_tree_size_index_path(const colfs_tree *t);
 const char *colfs_tree_size_index_note(const colfs_tree *t);
+/* Sizes learned from now on are only compared with the index (a wrong
+ * one is still reported), not kept for colfs_tree_save_sizes: for a
+ * reader that never writes the index and reads every view (check: the
+ * paths of 1.4 million views of a wide file were 150 MiB). */
+void colfs_tree_sizes_compare_only(colfs_tree *t);
 /* Write the index when sizes were learned that it lacks.  COLFS_OK when
  * written or when there was nothing to write; `why` says what was done. */
 colfs_status colfs_tree_save_sizes(colfs_tree *t, char *why, size_t why_len);

@@ -1205,6 +1205,8 @@ static int tool_check(tool *tl)
 	cs.progress = isatty(STDERR_FILENO) == 1;
 	cs.progress_lines = tl->progress && !cs.progress;
 	cs.buf = malloc(TOOL_READ_SIZE);
+	/* check writes no index: what it learns would only be held */
+	colfs_tree_sizes_compare_only(tl->tree);
 	if (!cs.buf || !check_walk(&cs)) {
 		check_progress_clear(&cs);
 		fprintf(stderr, "colfs-tool: out of memory\n");

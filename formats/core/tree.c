@@ -1584,7 +1584,8 @@ static void stream_completed(colfs_tree *t, colfs_node *n, stream_state *s)
 				  "has %llu: the index is wrong, remove %s",
 				  (long long)s->index_size,
 				  (unsigned long long)size, t->sizes_path);
-	colfs_sizeindex_put(t->sizes, path, size);
+	if (!t->sizes_compare_only)
+		colfs_sizeindex_put(t->sizes, path, size);
 }
 
 /* Learn piece lengths until `offset` is inside a known piece or the stream

@@ -163,6 +163,7 @@ struct colfs_tree {
 	colfs_sizeindex *sizes;
 	char *sizes_path;
 	char sizes_note[600];
+	bool sizes_compare_only;   /* colfs_tree_sizes_compare_only */
 	/* Trees shown inside this one (graft.c), destroyed with it; and for
 	 * such a tree, the path it is shown at and where its source begins
 	 * in the parent's. */

@@ -162,6 +162,11 @@ void colfs_tree_sizes_open(colfs_tree *t)
 			 why);
 }
 
+void colfs_tree_sizes_compare_only(colfs_tree *t)
+{
+	t->sizes_compare_only = true;
+}
+
 const char *colfs_tree_size_index_path(const colfs_tree *t)
 {
 	return t->sizes_path;

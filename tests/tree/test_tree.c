@@ -1307,10 +1307,21 @@ static void test_sizes_index(void **state)
 	snprintf(opt, sizeof opt, "size_index=%s", idx);
 
 	assert_false(big_known(src, opt));
-	colfs_tree *t = open_sizes_tree(src, opt, "sizes=exact");
-	assert_non_null(strstr(colfs_tree_size_index_note(t), "none yet"));
 	uint64_t size;
 	bool exact;
+	/* Compare only (check): sizes learned are not kept to be written. */
+	colfs_tree *t = open_sizes_tree(src, opt, "sizes=exact");
+	colfs_tree_sizes_compare_only(t);
+	size_of(t, "big", &size, &exact);
+	assert_true(exact);
+	assert_int_equal(colfs_tree_save_sizes(t, why, sizeof why), COLFS_OK);
+	assert_non_null(strstr(why, "up to date"));
+	colfs_tree_destroy(t);
+	assert_int_equal(access(idx, F_OK), -1);
+	assert_false(big_known(src, opt));
+
+	t = open_sizes_tree(src, opt, "sizes=exact");
+	assert_non_null(strstr(colfs_tree_size_index_note(t), "none yet"));
 	size_of(t, "big", &size, &exact);
 	size_of(t, "small", &size, &exact);
 	assert_int_equal(colfs_tree_save_sizes(t, why, sizeof why), COLFS_OK);
