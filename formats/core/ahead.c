@@ -361,8 +361,28 @@ void colfs_ahead_done(colfs_ahead *a, uint64_t ino, uint64_t i)
 		if (a->callers[k].busy && a->callers[k].ino == ino &&
 		    a->callers[k].piece == i) {
 			a->callers[k].busy = false;
+			pthread_cond_broadcast(&a->done);
 			break;
 		}
+	pthread_mutex_unlock(&a->lock);
+}
+
+void colfs_ahead_wait_left(colfs_ahead *a, uint64_t ino, uint64_t i)
+{
+	pthread_mutex_lock(&a->lock);
+	for (;;) {
+		bool busy = false;
+		for (unsigned k = 0; k < a->nthreads + AHEAD_CALLERS && !busy;
+		     k++) {
+			const ahead_slot *s = k < a->nthreads
+						      ? &a->slots[k]
+						      : &a->callers[k - a->nthreads];
+			busy = s->busy && s->ino == ino && s->piece == i;
+		}
+		if (!busy)
+			break;
+		pthread_cond_wait(&a->done, &a->lock);
+	}
 	pthread_mutex_unlock(&a->lock);
 }
 

@@ -68,6 +68,11 @@ bool colfs_ahead_wait(colfs_ahead *a, uint64_t ino, uint64_t i);
 /* The caller that colfs_ahead_wait left piece `i` of `ino` to is done
  * with it (rendered it, found it in the cache, or failed). */
 void colfs_ahead_done(colfs_ahead *a, uint64_t ino, uint64_t i);
+/* Wait until piece `i` of `ino` is no longer being rendered (as
+ * colfs_ahead_rendering counts it): its worker has put it into the cache
+ * or found it there, or the reader it was left to is done with it.  The
+ * caller holds nothing that piece's rendering needs. */
+void colfs_ahead_wait_left(colfs_ahead *a, uint64_t ino, uint64_t i);
 /* Up to `max` pieces of `ino` in [lo, hi) that are being rendered now:
  * handed to a worker (from the moment it takes one, before it calls the
  * node) or left to a reader by colfs_ahead_wait and not done; their

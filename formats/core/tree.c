@@ -1463,6 +1463,16 @@ size_t colfs_tree_pieces_rendering(colfs_tree *t, const colfs_node *n,
 	return a ? colfs_ahead_rendering(a, n->ino, lo, hi, out, max) : 0;
 }
 
+void colfs_tree_piece_wait_left(colfs_tree *t, const colfs_node *n,
+				uint64_t i)
+{
+	colfs_ahead *a = __atomic_load_n(&t->ahead_tried, __ATOMIC_ACQUIRE)
+			 ? t->ahead : NULL;
+
+	if (a)
+		colfs_ahead_wait_left(a, n->ino, i);
+}
+
 size_t colfs_part_of_piece(const uint64_t *first, size_t n, uint64_t i)
 {
 	size_t lo = 0, hi = n ? n - 1 : 0;

@@ -174,6 +174,10 @@ bool colfs_tree_mem_charge(colfs_tree *t, uint64_t bytes);
 size_t colfs_tree_pieces_rendering(colfs_tree *t, const colfs_node *n,
 				   uint64_t lo, uint64_t hi, uint64_t *out,
 				   size_t max);
+/* Wait until piece `i` of stream `n` is no longer among those
+ * (colfs_ahead_wait_left); at once without workers. */
+void colfs_tree_piece_wait_left(colfs_tree *t, const colfs_node *n,
+				uint64_t i);
 /* Pieces numbered across parts (a view's row groups, an array's units):
  * first[u] is part u's first piece, nondecreasing from first[0] <= i.
  * The part piece i is in: the last u < n with first[u] <= i (a part

@@ -854,10 +854,12 @@ static bool shared_wanted_locked(parquet_views_shared *sh, uint32_t g,
 
 /* Is a piece before `piece` rendering now that still has rows to read
  * before record `rec` of row group g (a page before the one the caller
- * is to decode)?  *unclaimed: one of them has not reached the view yet
- * (nothing tells when it does).  Called with sh->lock held. */
+ * is to decode)?  *unclaimed: such a piece that has not reached the view
+ * yet (the view hears nothing when it does: wait for it to leave its
+ * renderer's hands, colfs_tree_piece_wait_left), else UINT64_MAX.
+ * Called with sh->lock held. */
 static bool shared_late_locked(parquet_views_shared *sh, uint64_t piece,
-			       uint32_t g, uint64_t rec, bool *unclaimed)
+			       uint32_t g, uint64_t rec, uint64_t *unclaimed)
 {
 	uint64_t out[VIEW_READERS_MAX];
 	size_t n;
@@ -878,7 +880,7 @@ static bool shared_late_locked(parquet_views_shared *sh, uint64_t piece,
 		if (shared_unclaimed_locked(sh, out[i]) &&
 		    view_piece_rows(sh, out[i], &jg, &r0, &m) &&
 		    (jg < g || (jg == g && r0 < rec))) {
-			*unclaimed = true;
+			*unclaimed = out[i];
 			return true;
 		}
 	}
@@ -1355,10 +1357,10 @@ done:
  * It waits too for the pieces before the caller's that still have rows
  * of an older page to read (shared_late_locked): they wait only for
  * pieces before them, so the first one does not.  One that has not
- * reached the view yet is looked at again every millisecond, and not
- * after 200 (a piece the workers took but found in the cache never
- * comes).  Views of several leaves (rows.jsonl) need a page of each
- * at once and do not wait. */
+ * reached the view yet (a worker took it; it may also find it in the
+ * cache and never come) is waited for until it leaves its renderer's
+ * hands, with no lock of the view held.  Views of several leaves
+ * (rows.jsonl) need a page of each at once and do not wait. */
 static colfs_status shared_get(colfs_tree *t, parquet_region_state *s,
 			       const colfs_node *f, parquet_views_shared *sh,
 			       uint32_t g, uint32_t leaf,
@@ -1368,7 +1370,6 @@ static colfs_status shared_get(colfs_tree *t, parquet_region_state *s,
 {
 	parquet_views_shpage *p;
 	colfs_status st;
-	unsigned polls = 0;
 
 	pthread_mutex_lock(&sh->lock);
 	p = shared_find_locked(sh, g, leaf, k);
@@ -1385,33 +1386,25 @@ static colfs_status shared_get(colfs_tree *t, parquet_region_state *s,
 		p = shared_find_locked(sh, g, leaf, k);
 		if (p || !sh->one_leaf)
 			break;
-		bool unclaimed = false;
+		uint64_t unclaimed = UINT64_MAX;
 		for (parquet_views_shpage *q = sh->pages; q && !busy; q = q->next)
 			busy = q->refs > 0;
 		if (!busy && me && sh->track)
 			busy = shared_late_locked(sh, me->piece, g, rec,
-						  &unclaimed) &&
-			       (!unclaimed || polls < 200);
+						  &unclaimed);
 		if (!busy)
 			break;
 		/* Let the readers of the other page finish (they need
 		 * neither this lock's holder nor the decode lock). */
 		pthread_mutex_unlock(&sh->decode);
-		if (unclaimed) {
-			struct timespec ts;
-			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_nsec += 1000000;
-			if (ts.tv_nsec >= 1000000000) {
-				ts.tv_sec++;
-				ts.tv_nsec -= 1000000000;
-			}
-			polls++;
-			/* timed out or woken: look again */
-			pthread_cond_timedwait(&sh->unref, &sh->lock, &ts);
+		if (unclaimed != UINT64_MAX) {
+			/* it reaches the view, or is done without it */
+			pthread_mutex_unlock(&sh->lock);
+			colfs_tree_piece_wait_left(sh->t, sh->node, unclaimed);
 		} else {
 			pthread_cond_wait(&sh->unref, &sh->lock);
+			pthread_mutex_unlock(&sh->lock);
 		}
-		pthread_mutex_unlock(&sh->lock);
 		pthread_mutex_lock(&sh->decode);
 		pthread_mutex_lock(&sh->lock);
 	}
