@@ -1140,10 +1140,10 @@ static colfs_status damaged_page(colfs_tree *t, parquet_region_state *s,
  * memory bound counts one: the second is charged to the piece cache
  * (colfs_tree_mem_charge), which gives up as much, and nothing is decoded
  * ahead when it would take more than half of the cache.  An in_page page
- * holds its decompressed bytes once decoded, but its stored bytes too
- * while it is decompressed: the charge counts both (for md5's pages 36 +
- * 33 MB, more than half of the default cache; docs/performance.md says
- * why a smaller charge was measured and not kept). */
+ * (its values read from the decompressed bytes) is charged its stored
+ * bytes only, kept in sh->stored while the charge is held (md5: 33 MB):
+ * the bound's "2 x page" holds its two decompressed pages, the one read
+ * and the one decoded ahead (docs/performance.md, "Memory"). */
 typedef struct parquet_views_ahead_job {
 	parquet_views_shared *sh;
 	parquet_region_state *s;
