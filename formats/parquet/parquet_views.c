@@ -1398,9 +1398,12 @@ static colfs_status shared_get(colfs_tree *t, parquet_region_state *s,
 		 * neither this lock's holder nor the decode lock). */
 		pthread_mutex_unlock(&sh->decode);
 		if (unclaimed != UINT64_MAX) {
-			/* it reaches the view, or is done without it */
+			/* it reaches the view, or is done without it (sh->t
+			 * and sh->node are read under sh->lock) */
+			colfs_tree *vt = sh->t;
+			const colfs_node *vn = sh->node;
 			pthread_mutex_unlock(&sh->lock);
-			colfs_tree_piece_wait_left(sh->t, sh->node, unclaimed);
+			colfs_tree_piece_wait_left(vt, vn, unclaimed);
 		} else {
 			pthread_cond_wait(&sh->unref, &sh->lock);
 			pthread_mutex_unlock(&sh->lock);
