@@ -367,6 +367,13 @@ void colfs_ahead_done(colfs_ahead *a, uint64_t ino, uint64_t i)
 	pthread_mutex_unlock(&a->lock);
 }
 
+/* Slot k of the workers' then the callers' (k < nthreads +
+ * AHEAD_CALLERS): what colfs_ahead_rendering counts. */
+static const ahead_slot *rendering_slot(const colfs_ahead *a, unsigned k)
+{
+	return k < a->nthreads ? &a->slots[k] : &a->callers[k - a->nthreads];
+}
+
 void colfs_ahead_wait_left(colfs_ahead *a, uint64_t ino, uint64_t i)
 {
 	pthread_mutex_lock(&a->lock);
@@ -374,9 +381,7 @@ void colfs_ahead_wait_left(colfs_ahead *a, uint64_t ino, uint64_t i)
 		bool busy = false;
 		for (unsigned k = 0; k < a->nthreads + AHEAD_CALLERS && !busy;
 		     k++) {
-			const ahead_slot *s = k < a->nthreads
-						      ? &a->slots[k]
-						      : &a->callers[k - a->nthreads];
+			const ahead_slot *s = rendering_slot(a, k);
 			busy = s->busy && s->ino == ino && s->piece == i;
 		}
 		if (!busy)
@@ -393,8 +398,7 @@ size_t colfs_ahead_rendering(colfs_ahead *a, uint64_t ino, uint64_t lo,
 
 	pthread_mutex_lock(&a->lock);
 	for (unsigned k = 0; k < a->nthreads + AHEAD_CALLERS && n < max; k++) {
-		const ahead_slot *s = k < a->nthreads ? &a->slots[k]
-						      : &a->callers[k - a->nthreads];
+		const ahead_slot *s = rendering_slot(a, k);
 		if (s->busy && s->ino == ino && s->piece >= lo && s->piece < hi)
 			out[n++] = s->piece;
 	}

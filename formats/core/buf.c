@@ -147,7 +147,7 @@ void colfs_malloc_setup(void)
 }
 
 #define GIVE_BACK_EVERY ((size_t)1 << 20)   /* bytes freed between looks */
-#define GIVE_BACK_MORE ((size_t)4 << 20)    /* heap free grown by, to trim */
+#define GIVE_BACK_MORE ((size_t)4 << 20)    /* heap_idle grown by, to trim */
 #define GIVE_BACK_MAPPED ((size_t)16 << 20) /* a block this large mapped */
 #define GIVE_BACK_BEFORE_MAP ((size_t)1 << 20) /* ... trims at this growth */
 
@@ -155,7 +155,7 @@ void colfs_malloc_setup(void)
 
 static size_t mem_freed;   /* since the last look; atomic */
 static pthread_mutex_t mem_look = PTHREAD_MUTEX_INITIALIZER;
-static size_t mem_free_low = SIZE_MAX;   /* guarded by mem_look */
+static size_t mem_idle_low = SIZE_MAX;   /* guarded by mem_look */
 static uint64_t mem_next_look;   /* CLOCK_MONOTONIC ns; guarded by mem_look */
 
 static uint64_t mono_ns(void)
@@ -217,12 +217,12 @@ static void give_back_locked(size_t more, bool now)
 	 * if the last look was recent (a large block about to be used). */
 	struct mallinfo2 mi = mallinfo2();
 	size_t idle = heap_idle(&mi);
-	if (idle < mem_free_low)
-		mem_free_low = idle;
-	if (idle > mem_free_low + more) {
+	if (idle < mem_idle_low)
+		mem_idle_low = idle;
+	if (idle > mem_idle_low + more) {
 		malloc_trim(4 << 20);
 		mi = mallinfo2();
-		mem_free_low = heap_idle(&mi);
+		mem_idle_low = heap_idle(&mi);
 	}
 	uint64_t end = mono_ns();
 	mem_next_look = end + (end - start) * LOOK_COST_SHARE;

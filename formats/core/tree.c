@@ -1453,12 +1453,18 @@ bool colfs_tree_background(colfs_tree *t,
 	return a && colfs_ahead_task(a, fn, arg);
 }
 
+/* The tree's workers if they were started (NULL: none, or not yet). */
+static colfs_ahead *tree_ahead_started(colfs_tree *t)
+{
+	return __atomic_load_n(&t->ahead_tried, __ATOMIC_ACQUIRE) ? t->ahead
+								  : NULL;
+}
+
 size_t colfs_tree_pieces_rendering(colfs_tree *t, const colfs_node *n,
 				   uint64_t lo, uint64_t hi, uint64_t *out,
 				   size_t max)
 {
-	colfs_ahead *a = __atomic_load_n(&t->ahead_tried, __ATOMIC_ACQUIRE)
-			 ? t->ahead : NULL;
+	colfs_ahead *a = tree_ahead_started(t);
 
 	return a ? colfs_ahead_rendering(a, n->ino, lo, hi, out, max) : 0;
 }
@@ -1466,8 +1472,7 @@ size_t colfs_tree_pieces_rendering(colfs_tree *t, const colfs_node *n,
 void colfs_tree_piece_wait_left(colfs_tree *t, const colfs_node *n,
 				uint64_t i)
 {
-	colfs_ahead *a = __atomic_load_n(&t->ahead_tried, __ATOMIC_ACQUIRE)
-			 ? t->ahead : NULL;
+	colfs_ahead *a = tree_ahead_started(t);
 
 	if (a)
 		colfs_ahead_wait_left(a, n->ino, i);
