@@ -1532,7 +1532,7 @@ test_check_corpus_orc() {
 	check_corpus "$CORPUS_DIR/orc/bad"
 }
 
-# Exactly the two damaged pages are reported (issue 6).
+# Exactly the two damaged pages are reported.
 # (the parquet-mr test writer also left a column index that calls every
 # page null: verify of chunk b sees its page 0 before the bad page 1)
 test_check_corrupt_checksum() {
