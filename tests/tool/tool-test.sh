@@ -1571,6 +1571,24 @@ test_architecture_doc() {
 	echo "ok: $n source files described"
 }
 
+# Files say what the code does and why, not which past work made it:
+# no file of the project names a session or an issue by its number (the
+# history is in git log).  A clone without git is checked with grep -r.
+test_no_past_refs() {
+	local root="$TESTS_TOOL_DIR/../.." re='(session|issue) #?[0-9]+'
+	if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git -C "$root" grep -n -i -I -E "$re" -- . >out 2>&1
+	else
+		grep -r -n -i -I -E "$re" --exclude-dir=build\* --exclude-dir=node_modules \
+			--exclude-dir=.git "$root" >out 2>&1
+	fi
+	if [ -s out ]; then
+		cat out
+		fail "files name past work by its number (see above)"
+	fi
+	echo "ok: no file names a session or an issue by number"
+}
+
 test_errors_doc() {
 	"$TESTS_TOOL_DIR/errors-doc.sh" "$TESTS_TOOL_DIR/../.." ||
 		fail "docs/errors.md misses messages the code reports"
