@@ -884,7 +884,7 @@ static void ds_load_file(dataset *ds, size_t i)
 			   "no row count");
 	} else {
 		f->info = 1;
-		char *why = ds->snap && i < ds->snap->n_files && !f->damage
+		char *why = ds->snap && i < ds->snap->n_files
 			    ? ds_delta_disagrees(NULL, &ds->snap->files[i],
 						 f->rows, ds->snap->version)
 			    : NULL;
