@@ -1741,16 +1741,13 @@ static colfs_status ds_union_damage(colfs_tree *t, colfs_node *n,
 	ds_file *f = &ds->files[i];
 	ds_damaged d = {f->rel, ds_damaged_rows(ds, i),
 			ds->snap ? ds->snap->version : -1};
-	char msg[800];
+	char msg[800], text[1200];
 	snprintf(msg, sizeof msg, "%s: %s", view, why);
-	st = ds_damage_piece(t, n, &d, st, msg, nulls);
-	ds_problem(ds, f->tree_path, UINT64_MAX, st ? st : COLFS_ECORRUPT,
-		   "%s: %s", view,
-		   st ? "a union view's read fails here: on_damage=error"
-		   : colfs_tree_options(t)->on_damage == COLFS_ON_DAMAGE_NULL
-		   && d.rows >= 0 ? "its rows read as NULL in the union "
-		   "views: on_damage" : "its rows left out of the union "
-		   "views: on_damage");
+	colfs_status got = ds_damage_piece(t, n, &d, st, msg, nulls, text,
+					   sizeof text);
+	ds_problem(ds, f->tree_path, UINT64_MAX, st == COLFS_OK ? COLFS_EIO
+		   : st, "%s", text);
+	st = got;
 	return st;
 }
 

@@ -36,7 +36,8 @@ static void damage_log_text(char *buf, size_t len, int64_t version)
 
 colfs_status ds_damage_piece(colfs_tree *t, const colfs_node *view,
 			     const ds_damaged *d, colfs_status st,
-			     const char *why, uint64_t *nulls)
+			     const char *why, uint64_t *nulls, char *msg,
+			     size_t msg_len)
 {
 	colfs_on_damage mode = colfs_tree_options(t)->on_damage;
 	char log[96], rows[64];
@@ -44,38 +45,29 @@ colfs_status ds_damage_piece(colfs_tree *t, const colfs_node *view,
 	/* a missing file is no missing view: the read fails with EIO */
 	if (st == COLFS_OK || st == COLFS_END || st == COLFS_ENOENT)
 		st = COLFS_EIO;
+	if (!why || !why[0])
+		why = colfs_status_name(st);
 	/* the reason may name the log already (a file it names missing) */
 	damage_log_text(log, sizeof log,
-			why && strstr(why, "Delta log") ? -1 : d->log_version);
+			strstr(why, "Delta log") ? -1 : d->log_version);
 	if (d->rows >= 0)
 		snprintf(rows, sizeof rows, "its %lld rows", (long long)d->rows);
 	else
 		snprintf(rows, sizeof rows, "its rows (how many is unknown)");
-	if (!why || !why[0])
-		why = colfs_status_name(st);
-	switch (mode) {
-	case COLFS_ON_DAMAGE_SKIP:
-		colfs_tree_report(t, view, UINT64_MAX, st, "%s%s: %s: %s left "
-				  "out: on_damage", d->rel, log, why, rows);
-		return COLFS_OK;
-	case COLFS_ON_DAMAGE_NULL:
-		if (d->rows < 0) {
-			colfs_tree_report(t, view, UINT64_MAX, st, "%s%s: %s: "
-					  "%s cannot be read as NULL, none "
-					  "shown: on_damage", d->rel, log, why,
-					  rows);
-			return COLFS_OK;
-		}
-		colfs_tree_report(t, view, UINT64_MAX, st, "%s%s: %s: %s read "
-				  "as NULL: on_damage", d->rel, log, why, rows);
+	if (mode == COLFS_ON_DAMAGE_NULL && d->rows >= 0) {
+		snprintf(msg, msg_len, "%s%s: %s read as NULL in the union "
+			 "views: on_damage", why, log, rows);
 		*nulls = (uint64_t)d->rows;
-		return COLFS_OK;
-	case COLFS_ON_DAMAGE_ERROR:
-	default:
-		colfs_tree_report(t, view, UINT64_MAX, st, "%s%s: %s", d->rel,
-				  log, why);
-		return st;
+	} else if (mode == COLFS_ON_DAMAGE_NULL || mode == COLFS_ON_DAMAGE_SKIP) {
+		snprintf(msg, msg_len, "%s%s: %s left out of the union views: "
+			 "on_damage", why, log, rows);
+	} else {
+		snprintf(msg, msg_len, "%s%s: a union view's read fails here "
+			 "(on_damage=error)", why, log);
 	}
+	colfs_tree_report(t, view, UINT64_MAX, st, "%s: %s", d->rel, msg);
+	return mode == COLFS_ON_DAMAGE_NULL || mode == COLFS_ON_DAMAGE_SKIP
+	       ? COLFS_OK : st;
 }
 
 void ds_damage_summary(colfs_buf *out, colfs_on_damage mode, size_t files,

@@ -55,10 +55,12 @@ typedef struct ds_damaged {
  * (`st`, `why`): on_damage=error reports it on the view and returns an
  * error (the read fails with EIO); skip reports its rows left out and
  * returns COLFS_OK; null reports them read as NULL and returns COLFS_OK
- * with *nulls = its rows (0 and said so when how many is unknown). */
+ * with *nulls = its rows (0, and said so, when how many is unknown).
+ * `msg`: what was reported, without the file's name, for errors. */
 colfs_status ds_damage_piece(colfs_tree *t, const colfs_node *view,
 			     const ds_damaged *d, colfs_status st,
-			     const char *why, uint64_t *nulls);
+			     const char *why, uint64_t *nulls, char *msg,
+			     size_t msg_len);
 
 /* summary's lines on damaged files: `files` of them, `rows` their rows
  * where known, `unknown` files whose row count is not known. */
