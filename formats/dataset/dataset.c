@@ -325,7 +325,8 @@ static colfs_status ds_acquire(void *ctx, uint64_t key, colfs_tree **out)
 				 "active file of the Delta log at version "
 				 "%lld)", (long long)ds->snap->version);
 		ds_problem(ds, f->tree_path, UINT64_MAX, st, "%s", note);
-		ds_set_damage(ds, f, note);
+		if (st != COLFS_ENOMEM)   /* the next open may succeed */
+			ds_set_damage(ds, f, note);
 		return st;
 	}
 	pthread_mutex_lock(&ds->lru);

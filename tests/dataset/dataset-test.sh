@@ -29,6 +29,11 @@
 #          views with deletion vectors and column mapping (name and id)
 #          applied, through colfs-tool and a mount; a missing or damaged
 #          deletion vector refused with its name
+# corpus   apache/parquet-testing files (skipped without ../shared/corpus)
+#          copied to a folder: a healthy one, one whose footer and
+#          columns are encrypted (its row count unknown), one whose
+#          columns alone are: the read fails at the second (error), goes
+#          past it (skip, null), its page-level NULLs kept for the third
 # Skips (77) with a message without DuckDB (npm) or FUSE.  Every mount is
 # undone by a trap; every command runs under `timeout`.
 set -euo pipefail
@@ -157,6 +162,32 @@ PY
 		echo "note: no FUSE here: the mount part is not run"
 	fi
 	echo "ok: Delta snapshots: files, partition values, delta/, deletion vectors and column mapping applied, a missing or damaged vector refused"
+	exit 0
+fi
+if [ "$CASE" = corpus ]; then
+	G=${CORPUS:-$here/../../../shared/corpus}/parquet/good
+	[ -d "$G" ] || skip "$G is absent"
+	tool() { timeout $T "$COLFS_TOOL" "$@"; }
+	E=$WORK/enc
+	mkdir -p "$E"
+	cp "$G/alltypes_plain.parquet" "$G/encrypt_columns_and_footer.parquet.encrypted" \
+		"$G/encrypt_columns_plaintext_footer.parquet.encrypted" "$E/"
+	# the healthy file's 8 rows, then the failure naming the file
+	if tool cat "$E" rows.jsonl > "$WORK/out" 2> "$WORK/err"; then
+		fail "rows.jsonl read past a file without its key: $(wc -l < "$WORK/out") lines"
+	fi
+	[ "$(wc -l < "$WORK/out")" = 8 ] || fail "rows.jsonl before the damaged file: $(wc -l < "$WORK/out") lines"
+	grep -q 'encrypt_columns_and_footer.parquet.encrypted: rows.jsonl: its summary gives no row count: a union view.s read fails here' "$WORK/err" ||
+		fail "the failed read: $(cat "$WORK/err")"
+	tool -o on_damage=skip cat "$E" rows.jsonl > "$WORK/skip" || fail "on_damage=skip: rows.jsonl failed"
+	cmp -s "$WORK/out" "$WORK/skip" || fail "on_damage=skip: not the healthy file's rows"
+	tool -o on_damage=null cat "$E" rows.jsonl > "$WORK/null" || fail "on_damage=null: rows.jsonl failed"
+	[ "$(wc -l < "$WORK/null")" = 58 ] && [ "$(head -8 "$WORK/null")" = "$(cat "$WORK/out")" ] ||
+		fail "on_damage=null: $(wc -l < "$WORK/null") lines"
+	tool -o on_damage=null cat "$E" summary > "$WORK/summary"
+	grep -qx 'rows: 58' "$WORK/summary" && grep -qx 'damaged files: 1 (missing, changed or not decodable: see errors)' "$WORK/summary" ||
+		fail "on_damage=null summary: $(cat "$WORK/summary")"
+	echo "ok: a file without its key: the read fails at it, skip and null go past it"
 	exit 0
 fi
 sh "$here/../values/duckdb-setup.sh" || exit $?
