@@ -7,7 +7,7 @@
 # tables whose data files the corpus lacks, delta-rs's `checkpoints`
 # among them, as they are): the file is named in `errors` with the log's
 # version, `summary` counts it, a read of rows.jsonl fails (EIO through
-# a mount), and the union views equal DuckDB's reading of the other
+# a mount; a partition's view when it holds the file), and the union views equal DuckDB's reading of the other
 # files (rows-oracle.mjs) under -o on_damage=skip, and with the missing
 # file's numRecords rows of NULL under on_damage=null.  A file replaced
 # by another of other size and rows: both disagreements with its add
@@ -78,6 +78,17 @@ grep -qx 'damaged rows: 8 read as NULL (on_damage=null)' "$WORK/summary" && grep
 # numRecords unknown (no stats): on_damage=null says so, leaves them out
 tool -o on_damage=null cat "$WORK/simple_table" summary | grep -q '^damaged rows: 0 read as NULL (on_damage=null), and the rows of 1 file whose row count is unknown' ||
 	fail "simple_table under null: $(tool -o on_damage=null cat "$WORK/simple_table" summary)"
+
+# partitions/: the partition holding the missing file fails, skip leaves
+# its rows out there as in the whole table; another partition reads
+c=$WORK/delta-0.8.0-partitioned
+if tool cat "$c" partitions/year=2020/rows.jsonl > "$WORK/out" 2>&1; then
+	fail "partitions/year=2020/rows.jsonl read without its file: $(cat "$WORK/out")"
+fi
+tool -o on_damage=skip cat "$c" rows.jsonl | grep '"year":"2020"' | cmp -s - <(tool -o on_damage=skip cat "$c" partitions/year=2020/rows.jsonl) ||
+	fail "on_damage=skip partitions/year=2020/rows.jsonl: $(tool -o on_damage=skip cat "$c" partitions/year=2020/rows.jsonl)"
+tool cat "$c" rows.jsonl 2> /dev/null | grep -q . && fail "rows.jsonl: the missing file sorts first, nothing is served before it"
+[ "$(tool cat "$c" partitions/year=2021/rows.jsonl | wc -l)" -ge 1 ] || fail "partitions/year=2021/rows.jsonl: a partition without the missing file"
 
 # a file replaced by another: other size and other rows than its add action
 t=$corpus/checkpoint-v2-table
