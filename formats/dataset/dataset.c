@@ -82,7 +82,6 @@ typedef struct ds_file {
 	 * borrowed from the snapshot), left out of the union views */
 	const uint64_t *deleted;
 	size_t ndeleted;
-	char *refused;        /* why the union views cannot read it, or NULL */
 	/* why the union views cannot read it whole (dataset_damage.c):
 	 * missing, changed, not decodable; set once, under plock */
 	char *damage;
@@ -696,8 +695,9 @@ static const colfs_delta_field *ds_delta_field(const dataset *ds,
  * physical names kept in f->phys for reading.  A column that is no field
  * of the table's schema (a dropped one), or that is a partition column
  * (whose values come from the log), is left out.  Mode `id` with a file
- * that has no field ids: the file is refused (f->refused), as the
- * protocol allows, rather than read as all NULL. */
+ * that has no field ids: a damaged file (dataset_damage.c), which the
+ * union views refuse, leave out or read as all NULL as on_damage says
+ * (the protocol lets a reader refuse it or read it all NULL). */
 static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 {
 	json_t *ids = NULL, *doc = NULL;
@@ -715,12 +715,12 @@ static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 			if (json_is_integer(json_object_get(c, "field_id")))
 				any = true;
 		if (!any) {
-			f->refused = strdup("column mapping mode id: the file's "
-					    "columns have no field ids");
+			ds_set_damage(ds, f, "column mapping mode id: the "
+				      "file's columns have no field ids");
 			ds_problem(ds, f->tree_path, UINT64_MAX,
-				   COLFS_EUNSUPPORTED, "left out of the union "
-				   "views: column mapping mode id, and the "
-				   "file's columns have no field ids");
+				   COLFS_EUNSUPPORTED, "column mapping mode id, "
+				   "and the file's columns have no field ids to "
+				   "find the table's fields by");
 		}
 	}
 	char **phys = calloc(f->nfields + 1, sizeof *phys);
@@ -1694,18 +1694,12 @@ static const colfs_node_ops errors_ops = {
 };
 
 /* --- union views: one piece per file of the view ----------------------- */
-/* Whether file `f` can be read by the union views: refused by the
- * column mapping, or a deletion vector naming a row past its rows
- * (the log's numRecords unknown, or not the footer's count), is a
- * problem of the view, never rows shown wrong. */
+/* Whether file `f` can be read by the union views: a deletion vector
+ * naming a row past its rows (the log's numRecords unknown, or not the
+ * footer's count) is a problem of the view, never rows shown wrong. */
 static colfs_status ds_union_check(colfs_tree *t, colfs_node *n,
 				   const ds_file *f)
 {
-	if (f->refused) {
-		colfs_tree_report(t, n, UINT64_MAX, COLFS_EUNSUPPORTED,
-				  "%s: %s", f->rel, f->refused);
-		return COLFS_EUNSUPPORTED;
-	}
 	if (f->ndeleted && f->deleted[f->ndeleted - 1] >= (uint64_t)f->rows) {
 		colfs_tree_report(t, n, UINT64_MAX, COLFS_EBOUNDS,
 				  "%s: its deletion vector deletes row %llu, "
@@ -2408,7 +2402,6 @@ static void dataset_files_free(dataset *ds)
 		free(f->fields);
 		free(f->types);
 		free(f->phys);
-		free(f->refused);
 		free(f->damage);
 	}
 	free(ds->files);

@@ -142,7 +142,11 @@ PY
 	if tool cat "$WORK/id-none" columns/value > "$WORK/out" 2> "$WORK/err"; then
 		fail "mode id without field ids: read: $(cat "$WORK/out")"
 	fi
-	grep -q "$p: column mapping mode id: the file's columns have no field ids" "$WORK/err" || fail "mode id without field ids: $(cat "$WORK/err")"
+	grep -q "$p: columns/value: column mapping mode id: the file's columns have no field ids (an active file of the Delta log at version 1): a union view's read fails here" "$WORK/err" || fail "mode id without field ids: $(cat "$WORK/err")"
+	# ... or, as the protocol allows, read all NULL (its 10 rows less the
+	# 2 its deletion vector deletes)
+	[ "$(tool -o on_damage=null cat "$WORK/id-none" columns/value | tr '\n' ' ')" = '\N \N \N \N \N \N \N \N ' ] ||
+		fail "mode id without field ids, on_damage=null: $(tool -o on_damage=null cat "$WORK/id-none" columns/value)"
 	# through a mount: cat MNT/columns/x; a missing vector refuses the mount
 	if [ -c /dev/fuse ] && command -v fusermount3 > /dev/null; then
 		MNT=$WORK/mnt
