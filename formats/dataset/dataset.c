@@ -200,6 +200,15 @@ static void ds_problem(dataset *ds, const char *path, uint64_t offset,
 	pthread_mutex_unlock(&ds->plock);
 }
 
+/* File `f` is damaged (dataset_damage.c): the first reason is kept. */
+static void ds_set_damage(dataset *ds, ds_file *f, const char *why)
+{
+	pthread_mutex_lock(&ds->plock);
+	if (!f->damage)
+		f->damage = strdup(why);
+	pthread_mutex_unlock(&ds->plock);
+}
+
 /* Copy the problems of file `f`'s open tree not copied yet. */
 static void ds_sync(dataset *ds, ds_file *f, colfs_tree *g)
 {
@@ -215,15 +224,6 @@ static void ds_sync(dataset *ds, ds_file *f, colfs_tree *g)
 		ds_problem(ds, path, p->offset, p->status, "%s", p->message);
 	}
 	free(p);
-}
-
-/* File `f` is damaged (dataset_damage.c): the first reason is kept. */
-static void ds_set_damage(dataset *ds, ds_file *f, const char *why)
-{
-	pthread_mutex_lock(&ds->plock);
-	if (!f->damage)
-		f->damage = strdup(why);
-	pthread_mutex_unlock(&ds->plock);
 }
 
 /* ------------------------------------------------------------------------
