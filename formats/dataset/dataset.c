@@ -807,7 +807,9 @@ static void ds_load_file(dataset *ds, size_t i)
 		return;
 	}
 	f->format = colfs_tree_format(g);
-	if (ds->snap && i < ds->snap->n_files && !f->damage) {
+	/* a Delta file is the one its add action describes: its size now,
+	 * its rows once its summary is read (below) */
+	if (ds->snap && i < ds->snap->n_files) {
 		char *path = malloc(strlen(ds->root) + strlen(f->rel) + 2);
 		if (path)
 			sprintf(path, "%s/%s", ds->root, f->rel);
@@ -815,12 +817,12 @@ static void ds_load_file(dataset *ds, size_t i)
 					       &ds->snap->files[i], -1,
 					       ds->snap->version);
 		free(path);
-		if (why)
+		if (why) {
 			ds_problem(ds, f->tree_path, UINT64_MAX, COLFS_ECORRUPT,
 				   "%s", why);
-		if (why)
 			ds_set_damage(ds, f, why);
-		free(why);
+			free(why);
+		}
 	}
 	st = ds_read_node(g, "summary", &b);
 	colfs_buf_putc(&b, '\0');
@@ -1742,8 +1744,7 @@ static colfs_status ds_union_damage(colfs_tree *t, colfs_node *n,
 					   sizeof text);
 	ds_problem(ds, f->tree_path, UINT64_MAX, st == COLFS_OK ? COLFS_EIO
 		   : st, "%s", text);
-	st = got;
-	return st;
+	return got;
 }
 
 /* Is file i damaged before any read (missing, changed, unreadable
