@@ -72,6 +72,11 @@ typedef struct colfs_options {
 	const char *cfile_compression; /* NONE, SNAPPY, LZ4, ZLIB */
 	bool cfile_nullable;
 	colfs_sizes_mode sizes;     /* default auto */
+	/* -o page_cache=all: a mount serves text views of known size
+	 * through the kernel's page cache (shared mmap works, a second read
+	 * is the kernel's); default arrays: only arrays/, text views with
+	 * direct I/O (a read's bytes copied once). */
+	bool page_cache_all;
 	/* The size index file: NULL the default (XDG cache directory), "off"
 	 * none, else a path. */
 	const char *size_index;
