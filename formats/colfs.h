@@ -304,7 +304,8 @@ bool colfs_node_is_derived(const colfs_node *n);
 /* A stream meant to be mapped as well as read: its size known from the
  * metadata before any piece is made (the .npy files of arrays/, which
  * numpy.load(mmap_mode='r') maps).  The daemon serves these through the
- * kernel's page cache, and every other stream with direct I/O. */
+ * kernel's page cache, and every other stream with direct I/O unless
+ * -o page_cache=all (colfs_options.page_cache_all). */
 bool colfs_node_is_mappable(const colfs_node *n);
 /* The node's path from the root ("/row_groups/0/meta.json"). */
 void colfs_node_path(const colfs_node *n, char *buf, size_t len);

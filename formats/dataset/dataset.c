@@ -1219,9 +1219,10 @@ static ds_view *view_of(colfs_node *n)
 }
 
 /* The bytes a whole render of a view (or of summary, schema, errors)
- * reads: its files' sizes (those known not to be columnar are not
- * read), the dataset listed first as any read of it would.  sizes=auto
- * sizes it at a stat when small (core/tree_sizes.c). */
+ * reads at most: the sizes of the files it lists (one whose magic says
+ * it is no columnar file counted too: the magic bytes may still be
+ * being read), the dataset listed first as any read of it would.
+ * sizes=auto sizes it at a stat when small (core/tree_sizes.c). */
 static bool ds_view_decodes(colfs_tree *t, colfs_node *n, uint64_t *bytes)
 {
 	ds_view *v = view_of(n);
@@ -1231,10 +1232,8 @@ static bool ds_view_decodes(colfs_tree *t, colfs_node *n, uint64_t *bytes)
 	if (ds_list_now(v->ds, why, sizeof why) != COLFS_OK)
 		return false;
 	for (size_t i = 0; i < v->n && *bytes <= UINT64_MAX / 2; i++) {
-		const ds_file *f = &v->ds->files[v->idx[i]];
-		if (f->kind != -1)
-			*bytes += f->size < UINT64_MAX / 2 ? f->size
-							   : UINT64_MAX / 2;
+		uint64_t size = v->ds->files[v->idx[i]].size;
+		*bytes += size < UINT64_MAX / 2 ? size : UINT64_MAX / 2;
 	}
 	return true;
 }
