@@ -430,7 +430,7 @@ static void colfsd_open(fuse_req_t req, fuse_ino_t ino,
 		 * (docs/performance.md).  A shared mmap of a
 		 * direct-I/O file answers ENODEV: -o page_cache=all serves
 		 * every view of known size through the page cache (the first
-		 * cat of the benchmark's columns took 10 to 33 % more CPU,
+		 * cat of the benchmark's columns took 4 to 33 % more CPU,
 		 * docs/performance.md; a second read is the kernel's). */
 		if (exact && !colfs_node_is_volatile(n) &&
 		    (colfs_node_is_mappable(n) || d->page_cache_all))
