@@ -246,6 +246,13 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 			o->sizes = COLFS_SIZES_EXACT;
 		else
 			return COLFS_ECORRUPT;
+	} else if (KEY("page_cache")) {
+		if (v && strcmp(v, "arrays") == 0)
+			o->page_cache_all = false;
+		else if (v && strcmp(v, "all") == 0)
+			o->page_cache_all = true;
+		else
+			return COLFS_ECORRUPT;
 	} else if (KEY("size_index")) {
 		if (!v || !*v)
 			return COLFS_ECORRUPT;
@@ -406,6 +413,8 @@ const char *colfs_options_help(void)
 	       "    -o cfile_nullable=true|false  CFile salvage: nullable column (default false)\n"
 	       "    -o sizes=auto|exact|lazy  when a stat decodes a view to know its size:\n"
 	       "                           auto when cheap (default), exact always, lazy never\n"
+	       "    -o page_cache=arrays|all  views of known size the kernel caches: arrays/\n"
+	       "                           (default; text views direct I/O, no shared mmap), all\n"
 	       "    -o size_index=PATH|off the file keeping learned sizes (default in\n"
 	       "                           $XDG_CACHE_HOME/colfs, else ~/.cache/colfs)\n"
 	       "    -o decode_threads=N    threads decoding ahead of sequential reads\n"

@@ -1290,6 +1290,26 @@ static ds_view *view_of(colfs_node *n)
 	return colfs_node_ctx(n);
 }
 
+/* The bytes a whole render of a view (or of summary, schema, errors)
+ * reads at most: the sizes of the files it lists (one whose magic says
+ * it is no columnar file counted too: the magic bytes may still be
+ * being read), the dataset listed first as any read of it would.
+ * sizes=auto sizes it at a stat when small (core/tree_sizes.c). */
+static bool ds_view_decodes(colfs_tree *t, colfs_node *n, uint64_t *bytes)
+{
+	ds_view *v = view_of(n);
+	char why[512];
+	(void)t;
+	*bytes = 0;
+	if (ds_list_now(v->ds, why, sizeof why) != COLFS_OK)
+		return false;
+	for (size_t i = 0; i < v->n && *bytes <= UINT64_MAX / 2; i++) {
+		uint64_t size = v->ds->files[v->idx[i]].size;
+		*bytes += size < UINT64_MAX / 2 ? size : UINT64_MAX / 2;
+	}
+	return true;
+}
+
 /* files/ and each folder under it: a folder of the view's files (those
  * of v->idx[lo..hi), the paths starting with its `plen` bytes: sorted
  * paths put a folder's files one after another).  Listed when first
@@ -1565,6 +1585,7 @@ static colfs_status summary_generate(colfs_tree *t, colfs_node *n,
 
 static const colfs_node_ops summary_ops = {
 	.generate = summary_generate,
+	.decodes = ds_view_decodes,
 };
 
 static const char *const ds_type_parquet[] = {
@@ -1601,6 +1622,7 @@ static colfs_status schema_generate(colfs_tree *t, colfs_node *n,
 
 static const colfs_node_ops schema_ops = {
 	.generate = schema_generate,
+	.decodes = ds_view_decodes,
 };
 
 static colfs_status schemas_file_generate(colfs_tree *t, colfs_node *n,
@@ -1693,6 +1715,7 @@ static colfs_status errors_generate(colfs_tree *t, colfs_node *n,
 
 static const colfs_node_ops errors_ops = {
 	.generate = errors_generate,
+	.decodes = ds_view_decodes,
 };
 
 /* --- union views: one piece per file of the view ----------------------- */
@@ -2204,11 +2227,13 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 static const colfs_node_ops column_ops = {
 	.piece = column_piece,
 	.concurrent = true,
+	.decodes = ds_view_decodes,
 };
 
 static const colfs_node_ops rows_ops = {
 	.piece = rows_piece,
 	.concurrent = true,
+	.decodes = ds_view_decodes,
 };
 
 static colfs_status columns_populate(colfs_tree *t, colfs_node *dir)
@@ -2582,8 +2607,6 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 	if (ds->gopts.cache_bytes < (1u << 20))
 		ds->gopts.cache_bytes = 1u << 20;
 	ds->gopts.decode_threads = -1;
-	if (ds->gopts.sizes == COLFS_SIZES_LAZY)
-		ds->gopts.sizes = COLFS_SIZES_AUTO;
 	if (ds->snap) {
 		st = ds_list_delta(ds, &ents, &n);
 	} else if (s3) {
@@ -2746,6 +2769,7 @@ const colfs_format colfs_format_dataset = {
 	.probe = NULL,
 	.open = dataset_open,
 	.close = dataset_close,
+	.sized_by_nodes = true,
 };
 
 /* What a directory opens as (core/tree.h). */
