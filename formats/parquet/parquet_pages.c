@@ -7,6 +7,7 @@
  * verify and salvage read pages only through here. */
 #include "parquet_pages.h"
 #include "parquet_crypt.h"
+#include "parquet_pagecheck.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -969,6 +970,9 @@ static colfs_status dict_decode(colfs_tree *t, parquet_region_state *s, uint32_t
 	}
 	check_wkb(t, s, g, c, 0, NULL, ch, col, &d->vals, d->buf, len,
 		  pg->offset + pg->hdr.header_len, "dictionary page");
+	parquet_pagecheck(t, s, g, c, 0, NULL, ch, pg, col, PARQUET_ENC_PLAIN,
+			  &d->vals, len, colfs_cursor_left(&cur),
+			  "dictionary page");
 	*out = d;
 	return COLFS_OK;
 }
@@ -1465,6 +1469,9 @@ colfs_status parquet_pages_decode(colfs_tree *t, parquet_region_state *s,
 		goto fail;
 	check_wkb(t, s, g, c, k, where, ch, col, &p->vals, p->buf,
 		  p->buf_len, off, "data page");
+	parquet_pagecheck(t, s, g, c, k, where, ch, pg, col, h->encoding,
+			  &p->vals, p->buf_len, colfs_cursor_left(&cur),
+			  "data page");
 	return COLFS_OK;
 fail:
 	if (!e.status)
