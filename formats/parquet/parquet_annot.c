@@ -317,6 +317,16 @@ void parquet_annot_check(const parquet_file *pf, parquet_report_fn report,
 			continue;
 		elem_path(pf, i, path, sizeof path);
 		check_decimal(&a, e, path);
+		if (e->logical.kind == PARQUET_LT_INTEGER &&
+		    e->logical.bit_width != 8 && e->logical.bit_width != 16 &&
+		    e->logical.bit_width != 32 && e->logical.bit_width != 64) {
+			colfs_fail(&err, COLFS_ECORRUPT, e->offset,
+				   "schema element %s: INTEGER of bit width %d (the format allows 8, 16, 32 and 64): its values are shown as %s integers",
+				   path, e->logical.bit_width,
+				   e->type == PARQUET_INT64 ? "64-bit" : "32-bit");
+			annot_report(&a, &err);
+			continue;
+		}
 		if (e->logical.kind == PARQUET_LT_VARIANT && e->type < 0)
 			check_variant(&a, i, path);
 		logical = logical_rule(&e->logical, &r, name, sizeof name);

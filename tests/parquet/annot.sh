@@ -4,15 +4,16 @@
 # parquet_annot.c, parquet_pagecheck.c; the files: tests/parquet/gen_annot.c):
 #   - an annotation on a physical type the format does not allow for it
 #     (TIMESTAMP(MICROS) on INT32, INTEGER(64) on INT32, INTEGER(32|8)
-#     and INT_16 on INT64, STRING on a group, LIST on INT32), with the
-#     schema element's offset;
+#     and INT_16 on INT64, STRING on a group, LIST on INT32, INTEGER(12)),
+#     with the schema element's offset;
 #   - bytes left in a page after its declared values (an INT32 page
 #     holding 8-byte values), at the first such byte;
 #   - a FileMetaData num_rows (0) other than its row groups' (6): named,
 #     and summary gives the 6 rows the views hold;
 #   - a VARIANT group without its `metadata` field;
 #   - TIME(MILLIS) values outside a day (90,000,000 and -5; 86,400,000,
-#     the day's end, is allowed, and so is a TIME(MICROS) of a day);
+#     the day's end, is allowed, and so is a TIME(MICROS) of a day), in a
+#     data page and in a dictionary page (which has 4 bytes left over);
 #   - a file with every annotation on a type it fits has no problem.
 # `colfs-tool check` lists exactly the problems expected (bytes compared),
 # the values stay as they were shown, and a mount's `errors` says the
@@ -44,11 +45,12 @@ check ts-int32-8byte.parquet \
 ts-int32-8byte.parquet: 2 problems in 46 nodes; 0 nodes unreadable"
 
 check int-width.parquet \
-"/: offset 171 (0xab): corrupt: schema element i64_on_i32: logical type INTEGER(64,signed) annotates INT32, which the format does not allow (only INT64): its values may not be what the writer meant
-/: offset 196 (0xc4): corrupt: schema element i32_on_i64: logical type INTEGER(32,signed) annotates INT64, which the format does not allow (only INT32): its values may not be what the writer meant
-/: offset 220 (0xdc): corrupt: schema element i8_on_i64: logical type INTEGER(8,signed) annotates INT64, which the format does not allow (only INT32): its values may not be what the writer meant
-/: offset 243 (0xf3): corrupt: schema element i16_on_i64: converted type INT_16 annotates INT64, which the format does not allow (only INT32): its values may not be what the writer meant
-int-width.parquet: 4 problems in 91 nodes; 0 nodes unreadable"
+"/: offset 200 (0xc8): corrupt: schema element i64_on_i32: logical type INTEGER(64,signed) annotates INT32, which the format does not allow (only INT64): its values may not be what the writer meant
+/: offset 225 (0xe1): corrupt: schema element i32_on_i64: logical type INTEGER(32,signed) annotates INT64, which the format does not allow (only INT32): its values may not be what the writer meant
+/: offset 249 (0xf9): corrupt: schema element i8_on_i64: logical type INTEGER(8,signed) annotates INT64, which the format does not allow (only INT32): its values may not be what the writer meant
+/: offset 272 (0x110): corrupt: schema element i16_on_i64: converted type INT_16 annotates INT64, which the format does not allow (only INT32): its values may not be what the writer meant
+/: offset 291 (0x123): corrupt: schema element i12: INTEGER of bit width 12 (the format allows 8, 16, 32 and 64): its values are shown as 32-bit integers
+int-width.parquet: 5 problems in 106 nodes; 0 nodes unreadable"
 
 check group-clash.parquet \
 "/: offset 77 (0x4d): corrupt: schema element s: logical type STRING annotates a group, which the format does not allow (only BYTE_ARRAY): its values may not be what the writer meant
@@ -66,6 +68,11 @@ variant-no-metadata.parquet: 1 problem in 48 nodes; 0 nodes unreadable"
 check time-outside-day.parquet \
 "/row_groups/0/chunks/t_ms/pages/0: offset 21 (0x15): corrupt: data page: 2 of its 4 TIME(MILLIS) values are outside a day (0 to 86400000), the first is value 1, 90000000: shown as they are
 time-outside-day.parquet: 1 problem in 61 nodes; 0 nodes unreadable"
+
+check time-dict.parquet \
+"/row_groups/0/chunks/t/pages/0: offset 25 (0x19): corrupt: dictionary page: 4 bytes after its 2 PLAIN values belong to no value (the page holds 12 bytes, its values end at byte 8)
+/row_groups/0/chunks/t/pages/0: offset 17 (0x11): corrupt: dictionary page: 1 of its 2 TIME(MILLIS) values are outside a day (0 to 86400000), the first is value 0, -1: shown as they are
+time-dict.parquet: 2 problems in 52 nodes; 0 nodes unreadable"
 
 check fits.parquet "fits.parquet: healthy, 272 nodes read"
 
@@ -90,6 +97,10 @@ cat_is time-outside-day.parquet columns/t_ms \
 25:00:00
 -00:00:00.005
 24:00:00'
+cat_is time-dict.parquet columns/t \
+'-00:00:00.001
+01:00:00
+-00:00:00.001'
 cat_is ts-int32-8byte.parquet columns/ts \
 '1969-12-31 23:32:51.176448+00
 1970-01-01 00:00:00.161636+00

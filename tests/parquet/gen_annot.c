@@ -9,12 +9,15 @@
  *                           values (694224000000000, 1992-01-01) where
  *                           its header says 3 values: 12 bytes left over
  *   int-width.parquet       INTEGER(64) on INT32, INTEGER(32) and
- *                           INTEGER(8) on INT64, INT_16 on INT64
+ *                           INTEGER(8) on INT64, INT_16 on INT64,
+ *                           INTEGER(12) on INT32
  *   group-clash.parquet     STRING on a group, LIST on an INT32
  *   rows-footer-0.parquet   FileMetaData num_rows 0, its row group 6
  *   variant-no-metadata.parquet  a VARIANT group of `value` alone
  *   time-outside-day.parquet     TIME(MILLIS) 0, 90000000, -5, 86400000
  *                           and TIME(MICROS) within the day
+ *   time-dict.parquet       TIME(MILLIS) by a dictionary of -1 and
+ *                           3600000 with 4 bytes after its 2 values
  *   fits.parquet            every annotation on a physical type the
  *                           format allows for it (no problem expected)
  * Exit 0 when every file was written. */
@@ -36,9 +39,13 @@ typedef struct elem {
 				   isAdjustedToUTC; INTEGER: bitWidth and
 				   isSigned */
 	const char *path;       /* a leaf's path_in_schema, dotted */
-	const void *vals;       /* a leaf's PLAIN page */
+	const void *vals;       /* a leaf's PLAIN page (RLE_DICTIONARY
+				   indices when dict is set) */
 	size_t len;
 	int32_t n;              /* its values (rows) */
+	const void *dict;       /* a leaf's PLAIN dictionary page, or NULL */
+	size_t dict_len;
+	int32_t dict_n;
 } elem;
 
 static const char *dir;
@@ -70,7 +77,7 @@ static void write_file(const char *name, const elem *el, int n_el,
 		       int64_t footer_rows, int64_t rg_rows)
 {
 	tw_buf out = {0}, meta = {0};
-	int64_t at[32], size[32];
+	int64_t at[32], data_at[32], size[32];
 	int32_t top = 0;
 	int n_leaf = 0;
 	tw w;
@@ -80,23 +87,39 @@ static void write_file(const char *name, const elem *el, int n_el,
 		tw_buf hdr = {0};
 		if (el[i].physical < 0)
 			continue;
+		at[n_leaf] = (int64_t)out.len;
+		data_at[n_leaf] = at[n_leaf];
+		if (el[i].dict) {
+			tw_begin(&w, &hdr);              /* PageHeader */
+			tw_field_i32(&w, 1, 2);          /* DICTIONARY_PAGE */
+			tw_field_i32(&w, 2, (int32_t)el[i].dict_len);
+			tw_field_i32(&w, 3, (int32_t)el[i].dict_len);
+			tw_field_struct_begin(&w, 7);    /* DictionaryPageHeader */
+			tw_field_i32(&w, 1, el[i].dict_n);
+			tw_field_i32(&w, 2, 0);          /* PLAIN */
+			tw_struct_end(&w);
+			tw_struct_end(&w);
+			tw_buf_put(&out, hdr.data, hdr.len);
+			tw_buf_put(&out, el[i].dict, el[i].dict_len);
+			tw_buf_reset(&hdr);
+			data_at[n_leaf] = (int64_t)out.len;
+		}
 		tw_begin(&w, &hdr);                      /* PageHeader */
 		tw_field_i32(&w, 1, 0);                  /* DATA_PAGE */
 		tw_field_i32(&w, 2, (int32_t)el[i].len);
 		tw_field_i32(&w, 3, (int32_t)el[i].len);
 		tw_field_struct_begin(&w, 5);            /* DataPageHeader */
 		tw_field_i32(&w, 1, el[i].n);
-		tw_field_i32(&w, 2, 0);                  /* PLAIN */
+		tw_field_i32(&w, 2, el[i].dict ? 8 : 0); /* RLE_DICTIONARY, PLAIN */
 		tw_field_i32(&w, 3, 3);                  /* RLE */
 		tw_field_i32(&w, 4, 3);
 		tw_struct_end(&w);
 		tw_struct_end(&w);
 		failed |= !tw_ok(&w);
-		at[n_leaf] = (int64_t)out.len;
-		size[n_leaf] = (int64_t)(hdr.len + el[i].len);
-		n_leaf++;
 		tw_buf_put(&out, hdr.data, hdr.len);
 		tw_buf_put(&out, el[i].vals, el[i].len);
+		size[n_leaf] = (int64_t)out.len - at[n_leaf];
+		n_leaf++;
 		tw_buf_free(&hdr);
 	}
 	/* the root's children: the elements not inside a group before */
@@ -150,8 +173,10 @@ static void write_file(const char *name, const elem *el, int n_el,
 		tw_field_i64(&w, 2, at[k]);              /* file_offset */
 		tw_field_struct_begin(&w, 3);            /* ColumnMetaData */
 		tw_field_i32(&w, 1, e->physical);
-		tw_field_list_begin(&w, 2, TW_I32, 1);
-		tw_elem_i32(&w, 0);
+		tw_field_list_begin(&w, 2, TW_I32, e->dict ? 2 : 1);
+		tw_elem_i32(&w, 0);                      /* PLAIN */
+		if (e->dict)
+			tw_elem_i32(&w, 8);              /* RLE_DICTIONARY */
 		tw_field_list_begin(&w, 3, TW_BINARY, dot ? 2 : 1);
 		tw_elem_string(&w, path);
 		if (dot)
@@ -160,7 +185,9 @@ static void write_file(const char *name, const elem *el, int n_el,
 		tw_field_i64(&w, 5, e->n);
 		tw_field_i64(&w, 6, size[k]);
 		tw_field_i64(&w, 7, size[k]);
-		tw_field_i64(&w, 9, at[k]);              /* data_page_offset */
+		tw_field_i64(&w, 9, data_at[k]);         /* data_page_offset */
+		if (e->dict)
+			tw_field_i64(&w, 11, at[k]); /* dictionary_page_offset */
 		tw_struct_end(&w);
 		tw_struct_end(&w);
 		k++;
@@ -206,7 +233,7 @@ int main(int argc, char **argv)
 {
 	tw_buf ts = {0}, i32 = {0}, i64 = {0}, six = {0}, var = {0}, ms = {0},
 	       us = {0}, one32 = {0}, one64 = {0}, str = {0}, u16 = {0},
-	       f16 = {0}, iv = {0}, vmeta = {0};
+	       f16 = {0}, iv = {0}, vmeta = {0}, tdict = {0}, tidx = {0};
 	static const uint8_t variant_value[2] = {0x0c, 42}; /* int8 42 */
 	static const uint8_t variant_meta[3] = {0x01, 0, 0}; /* no keys */
 
@@ -253,8 +280,9 @@ int main(int argc, char **argv)
 		LEAF("i32_on_i64", 2, -1, 10, 32, 1, i64, 3),
 		LEAF("i8_on_i64", 2, -1, 10, 8, 1, i64, 3),
 		LEAF("i16_on_i64", 2, 16, 0, 0, 0, i64, 3),
+		LEAF("i12", 1, -1, 10, 12, 1, i32, 3),
 	};
-	write_file("int-width.parquet", width_el, 4, 3, 3);
+	write_file("int-width.parquet", width_el, 5, 3, 3);
 
 	elem group_el[] = {
 		{.name = "s", .physical = -1, .children = 1, .converted = -1,
@@ -281,6 +309,18 @@ int main(int argc, char **argv)
 		LEAF("t_us", 2, -1, 7, 2, 0, us, 4),
 	};
 	write_file("time-outside-day.parquet", time_el, 2, 4, 4);
+
+	/* a dictionary of -1 and 3600000 with 4 bytes after them; indices
+	 * 0, 1, 0: bit width 1, one bit-packed group */
+	put32(&tdict, -1);
+	put32(&tdict, 3600000);
+	put32(&tdict, 7);
+	tw_buf_put(&tidx, "\x01\x03\x02", 3);
+	elem tdict_el[] = {LEAF("t", 1, -1, 7, 1, 0, tidx, 3)};
+	tdict_el[0].dict = tdict.data;
+	tdict_el[0].dict_len = tdict.len;
+	tdict_el[0].dict_n = 2;
+	write_file("time-dict.parquet", tdict_el, 1, 3, 3);
 
 	elem fits_el[] = {
 		LEAF("date", 1, 6, 6, 0, 0, one32, 1),
@@ -326,5 +366,7 @@ int main(int argc, char **argv)
 	tw_buf_free(&u16);
 	tw_buf_free(&f16);
 	tw_buf_free(&iv);
+	tw_buf_free(&tdict);
+	tw_buf_free(&tidx);
 	return failed ? 1 : 0;
 }
