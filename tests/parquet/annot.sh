@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/parquet/annot.sh COLFS_TOOL COLFS GEN_ANNOT WORKDIR: files that
+# tests/parquet/annot.sh COLFS_TOOL COLFS GEN_ANNOT WORKDIR [CORPUS]: files that
 # break the format's rules quietly are named in errors (docs/errors.md,
 # parquet_annot.c, parquet_pagecheck.c; the files: tests/parquet/gen_annot.c):
 #   - an annotation on a physical type the format does not allow for it
@@ -14,7 +14,10 @@
 #   - TIME(MILLIS) values outside a day (90,000,000 and -5; 86,400,000,
 #     the day's end, is allowed, and so is a TIME(MICROS) of a day), in a
 #     data page and in a dictionary page (which has 4 bytes left over);
-#   - a file with every annotation on a type it fits has no problem.
+#   - a file with every annotation on a type it fits has no problem;
+#   - the corpus's repeated_no_annotation.parquet (parquet-rs 0.3: its
+#     footer says 0 rows, its row group 6) is named the same way, when
+#     the corpus is present.
 # `colfs-tool check` lists exactly the problems expected (bytes compared),
 # the values stay as they were shown, and a mount's `errors` says the
 # same.  Exit 0 pass, 1 fail.
@@ -23,6 +26,7 @@ tool=${1:?usage: annot.sh COLFS_TOOL COLFS GEN_ANNOT WORKDIR}
 colfs=${2:?usage: annot.sh COLFS_TOOL COLFS GEN_ANNOT WORKDIR}
 gen=${3:?usage: annot.sh COLFS_TOOL COLFS GEN_ANNOT WORKDIR}
 work=${4:?usage: annot.sh COLFS_TOOL COLFS GEN_ANNOT WORKDIR}
+corpus=${5:-}
 rm -rf "$work" && mkdir -p "$work" || exit 1
 "$gen" "$work" || { echo "FAIL: gen_annot did not write the files"; exit 1; }
 fails=0
@@ -105,6 +109,20 @@ cat_is ts-int32-8byte.parquet columns/ts \
 '1969-12-31 23:32:51.176448+00
 1970-01-01 00:00:00.161636+00
 1969-12-31 23:32:51.176448+00'
+
+rna=$corpus/parquet/good/repeated_no_annotation.parquet
+if [ -n "$corpus" ] && [ -f "$rna" ]; then
+	got=$(timeout 60 "$tool" check "$rna" 2>&1 | head -1)
+	[ "$got" = "/: offset 348 (0x15c): corrupt: FileMetaData num_rows is 0, its 1 row groups hold 6 rows: the views and summary give the row groups' rows" ] ||
+		fail "repeated_no_annotation.parquet: $got"
+	got=$(timeout 60 "$tool" cat "$rna" summary | grep '^rows: ')
+	[ "$got" = "rows: 6 (the row groups'; FileMetaData num_rows says 0)" ] ||
+		fail "repeated_no_annotation.parquet summary: '$got'"
+	[ "$(timeout 60 "$tool" cat "$rna" rows.jsonl | wc -l)" = 6 ] ||
+		fail "repeated_no_annotation.parquet: rows.jsonl is not 6 rows"
+else
+	echo "corpus part skipped: no corpus file at '$rna'"
+fi
 
 # --- a mount's errors ------------------------------------------------------------
 mnt=$(mktemp -d "$work/mnt.XXXXXX")
