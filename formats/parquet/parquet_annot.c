@@ -273,7 +273,7 @@ static void check_variant(const annot_ctx *a, uint32_t i, const char *path)
 
 	for (uint32_t k = i + 1; k < pf->n_schema; k++) {
 		const parquet_schema_elem *c = &pf->schema[k];
-		if (c->parent != (int32_t)i)
+		if (c->parent != (int32_t)i || !c->name)
 			continue;
 		if (strcmp(c->name, "metadata") == 0)
 			meta = c;
