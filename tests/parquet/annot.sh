@@ -48,6 +48,11 @@ check ts-int32-8byte.parquet \
 /row_groups/0/chunks/ts/pages/0: offset 33 (0x21): corrupt: data page: 12 bytes after its 3 PLAIN values belong to no value (the page holds 24 bytes, its values end at byte 12)
 ts-int32-8byte.parquet: 2 problems in 46 nodes; 0 nodes unreadable"
 
+check ts-int32-snappy.parquet \
+"/: offset 62 (0x3e): corrupt: schema element ts: logical type TIMESTAMP(MICROS) annotates INT32, which the format does not allow (only INT64): its values may not be what the writer meant
+/row_groups/0/chunks/ts/pages/0: offset 21 (0x15): corrupt: data page: 12 bytes after its 3 PLAIN values belong to no value (the decompressed page holds 24 bytes, its values end at byte 12)
+ts-int32-snappy.parquet: 2 problems in 46 nodes; 0 nodes unreadable"
+
 check int-width.parquet \
 "/: offset 200 (0xc8): corrupt: schema element i64_on_i32: logical type INTEGER(64,signed) annotates INT32, which the format does not allow (only INT64): its values may not be what the writer meant
 /: offset 225 (0xe1): corrupt: schema element i32_on_i64: logical type INTEGER(32,signed) annotates INT64, which the format does not allow (only INT32): its values may not be what the writer meant

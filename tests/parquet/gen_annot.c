@@ -2,12 +2,13 @@
  * the format's rules, made with the project's Thrift writer
  * (tools/thrift-writer.c); tests/parquet/annot.sh reads them.
  *   gen_annot DIR
- * writes into DIR (one row group, required columns, one uncompressed
- * PLAIN data page a column):
+ * writes into DIR (one row group, required columns, one PLAIN data page
+ * a column, uncompressed unless said):
  *   ts-int32-8byte.parquet  INT32 `ts` annotated TIMESTAMP(MICROS) (and
  *                           TIMESTAMP_MICROS) whose page holds 3 8-byte
  *                           values (694224000000000, 1992-01-01) where
  *                           its header says 3 values: 12 bytes left over
+ *   ts-int32-snappy.parquet the same, its page compressed (SNAPPY)
  *   int-width.parquet       INTEGER(64) on INT32, INTEGER(32) and
  *                           INTEGER(8) on INT64, INT_16 on INT64,
  *                           INTEGER(12) on INT32
@@ -21,6 +22,7 @@
  *   fits.parquet            every annotation on a physical type the
  *                           format allows for it (no problem expected)
  * Exit 0 when every file was written. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +48,8 @@ typedef struct elem {
 	const void *dict;       /* a leaf's PLAIN dictionary page, or NULL */
 	size_t dict_len;
 	int32_t dict_n;
+	bool snappy;            /* its data page stored as one Snappy literal
+				   (of at most 60 bytes) */
 } elem;
 
 static const char *dir;
@@ -104,10 +108,16 @@ static void write_file(const char *name, const elem *el, int n_el,
 			tw_buf_reset(&hdr);
 			data_at[n_leaf] = (int64_t)out.len;
 		}
+		tw_buf stored = {0};
+		if (el[i].snappy) {    /* the length, one literal's tag */
+			tw_buf_uvarint(&stored, el[i].len);
+			tw_buf_u8(&stored, (uint8_t)((el[i].len - 1) << 2));
+		}
+		tw_buf_put(&stored, el[i].vals, el[i].len);
 		tw_begin(&w, &hdr);                      /* PageHeader */
 		tw_field_i32(&w, 1, 0);                  /* DATA_PAGE */
 		tw_field_i32(&w, 2, (int32_t)el[i].len);
-		tw_field_i32(&w, 3, (int32_t)el[i].len);
+		tw_field_i32(&w, 3, (int32_t)stored.len);
 		tw_field_struct_begin(&w, 5);            /* DataPageHeader */
 		tw_field_i32(&w, 1, el[i].n);
 		tw_field_i32(&w, 2, el[i].dict ? 8 : 0); /* RLE_DICTIONARY, PLAIN */
@@ -117,7 +127,9 @@ static void write_file(const char *name, const elem *el, int n_el,
 		tw_struct_end(&w);
 		failed |= !tw_ok(&w);
 		tw_buf_put(&out, hdr.data, hdr.len);
-		tw_buf_put(&out, el[i].vals, el[i].len);
+		tw_buf_put(&out, stored.data, stored.len);
+		failed |= stored.failed;
+		tw_buf_free(&stored);
 		size[n_leaf] = (int64_t)out.len - at[n_leaf];
 		n_leaf++;
 		tw_buf_free(&hdr);
@@ -181,9 +193,9 @@ static void write_file(const char *name, const elem *el, int n_el,
 		tw_elem_string(&w, path);
 		if (dot)
 			tw_elem_string(&w, dot + 1);
-		tw_field_i32(&w, 4, 0);                  /* UNCOMPRESSED */
+		tw_field_i32(&w, 4, e->snappy ? 1 : 0);  /* SNAPPY, UNCOMPRESSED */
 		tw_field_i64(&w, 5, e->n);
-		tw_field_i64(&w, 6, size[k]);
+		tw_field_i64(&w, 6, size[k] + (e->snappy ? -2 : 0));
 		tw_field_i64(&w, 7, size[k]);
 		tw_field_i64(&w, 9, data_at[k]);         /* data_page_offset */
 		if (e->dict)
@@ -274,6 +286,9 @@ int main(int argc, char **argv)
 	 * MICROS 2, NANOS 3 */
 	const elem ts_el[] = {LEAF("ts", 1, 10, 8, 2, 1, ts, 3)};
 	write_file("ts-int32-8byte.parquet", ts_el, 1, 3, 3);
+	elem ts_snappy_el[] = {LEAF("ts", 1, 10, 8, 2, 1, ts, 3)};
+	ts_snappy_el[0].snappy = true;
+	write_file("ts-int32-snappy.parquet", ts_snappy_el, 1, 3, 3);
 
 	const elem width_el[] = {
 		LEAF("i64_on_i32", 1, -1, 10, 64, 1, i32, 3),
