@@ -236,12 +236,15 @@ static void check_decimal(const annot_ctx *a, const parquet_schema_elem *e,
 		most = decimal_digits_of_bytes(e->type_length);
 		break;
 	case PARQUET_BYTE_ARRAY: most = INT32_MAX; break;
-	default:
+	default: {
+		char have[64];
+		elem_text(e, have, sizeof have);
 		colfs_fail(&err, COLFS_ECORRUPT, e->offset,
-			   "schema element %s: DECIMAL on physical type %d (only INT32, INT64, FIXED_LEN_BYTE_ARRAY and BYTE_ARRAY carry decimals)",
-			   path, e->type);
+			   "schema element %s: DECIMAL on %s (only INT32, INT64, FIXED_LEN_BYTE_ARRAY and BYTE_ARRAY carry decimals)",
+			   path, have);
 		annot_report(a, &err);
 		return;
+	}
 	}
 	if (prec < 1) {
 		colfs_fail(&err, COLFS_ECORRUPT, e->offset,

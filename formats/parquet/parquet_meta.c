@@ -1241,9 +1241,8 @@ static void check_chunks(pctx *x)
 	 * (old parquet-rs wrote 0) is named, and summary shows the sum */
 	if (pf->meta_ok && parquet_file_rows(pf, &rows) && rows != pf->num_rows)
 		report(x, COLFS_ECORRUPT, pf->footer_offset,
-		       "FileMetaData num_rows is %lld, its %u row groups hold %lld rows: the views and summary give the row groups' rows",
-		       (long long)pf->num_rows, pf->n_row_groups,
-		       (long long)rows);
+		       "FileMetaData num_rows is %lld, its row groups' num_rows add up to %lld: the views and summary give the row groups' rows",
+		       (long long)pf->num_rows, (long long)rows);
 
 	for (uint32_t g = 0; g < pf->n_row_groups; g++) {
 		parquet_row_group *rg = &pf->row_groups[g];

@@ -4,7 +4,8 @@
 # parquet_annot.c, parquet_pagecheck.c; the files: tests/parquet/gen_annot.c):
 #   - an annotation on a physical type the format does not allow for it
 #     (TIMESTAMP(MICROS) on INT32, INTEGER(64) on INT32, INTEGER(32|8)
-#     and INT_16 on INT64, STRING on a group, LIST on INT32, INTEGER(12)),
+#     and INT_16 on INT64, STRING on a group, LIST on INT32, DECIMAL on
+#     DOUBLE, INTEGER(12)),
 #     with the schema element's offset;
 #   - bytes left in a page after its declared values (an INT32 page
 #     holding 8-byte values), at the first such byte;
@@ -62,12 +63,13 @@ check int-width.parquet \
 int-width.parquet: 5 problems in 106 nodes; 0 nodes unreadable"
 
 check group-clash.parquet \
-"/: offset 77 (0x4d): corrupt: schema element s: logical type STRING annotates a group, which the format does not allow (only BYTE_ARRAY): its values may not be what the writer meant
-/: offset 97 (0x61): corrupt: schema element l: logical type LIST annotates INT32, which the format does not allow (only a group): its values may not be what the writer meant
-group-clash.parquet: 2 problems in 63 nodes; 0 nodes unreadable"
+"/: offset 118 (0x76): corrupt: schema element s: logical type STRING annotates a group, which the format does not allow (only BYTE_ARRAY): its values may not be what the writer meant
+/: offset 138 (0x8a): corrupt: schema element l: logical type LIST annotates INT32, which the format does not allow (only a group): its values may not be what the writer meant
+/: offset 150 (0x96): corrupt: schema element d: DECIMAL on DOUBLE (only INT32, INT64, FIXED_LEN_BYTE_ARRAY and BYTE_ARRAY carry decimals)
+group-clash.parquet: 3 problems in 78 nodes; 0 nodes unreadable"
 
 check rows-footer-0.parquet \
-"/: offset 69 (0x45): corrupt: FileMetaData num_rows is 0, its 1 row groups hold 6 rows: the views and summary give the row groups' rows
+"/: offset 69 (0x45): corrupt: FileMetaData num_rows is 0, its row groups' num_rows add up to 6: the views and summary give the row groups' rows
 rows-footer-0.parquet: 1 problem in 48 nodes; 0 nodes unreadable"
 
 check variant-no-metadata.parquet \
@@ -118,7 +120,7 @@ cat_is ts-int32-8byte.parquet columns/ts \
 rna=$corpus/parquet/good/repeated_no_annotation.parquet
 if [ -n "$corpus" ] && [ -f "$rna" ]; then
 	got=$(timeout 60 "$tool" check "$rna" 2>&1 | head -1)
-	[ "$got" = "/: offset 348 (0x15c): corrupt: FileMetaData num_rows is 0, its 1 row groups hold 6 rows: the views and summary give the row groups' rows" ] ||
+	[ "$got" = "/: offset 348 (0x15c): corrupt: FileMetaData num_rows is 0, its row groups' num_rows add up to 6: the views and summary give the row groups' rows" ] ||
 		fail "repeated_no_annotation.parquet: $got"
 	got=$(timeout 60 "$tool" cat "$rna" summary | grep '^rows: ')
 	[ "$got" = "rows: 6 (the row groups'; FileMetaData num_rows says 0)" ] ||

@@ -12,7 +12,8 @@
  *   int-width.parquet       INTEGER(64) on INT32, INTEGER(32) and
  *                           INTEGER(8) on INT64, INT_16 on INT64,
  *                           INTEGER(12) on INT32
- *   group-clash.parquet     STRING on a group, LIST on an INT32
+ *   group-clash.parquet     STRING on a group, LIST on an INT32,
+ *                           DECIMAL on a DOUBLE
  *   rows-footer-0.parquet   FileMetaData num_rows 0, its row group 6
  *   variant-no-metadata.parquet  a VARIANT group of `value` alone
  *   time-outside-day.parquet     TIME(MILLIS) 0, 90000000, -5, 86400000
@@ -304,9 +305,10 @@ int main(int argc, char **argv)
 		 .lt = 1},
 		LEAF("a", 1, -1, 0, 0, 0, i32, 3),
 		LEAF("l", 1, -1, 3, 0, 0, i32, 3),
+		LEAF("d", 5, 5, 0, 0, 0, i64, 3),
 	};
 	group_el[1].path = "s.a";
-	write_file("group-clash.parquet", group_el, 3, 3, 3);
+	write_file("group-clash.parquet", group_el, 4, 3, 3);
 
 	const elem rows_el[] = {LEAF("x", 2, -1, 0, 0, 0, six, 6)};
 	write_file("rows-footer-0.parquet", rows_el, 1, 0, 6);
