@@ -324,11 +324,9 @@ void parquet_annot_check(const parquet_file *pf, parquet_report_fn report,
 		    e->logical.bit_width != 8 && e->logical.bit_width != 16 &&
 		    e->logical.bit_width != 32 && e->logical.bit_width != 64) {
 			colfs_fail(&err, COLFS_ECORRUPT, e->offset,
-				   "schema element %s: INTEGER of bit width %d (the format allows 8, 16, 32 and 64): its values are shown as %s integers",
-				   path, e->logical.bit_width,
-				   e->type == PARQUET_INT64 ? "64-bit" : "32-bit");
+				   "schema element %s: INTEGER of bit width %d, which the format does not allow (only 8, 16, 32 or 64): its values are shown as their physical type's integers",
+				   path, e->logical.bit_width);
 			annot_report(&a, &err);
-			continue;
 		}
 		if (e->logical.kind == PARQUET_LT_VARIANT && e->type < 0)
 			check_variant(&a, i, path);

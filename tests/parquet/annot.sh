@@ -59,7 +59,7 @@ check int-width.parquet \
 /: offset 225 (0xe1): corrupt: schema element i32_on_i64: logical type INTEGER(32,signed) annotates INT64, which the format does not allow (only INT32): its values may not be what the writer meant
 /: offset 249 (0xf9): corrupt: schema element i8_on_i64: logical type INTEGER(8,signed) annotates INT64, which the format does not allow (only INT32): its values may not be what the writer meant
 /: offset 272 (0x110): corrupt: schema element i16_on_i64: converted type INT_16 annotates INT64, which the format does not allow (only INT32): its values may not be what the writer meant
-/: offset 291 (0x123): corrupt: schema element i12: INTEGER of bit width 12 (the format allows 8, 16, 32 and 64): its values are shown as 32-bit integers
+/: offset 291 (0x123): corrupt: schema element i12: INTEGER of bit width 12, which the format does not allow (only 8, 16, 32 or 64): its values are shown as their physical type's integers
 int-width.parquet: 5 problems in 106 nodes; 0 nodes unreadable"
 
 check group-clash.parquet \
