@@ -21,6 +21,7 @@
  * list (`plock`), which `errors` renders.
  */
 #include "dataset_int.h"
+#include "dataset_jsonl.h"
 #include "delta.h"
 #include "../core/graft.h"
 #include "../core/render.h"
@@ -852,6 +853,14 @@ static char *ds_json_key(const char *escaped)
 	return colfs_buf_status(&b) == COLFS_OK ? b.data : NULL;
 }
 
+static char *ds_json_text(const char *raw)
+{
+	colfs_buf b = COLFS_BUF_INIT;
+	colfs_render_json_string(&b, (const uint8_t *)raw, strlen(raw));
+	colfs_buf_putc(&b, '\0');
+	return colfs_buf_status(&b) == COLFS_OK ? b.data : NULL;
+}
+
 static char *ds_csv_text(const char *s, size_t n)
 {
 	colfs_buf b = COLFS_BUF_INIT;
@@ -916,7 +925,8 @@ static void ds_unify(dataset *ds)
 		}
 		ds->fields = nf;
 		nf[ds->nfields].name = esc;
-		nf[ds->nfields].key_json = ds_json_key(esc);
+		/* keyed by the schema's name (esc may be cut) */
+		nf[ds->nfields].key_json = ds_json_text(name);
 		nf[ds->nfields].key_csv = ds_csv_key(esc);
 		nf[ds->nfields].type = NULL;
 		ds->nfields++;
@@ -1701,49 +1711,11 @@ static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	return st;
 }
 
-/* The members of a JSON object line: [start, end) of each "key":value. */
+/* A field of a CSV record as written (quotes kept). */
 typedef struct ds_span {
 	const char *p;
 	size_t n;
 } ds_span;
-
-/* Split `line` (one object, no newline) into members; false when it is
- * not an object. */
-static bool ds_json_members(const char *line, size_t len, ds_span *m,
-			    size_t cap, size_t *nm)
-{
-	size_t depth = 0, start = 1;
-	bool str = false;
-	*nm = 0;
-	if (len < 2 || line[0] != '{' || line[len - 1] != '}')
-		return false;
-	if (len == 2)
-		return true;
-	for (size_t i = 1; i < len; i++) {
-		char c = line[i];
-		if (str) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				str = false;
-			continue;
-		}
-		if (c == '"')
-			str = true;
-		else if (c == '{' || c == '[')
-			depth++;
-		else if ((c == '}' || c == ']') && depth)
-			depth--;
-		else if ((c == ',' && depth == 0) || i == len - 1) {
-			if (*nm == cap)
-				return false;
-			m[*nm].p = line + start;
-			m[(*nm)++].n = i - start;
-			start = i + 1;
-		}
-	}
-	return true;
-}
 
 /* The members of a CSV record starting at `p`: fields as written
  * (quotes kept); returns the record's length with its newline. */
@@ -1776,6 +1748,18 @@ static size_t ds_csv_record(const char *p, size_t len, ds_span *m,
 		}
 	}
 	return len;
+}
+
+/* A member's key, as JSON renders the name it stands for. */
+static void ds_put_json_key(colfs_buf *out, const ds_member *m)
+{
+	char *raw = malloc(m->key_len + 1);
+	size_t n = raw ? ds_jsonl_string(m->key, m->key_len, raw) : 0;
+	if (raw && n != (size_t)-1)
+		colfs_render_json_string(out, (const uint8_t *)raw, n);
+	else
+		colfs_buf_append(out, m->key, m->key_len);
+	free(raw);
 }
 
 static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
@@ -1818,12 +1802,13 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	/* where each unified field is among the file's members */
 	size_t nm_cap = f->nfields + 1;
 	ds_span *m = calloc(nm_cap, sizeof *m);
+	ds_member *jm = csv ? NULL : calloc(nm_cap, sizeof *jm);
 	long *at = calloc(ds->nfields + 1, sizeof *at);
 	/* each unified field's key in the file's own view (its physical
 	 * name under column mapping), NULL where the file lacks it */
 	char **fkey = calloc(ds->nfields + 1, sizeof *fkey);
 	colfs_buf pv = COLFS_BUF_INIT;  /* the partition members */
-	if (!m || !at || !fkey)
+	if (!m || !at || !fkey || (!csv && !jm))
 		st = COLFS_ENOMEM;
 	for (size_t k = 0; st == COLFS_OK && k < ds->nfields; k++) {
 		size_t j = 0;
@@ -1832,7 +1817,7 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 		if (j == f->nfields)
 			continue;
 		const char *own = f->phys ? f->phys[j] : f->fields[j];
-		fkey[k] = csv ? ds_csv_key(own) : ds_json_key(own);
+		fkey[k] = csv ? ds_csv_key(own) : strdup(own);
 		if (!fkey[k])
 			st = COLFS_ENOMEM;
 	}
@@ -1875,16 +1860,19 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 		} else {
 			nl = memchr(p, '\n', (size_t)(end - p));
 			used = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
-			ok = ds_json_members(p, nl ? (size_t)(nl - p) : used,
-					     m, nm_cap, &nm);
+			ok = ds_jsonl_members(p, nl ? (size_t)(nl - p) : used,
+					      jm, nm_cap, &nm);
 			if (ok && !mapped) {
-				for (size_t k = 0; k < ds->nfields; k++) {
-					size_t kl = fkey[k] ? strlen(fkey[k]) : 0;
+				/* each member's key as the file's columns/
+				 * names it: the field it holds */
+				for (size_t k = 0; k < ds->nfields; k++)
 					at[k] = -1;
-					for (size_t j = 0; kl && j < nm; j++)
-						if (m[j].n > kl && m[j].p[kl] == ':' &&
-						    !memcmp(m[j].p, fkey[k], kl))
+				for (size_t j = 0; j < nm; j++) {
+					char *name = ds_jsonl_member_name(jm, j);
+					for (size_t k = 0; name && k < ds->nfields; k++)
+						if (fkey[k] && !strcmp(fkey[k], name))
 							at[k] = (long)j;
+					free(name);
 				}
 				mapped = true;
 			}
@@ -1911,12 +1899,15 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 			if (at[k] >= 0 && (size_t)at[k] < nm && csv) {
 				colfs_buf_append(out, m[at[k]].p, m[at[k]].n);
 			} else if (at[k] >= 0 && (size_t)at[k] < nm) {
-				/* the member under the unified key */
-				size_t kl = strlen(fkey[k]) + 1;
-				colfs_buf_puts(out, ds->fields[k].key_json);
+				/* the member under the unified key; a name
+				 * columns/ cuts is keyed by the file's own */
+				const ds_member *jv = &jm[at[k]];
+				if (!f->phys && strstr(ds->fields[k].name, "%~"))
+					ds_put_json_key(out, jv);
+				else
+					colfs_buf_puts(out, ds->fields[k].key_json);
 				colfs_buf_putc(out, ':');
-				colfs_buf_append(out, m[at[k]].p + kl,
-						 m[at[k]].n - kl);
+				colfs_buf_append(out, jv->val, jv->val_len);
 			} else if (csv)
 				colfs_buf_puts(out, null_token);
 			else
@@ -1947,6 +1938,7 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	colfs_buf_free(&pv);
 	colfs_buf_free(&in);
 	free(m);
+	free(jm);
 	free(at);
 	return st;
 }
