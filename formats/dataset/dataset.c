@@ -22,6 +22,7 @@
  */
 #include "dataset_int.h"
 #include "dataset_jsonl.h"
+#include "dataset_keycol.h"
 #include "delta.h"
 #include "../core/graft.h"
 #include "../core/render.h"
@@ -751,6 +752,50 @@ static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 	json_decref(doc);
 }
 
+static void ds_render_pval(colfs_buf *b, const dataset *ds, size_t k,
+			   const char *v, int mode, const char *null_token);
+
+/* A column of file `f` named as a Hive key of its folders: one field
+ * with the key, whose values are the folder's (ds_unify leaves the
+ * column out); each value of the column that is not the folder's makes
+ * a problem of the file. */
+static void ds_key_columns(dataset *ds, ds_file *f, colfs_tree *g)
+{
+	const char *null_token = colfs_tree_options(g)->null_token;
+	for (size_t k = 0; f->pvals && k < ds->nkeys; k++) {
+		char *esc = colfs_name_escape(ds->keys[k].name);
+		size_t j = 0;
+		while (esc && j < f->nfields && strcmp(f->fields[j], esc))
+			j++;
+		colfs_buf want = COLFS_BUF_INIT, path = COLFS_BUF_INIT;
+		ds_keycol_diff d;
+		if (esc && j < f->nfields) {
+			ds_render_pval(&want, ds, k, f->pvals[k], 0, null_token);
+			colfs_buf_putc(&want, '\0');
+			colfs_buf_printf(&path, "columns/%s",
+					 f->phys ? f->phys[j] : f->fields[j]);
+			colfs_buf_putc(&path, '\0');
+		}
+		if (esc && j < f->nfields && !colfs_buf_status(&want) &&
+		    !colfs_buf_status(&path) &&
+		    ds_keycol_compare(g, path.data, want.data,
+				      ds->keys[k].type == DS_BIGINT,
+				      &d) == COLFS_OK && d.differ)
+			ds_problem(ds, f->tree_path, UINT64_MAX, COLFS_ECORRUPT,
+				   "its column %s is the Hive key of its folder "
+				   "%s=%s, and %llu of its %llu values are not "
+				   "(the first in row %llu: %s): the union views "
+				   "show the folder's value", esc,
+				   ds->keys[k].name, want.data,
+				   (unsigned long long)d.differ,
+				   (unsigned long long)d.rows,
+				   (unsigned long long)d.first, d.first_text);
+		colfs_buf_free(&want);
+		colfs_buf_free(&path);
+		free(esc);
+	}
+}
+
 /* Read file `i`'s footer facts (a pool thread: no host lock). */
 static void ds_load_file(dataset *ds, size_t i)
 {
@@ -818,6 +863,7 @@ static void ds_load_file(dataset *ds, size_t i)
 	}
 	if (ds->snap && strcmp(ds->snap->column_mapping_mode, "none"))
 		ds_map_fields(ds, f, g);
+	ds_key_columns(ds, f, g);
 	if (f->rows < 0) {
 		f->info = -1;
 		f->why = strdup("its summary gives no row count");
@@ -889,6 +935,18 @@ static long ds_field_find(const dataset *ds, const char *name)
 	return -1;
 }
 
+/* Whether a file's field (escaped) is named as one of the Hive keys. */
+static bool ds_key_column(const dataset *ds, const char *field)
+{
+	bool is = false;
+	for (size_t k = 0; !is && k < ds->nkeys; k++) {
+		char *esc = colfs_name_escape(ds->keys[k].name);
+		is = esc && strcmp(esc, field) == 0;
+		free(esc);
+	}
+	return is;
+}
+
 /* "a, b, c and 4 more" of the files of the list. */
 static void ds_name_files(const dataset *ds, const size_t *idx, size_t n,
 			  colfs_buf *out)
@@ -937,6 +995,9 @@ static void ds_unify(dataset *ds)
 			continue;
 		readable++;
 		for (size_t k = 0; k < f->nfields; k++) {
+			/* a Hive key's column: the key's field */
+			if (ds_key_column(ds, f->fields[k]))
+				continue;
 			long at = ds_field_find(ds, f->fields[k]);
 			if (at >= 0 && !ds->fields[at].type)
 				ds->fields[at].type = strdup(f->types[k]);
