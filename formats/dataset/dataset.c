@@ -151,7 +151,9 @@ struct ds_view {
 };
 
 /* ------------------------------------------------------------------------
- * Problems
+ * Problems: "path: offset: kind: message" lines; `st` COLFS_OK makes a
+ * note of the dataset as a whole ("path: message": schema drift names
+ * no byte of any file and is no damage)
  */
 static void ds_problem(dataset *ds, const char *path, uint64_t offset,
 		       colfs_status st, const char *fmt, ...)
@@ -167,9 +169,12 @@ static void ds_problem(dataset *ds, const char *path, uint64_t offset,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	colfs_buf_printf(&b, "%s: %s: %s: %s\n", path,
-			 colfs_offset_text(offset, where, sizeof where),
-			 colfs_status_name(st), msg);
+	if (st == COLFS_OK)     /* a note of the dataset: no byte, no kind */
+		colfs_buf_printf(&b, "%s: %s\n", path, msg);
+	else
+		colfs_buf_printf(&b, "%s: %s: %s: %s\n", path,
+				 colfs_offset_text(offset, where, sizeof where),
+				 colfs_status_name(st), msg);
 	colfs_buf_putc(&b, '\0');
 	if (colfs_buf_status(&b) != COLFS_OK) {
 		colfs_buf_free(&b);
@@ -1061,7 +1066,7 @@ static void ds_unify(dataset *ds)
 			colfs_buf_putc(&b, '\0');
 			if (colfs_buf_status(&b) == COLFS_OK)
 				ds_problem(ds, "/schema", UINT64_MAX,
-					   COLFS_EUNSUPPORTED, "%s", b.data);
+					   COLFS_OK, "%s", b.data);
 			b.len = 0;
 		}
 		if (no) {
@@ -1074,7 +1079,7 @@ static void ds_unify(dataset *ds)
 			colfs_buf_putc(&b, '\0');
 			if (colfs_buf_status(&b) == COLFS_OK)
 				ds_problem(ds, "/schema", UINT64_MAX,
-					   COLFS_EUNSUPPORTED, "%s", b.data);
+					   COLFS_OK, "%s", b.data);
 		}
 		colfs_buf_free(&b);
 	}

@@ -16,6 +16,9 @@
 #          typed and valued as DuckDB's hive_partitioning reads it, in
 #          rows.jsonl, rows.csv, schema and columns/; the file whose
 #          column disagrees with its folder named in errors
+# version  a Delta table (two commits) at a version past its log: refused
+#          by colfs-tool and colfs with the versions that exist, never
+#          as an unreadable "file"
 # Skips (77) with its reason on stdout (where tests/count.py shows it)
 # without DuckDB (npm).  Every command runs under `timeout`.
 set -euo pipefail
@@ -113,6 +116,29 @@ keycol)
 		fail "errors: $(cat "$WORK/errors")"
 	[ "$(wc -l < "$WORK/errors")" = 1 ] || fail "errors names the agreeing file too: $(cat "$WORK/errors")"
 	echo "ok: a Hive key that is also a column: one field, the folder's values, the disagreement in errors"
+	;;
+version)
+	: "${COLFS:?COLFS is not set}"
+	d=$WORK/table
+	mkdir -p "$d/_delta_log"
+	cat > "$d/_delta_log/00000000000000000000.json" <<'J'
+{"protocol":{"minReaderVersion":1,"minWriterVersion":2}}
+{"metaData":{"id":"t","format":{"provider":"parquet","options":{}},"schemaString":"{\"type\":\"struct\",\"fields\":[{\"name\":\"a\",\"type\":\"long\",\"nullable\":true,\"metadata\":{}}]}","partitionColumns":[],"configuration":{},"createdTime":0}}
+J
+	echo '{"commitInfo":{"operation":"WRITE"}}' > "$d/_delta_log/00000000000000000001.json"
+	tool ls "$d" > /dev/null || fail "the table at its latest version: $(tool ls "$d" 2>&1)"
+	want="$d: Delta version 7 does not exist: the table's versions are 0 to 1 (the latest)"
+	if tool -o version=7 ls "$d" > /dev/null 2> "$WORK/err"; then
+		fail "colfs-tool -o version=7 listed the table"
+	fi
+	[ "$(cat "$WORK/err")" = "colfs-tool: $want" ] || fail "colfs-tool: $(cat "$WORK/err")"
+	mkdir "$WORK/mnt"
+	if timeout $T "$COLFS" -o version=7 "$d" "$WORK/mnt" 2> "$WORK/err"; then
+		timeout 10 fusermount3 -u "$WORK/mnt" || true
+		fail "colfs -o version=7 mounted the table"
+	fi
+	[ "$(cat "$WORK/err")" = "colfs: $want" ] || fail "colfs: $(cat "$WORK/err")"
+	echo "ok: a Delta version past the log: refused with the versions that exist"
 	;;
 *)
 	fail "unknown case $CASE"
