@@ -16,6 +16,9 @@
 #          typed and valued as DuckDB's hive_partitioning reads it, in
 #          rows.jsonl, rows.csv, schema and columns/; the file whose
 #          column disagrees with its folder named in errors
+# words    colfs.1's and colfs-tool.1's NAME lines and colfs-tool --help
+#          name a directory (a dataset, a Delta table) and a URL, and
+#          colfs.1 no longer lists a directory among what is refused
 # version  a Delta table (two commits) at a version past its log: refused
 #          by colfs-tool and colfs with the versions that exist, never
 #          as an unreadable "file"
@@ -116,6 +119,23 @@ keycol)
 		fail "errors: $(cat "$WORK/errors")"
 	[ "$(wc -l < "$WORK/errors")" = 1 ] || fail "errors names the agreeing file too: $(cat "$WORK/errors")"
 	echo "ok: a Hive key that is also a column: one field, the folder's values, the disagreement in errors"
+	;;
+words)
+	docs=$here/../../docs
+	for m in colfs.1 colfs-tool.1; do
+		name=$(sed -n '/^\.SH NAME$/{n;p}' "$docs/$m")
+		case $name in
+		*"a directory of them (a dataset, a Delta Lake table) or a URL"* | \
+		*"a columnar file, a dataset directory or a URL"*) ;;
+		*) fail "$m: NAME: $name" ;;
+		esac
+	done
+	! grep -q 'A path that does not exist, a directory,' "$docs/colfs.1" ||
+		fail "colfs.1 still says a directory is refused"
+	grep -q 'a directory with no files in it' "$docs/colfs.1" || fail "colfs.1: which directory is refused"
+	tool --help | grep -q '^FILE may also be a directory (a dataset, a Delta Lake table) or a URL\.$' ||
+		fail "colfs-tool --help: $(tool --help | head -5)"
+	echo "ok: the man pages' NAME lines and colfs-tool --help name a directory and a URL"
 	;;
 version)
 	: "${COLFS:?COLFS is not set}"
