@@ -79,6 +79,9 @@ typedef struct ds_file {
 	char **phys;          /* a Delta table with column mapping: each
 			       * field's own name in the file (escaped, as
 			       * its columns/ names it); NULL: `fields` */
+	char **raw;           /* each field's real name where columns/ cuts
+			       * it (over 200 bytes), else NULL; NULL: none
+			       * is cut */
 	size_t nfields;
 	/* a Delta table: the rows its deletion vector deletes (ascending,
 	 * borrowed from the snapshot), left out of the union views */
@@ -95,6 +98,7 @@ typedef struct ds_file {
 
 typedef struct ds_field {
 	char *name;           /* escaped, as in columns/ */
+	char *raw;            /* the real name where `name` is cut, or NULL */
 	char *key_json;       /* "name" as rows.jsonl writes the key */
 	char *key_csv;        /* as rows.csv's header writes it */
 	char *type;           /* schema text of the first file with it */
@@ -801,6 +805,39 @@ static void ds_key_columns(dataset *ds, ds_file *f, colfs_tree *g)
 	}
 }
 
+/* The real names of file `f`'s top-level fields that columns/ cuts
+ * (over 200 bytes after escaping, docs/tree.md), from its schema.json
+ * (Parquet's and ORC's name their children): the union views key and
+ * list such a field by its name, not by its cut one. */
+static void ds_raw_names(ds_file *f, colfs_tree *g)
+{
+	bool cut = false;
+	for (size_t j = 0; j < f->nfields && !f->phys; j++)
+		cut = cut || strstr(f->fields[j], "%~");
+	if (!cut)
+		return;
+	colfs_buf b = COLFS_BUF_INIT;
+	json_t *doc = NULL;
+	if (ds_read_node(g, "schema.json", &b) == COLFS_OK &&
+	    colfs_buf_status(&b) == COLFS_OK && b.len)
+		doc = json_loadb(b.data, b.len, 0, NULL);
+	colfs_buf_free(&b);
+	f->raw = calloc(f->nfields, sizeof *f->raw);
+	size_t i;
+	json_t *c;
+	json_array_foreach(f->raw ? json_object_get(doc, "children") : NULL,
+			   i, c) {
+		const char *nm = json_string_value(json_object_get(c, "name"));
+		char *esc = nm ? colfs_name_escape(nm) : NULL;
+		for (size_t j = 0; esc && j < f->nfields; j++)
+			if (!f->raw[j] && strstr(esc, "%~") &&
+			    !strcmp(f->fields[j], esc))
+				f->raw[j] = strdup(nm);
+		free(esc);
+	}
+	json_decref(doc);
+}
+
 /* Read file `i`'s footer facts (a pool thread: no host lock). */
 static void ds_load_file(dataset *ds, size_t i)
 {
@@ -869,6 +906,7 @@ static void ds_load_file(dataset *ds, size_t i)
 	if (ds->snap && strcmp(ds->snap->column_mapping_mode, "none"))
 		ds_map_fields(ds, f, g);
 	ds_key_columns(ds, f, g);
+	ds_raw_names(f, g);
 	if (f->rows < 0) {
 		f->info = -1;
 		f->why = strdup("its summary gives no row count");
@@ -989,8 +1027,9 @@ static void ds_unify(dataset *ds)
 		ds->fields = nf;
 		nf[ds->nfields].name = esc;
 		/* keyed by the schema's name (esc may be cut) */
+		nf[ds->nfields].raw = strstr(esc, "%~") ? strdup(name) : NULL;
 		nf[ds->nfields].key_json = ds_json_text(name);
-		nf[ds->nfields].key_csv = ds_csv_key(esc);
+		nf[ds->nfields].key_csv = ds_csv_text(name, strlen(name));
 		nf[ds->nfields].type = NULL;
 		ds->nfields++;
 	}
@@ -1013,9 +1052,14 @@ static void ds_unify(dataset *ds)
 			if (!nf)
 				break;
 			ds->fields = nf;
+			/* a cut name: keyed by the real one */
+			const char *raw = f->raw ? f->raw[k] : NULL;
 			nf[ds->nfields].name = strdup(f->fields[k]);
-			nf[ds->nfields].key_json = ds_json_key(f->fields[k]);
-			nf[ds->nfields].key_csv = ds_csv_key(f->fields[k]);
+			nf[ds->nfields].raw = raw ? strdup(raw) : NULL;
+			nf[ds->nfields].key_json = raw ? ds_json_text(raw)
+						   : ds_json_key(f->fields[k]);
+			nf[ds->nfields].key_csv = raw ? ds_csv_text(raw, strlen(raw))
+						  : ds_csv_key(f->fields[k]);
 			nf[ds->nfields].type = strdup(f->types[k]);
 			ds->nfields++;
 		}
@@ -1883,7 +1927,9 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 		if (j == f->nfields)
 			continue;
 		const char *own = f->phys ? f->phys[j] : f->fields[j];
-		fkey[k] = csv ? ds_csv_key(own) : strdup(own);
+		const char *raw = f->raw ? f->raw[j] : NULL;
+		fkey[k] = !csv ? strdup(own)
+			  : raw ? ds_csv_text(raw, strlen(raw)) : ds_csv_key(own);
 		if (!fkey[k])
 			st = COLFS_ENOMEM;
 	}
@@ -2030,7 +2076,9 @@ static colfs_status columns_populate(colfs_tree *t, colfs_node *dir)
 	for (size_t k = 0; k < ds->nfields + ds->nkeys; k++) {
 		char *raw = NULL;
 		const char *name;
-		if (k < ds->nfields) {
+		if (k < ds->nfields && ds->fields[k].raw) {
+			name = ds->fields[k].raw;
+		} else if (k < ds->nfields) {
 			/* the file's escaped name, as a raw one */
 			size_t len = strlen(ds->fields[k].name);
 			raw = malloc(len + 1);
@@ -2210,7 +2258,10 @@ static void dataset_files_free(dataset *ds)
 			free(f->types[k]);
 			if (f->phys)
 				free(f->phys[k]);
+			if (f->raw)
+				free(f->raw[k]);
 		}
+		free(f->raw);
 		free(f->fields);
 		free(f->types);
 		free(f->phys);
@@ -2241,6 +2292,7 @@ static void dataset_close(void *state)
 	colfs_delta_free(ds->snap);
 	for (size_t k = 0; k < ds->nfields; k++) {
 		free(ds->fields[k].name);
+		free(ds->fields[k].raw);
 		free(ds->fields[k].key_json);
 		free(ds->fields[k].key_csv);
 		free(ds->fields[k].type);

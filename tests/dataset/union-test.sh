@@ -11,7 +11,8 @@
 #          rows.jsonl holds, row by row and value by value, what each
 #          file's own rows.jsonl holds (ORC writes `": "` and `", "`)
 # long     a column name of 300 bytes (columns/ cuts it): the union's
-#          rows.jsonl keys it by its real name, as the file's own does
+#          rows.jsonl and rows.csv key it by its real name, as the file's
+#          own do, with its values; columns/ names it as the file's does
 # keycol   a Hive key that is also a column of the files: one field,
 #          typed and valued as DuckDB's hive_partitioning reads it, in
 #          rows.jsonl, rows.csv, schema and columns/; the file whose
@@ -98,7 +99,14 @@ long)
 	same_rows "$WORK/union.jsonl" "$WORK/own.jsonl" || fail "the union's rows.jsonl is not the file's"
 	python3 -c 'import json, sys; k = list(json.loads(open(sys.argv[1]).readline())); sys.exit(0 if k == [l.rstrip("\n") for l in open(sys.argv[2])] else "keys: %r" % k)' \
 		"$WORK/union.jsonl" "$WORK/long.names" || fail "rows.jsonl's keys are not the columns' names"
-	echo "ok: a 300-byte column name keys rows.jsonl by its real name"
+	# columns/ names it as the file's columns/ does; rows.csv has its
+	# real name and the file's values
+	[ "$(tool ls "$d" columns)" = "$(tool ls "$d/p.parquet" columns)" ] ||
+		fail "columns/: $(tool ls "$d" columns), the file's $(tool ls "$d/p.parquet" columns)"
+	tool cat "$d" rows.csv | cmp -s - <(tool cat "$d/p.parquet" rows.csv) ||
+		fail "rows.csv: $(tool cat "$d" rows.csv | head -2)"
+	[ "$(tool cat "$d" rows.csv | head -n1)" = "$long,$(tail -n1 "$WORK/long.names")" ] || fail "rows.csv's header"
+	echo "ok: a 300-byte column name keys rows.jsonl and rows.csv by its real name, columns/ names it as the file does"
 	;;
 keycol)
 	d=$WORK/keycol
