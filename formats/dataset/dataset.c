@@ -1860,18 +1860,6 @@ static size_t ds_csv_record(const char *p, size_t len, ds_span *m,
 	return len;
 }
 
-/* A member's key, as JSON renders the name it stands for. */
-static void ds_put_json_key(colfs_buf *out, const ds_member *m)
-{
-	char *raw = malloc(m->key_len + 1);
-	size_t n = raw ? ds_jsonl_string(m->key, m->key_len, raw) : 0;
-	if (raw && n != (size_t)-1)
-		colfs_render_json_string(out, (const uint8_t *)raw, n);
-	else
-		colfs_buf_append(out, m->key, m->key_len);
-	free(raw);
-}
-
 static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 			       colfs_buf *out)
 {
@@ -2011,13 +1999,9 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 			if (at[k] >= 0 && (size_t)at[k] < nm && csv) {
 				colfs_buf_append(out, m[at[k]].p, m[at[k]].n);
 			} else if (at[k] >= 0 && (size_t)at[k] < nm) {
-				/* the member under the unified key; a name
-				 * columns/ cuts is keyed by the file's own */
+				/* the member under the unified key */
 				const ds_member *jv = &jm[at[k]];
-				if (!f->phys && strstr(ds->fields[k].name, "%~"))
-					ds_put_json_key(out, jv);
-				else
-					colfs_buf_puts(out, ds->fields[k].key_json);
+				colfs_buf_puts(out, ds->fields[k].key_json);
 				colfs_buf_putc(out, ':');
 				colfs_buf_append(out, jv->val, jv->val_len);
 			} else if (csv)

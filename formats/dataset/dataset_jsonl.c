@@ -147,7 +147,11 @@ static size_t jl_utf8(char *o, uint32_t c)
 	return 4;
 }
 
-size_t ds_jsonl_string(const char *tok, size_t len, char *out)
+/* A JSON string token (quotes included) decoded into `out` (room for
+ * `len` bytes): \uXXXX (with surrogate pairs) as UTF-8, the other
+ * escapes as their bytes.  Returns the byte count, or (size_t)-1 when
+ * the token is no JSON string. */
+static size_t jl_string(const char *tok, size_t len, char *out)
 {
 	/* every escape is at least as long as the bytes it stands for
 	 * (\uXXXX: 6 for at most 3, a pair: 12 for 4), so `len` bytes of
@@ -204,7 +208,7 @@ static char *jl_escaped_key(const ds_member *m)
 	char *raw = malloc(m->key_len + 1);
 	if (!raw)
 		return NULL;
-	size_t n = ds_jsonl_string(m->key, m->key_len, raw);
+	size_t n = jl_string(m->key, m->key_len, raw);
 	if (n == (size_t)-1) {
 		free(raw);
 		return NULL;

@@ -30,10 +30,4 @@ bool ds_jsonl_members(const char *line, size_t len, ds_member *m, size_t cap,
  * string. */
 char *ds_jsonl_member_name(const ds_member *m, size_t j);
 
-/* A JSON string token (quotes included) decoded into `out` (room for
- * `len` bytes): \uXXXX (with surrogate pairs) as UTF-8, the other
- * escapes as their bytes.  Returns the byte count, or (size_t)-1 when
- * the token is no JSON string. */
-size_t ds_jsonl_string(const char *tok, size_t len, char *out);
-
 #endif
