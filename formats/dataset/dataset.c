@@ -102,6 +102,9 @@ typedef struct ds_field {
 	char *key_json;       /* "name" as rows.jsonl writes the key */
 	char *key_csv;        /* as rows.csv's header writes it */
 	char *type;           /* schema text of the first file with it */
+	long key;             /* a Hive key that is also this column of the
+				 files: its index (the key's values and type
+				 at the column's place), else -1 */
 	bool nested;          /* a struct's leaf (`a.b` beside `a`): a view
 				 of columns/, inside its struct's member
 				 of rows.* and its text in schema */
@@ -978,16 +981,27 @@ static long ds_field_find(const dataset *ds, const char *name)
 	return -1;
 }
 
-/* Whether a file's field (escaped) is named as one of the Hive keys. */
-static bool ds_key_column(const dataset *ds, const char *field)
+/* The Hive key a file's field (escaped) is named as, or -1. */
+static long ds_key_column(const dataset *ds, const char *field)
 {
-	bool is = false;
-	for (size_t k = 0; !is && k < ds->nkeys; k++) {
+	long is = -1;
+	for (size_t k = 0; is < 0 && k < ds->nkeys; k++) {
 		char *esc = colfs_name_escape(ds->keys[k].name);
-		is = esc && strcmp(esc, field) == 0;
+		if (esc && strcmp(esc, field) == 0)
+			is = (long)k;
 		free(esc);
 	}
 	return is;
+}
+
+/* Whether key `k` is shown at a column's place (ds_field.key), not
+ * after the fields. */
+static bool ds_key_placed(const dataset *ds, size_t k)
+{
+	for (size_t i = 0; i < ds->nfields; i++)
+		if (ds->fields[i].key == (long)k)
+			return true;
+	return false;
 }
 
 /* "a, b, c and 4 more" of the files of the list. */
@@ -1031,6 +1045,7 @@ static void ds_unify(dataset *ds)
 		nf[ds->nfields].key_json = ds_json_text(name);
 		nf[ds->nfields].key_csv = ds_csv_text(name, strlen(name));
 		nf[ds->nfields].type = NULL;
+		nf[ds->nfields].key = -1;
 		ds->nfields++;
 	}
 	for (size_t i = 0; i < ds->nfiles; i++) {
@@ -1039,9 +1054,6 @@ static void ds_unify(dataset *ds)
 			continue;
 		readable++;
 		for (size_t k = 0; k < f->nfields; k++) {
-			/* a Hive key's column: the key's field */
-			if (ds_key_column(ds, f->fields[k]))
-				continue;
 			long at = ds_field_find(ds, f->fields[k]);
 			if (at >= 0 && !ds->fields[at].type)
 				ds->fields[at].type = strdup(f->types[k]);
@@ -1061,6 +1073,9 @@ static void ds_unify(dataset *ds)
 			nf[ds->nfields].key_csv = raw ? ds_csv_text(raw, strlen(raw))
 						  : ds_csv_key(f->fields[k]);
 			nf[ds->nfields].type = strdup(f->types[k]);
+			/* a Hive key's column: the key at its place, as
+			 * DuckDB's hive_partitioning reads it */
+			nf[ds->nfields].key = ds_key_column(ds, f->fields[k]);
 			ds->nfields++;
 		}
 		/* its schema among the distinct ones */
@@ -1087,6 +1102,8 @@ static void ds_unify(dataset *ds)
 	}
 	for (size_t k = 0; missing && other && k < ds->nfields; k++) {
 		size_t nm = 0, no = 0;
+		if (ds->fields[k].key >= 0)
+			continue;  /* the key's values: no file's */
 		const char *first_type = ds->fields[k].type
 					 ? ds->fields[k].type : "";
 		for (size_t i = 0; i < ds->nfiles; i++) {
@@ -1596,9 +1613,15 @@ static colfs_status schema_generate(colfs_tree *t, colfs_node *n,
 	colfs_buf_puts(out, "message dataset {\n");
 	for (size_t k = 0; k < ds->nfields; k++) {
 		const char *ty = ds->fields[k].type;
+		long key = ds->fields[k].key;
 		if (ds->fields[k].nested)
 			continue;
-		if (ty && ty[0]) {
+		if (key >= 0) {
+			colfs_buf_puts(out, "  optional ");
+			colfs_buf_printf(out, ds_type_parquet[ds->keys[key].type],
+					 ds->keys[key].name);
+			colfs_buf_puts(out, "; -- Hive partition key\n");
+		} else if (ty && ty[0]) {
 			/* the field's text as its first file has it */
 			colfs_buf_printf(out, "  %s\n", ty);
 		} else {
@@ -1606,6 +1629,8 @@ static colfs_status schema_generate(colfs_tree *t, colfs_node *n,
 		}
 	}
 	for (size_t k = 0; k < ds->nkeys; k++) {
+		if (ds_key_placed(ds, k))
+			continue;
 		colfs_buf_puts(out, "  optional ");
 		colfs_buf_printf(out, ds_type_parquet[ds->keys[k].type],
 				 ds->keys[k].name);
@@ -1765,8 +1790,9 @@ static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 		return COLFS_OK;
 	COLFS_TRY(ds_union_check(t, n, f));
 	int64_t rows = ds_rows_shown(f);
-	if (k >= ds->nfields) {
-		size_t key = k - ds->nfields;
+	long kk = k >= ds->nfields ? (long)(k - ds->nfields) : ds->fields[k].key;
+	if (kk >= 0) {
+		size_t key = (size_t)kk;
 		colfs_buf one = COLFS_BUF_INIT;
 		ds_render_pval(&one, ds, key, f->pvals ? f->pvals[key] : NULL,
 			       0, null_token);
@@ -1875,7 +1901,9 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 				colfs_buf_printf(out, "%s%s", shown++ ? "," : "",
 						 ds->fields[k].key_csv);
 		for (size_t k = 0; k < ds->nkeys; k++) {
-			colfs_buf_puts(out, k || shown ? "," : "");
+			if (ds_key_placed(ds, k))
+				continue;
+			colfs_buf_puts(out, shown++ ? "," : "");
 			char *h = ds_csv_text(ds->keys[k].name,
 					      strlen(ds->keys[k].name));
 			colfs_buf_puts(out, h ? h : "");
@@ -1923,6 +1951,8 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	}
 	for (size_t k = 0; st == COLFS_OK && k < ds->nkeys; k++) {
 		const char *val = f->pvals ? f->pvals[k] : NULL;
+		if (ds_key_placed(ds, k))
+			continue;
 		if (csv) {
 			colfs_buf_putc(&pv, ',');
 		} else {
@@ -1996,7 +2026,17 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 				continue;
 			if (shown++)
 				colfs_buf_putc(out, ',');
-			if (at[k] >= 0 && (size_t)at[k] < nm && csv) {
+			if (ds->fields[k].key >= 0) {
+				/* a Hive key's column: the folder's value */
+				long key = ds->fields[k].key;
+				if (!csv) {
+					colfs_buf_puts(out, ds->fields[k].key_json);
+					colfs_buf_putc(out, ':');
+				}
+				ds_render_pval(out, ds, (size_t)key,
+					       f->pvals ? f->pvals[key] : NULL,
+					       csv ? 2 : 1, null_token);
+			} else if (at[k] >= 0 && (size_t)at[k] < nm && csv) {
 				colfs_buf_append(out, m[at[k]].p, m[at[k]].n);
 			} else if (at[k] >= 0 && (size_t)at[k] < nm) {
 				/* the member under the unified key */
@@ -2060,6 +2100,8 @@ static colfs_status columns_populate(colfs_tree *t, colfs_node *dir)
 	for (size_t k = 0; k < ds->nfields + ds->nkeys; k++) {
 		char *raw = NULL;
 		const char *name;
+		if (k >= ds->nfields && ds_key_placed(ds, k - ds->nfields))
+			continue;
 		if (k < ds->nfields && ds->fields[k].raw) {
 			name = ds->fields[k].raw;
 		} else if (k < ds->nfields) {
