@@ -200,10 +200,11 @@ static bool path_under(const char *path, const char *dir)
  * since mount stays failed. */
 static void errors_past(colfs_tree *t, const error_entry *e, colfs_buf *out)
 {
-	if (e->status != COLFS_EIO || colfs_source_changed(t->src))
+	if (e->status != COLFS_EIO)
 		return;
+	/* 0 (never) for a tree without a source or a local one */
 	int64_t at = colfs_source_answered(t->src);
-	if (at <= e->when)
+	if (at <= e->when || colfs_source_changed(t->src))
 		return;
 	time_t sec = (time_t)(at / 1000000000);
 	struct tm tm;
