@@ -1131,11 +1131,20 @@ static void ds_unify(dataset *ds)
 			b.len = 0;
 		}
 		if (no) {
+			/* the declaration of the first file declaring it
+			 * otherwise */
+			const ds_file *o = &ds->files[other[0]];
+			size_t j = 0;
+			while (j < o->nfields &&
+			       strcmp(o->fields[j], ds->fields[k].name))
+				j++;
 			colfs_buf_printf(&b, "schema drift: field %s changes "
 					 "type: '%s' in the first file, another "
-					 "in %zu files (shown as each file "
-					 "renders it): ", ds->fields[k].name,
-					 first_type, no);
+					 "in %zu file%s (the first of them: "
+					 "'%s'; each shown as its file renders "
+					 "it): ", ds->fields[k].name,
+					 first_type, no, no == 1 ? "" : "s",
+					 j < o->nfields ? o->types[j] : "");
 			ds_name_files(ds, other, no, &b);
 			colfs_buf_putc(&b, '\0');
 			if (colfs_buf_status(&b) == COLFS_OK)
