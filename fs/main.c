@@ -543,6 +543,7 @@ int main(int argc, char *argv[])
 		goto out;
 	}
 	d.sizes_mode = a.opts.sizes;
+	d.page_cache_all = a.opts.page_cache_all;
 	d.node_budget = !a.opts.node_budget ? COLFS_DEFAULT_NODE_BUDGET
 			: a.opts.node_budget > SIZE_MAX
 				? SIZE_MAX

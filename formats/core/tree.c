@@ -1749,6 +1749,9 @@ static colfs_status stream_size(colfs_tree *t, colfs_node *n,
 		*exact = true;
 		return COLFS_OK;
 	}
+	/* asked before the stream's lock: a dataset's view lists it */
+	bool probe = mode == COLFS_SIZES_EXACT ||
+		     (mode == COLFS_SIZES_AUTO && colfs_node_cheap_to_size(t, n));
 	pthread_mutex_lock(&s->lock);
 	if (!s->complete && !s->index_checked) {
 		uint64_t v;
@@ -1761,10 +1764,7 @@ static colfs_status stream_size(colfs_tree *t, colfs_node *n,
 		    v <= INT64_MAX)
 			s->index_size = (int64_t)v;
 	}
-	if (!s->complete && s->index_size < 0 && !s->probe_failed &&
-	    (mode == COLFS_SIZES_EXACT ||
-	     (mode == COLFS_SIZES_AUTO &&
-	      colfs_source_size(t->src) <= COLFS_SIZE_PROBE_SOURCE))) {
+	if (!s->complete && s->index_size < 0 && !s->probe_failed && probe) {
 		st = stream_reach(t, n, s, UINT64_MAX, NULL);
 		if (st != COLFS_OK)
 			s->probe_failed = true;
@@ -1898,7 +1898,9 @@ colfs_status colfs_node_size(colfs_tree *t, colfs_node *n, uint64_t *size,
 			__atomic_store_n(&n->doc_size, sz, __ATOMIC_RELEASE);
 		}
 		if ((sz < 0 || n->is_volatile) && n->size_when_read &&
-		    t->opts.sizes != COLFS_SIZES_EXACT) {
+		    t->opts.sizes != COLFS_SIZES_EXACT &&
+		    (t->opts.sizes != COLFS_SIZES_AUTO ||
+		     !colfs_node_cheap_to_size(t, n))) {
 			*exact = false;
 			return COLFS_OK;
 		}
@@ -2326,9 +2328,10 @@ static colfs_status tree_open(int fd, const char *display_name,
 		return COLFS_EIO;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		/* A dataset (formats/dataset): its views are never decoded
-		 * by a stat unless sizes=exact (the source's size says
-		 * nothing of their cost). */
+		/* A dataset (formats/dataset): with sizes=auto a stat
+		 * decodes a view when the files it reads are small (the
+		 * directory's own size says nothing of their cost:
+		 * sized_by_nodes). */
 		colfs_options dopts = {0};
 		if (forced) {
 			snprintf(why, why_len, "%s: is a directory",
@@ -2338,8 +2341,6 @@ static colfs_status tree_open(int fd, const char *display_name,
 		}
 		if (opts)
 			dopts = *opts;
-		if (dopts.sizes == COLFS_SIZES_AUTO)
-			dopts.sizes = COLFS_SIZES_LAZY;
 		rc = colfs_source_create_fd(fd, 1, &src);
 		if (rc != COLFS_OK) {
 			close(fd);
@@ -2417,8 +2418,6 @@ colfs_status colfs_tree_open_dataset_url(const char *display_name,
 	*out = NULL;
 	if (opts)
 		dopts = *opts;
-	if (dopts.sizes == COLFS_SIZES_AUTO)
-		dopts.sizes = COLFS_SIZES_LAZY;
 	rc = colfs_source_create_memory(none, sizeof none, &src);
 	if (rc != COLFS_OK) {
 		snprintf(why, why_len, "%s: %s", display_name,

@@ -234,5 +234,9 @@ colfs_node *colfs_dir_add_named(colfs_tree *t, colfs_node *dir, char *name,
 
 /* tree_sizes.c: read the size index for a freshly opened tree. */
 void colfs_tree_sizes_open(colfs_tree *t);
+/* tree_sizes.c: sizes=auto: is node `n` cheap enough to render whole at
+ * a stat (the bytes it decodes at most COLFS_SIZE_PROBE_SOURCE)?  Called
+ * without the tree's lock or the node's. */
+bool colfs_node_cheap_to_size(colfs_tree *t, colfs_node *n);
 
 #endif

@@ -87,7 +87,11 @@ typedef struct ds_file {
 	 * borrowed from the snapshot), left out of the union views */
 	const uint64_t *deleted;
 	size_t ndeleted;
-	char *refused;        /* why the union views cannot read it, or NULL */
+	/* why the union views cannot read it whole (dataset_damage.c):
+	 * missing, changed, not decodable; set once, under plock */
+	char *damage;
+	bool read_failed;     /* a union view's read of it failed (plock) */
+	ds_identity ident;    /* what it was when first opened */
 	size_t schema_id;
 	/* the open tree (lru) */
 	colfs_tree *tree;
@@ -210,6 +214,15 @@ static void ds_problem(dataset *ds, const char *path, uint64_t offset,
 	pthread_mutex_unlock(&ds->plock);
 }
 
+/* File `f` is damaged (dataset_damage.c): the first reason is kept. */
+static void ds_set_damage(dataset *ds, ds_file *f, const char *why)
+{
+	pthread_mutex_lock(&ds->plock);
+	if (!f->damage)
+		f->damage = strdup(why);
+	pthread_mutex_unlock(&ds->plock);
+}
+
 /* Copy the problems of file `f`'s open tree not copied yet. */
 static void ds_sync(dataset *ds, ds_file *f, colfs_tree *g)
 {
@@ -297,13 +310,36 @@ static colfs_status ds_acquire(void *ctx, uint64_t key, colfs_tree **out)
 	if (!path)
 		return COLFS_ENOMEM;
 	sprintf(path, "%s/%s", ds->root, f->rel);
+	/* a local file is the one first opened (and, outside a Delta
+	 * table, of the size listed); a Delta file's size is checked
+	 * against its add action at load */
+	pthread_mutex_lock(&ds->lru);
+	st = ds->s3 ? COLFS_OK
+		: ds_identity_check(path, &f->ident, ds->snap ? UINT64_MAX
+				    : f->size, why, sizeof why);
+	pthread_mutex_unlock(&ds->lru);
+	if (st != COLFS_OK) {
+		free(path);
+		ds_problem(ds, f->tree_path, UINT64_MAX, st, "%s", why);
+		ds_set_damage(ds, f, why);
+		return st;
+	}
 	st = colfs_tree_open(path, &ds->gopts, &t, why, sizeof why);
 	free(path);
 	if (st != COLFS_OK) {
 		/* "<path>: reason": the reason alone, under the file */
 		const char *r = strstr(why, ": ");
-		ds_problem(ds, f->tree_path, UINT64_MAX, st, "not opened: %s",
-			   r ? r + 2 : why[0] ? why : colfs_status_name(st));
+		char note[600];
+		int nl = snprintf(note, sizeof note, "not opened: %s",
+				  r ? r + 2 : why[0] ? why
+				  : colfs_status_name(st));
+		if (ds->snap && nl > 0 && (size_t)nl < sizeof note)
+			snprintf(note + nl, sizeof note - (size_t)nl, " (an "
+				 "active file of the Delta log at version "
+				 "%lld)", (long long)ds->snap->version);
+		ds_problem(ds, f->tree_path, UINT64_MAX, st, "%s", note);
+		if (st != COLFS_ENOMEM)   /* the next open may succeed */
+			ds_set_damage(ds, f, note);
 		return st;
 	}
 	pthread_mutex_lock(&ds->lru);
@@ -497,13 +533,20 @@ static int ds_magic(const dataset *ds, const char *rel, uint64_t size)
 							    size))
 					kind = 1;
 		close(fd);
+	} else {
+		/* listed but not readable now: shown, and its open says why
+		 * (a damaged file, dataset_damage.c) */
+		kind = 1;
 	}
 	return kind;
 }
 
+/* A Delta table's files are data files by the log's word: one missing,
+ * or not columnar, is a damaged file, not another file. */
 static void ds_probe_file(dataset *ds, size_t i)
 {
-	ds->files[i].kind = ds_magic(ds, ds->files[i].rel, ds->files[i].size);
+	ds->files[i].kind = ds->snap ? 1 : ds_magic(ds, ds->files[i].rel,
+						    ds->files[i].size);
 }
 
 static void ds_probe_new(dataset *ds, size_t i)
@@ -666,8 +709,9 @@ static const colfs_delta_field *ds_delta_field(const dataset *ds,
  * physical names kept in f->phys for reading.  A column that is no field
  * of the table's schema (a dropped one), or that is a partition column
  * (whose values come from the log), is left out.  Mode `id` with a file
- * that has no field ids: the file is refused (f->refused), as the
- * protocol allows, rather than read as all NULL. */
+ * that has no field ids: a damaged file (dataset_damage.c), which the
+ * union views refuse, leave out or read as all NULL as on_damage says
+ * (the protocol lets a reader refuse it or read it all NULL). */
 static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 {
 	json_t *ids = NULL, *doc = NULL;
@@ -685,12 +729,12 @@ static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 			if (json_is_integer(json_object_get(c, "field_id")))
 				any = true;
 		if (!any) {
-			f->refused = strdup("column mapping mode id: the file's "
-					    "columns have no field ids");
+			ds_set_damage(ds, f, "column mapping mode id: the "
+				      "file's columns have no field ids");
 			ds_problem(ds, f->tree_path, UINT64_MAX,
-				   COLFS_EUNSUPPORTED, "left out of the union "
-				   "views: column mapping mode id, and the "
-				   "file's columns have no field ids");
+				   COLFS_EUNSUPPORTED, "column mapping mode id, "
+				   "and the file's columns have no field ids to "
+				   "find the table's fields by");
 		}
 	}
 	char **phys = calloc(f->nfields + 1, sizeof *phys);
@@ -854,6 +898,23 @@ static void ds_load_file(dataset *ds, size_t i)
 		return;
 	}
 	f->format = colfs_tree_format(g);
+	/* a Delta file is the one its add action describes: its size now,
+	 * its rows once its summary is read (below) */
+	if (ds->snap && i < ds->snap->n_files) {
+		char *path = malloc(strlen(ds->root) + strlen(f->rel) + 2);
+		if (path)
+			sprintf(path, "%s/%s", ds->root, f->rel);
+		char *why = ds_delta_disagrees(ds->s3 ? NULL : path,
+					       &ds->snap->files[i], -1,
+					       ds->snap->version);
+		free(path);
+		if (why) {
+			ds_problem(ds, f->tree_path, UINT64_MAX, COLFS_ECORRUPT,
+				   "%s", why);
+			ds_set_damage(ds, f, why);
+			free(why);
+		}
+	}
 	st = ds_read_node(g, "summary", &b);
 	colfs_buf_putc(&b, '\0');
 	if (st == COLFS_OK && colfs_buf_status(&b) == COLFS_OK) {
@@ -913,11 +974,22 @@ static void ds_load_file(dataset *ds, size_t i)
 	if (f->rows < 0) {
 		f->info = -1;
 		f->why = strdup("its summary gives no row count");
+		ds_set_damage(ds, f, f->why ? f->why : "no row count");
 		ds_problem(ds, f->tree_path, UINT64_MAX, COLFS_EUNSUPPORTED,
 			   "left out of the union views: its summary gives "
 			   "no row count");
 	} else {
 		f->info = 1;
+		char *why = ds->snap && i < ds->snap->n_files
+			    ? ds_delta_disagrees(NULL, &ds->snap->files[i],
+						 f->rows, ds->snap->version)
+			    : NULL;
+		if (why) {
+			ds_problem(ds, f->tree_path, UINT64_MAX, COLFS_ECORRUPT,
+				   "%s", why);
+			ds_set_damage(ds, f, why);
+			free(why);
+		}
 	}
 	pthread_mutex_lock(&ds->lru);
 	ds_sync(ds, f, g);
@@ -1364,6 +1436,26 @@ static ds_view *view_of(colfs_node *n)
 	return colfs_node_ctx(n);
 }
 
+/* The bytes a whole render of a view (or of summary, schema, errors)
+ * reads at most: the sizes of the files it lists (one whose magic says
+ * it is no columnar file counted too: the magic bytes may still be
+ * being read), the dataset listed first as any read of it would.
+ * sizes=auto sizes it at a stat when small (core/tree_sizes.c). */
+static bool ds_view_decodes(colfs_tree *t, colfs_node *n, uint64_t *bytes)
+{
+	ds_view *v = view_of(n);
+	char why[512];
+	(void)t;
+	*bytes = 0;
+	if (ds_list_now(v->ds, why, sizeof why) != COLFS_OK)
+		return false;
+	for (size_t i = 0; i < v->n && *bytes <= UINT64_MAX / 2; i++) {
+		uint64_t size = v->ds->files[v->idx[i]].size;
+		*bytes += size < UINT64_MAX / 2 ? size : UINT64_MAX / 2;
+	}
+	return true;
+}
+
 /* files/ and each folder under it: a folder of the view's files (those
  * of v->idx[lo..hi), the paths starting with its `plen` bytes: sorted
  * paths put a folder's files one after another).  Listed when first
@@ -1528,15 +1620,31 @@ static int64_t ds_rows_shown(const ds_file *f)
 	return r > (int64_t)f->ndeleted ? r - (int64_t)f->ndeleted : 0;
 }
 
+/* The rows damaged file i adds to the union views under
+ * on_damage=null: the log's numRecords, else its footer's rows, less
+ * those its deletion vector deletes; -1 unknown. */
+static int64_t ds_damaged_rows(const dataset *ds, size_t i)
+{
+	const ds_file *f = &ds->files[i];
+	int64_t r = ds->snap && i < ds->snap->n_files &&
+		    ds->snap->files[i].num_records >= 0
+		    ? ds->snap->files[i].num_records
+		    : f->info == 1 ? f->rows : -1;
+	if (r < 0)
+		return -1;
+	return r > (int64_t)f->ndeleted ? r - (int64_t)f->ndeleted : 0;
+}
+
 static colfs_status summary_generate(colfs_tree *t, colfs_node *n,
 				     colfs_buf *out)
 {
 	ds_view *v = view_of(n);
 	dataset *ds = v->ds;
 	size_t nf = 0, bad = 0, skipped = 0, formats[3] = {0};
+	size_t dfiles = 0, dunknown = 0;
 	uint64_t bytes = 0;
-	int64_t rows = 0, groups = 0, deleted = 0;
-	(void)t;
+	int64_t rows = 0, groups = 0, deleted = 0, drows = 0;
+	colfs_on_damage mode = colfs_tree_options(t)->on_damage;
 	ds_load(ds);
 	for (size_t i = 0; i < v->n; i++) {
 		ds_file *f = &ds->files[v->idx[i]];
@@ -1546,11 +1654,24 @@ static colfs_status summary_generate(colfs_tree *t, colfs_node *n,
 		}
 		nf++;
 		bytes += f->size;
+		/* damaged (dataset_damage.c): its rows are on_damage's */
+		pthread_mutex_lock(&ds->plock);
+		bool damaged = f->info != 1 || f->damage || f->read_failed;
+		pthread_mutex_unlock(&ds->plock);
+		if (damaged) {
+			int64_t r = ds_damaged_rows(ds, v->idx[i]);
+			dfiles++;
+			if (r < 0)
+				dunknown++;
+			else
+				drows += r;
+		}
 		if (f->info != 1) {
 			bad++;
 			continue;
 		}
-		rows += ds_rows_shown(f);
+		if (!damaged)
+			rows += ds_rows_shown(f);
 		deleted += ds_rows(f) - ds_rows_shown(f);
 		if (f->groups > 0)
 			groups += f->groups;
@@ -1564,6 +1685,9 @@ static colfs_status summary_generate(colfs_tree *t, colfs_node *n,
 	colfs_buf_printf(out, "unreadable files: %zu\n", bad);
 	colfs_buf_printf(out, "other files: %zu (not Parquet, ORC or CFile: "
 			 "not shown)\n", skipped);
+	ds_damage_summary(out, mode, dfiles, drows, dunknown);
+	if (mode == COLFS_ON_DAMAGE_NULL)
+		rows += drows;
 	colfs_buf_printf(out, "rows: %lld\n", (long long)rows);
 	if (ds->snap)
 		colfs_buf_printf(out, "deleted rows: %lld (by deletion vectors: "
@@ -1607,6 +1731,7 @@ static colfs_status summary_generate(colfs_tree *t, colfs_node *n,
 
 static const colfs_node_ops summary_ops = {
 	.generate = summary_generate,
+	.decodes = ds_view_decodes,
 };
 
 static const char *const ds_type_parquet[] = {
@@ -1651,6 +1776,7 @@ static colfs_status schema_generate(colfs_tree *t, colfs_node *n,
 
 static const colfs_node_ops schema_ops = {
 	.generate = schema_generate,
+	.decodes = ds_view_decodes,
 };
 
 static colfs_status schemas_file_generate(colfs_tree *t, colfs_node *n,
@@ -1743,21 +1869,16 @@ static colfs_status errors_generate(colfs_tree *t, colfs_node *n,
 
 static const colfs_node_ops errors_ops = {
 	.generate = errors_generate,
+	.decodes = ds_view_decodes,
 };
 
 /* --- union views: one piece per file of the view ----------------------- */
-/* Whether file `f` can be read by the union views: refused by the
- * column mapping, or a deletion vector naming a row past its rows
- * (the log's numRecords unknown, or not the footer's count), is a
- * problem of the view, never rows shown wrong. */
+/* Whether file `f` can be read by the union views: a deletion vector
+ * naming a row past its rows (the log's numRecords unknown, or not the
+ * footer's count) is a problem of the view, never rows shown wrong. */
 static colfs_status ds_union_check(colfs_tree *t, colfs_node *n,
 				   const ds_file *f)
 {
-	if (f->refused) {
-		colfs_tree_report(t, n, UINT64_MAX, COLFS_EUNSUPPORTED,
-				  "%s: %s", f->rel, f->refused);
-		return COLFS_EUNSUPPORTED;
-	}
 	if (f->ndeleted && f->deleted[f->ndeleted - 1] >= (uint64_t)f->rows) {
 		colfs_tree_report(t, n, UINT64_MAX, COLFS_EBOUNDS,
 				  "%s: its deletion vector deletes row %llu, "
@@ -1784,6 +1905,134 @@ static colfs_status ds_count_mismatch(colfs_tree *t, colfs_node *n,
 	return COLFS_ECORRUPT;
 }
 
+/* -o on_damage at damaged file i (dataset_damage.c), named in errors
+ * under its path; `view`: the file's view the piece would read. */
+static colfs_status ds_union_damage(colfs_tree *t, colfs_node *n,
+				    dataset *ds, size_t i, const char *view,
+				    colfs_status st, const char *why,
+				    uint64_t *nulls)
+{
+	ds_file *f = &ds->files[i];
+	ds_damaged d = {f->rel, ds_damaged_rows(ds, i),
+			ds->snap ? ds->snap->version : -1};
+	char msg[800], text[1200];
+	snprintf(msg, sizeof msg, "%s: %s", view, why);
+	colfs_status got = ds_damage_piece(t, n, &d, st, msg, nulls, text,
+					   sizeof text);
+	ds_problem(ds, f->tree_path, UINT64_MAX, st == COLFS_OK ? COLFS_EIO
+		   : st, "%s", text);
+	return got;
+}
+
+/* Is file i damaged before any read (missing, changed, unreadable
+ * footer: dataset_damage.c)?  Then *damaged, and what on_damage makes
+ * of it: an error, or *nulls NULL rows (none: left out). */
+static colfs_status ds_union_begin(colfs_tree *t, colfs_node *n, dataset *ds,
+				   size_t i, const char *view, bool *damaged,
+				   uint64_t *nulls)
+{
+	ds_file *f = &ds->files[i];
+	char why[600] = "";
+	*nulls = 0;
+	*damaged = false;
+	if (f->kind != 1)
+		return COLFS_OK;
+	pthread_mutex_lock(&ds->plock);
+	if (f->damage)
+		snprintf(why, sizeof why, "%s", f->damage);
+	pthread_mutex_unlock(&ds->plock);
+	if (!why[0] && f->info == 1)
+		return COLFS_OK;
+	*damaged = true;
+	return ds_union_damage(t, n, ds, i, view, COLFS_ECORRUPT,
+			       why[0] ? why : f->why ? f->why
+			       : "it cannot be read", nulls);
+}
+
+/* File i's view `path` whole, appended to `out`; when it cannot be read
+ * what on_damage makes of it (*damaged, `out` as it was, and *nulls NULL
+ * rows for the caller to write; or an error). */
+static colfs_status ds_union_read(colfs_tree *t, colfs_node *n, dataset *ds,
+				  size_t i, const char *path, colfs_buf *out,
+				  bool *damaged, uint64_t *nulls)
+{
+	ds_file *f = &ds->files[i];
+	size_t len0 = out->len;
+	colfs_tree *g;
+	char why[800];
+	*nulls = 0;
+	*damaged = false;
+	colfs_status st = ds_acquire(ds, i, &g);
+	if (st == COLFS_OK) {
+		st = ds_read_node(g, path, out);
+		ds_release(ds, i, g);
+	}
+	if (st == COLFS_OK || st == COLFS_ENOMEM)
+		return st;
+	out->len = len0;
+	*damaged = true;
+	pthread_mutex_lock(&ds->plock);
+	f->read_failed = true;
+	snprintf(why, sizeof why, "%s", f->damage ? f->damage
+		 : "it cannot be decoded (see its own problems)");
+	pthread_mutex_unlock(&ds->plock);
+	return ds_union_damage(t, n, ds, i, path, st, why, nulls);
+}
+
+/* `rows` rows of NULL of file `f` in a union view: `k` a field of
+ * columns/ (a partition key keeps its value), or rows.jsonl (csv 0) or
+ * rows.csv (1) when k is SIZE_MAX. */
+static colfs_status ds_null_rows(const dataset *ds, const ds_file *f,
+				 size_t k, bool csv, const char *null_token,
+				 uint64_t rows, colfs_buf *out)
+{
+	colfs_buf line = COLFS_BUF_INIT;
+	size_t shown = 0;
+	if (k != SIZE_MAX && k >= ds->nfields) {
+		size_t key = k - ds->nfields;
+		ds_render_pval(&line, ds, key, f->pvals ? f->pvals[key] : NULL,
+			       0, null_token);
+	} else if (k != SIZE_MAX) {
+		colfs_buf_puts(&line, null_token);
+	} else {
+		if (!csv)
+			colfs_buf_putc(&line, '{');
+		for (size_t j = 0; j < ds->nfields; j++) {
+			if (ds->fields[j].nested)
+				continue;
+			if (shown++)
+				colfs_buf_putc(&line, ',');
+			if (csv)
+				colfs_buf_puts(&line, null_token);
+			else
+				colfs_buf_printf(&line, "%s:null",
+						 ds->fields[j].key_json);
+		}
+		for (size_t j = 0; j < ds->nkeys; j++) {
+			if (shown++)
+				colfs_buf_putc(&line, ',');
+			if (!csv) {
+				colfs_render_json_string(&line,
+					(const uint8_t *)ds->keys[j].name,
+					strlen(ds->keys[j].name));
+				colfs_buf_putc(&line, ':');
+			}
+			ds_render_pval(&line, ds, j, f->pvals ? f->pvals[j]
+				       : NULL, csv ? 2 : 1, null_token);
+		}
+		if (!csv)
+			colfs_buf_putc(&line, '}');
+	}
+	colfs_buf_putc(&line, '\n');
+	colfs_status st = colfs_buf_status(&line);
+	for (uint64_t r = 0; st == COLFS_OK && r < rows; r++) {
+		colfs_buf_append(out, line.data, line.len);
+		st = colfs_buf_status(out);
+	}
+	colfs_buf_free(&line);
+	return st;
+}
+
 static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 				 colfs_buf *out)
 {
@@ -1795,6 +2044,14 @@ static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	if (i >= v->n)
 		return COLFS_END;
 	ds_file *f = &ds->files[v->idx[i]];
+	char path[2048];
+	bool damaged;
+	uint64_t nulls;
+	snprintf(path, sizeof path, "columns/%s", k >= ds->nfields
+		 ? ds->keys[k - ds->nfields].name : ds->fields[k].name);
+	COLFS_TRY(ds_union_begin(t, n, ds, v->idx[i], path, &damaged, &nulls));
+	if (damaged)
+		return ds_null_rows(ds, f, k, false, null_token, nulls, out);
 	if (ds_rows(f) <= 0)
 		return COLFS_OK;
 	COLFS_TRY(ds_union_check(t, n, f));
@@ -1822,20 +2079,25 @@ static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 		}
 		return colfs_buf_status(out);
 	}
-	colfs_tree *g;
-	COLFS_TRY(ds_acquire(ds, v->idx[i], &g));
-	char path[2048];
 	snprintf(path, sizeof path, "columns/%s",
 		 f->phys ? f->phys[j] : f->fields[j]);
 	if (!f->ndeleted) {
-		colfs_status st = ds_read_node(g, path, out);
-		ds_release(ds, v->idx[i], g);
+		colfs_status st = ds_union_read(t, n, ds, v->idx[i], path, out,
+						&damaged, &nulls);
+		if (st == COLFS_OK && damaged)
+			st = ds_null_rows(ds, f, k, false, null_token, nulls,
+					  out);
 		return st;
 	}
 	/* one value a line: the lines of the deleted rows left out */
 	colfs_buf in = COLFS_BUF_INIT;
-	colfs_status st = ds_read_node(g, path, &in);
-	ds_release(ds, v->idx[i], g);
+	colfs_status st = ds_union_read(t, n, ds, v->idx[i], path, &in,
+					&damaged, &nulls);
+	if (st == COLFS_OK && damaged) {
+		/* its rows as NULL, deleted ones already left out */
+		colfs_buf_free(&in);
+		return ds_null_rows(ds, f, k, false, null_token, nulls, out);
+	}
 	const char *p = in.data, *end = in.data + in.len;
 	uint64_t r = 0;
 	size_t d = 0;
@@ -1926,14 +2188,22 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	if (i >= v->n)
 		return COLFS_END;
 	ds_file *f = &ds->files[v->idx[i]];
+	const char *view = csv ? "rows.csv" : "rows.jsonl";
+	bool damaged;
+	uint64_t nulls;
+	COLFS_TRY(ds_union_begin(t, n, ds, v->idx[i], view, &damaged, &nulls));
+	if (damaged)
+		return ds_null_rows(ds, f, SIZE_MAX, csv, null_token, nulls, out);
 	if (ds_rows(f) <= 0)
 		return COLFS_OK;
 	COLFS_TRY(ds_union_check(t, n, f));
-	colfs_tree *g;
 	colfs_buf in = COLFS_BUF_INIT;
-	COLFS_TRY(ds_acquire(ds, v->idx[i], &g));
-	colfs_status st = ds_read_node(g, csv ? "rows.csv" : "rows.jsonl", &in);
-	ds_release(ds, v->idx[i], g);
+	colfs_status st = ds_union_read(t, n, ds, v->idx[i], view, &in,
+					&damaged, &nulls);
+	if (st == COLFS_OK && damaged) {
+		colfs_buf_free(&in);
+		return ds_null_rows(ds, f, SIZE_MAX, csv, null_token, nulls, out);
+	}
 	/* where each unified field is among the file's members */
 	size_t nm_cap = f->nfields + 1;
 	ds_span *m = calloc(nm_cap, sizeof *m);
@@ -2094,11 +2364,13 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 static const colfs_node_ops column_ops = {
 	.piece = column_piece,
 	.concurrent = true,
+	.decodes = ds_view_decodes,
 };
 
 static const colfs_node_ops rows_ops = {
 	.piece = rows_piece,
 	.concurrent = true,
+	.decodes = ds_view_decodes,
 };
 
 static colfs_status columns_populate(colfs_tree *t, colfs_node *dir)
@@ -2300,7 +2572,7 @@ static void dataset_files_free(dataset *ds)
 		free(f->fields);
 		free(f->types);
 		free(f->phys);
-		free(f->refused);
+		free(f->damage);
 	}
 	free(ds->files);
 	ds->files = NULL;
@@ -2480,8 +2752,6 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 	if (ds->gopts.cache_bytes < (1u << 20))
 		ds->gopts.cache_bytes = 1u << 20;
 	ds->gopts.decode_threads = -1;
-	if (ds->gopts.sizes == COLFS_SIZES_LAZY)
-		ds->gopts.sizes = COLFS_SIZES_AUTO;
 	if (ds->snap) {
 		st = ds_list_delta(ds, &ents, &n);
 	} else if (s3) {
@@ -2644,6 +2914,7 @@ const colfs_format colfs_format_dataset = {
 	.probe = NULL,
 	.open = dataset_open,
 	.close = dataset_close,
+	.sized_by_nodes = true,
 };
 
 /* What a directory opens as (core/tree.h). */
