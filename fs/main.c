@@ -102,7 +102,7 @@ static int colfsd_opt_proc(void *data, const char *arg, int key,
 		}
 		fprintf(stderr,
 			"colfs: unexpected argument '%s' (usage: colfs "
-			"[options] FILE MOUNTPOINT)\n", arg);
+			"[options] FILE|DIR|URL MOUNTPOINT)\n", arg);
 		return -1;
 	}
 	/* -f, -d, -s, -h, -V and FUSE's dashed options. */
@@ -137,19 +137,23 @@ static int colfsd_opt_proc(void *data, const char *arg, int key,
 
 static void colfsd_usage(const char *prog)
 {
-	printf("usage: %s [options] FILE MOUNTPOINT\n"
-	       "       %s [options] URL MOUNTPOINT   (http://, https://, "
-	       "s3://bucket/key)\n"
+	printf("usage: %s [options] FILE|DIR|URL MOUNTPOINT\n"
 	       "\n"
-	       "Mount a Parquet, ORC or Kudu CFile file read-only as a "
-	       "directory tree\n"
-	       "of its metadata and values.  Unmount with "
-	       "'fusermount3 -u MOUNTPOINT'.\n"
+	       "Mount read-only, as a directory tree of its metadata and "
+	       "values:\n"
+	       "  FILE  a Parquet, ORC or Kudu CFile file\n"
+	       "  DIR   a directory of them as one dataset (Hive partitions "
+	       "too), or a\n"
+	       "        Delta Lake table (a directory holding _delta_log/)\n"
+	       "  URL   a file by http://, https:// or s3://bucket/key; a "
+	       "dataset by\n"
+	       "        s3://bucket/prefix/\n"
+	       "Unmount with 'fusermount3 -u MOUNTPOINT'.\n"
 	       "\n"
-	       "colfs options (-o name=value):\n", prog, prog);
+	       "colfs options (-o name=value):\n", prog);
 	fputs(colfs_options_help(), stdout);
 	printf("\n"
-	       "Always set: ro, default_permissions, fsname=FILE (or the URL "
+	       "Always set: ro, default_permissions, fsname=FILE or DIR (or the URL "
 	       "without credentials).  "
 	       "Accepted and ignored:\n"
 	       "    rw, defaults, auto, noauto, user, nouser, users, "
@@ -235,7 +239,7 @@ static int colfsd_check_mountpoint(const char *given, const char *dir)
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "colfs: %s: MOUNTPOINT is not a directory "
-			"(usage: colfs [options] FILE MOUNTPOINT)\n", given);
+			"(usage: colfs [options] FILE|DIR|URL MOUNTPOINT)\n", given);
 		return -1;
 	}
 	if (colfsd_is_fuse_mount(dir, type, sizeof type)) {
@@ -472,7 +476,7 @@ int main(int argc, char *argv[])
 	}
 	if (!a.source || !cmd.mountpoint) {
 		fprintf(stderr, "colfs: missing %s (usage: colfs [options] "
-			"FILE|URL MOUNTPOINT; see colfs --help)\n",
+			"FILE|DIR|URL MOUNTPOINT; see colfs --help)\n",
 			a.source ? "MOUNTPOINT" : "FILE and MOUNTPOINT");
 		goto out;
 	}

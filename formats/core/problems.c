@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define COLFS_MAX_ERRORS 10000
 /* Add a problem to the list (the tree path, and the message as made). */
@@ -53,6 +54,9 @@ static void tree_record(colfs_tree *t, const char *path, uint64_t offset,
 	}
 	e->offset = offset;
 	e->status = st;
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	e->when = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 	t->nerrors++;
 out:
 	colfs_tree_unlock(t);
@@ -190,6 +194,28 @@ static bool path_under(const char *path, const char *dir)
 
 /* The problems of `t` under `dir`, their paths after `prefix` and their
  * offsets moved by `base`; then those of its grafts. */
+/* A read of a remote source that failed (the server gone, a timeout)
+ * while a later one got its bytes from the server: the failure is past,
+ * and its line says when the source answered again.  A source changed
+ * since mount stays failed. */
+static void errors_past(colfs_tree *t, const error_entry *e, colfs_buf *out)
+{
+	if (e->status != COLFS_EIO)
+		return;
+	/* 0 (never) for a tree without a source or a local one */
+	int64_t at = colfs_source_answered(t->src);
+	if (at <= e->when || colfs_source_changed(t->src))
+		return;
+	time_t sec = (time_t)(at / 1000000000);
+	struct tm tm;
+	char when[32];
+	if (!gmtime_r(&sec, &tm) ||
+	    !strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm))
+		return;
+	colfs_buf_printf(out, " (past: the source answered again at %s UTC)",
+			 when);
+}
+
 static void errors_render(colfs_tree *t, const char *dir, const char *prefix,
 			  uint64_t base, colfs_buf *out)
 {
@@ -203,10 +229,12 @@ static void errors_render(colfs_tree *t, const char *dir, const char *prefix,
 				       ? e->offset
 				       : e->offset + base;
 
-		colfs_buf_printf(out, "%s%s: %s: %s: %s\n", prefix,
+		colfs_buf_printf(out, "%s%s: %s: %s: %s", prefix,
 				 *prefix && !strcmp(e->path, "/") ? "" : e->path,
 				 colfs_offset_text(off, where, sizeof where),
 				 colfs_status_name(e->status), e->msg);
+		errors_past(t, e, out);
+		colfs_buf_putc(out, '\n');
 	}
 	if (!dir && t->dropped_errors)
 		colfs_buf_printf(out, "%s/: %zu more problems not listed\n",

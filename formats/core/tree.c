@@ -2265,6 +2265,13 @@ static colfs_status tree_open_on(colfs_source *src, const char *display_name,
 		goto fail;
 	}
 	rc = t->format->open(t, &err);
+	if (rc != COLFS_OK && !t->format->probe) {
+		/* a directory (a dataset, a Delta table): no "file", its
+		 * module's reason says what is wrong with it */
+		snprintf(why, why_len, "%s: %s", display_name,
+			 err.msg[0] ? err.msg : colfs_status_name(rc));
+		goto fail;
+	}
 	if (rc != COLFS_OK) {
 		snprintf(why, why_len, "%s: %s file not readable: %s",
 			 display_name, t->format->name,

@@ -79,6 +79,7 @@ typedef struct error_entry {
 	uint64_t offset;
 	colfs_status status;
 	char *msg;
+	int64_t when;   /* filed at (CLOCK_REALTIME ns) */
 } error_entry;
 
 /* A damaged part and the rows it hides (problems.c): merged ranges of

@@ -21,6 +21,8 @@
  * list (`plock`), which `errors` renders.
  */
 #include "dataset_int.h"
+#include "dataset_jsonl.h"
+#include "dataset_keycol.h"
 #include "delta.h"
 #include "../core/graft.h"
 #include "../core/render.h"
@@ -77,6 +79,9 @@ typedef struct ds_file {
 	char **phys;          /* a Delta table with column mapping: each
 			       * field's own name in the file (escaped, as
 			       * its columns/ names it); NULL: `fields` */
+	char **raw;           /* each field's real name where columns/ cuts
+			       * it (over 200 bytes), else NULL; NULL: none
+			       * is cut */
 	size_t nfields;
 	/* a Delta table: the rows its deletion vector deletes (ascending,
 	 * borrowed from the snapshot), left out of the union views */
@@ -97,9 +102,13 @@ typedef struct ds_file {
 
 typedef struct ds_field {
 	char *name;           /* escaped, as in columns/ */
+	char *raw;            /* the real name where `name` is cut, or NULL */
 	char *key_json;       /* "name" as rows.jsonl writes the key */
 	char *key_csv;        /* as rows.csv's header writes it */
 	char *type;           /* schema text of the first file with it */
+	long key;             /* a Hive key that is also this column of the
+				 files: its index (the key's values and type
+				 at the column's place), else -1 */
 	bool nested;          /* a struct's leaf (`a.b` beside `a`): a view
 				 of columns/, inside its struct's member
 				 of rows.* and its text in schema */
@@ -153,7 +162,9 @@ struct ds_view {
 };
 
 /* ------------------------------------------------------------------------
- * Problems
+ * Problems: "path: offset: kind: message" lines; `st` COLFS_OK makes a
+ * note of the dataset as a whole ("path: message": schema drift names
+ * no byte of any file and is no damage)
  */
 static void ds_problem(dataset *ds, const char *path, uint64_t offset,
 		       colfs_status st, const char *fmt, ...)
@@ -169,9 +180,12 @@ static void ds_problem(dataset *ds, const char *path, uint64_t offset,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	colfs_buf_printf(&b, "%s: %s: %s: %s\n", path,
-			 colfs_offset_text(offset, where, sizeof where),
-			 colfs_status_name(st), msg);
+	if (st == COLFS_OK)     /* a note of the dataset: no byte, no kind */
+		colfs_buf_printf(&b, "%s: %s\n", path, msg);
+	else
+		colfs_buf_printf(&b, "%s: %s: %s: %s\n", path,
+				 colfs_offset_text(offset, where, sizeof where),
+				 colfs_status_name(st), msg);
 	colfs_buf_putc(&b, '\0');
 	if (colfs_buf_status(&b) != COLFS_OK) {
 		colfs_buf_free(&b);
@@ -794,6 +808,83 @@ static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 	json_decref(doc);
 }
 
+static void ds_render_pval(colfs_buf *b, const dataset *ds, size_t k,
+			   const char *v, int mode, const char *null_token);
+
+/* A column of file `f` named as a Hive key of its folders: one field
+ * with the key, whose values are the folder's (ds_unify leaves the
+ * column out); each value of the column that is not the folder's makes
+ * a problem of the file. */
+static void ds_key_columns(dataset *ds, ds_file *f, colfs_tree *g)
+{
+	const char *null_token = colfs_tree_options(g)->null_token;
+	for (size_t k = 0; f->pvals && k < ds->nkeys; k++) {
+		char *esc = colfs_name_escape(ds->keys[k].name);
+		size_t j = 0;
+		while (esc && j < f->nfields && strcmp(f->fields[j], esc))
+			j++;
+		colfs_buf want = COLFS_BUF_INIT, path = COLFS_BUF_INIT;
+		ds_keycol_diff d;
+		if (esc && j < f->nfields) {
+			ds_render_pval(&want, ds, k, f->pvals[k], 0, null_token);
+			colfs_buf_putc(&want, '\0');
+			colfs_buf_printf(&path, "columns/%s",
+					 f->phys ? f->phys[j] : f->fields[j]);
+			colfs_buf_putc(&path, '\0');
+		}
+		if (esc && j < f->nfields && !colfs_buf_status(&want) &&
+		    !colfs_buf_status(&path) &&
+		    ds_keycol_compare(g, path.data, want.data,
+				      ds->keys[k].type == DS_BIGINT,
+				      &d) == COLFS_OK && d.differ)
+			ds_problem(ds, f->tree_path, UINT64_MAX, COLFS_ECORRUPT,
+				   "its column %s is the Hive key of its folder "
+				   "%s=%s, and %llu of its %llu values are not "
+				   "(the first in row %llu: %s): the union views "
+				   "show the folder's value", esc,
+				   ds->keys[k].name, want.data,
+				   (unsigned long long)d.differ,
+				   (unsigned long long)d.rows,
+				   (unsigned long long)d.first, d.first_text);
+		colfs_buf_free(&want);
+		colfs_buf_free(&path);
+		free(esc);
+	}
+}
+
+/* The real names of file `f`'s top-level fields that columns/ cuts
+ * (over 200 bytes after escaping, docs/tree.md), from its schema.json
+ * (Parquet's and ORC's name their children): the union views key and
+ * list such a field by its name, not by its cut one. */
+static void ds_raw_names(ds_file *f, colfs_tree *g)
+{
+	bool cut = false;
+	for (size_t j = 0; j < f->nfields && !f->phys; j++)
+		cut = cut || strstr(f->fields[j], "%~");
+	if (!cut)
+		return;
+	colfs_buf b = COLFS_BUF_INIT;
+	json_t *doc = NULL;
+	if (ds_read_node(g, "schema.json", &b) == COLFS_OK &&
+	    colfs_buf_status(&b) == COLFS_OK && b.len)
+		doc = json_loadb(b.data, b.len, 0, NULL);
+	colfs_buf_free(&b);
+	f->raw = calloc(f->nfields, sizeof *f->raw);
+	size_t i;
+	json_t *c;
+	json_array_foreach(f->raw ? json_object_get(doc, "children") : NULL,
+			   i, c) {
+		const char *nm = json_string_value(json_object_get(c, "name"));
+		char *esc = nm ? colfs_name_escape(nm) : NULL;
+		for (size_t j = 0; esc && j < f->nfields; j++)
+			if (!f->raw[j] && strstr(esc, "%~") &&
+			    !strcmp(f->fields[j], esc))
+				f->raw[j] = strdup(nm);
+		free(esc);
+	}
+	json_decref(doc);
+}
+
 /* Read file `i`'s footer facts (a pool thread: no host lock). */
 static void ds_load_file(dataset *ds, size_t i)
 {
@@ -878,6 +969,8 @@ static void ds_load_file(dataset *ds, size_t i)
 	}
 	if (ds->snap && strcmp(ds->snap->column_mapping_mode, "none"))
 		ds_map_fields(ds, f, g);
+	ds_key_columns(ds, f, g);
+	ds_raw_names(f, g);
 	if (f->rows < 0) {
 		f->info = -1;
 		f->why = strdup("its summary gives no row count");
@@ -924,6 +1017,14 @@ static char *ds_json_key(const char *escaped)
 	return colfs_buf_status(&b) == COLFS_OK ? b.data : NULL;
 }
 
+static char *ds_json_text(const char *raw)
+{
+	colfs_buf b = COLFS_BUF_INIT;
+	colfs_render_json_string(&b, (const uint8_t *)raw, strlen(raw));
+	colfs_buf_putc(&b, '\0');
+	return colfs_buf_status(&b) == COLFS_OK ? b.data : NULL;
+}
+
 static char *ds_csv_text(const char *s, size_t n)
 {
 	colfs_buf b = COLFS_BUF_INIT;
@@ -950,6 +1051,29 @@ static long ds_field_find(const dataset *ds, const char *name)
 		if (strcmp(ds->fields[i].name, name) == 0)
 			return (long)i;
 	return -1;
+}
+
+/* The Hive key a file's field (escaped) is named as, or -1. */
+static long ds_key_column(const dataset *ds, const char *field)
+{
+	long is = -1;
+	for (size_t k = 0; is < 0 && k < ds->nkeys; k++) {
+		char *esc = colfs_name_escape(ds->keys[k].name);
+		if (esc && strcmp(esc, field) == 0)
+			is = (long)k;
+		free(esc);
+	}
+	return is;
+}
+
+/* Whether key `k` is shown at a column's place (ds_field.key), not
+ * after the fields. */
+static bool ds_key_placed(const dataset *ds, size_t k)
+{
+	for (size_t i = 0; i < ds->nfields; i++)
+		if (ds->fields[i].key == (long)k)
+			return true;
+	return false;
 }
 
 /* "a, b, c and 4 more" of the files of the list. */
@@ -988,9 +1112,12 @@ static void ds_unify(dataset *ds)
 		}
 		ds->fields = nf;
 		nf[ds->nfields].name = esc;
-		nf[ds->nfields].key_json = ds_json_key(esc);
-		nf[ds->nfields].key_csv = ds_csv_key(esc);
+		/* keyed by the schema's name (esc may be cut) */
+		nf[ds->nfields].raw = strstr(esc, "%~") ? strdup(name) : NULL;
+		nf[ds->nfields].key_json = ds_json_text(name);
+		nf[ds->nfields].key_csv = ds_csv_text(name, strlen(name));
 		nf[ds->nfields].type = NULL;
+		nf[ds->nfields].key = -1;
 		ds->nfields++;
 	}
 	for (size_t i = 0; i < ds->nfiles; i++) {
@@ -1009,10 +1136,18 @@ static void ds_unify(dataset *ds)
 			if (!nf)
 				break;
 			ds->fields = nf;
+			/* a cut name: keyed by the real one */
+			const char *raw = f->raw ? f->raw[k] : NULL;
 			nf[ds->nfields].name = strdup(f->fields[k]);
-			nf[ds->nfields].key_json = ds_json_key(f->fields[k]);
-			nf[ds->nfields].key_csv = ds_csv_key(f->fields[k]);
+			nf[ds->nfields].raw = raw ? strdup(raw) : NULL;
+			nf[ds->nfields].key_json = raw ? ds_json_text(raw)
+						   : ds_json_key(f->fields[k]);
+			nf[ds->nfields].key_csv = raw ? ds_csv_text(raw, strlen(raw))
+						  : ds_csv_key(f->fields[k]);
 			nf[ds->nfields].type = strdup(f->types[k]);
+			/* a Hive key's column: the key at its place, as
+			 * DuckDB's hive_partitioning reads it */
+			nf[ds->nfields].key = ds_key_column(ds, f->fields[k]);
 			ds->nfields++;
 		}
 		/* its schema among the distinct ones */
@@ -1039,6 +1174,8 @@ static void ds_unify(dataset *ds)
 	}
 	for (size_t k = 0; missing && other && k < ds->nfields; k++) {
 		size_t nm = 0, no = 0;
+		if (ds->fields[k].key >= 0)
+			continue;  /* the key's values: no file's */
 		const char *first_type = ds->fields[k].type
 					 ? ds->fields[k].type : "";
 		for (size_t i = 0; i < ds->nfiles; i++) {
@@ -1062,20 +1199,29 @@ static void ds_unify(dataset *ds)
 			colfs_buf_putc(&b, '\0');
 			if (colfs_buf_status(&b) == COLFS_OK)
 				ds_problem(ds, "/schema", UINT64_MAX,
-					   COLFS_EUNSUPPORTED, "%s", b.data);
+					   COLFS_OK, "%s", b.data);
 			b.len = 0;
 		}
 		if (no) {
+			/* the declaration of the first file declaring it
+			 * otherwise */
+			const ds_file *o = &ds->files[other[0]];
+			size_t j = 0;
+			while (j < o->nfields &&
+			       strcmp(o->fields[j], ds->fields[k].name))
+				j++;
 			colfs_buf_printf(&b, "schema drift: field %s changes "
 					 "type: '%s' in the first file, another "
-					 "in %zu files (shown as each file "
-					 "renders it): ", ds->fields[k].name,
-					 first_type, no);
+					 "in %zu file%s (the first of them: "
+					 "'%s'; each shown as its file renders "
+					 "it): ", ds->fields[k].name,
+					 first_type, no, no == 1 ? "" : "s",
+					 j < o->nfields ? o->types[j] : "");
 			ds_name_files(ds, other, no, &b);
 			colfs_buf_putc(&b, '\0');
 			if (colfs_buf_status(&b) == COLFS_OK)
 				ds_problem(ds, "/schema", UINT64_MAX,
-					   COLFS_EUNSUPPORTED, "%s", b.data);
+					   COLFS_OK, "%s", b.data);
 		}
 		colfs_buf_free(&b);
 	}
@@ -1601,9 +1747,15 @@ static colfs_status schema_generate(colfs_tree *t, colfs_node *n,
 	colfs_buf_puts(out, "message dataset {\n");
 	for (size_t k = 0; k < ds->nfields; k++) {
 		const char *ty = ds->fields[k].type;
+		long key = ds->fields[k].key;
 		if (ds->fields[k].nested)
 			continue;
-		if (ty && ty[0]) {
+		if (key >= 0) {
+			colfs_buf_puts(out, "  optional ");
+			colfs_buf_printf(out, ds_type_parquet[ds->keys[key].type],
+					 ds->keys[key].name);
+			colfs_buf_puts(out, "; -- Hive partition key\n");
+		} else if (ty && ty[0]) {
 			/* the field's text as its first file has it */
 			colfs_buf_printf(out, "  %s\n", ty);
 		} else {
@@ -1611,6 +1763,8 @@ static colfs_status schema_generate(colfs_tree *t, colfs_node *n,
 		}
 	}
 	for (size_t k = 0; k < ds->nkeys; k++) {
+		if (ds_key_placed(ds, k))
+			continue;
 		colfs_buf_puts(out, "  optional ");
 		colfs_buf_printf(out, ds_type_parquet[ds->keys[k].type],
 				 ds->keys[k].name);
@@ -1902,8 +2056,9 @@ static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 		return COLFS_OK;
 	COLFS_TRY(ds_union_check(t, n, f));
 	int64_t rows = ds_rows_shown(f);
-	if (k >= ds->nfields) {
-		size_t key = k - ds->nfields;
+	long kk = k >= ds->nfields ? (long)(k - ds->nfields) : ds->fields[k].key;
+	if (kk >= 0) {
+		size_t key = (size_t)kk;
 		colfs_buf one = COLFS_BUF_INIT;
 		ds_render_pval(&one, ds, key, f->pvals ? f->pvals[key] : NULL,
 			       0, null_token);
@@ -1963,49 +2118,11 @@ static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	return st;
 }
 
-/* The members of a JSON object line: [start, end) of each "key":value. */
+/* A field of a CSV record as written (quotes kept). */
 typedef struct ds_span {
 	const char *p;
 	size_t n;
 } ds_span;
-
-/* Split `line` (one object, no newline) into members; false when it is
- * not an object. */
-static bool ds_json_members(const char *line, size_t len, ds_span *m,
-			    size_t cap, size_t *nm)
-{
-	size_t depth = 0, start = 1;
-	bool str = false;
-	*nm = 0;
-	if (len < 2 || line[0] != '{' || line[len - 1] != '}')
-		return false;
-	if (len == 2)
-		return true;
-	for (size_t i = 1; i < len; i++) {
-		char c = line[i];
-		if (str) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				str = false;
-			continue;
-		}
-		if (c == '"')
-			str = true;
-		else if (c == '{' || c == '[')
-			depth++;
-		else if ((c == '}' || c == ']') && depth)
-			depth--;
-		else if ((c == ',' && depth == 0) || i == len - 1) {
-			if (*nm == cap)
-				return false;
-			m[*nm].p = line + start;
-			m[(*nm)++].n = i - start;
-			start = i + 1;
-		}
-	}
-	return true;
-}
 
 /* The members of a CSV record starting at `p`: fields as written
  * (quotes kept); returns the record's length with its newline. */
@@ -2055,7 +2172,9 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 				colfs_buf_printf(out, "%s%s", shown++ ? "," : "",
 						 ds->fields[k].key_csv);
 		for (size_t k = 0; k < ds->nkeys; k++) {
-			colfs_buf_puts(out, k || shown ? "," : "");
+			if (ds_key_placed(ds, k))
+				continue;
+			colfs_buf_puts(out, shown++ ? "," : "");
 			char *h = ds_csv_text(ds->keys[k].name,
 					      strlen(ds->keys[k].name));
 			colfs_buf_puts(out, h ? h : "");
@@ -2088,12 +2207,13 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	/* where each unified field is among the file's members */
 	size_t nm_cap = f->nfields + 1;
 	ds_span *m = calloc(nm_cap, sizeof *m);
+	ds_member *jm = csv ? NULL : calloc(nm_cap, sizeof *jm);
 	long *at = calloc(ds->nfields + 1, sizeof *at);
 	/* each unified field's key in the file's own view (its physical
 	 * name under column mapping), NULL where the file lacks it */
 	char **fkey = calloc(ds->nfields + 1, sizeof *fkey);
 	colfs_buf pv = COLFS_BUF_INIT;  /* the partition members */
-	if (!m || !at || !fkey)
+	if (!m || !at || !fkey || (!csv && !jm))
 		st = COLFS_ENOMEM;
 	for (size_t k = 0; st == COLFS_OK && k < ds->nfields; k++) {
 		size_t j = 0;
@@ -2102,12 +2222,16 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 		if (j == f->nfields)
 			continue;
 		const char *own = f->phys ? f->phys[j] : f->fields[j];
-		fkey[k] = csv ? ds_csv_key(own) : ds_json_key(own);
+		const char *raw = f->raw ? f->raw[j] : NULL;
+		fkey[k] = !csv ? strdup(own)
+			  : raw ? ds_csv_text(raw, strlen(raw)) : ds_csv_key(own);
 		if (!fkey[k])
 			st = COLFS_ENOMEM;
 	}
 	for (size_t k = 0; st == COLFS_OK && k < ds->nkeys; k++) {
 		const char *val = f->pvals ? f->pvals[k] : NULL;
+		if (ds_key_placed(ds, k))
+			continue;
 		if (csv) {
 			colfs_buf_putc(&pv, ',');
 		} else {
@@ -2145,16 +2269,19 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 		} else {
 			nl = memchr(p, '\n', (size_t)(end - p));
 			used = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
-			ok = ds_json_members(p, nl ? (size_t)(nl - p) : used,
-					     m, nm_cap, &nm);
+			ok = ds_jsonl_members(p, nl ? (size_t)(nl - p) : used,
+					      jm, nm_cap, &nm);
 			if (ok && !mapped) {
-				for (size_t k = 0; k < ds->nfields; k++) {
-					size_t kl = fkey[k] ? strlen(fkey[k]) : 0;
+				/* each member's key as the file's columns/
+				 * names it: the field it holds */
+				for (size_t k = 0; k < ds->nfields; k++)
 					at[k] = -1;
-					for (size_t j = 0; kl && j < nm; j++)
-						if (m[j].n > kl && m[j].p[kl] == ':' &&
-						    !memcmp(m[j].p, fkey[k], kl))
+				for (size_t j = 0; j < nm; j++) {
+					char *name = ds_jsonl_member_name(jm, j);
+					for (size_t k = 0; name && k < ds->nfields; k++)
+						if (fkey[k] && !strcmp(fkey[k], name))
 							at[k] = (long)j;
+					free(name);
 				}
 				mapped = true;
 			}
@@ -2178,15 +2305,24 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 				continue;
 			if (shown++)
 				colfs_buf_putc(out, ',');
-			if (at[k] >= 0 && (size_t)at[k] < nm && csv) {
+			if (ds->fields[k].key >= 0) {
+				/* a Hive key's column: the folder's value */
+				long key = ds->fields[k].key;
+				if (!csv) {
+					colfs_buf_puts(out, ds->fields[k].key_json);
+					colfs_buf_putc(out, ':');
+				}
+				ds_render_pval(out, ds, (size_t)key,
+					       f->pvals ? f->pvals[key] : NULL,
+					       csv ? 2 : 1, null_token);
+			} else if (at[k] >= 0 && (size_t)at[k] < nm && csv) {
 				colfs_buf_append(out, m[at[k]].p, m[at[k]].n);
 			} else if (at[k] >= 0 && (size_t)at[k] < nm) {
 				/* the member under the unified key */
-				size_t kl = strlen(fkey[k]) + 1;
+				const ds_member *jv = &jm[at[k]];
 				colfs_buf_puts(out, ds->fields[k].key_json);
 				colfs_buf_putc(out, ':');
-				colfs_buf_append(out, m[at[k]].p + kl,
-						 m[at[k]].n - kl);
+				colfs_buf_append(out, jv->val, jv->val_len);
 			} else if (csv)
 				colfs_buf_puts(out, null_token);
 			else
@@ -2217,6 +2353,7 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	colfs_buf_free(&pv);
 	colfs_buf_free(&in);
 	free(m);
+	free(jm);
 	free(at);
 	return st;
 }
@@ -2244,7 +2381,11 @@ static colfs_status columns_populate(colfs_tree *t, colfs_node *dir)
 	for (size_t k = 0; k < ds->nfields + ds->nkeys; k++) {
 		char *raw = NULL;
 		const char *name;
-		if (k < ds->nfields) {
+		if (k >= ds->nfields && ds_key_placed(ds, k - ds->nfields))
+			continue;
+		if (k < ds->nfields && ds->fields[k].raw) {
+			name = ds->fields[k].raw;
+		} else if (k < ds->nfields) {
 			/* the file's escaped name, as a raw one */
 			size_t len = strlen(ds->fields[k].name);
 			raw = malloc(len + 1);
@@ -2424,7 +2565,10 @@ static void dataset_files_free(dataset *ds)
 			free(f->types[k]);
 			if (f->phys)
 				free(f->phys[k]);
+			if (f->raw)
+				free(f->raw[k]);
 		}
+		free(f->raw);
 		free(f->fields);
 		free(f->types);
 		free(f->phys);
@@ -2455,6 +2599,7 @@ static void dataset_close(void *state)
 	colfs_delta_free(ds->snap);
 	for (size_t k = 0; k < ds->nfields; k++) {
 		free(ds->fields[k].name);
+		free(ds->fields[k].raw);
 		free(ds->fields[k].key_json);
 		free(ds->fields[k].key_csv);
 		free(ds->fields[k].type);

@@ -1108,12 +1108,12 @@ static colfs_status load(delta_state *s, int64_t version, colfs_err *err)
 	int64_t target = version < 0 ? latest : version;
 	if (target > latest)
 		return colfs_fail(err, COLFS_ENOENT, 0,
-				  "Delta version %" PRId64 " is newer than the table's latest version %" PRId64,
-				  target, latest);
+				  "Delta version %" PRId64 " does not exist: the table's versions are %" PRId64 " to %" PRId64 " (the latest)",
+				  target, s->oldest, latest);
 	if (target < s->oldest)
 		return colfs_fail(err, COLFS_ENOENT, 0,
-				  "Delta version %" PRId64 " is older than the oldest version _delta_log can reconstruct (%" PRId64 ")",
-				  target, s->oldest);
+				  "Delta version %" PRId64 " no longer exists: its commits are removed, _delta_log reconstructs versions %" PRId64 " to %" PRId64,
+				  target, s->oldest, latest);
 	p->version = target;
 	p->latest = latest;
 

@@ -231,7 +231,7 @@ case_usage() {
 	local mnt out rc
 	newmnt; mnt=$NEWMNT
 	out=$(timeout "$T" "$COLFS" --help) || fail "--help exited non-zero"
-	for w in "FILE MOUNTPOINT" "null=" "max_alloc=" "-f" "-s" "-d" "allow_other"; do
+	for w in "FILE|DIR|URL MOUNTPOINT" "DIR   a directory" "Delta Lake table" "s3://bucket/prefix/" "null=" "max_alloc=" "-f" "-s" "-d" "allow_other"; do
 		case "$out" in *"$w"*) ;; *) fail "--help does not mention $w" ;; esac
 	done
 	out=$(timeout "$T" "$COLFS" -V) || fail "-V exited non-zero"
