@@ -1583,8 +1583,23 @@ static colfs_status errors_generate(colfs_tree *t, colfs_node *n,
 {
 	ds_view *v = view_of(n);
 	dataset *ds = v->ds;
-	(void)t;
 	ds_load(ds);
+	/* A change of the directory since the mount first, as a changed
+	 * file's `errors` says it: the core files it at the root of the
+	 * host tree, once a check has seen it (this one, or a read's). */
+	colfs_problem *cp = v->prefix[0] ? NULL : malloc(sizeof *cp);
+	(void)colfs_node_check(t, colfs_tree_root(t));
+	for (size_t i = 0; cp && colfs_tree_error_get(t, i, cp) == COLFS_OK;
+	     i++) {
+		char where[48];
+		if (strcmp(cp->path, "/") == 0)
+			colfs_buf_printf(out, "/: %s: %s: %s\n",
+					 colfs_offset_text(cp->offset, where,
+							   sizeof where),
+					 colfs_status_name(cp->status),
+					 cp->message);
+	}
+	free(cp);
 	pthread_mutex_lock(&ds->lru);
 	for (size_t i = 0; i < ds->nopen; i++) {
 		ds_file *f = &ds->files[ds->open_idx[i]];

@@ -311,7 +311,8 @@ static bool entry_take(walker *w, int dirfd, const struct dirent *e,
 		       : S_ISREG(sx->stx_mode) ? DT_REG
 		       : S_ISLNK(sx->stx_mode) ? DT_LNK : DT_UNKNOWN;
 	}
-	if (type == DT_LNK) {
+	bool link = type == DT_LNK;
+	if (link) {
 		switch (link_follow(w->root, w->rootdev, rel, sx, target,
 				    sizeof target, &why)) {
 		case LINK_INSIDE:
@@ -348,9 +349,16 @@ static bool entry_take(walker *w, int dirfd, const struct dirent *e,
 		for (unsigned i = 0; i <= depth && i < DS_MAX_DEPTH + 2; i++)
 			if (w->anc[i][0] == sx_dev(sx) &&
 			    w->anc[i][1] == sx->stx_ino) {
-				ok = found_skip(w->found, rel, COLFS_EUNSUPPORTED, "a loop (the "
-						"folder holds itself): not "
-						"entered");
+				ok = link ? found_skip(w->found, rel,
+						       COLFS_EUNSUPPORTED,
+						       "symbolic link loop (to "
+						       "%s, a folder that "
+						       "holds it): not "
+						       "followed", target)
+				     : found_skip(w->found, rel,
+						  COLFS_EUNSUPPORTED, "a loop "
+						  "(the folder holds itself): "
+						  "not entered");
 				goto skipped;
 			}
 		if (depth + 1 > DS_MAX_DEPTH) {
