@@ -79,8 +79,8 @@ void ds_stamps_add(ds_stamps *s, ds_found *found);
 /* COLFS_EIO with "source changed since mount (...): remount" once a
  * folder kept has changed (and at every call after).  `dirfd` is the
  * dataset's directory.  A walk of the folders is made at most once in
- * 50 times the last one took, so the checks cost at most a fiftieth of
- * the time (a few folders: each check; `force`: now). */
+ * 200 times the last one took, so the checks cost at most half a
+ * percent of the time (a few folders: each check; `force`: now). */
 colfs_status ds_stamps_check(ds_stamps *s, int dirfd, bool force,
 			     colfs_err *err);
 /* The objects under an S3 prefix (colfs_s3_list, formats/remote), with
