@@ -318,29 +318,34 @@ static bool entry_take(walker *w, int dirfd, const struct dirent *e,
 		case LINK_INSIDE:
 			break;
 		case LINK_DANGLING:
-			ok = found_skip(w->found, rel, COLFS_ENOENT, "dangling symbolic link "
-					"(to %s: %s): not shown", target, why);
+			ok = found_skip(w->found, rel, COLFS_ENOENT,
+					"dangling symbolic link (to %s: %s): "
+					"not shown", target, why);
 			goto skipped;
 		case LINK_OUTSIDE:
-			ok = found_skip(w->found, rel, COLFS_EUNSUPPORTED, "symbolic link to %s, "
-					"out of the dataset's directory: not "
-					"followed", target);
+			ok = found_skip(w->found, rel, COLFS_EUNSUPPORTED,
+					"symbolic link to %s, out of the "
+					"dataset's directory: not followed",
+					target);
 			goto skipped;
 		case LINK_MOUNT:
-			ok = found_skip(w->found, rel, COLFS_EUNSUPPORTED, "symbolic link to %s, "
-					"a mount point: not followed", target);
+			ok = found_skip(w->found, rel, COLFS_EUNSUPPORTED,
+					"symbolic link to %s, a mount point: "
+					"not followed", target);
 			goto skipped;
 		case LINK_LOOP:
-			ok = found_skip(w->found, rel, COLFS_EUNSUPPORTED, "symbolic link loop (to "
-					"%s, a folder that holds it, or links "
-					"without end): not followed", target);
+			ok = found_skip(w->found, rel, COLFS_EUNSUPPORTED,
+					"symbolic link loop (to %s, a folder "
+					"that holds it, or links without "
+					"end): not followed", target);
 			goto skipped;
 		}
 		type = S_ISDIR(sx->stx_mode) ? DT_DIR
 		       : S_ISREG(sx->stx_mode) ? DT_REG : DT_UNKNOWN;
 	} else if (type == DT_DIR && sx_mount(sx, w->rootdev)) {
-		ok = found_skip(w->found, rel, COLFS_EUNSUPPORTED, "a mount point (another "
-				"filesystem): not entered");
+		ok = found_skip(w->found, rel, COLFS_EUNSUPPORTED,
+				"a mount point (another filesystem): not "
+				"entered");
 		goto skipped;
 	}
 	if (type == DT_DIR) {
@@ -362,9 +367,9 @@ static bool entry_take(walker *w, int dirfd, const struct dirent *e,
 				goto skipped;
 			}
 		if (depth + 1 > DS_MAX_DEPTH) {
-			ok = found_skip(w->found, rel, COLFS_EUNSUPPORTED, "folders nested more "
-					"than %d deep: not entered",
-					DS_MAX_DEPTH);
+			ok = found_skip(w->found, rel, COLFS_EUNSUPPORTED,
+					"folders nested more than %d deep: "
+					"not entered", DS_MAX_DEPTH);
 			goto skipped;
 		}
 		*dir = true;
@@ -375,8 +380,8 @@ static bool entry_take(walker *w, int dirfd, const struct dirent *e,
 	if (type != DT_REG)
 		return false;
 	if (sx->stx_size == 0) {
-		ok = found_skip(w->found, rel, COLFS_ETRUNCATED, "empty file (0 bytes): not "
-				"shown");
+		ok = found_skip(w->found, rel, COLFS_ETRUNCATED,
+				"empty file (0 bytes): not shown");
 		goto skipped;
 	}
 	return true;
