@@ -557,6 +557,8 @@ int main(int argc, char *argv[])
 	d.se = se;
 
 	colfs_status st;
+	/* a dataset's listing never looks inside the mount itself */
+	a.opts.mount_point = cmd.mountpoint;
 	if (remote) {
 		st = colfs_tree_open_url(a.source, &a.opts, &d.tree, why,
 					 sizeof why);

@@ -1339,7 +1339,8 @@ static colfs_status disk_folder_populate(colfs_tree *t, colfs_node *dir)
 	size_t n = 0;
 	char why[512] = "";
 	ds_found found = {0};
-	colfs_status st = ds_list_folder(ds->root, fo->rel, &ents, &n, &found,
+	colfs_status st = ds_list_folder(ds->root, &ds->gopts, fo->rel, &ents, &n,
+					 &found,
 					 why, sizeof why);
 	ds_found_take(ds, &found);
 	if (st != COLFS_OK) {
@@ -2333,8 +2334,8 @@ static colfs_status ds_none(dataset *ds, colfs_err *err)
 	size_t n = 0;
 	char why[512] = "";
 	colfs_status st = ds->s3 ? COLFS_OK
-			  : ds_list_local(ds->root, SIZE_MAX, &ents, &n,
-					  &found, why, sizeof why);
+			  : ds_list_local(ds->root, &ds->gopts, SIZE_MAX, &ents,
+					  &n, &found, why, sizeof why);
 	if (st != COLFS_OK) {
 		ds_found_free(&found);
 		return colfs_fail(err, st, UINT64_MAX, "%s", why);
@@ -2446,7 +2447,7 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 				why, sizeof why);
 	} else {
 		/* is there any file?  (the listing waits for the tree's) */
-		st = ds_list_local(ds->root, 1, &ents, &n, NULL, why,
+		st = ds_list_local(ds->root, &ds->gopts, 1, &ents, &n, NULL, why,
 				   sizeof why);
 	}
 	if (st != COLFS_OK) {
@@ -2561,7 +2562,8 @@ static colfs_status ds_list_root(dataset *ds, char *why, size_t why_len)
 	pthread_mutex_lock(&ds->load);
 	if (!ds->listed && !ds->top_keys) {
 		ds_found found = {0};
-		st = ds_list_folder(ds->root, "", &ents, &n, &found, why,
+		st = ds_list_folder(ds->root, &ds->gopts, "", &ents, &n,
+				    &found, why,
 				    why_len);
 		ds_found_take(ds, &found);
 		bool dirs = false, keys = false;
@@ -2596,8 +2598,8 @@ static colfs_status ds_list_now(dataset *ds, char *why, size_t why_len)
 	pthread_mutex_lock(&ds->load);
 	if (!ds->listed) {
 		ds_found found = {0};
-		st = ds_list_local(ds->root, SIZE_MAX, &ents, &n, &found, why,
-				   why_len);
+		st = ds_list_local(ds->root, &ds->gopts, SIZE_MAX, &ents, &n,
+				   &found, why, why_len);
 		ds_found_take(ds, &found);
 		if (st == COLFS_OK) {
 			/* a partial table of a failed try is dropped */

@@ -49,19 +49,20 @@ void ds_found_free(ds_found *f);
  * first `limit` found (SIZE_MAX: all; 1: is there any?).  The one lister
  * of local datasets; an S3 prefix lister fills the same list.  It never
  * enters a mount point nor follows a link that leaves `root` (a folder
- * out of it may be this very mount) or leads back to a folder that holds
- * it; those, empty files and dangling links go to `found` (may be NULL)
- * with the folders read. */
-colfs_status ds_list_local(const char *root, size_t limit, ds_entry **out,
-			   size_t *n, ds_found *found, char *why,
-			   size_t why_len);
+ * out of it may be this very mount; opts->follow_links: any but
+ * opts->mount_point) or leads back to a folder that holds it; those,
+ * empty files and dangling links go to `found` (may be NULL) with the
+ * folders read.  `opts` may be NULL. */
+colfs_status ds_list_local(const char *root, const colfs_options *opts,
+			   size_t limit, ds_entry **out, size_t *n,
+			   ds_found *found, char *why, size_t why_len);
 void ds_entries_free(ds_entry *v, size_t n);
 /* One folder `rel` ("" the root) of a local dataset, not recursively:
  * its files and its folders (dir set), named `rel/name`, skipped and
  * ordered as ds_list_local would (a folder sorts as "name/"). */
-colfs_status ds_list_folder(const char *root, const char *rel,
-			    ds_entry **out, size_t *n, ds_found *found,
-			    char *why, size_t why_len);
+colfs_status ds_list_folder(const char *root, const colfs_options *opts,
+			    const char *rel, ds_entry **out, size_t *n,
+			    ds_found *found, char *why, size_t why_len);
 /* Is the local directory `root` a table of a format colfs does not read
  * yet (Apache Iceberg, Apache Hudi, Apache Paimon), whose folder read as
  * plain files would show rows the table does not hold?  If so, `why`

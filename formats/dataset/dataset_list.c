@@ -156,26 +156,47 @@ static bool above(const char *p, const char *root)
 	return strncmp(root, p, n) == 0 && root[n] == '/';
 }
 
+/* A listing under way. */
+typedef struct walker {
+	const char *root;     /* absolute, resolved */
+	dev_t rootdev;
+	bool follow;          /* -o follow_links */
+	const char *mnt;      /* the mount point (resolved), or NULL */
+	ds_found *found;
+	size_t limit;
+	ds_entry *v;
+	size_t n, cap;
+	char *why;
+	size_t why_len;
+	/* the folders entered from the root down (dev, inode) */
+	uint64_t anc[DS_MAX_DEPTH + 2][2];
+} walker;
+
 typedef enum link_end {
-	LINK_INSIDE,   /* a file or folder under the root: followed */
+	LINK_FOLLOW,   /* a file or folder under the root (any but the
+			* mount point with follow_links): followed */
 	LINK_DANGLING, /* nothing there (errno-like reason in `why`) */
 	LINK_OUTSIDE,  /* out of the root */
+	LINK_OWN,      /* into the mount point */
 	LINK_MOUNT,    /* a mount point under the root */
 	LINK_LOOP,     /* more than DS_MAX_LINKS links, or a folder that
 			* holds the link */
 } link_end;
 
-/* Where the link `rel` of the local directory `root` (absolute,
- * resolved) leads, resolved one component at a time as the kernel
- * would, but never looking inside a folder that is neither the root,
- * under it (on its filesystem) nor one of its ancestors: a folder out of
- * the root may be a mount of colfs itself (a look inside it would wait
- * for this listing).  `target` gets the link's text; LINK_INSIDE gives
- * the end's statx in `sx`. */
-static link_end link_follow(const char *root, dev_t rootdev, const char *rel,
+/* Where the link `rel` of the walk's root (absolute, resolved) leads,
+ * resolved one component at a time as the kernel would, but never
+ * looking inside a folder that is neither the root, under it (on its
+ * filesystem) nor one of its ancestors: a folder out of the root may be
+ * a mount of colfs itself (a look inside it would wait for this
+ * listing).  With follow_links, any folder but the mount point itself.
+ * `target` gets the link's text; LINK_FOLLOW gives the end's statx in
+ * `sx`. */
+static link_end link_follow(const walker *w, const char *rel,
 			    struct statx *sx, char *target, size_t tlen,
 			    const char **why)
 {
+	const char *root = w->root;
+	dev_t rootdev = w->rootdev;
 	char cur[PATH_MAX], rest[2 * PATH_MAX], lt[PATH_MAX], parent[PATH_MAX];
 	char path[PATH_MAX];
 	unsigned hops = 0;
@@ -224,7 +245,10 @@ static link_end link_follow(const char *root, dev_t rootdev, const char *rel,
 			continue;
 		}
 		/* may we look inside `cur`? */
-		if (!(cur[0] == '\0' || above(cur, root) || under(cur, root)))
+		if (w->mnt && under(cur[0] ? cur : "/", w->mnt))
+			return LINK_OWN;
+		if (!(cur[0] == '\0' || above(cur, root) || under(cur, root)) &&
+		    !w->follow)
 			return LINK_OUTSIDE;
 		if (under(cur, root) && curdev != rootdev)
 			return LINK_MOUNT;
@@ -261,32 +285,22 @@ static link_end link_follow(const char *root, dev_t rootdev, const char *rel,
 		curdev = sx_dev(sx);
 		end_known = true;
 	}
-	if (!under(cur[0] ? cur : "/", root))
+	bool inside = under(cur[0] ? cur : "/", root);
+	if (w->mnt && under(cur[0] ? cur : "/", w->mnt))
+		return LINK_OWN;
+	if (!inside && !w->follow)
 		return LINK_OUTSIDE;
 	if (!end_known && look(AT_FDCWD, cur[0] ? cur : "/", sx) != 0)
 		return (*why = strerror(errno)), LINK_DANGLING;
-	if (sx_mount(sx, rootdev) && strcmp(cur, root))
+	if (inside && sx_mount(sx, rootdev) && strcmp(cur, root))
 		return LINK_MOUNT;
 	/* a folder that holds the link: its contents again, forever */
 	if (S_ISDIR(sx->stx_mode) && (!strcmp(cur, parent) ||
 				      under(parent, cur)))
 		return LINK_LOOP;
-	return LINK_INSIDE;
+	return LINK_FOLLOW;
 }
 
-/* A listing under way. */
-typedef struct walker {
-	const char *root;     /* absolute, resolved */
-	dev_t rootdev;
-	ds_found *found;
-	size_t limit;
-	ds_entry *v;
-	size_t n, cap;
-	char *why;
-	size_t why_len;
-	/* the folders entered from the root down (dev, inode) */
-	uint64_t anc[DS_MAX_DEPTH + 2][2];
-} walker;
 
 /* Entry `e` of folder `dirfd` (at `rel`, `depth` below the root): into
  * *sx with *dir set, or false when it is not taken (hidden, gone, not a
@@ -313,9 +327,8 @@ static bool entry_take(walker *w, int dirfd, const struct dirent *e,
 	}
 	bool link = type == DT_LNK;
 	if (link) {
-		switch (link_follow(w->root, w->rootdev, rel, sx, target,
-				    sizeof target, &why)) {
-		case LINK_INSIDE:
+		switch (link_follow(w, rel, sx, target, sizeof target, &why)) {
+		case LINK_FOLLOW:
 			break;
 		case LINK_DANGLING:
 			ok = found_skip(w->found, rel, COLFS_ENOENT,
@@ -325,8 +338,14 @@ static bool entry_take(walker *w, int dirfd, const struct dirent *e,
 		case LINK_OUTSIDE:
 			ok = found_skip(w->found, rel, COLFS_EUNSUPPORTED,
 					"symbolic link to %s, out of the "
-					"dataset's directory: not followed",
+					"dataset's directory: not followed "
+					"(-o follow_links follows it)",
 					target);
+			goto skipped;
+		case LINK_OWN:
+			ok = found_skip(w->found, rel, COLFS_EUNSUPPORTED,
+					"symbolic link to %s, into this "
+					"mount: not followed", target);
 			goto skipped;
 		case LINK_MOUNT:
 			ok = found_skip(w->found, rel, COLFS_EUNSUPPORTED,
@@ -342,7 +361,7 @@ static bool entry_take(walker *w, int dirfd, const struct dirent *e,
 		}
 		type = S_ISDIR(sx->stx_mode) ? DT_DIR
 		       : S_ISREG(sx->stx_mode) ? DT_REG : DT_UNKNOWN;
-	} else if (type == DT_DIR && sx_mount(sx, w->rootdev)) {
+	} else if (type == DT_DIR && sx_mount(sx, (dev_t)w->anc[depth][0])) {
 		ok = found_skip(w->found, rel, COLFS_EUNSUPPORTED,
 				"a mount point (another filesystem): not "
 				"entered");
@@ -458,7 +477,8 @@ static colfs_status walk(walker *w, int dirfd, const char *prefix,
 /* A walker of `root`: its resolved path in `real` (PATH_MAX), its
  * device and inode; false with `why` when it cannot be looked at. */
 static bool walker_init(walker *w, const char *root, char *real,
-			ds_found *found, char *why, size_t why_len)
+			const colfs_options *opts, ds_found *found, char *why,
+			size_t why_len)
 {
 	struct statx sx;
 
@@ -469,6 +489,8 @@ static bool walker_init(walker *w, const char *root, char *real,
 	}
 	w->root = real;
 	w->rootdev = sx_dev(&sx);
+	w->follow = opts && opts->follow_links;
+	w->mnt = opts ? opts->mount_point : NULL;
 	w->found = found;
 	w->why = why;
 	w->why_len = why_len;
@@ -477,16 +499,16 @@ static bool walker_init(walker *w, const char *root, char *real,
 	return true;
 }
 
-colfs_status ds_list_local(const char *root, size_t limit, ds_entry **out,
-			   size_t *n, ds_found *found, char *why,
-			   size_t why_len)
+colfs_status ds_list_local(const char *root, const colfs_options *opts,
+			   size_t limit, ds_entry **out, size_t *n,
+			   ds_found *found, char *why, size_t why_len)
 {
 	char real[PATH_MAX];
 	walker w;
 
 	*out = NULL;
 	*n = 0;
-	if (!walker_init(&w, root, real, found, why, why_len))
+	if (!walker_init(&w, root, real, opts, found, why, why_len))
 		return COLFS_EIO;
 	w.limit = limit;
 	int fd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -520,9 +542,9 @@ static int folder_entry_cmp(const void *a, const void *b)
 	return c - d;
 }
 
-colfs_status ds_list_folder(const char *root, const char *rel,
-			    ds_entry **out, size_t *n, ds_found *found,
-			    char *why, size_t why_len)
+colfs_status ds_list_folder(const char *root, const colfs_options *opts,
+			    const char *rel, ds_entry **out, size_t *n,
+			    ds_found *found, char *why, size_t why_len)
 {
 	size_t depth = 0, plen = strlen(rel);
 	colfs_status st = COLFS_OK;
@@ -539,7 +561,7 @@ colfs_status ds_list_folder(const char *root, const char *rel,
 			 "deep", rel, DS_MAX_DEPTH);
 		return COLFS_EUNSUPPORTED;
 	}
-	if (!walker_init(&w, root, real, found, why, why_len))
+	if (!walker_init(&w, root, real, opts, found, why, why_len))
 		return COLFS_EIO;
 	char *path = malloc(strlen(real) + plen + 2);
 	if (!path)

@@ -7,8 +7,10 @@
 # mountpoint  a mount point inside the directory, or the directory
 #             inside the mount point: refused at mount, nothing mounted;
 #             a link in the directory to the mount point: not followed
-#             (the mount reads, the link named in errors); another mount
-#             inside the directory: not entered, named in errors
+#             (the mount reads, the link named in errors), nor with
+#             -o follow_links, which follows one to another folder;
+#             another mount inside the directory: not entered, named in
+#             errors
 # loop        `ln -s . loop` and a link cycle: skipped and named in
 #             errors; summary, errors and rows.jsonl read (colfs-tool and
 #             a mount), the rows those of the files
@@ -130,13 +132,30 @@ mountpoint)
 	grep -qx 'files: 1 (parquet 1, orc 0, cfile 0)' "$WORK/summary" ||
 		fail "summary: $(cat "$WORK/summary")"
 	timeout -s KILL 10 cat "$WORK/m/errors" > "$WORK/errors" || fail "errors"
-	grep -q '^/files/to-mount: .*out of the dataset.s directory: not followed' "$WORK/errors" &&
-		grep -q '^/files/into-mount: .*out of the dataset.s directory: not followed' "$WORK/errors" ||
+	grep -q '^/files/to-mount: .*symbolic link to .*, into this mount: not followed' "$WORK/errors" &&
+		grep -q '^/files/into-mount: .*symbolic link to .*/files, into this mount: not followed' "$WORK/errors" ||
 		fail "errors: $(cat "$WORK/errors")"
 	[ "$(timeout -s KILL 10 cat "$WORK/m/rows.jsonl")" = "$(tool cat "$D/a.parquet" rows.jsonl)" ] ||
 		fail "rows.jsonl"
 	unmount "$WORK/m"
-	rm "$D/to-mount" "$D/into-mount"
+	rm "$D/into-mount"
+	# -o follow_links: a link out of the directory followed, never one
+	# into the mount itself
+	mkdir "$WORK/far"
+	sample "$WORK/far/e.parquet" 4
+	ln -s "$WORK/far" "$D/far"
+	[ "$(tool ls "$D" files)" = a.parquet ] || fail "a link out of the directory followed without -o follow_links"
+	tool cat "$D" errors | grep -q "^/files/far: .*out of the dataset's directory: not followed (-o follow_links follows it)" ||
+		fail "errors without follow_links: $(tool cat "$D" errors)"
+	mount_bg "$D" "$WORK/m" -o follow_links || fail "mount -o follow_links: $(cat "$WORK/mount.err")"
+	timeout -s KILL 10 cat "$WORK/m/summary" > "$WORK/summary" || fail "summary with follow_links"
+	grep -qx 'files: 2 (parquet 2, orc 0, cfile 0)' "$WORK/summary" || fail "follow_links summary: $(cat "$WORK/summary")"
+	[ "$(timeout -s KILL 10 cat "$WORK/m/files/far/e.parquet/columns/id")" = "$(tool cat "$WORK/far/e.parquet" columns/id)" ] ||
+		fail "follow_links: files/far/e.parquet"
+	timeout -s KILL 10 cat "$WORK/m/errors" | grep -q '^/files/to-mount: .*symbolic link to .*, into this mount: not followed' ||
+		fail "follow_links errors: $(timeout -s KILL 10 cat "$WORK/m/errors")"
+	unmount "$WORK/m"
+	rm "$D/to-mount" "$D/far"
 	# another filesystem mounted inside the directory (here a mount of
 	# a file by colfs): not entered
 	sample "$WORK/other.parquet" 5
