@@ -1339,9 +1339,8 @@ static colfs_status disk_folder_populate(colfs_tree *t, colfs_node *dir)
 	size_t n = 0;
 	char why[512] = "";
 	ds_found found = {0};
-	colfs_status st = ds_list_folder(ds->root, &ds->gopts, fo->rel, &ents, &n,
-					 &found,
-					 why, sizeof why);
+	colfs_status st = ds_list_folder(ds->root, &ds->gopts, fo->rel, &ents,
+					 &n, &found, why, sizeof why);
 	ds_found_take(ds, &found);
 	if (st != COLFS_OK) {
 		colfs_tree_report(t, dir, UINT64_MAX, st, "the folder cannot "
@@ -1585,22 +1584,8 @@ static colfs_status errors_generate(colfs_tree *t, colfs_node *n,
 	ds_view *v = view_of(n);
 	dataset *ds = v->ds;
 	ds_load(ds);
-	/* A change of the directory since the mount first, as a changed
-	 * file's `errors` says it: the core files it at the root of the
-	 * host tree, once a check has seen it (this one, or a read's). */
-	colfs_problem *cp = v->prefix[0] ? NULL : malloc(sizeof *cp);
-	(void)colfs_node_check(t, colfs_tree_root(t));
-	for (size_t i = 0; cp && colfs_tree_error_get(t, i, cp) == COLFS_OK;
-	     i++) {
-		char where[48];
-		if (strcmp(cp->path, "/") == 0)
-			colfs_buf_printf(out, "/: %s: %s: %s\n",
-					 colfs_offset_text(cp->offset, where,
-							   sizeof where),
-					 colfs_status_name(cp->status),
-					 cp->message);
-	}
-	free(cp);
+	if (!v->prefix[0])
+		ds_change_render(t, out);
 	pthread_mutex_lock(&ds->lru);
 	for (size_t i = 0; i < ds->nopen; i++) {
 		ds_file *f = &ds->files[ds->open_idx[i]];
@@ -2324,55 +2309,10 @@ static colfs_status ds_partitions_delta(dataset *ds)
 
 static colfs_status ds_adopt(dataset *ds, ds_entry *ents, size_t n);
 
-/* The refusal of a directory whose first file is no columnar file: the
- * others' magic is read until one is (COLFS_OK: the directory is
- * taken), else the message names what was found. */
-static colfs_status ds_none(dataset *ds, colfs_err *err)
+/* ds_list_refuse's look at a file's magic bytes. */
+static bool ds_columnar(void *ctx, const char *rel, uint64_t size)
 {
-	ds_entry *ents = NULL;
-	ds_found found = {0};
-	size_t n = 0;
-	char why[512] = "";
-	colfs_status st = ds->s3 ? COLFS_OK
-			  : ds_list_local(ds->root, &ds->gopts, SIZE_MAX, &ents,
-					  &n, &found, why, sizeof why);
-	if (st != COLFS_OK) {
-		ds_found_free(&found);
-		return colfs_fail(err, st, UINT64_MAX, "%s", why);
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (ds_magic(ds, ents[i].rel, ents[i].size) == 1) {
-			ds_entries_free(ents, n);
-			ds_found_free(&found);
-			return COLFS_OK;
-		}
-	}
-	colfs_buf b = COLFS_BUF_INIT;
-	colfs_buf_puts(&b, "no Parquet, ORC or CFile file in this directory");
-	if (n)
-		colfs_buf_printf(&b, " (%zu other file%s: ", n,
-				 n == 1 ? "" : "s");
-	for (size_t i = 0; i < n && i < 3; i++)
-		colfs_buf_printf(&b, "%s%s", i ? ", " : "", ents[i].rel);
-	if (n)
-		colfs_buf_puts(&b, n > 3 ? ", ...)" : ")");
-	for (size_t i = 0; i < found.nskips && i < 3; i++)
-		colfs_buf_printf(&b, "%s%s: %s", i ? "; " : "; not shown: ",
-				 found.skips[i].rel, found.skips[i].why);
-	if (found.nskips > 3)
-		colfs_buf_printf(&b, "; and %zu more not shown",
-				 found.nskips - 3);
-	if (!n && !found.nskips)
-		colfs_buf_puts(&b, " (no files: names starting with '.' or "
-			       "'_' are skipped)");
-	colfs_buf_putc(&b, '\0');
-	colfs_fail(err, COLFS_EUNSUPPORTED, UINT64_MAX, "%s",
-		   colfs_buf_status(&b) == COLFS_OK ? b.data
-		   : "no Parquet, ORC or CFile file in this directory");
-	colfs_buf_free(&b);
-	ds_entries_free(ents, n);
-	ds_found_free(&found);
-	return COLFS_EUNSUPPORTED;
+	return ds_magic(ctx, rel, size) == 1;
 }
 
 static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
@@ -2483,7 +2423,12 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 		ds_entries_free(ents, n);
 		ents = NULL;
 		n = 0;
-		st = ds_none(ds, err);
+		if (s3)
+			return colfs_fail(err, COLFS_EUNSUPPORTED, UINT64_MAX,
+					  "no Parquet, ORC or CFile file under "
+					  "this prefix (names starting with "
+					  "'.' or '_' are skipped)");
+		st = ds_list_refuse(ds->root, &ds->gopts, ds_columnar, ds, err);
 		if (st != COLFS_OK)
 			return st;
 	}

@@ -10,6 +10,7 @@
  * mount cost the daemon 8% more CPU): with a few folders, at every
  * check; with 2,000, every 0.4 to 3 s. */
 #include "dataset_int.h"
+#include "../core/buf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -191,4 +192,21 @@ colfs_status ds_stamps_check(ds_stamps *s, int dirfd, bool force,
 	}
 	return colfs_fail(err, COLFS_EIO, 0, "source changed since mount (%s): "
 			  "remount", s->what);
+}
+
+void ds_change_render(colfs_tree *t, colfs_buf *out)
+{
+	colfs_problem *p = malloc(sizeof *p);
+	char where[48];
+
+	(void)colfs_node_check(t, colfs_tree_root(t));
+	for (size_t i = 0; p && colfs_tree_error_get(t, i, p) == COLFS_OK;
+	     i++)
+		if (strcmp(p->path, "/") == 0)
+			colfs_buf_printf(out, "/: %s: %s: %s\n",
+					 colfs_offset_text(p->offset, where,
+							   sizeof where),
+					 colfs_status_name(p->status),
+					 p->message);
+	free(p);
 }

@@ -68,6 +68,14 @@ colfs_status ds_list_folder(const char *root, const colfs_options *opts,
  * plain files would show rows the table does not hold?  If so, `why`
  * says which and what gave it away. */
 bool ds_foreign_table(const char *root, char *why, size_t why_len);
+/* A local directory whose first file is not a columnar one: the others'
+ * magic is looked at (`columnar`) until one is (COLFS_OK: the directory
+ * is taken); else COLFS_EUNSUPPORTED, `err` naming what it holds: "no
+ * Parquet, ORC or CFile file in this directory (1 other file: x.csv)". */
+colfs_status ds_list_refuse(const char *root, const colfs_options *opts,
+			    bool (*columnar)(void *ctx, const char *rel,
+					     uint64_t size),
+			    void *ctx, colfs_err *err);
 
 /* The folders a dataset has read, and whether any has changed since
  * (dataset_change.c): the check behind every read of the tree. */
@@ -84,6 +92,12 @@ void ds_stamps_add(ds_stamps *s, ds_found *found);
  * percent of the time (a few folders: each check; `force`: now). */
 colfs_status ds_stamps_check(ds_stamps *s, int dirfd, bool force,
 			     colfs_err *err);
+/* The lines of `errors` saying the tree's source (or a folder) changed
+ * since the mount, as a changed file's `errors` says it: the core files
+ * the change at the tree's root once a check has seen it (one is made
+ * here). */
+struct colfs_buf;
+void ds_change_render(colfs_tree *t, struct colfs_buf *out);
 /* The objects under an S3 prefix (colfs_s3_list, formats/remote), with
  * the same names skipped and in the same order as ds_list_local; keys
  * relative to the prefix.  *delta: the prefix holds a _delta_log/. */

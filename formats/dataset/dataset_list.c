@@ -4,6 +4,7 @@
  * dataset's files are found: another lister (an S3 prefix) fills the same
  * list. */
 #include "dataset_int.h"
+#include "../core/buf.h"
 #include "../remote/remote.h"
 
 #include <dirent.h>
@@ -687,6 +688,56 @@ bool ds_foreign_table(const char *root, char *why, size_t why_len)
 		return true;
 	}
 	return false;
+}
+
+colfs_status ds_list_refuse(const char *root, const colfs_options *opts,
+			    bool (*columnar)(void *ctx, const char *rel,
+					     uint64_t size),
+			    void *ctx, colfs_err *err)
+{
+	ds_entry *ents = NULL;
+	ds_found found = {0};
+	size_t n = 0;
+	char why[512] = "";
+	colfs_status st = ds_list_local(root, opts, SIZE_MAX, &ents, &n,
+					&found, why, sizeof why);
+	if (st != COLFS_OK) {
+		ds_found_free(&found);
+		return colfs_fail(err, st, UINT64_MAX, "%s", why);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (columnar(ctx, ents[i].rel, ents[i].size)) {
+			ds_entries_free(ents, n);
+			ds_found_free(&found);
+			return COLFS_OK;
+		}
+	}
+	colfs_buf b = COLFS_BUF_INIT;
+	colfs_buf_puts(&b, "no Parquet, ORC or CFile file in this directory");
+	if (n)
+		colfs_buf_printf(&b, " (%zu other file%s: ", n,
+				 n == 1 ? "" : "s");
+	for (size_t i = 0; i < n && i < 3; i++)
+		colfs_buf_printf(&b, "%s%s", i ? ", " : "", ents[i].rel);
+	if (n)
+		colfs_buf_puts(&b, n > 3 ? ", ...)" : ")");
+	for (size_t i = 0; i < found.nskips && i < 3; i++)
+		colfs_buf_printf(&b, "%s%s: %s", i ? "; " : "; not shown: ",
+				 found.skips[i].rel, found.skips[i].why);
+	if (found.nskips > 3)
+		colfs_buf_printf(&b, "; and %zu more not shown",
+				 found.nskips - 3);
+	if (!n && !found.nskips)
+		colfs_buf_puts(&b, " (no files: names starting with '.' or "
+			       "'_' are skipped)");
+	colfs_buf_putc(&b, '\0');
+	colfs_fail(err, COLFS_EUNSUPPORTED, UINT64_MAX, "%s",
+		   colfs_buf_status(&b) == COLFS_OK ? b.data
+		   : "no Parquet, ORC or CFile file in this directory");
+	colfs_buf_free(&b);
+	ds_entries_free(ents, n);
+	ds_found_free(&found);
+	return COLFS_EUNSUPPORTED;
 }
 
 void ds_entries_free(ds_entry *v, size_t n)
