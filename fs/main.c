@@ -268,7 +268,7 @@ static int colfsd_check_mountpoint(const char *given, const char *dir)
  * user wrote it, `dir` as libfuse resolved it.  A link inside the
  * directory that reaches the mount point is the listing's to stop
  * (formats/dataset/dataset_list.c: it never follows a link out of the
- * directory). */
+ * directory, nor with -o follow_links one into options.mount_point). */
 static int colfsd_check_nesting(const char *source, const char *given,
 				const char *dir)
 {
