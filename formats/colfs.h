@@ -92,6 +92,12 @@ typedef struct colfs_options {
 	/* A dataset (a directory, formats/dataset): how many of its files'
 	 * trees stay open at once; 0: the default (64). */
 	uint32_t max_open_files;
+	/* A dataset: follow symbolic links that lead out of the directory
+	 * (-o follow_links), never into `mount_point`. */
+	bool follow_links;
+	/* Not an -o option: where the daemon mounts the tree (resolved), so
+	 * that a dataset's listing never looks inside it; NULL: none. */
+	const char *mount_point;
 	/* A mount (fs/forget.c): nodes alive past which the kernel is asked
 	 * to forget the directories least recently used; 0: the default
 	 * (COLFS_DEFAULT_NODE_BUDGET), UINT64_MAX: no bound

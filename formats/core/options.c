@@ -296,6 +296,10 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 			o->on_damage = COLFS_ON_DAMAGE_SKIP;
 		else
 			return COLFS_ECORRUPT;
+	} else if (KEY("follow_links")) {
+		if (v)
+			return COLFS_ECORRUPT;
+		o->follow_links = true;
 	} else if (KEY("allow_full_download")) {
 		if (v)
 			return COLFS_ECORRUPT;
@@ -425,6 +429,7 @@ const char *colfs_options_help(void)
 	       "                           NULL, left out\n"
 	       "    -o max_open_files=N    a directory (dataset): files kept open at once\n"
 	       "                           (1-65536, default 64)\n"
+	       "    -o follow_links        a directory: follow links that lead out of it\n"
 	       "    -o node_budget=N       a mount: nodes kept before the kernel is asked to\n"
 	       "                           forget the least recently used listings (default\n"
 	       "                           200000, 0 no bound)\n"

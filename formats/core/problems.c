@@ -62,6 +62,16 @@ out:
 	colfs_tree_unlock(t);
 }
 
+/* The format's own check of what it shows beyond the source
+ * (colfs_format.check), COLFS_OK when it has none. */
+colfs_status colfs_tree_format_check(colfs_tree *t, bool force,
+				     colfs_err *err)
+{
+	if (!t->format || !t->format->check)
+		return COLFS_OK;
+	return t->format->check(t, force, err);
+}
+
 /* File the one root problem of a changed source (once). */
 void colfs_tree_file_change(colfs_tree *t)
 {
@@ -69,15 +79,18 @@ void colfs_tree_file_change(colfs_tree *t)
 
 	if (__atomic_exchange_n(&t->change_filed, true, __ATOMIC_ACQ_REL))
 		return;
-	if (colfs_source_check(t->src, &e) != COLFS_OK)
+	if (colfs_source_check(t->src, &e) != COLFS_OK ||
+	    colfs_tree_format_check(t, false, &e) != COLFS_OK)
 		tree_record(t, "/", e.offset, e.status, e.msg);
 }
 
 /* COLFS_EIO once the source has changed since the tree was opened (one
- * fstat); the change is then filed at the root. */
+ * fstat, and the format's check); the change is then filed at the
+ * root. */
 colfs_status colfs_tree_source_check(colfs_tree *t)
 {
-	if (colfs_source_check_often(t->src, NULL) == COLFS_OK)
+	if (colfs_source_check_often(t->src, NULL) == COLFS_OK &&
+	    colfs_tree_format_check(t, false, NULL) == COLFS_OK)
 		return COLFS_OK;
 	colfs_tree_file_change(t);
 	return COLFS_EIO;

@@ -510,7 +510,8 @@ static void tree_source_note(colfs_tree *t, colfs_buf *out)
 	colfs_err e = {0};
 	struct stat st;
 
-	if (colfs_source_check(t->src, &e) != COLFS_OK) {
+	if (colfs_source_check(t->src, &e) != COLFS_OK ||
+	    colfs_tree_format_check(t, true, &e) != COLFS_OK) {
 		colfs_tree_file_change(t);
 		colfs_buf_printf(out, "%s\n", e.msg);
 		return;
@@ -2261,6 +2262,16 @@ static colfs_status tree_open_on(colfs_source *src, const char *display_name,
 	if (!t->format) {
 		snprintf(why, why_len, "%s: %s", display_name,
 			 describe_none(head, hn));
+		rc = COLFS_EUNSUPPORTED;
+		goto fail;
+	}
+	/* an option of one kind of source given to another is refused
+	 * rather than ignored without a word */
+	if (t->opts.delta_version_set && t->format != colfs_format_directory) {
+		snprintf(why, why_len, "%s: -o version=%lld applies to Delta "
+			 "tables (a directory with _delta_log/), not to a %s "
+			 "file", display_name, (long long)t->opts.delta_version,
+			 t->format->name);
 		rc = COLFS_EUNSUPPORTED;
 		goto fail;
 	}

@@ -109,6 +109,13 @@ typedef struct colfs_format {
 	 * directory): sizes=auto sizes at a stat only the nodes whose
 	 * `decodes` op answers. */
 	bool sized_by_nodes;
+	/* Optional: has what the tree shows changed beyond its source (a
+	 * dataset's folders below its top one)?  COLFS_EIO with the "source
+	 * changed since mount (...): remount" message if so, and at every
+	 * call after.  Called with the checks of the source (every open,
+	 * read, document and piece), so it must be cheap; `force` (a watcher
+	 * or the summary asking) wants a full look now. */
+	colfs_status (*check)(colfs_tree *t, bool force, colfs_err *err);
 } colfs_format;
 
 /* Open `fd` (owned) as `format` without probing: for tests and for

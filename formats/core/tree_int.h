@@ -206,6 +206,8 @@ static inline bool colfs_grow(void **arr, size_t *cap, size_t need,
 /* problems.c: file the one root problem of a changed source (once);
  * COLFS_EIO once the source has changed since the tree was opened. */
 void colfs_tree_file_change(colfs_tree *t);
+colfs_status colfs_tree_format_check(colfs_tree *t, bool force,
+				     colfs_err *err);
 colfs_status colfs_tree_source_check(colfs_tree *t);
 /* layout.c: free the shared lines of a layout stream (NULL: nothing). */
 void colfs_svg_lines_free(struct colfs_svg_lines *sl);

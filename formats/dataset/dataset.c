@@ -149,6 +149,8 @@ typedef struct dataset {
 	pthread_mutex_t plock;
 	char **problems;
 	size_t nproblems, capproblems;
+	/* the folders listed, for the change check (a local directory) */
+	ds_stamps *stamps;
 } dataset;
 
 /* A dataset tree: the whole dataset or one partition of it. */
@@ -238,6 +240,23 @@ static void ds_sync(dataset *ds, ds_file *f, colfs_tree *g)
 		ds_problem(ds, path, p->offset, p->status, "%s", p->message);
 	}
 	free(p);
+}
+
+static char *ds_tree_path(const char *rel);
+
+/* What a listing passed by: each entry it did not take a problem under
+ * its path, each folder it read kept for the change check. */
+static void ds_found_take(dataset *ds, ds_found *found)
+{
+	for (size_t i = 0; i < found->nskips; i++) {
+		char *path = ds_tree_path(found->skips[i].rel);
+		if (path)
+			ds_problem(ds, path, UINT64_MAX, found->skips[i].st,
+				   "%s", found->skips[i].why);
+		free(path);
+	}
+	ds_stamps_add(ds->stamps, found);
+	ds_found_free(found);
 }
 
 /* ------------------------------------------------------------------------
@@ -1557,8 +1576,10 @@ static colfs_status disk_folder_populate(colfs_tree *t, colfs_node *dir)
 	ds_entry *ents = NULL;
 	size_t n = 0;
 	char why[512] = "";
-	colfs_status st = ds_list_folder(ds->root, fo->rel, &ents, &n, why,
-					 sizeof why);
+	ds_found found = {0};
+	colfs_status st = ds_list_folder(ds->root, &ds->gopts, fo->rel, &ents,
+					 &n, &found, why, sizeof why);
+	ds_found_take(ds, &found);
 	if (st != COLFS_OK) {
 		colfs_tree_report(t, dir, UINT64_MAX, st, "the folder cannot "
 				  "be listed: %s",
@@ -1842,8 +1863,9 @@ static colfs_status errors_generate(colfs_tree *t, colfs_node *n,
 {
 	ds_view *v = view_of(n);
 	dataset *ds = v->ds;
-	(void)t;
 	ds_load(ds);
+	if (!v->prefix[0])
+		ds_change_render(t, out);
 	pthread_mutex_lock(&ds->lru);
 	for (size_t i = 0; i < ds->nopen; i++) {
 		ds_file *f = &ds->files[ds->open_idx[i]];
@@ -2611,6 +2633,7 @@ static void dataset_close(void *state)
 	for (size_t k = 0; k < ds->nproblems; k++)
 		free(ds->problems[k]);
 	free(ds->problems);
+	ds_stamps_destroy(ds->stamps);
 	pthread_mutex_destroy(&ds->load);
 	pthread_mutex_destroy(&ds->lru);
 	pthread_mutex_destroy(&ds->plock);
@@ -2703,6 +2726,12 @@ static colfs_status ds_partitions_delta(dataset *ds)
 
 static colfs_status ds_adopt(dataset *ds, ds_entry *ents, size_t n);
 
+/* ds_list_refuse's look at a file's magic bytes. */
+static bool ds_columnar(void *ctx, const char *rel, uint64_t size)
+{
+	return ds_magic(ctx, rel, size) == 1;
+}
+
 static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 {
 	const char *name = colfs_tree_display_name(t);
@@ -2738,14 +2767,24 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 	 * files its folder holds (some are removed from the table).  Under
 	 * an S3 prefix it is known once the listing has seen the log. */
 	bool delta = false;
+	const colfs_options *o = colfs_tree_options(t);
+	/* The version goes to the log reader as an argument: the options it
+	 * keeps (and opens checkpoints with) and those of the files' trees
+	 * have none, which a file's own tree would refuse. */
+	colfs_options lo = *o;
+	lo.delta_version_set = false;
 	if (!s3 && colfs_delta_is_table(ds->root)) {
-		const colfs_options *o = colfs_tree_options(t);
 		st = colfs_delta_load(ds->root, o->delta_version_set
-					? o->delta_version : -1, o, &ds->snap, err);
+					? o->delta_version : -1, &lo, &ds->snap, err);
 		if (st != COLFS_OK)
 			return st;
+	} else if (!s3 && ds_foreign_table(ds->root, why, sizeof why)) {
+		colfs_fail(err, COLFS_EUNSUPPORTED, UINT64_MAX, "%s", why);
+		return COLFS_EUNSUPPORTED;
 	}
-	ds->gopts = *colfs_tree_options(t);
+	if (!s3 && !(ds->stamps = ds_stamps_create()))
+		return COLFS_ENOMEM;
+	ds->gopts = lo;
 	/* The files' own trees: each a share of the cache, no workers of
 	 * their own (there may be max_open_files of them). */
 	ds->gopts.cache_bytes /= ds->gopts.max_open_files;
@@ -2763,7 +2802,8 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 				why, sizeof why);
 	} else {
 		/* is there any file?  (the listing waits for the tree's) */
-		st = ds_list_local(ds->root, 1, &ents, &n, why, sizeof why);
+		st = ds_list_local(ds->root, &ds->gopts, 1, &ents, &n, NULL, why,
+				   sizeof why);
 	}
 	if (st != COLFS_OK) {
 		colfs_fail(err, st, UINT64_MAX, "%s", why[0] ? why : colfs_status_name(st));
@@ -2772,24 +2812,40 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 	if (delta) {
 		/* A Delta table under an S3 prefix: its log read over S3
 		 * (delta.c), its active files opened by their URLs. */
-		const colfs_options *o = colfs_tree_options(t);
 		ds_entries_free(ents, n);
 		ents = NULL;
 		n = 0;
 		st = colfs_delta_load(ds->root, o->delta_version_set
-					? o->delta_version : -1, o, &ds->snap, err);
+					? o->delta_version : -1, &lo, &ds->snap, err);
 		if (st != COLFS_OK)
 			return st;
 		st = ds_list_delta(ds, &ents, &n);
 		if (st != COLFS_OK)
 			return st;
 	}
-	if (n == 0 && !ds->snap) {
+	if (o->delta_version_set && !ds->snap) {
 		ds_entries_free(ents, n);
 		colfs_fail(err, COLFS_EUNSUPPORTED, UINT64_MAX,
-			   "no files in this directory (names starting with "
-			   "'.' or '_' are skipped)");
+			   "-o version=%lld applies to Delta tables only, and "
+			   "this directory has no _delta_log/", (long long)
+			   o->delta_version);
 		return COLFS_EUNSUPPORTED;
+	}
+	/* A directory with no file colfs can show is refused, whatever
+	 * else it holds (an empty folder, a CSV file). */
+	if (!ds->snap && (n == 0 || (!s3 && ds_magic(ds, ents[0].rel,
+						     ents[0].size) != 1))) {
+		ds_entries_free(ents, n);
+		ents = NULL;
+		n = 0;
+		if (s3)
+			return colfs_fail(err, COLFS_EUNSUPPORTED, UINT64_MAX,
+					  "no Parquet, ORC or CFile file under "
+					  "this prefix (names starting with "
+					  "'.' or '_' are skipped)");
+		st = ds_list_refuse(ds->root, &ds->gopts, ds_columnar, ds, err);
+		if (st != COLFS_OK)
+			return st;
 	}
 	ds_view *v = colfs_tree_alloc(t, sizeof *v);
 	if (!v) {
@@ -2865,7 +2921,11 @@ static colfs_status ds_list_root(dataset *ds, char *why, size_t why_len)
 		return COLFS_OK;
 	pthread_mutex_lock(&ds->load);
 	if (!ds->listed && !ds->top_keys) {
-		st = ds_list_folder(ds->root, "", &ents, &n, why, why_len);
+		ds_found found = {0};
+		st = ds_list_folder(ds->root, &ds->gopts, "", &ents, &n,
+				    &found, why,
+				    why_len);
+		ds_found_take(ds, &found);
 		bool dirs = false, keys = false;
 		for (size_t i = 0; st == COLFS_OK && i < n; i++) {
 			const char *eq = strchr(ents[i].rel, '=');
@@ -2897,8 +2957,10 @@ static colfs_status ds_list_now(dataset *ds, char *why, size_t why_len)
 		return COLFS_OK;
 	pthread_mutex_lock(&ds->load);
 	if (!ds->listed) {
-		st = ds_list_local(ds->root, SIZE_MAX, &ents, &n, why,
-				   why_len);
+		ds_found found = {0};
+		st = ds_list_local(ds->root, &ds->gopts, SIZE_MAX, &ents, &n,
+				   &found, why, why_len);
+		ds_found_take(ds, &found);
 		if (st == COLFS_OK) {
 			/* a partial table of a failed try is dropped */
 			dataset_files_free(ds);
@@ -2909,12 +2971,22 @@ static colfs_status ds_list_now(dataset *ds, char *why, size_t why_len)
 	return st;
 }
 
+/* The folders below the top one (the tree's source, which the core
+ * checks), as a listing read them (dataset_change.c). */
+static colfs_status dataset_check(colfs_tree *t, bool force, colfs_err *err)
+{
+	dataset *ds = colfs_tree_format_state(t);
+	return ds ? ds_stamps_check(ds->stamps, colfs_tree_fd(t), force, err)
+		  : COLFS_OK;
+}
+
 const colfs_format colfs_format_dataset = {
 	.name = "dataset",
 	.probe = NULL,
 	.open = dataset_open,
 	.close = dataset_close,
 	.sized_by_nodes = true,
+	.check = dataset_check,
 };
 
 /* What a directory opens as (core/tree.h). */

@@ -628,6 +628,7 @@ static colfs_status read_parquet_rows(delta_state *s, const char *rel,
 	o.size_index = "off";
 	o.sizes = COLFS_SIZES_LAZY;
 	o.decode_threads = -1;
+	o.delta_version_set = false; /* the table's, not the checkpoint's */
 	if (asprintf(&path, "%s/%s", s->root, rel) < 0)
 		return nomem(err);
 	st = colfs_tree_open(path, &o, &t, why, sizeof why);
