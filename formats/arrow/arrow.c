@@ -41,7 +41,7 @@ static bool probe(const uint8_t *head, size_t head_len, const uint8_t *tail,
 		n = a;
 		root = afb_u32(head + 4);
 	}
-	return n >= 12 && n < size && n % 8 == 0 && root >= 4 && root < n &&
+	return n >= 12 && n < size && n % 4 == 0 && root >= 4 && root < n &&
 	       root % 4 == 0;
 }
 
