@@ -34,13 +34,14 @@ static bool probe(const uint8_t *head, size_t head_len, const uint8_t *tail,
 		return false;
 	uint32_t a = afb_u32(head), n, root;
 	if (a == 0xFFFFFFFFu) {
+		/* the continuation marker: a stream, even one whose first
+		 * message is cut short (open reports it) */
 		n = afb_u32(head + 4);
-		root = afb_u32(head + 8);
-	} else {
-		/* before Arrow 0.15 a message began with its length alone */
-		n = a;
-		root = afb_u32(head + 4);
+		return n >= 8 && n != 0xFFFFFFFFu;
 	}
+	/* before Arrow 0.15 a message began with its length alone */
+	n = a;
+	root = afb_u32(head + 4);
 	return n >= 12 && n < size && n % 4 == 0 && root >= 4 && root < n &&
 	       root % 4 == 0;
 }
