@@ -100,9 +100,18 @@ typedef struct arrow_arr {
 	uint32_t nch;
 } arrow_arr;
 
+/* LZ4 buffers whose frames hold another length than the 8 bytes before
+ * them announce (read as the frame says; the batch's loader reports). */
+typedef struct arrow_mismatch {
+	uint32_t count;
+	uint64_t off;          /* the first one's */
+	int64_t announced, actual;
+} arrow_mismatch;
+
 /* A batch (record or dictionary) loaded: what it owns. */
 typedef struct arrow_batch {
 	uint32_t msg;
+	arrow_mismatch mismatch;
 	arrow_arr *cols;       /* one per top-level field (or one: a dictionary) */
 	uint32_t ncols;
 	uint8_t **owned;

@@ -74,15 +74,43 @@ static void swap_buf(uint8_t *p, uint64_t len, int w)
 	}
 }
 
-static colfs_status lz4f(const uint8_t *in, size_t n, uint8_t *out,
-			 size_t cap, uint64_t off, colfs_err *err)
+/* An LZ4 frame (or several) into a buffer grown as needed up to `max`
+ * bytes: the frame says where it ends, so its output is known even when
+ * the length before it is wrong (apache-arrow's JavaScript writer, 21.x,
+ * puts the compressed length there). */
+static colfs_status lz4f(const uint8_t *in, size_t n, size_t hint, size_t max,
+			 uint8_t **outp, size_t *outlen, uint64_t off,
+			 colfs_err *err)
 {
 	LZ4F_dctx *d;
-	if (LZ4F_isError(LZ4F_createDecompressionContext(&d, LZ4F_VERSION)))
-		return colfs_fail(err, COLFS_ENOMEM, off, "no memory");
-	size_t got = 0, used = 0;
+	size_t cap = hint ? hint : 64, got = 0, used = 0;
+	uint8_t *out = malloc(cap);
 	colfs_status st = COLFS_OK;
+
+	if (!out)
+		return colfs_fail(err, COLFS_ENOMEM, off, "no memory");
+	if (LZ4F_isError(LZ4F_createDecompressionContext(&d, LZ4F_VERSION))) {
+		free(out);
+		return colfs_fail(err, COLFS_ENOMEM, off, "no memory");
+	}
 	while (used < n) {
+		if (got == cap) {
+			if (cap >= max) {
+				st = colfs_fail(err, COLFS_EOVERFLOW, off,
+						"LZ4 frame: more than %zu bytes "
+						"(the cap)", max);
+				break;
+			}
+			size_t nc = cap * 2 < max ? cap * 2 : max;
+			uint8_t *no = realloc(out, nc);
+			if (!no) {
+				st = colfs_fail(err, COLFS_ENOMEM, off,
+						"no memory");
+				break;
+			}
+			out = no;
+			cap = nc;
+		}
 		size_t dst = cap - got, src = n - used;
 		size_t r = LZ4F_decompress(d, out + got, &dst, in + used, &src,
 					   NULL);
@@ -99,25 +127,27 @@ static colfs_status lz4f(const uint8_t *in, size_t n, uint8_t *out,
 				LZ4F_resetDecompressionContext(d);
 			continue;
 		}
-		if (!src && !dst) {
+		if (!src && !dst && got < cap) {
 			st = colfs_fail(err, COLFS_ECORRUPT, off,
-					"LZ4 frame: more output than the %zu "
-					"bytes announced, or cut short", cap);
+					"LZ4 frame cut short");
 			break;
 		}
 	}
-	if (!st && got != cap)
-		st = colfs_fail(err, COLFS_ECORRUPT, off,
-				"LZ4 frame: %zu bytes decompressed, %zu "
-				"announced", got, cap);
 	LZ4F_freeDecompressionContext(d);
-	return st;
+	if (st) {
+		free(out);
+		return st;
+	}
+	*outp = out;
+	*outlen = got;
+	return COLFS_OK;
 }
 
 static colfs_status buf_read(arrow_file *f, const arrow_msg *m, uint32_t mi,
 			     uint32_t k, bool decompress, int swap_w,
 			     uint8_t **out, uint64_t *len, uint64_t *abs_off,
-			     uint64_t *stored, colfs_err *err)
+			     uint64_t *stored, arrow_mismatch *mismatch,
+			     colfs_err *err)
 {
 	int64_t off, bl;
 	*out = NULL;
@@ -162,18 +192,26 @@ static colfs_status buf_read(arrow_file *f, const arrow_msg *m, uint32_t mi,
 					  (long long)ul,
 					  (unsigned long long)f->max_alloc);
 		} else {
-			uint8_t *d = malloc(ul ? (size_t)ul : 1);
+			uint8_t *d = NULL;
 			colfs_status st;
 			size_t got = 0;
-			if (!d) {
-				free(raw);
-				return colfs_fail(err, COLFS_ENOMEM, at,
-						  "no memory");
-			}
-			if (m->codec == 0)
-				st = lz4f(raw + 8, (size_t)bl - 8, d,
-					  (size_t)ul, at, err);
-			else {
+			if (m->codec == 0) {
+				st = lz4f(raw + 8, (size_t)bl - 8, (size_t)ul,
+					  (size_t)f->max_alloc, &d, &got, at,
+					  err);
+				if (!st && got != (size_t)ul && mismatch) {
+					mismatch->count++;
+					if (mismatch->count == 1) {
+						mismatch->off = at;
+						mismatch->announced = ul;
+						mismatch->actual = (int64_t)got;
+					}
+				}
+				ul = (int64_t)got;
+			} else if (!(d = malloc(ul ? (size_t)ul : 1))) {
+				st = colfs_fail(err, COLFS_ENOMEM, at,
+						"no memory");
+			} else {
 				st = colfs_codec_decompress(
 					COLFS_CODEC_ZSTD, raw + 8,
 					(size_t)bl - 8, d, (size_t)ul, &got,
@@ -208,7 +246,7 @@ colfs_status arrow_buffer_read(arrow_file *f, uint32_t mi, uint32_t k,
 	if (mi >= f->nmsgs)
 		return colfs_fail(err, COLFS_ENOENT, 0, "no such message");
 	return buf_read(f, &f->msgs[mi], mi, k, decompressed, 1, out, len, &a,
-			&s, err);
+			&s, NULL, err);
 }
 
 static colfs_status next_buf(loader *L, bool load, int swap_w,
@@ -220,7 +258,8 @@ static colfs_status next_buf(loader *L, bool load, int swap_w,
 		return COLFS_OK;
 	memset(out, 0, sizeof(*out));
 	COLFS_TRY(buf_read(L->f, L->m, L->mi, k, true, swap_w, &p, &out->len,
-			   &out->off, &out->stored_len, L->err));
+			   &out->off, &out->stored_len, &L->b->mismatch,
+			   L->err));
 	if (!own(L->b, p)) {
 		free(p);
 		return colfs_fail(L->err, COLFS_ENOMEM, out->off, "no memory");

@@ -92,6 +92,19 @@ static colfs_status piece_batch(colfs_tree *t, view_state *s, uint64_t index,
 		return st;
 	}
 	s->bi = (uint32_t)u;
+	if (s->b->mismatch.count) {
+		char path[64];
+		snprintf(path, sizeof(path), "/record_batches/%zu", u);
+		colfs_tree_report_path(t, path, s->b->mismatch.off,
+				       COLFS_ECORRUPT,
+				       "%u LZ4 buffer(s) announce another "
+				       "length than their frames hold (the "
+				       "first %lld, its frame %lld bytes): "
+				       "read as the frames say",
+				       s->b->mismatch.count,
+				       (long long)s->b->mismatch.announced,
+				       (long long)s->b->mismatch.actual);
+	}
 	return COLFS_OK;
 }
 
