@@ -69,6 +69,7 @@ static void file_free(void *state)
 		free(f->vstates[i]);
 	}
 	free(f->vstates);
+	arrow_arrays_free(f);
 	free(f->dcache);
 	free(f->msgs);
 	free(f->batches);

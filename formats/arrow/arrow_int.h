@@ -6,6 +6,7 @@
  *              and checked into arrow_arr trees
  * arrow_render.c one value of an arrow_arr as text or JSON
  * arrow_tree.c the tree (docs/arrow-tree.md)
+ * arrow_arrays.c arrays/ through core/arrays.c
  */
 #ifndef COLFS_ARROW_INT_H
 #define COLFS_ARROW_INT_H
@@ -160,6 +161,7 @@ typedef struct arrow_file {
 	void *views;           /* the views' piece numbering (arrow_tree.c) */
 	struct arrow_view **vstates; /* every view's state, freed at close */
 	size_t nvstates, capvstates;
+	void *arrays;          /* arrays/'s context (arrow_arrays.c) */
 } arrow_file;
 
 /* A value view's state: which column and the batch it holds. */
@@ -208,6 +210,10 @@ bool arrow_msg_node(const arrow_file *f, uint32_t mi, uint32_t k,
 colfs_status arrow_render_value(colfs_buf *b, const colfs_render *r,
 				arrow_file *f, uint32_t bi,
 				const arrow_arr *a, int64_t i, colfs_err *err);
+
+/* arrow_arrays.c: `arrays/` (core/arrays.c) of the fixed-width fields. */
+colfs_status arrow_arrays_add(colfs_tree *t, colfs_node *root);
+void arrow_arrays_free(arrow_file *f);
 
 /* arrow_tree.c */
 colfs_status arrow_tree_root(colfs_tree *t, colfs_node *root);

@@ -822,6 +822,8 @@ static const colfs_readme_row readme_rows[] = {
 	 "field, one row per line"},
 	{true, 0, "rows.jsonl", true, "one JSON object per row"},
 	{true, 0, "rows.csv", true, "a header line, then one CSV line per row"},
+	{true, 0, "arrays/<field>.npy", true, "each fixed-width top-level "
+	 "field as a NumPy array (docs/values.md, \"Arrays\")"},
 	{true, 0, "record_batches/N/", false, "one record batch"},
 	{true, 1, "meta.json", false, "length, field nodes, buffers (offset, "
 	 "length), compression"},
@@ -877,7 +879,8 @@ static colfs_status root_populate(colfs_tree *t, colfs_node *root)
 	    !colfs_dir_add_dir(t, root, "columns", &columns_ops, NULL) ||
 	    !colfs_dir_add_stream(t, root, "rows.jsonl", &jsonl_ops, js) ||
 	    !colfs_dir_add_stream(t, root, "rows.csv", &csv_ops, cs) ||
-	    !colfs_dir_add_dir(t, root, "record_batches", &batches_ops, NULL))
+	    !colfs_dir_add_dir(t, root, "record_batches", &batches_ops, NULL) ||
+	    arrow_arrays_add(t, root))
 		return COLFS_ENOMEM;
 	if (f->ndict &&
 	    !colfs_dir_add_dir(t, root, "dictionaries", &dicts_ops, NULL))
