@@ -121,6 +121,7 @@ static colfs_status msg_read(arrow_file *f, uint64_t off, arrow_msg *m,
 	} else {
 		meta_off = off + 4;
 	}
+	m->meta_off = meta_off;
 	if (n == 0)
 		return COLFS_END;
 	if (n > META_MAX)
@@ -176,6 +177,8 @@ static colfs_status schema_from_msg(arrow_file *f, arrow_msg *m,
 		return colfs_fail(err, COLFS_ECORRUPT, m->meta_off,
 				  "schema message is not a valid flatbuffer");
 	size_t hp = afb_deref(&mt, 2);
+	f->smsg_off = m->off;
+	f->smsg_len = m->body_off + m->body_len - m->off;
 	f->schema_off = m->meta_off;
 	f->schema_len = m->meta_len;
 	return arrow_schema_parse(f, m->meta, m->meta_len, hp, err);
@@ -197,8 +200,11 @@ static colfs_status walk(colfs_tree *t, arrow_file *f, uint64_t off,
 			return COLFS_OK;
 		}
 		colfs_status st = msg_read(f, off, &m, &err);
-		if (st == COLFS_END)
+		if (st == COLFS_END) {
+			f->eos_off = off;
+			f->eos_len = m.meta_off ? m.meta_off - off : 8;
 			return COLFS_OK;
+		}
 		if (st) {
 			free(m.meta);
 			if (st == COLFS_ENOMEM)
@@ -368,6 +374,24 @@ static colfs_status footer_read(colfs_tree *t, arrow_file *f)
 		}
 	}
 	free(fb);
+	/* the stream part's schema message and end-of-stream marker, for
+	 * layout and raw/ */
+	arrow_msg sm;
+	if (!msg_read(f, 8, &sm, &err) && sm.kind == AM_SCHEMA) {
+		f->smsg_off = 8;
+		f->smsg_len = sm.body_off + sm.body_len - 8;
+	}
+	free(sm.meta);
+	sm.meta = NULL;
+	uint64_t end = f->smsg_len ? 8 + f->smsg_len : 8;
+	for (uint32_t i = 0; i < f->nmsgs; i++)
+		if (f->msgs[i].body_off + f->msgs[i].body_len > end)
+			end = f->msgs[i].body_off + f->msgs[i].body_len;
+	if (end < f->footer_off && msg_read(f, end, &sm, &err) == COLFS_END) {
+		f->eos_off = end;
+		f->eos_len = sm.meta_off - end;
+	}
+	free(sm.meta);
 	return COLFS_OK;
 }
 

@@ -140,7 +140,9 @@ typedef struct arrow_file {
 	arrow_field root;      /* a struct of the schema's fields */
 	arrow_kv *md;
 	uint32_t nmd;
-	uint64_t schema_off, schema_len;
+	uint64_t schema_off, schema_len;   /* the schema's flatbuffer */
+	uint64_t smsg_off, smsg_len;       /* the schema message (0: none) */
+	uint64_t eos_off, eos_len;         /* the end-of-stream marker */
 	uint64_t footer_off, footer_len;
 	arrow_msg *msgs;
 	uint32_t nmsgs, capmsgs;

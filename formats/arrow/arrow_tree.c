@@ -217,7 +217,24 @@ static colfs_status csv_piece(colfs_tree *t, colfs_node *file, uint64_t index,
 	return rows_piece(t, file, index, out, true);
 }
 
+/* A column view: its field's name and type. */
+static colfs_status column_xattrs(colfs_tree *t, colfs_node *n,
+				  colfs_xattrs *x)
+{
+	arrow_file *f = file_of(t);
+	view_state *s = colfs_node_ctx(n);
+	colfs_buf b = COLFS_BUF_INIT;
+	if (!s || s->col >= f->root.nchildren)
+		return COLFS_OK;
+	arrow_type_text(&b, &f->root.children[s->col]);
+	colfs_xattrs_set(x, "column", "%s", f->root.children[s->col].name);
+	colfs_xattrs_set(x, "type", "%.*s", (int)b.len, b.data ? b.data : "");
+	colfs_buf_free(&b);
+	return COLFS_OK;
+}
+
 static const colfs_node_ops column_ops = {.piece = column_piece,
+					  .xattrs = column_xattrs,
 					  .release = view_release};
 static const colfs_node_ops jsonl_ops = {.piece = jsonl_piece,
 					 .release = view_release};
@@ -558,7 +575,32 @@ static colfs_status batch_populate(colfs_tree *t, colfs_node *dir)
 	return COLFS_OK;
 }
 
-static const colfs_node_ops batch_ops = {.populate = batch_populate};
+/* A batch's directory: its message's place and facts. */
+static colfs_status batch_xattrs(colfs_tree *t, colfs_node *n,
+				 colfs_xattrs *x)
+{
+	arrow_file *f = file_of(t);
+	uint32_t mi = (uint32_t)colfs_node_a(n);
+	if (mi >= f->nmsgs)
+		return COLFS_OK;
+	const arrow_msg *m = &f->msgs[mi];
+	colfs_xattrs_set(x, "kind", m->kind == AM_DICT ? "dictionary_batch"
+						       : "record_batch");
+	colfs_xattrs_range(x, m->off, m->body_off + m->body_len - m->off);
+	colfs_xattrs_set(x, "num_rows", "%lld", (long long)m->length);
+	colfs_xattrs_set(x, "body_length", "%llu",
+			 (unsigned long long)m->body_len);
+	colfs_xattrs_set(x, "codec", "%s", arrow_codec_name(m->codec));
+	if (m->kind == AM_DICT) {
+		colfs_xattrs_set(x, "dictionary_id", "%lld",
+				 (long long)m->dict_id);
+		colfs_xattrs_set(x, "delta", "%s", m->delta ? "yes" : "no");
+	}
+	return COLFS_OK;
+}
+
+static const colfs_node_ops batch_ops = {.populate = batch_populate,
+					 .xattrs = batch_xattrs};
 
 static colfs_status batches_populate(colfs_tree *t, colfs_node *dir)
 {
@@ -754,26 +796,40 @@ static colfs_status layout_generate(colfs_tree *t, colfs_node *file,
 	(void)file;
 	arrow_file *f = file_of(t);
 	colfs_layout l = COLFS_LAYOUT_INIT;
-	uint32_t nb = 0, nd = 0;
+	uint32_t nb = 0;
 	if (f->is_file)
 		colfs_layout_add(&l, 0, 8, "magic", "/raw/magic");
+	/* each message whole (prefix, metadata, body), at the path of its
+	 * directory, whose offset and length xattrs say the same */
 	for (uint32_t i = 0; i < f->nmsgs; i++) {
 		const arrow_msg *m = &f->msgs[i];
-		char path[64];
-		if (m->kind == AM_DICT)
-			snprintf(path, sizeof(path), "/dictionaries/%lld",
-				 (long long)m->dict_id);
+		uint64_t len = m->body_off + m->body_len - m->off;
+		if (m->kind == AM_BATCH) {
+			colfs_layout_add(&l, m->off, len, "record_batch",
+					 "/record_batches/%u", nb++);
+			continue;
+		}
+		uint32_t k, j = 0;
+		for (k = 0; k < f->ndict; k++)
+			if (f->dict_ids[k] == m->dict_id)
+				break;
+		for (; k < f->ndict && j < f->ndmsgs[k]; j++)
+			if (f->dmsgs[k][j] == i)
+				break;
+		if (k < f->ndict && j < f->ndmsgs[k])
+			colfs_layout_add(&l, m->off, len, "dictionary_batch",
+					 "/dictionaries/%lld/%u",
+					 (long long)m->dict_id, j);
 		else
-			snprintf(path, sizeof(path), "/record_batches/%u", nb);
-		colfs_layout_add(&l, m->off, m->body_off - m->off, "metadata",
-				 "%s%s", path, m->kind == AM_DICT ? "" : "/meta.json");
-		colfs_layout_add(&l, m->body_off, m->body_len, "body", "%s",
-				 path);
-		if (m->kind == AM_DICT)
-			nd++;
-		else
-			nb++;
+			colfs_layout_add(&l, m->off, len, "dictionary_batch",
+					 "/raw/message_%u", i);
 	}
+	if (f->smsg_len)
+		colfs_layout_add(&l, f->smsg_off, f->smsg_len, "schema",
+				 "/raw/schema");
+	if (f->eos_len)
+		colfs_layout_add(&l, f->eos_off, f->eos_len, "end_of_stream",
+				 "/raw/end_of_stream");
 	if (f->footer_len)
 		colfs_layout_add(&l, f->footer_off, f->footer_len, "footer",
 				 "/raw/footer");
@@ -796,9 +852,12 @@ static colfs_status raw_populate(colfs_tree *t, colfs_node *dir)
 	    !colfs_dir_add_range(t, dir, "footer", f->footer_off,
 				 f->footer_len))
 		return COLFS_ENOMEM;
-	if (f->schema_len && !f->footer_len &&
-	    !colfs_dir_add_range(t, dir, "schema", f->schema_off,
-				 f->schema_len))
+	if (f->smsg_len &&
+	    !colfs_dir_add_range(t, dir, "schema", f->smsg_off, f->smsg_len))
+		return COLFS_ENOMEM;
+	if (f->eos_len &&
+	    !colfs_dir_add_range(t, dir, "end_of_stream", f->eos_off,
+				 f->eos_len))
 		return COLFS_ENOMEM;
 	for (uint32_t i = 0; i < f->nmsgs; i++) {
 		const arrow_msg *m = &f->msgs[i];
