@@ -5,7 +5,8 @@
 # format with LZ4_FRAME bodies through lz4js) read back through
 # colfs-tool: rows.jsonl byte for byte equal to the rows the writer
 # rendered from the values it wrote; the uncompressed files without any
-# problem; the LZ4 file's problem naming the writer's wrong lengths.
+# problem; the LZ4 file's problem naming the writer's wrong lengths; the
+# file and the stream in one folder read as a dataset.
 #
 #	apache-arrow.sh COLFS_TOOL
 #
@@ -91,4 +92,13 @@ console.log("ok   columns/i8 (" + got.length + " values)");
 	echo "FAIL rows.csv: header or line count"
 	fail=1
 }
+# the folder of the file and the stream as a dataset: both files' rows
+mkdir "$tmp/ds" && cp "$tmp/all.arrow" "$tmp/all.arrows" "$tmp/ds/" || fail=1
+if timeout 60 "$tool" cat "$tmp/ds" rows.jsonl >"$tmp/ds.rows" 2>"$tmp/ds.err" &&
+	cat "$tmp/expected.jsonl" "$tmp/expected.jsonl" | cmp -s - "$tmp/ds.rows"; then
+	echo "ok   a dataset of the file and the stream"
+else
+	echo "FAIL dataset: $(head -2 "$tmp/ds.err")"
+	fail=1
+fi
 exit $fail
