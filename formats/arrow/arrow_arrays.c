@@ -50,6 +50,15 @@ static bool array_type_of(const arrow_field *fl, colfs_array_type *out)
 	}
 }
 
+bool arrow_arrays_any(const arrow_file *f)
+{
+	colfs_array_type ty;
+	for (uint32_t k = 0; k < f->root.nchildren; k++)
+		if (array_type_of(&f->root.children[k], &ty))
+			return true;
+	return false;
+}
+
 static colfs_status arrays_rows(colfs_tree *t, const colfs_node *node,
 				void *vctx, const colfs_array_field *fl,
 				uint32_t unit, uint64_t row0, uint64_t n,

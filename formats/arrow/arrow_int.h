@@ -216,6 +216,8 @@ colfs_status arrow_render_value(colfs_buf *b, const colfs_render *r,
 /* arrow_arrays.c: `arrays/` (core/arrays.c) of the fixed-width fields. */
 colfs_status arrow_arrays_add(colfs_tree *t, colfs_node *root);
 void arrow_arrays_free(arrow_file *f);
+/* Has the schema a top-level field arrays/ shows? */
+bool arrow_arrays_any(const arrow_file *f);
 
 /* arrow_tree.c */
 colfs_status arrow_tree_root(colfs_tree *t, colfs_node *root);

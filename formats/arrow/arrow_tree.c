@@ -822,7 +822,7 @@ static colfs_status layout_generate(colfs_tree *t, colfs_node *file,
 					 (long long)m->dict_id, j);
 		else
 			colfs_layout_add(&l, m->off, len, "dictionary_batch",
-					 "/raw/message_%u", i);
+					 "/raw/messages/%u", i);
 	}
 	if (f->smsg_len)
 		colfs_layout_add(&l, f->smsg_off, f->smsg_len, "schema",
@@ -840,10 +840,26 @@ static colfs_status layout_generate(colfs_tree *t, colfs_node *file,
 	return st;
 }
 
-static colfs_status raw_populate(colfs_tree *t, colfs_node *dir)
+/* raw/messages/N: every dictionary and record batch message as stored. */
+static colfs_status messages_populate(colfs_tree *t, colfs_node *dir)
 {
 	arrow_file *f = file_of(t);
 	char name[32];
+	for (uint32_t i = 0; i < f->nmsgs; i++) {
+		const arrow_msg *m = &f->msgs[i];
+		snprintf(name, sizeof(name), "%u", i);
+		if (!colfs_dir_add_range(t, dir, name, m->off,
+					 m->body_off + m->body_len - m->off))
+			return COLFS_ENOMEM;
+	}
+	return COLFS_OK;
+}
+
+static const colfs_node_ops messages_ops = {.populate = messages_populate};
+
+static colfs_status raw_populate(colfs_tree *t, colfs_node *dir)
+{
+	arrow_file *f = file_of(t);
 	if (f->is_file && (!colfs_dir_add_range(t, dir, "magic", 0, 8) ||
 			   !colfs_dir_add_range(t, dir, "tail", f->size - 10,
 						10)))
@@ -859,52 +875,96 @@ static colfs_status raw_populate(colfs_tree *t, colfs_node *dir)
 	    !colfs_dir_add_range(t, dir, "end_of_stream", f->eos_off,
 				 f->eos_len))
 		return COLFS_ENOMEM;
-	for (uint32_t i = 0; i < f->nmsgs; i++) {
-		const arrow_msg *m = &f->msgs[i];
-		snprintf(name, sizeof(name), "message_%u", i);
-		if (!colfs_dir_add_range(t, dir, name, m->off,
-					 m->body_off + m->body_len - m->off))
-			return COLFS_ENOMEM;
-	}
+	if (f->nmsgs && !colfs_dir_add_dir(t, dir, "messages", &messages_ops,
+					   NULL))
+		return COLFS_ENOMEM;
 	return COLFS_OK;
 }
-
-static const colfs_readme_row readme_rows[] = {
-	{true, 0, "summary", false, "format, endianness, rows, batches, "
-	 "dictionaries, compression"},
-	{true, 0, "schema", false, "one line per top-level field: name: type"},
-	{true, 0, "metadata.json", false, "custom metadata of the schema and "
-	 "of each field"},
-	{true, 0, "raw/", false, "magic, footer, tail and each message "
-	 "(metadata and body) as stored"},
-	{true, 0, "columns/<field>", true, "the values of one top-level "
-	 "field, one row per line"},
-	{true, 0, "rows.jsonl", true, "one JSON object per row"},
-	{true, 0, "rows.csv", true, "a header line, then one CSV line per row"},
-	{true, 0, "arrays/<field>.npy", true, "each fixed-width top-level "
-	 "field as a NumPy array (docs/values.md, \"Arrays\")"},
-	{true, 0, "record_batches/N/", false, "one record batch"},
-	{true, 1, "meta.json", false, "length, field nodes, buffers (offset, "
-	 "length), compression"},
-	{true, 1, "columns/<field>/buffers/K-<path>.<role>", false,
-	 "each buffer as stored (and .decompressed when compressed)"},
-	{true, 1, "raw", false, "the message as stored"},
-	{true, 0, "dictionaries/<id>/", false, "one dictionary"},
-	{true, 1, "values", true, "its values, one per line, deltas appended"},
-	{true, 1, "N/", false, "each dictionary batch, as record_batches/N/"},
-};
 
 static colfs_status readme_generate(colfs_tree *t, colfs_node *file,
 				    colfs_buf *out)
 {
 	(void)file;
+	arrow_file *f = file_of(t);
+	bool sch = f->have_schema, nd = sch && f->ndict > 0;
+	bool dmsg = false, bbufs = false, dbufs = false;
+	for (uint32_t i = 0; i < f->nmsgs; i++) {
+		int64_t o, l;
+		uint32_t n = 0;
+		arrow_msg_buffer(f, i, 0, &o, &l, &n);
+		if (f->msgs[i].kind == AM_DICT)
+			dbufs = dbufs || n > 0;
+		else
+			bbufs = bbufs || n > 0;
+		dmsg = dmsg || f->msgs[i].kind == AM_DICT;
+	}
+	bool nb = sch && f->nbatches > 0;
+	const colfs_readme_row rows[] = {
+		{true, 0, "raw/", false, "the parts of the file as stored"},
+		{f->is_file, 1, "magic", false, "ARROW1 and two bytes of padding"},
+		{f->smsg_len > 0, 1, "schema", false, "the schema message"},
+		{f->nmsgs > 0, 1, "messages/", false,
+		 "the dictionary and record batch messages in file order"},
+		{f->nmsgs > 0, 2, "N", false,
+		 "one message as stored (prefix, metadata, body)"},
+		{f->eos_len > 0, 1, "end_of_stream", false,
+		 "the end-of-stream marker"},
+		{f->footer_len > 0, 1, "footer", false, "the footer flatbuffer"},
+		{f->is_file, 1, "tail", false,
+		 "the footer's length and the closing ARROW1"},
+		{true, 0, "summary", false, "format, metadata version, endianness, "
+		 "rows, batches, dictionaries, compression"},
+		{sch, 0, "schema", false,
+		 "one line per top-level field: name: type"},
+		{sch, 0, "metadata.json", false,
+		 "custom metadata of the schema and of each field"},
+		{sch, 0, "columns/", false, "the values of each top-level field"},
+		{sch && f->root.nchildren, 1, "<field>", true,
+		 "one row per line, every record batch in order"},
+		{sch, 0, "rows.jsonl", true, "one JSON object per row"},
+		{sch, 0, "rows.csv", true,
+		 "a header line, then one CSV line per row"},
+		{sch, 0, "record_batches/", false, "the record batches in file order"},
+		{nb, 1, "N/", false, "one record batch"},
+		{nb, 2, "meta.json", false, "its length, field nodes, buffers "
+		 "(offset, length) and compression"},
+		{nb, 2, "columns/", false, "its buffers by top-level field"},
+		{nb && f->root.nchildren, 3, "<field>/", false, "one field"},
+		{nb && f->root.nchildren, 4, "buffers/", false,
+		 "the buffers of the field and its children"},
+		{nb && bbufs, 5, "<buffer>", false,
+		 "K-<path>.<role>: buffer K of the message as stored; "
+		 "K-<path>.<role>.decompressed beside it when the body is "
+		 "compressed"},
+		{nb, 2, "raw", false, "the message as stored"},
+		{nb, 2, "errors", false, "problems under this batch"},
+		{nd, 0, "dictionaries/", false, "the dictionaries by id"},
+		{nd, 1, "<id>/", false, "one dictionary"},
+		{nd, 2, "values", true,
+		 "its values, one per line, deltas appended in file order"},
+		{nd && dmsg, 2, "N/", false, "each of its dictionary batches"},
+		{nd && dmsg, 3, "meta.json", false, "as a record batch's"},
+		{nd && dmsg, 3, "values/", false, "its buffers"},
+		{nd && dmsg, 4, "buffers/", false, "as a record batch's"},
+		{nd && dbufs, 5, "<buffer>", false,
+		 "as a record batch's"},
+		{nd && dmsg, 3, "raw", false, "the message as stored"},
+		{nd && dmsg, 3, "errors", false, "problems under this batch"},
+		{sch, 0, "arrays/", false, "the fixed-width top-level fields as "
+		 "NumPy arrays (docs/values.md, \"Arrays\")"},
+		{sch, 1, "README", false, "each array's NumPy type and the Arrow "
+		 "type it comes from"},
+		{sch && arrow_arrays_any(f), 1, "<field>.npy", true,
+		 "every value, a record batch after the other; "
+		 "<field>.nulls.npy beside a nullable field, True for NULL"},
+	};
 	const colfs_readme r = {
 		.what = "an Apache Arrow IPC file",
 		.about = "The schema, its record batches and dictionaries, down "
 			 "to each buffer (docs/arrow-tree.md).\n\n",
-		.format_text = "arrow",
-		.rows = readme_rows,
-		.n_rows = sizeof(readme_rows) / sizeof(readme_rows[0]),
+		.format_text = "\"arrow\"",
+		.rows = rows,
+		.n_rows = sizeof(rows) / sizeof(rows[0]),
 	};
 	return colfs_readme_write(t, &r, out);
 }
