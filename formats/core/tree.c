@@ -26,6 +26,7 @@
 #include "cursor.h"
 #include "options.h"
 #include "sizeindex.h"
+#include "sourcekind.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -2289,30 +2290,6 @@ static colfs_status tree_open(int fd, const char *display_name,
 	colfs_source *src;
 	colfs_status rc;
 	*out = NULL;
-	/* A format may know its file by name and siblings (claim_path): the
-	 * tree then reads the file it names. */
-	for (size_t i = 0; !forced && colfs_formats[i]; i++) {
-		char source[4096];
-		if (!colfs_formats[i]->claim_path ||
-		    !colfs_formats[i]->claim_path(display_name, source,
-						  sizeof source))
-			continue;
-		forced = colfs_formats[i];
-		if (strcmp(source, display_name) != 0) {
-			int sfd = open(source, O_RDONLY | O_CLOEXEC |
-						       O_NONBLOCK);
-			if (sfd < 0) {
-				snprintf(why, why_len, "%s: %s file %s: %s",
-					 display_name, forced->name, source,
-					 strerror(errno));
-				close(fd);
-				return errno == ENOENT ? COLFS_ENOENT
-						       : COLFS_EIO;
-			}
-			close(fd);
-			fd = sfd;
-		}
-	}
 	if (fstat(fd, &st) != 0) {
 		snprintf(why, why_len, "%s: %s", display_name, strerror(errno));
 		close(fd);
@@ -2425,18 +2402,34 @@ colfs_status colfs_tree_open_dataset_url(const char *display_name,
 colfs_status colfs_tree_open(const char *path, const colfs_options *opts,
 			     colfs_tree **out, char *why, size_t why_len)
 {
-	if (colfs_remote_is_url(path))
-		return colfs_tree_open_url(path, opts, out, why, why_len);
+	const colfs_source_kind *k = colfs_source_kind_of(path);
+	colfs_source_opened op = {.fd = -1};
+	colfs_status rc;
 
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is
-	 * refused as "not a regular file" right after. */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	*out = NULL;
-	if (fd < 0) {
-		snprintf(why, why_len, "%s: %s", path, strerror(errno));
-		return errno == ENOENT ? COLFS_ENOENT : COLFS_EIO;
-	}
-	return colfs_tree_open_fd(fd, path, opts, out, why, why_len);
+	why[0] = '\0';
+	rc = k->open(path, opts, &op, why, why_len);
+	if (rc != COLFS_OK)
+		return rc;
+	const char *shown = op.shown ? op.shown : path;
+	if (op.fd >= 0)
+		rc = tree_open(op.fd, shown, k->format, opts, out, why,
+			       why_len);
+	else if (op.src)
+		rc = colfs_tree_open_source(op.src, shown, opts, out, why,
+					    why_len);
+	else
+		rc = colfs_tree_open_dataset_url(shown, opts, out, why,
+						 why_len);
+	free(op.shown);
+	if (rc == COLFS_OK)
+		(*out)->changes = k->changes;
+	return rc;
+}
+
+colfs_source_changes colfs_tree_source_changes(const colfs_tree *t)
+{
+	return t->changes;
 }
 
 void colfs_tree_destroy(colfs_tree *t)

@@ -104,6 +104,7 @@ struct colfs_tree {
 	ino_t src_ino;
 	bool change_filed;            /* atomic: the root problem is filed */
 	bool has_io;                  /* a remote source: the root has `io` */
+	colfs_source_changes changes; /* as its source kind says */
 	const colfs_format *format;
 	void *format_state;
 	/* nodes[slot], slot = (ino & 0xffffffff) - 1; NULL where released.

@@ -25,7 +25,7 @@
 #include "../core/graft.h"
 #include "../core/render.h"
 #include "../core/tree.h"
-#include "../remote/remote.h"
+#include "../core/sourcekind.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -462,9 +462,9 @@ static int ds_magic(const dataset *ds, const char *rel, uint64_t size)
 	sprintf(path, "%s/%s", ds->root, rel);
 	if (ds->s3) {
 		/* an object: its first and last bytes by two small requests
-		 * (formats/remote) */
+		 * (its source kind's peek) */
 		char why[256];
-		if (colfs_remote_peek(path, &ds->gopts, size, hn, head,
+		if (colfs_source_peek(path, &ds->gopts, size, hn, head,
 				      tail, why, sizeof why) == COLFS_OK)
 			for (size_t k = 0; colfs_formats[k]; k++)
 				if (colfs_formats[k]->probe(head, hn, tail, hn,
@@ -2500,6 +2500,3 @@ const colfs_format colfs_format_dataset = {
 	.open = dataset_open,
 	.close = dataset_close,
 };
-
-/* What a directory opens as (core/tree.h). */
-const colfs_format *const colfs_format_directory = &colfs_format_dataset;

@@ -30,7 +30,8 @@ void ds_entries_free(ds_entry *v, size_t n);
 colfs_status ds_list_folder(const char *root, const char *rel,
 			    ds_entry **out, size_t *n, char *why,
 			    size_t why_len);
-/* The objects under an S3 prefix (colfs_s3_list, formats/remote), with
+/* The objects under an S3 prefix (its source kind's listing,
+ * colfs_source_list), with
  * the same names skipped and in the same order as ds_list_local; keys
  * relative to the prefix.  *delta: the prefix holds a _delta_log/. */
 colfs_status ds_list_s3(const char *url, const colfs_options *opts,

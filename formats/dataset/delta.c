@@ -21,7 +21,7 @@
 #include "delta_int.h"
 #include "../core/options.h"
 #include "../core/source.h"
-#include "../remote/remote.h"
+#include "../core/sourcekind.h"
 #include "../core/tree.h"
 
 #include <dirent.h>
@@ -210,18 +210,19 @@ static colfs_status log_add(delta_state *s, const char *name, size_t *cap,
 static colfs_status log_list_s3(delta_state *s, colfs_err *err)
 {
 	char *url, why[512] = "";
-	colfs_remote_entry *e = NULL;
+	colfs_source_entry *e = NULL;
 	size_t n = 0, cap = 0;
 	if (asprintf(&url, "%s/_delta_log/", s->root) < 0)
 		return nomem(err);
-	colfs_status st = colfs_s3_list(url, s->opts, &e, &n, why, sizeof why);
+	colfs_status st = colfs_source_list(url, s->opts, &e, &n, why,
+					    sizeof why);
 	free(url);
 	if (st != COLFS_OK)
 		return colfs_fail(err, st, 0, "cannot list _delta_log: %s", why);
 	for (size_t i = 0; st == COLFS_OK && i < n; i++)
 		if (!strchr(e[i].key, '/'))
 			st = log_add(s, e[i].key, &cap, err);
-	colfs_remote_entries_free(e, n);
+	colfs_source_entries_free(e, n);
 	if (st == COLFS_OK && s->n_log)
 		qsort(s->log, s->n_log, sizeof *s->log, log_file_cmp);
 	return st;
@@ -232,7 +233,7 @@ static colfs_status log_list(delta_state *s, colfs_err *err)
 	char *dir;
 	size_t cap = 0;
 
-	if (colfs_remote_is_url(s->root))
+	if (!colfs_source_is_local(s->root))
 		return log_list_s3(s, err);
 	if (asprintf(&dir, "%s/_delta_log", s->root) < 0)
 		return nomem(err);
@@ -529,8 +530,8 @@ colfs_status colfs_delta_source_open(const char *path, const char *shown,
 {
 	struct stat sb;
 	*out = NULL;
-	if (colfs_remote_is_url(path))
-		return colfs_remote_source_open(path, o, out, why, why_len);
+	if (!colfs_source_is_local(path))
+		return colfs_source_open(path, o, out, why, why_len);
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		snprintf(why, why_len, "%s: %s", shown, strerror(errno));
@@ -1203,7 +1204,8 @@ colfs_status colfs_delta_load(const char *root, int64_t version,
 		s->opt_copy = *o;
 	colfs_options_defaults(&s->opt_copy);
 	s->opts = &s->opt_copy;
-	s->root = colfs_remote_is_url(root) ? strdup(root) : realpath(root, NULL);
+	s->root = !colfs_source_is_local(root) ? strdup(root)
+					      : realpath(root, NULL);
 	if (!s->root) {
 		int e = errno;
 		free(s);

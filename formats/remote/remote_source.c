@@ -776,10 +776,9 @@ nomem:
 /* ------------------------------------------------------------------------
  * Open
  */
-/* The source, and the URL's display form in `*display` (malloc'd). */
-static colfs_status rs_open(const char *url, const colfs_options *o,
-			    colfs_source **out, char **display, char *why,
-			    size_t why_len)
+colfs_status colfs_remote_open(const char *url, const colfs_options *o,
+			       colfs_source **out, char **display, char *why,
+			       size_t why_len)
 {
 	colfs_remote_target t;
 	colfs_status st;
@@ -858,35 +857,5 @@ static colfs_status rs_open(const char *url, const colfs_options *o,
 		*display = NULL;
 		snprintf(why, why_len, "out of memory");
 	}
-	return st;
-}
-
-colfs_status colfs_remote_source_open(const char *url, const colfs_options *o,
-				      struct colfs_source **out, char *why,
-				      size_t why_len)
-{
-	char *display = NULL;
-	colfs_status st = rs_open(url, o, out, &display, why, why_len);
-	free(display);
-	return st;
-}
-
-colfs_status colfs_tree_open_url(const char *url, const colfs_options *opts,
-				 colfs_tree **out, char *why, size_t why_len)
-{
-	colfs_source *src = NULL;
-	char *display = NULL;
-
-	*out = NULL;
-	why[0] = '\0';
-	/* s3://BUCKET/PREFIX/ (or s3://BUCKET): a dataset of the objects
-	 * under the prefix (formats/dataset lists them). */
-	if (colfs_s3_is_prefix(url))
-		return colfs_tree_open_dataset_url(url, opts, out, why,
-						   why_len);
-	COLFS_TRY(rs_open(url, opts, &src, &display, why, why_len));
-	colfs_status st = colfs_tree_open_source(src, display, opts, out, why,
-						 why_len);
-	free(display);
 	return st;
 }

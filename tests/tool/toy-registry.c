@@ -21,6 +21,7 @@
  */
 #include <string.h>
 
+#include "core/sourcekind.h"
 #include "core/tree.h"
 
 #define TOY_PIECES 40
@@ -128,5 +129,27 @@ static const colfs_format toy_format = {
 
 const colfs_format *const colfs_formats[] = {
 	&toy_format,
+	NULL,
+};
+
+/* The rest of the registry as formats/core/registry.c has it: the
+ * directory module and every source kind. */
+extern const colfs_format colfs_format_dataset;
+const colfs_format *const colfs_format_directory = &colfs_format_dataset;
+
+extern const colfs_source_kind colfs_source_kind_http;
+extern const colfs_source_kind colfs_source_kind_s3_prefix;
+extern const colfs_source_kind colfs_source_kind_s3;
+extern const colfs_source_kind colfs_source_kind_kudu;
+extern const colfs_source_kind colfs_source_kind_directory;
+extern const colfs_source_kind colfs_source_kind_file;
+
+const colfs_source_kind *const colfs_source_kinds[] = {
+	&colfs_source_kind_http,
+	&colfs_source_kind_s3_prefix,
+	&colfs_source_kind_s3,
+	&colfs_source_kind_kudu,
+	&colfs_source_kind_directory,
+	&colfs_source_kind_file,
 	NULL,
 };
