@@ -185,24 +185,6 @@ static inline void colfs_tree_unlock(colfs_tree *t)
 	pthread_mutex_unlock(&t->lock);
 }
 
-/* Grow *arr (of *cap elements of `elem` bytes) to hold `need`; false when
- * out of memory. */
-static inline bool colfs_grow(void **arr, size_t *cap, size_t need,
-			      size_t elem)
-{
-	if (need <= *cap)
-		return true;
-	size_t nc = *cap ? *cap * 2 : 16;
-	while (nc < need)
-		nc *= 2;
-	void *p = realloc(*arr, nc * elem);
-	if (!p)
-		return false;
-	*arr = p;
-	*cap = nc;
-	return true;
-}
-
 /* problems.c: file the one root problem of a changed source (once);
  * COLFS_EIO once the source has changed since the tree was opened. */
 void colfs_tree_file_change(colfs_tree *t);

@@ -32,7 +32,6 @@
 #include "../core/source.h"
 #include "../core/options.h"
 #include "../core/tree.h"
-#include "../core/tree_int.h"
 #include "remote.h"
 
 #include <pthread.h>
