@@ -933,7 +933,7 @@ static void subtree_free(colfs_tree *t, colfs_node *dir, bool keep_sizes)
 		if (k->ops && k->ops->release)
 			k->ops->release(t, k);
 		if (k == t->svg_layout) {
-			colfs_svg_lines_free(t->svg_lines);
+			t->svg_lines_free(t->svg_lines);
 			t->svg_lines = NULL;
 			t->svg_layout = NULL;
 		}
@@ -2448,7 +2448,8 @@ void colfs_tree_destroy(colfs_tree *t)
 		node_free(t->nodes[i]);
 	free(t->nodes);
 	free(t->free_slots);
-	colfs_svg_lines_free(t->svg_lines);
+	if (t->svg_lines)
+		t->svg_lines_free(t->svg_lines);
 	for (size_t i = 0; i < t->narena; i++)
 		free(t->arena[i]);
 	free(t->arena);

@@ -142,6 +142,9 @@ struct colfs_tree {
 	 * stream (svg_layout), shared by every layout.svg; freed with it. */
 	struct colfs_svg_lines *svg_lines;
 	colfs_node *svg_layout;
+	/* how layout.c frees svg_lines: the tree holds them for layout.c
+	 * and calls no function of it */
+	void (*svg_lines_free)(struct colfs_svg_lines *sl);
 	void **arena;
 	size_t narena, caparena;
 	error_entry *errors;

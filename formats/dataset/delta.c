@@ -523,33 +523,6 @@ static colfs_status take_lines(delta_state *s, const char *data, size_t len,
 	return COLFS_OK;
 }
 
-colfs_status colfs_delta_source_open(const char *path, const char *shown,
-				     const colfs_options *o,
-				     colfs_source **out, char *why,
-				     size_t why_len)
-{
-	struct stat sb;
-	*out = NULL;
-	if (!colfs_source_is_local(path))
-		return colfs_source_open(path, o, out, why, why_len);
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		snprintf(why, why_len, "%s: %s", shown, strerror(errno));
-		return errno == ENOENT ? COLFS_ENOENT : COLFS_EIO;
-	}
-	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		snprintf(why, why_len, "%s is not a regular file", shown);
-		return COLFS_EIO;
-	}
-	colfs_status st = colfs_source_create_fd(fd, 1, out);
-	if (st != COLFS_OK) {
-		close(fd);
-		snprintf(why, why_len, "%s: %s", shown, colfs_status_name(st));
-	}
-	return st;
-}
-
 /* A small file of the log, whole (at most max_alloc bytes): a local file
  * or an object under an S3 prefix.  NULL with `err` set when it cannot
  * be read. */
