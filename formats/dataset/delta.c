@@ -19,6 +19,7 @@
  */
 #include "delta.h"
 #include "delta_int.h"
+#include "../core/hex.h"
 #include "../core/options.h"
 #include "../core/source.h"
 #include "../core/sourcekind.h"
@@ -293,17 +294,6 @@ static bool checkpoint_complete(const delta_state *s, size_t i, size_t *end)
 /* ------------------------------------------------------------------------
  * Actions
  */
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* An add or remove path (a URI-encoded relative path, or an absolute
  * file: URI under the table) as a path relative to the root, %-decoded;
  * NULL with `why` set when it cannot be one. */
@@ -332,18 +322,7 @@ static char *path_decode(const delta_state *s, const char *p,
 		*why = "out of memory";
 		return NULL;
 	}
-	size_t k = 0;
-	for (size_t i = 0; p[i]; i++) {
-		int h1, h2;
-		if (p[i] == '%' && (h1 = hexval(p[i + 1])) >= 0 &&
-		    (h2 = hexval(p[i + 2])) >= 0) {
-			out[k++] = (char)(h1 * 16 + h2);
-			i += 2;
-		} else {
-			out[k++] = p[i];
-		}
-	}
-	out[k] = '\0';
+	size_t k = colfs_percent_decode(p, strlen(p), out);
 	/* no NUL inside, nothing that leaves the table, no empty component */
 	bool bad = strlen(out) != k || k == 0 || out[0] == '/';
 	for (const char *c = out; !bad && *c;) {

@@ -29,6 +29,7 @@
  *     buffer, uncached, so that one large page does not empty the cache.
  */
 /* source.h first: remote.h names struct colfs_source. */
+#include "../core/hex.h"
 #include "../core/source.h"
 #include "../core/options.h"
 #include "../core/tree.h"
@@ -678,36 +679,12 @@ char *colfs_remote_url_display(const char *url)
 	return d;
 }
 
-static int rs_hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Percent-decode the user information (what libcurl's USERPWD wants). */
 static char *rs_userinfo(const char *s, size_t n)
 {
 	char *out = malloc(n + 1);
-	size_t j = 0;
-	if (!out)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		int hi, lo;
-		if (s[i] == '%' && i + 2 < n &&
-		    (hi = rs_hexval(s[i + 1])) >= 0 &&
-		    (lo = rs_hexval(s[i + 2])) >= 0) {
-			out[j++] = (char)(hi * 16 + lo);
-			i += 2;
-		} else {
-			out[j++] = s[i];
-		}
-	}
-	out[j] = '\0';
+	if (out)
+		colfs_percent_decode(s, n, out);
 	return out;
 }
 
