@@ -435,7 +435,7 @@ colfs_status colfs_node_size_known(colfs_tree *t, colfs_node *n,
  * whole 36 MB page, and verify decodes a chunk for a few lines.) */
 #define COLFS_SIZE_PROBE_SOURCE (4u << 20)
 /* Learn the sizes of `n` nodes as colfs_node_size would, on up to
- * `threads` threads at once (0: one per online CPU, at most 16).  With
+ * `threads` threads at once (0: one per online CPU; at most 64).  With
  * `exact`, every stream is decoded to its end whatever the sizes mode.
  * `progress` (may be NULL) is called after each node, never two at once,
  * with how many are done. */

@@ -27,6 +27,7 @@
 #include "options.h"
 #include "sizeindex.h"
 #include "sourcekind.h"
+#include "thread.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1431,10 +1432,8 @@ static colfs_ahead *tree_ahead(colfs_tree *t)
 	colfs_tree_lock(t);
 	if (!t->ahead_tried) {
 		int k = t->opts.decode_threads;
-		if (k == 0) {
-			long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-			k = cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
-		}
+		if (k == 0)
+			k = (int)colfs_cpus();
 		if (k > 0)
 			t->ahead = colfs_ahead_create(t, (unsigned)k,
 						      t->opts.cache_bytes,
@@ -1785,36 +1784,29 @@ static colfs_status stream_size(colfs_tree *t, colfs_node *n,
 typedef struct learn_job {
 	colfs_tree *t;
 	colfs_node *const *nodes;
-	size_t n, next, done;
+	size_t n, done;
 	colfs_sizes_mode mode;
 	pthread_mutex_t lock;
 	void (*progress)(void *arg, size_t done, size_t total);
 	void *arg;
 } learn_job;
 
-static void *learn_worker(void *arg)
+static void learn_one(void *arg, size_t i)
 {
 	learn_job *j = arg;
+	colfs_node *n = j->nodes[i];
+	uint64_t size;
+	bool exact;
 
-	for (;;) {
-		size_t i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
-		uint64_t size;
-		bool exact;
-
-		if (i >= j->n)
-			break;
-		colfs_node *n = j->nodes[i];
-		if (n->kind == COLFS_CONTENT_STREAM && !node_forwards(n))
-			stream_size(j->t, n, j->mode, &size, &exact);
-		else if (n->kind != COLFS_CONTENT_DIR)
-			colfs_node_size(j->t, n, &size, &exact);
-		pthread_mutex_lock(&j->lock);
-		j->done++;
-		if (j->progress)
-			j->progress(j->arg, j->done, j->n);
-		pthread_mutex_unlock(&j->lock);
-	}
-	return NULL;
+	if (n->kind == COLFS_CONTENT_STREAM && !node_forwards(n))
+		stream_size(j->t, n, j->mode, &size, &exact);
+	else if (n->kind != COLFS_CONTENT_DIR)
+		colfs_node_size(j->t, n, &size, &exact);
+	pthread_mutex_lock(&j->lock);
+	j->done++;
+	if (j->progress)
+		j->progress(j->arg, j->done, j->n);
+	pthread_mutex_unlock(&j->lock);
 }
 
 void colfs_nodes_learn_sizes(colfs_tree *t, colfs_node *const *nodes,
@@ -1828,25 +1820,9 @@ void colfs_nodes_learn_sizes(colfs_tree *t, colfs_node *const *nodes,
 		.mode = exact ? COLFS_SIZES_EXACT : t->opts.sizes,
 		.progress = progress, .arg = arg,
 	};
-	pthread_t tids[16];
-	unsigned started = 0;
-
-	if (threads == 0) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		threads = cpus < 1 ? 1 : cpus > 16 ? 16 : (unsigned)cpus;
-	}
-	if (threads > 16)
-		threads = 16;
-	if (threads > n)
-		threads = (unsigned)n;
 	pthread_mutex_init(&j.lock, NULL);
-	/* This thread works too: threads - 1 helpers. */
-	for (unsigned i = 1; i < threads; i++)
-		if (colfs_thread_create(&tids[started], learn_worker, &j) == 0)
-			started++;
-	learn_worker(&j);
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(tids[i], NULL);
+	/* This thread works too. */
+	colfs_parallel_for(threads ? threads : colfs_cpus(), n, learn_one, &j);
 	pthread_mutex_destroy(&j.lock);
 }
 
