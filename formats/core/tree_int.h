@@ -1,6 +1,7 @@
 /* colfs: the tree's own structures, shared by the core files that make
- * the tree (tree.c, problems.c, tree_sizes.c).  Formats never include
- * this: they see the tree through tree.h.
+ * the tree (tree.c, problems.c, tree_sizes.c, graft.c, layout.c,
+ * xattr.c).  No file outside formats/core includes this (the test
+ * `layers` checks it): formats see the tree through tree.h.
  */
 #ifndef COLFS_TREE_INT_H
 #define COLFS_TREE_INT_H

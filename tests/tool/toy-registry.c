@@ -132,23 +132,16 @@ const colfs_format *const colfs_formats[] = {
 	NULL,
 };
 
-/* The rest of the registry as formats/core/registry.c has it: the
- * directory module and every source kind. */
+/* The rest of a registry: the module a directory opens as, and the
+ * kinds of source of the local file system (a toy file is read from the
+ * disk). */
 extern const colfs_format colfs_format_dataset;
 const colfs_format *const colfs_format_directory = &colfs_format_dataset;
 
-extern const colfs_source_kind colfs_source_kind_http;
-extern const colfs_source_kind colfs_source_kind_s3_prefix;
-extern const colfs_source_kind colfs_source_kind_s3;
-extern const colfs_source_kind colfs_source_kind_kudu;
 extern const colfs_source_kind colfs_source_kind_directory;
 extern const colfs_source_kind colfs_source_kind_file;
 
 const colfs_source_kind *const colfs_source_kinds[] = {
-	&colfs_source_kind_http,
-	&colfs_source_kind_s3_prefix,
-	&colfs_source_kind_s3,
-	&colfs_source_kind_kudu,
 	&colfs_source_kind_directory,
 	&colfs_source_kind_file,
 	NULL,
