@@ -19,7 +19,7 @@ against the object that defines them (nm --defined-only), it checks that:
     remote symbol (it reaches storage through the core's source kinds);
   - no two files of the library call each other in a circle (a strongly
     connected component of the graph "file A uses a symbol file B
-    defines"), but the one listed in KNOWN_CIRCLES;
+    defines");
 
 and, from the sources, that tree_int.h is included only by the core's
 files.  Each broken rule is one line naming the object, the symbol and
@@ -47,17 +47,6 @@ def nm(args):
 
 
 REGISTRY = "core_registry.c.o"
-
-# The one circle left: Parquet's decryption reads a chunk's regions and
-# walks its pages (to number the page ordinal in each module's AAD), and
-# the page pipeline and the region reader decrypt through it.  Making
-# parquet_crypt.c a leaf that region.c and pages.c call (the page list
-# and the region read passed in) breaks it; until then it is listed here,
-# and the test fails when another circle appears or this one is gone.
-KNOWN_CIRCLES = [
-    {"parquet_parquet_crypt.c.o", "parquet_parquet_pages.c.o",
-     "parquet_parquet_region.c.o"},
-]
 
 
 def components(graph):
@@ -178,15 +167,10 @@ def main():
     for f in uses:
         uses[f].discard(REGISTRY)
     uses.pop(REGISTRY, None)
-    circles = [set(c) for c in components(uses) if len(c) > 1]
-    for comp in circles:
-        if comp not in KNOWN_CIRCLES:
+    for comp in components(uses):
+        if len(comp) > 1:
             bad.append("circle: " + ", ".join(sorted(comp)) +
                        " call each other")
-    for comp in KNOWN_CIRCLES:
-        if comp not in circles:
-            bad.append("circle " + ", ".join(sorted(comp)) + " is gone: "
-                       "take it out of KNOWN_CIRCLES")
 
     for top in ("formats", "fs", "tools", "tests"):
         for dp, _, fs in os.walk(os.path.join(root, top)):
@@ -209,7 +193,7 @@ def main():
         return 1
     print(f"ok: {len(defined)} symbols, {len(uses)} files of "
           f"{len(modules)} modules, {nobj} objects of fs/ and tools/: "
-          "calls go down, no circles but the known")
+          "calls go down, no circles")
     return 0
 
 
