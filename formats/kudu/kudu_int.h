@@ -106,6 +106,7 @@ static inline void block_name(uint64_t id, char *buf, size_t len)
 
 
 /* kudu.c */
+bool kudu_claim_path(const char *path, char *source, size_t source_len);
 void kudu_close(void *state);
 void kudu_meta_report(colfs_tree *t, const char *path, colfs_status st,
 			uint64_t moff, const char *what);
