@@ -107,7 +107,9 @@ static inline void block_name(uint64_t id, char *buf, size_t len)
 
 /* kudu.c */
 bool kudu_claim_path(const char *path, char *source, size_t source_len);
-void kudu_close(void *state);
+
+/* kudu_meta.c */
+void kudu_state_free(kudu_state *k);
 void kudu_meta_report(colfs_tree *t, const char *path, colfs_status st,
 			uint64_t moff, const char *what);
 colfs_status kudu_meta_read(kudu_state *k, uint64_t max_alloc,

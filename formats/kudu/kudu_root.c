@@ -85,12 +85,12 @@ void kudu_root_free(kudu_root *r)
 		return;
 	for (size_t i = 0; i < r->ncont; i++) {
 		free(r->cont[i].stem);
-		kudu_close(r->cont[i].st);
+		kudu_state_free(r->cont[i].st);
 		colfs_source_destroy(r->cont[i].src);
 	}
 	for (size_t i = 0; i < r->ntab; i++) {
 		free(r->tab[i].id);
-		kudu_close(r->tab[i].st);
+		kudu_state_free(r->tab[i].st);
 	}
 	free(r->cont);
 	free(r->tab);
