@@ -427,7 +427,7 @@ static void colfsd_open(fuse_req_t req, fuse_ino_t ino,
 		 * I/O the kernel copies it once, into the reader's own
 		 * pages, in requests of the reader's size (1 MiB for cat,
 		 * st_blksize).  A second read asks the daemon again
-		 * (docs/performance.md, session 12). */
+		 * (docs/performance.md). */
 		if (exact && !colfs_node_is_volatile(n) &&
 		    colfs_node_is_mappable(n))
 			fi->keep_cache = 1;

@@ -306,7 +306,7 @@ void colfs_render_json_string(colfs_buf *b, const uint8_t *p, size_t n);
 
 /* A geometry given as WKB (ISO and extended WKB, either byte order;
  * Z/M/ZM), rendered as WKT exactly as DuckDB prints geometry::VARCHAR,
- * in the view's quoting like a string (wkb.c, issue 17; used by
+ * in the view's quoting like a string (wkb.c; used by
  * Parquet GEOMETRY/GEOGRAPHY and GeoParquet columns and ORC's geo
  * kinds).  Malformed WKB appends nothing and returns COLFS_ECORRUPT with
  * `*bad_at` the byte offset within the value where it goes wrong and

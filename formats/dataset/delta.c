@@ -1,5 +1,5 @@
-/* colfs: a Delta Lake table's snapshot from its `_delta_log/` (issue 16,
- * item 4), and the `delta/` directory of the dataset tree.
+/* colfs: a Delta Lake table's snapshot from its `_delta_log/`, and
+ * the `delta/` directory of the dataset tree.
  *
  * The log (delta-io/delta PROTOCOL.md): commits NNNNNNNNNNNNNNNNNNNN.json
  * (one action per line), checkpoints that hold the whole state at a

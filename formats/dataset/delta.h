@@ -1,4 +1,4 @@
-/* colfs: a Delta Lake table's snapshot (issue 16, item 4; delta.c).
+/* colfs: a Delta Lake table's snapshot (delta.c).
  *
  * The contract between the dataset tree (dataset.c: files/, partitions/,
  * columns/, rows.*) and the Delta log reader (delta.c): the reader turns

@@ -1,4 +1,5 @@
-/* colfs ORC: the column reader of orc_read.c, shared with orc_verify.c.
+/* colfs ORC: the column reader (orc_reader.c), used by the views
+ * (orc_read.c), orc_verify.c and orc_arrays.c.
  *
  * A reader covers one stripe; each orc_reader_read decodes the next `n`
  * rows into per-column vectors (orc_vec), the way ORC's own readers do: a
@@ -89,6 +90,11 @@ colfs_status orc_reader_create(orc_file *f, size_t stripe, uint32_t column,
 /* Decode the next `n` rows of the stripe into the vectors. */
 colfs_status orc_reader_read(orc_reader *r, size_t n, colfs_err *err);
 void orc_reader_free(orc_reader *r);
+/* Move the reader to row `target` of its stripe: through the row index
+ * to the group holding it when it is behind or in another group, then by
+ * decoding the rows between.  COLFS_END: it cannot get there (behind it,
+ * no row index); a row index that does not seek is ECORRUPT. */
+colfs_status orc_reader_seek(orc_reader *r, uint64_t target, colfs_err *err);
 /* A reader of `column` (0: all) standing at row `row` of the stripe
  * (through the row index when there is one; orc_arrays.c). */
 colfs_status orc_reader_at(orc_file *f, size_t stripe, uint32_t column,
@@ -96,7 +102,7 @@ colfs_status orc_reader_at(orc_file *f, size_t stripe, uint32_t column,
 /* The vectors of top-level field `column` (0: the root). */
 const orc_col *orc_reader_column(const orc_reader *r, uint32_t column);
 
-/* Append a 128-bit integer in decimal (decimal digits, sums). */
+/* Append a 128-bit integer in decimal (decimal digits, sums; orc_read.c). */
 void orc_read_put_i128(colfs_buf *b, i128 v);
 
 #endif

@@ -711,7 +711,7 @@ colfs_status parquet_views_page_add(colfs_tree *t, colfs_node *dir, parquet_regi
  * brought here: shared_wanted_locked), and the next page is decoded only
  * once the pieces before it have left the older ones (shared_get).
  * Freed at once, such a page was decoded again for the late piece, and
- * the newer page, freed for it, again for the piece after (issue 14). */
+ * the newer page, freed for it, again for the piece after. */
 typedef struct parquet_views_shared parquet_views_shared;
 
 /* More readers than this wait for one to be free. */
@@ -1276,7 +1276,7 @@ static void shared_ahead(colfs_tree *t, parquet_region_state *s,
 	 * long as the view holds two sets, as any other: given back at
 	 * each job's end, the cache refilled with pieces that the next
 	 * charge evicted again, a page's worth of fresh memory each time
-	 * and a higher peak (docs/performance.md, session 12).  The buffer
+	 * and a higher peak (docs/performance.md).  The buffer
 	 * those stored bytes are read into is kept for the next job as long
 	 * as the charge is held (sh->stored). */
 	bool keep_stored = false;
@@ -2406,7 +2406,7 @@ static colfs_status table_piece(colfs_tree *t, colfs_node *f, uint64_t index,
 	 * (a worker rendering ahead of the last one finds nothing there:
 	 * clearing `ended` there kept the last pages of a view read to its
 	 * end, 30 MiB of a BIGINT column beside the next column's peak in
-	 * some runs, issue 14). */
+	 * some runs). */
 	bool late = false;
 	for (unsigned i = 0; i < w->sh.n_end_late && !late; i++)
 		late = w->sh.end_late[i] == index;

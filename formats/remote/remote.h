@@ -1,4 +1,4 @@
-/* colfs: files over HTTP(S) and S3 (issue 15).  The format code keeps
+/* colfs: files over HTTP(S) and S3.  The format code keeps
  * calling colfs_source_read_at; a remote source answers it from a block
  * cache filled by ranged GETs.  Three parts, one file each:
  *
@@ -154,7 +154,7 @@ colfs_status colfs_remote_source_open(const char *url,
 				      struct colfs_source **out, char *why,
 				      size_t why_len);
 
-/* The objects under an S3 prefix (s3_list.c; issue 16, datasets): ListObjectsV2
+/* The objects under an S3 prefix (s3_list.c; datasets): ListObjectsV2
  * on s3://bucket/prefix/, every page (continuation tokens), signed as
  * colfs_s3_target signs.  Keys are relative to the prefix, in the order
  * the server lists them (UTF-8 binary order); "directories" are not

@@ -502,7 +502,7 @@ case_concurrent_views() {
 # counts as many page decodes as the offset indexes list data pages, and
 # serves the bytes of a serial read.  Workers render pieces on both sides
 # of a page boundary at once: a page freed before a late piece of it took
-# it was decoded again (issue 14: 26 to 38 decodes for 24 pages before).
+# it was decoded again (26 to 38 decodes for 24 pages before).
 case_decode_once() {
 	need_tool
 	local src=${GROUPS_SAMPLE:-} c g n pages got i threads
@@ -772,7 +772,7 @@ case_memory_bound() {
 	# pieces left, and rnd's last pages kept after its end (a piece
 	# past the end, rendered ahead, cleared the view's end), took md5
 	# to 122-143 MiB against 132: the case caught it in about half the
-	# runs (docs/performance.md, session 12: the one-mount bound).
+	# runs (docs/performance.md, "Memory while streaming a column").
 	mount_fg "$f" "$mnt" -o cache_size=32M,size_index=off
 	timeout 120 cat "$mnt/columns/rnd" > /dev/null || fail "cat columns/rnd (one mount)"
 	echo 5 > "/proc/$FGPID/clear_refs" || skip "cannot reset the daemon's VmHWM"

@@ -1,4 +1,4 @@
-/* tests/fuzz: mutation tests over whole files (issue 6, item 6).
+/* tests/fuzz: mutation tests over whole files.
  *
  *	mutate [options] FILE|DIR...
  *

@@ -1,6 +1,6 @@
 #!/bin/bash
 # tests/parquet/wide-footer.sh COLFS_TOOL COLFS WORKDIR: footers of many
-# chunks (issue 14).  DuckDB writes two files whose footer is over 64 KiB
+# chunks.  DuckDB writes two files whose footer is over 64 KiB
 # (docs/parquet-tree.md: metadata.json and layout are then streams):
 #   wide.parquet  300 INT columns x 20 row groups of 2048 rows (6,000
 #                 chunks; a 24-bit row-group list header) plus one column

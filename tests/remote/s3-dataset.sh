@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/remote/s3-dataset.sh: an S3 prefix mounted as a dataset (issue 16):
+# tests/remote/s3-dataset.sh: an S3 prefix mounted as a dataset:
 # the Hive dataset DuckDB writes for tests/dataset (tests/dataset/oracle.mjs:
 # typed partition values, a NULL partition, values needing %-escapes, two
 # files per partition) is uploaded under s3://BUCKET/ds/ to the S3 server

@@ -1,6 +1,6 @@
 #!/bin/bash
 # docs/errors.md must name every message the format core can report, so
-# the document cannot drift from the code (issue 6).
+# the document cannot drift from the code.
 #   errors-doc.sh SOURCE_ROOT
 # Every call of colfs_tree_report, colfs_fail (and the two wrappers that
 # forward to them: JOB_FAIL in core/codec.c, report() in

@@ -1532,7 +1532,7 @@ test_check_corpus_orc() {
 	check_corpus "$CORPUS_DIR/orc/bad"
 }
 
-# Exactly the two damaged pages are reported (issue 6).
+# Exactly the two damaged pages are reported.
 # (the parquet-mr test writer also left a column index that calls every
 # page null: verify of chunk b sees its page 0 before the bad page 1)
 test_check_corrupt_checksum() {
@@ -1569,6 +1569,24 @@ test_architecture_doc() {
 				fail "docs/architecture.md names $f, which does not exist"
 		done || exit 1
 	echo "ok: $n source files described"
+}
+
+# Files say what the code does and why, not which past work made it:
+# no file of the project names a session or an issue by its number (the
+# history is in git log).  A clone without git is checked with grep -r.
+test_no_past_refs() {
+	local root="$TESTS_TOOL_DIR/../.." re='(session|issue) #?[0-9]+'
+	if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git -C "$root" grep -n -i -I -E "$re" -- . >out 2>&1
+	else
+		grep -r -n -i -I -E "$re" --exclude-dir=build\* --exclude-dir=node_modules \
+			--exclude-dir=.git "$root" >out 2>&1
+	fi
+	if [ -s out ]; then
+		cat out
+		fail "files name past work by its number (see above)"
+	fi
+	echo "ok: no file names a session or an issue by number"
 }
 
 test_errors_doc() {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The dataset benchmark (docs/performance.md, "Datasets"; issue 16): DuckDB
+# The dataset benchmark (docs/performance.md, "Datasets"): DuckDB
 # writes FILES small Parquet files (default 10,000: one per Hive
 # partition p=0..FILES-1, 100 rows each: id BIGINT, x DOUBLE, s VARCHAR)
 # once into $COLFS_BENCH_DIR, then one run measures, on a fresh mount of

@@ -1,5 +1,5 @@
 #!/bin/sh
-# colfs ORC benchmark (issue 14): colfs through a real mount side by side
+# colfs ORC benchmark: colfs through a real mount side by side
 # with ORC's own C++ reader, orc-contents.  For each input file, each of
 #   rows.jsonl   against  orc-contents FILE
 #   rows.csv     against  orc-contents FILE (the same rows, other text)

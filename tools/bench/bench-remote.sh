@@ -1,5 +1,5 @@
 #!/bin/sh
-# colfs benchmark of a remote file (issue 15).  The same Parquet file
+# colfs benchmark of a remote file.  The same Parquet file
 # through three mounts, one after the other:
 #   local   colfs FILE MNT
 #   http    colfs http://127.0.0.1:P/FILE MNT, served by nginx

@@ -1,5 +1,5 @@
 #!/bin/sh
-# colfs benchmark of wide footers (issue 14).  Generates two DuckDB files
+# colfs benchmark of wide footers.  Generates two DuckDB files
 # of 1000 INT columns into $COLFS_BENCH_DIR once: 200 row groups of 2048
 # rows (200,000 chunks, a 15 MB footer) and 49 row groups (49,000 chunks,
 # a 3.2 MB footer).  For each, through a real mount with the default
