@@ -637,10 +637,7 @@ static void print_csv_row(colfs_buf *out, colfs_buf *tmp,
 {
 	if (root->kind != ORCPB__TYPE__KIND__STRUCT) {
 		tmp->len = 0;
-		if (!root->v.present[row])
-			colfs_render_null(tmp, rd);
-		else
-			print_value(tmp, rd, root, row, 0);
+		print_value(tmp, rd, root, row, 0);
 		colfs_render_csv_value(out, tmp->data, tmp->len, null_text);
 		return;
 	}
