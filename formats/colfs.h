@@ -74,6 +74,11 @@ typedef struct colfs_options {
 	const char *cfile_compression; /* NONE, SNAPPY, LZ4, ZLIB */
 	bool cfile_nullable;
 	colfs_sizes_mode sizes;     /* default auto */
+	/* -o page_cache=all: a mount serves text views of known size
+	 * through the kernel's page cache (shared mmap works, a second read
+	 * is the kernel's); default arrays: only arrays/, text views with
+	 * direct I/O (a read's bytes copied once). */
+	bool page_cache_all;
 	/* The size index file: NULL the default (XDG cache directory), "off"
 	 * none, else a path. */
 	const char *size_index;
@@ -89,6 +94,12 @@ typedef struct colfs_options {
 	/* A dataset (a directory, formats/dataset): how many of its files'
 	 * trees stay open at once; 0: the default (64). */
 	uint32_t max_open_files;
+	/* A dataset: follow symbolic links that lead out of the directory
+	 * (-o follow_links), never into `mount_point`. */
+	bool follow_links;
+	/* Not an -o option: where the daemon mounts the tree (resolved), so
+	 * that a dataset's listing never looks inside it; NULL: none. */
+	const char *mount_point;
 	/* A mount (fs/forget.c): nodes alive past which the kernel is asked
 	 * to forget the directories least recently used; 0: the default
 	 * (COLFS_DEFAULT_NODE_BUDGET), UINT64_MAX: no bound
@@ -301,7 +312,8 @@ bool colfs_node_is_derived(const colfs_node *n);
 /* A stream meant to be mapped as well as read: its size known from the
  * metadata before any piece is made (the .npy files of arrays/, which
  * numpy.load(mmap_mode='r') maps).  The daemon serves these through the
- * kernel's page cache, and every other stream with direct I/O. */
+ * kernel's page cache, and every other stream with direct I/O unless
+ * -o page_cache=all (colfs_options.page_cache_all). */
 bool colfs_node_is_mappable(const colfs_node *n);
 /* The node's path from the root ("/row_groups/0/meta.json"). */
 void colfs_node_path(const colfs_node *n, char *buf, size_t len);

@@ -47,6 +47,9 @@ typedef struct colfsd {
 	struct fuse_session *se;
 	/* -o sizes= (with exact, a readdirplus learns sizes in parallel). */
 	colfs_sizes_mode sizes_mode;
+	/* -o page_cache=all: text views of known size through the page
+	 * cache too (ll.c, open). */
+	bool page_cache_all;
 	/* Files open right now.  The kernel sends RELEASE asynchronously, so
 	 * at unmount some may never be released: they are closed at exit,
 	 * before the tree (their documents live in its cache). */

@@ -427,9 +427,13 @@ static void colfsd_open(fuse_req_t req, fuse_ino_t ino,
 		 * I/O the kernel copies it once, into the reader's own
 		 * pages, in requests of the reader's size (1 MiB for cat,
 		 * st_blksize).  A second read asks the daemon again
-		 * (docs/performance.md). */
+		 * (docs/performance.md).  A shared mmap of a
+		 * direct-I/O file answers ENODEV: -o page_cache=all serves
+		 * every view of known size through the page cache (the first
+		 * cat of the benchmark's columns took 4 to 33 % more CPU,
+		 * docs/performance.md; a second read is the kernel's). */
 		if (exact && !colfs_node_is_volatile(n) &&
-		    colfs_node_is_mappable(n))
+		    (colfs_node_is_mappable(n) || d->page_cache_all))
 			fi->keep_cache = 1;
 		else
 			fi->direct_io = 1;

@@ -102,7 +102,7 @@ static int colfsd_opt_proc(void *data, const char *arg, int key,
 		}
 		fprintf(stderr,
 			"colfs: unexpected argument '%s' (usage: colfs "
-			"[options] FILE MOUNTPOINT)\n", arg);
+			"[options] FILE|DIR|URL MOUNTPOINT)\n", arg);
 		return -1;
 	}
 	/* -f, -d, -s, -h, -V and FUSE's dashed options. */
@@ -137,19 +137,23 @@ static int colfsd_opt_proc(void *data, const char *arg, int key,
 
 static void colfsd_usage(const char *prog)
 {
-	printf("usage: %s [options] FILE MOUNTPOINT\n"
-	       "       %s [options] URL MOUNTPOINT   (http://, https://, "
-	       "s3://bucket/key)\n"
+	printf("usage: %s [options] FILE|DIR|URL MOUNTPOINT\n"
 	       "\n"
-	       "Mount a Parquet, ORC or Kudu CFile file read-only as a "
-	       "directory tree\n"
-	       "of its metadata and values.  Unmount with "
-	       "'fusermount3 -u MOUNTPOINT'.\n"
+	       "Mount read-only, as a directory tree of its metadata and "
+	       "values:\n"
+	       "  FILE  a Parquet, ORC or Kudu CFile file\n"
+	       "  DIR   a directory of them as one dataset (Hive partitions "
+	       "too), or a\n"
+	       "        Delta Lake table (a directory holding _delta_log/)\n"
+	       "  URL   a file by http://, https:// or s3://bucket/key; a "
+	       "dataset by\n"
+	       "        s3://bucket/prefix/\n"
+	       "Unmount with 'fusermount3 -u MOUNTPOINT'.\n"
 	       "\n"
-	       "colfs options (-o name=value):\n", prog, prog);
+	       "colfs options (-o name=value):\n", prog);
 	fputs(colfs_options_help(), stdout);
 	printf("\n"
-	       "Always set: ro, default_permissions, fsname=FILE (or the URL "
+	       "Always set: ro, default_permissions, fsname=FILE or DIR (or the URL "
 	       "without credentials).  "
 	       "Accepted and ignored:\n"
 	       "    rw, defaults, auto, noauto, user, nouser, users, "
@@ -235,7 +239,7 @@ static int colfsd_check_mountpoint(const char *given, const char *dir)
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "colfs: %s: MOUNTPOINT is not a directory "
-			"(usage: colfs [options] FILE MOUNTPOINT)\n", given);
+			"(usage: colfs [options] FILE|DIR|URL MOUNTPOINT)\n", given);
 		return -1;
 	}
 	if (colfsd_is_fuse_mount(dir, type, sizeof type)) {
@@ -261,6 +265,41 @@ static int colfsd_check_mountpoint(const char *given, const char *dir)
 	return 0;
 }
 
+/* A directory mounted at a mount point inside it (directly, or the
+ * directory inside the mount point) would read the mount itself: the
+ * listing's read of the mount point waits for an answer that only this
+ * daemon, busy with that listing, can give.  `given` is MOUNTPOINT as the
+ * user wrote it, `dir` as libfuse resolved it.  A link inside the
+ * directory that reaches the mount point is the listing's to stop
+ * (formats/dataset/dataset_list.c: it never follows a link out of the
+ * directory, nor with -o follow_links one into options.mount_point). */
+static int colfsd_check_nesting(const char *source, const char *given,
+				const char *dir)
+{
+	char src[PATH_MAX], mnt[PATH_MAX];
+	struct stat st;
+
+	/* not a local directory, or not there: the open says why */
+	if (stat(source, &st) != 0 || !S_ISDIR(st.st_mode) ||
+	    !realpath(source, src) || !realpath(dir, mnt))
+		return 0;
+	size_t ls = strlen(src), lm = strlen(mnt);
+	if (strncmp(mnt, src, ls) == 0 &&
+	    (mnt[ls] == '\0' || mnt[ls] == '/' || ls == 1)) {
+		fprintf(stderr, "colfs: %s: MOUNTPOINT is inside the directory "
+			"%s: the dataset would list the mount itself; choose a "
+			"mount point outside it\n", given, src);
+		return -1;
+	}
+	if (strncmp(src, mnt, lm) == 0 && (src[lm] == '/' || lm == 1)) {
+		fprintf(stderr, "colfs: %s: the directory %s is inside "
+			"MOUNTPOINT: the mount would hide it from colfs itself; "
+			"choose a mount point outside it\n", given, src);
+		return -1;
+	}
+	return 0;
+}
+
 /* The source watcher.  The core finds a changed source when it reads
  * (every file then answers EIO), but pages the kernel has cached are
  * served without asking us: a file kept open, or mapped, would go on
@@ -275,6 +314,11 @@ typedef struct colfsd_watch {
 	struct fuse_session *se;
 	int ifd;         /* inotify */
 	int stop[2];     /* a byte written to stop[1] ends the thread */
+	/* -1, or how often the tree is checked without an event: a
+	 * dataset's folders below its top one are not watched (there may
+	 * be thousands), and the core's check of them is cheap only
+	 * because it is rationed (formats/dataset/dataset_change.c) */
+	int poll_ms;
 	pthread_t thread;
 	bool running;
 } colfsd_watch;
@@ -287,19 +331,20 @@ static void *colfsd_watch_run(void *arg)
 	for (;;) {
 		struct pollfd p[2] = {{w->ifd, POLLIN, 0}, {w->stop[0], POLLIN, 0}};
 
-		if (poll(p, 2, -1) < 0) {
+		int r = poll(p, 2, w->poll_ms);
+		if (r < 0) {
 			if (errno == EINTR)
 				continue;
 			return NULL;
 		}
 		if (p[1].revents)
 			return NULL;
-		if (read(w->ifd, ev, sizeof ev) < 0 && errno != EAGAIN)
+		if (r > 0 && read(w->ifd, ev, sizeof ev) < 0 && errno != EAGAIN)
 			return NULL;
 		/* Let the writer finish (until 100 ms pass without an event,
 		 * 20 rounds at most), so that `errors` names the size it
 		 * left rather than that of its O_TRUNC. */
-		for (int quiet = 0; quiet < 20; quiet++) {
+		for (int quiet = 0; r > 0 && quiet < 20; quiet++) {
 			p[0].revents = p[1].revents = 0;
 			if (poll(p, 2, 100) <= 0)
 				break;
@@ -336,6 +381,7 @@ static void colfsd_watch_start(colfsd_watch *w, colfsd *d,
 	w->d = d;
 	w->se = se;
 	w->stop[0] = w->stop[1] = -1;
+	w->poll_ms = S_ISDIR(d->source.st_mode) ? 1000 : -1;
 	w->ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	if (w->ifd < 0)
 		return;
@@ -343,7 +389,10 @@ static void colfsd_watch_start(colfsd_watch *w, colfsd *d,
 	 * wherever it is renamed to. */
 	snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d",
 		 colfs_tree_fd(d->tree));
-	if (inotify_add_watch(w->ifd, fdpath, IN_MODIFY | IN_ATTRIB) < 0 ||
+	/* (a directory: an entry added, removed or renamed) */
+	if (inotify_add_watch(w->ifd, fdpath, IN_MODIFY | IN_ATTRIB |
+			      IN_CREATE | IN_DELETE | IN_MOVED_FROM |
+			      IN_MOVED_TO) < 0 ||
 	    pipe2(w->stop, O_CLOEXEC) != 0) {
 		close(w->ifd);
 		w->ifd = -1;
@@ -472,7 +521,7 @@ int main(int argc, char *argv[])
 	}
 	if (!a.source || !cmd.mountpoint) {
 		fprintf(stderr, "colfs: missing %s (usage: colfs [options] "
-			"FILE|URL MOUNTPOINT; see colfs --help)\n",
+			"FILE|DIR|URL MOUNTPOINT; see colfs --help)\n",
 			a.source ? "MOUNTPOINT" : "FILE and MOUNTPOINT");
 		goto out;
 	}
@@ -486,7 +535,11 @@ int main(int argc, char *argv[])
 	}
 	if (colfsd_check_mountpoint(a.mountpoint ? a.mountpoint
 						  : cmd.mountpoint,
-				    cmd.mountpoint) != 0)
+				    cmd.mountpoint) != 0 ||
+	    (!remote && colfsd_check_nesting(a.source, a.mountpoint
+						       ? a.mountpoint
+						       : cmd.mountpoint,
+					     cmd.mountpoint) != 0))
 		goto out;
 
 	d.conn_opts = fuse_parse_conn_info_opts(&args);
@@ -508,6 +561,8 @@ int main(int argc, char *argv[])
 	d.se = se;
 
 	colfs_status st;
+	/* a dataset's listing never looks inside the mount itself */
+	a.opts.mount_point = cmd.mountpoint;
 	if (remote) {
 		st = colfs_tree_open_url(a.source, &a.opts, &d.tree, why,
 					 sizeof why);
@@ -539,6 +594,7 @@ int main(int argc, char *argv[])
 		goto out;
 	}
 	d.sizes_mode = a.opts.sizes;
+	d.page_cache_all = a.opts.page_cache_all;
 	d.node_budget = !a.opts.node_budget ? COLFS_DEFAULT_NODE_BUDGET
 			: a.opts.node_budget > SIZE_MAX
 				? SIZE_MAX

@@ -3,10 +3,32 @@
 
 Each argument is PATH[:LABEL].  Prints one line per failed test (with its
 log tail), one summary line per log, and last "N passed, N failed".
-Skipped tests are neither: they are listed with their reason.
+Skipped tests are neither: they are listed with their reason (skip_reason).
 """
 import json
 import sys
+
+
+def skip_reason(t):
+    """Why a test skipped: what it printed, on stdout or on stderr (meson
+    keeps a test's stderr apart when it wrote any; the shell tests say
+    "SKIP: why" there).  The last line that speaks of a skip, else the
+    last line of stderr, else of stdout."""
+    lines = []
+    for key in ('stdout', 'stderr'):
+        lines += [l.strip() for l in (t.get(key) or '').splitlines()
+                  if l.strip()]
+    for l in reversed(lines):
+        if 'skip' in l.lower():
+            return l
+    err = [l.strip() for l in (t.get('stderr') or '').splitlines()
+           if l.strip()]
+    if err:
+        return err[-1]
+    if lines:
+        return lines[-1]
+    return '(the test printed no reason: it must say why it skips)'
+
 
 passed = failed = skipped = 0
 for arg in sys.argv[1:]:
@@ -26,8 +48,7 @@ for arg in sys.argv[1:]:
             p += 1
         elif r == "SKIP":
             s += 1
-            out = (t.get("stdout") or "").strip().splitlines()
-            print(f"skipped {name}: {out[-1] if out else ''}")
+            print(f"skipped {name}: {skip_reason(t)}")
         else:
             fl += 1
             print(f"FAILED {name} ({r})")

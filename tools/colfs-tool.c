@@ -61,6 +61,7 @@ static void tool_usage(FILE *f)
 "usage: colfs-tool [OPTIONS] COMMAND FILE [PATH...]\n"
 "\n"
 "Walk the tree that `colfs FILE MOUNTPOINT` would mount, without mounting.\n"
+"FILE may also be a directory (a dataset, a Delta Lake table) or a URL.\n"
 "\n"
 "commands:\n"
 "  ls [-l] FILE [PATH]         names in a directory, in the tree's order\n"

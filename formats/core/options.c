@@ -247,6 +247,13 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 			o->sizes = COLFS_SIZES_EXACT;
 		else
 			return COLFS_ECORRUPT;
+	} else if (KEY("page_cache")) {
+		if (v && strcmp(v, "arrays") == 0)
+			o->page_cache_all = false;
+		else if (v && strcmp(v, "all") == 0)
+			o->page_cache_all = true;
+		else
+			return COLFS_ECORRUPT;
 	} else if (KEY("size_index")) {
 		if (!v || !*v)
 			return COLFS_ECORRUPT;
@@ -290,6 +297,10 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 			o->on_damage = COLFS_ON_DAMAGE_SKIP;
 		else
 			return COLFS_ECORRUPT;
+	} else if (KEY("follow_links")) {
+		if (v)
+			return COLFS_ECORRUPT;
+		o->follow_links = true;
 	} else if (KEY("allow_full_download")) {
 		if (v)
 			return COLFS_ECORRUPT;
@@ -407,14 +418,19 @@ const char *colfs_options_help(void)
 	       "    -o cfile_nullable=true|false  CFile salvage: nullable column (default false)\n"
 	       "    -o sizes=auto|exact|lazy  when a stat decodes a view to know its size:\n"
 	       "                           auto when cheap (default), exact always, lazy never\n"
+	       "    -o page_cache=arrays|all  views of known size the kernel caches: arrays/\n"
+	       "                           (default; text views direct I/O, no shared mmap), all\n"
 	       "    -o size_index=PATH|off the file keeping learned sizes (default in\n"
 	       "                           $XDG_CACHE_HOME/colfs, else ~/.cache/colfs)\n"
 	       "    -o decode_threads=N    threads decoding ahead of sequential reads\n"
 	       "                           (0-64; default one per online CPU, 0 none)\n"
 	       "    -o on_damage=error|null|skip  rows of an unreadable page, stream or\n"
-	       "                           block: the read fails (default), NULL, left out\n"
+	       "                           block (a directory: of a file missing, changed\n"
+	       "                           or not decodable): the read fails (default),\n"
+	       "                           NULL, left out\n"
 	       "    -o max_open_files=N    a directory (dataset): files kept open at once\n"
 	       "                           (1-65536, default 64)\n"
+	       "    -o follow_links        a directory: follow links that lead out of it\n"
 	       "    -o node_budget=N       a mount: nodes kept before the kernel is asked to\n"
 	       "                           forget the least recently used listings (default\n"
 	       "                           200000, 0 no bound)\n"

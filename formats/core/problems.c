@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define COLFS_MAX_ERRORS 10000
 /* Add a problem to the list (the tree path, and the message as made). */
@@ -53,9 +54,22 @@ static void tree_record(colfs_tree *t, const char *path, uint64_t offset,
 	}
 	e->offset = offset;
 	e->status = st;
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	e->when = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 	t->nerrors++;
 out:
 	colfs_tree_unlock(t);
+}
+
+/* The format's own check of what it shows beyond the source
+ * (colfs_format.check), COLFS_OK when it has none. */
+colfs_status colfs_tree_format_check(colfs_tree *t, bool force,
+				     colfs_err *err)
+{
+	if (!t->format || !t->format->check)
+		return COLFS_OK;
+	return t->format->check(t, force, err);
 }
 
 /* File the one root problem of a changed source (once). */
@@ -65,15 +79,18 @@ void colfs_tree_file_change(colfs_tree *t)
 
 	if (__atomic_exchange_n(&t->change_filed, true, __ATOMIC_ACQ_REL))
 		return;
-	if (colfs_source_check(t->src, &e) != COLFS_OK)
+	if (colfs_source_check(t->src, &e) != COLFS_OK ||
+	    colfs_tree_format_check(t, false, &e) != COLFS_OK)
 		tree_record(t, "/", e.offset, e.status, e.msg);
 }
 
 /* COLFS_EIO once the source has changed since the tree was opened (one
- * fstat); the change is then filed at the root. */
+ * fstat, and the format's check); the change is then filed at the
+ * root. */
 colfs_status colfs_tree_source_check(colfs_tree *t)
 {
-	if (colfs_source_check_often(t->src, NULL) == COLFS_OK)
+	if (colfs_source_check_often(t->src, NULL) == COLFS_OK &&
+	    colfs_tree_format_check(t, false, NULL) == COLFS_OK)
 		return COLFS_OK;
 	colfs_tree_file_change(t);
 	return COLFS_EIO;
@@ -190,6 +207,28 @@ static bool path_under(const char *path, const char *dir)
 
 /* The problems of `t` under `dir`, their paths after `prefix` and their
  * offsets moved by `base`; then those of its grafts. */
+/* A read of a remote source that failed (the server gone, a timeout)
+ * while a later one got its bytes from the server: the failure is past,
+ * and its line says when the source answered again.  A source changed
+ * since mount stays failed. */
+static void errors_past(colfs_tree *t, const error_entry *e, colfs_buf *out)
+{
+	if (e->status != COLFS_EIO)
+		return;
+	/* 0 (never) for a tree without a source or a local one */
+	int64_t at = colfs_source_answered(t->src);
+	if (at <= e->when || colfs_source_changed(t->src))
+		return;
+	time_t sec = (time_t)(at / 1000000000);
+	struct tm tm;
+	char when[32];
+	if (!gmtime_r(&sec, &tm) ||
+	    !strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm))
+		return;
+	colfs_buf_printf(out, " (past: the source answered again at %s UTC)",
+			 when);
+}
+
 static void errors_render(colfs_tree *t, const char *dir, const char *prefix,
 			  uint64_t base, colfs_buf *out)
 {
@@ -203,10 +242,12 @@ static void errors_render(colfs_tree *t, const char *dir, const char *prefix,
 				       ? e->offset
 				       : e->offset + base;
 
-		colfs_buf_printf(out, "%s%s: %s: %s: %s\n", prefix,
+		colfs_buf_printf(out, "%s%s: %s: %s: %s", prefix,
 				 *prefix && !strcmp(e->path, "/") ? "" : e->path,
 				 colfs_offset_text(off, where, sizeof where),
 				 colfs_status_name(e->status), e->msg);
+		errors_past(t, e, out);
+		colfs_buf_putc(out, '\n');
 	}
 	if (!dir && t->dropped_errors)
 		colfs_buf_printf(out, "%s/: %zu more problems not listed\n",

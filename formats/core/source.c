@@ -112,6 +112,13 @@ void colfs_source_will_need(const colfs_source *src, uint64_t offset,
 							     : src->size - offset);
 }
 
+int64_t colfs_source_answered(const colfs_source *src)
+{
+	if (!src || !src->ops || !src->ops->answered)
+		return 0;
+	return src->ops->answered(src->ctx);
+}
+
 colfs_status colfs_source_io(const colfs_source *src, colfs_buf *out)
 {
 	if (!src->ops || !src->ops->io)

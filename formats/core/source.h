@@ -50,6 +50,10 @@ typedef struct colfs_source_ops {
 	 * rendered again at each open; may be NULL (no `io`). */
 	colfs_status (*io)(void *ctx, colfs_buf *out);
 	void (*destroy)(void *ctx);
+	/* When the backend last got bytes from where they live (a server's
+	 * reply, not its cache): CLOCK_REALTIME nanoseconds, 0 never; may
+	 * be NULL.  A failure filed before it is past (problems.c). */
+	int64_t (*answered)(void *ctx);
 } colfs_source_ops;
 /* A source of `size` bytes over a backend; takes `ctx` (destroyed with
  * the source, also when the creation fails). */
@@ -123,6 +127,9 @@ colfs_status colfs_source_io(const colfs_source *src, colfs_buf *out);
 /* How many reads of the file were made so far (all threads): a caller
  * that read nothing since its last check need not check again. */
 uint64_t colfs_source_reads(const colfs_source *src);
+/* The backend's `answered` (0 for a file or memory source, or a backend
+ * without it). */
+int64_t colfs_source_answered(const colfs_source *src);
 /* Has a check (or a read) seen a change?  No system call. */
 bool colfs_source_changed(const colfs_source *src);
 

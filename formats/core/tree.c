@@ -510,7 +510,8 @@ static void tree_source_note(colfs_tree *t, colfs_buf *out)
 	colfs_err e = {0};
 	struct stat st;
 
-	if (colfs_source_check(t->src, &e) != COLFS_OK) {
+	if (colfs_source_check(t->src, &e) != COLFS_OK ||
+	    colfs_tree_format_check(t, true, &e) != COLFS_OK) {
 		colfs_tree_file_change(t);
 		colfs_buf_printf(out, "%s\n", e.msg);
 		return;
@@ -1749,6 +1750,9 @@ static colfs_status stream_size(colfs_tree *t, colfs_node *n,
 		*exact = true;
 		return COLFS_OK;
 	}
+	/* asked before the stream's lock: a dataset's view lists it */
+	bool probe = mode == COLFS_SIZES_EXACT ||
+		     (mode == COLFS_SIZES_AUTO && colfs_node_cheap_to_size(t, n));
 	pthread_mutex_lock(&s->lock);
 	if (!s->complete && !s->index_checked) {
 		uint64_t v;
@@ -1761,10 +1765,7 @@ static colfs_status stream_size(colfs_tree *t, colfs_node *n,
 		    v <= INT64_MAX)
 			s->index_size = (int64_t)v;
 	}
-	if (!s->complete && s->index_size < 0 && !s->probe_failed &&
-	    (mode == COLFS_SIZES_EXACT ||
-	     (mode == COLFS_SIZES_AUTO &&
-	      colfs_source_size(t->src) <= COLFS_SIZE_PROBE_SOURCE))) {
+	if (!s->complete && s->index_size < 0 && !s->probe_failed && probe) {
 		st = stream_reach(t, n, s, UINT64_MAX, NULL);
 		if (st != COLFS_OK)
 			s->probe_failed = true;
@@ -1898,7 +1899,9 @@ colfs_status colfs_node_size(colfs_tree *t, colfs_node *n, uint64_t *size,
 			__atomic_store_n(&n->doc_size, sz, __ATOMIC_RELEASE);
 		}
 		if ((sz < 0 || n->is_volatile) && n->size_when_read &&
-		    t->opts.sizes != COLFS_SIZES_EXACT) {
+		    t->opts.sizes != COLFS_SIZES_EXACT &&
+		    (t->opts.sizes != COLFS_SIZES_AUTO ||
+		     !colfs_node_cheap_to_size(t, n))) {
 			*exact = false;
 			return COLFS_OK;
 		}
@@ -2262,7 +2265,24 @@ static colfs_status tree_open_on(colfs_source *src, const char *display_name,
 		rc = COLFS_EUNSUPPORTED;
 		goto fail;
 	}
+	/* an option of one kind of source given to another is refused
+	 * rather than ignored without a word */
+	if (t->opts.delta_version_set && t->format != colfs_format_directory) {
+		snprintf(why, why_len, "%s: -o version=%lld applies to Delta "
+			 "tables (a directory with _delta_log/), not to a %s "
+			 "file", display_name, (long long)t->opts.delta_version,
+			 t->format->name);
+		rc = COLFS_EUNSUPPORTED;
+		goto fail;
+	}
 	rc = t->format->open(t, &err);
+	if (rc != COLFS_OK && !t->format->probe) {
+		/* a directory (a dataset, a Delta table): no "file", its
+		 * module's reason says what is wrong with it */
+		snprintf(why, why_len, "%s: %s", display_name,
+			 err.msg[0] ? err.msg : colfs_status_name(rc));
+		goto fail;
+	}
 	if (rc != COLFS_OK) {
 		snprintf(why, why_len, "%s: %s file not readable: %s",
 			 display_name, t->format->name,
@@ -2319,9 +2339,10 @@ static colfs_status tree_open(int fd, const char *display_name,
 		return COLFS_EIO;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		/* A dataset (formats/dataset): its views are never decoded
-		 * by a stat unless sizes=exact (the source's size says
-		 * nothing of their cost). */
+		/* A dataset (formats/dataset): with sizes=auto a stat
+		 * decodes a view when the files it reads are small (the
+		 * directory's own size says nothing of their cost:
+		 * sized_by_nodes). */
 		colfs_options dopts = {0};
 		if (forced) {
 			snprintf(why, why_len, "%s: is a directory",
@@ -2331,8 +2352,6 @@ static colfs_status tree_open(int fd, const char *display_name,
 		}
 		if (opts)
 			dopts = *opts;
-		if (dopts.sizes == COLFS_SIZES_AUTO)
-			dopts.sizes = COLFS_SIZES_LAZY;
 		rc = colfs_source_create_fd(fd, 1, &src);
 		if (rc != COLFS_OK) {
 			close(fd);
@@ -2410,8 +2429,6 @@ colfs_status colfs_tree_open_dataset_url(const char *display_name,
 	*out = NULL;
 	if (opts)
 		dopts = *opts;
-	if (dopts.sizes == COLFS_SIZES_AUTO)
-		dopts.sizes = COLFS_SIZES_LAZY;
 	rc = colfs_source_create_memory(none, sizeof none, &src);
 	if (rc != COLFS_OK) {
 		snprintf(why, why_len, "%s: %s", display_name,

@@ -74,6 +74,15 @@ typedef struct colfs_node_ops {
 	 * this node alone (a view's decoding state, its ctx if the node owns
 	 * it).  Never called for nodes freed with the tree. */
 	void (*release)(colfs_tree *t, colfs_node *n);
+	/* Optional, streams and the documents a stat does not make
+	 * (colfs_node_set_size_when_read): the bytes of source a whole
+	 * render of the node reads (a dataset's view: its files'), or false
+	 * when they cannot be known.  sizes=auto renders a node at its stat
+	 * to learn its size when they are at most COLFS_SIZE_PROBE_SOURCE;
+	 * without this op a stream counts its tree's source (unless the
+	 * format's `sized_by_nodes`) and such a document is never made by a
+	 * stat.  Called without the tree's lock; it must not render. */
+	bool (*decodes)(colfs_tree *t, colfs_node *n, uint64_t *bytes);
 } colfs_node_ops;
 
 /* A format module: one const table each, listed in registry.c. */
@@ -96,6 +105,17 @@ typedef struct colfs_format {
 	 * tree reads as its source, and the tree is opened over that file,
 	 * named `path`, without probing. */
 	bool (*claim_path)(const char *path, char *source, size_t source_len);
+	/* The source's size says nothing of what a view costs (a
+	 * directory): sizes=auto sizes at a stat only the nodes whose
+	 * `decodes` op answers. */
+	bool sized_by_nodes;
+	/* Optional: has what the tree shows changed beyond its source (a
+	 * dataset's folders below its top one)?  COLFS_EIO with the "source
+	 * changed since mount (...): remount" message if so, and at every
+	 * call after.  Called with the checks of the source (every open,
+	 * read, document and piece), so it must be cheap; `force` (a watcher
+	 * or the summary asking) wants a full look now. */
+	colfs_status (*check)(colfs_tree *t, bool force, colfs_err *err);
 } colfs_format;
 
 /* Open `fd` (owned) as `format` without probing: for tests and for

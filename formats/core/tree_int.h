@@ -79,6 +79,7 @@ typedef struct error_entry {
 	uint64_t offset;
 	colfs_status status;
 	char *msg;
+	int64_t when;   /* filed at (CLOCK_REALTIME ns) */
 } error_entry;
 
 /* A damaged part and the rows it hides (problems.c): merged ranges of
@@ -205,6 +206,8 @@ static inline bool colfs_grow(void **arr, size_t *cap, size_t need,
 /* problems.c: file the one root problem of a changed source (once);
  * COLFS_EIO once the source has changed since the tree was opened. */
 void colfs_tree_file_change(colfs_tree *t);
+colfs_status colfs_tree_format_check(colfs_tree *t, bool force,
+				     colfs_err *err);
 colfs_status colfs_tree_source_check(colfs_tree *t);
 /* layout.c: free the shared lines of a layout stream (NULL: nothing). */
 void colfs_svg_lines_free(struct colfs_svg_lines *sl);
@@ -233,5 +236,9 @@ colfs_node *colfs_dir_add_named(colfs_tree *t, colfs_node *dir, char *name,
 
 /* tree_sizes.c: read the size index for a freshly opened tree. */
 void colfs_tree_sizes_open(colfs_tree *t);
+/* tree_sizes.c: sizes=auto: is node `n` cheap enough to render whole at
+ * a stat (the bytes it decodes at most COLFS_SIZE_PROBE_SOURCE)?  Called
+ * without the tree's lock or the node's. */
+bool colfs_node_cheap_to_size(colfs_tree *t, colfs_node *n);
 
 #endif

@@ -1,6 +1,6 @@
 /* colfs: a tree's size index (sizeindex.h keeps the file): where it
  * lives, the key of the source it belongs to, reading it at open and
- * saving it.
+ * saving it; and which nodes sizes=auto sizes at a stat.
  */
 #include "tree_int.h"
 
@@ -197,3 +197,21 @@ colfs_status colfs_tree_save_sizes(colfs_tree *t, char *why, size_t why_len)
 /* `name` made absolute (from the current directory; symbolic links are
  * kept, so that a link moved to another file counts as a replacement),
  * when it names the file `st` describes; else NULL. */
+/* sizes=auto sizes a node at its stat when rendering it whole reads at
+ * most COLFS_SIZE_PROBE_SOURCE bytes of source: the bytes its `decodes`
+ * op gives (a dataset's view: the sum over its files), else its tree's
+ * source's size for a stream of a format whose source is what its views
+ * decode.  A document made only when read (colfs_node_set_size_when_read)
+ * is sized at a stat only by its op. */
+bool colfs_node_cheap_to_size(colfs_tree *t, colfs_node *n)
+{
+	uint64_t bytes = 0;
+
+	if (n->ops && n->ops->decodes)
+		return n->ops->decodes(t, n, &bytes) &&
+		       bytes <= COLFS_SIZE_PROBE_SOURCE;
+	if (n->kind != COLFS_CONTENT_STREAM ||
+	    (t->format && t->format->sized_by_nodes))
+		return false;
+	return colfs_source_size(t->src) <= COLFS_SIZE_PROBE_SOURCE;
+}

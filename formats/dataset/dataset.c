@@ -21,6 +21,8 @@
  * list (`plock`), which `errors` renders.
  */
 #include "dataset_int.h"
+#include "dataset_jsonl.h"
+#include "dataset_keycol.h"
 #include "delta.h"
 #include "../core/graft.h"
 #include "../core/render.h"
@@ -77,12 +79,19 @@ typedef struct ds_file {
 	char **phys;          /* a Delta table with column mapping: each
 			       * field's own name in the file (escaped, as
 			       * its columns/ names it); NULL: `fields` */
+	char **raw;           /* each field's real name where columns/ cuts
+			       * it (over 200 bytes), else NULL; NULL: none
+			       * is cut */
 	size_t nfields;
 	/* a Delta table: the rows its deletion vector deletes (ascending,
 	 * borrowed from the snapshot), left out of the union views */
 	const uint64_t *deleted;
 	size_t ndeleted;
-	char *refused;        /* why the union views cannot read it, or NULL */
+	/* why the union views cannot read it whole (dataset_damage.c):
+	 * missing, changed, not decodable; set once, under plock */
+	char *damage;
+	bool read_failed;     /* a union view's read of it failed (plock) */
+	ds_identity ident;    /* what it was when first opened */
 	size_t schema_id;
 	/* the open tree (lru) */
 	colfs_tree *tree;
@@ -93,9 +102,13 @@ typedef struct ds_file {
 
 typedef struct ds_field {
 	char *name;           /* escaped, as in columns/ */
+	char *raw;            /* the real name where `name` is cut, or NULL */
 	char *key_json;       /* "name" as rows.jsonl writes the key */
 	char *key_csv;        /* as rows.csv's header writes it */
 	char *type;           /* schema text of the first file with it */
+	long key;             /* a Hive key that is also this column of the
+				 files: its index (the key's values and type
+				 at the column's place), else -1 */
 	bool nested;          /* a struct's leaf (`a.b` beside `a`): a view
 				 of columns/, inside its struct's member
 				 of rows.* and its text in schema */
@@ -136,6 +149,8 @@ typedef struct dataset {
 	pthread_mutex_t plock;
 	char **problems;
 	size_t nproblems, capproblems;
+	/* the folders listed, for the change check (a local directory) */
+	ds_stamps *stamps;
 } dataset;
 
 /* A dataset tree: the whole dataset or one partition of it. */
@@ -149,7 +164,9 @@ struct ds_view {
 };
 
 /* ------------------------------------------------------------------------
- * Problems
+ * Problems: "path: offset: kind: message" lines; `st` COLFS_OK makes a
+ * note of the dataset as a whole ("path: message": schema drift names
+ * no byte of any file and is no damage)
  */
 static void ds_problem(dataset *ds, const char *path, uint64_t offset,
 		       colfs_status st, const char *fmt, ...)
@@ -165,9 +182,12 @@ static void ds_problem(dataset *ds, const char *path, uint64_t offset,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	colfs_buf_printf(&b, "%s: %s: %s: %s\n", path,
-			 colfs_offset_text(offset, where, sizeof where),
-			 colfs_status_name(st), msg);
+	if (st == COLFS_OK)     /* a note of the dataset: no byte, no kind */
+		colfs_buf_printf(&b, "%s: %s\n", path, msg);
+	else
+		colfs_buf_printf(&b, "%s: %s: %s: %s\n", path,
+				 colfs_offset_text(offset, where, sizeof where),
+				 colfs_status_name(st), msg);
 	colfs_buf_putc(&b, '\0');
 	if (colfs_buf_status(&b) != COLFS_OK) {
 		colfs_buf_free(&b);
@@ -196,6 +216,15 @@ static void ds_problem(dataset *ds, const char *path, uint64_t offset,
 	pthread_mutex_unlock(&ds->plock);
 }
 
+/* File `f` is damaged (dataset_damage.c): the first reason is kept. */
+static void ds_set_damage(dataset *ds, ds_file *f, const char *why)
+{
+	pthread_mutex_lock(&ds->plock);
+	if (!f->damage)
+		f->damage = strdup(why);
+	pthread_mutex_unlock(&ds->plock);
+}
+
 /* Copy the problems of file `f`'s open tree not copied yet. */
 static void ds_sync(dataset *ds, ds_file *f, colfs_tree *g)
 {
@@ -211,6 +240,23 @@ static void ds_sync(dataset *ds, ds_file *f, colfs_tree *g)
 		ds_problem(ds, path, p->offset, p->status, "%s", p->message);
 	}
 	free(p);
+}
+
+static char *ds_tree_path(const char *rel);
+
+/* What a listing passed by: each entry it did not take a problem under
+ * its path, each folder it read kept for the change check. */
+static void ds_found_take(dataset *ds, ds_found *found)
+{
+	for (size_t i = 0; i < found->nskips; i++) {
+		char *path = ds_tree_path(found->skips[i].rel);
+		if (path)
+			ds_problem(ds, path, UINT64_MAX, found->skips[i].st,
+				   "%s", found->skips[i].why);
+		free(path);
+	}
+	ds_stamps_add(ds->stamps, found);
+	ds_found_free(found);
 }
 
 /* ------------------------------------------------------------------------
@@ -283,13 +329,36 @@ static colfs_status ds_acquire(void *ctx, uint64_t key, colfs_tree **out)
 	if (!path)
 		return COLFS_ENOMEM;
 	sprintf(path, "%s/%s", ds->root, f->rel);
+	/* a local file is the one first opened (and, outside a Delta
+	 * table, of the size listed); a Delta file's size is checked
+	 * against its add action at load */
+	pthread_mutex_lock(&ds->lru);
+	st = ds->s3 ? COLFS_OK
+		: ds_identity_check(path, &f->ident, ds->snap ? UINT64_MAX
+				    : f->size, why, sizeof why);
+	pthread_mutex_unlock(&ds->lru);
+	if (st != COLFS_OK) {
+		free(path);
+		ds_problem(ds, f->tree_path, UINT64_MAX, st, "%s", why);
+		ds_set_damage(ds, f, why);
+		return st;
+	}
 	st = colfs_tree_open(path, &ds->gopts, &t, why, sizeof why);
 	free(path);
 	if (st != COLFS_OK) {
 		/* "<path>: reason": the reason alone, under the file */
 		const char *r = strstr(why, ": ");
-		ds_problem(ds, f->tree_path, UINT64_MAX, st, "not opened: %s",
-			   r ? r + 2 : why[0] ? why : colfs_status_name(st));
+		char note[600];
+		int nl = snprintf(note, sizeof note, "not opened: %s",
+				  r ? r + 2 : why[0] ? why
+				  : colfs_status_name(st));
+		if (ds->snap && nl > 0 && (size_t)nl < sizeof note)
+			snprintf(note + nl, sizeof note - (size_t)nl, " (an "
+				 "active file of the Delta log at version "
+				 "%lld)", (long long)ds->snap->version);
+		ds_problem(ds, f->tree_path, UINT64_MAX, st, "%s", note);
+		if (st != COLFS_ENOMEM)   /* the next open may succeed */
+			ds_set_damage(ds, f, note);
 		return st;
 	}
 	pthread_mutex_lock(&ds->lru);
@@ -483,13 +552,20 @@ static int ds_magic(const dataset *ds, const char *rel, uint64_t size)
 							    size))
 					kind = 1;
 		close(fd);
+	} else {
+		/* listed but not readable now: shown, and its open says why
+		 * (a damaged file, dataset_damage.c) */
+		kind = 1;
 	}
 	return kind;
 }
 
+/* A Delta table's files are data files by the log's word: one missing,
+ * or not columnar, is a damaged file, not another file. */
 static void ds_probe_file(dataset *ds, size_t i)
 {
-	ds->files[i].kind = ds_magic(ds, ds->files[i].rel, ds->files[i].size);
+	ds->files[i].kind = ds->snap ? 1 : ds_magic(ds, ds->files[i].rel,
+						    ds->files[i].size);
 }
 
 static void ds_probe_new(dataset *ds, size_t i)
@@ -652,8 +728,9 @@ static const colfs_delta_field *ds_delta_field(const dataset *ds,
  * physical names kept in f->phys for reading.  A column that is no field
  * of the table's schema (a dropped one), or that is a partition column
  * (whose values come from the log), is left out.  Mode `id` with a file
- * that has no field ids: the file is refused (f->refused), as the
- * protocol allows, rather than read as all NULL. */
+ * that has no field ids: a damaged file (dataset_damage.c), which the
+ * union views refuse, leave out or read as all NULL as on_damage says
+ * (the protocol lets a reader refuse it or read it all NULL). */
 static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 {
 	json_t *ids = NULL, *doc = NULL;
@@ -671,12 +748,12 @@ static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 			if (json_is_integer(json_object_get(c, "field_id")))
 				any = true;
 		if (!any) {
-			f->refused = strdup("column mapping mode id: the file's "
-					    "columns have no field ids");
+			ds_set_damage(ds, f, "column mapping mode id: the "
+				      "file's columns have no field ids");
 			ds_problem(ds, f->tree_path, UINT64_MAX,
-				   COLFS_EUNSUPPORTED, "left out of the union "
-				   "views: column mapping mode id, and the "
-				   "file's columns have no field ids");
+				   COLFS_EUNSUPPORTED, "column mapping mode id, "
+				   "and the file's columns have no field ids to "
+				   "find the table's fields by");
 		}
 	}
 	char **phys = calloc(f->nfields + 1, sizeof *phys);
@@ -750,6 +827,83 @@ static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 	json_decref(doc);
 }
 
+static void ds_render_pval(colfs_buf *b, const dataset *ds, size_t k,
+			   const char *v, int mode, const char *null_token);
+
+/* A column of file `f` named as a Hive key of its folders: one field
+ * with the key, whose values are the folder's (ds_unify leaves the
+ * column out); each value of the column that is not the folder's makes
+ * a problem of the file. */
+static void ds_key_columns(dataset *ds, ds_file *f, colfs_tree *g)
+{
+	const char *null_token = colfs_tree_options(g)->null_token;
+	for (size_t k = 0; f->pvals && k < ds->nkeys; k++) {
+		char *esc = colfs_name_escape(ds->keys[k].name);
+		size_t j = 0;
+		while (esc && j < f->nfields && strcmp(f->fields[j], esc))
+			j++;
+		colfs_buf want = COLFS_BUF_INIT, path = COLFS_BUF_INIT;
+		ds_keycol_diff d;
+		if (esc && j < f->nfields) {
+			ds_render_pval(&want, ds, k, f->pvals[k], 0, null_token);
+			colfs_buf_putc(&want, '\0');
+			colfs_buf_printf(&path, "columns/%s",
+					 f->phys ? f->phys[j] : f->fields[j]);
+			colfs_buf_putc(&path, '\0');
+		}
+		if (esc && j < f->nfields && !colfs_buf_status(&want) &&
+		    !colfs_buf_status(&path) &&
+		    ds_keycol_compare(g, path.data, want.data,
+				      ds->keys[k].type == DS_BIGINT,
+				      &d) == COLFS_OK && d.differ)
+			ds_problem(ds, f->tree_path, UINT64_MAX, COLFS_ECORRUPT,
+				   "its column %s is the Hive key of its folder "
+				   "%s=%s, and %llu of its %llu values are not "
+				   "(the first in row %llu: %s): the union views "
+				   "show the folder's value", esc,
+				   ds->keys[k].name, want.data,
+				   (unsigned long long)d.differ,
+				   (unsigned long long)d.rows,
+				   (unsigned long long)d.first, d.first_text);
+		colfs_buf_free(&want);
+		colfs_buf_free(&path);
+		free(esc);
+	}
+}
+
+/* The real names of file `f`'s top-level fields that columns/ cuts
+ * (over 200 bytes after escaping, docs/tree.md), from its schema.json
+ * (Parquet's and ORC's name their children): the union views key and
+ * list such a field by its name, not by its cut one. */
+static void ds_raw_names(ds_file *f, colfs_tree *g)
+{
+	bool cut = false;
+	for (size_t j = 0; j < f->nfields && !f->phys; j++)
+		cut = cut || strstr(f->fields[j], "%~");
+	if (!cut)
+		return;
+	colfs_buf b = COLFS_BUF_INIT;
+	json_t *doc = NULL;
+	if (ds_read_node(g, "schema.json", &b) == COLFS_OK &&
+	    colfs_buf_status(&b) == COLFS_OK && b.len)
+		doc = json_loadb(b.data, b.len, 0, NULL);
+	colfs_buf_free(&b);
+	f->raw = calloc(f->nfields, sizeof *f->raw);
+	size_t i;
+	json_t *c;
+	json_array_foreach(f->raw ? json_object_get(doc, "children") : NULL,
+			   i, c) {
+		const char *nm = json_string_value(json_object_get(c, "name"));
+		char *esc = nm ? colfs_name_escape(nm) : NULL;
+		for (size_t j = 0; esc && j < f->nfields; j++)
+			if (!f->raw[j] && strstr(esc, "%~") &&
+			    !strcmp(f->fields[j], esc))
+				f->raw[j] = strdup(nm);
+		free(esc);
+	}
+	json_decref(doc);
+}
+
 /* Read file `i`'s footer facts (a pool thread: no host lock). */
 static void ds_load_file(dataset *ds, size_t i)
 {
@@ -763,6 +917,23 @@ static void ds_load_file(dataset *ds, size_t i)
 		return;
 	}
 	f->format = colfs_tree_format(g);
+	/* a Delta file is the one its add action describes: its size now,
+	 * its rows once its summary is read (below) */
+	if (ds->snap && i < ds->snap->n_files) {
+		char *path = malloc(strlen(ds->root) + strlen(f->rel) + 2);
+		if (path)
+			sprintf(path, "%s/%s", ds->root, f->rel);
+		char *why = ds_delta_disagrees(ds->s3 ? NULL : path,
+					       &ds->snap->files[i], -1,
+					       ds->snap->version);
+		free(path);
+		if (why) {
+			ds_problem(ds, f->tree_path, UINT64_MAX, COLFS_ECORRUPT,
+				   "%s", why);
+			ds_set_damage(ds, f, why);
+			free(why);
+		}
+	}
 	st = ds_read_node(g, "summary", &b);
 	colfs_buf_putc(&b, '\0');
 	if (st == COLFS_OK && colfs_buf_status(&b) == COLFS_OK) {
@@ -817,14 +988,27 @@ static void ds_load_file(dataset *ds, size_t i)
 	}
 	if (ds->snap && strcmp(ds->snap->column_mapping_mode, "none"))
 		ds_map_fields(ds, f, g);
+	ds_key_columns(ds, f, g);
+	ds_raw_names(f, g);
 	if (f->rows < 0) {
 		f->info = -1;
 		f->why = strdup("its summary gives no row count");
+		ds_set_damage(ds, f, f->why ? f->why : "no row count");
 		ds_problem(ds, f->tree_path, UINT64_MAX, COLFS_EUNSUPPORTED,
 			   "left out of the union views: its summary gives "
 			   "no row count");
 	} else {
 		f->info = 1;
+		char *why = ds->snap && i < ds->snap->n_files
+			    ? ds_delta_disagrees(NULL, &ds->snap->files[i],
+						 f->rows, ds->snap->version)
+			    : NULL;
+		if (why) {
+			ds_problem(ds, f->tree_path, UINT64_MAX, COLFS_ECORRUPT,
+				   "%s", why);
+			ds_set_damage(ds, f, why);
+			free(why);
+		}
 	}
 	pthread_mutex_lock(&ds->lru);
 	ds_sync(ds, f, g);
@@ -849,6 +1033,14 @@ static char *ds_json_key(const char *escaped)
 	colfs_render_json_string(&b, (const uint8_t *)raw, n);
 	colfs_buf_putc(&b, '\0');
 	free(raw);
+	return colfs_buf_status(&b) == COLFS_OK ? b.data : NULL;
+}
+
+static char *ds_json_text(const char *raw)
+{
+	colfs_buf b = COLFS_BUF_INIT;
+	colfs_render_json_string(&b, (const uint8_t *)raw, strlen(raw));
+	colfs_buf_putc(&b, '\0');
 	return colfs_buf_status(&b) == COLFS_OK ? b.data : NULL;
 }
 
@@ -878,6 +1070,29 @@ static long ds_field_find(const dataset *ds, const char *name)
 		if (strcmp(ds->fields[i].name, name) == 0)
 			return (long)i;
 	return -1;
+}
+
+/* The Hive key a file's field (escaped) is named as, or -1. */
+static long ds_key_column(const dataset *ds, const char *field)
+{
+	long is = -1;
+	for (size_t k = 0; is < 0 && k < ds->nkeys; k++) {
+		char *esc = colfs_name_escape(ds->keys[k].name);
+		if (esc && strcmp(esc, field) == 0)
+			is = (long)k;
+		free(esc);
+	}
+	return is;
+}
+
+/* Whether key `k` is shown at a column's place (ds_field.key), not
+ * after the fields. */
+static bool ds_key_placed(const dataset *ds, size_t k)
+{
+	for (size_t i = 0; i < ds->nfields; i++)
+		if (ds->fields[i].key == (long)k)
+			return true;
+	return false;
 }
 
 /* "a, b, c and 4 more" of the files of the list. */
@@ -916,9 +1131,12 @@ static void ds_unify(dataset *ds)
 		}
 		ds->fields = nf;
 		nf[ds->nfields].name = esc;
-		nf[ds->nfields].key_json = ds_json_key(esc);
-		nf[ds->nfields].key_csv = ds_csv_key(esc);
+		/* keyed by the schema's name (esc may be cut) */
+		nf[ds->nfields].raw = strstr(esc, "%~") ? strdup(name) : NULL;
+		nf[ds->nfields].key_json = ds_json_text(name);
+		nf[ds->nfields].key_csv = ds_csv_text(name, strlen(name));
 		nf[ds->nfields].type = NULL;
+		nf[ds->nfields].key = -1;
 		ds->nfields++;
 	}
 	for (size_t i = 0; i < ds->nfiles; i++) {
@@ -937,10 +1155,18 @@ static void ds_unify(dataset *ds)
 			if (!nf)
 				break;
 			ds->fields = nf;
+			/* a cut name: keyed by the real one */
+			const char *raw = f->raw ? f->raw[k] : NULL;
 			nf[ds->nfields].name = strdup(f->fields[k]);
-			nf[ds->nfields].key_json = ds_json_key(f->fields[k]);
-			nf[ds->nfields].key_csv = ds_csv_key(f->fields[k]);
+			nf[ds->nfields].raw = raw ? strdup(raw) : NULL;
+			nf[ds->nfields].key_json = raw ? ds_json_text(raw)
+						   : ds_json_key(f->fields[k]);
+			nf[ds->nfields].key_csv = raw ? ds_csv_text(raw, strlen(raw))
+						  : ds_csv_key(f->fields[k]);
 			nf[ds->nfields].type = strdup(f->types[k]);
+			/* a Hive key's column: the key at its place, as
+			 * DuckDB's hive_partitioning reads it */
+			nf[ds->nfields].key = ds_key_column(ds, f->fields[k]);
 			ds->nfields++;
 		}
 		/* its schema among the distinct ones */
@@ -967,6 +1193,8 @@ static void ds_unify(dataset *ds)
 	}
 	for (size_t k = 0; missing && other && k < ds->nfields; k++) {
 		size_t nm = 0, no = 0;
+		if (ds->fields[k].key >= 0)
+			continue;  /* the key's values: no file's */
 		const char *first_type = ds->fields[k].type
 					 ? ds->fields[k].type : "";
 		for (size_t i = 0; i < ds->nfiles; i++) {
@@ -990,20 +1218,29 @@ static void ds_unify(dataset *ds)
 			colfs_buf_putc(&b, '\0');
 			if (colfs_buf_status(&b) == COLFS_OK)
 				ds_problem(ds, "/schema", UINT64_MAX,
-					   COLFS_EUNSUPPORTED, "%s", b.data);
+					   COLFS_OK, "%s", b.data);
 			b.len = 0;
 		}
 		if (no) {
+			/* the declaration of the first file declaring it
+			 * otherwise */
+			const ds_file *o = &ds->files[other[0]];
+			size_t j = 0;
+			while (j < o->nfields &&
+			       strcmp(o->fields[j], ds->fields[k].name))
+				j++;
 			colfs_buf_printf(&b, "schema drift: field %s changes "
 					 "type: '%s' in the first file, another "
-					 "in %zu files (shown as each file "
-					 "renders it): ", ds->fields[k].name,
-					 first_type, no);
+					 "in %zu file%s (the first of them: "
+					 "'%s'; each shown as its file renders "
+					 "it): ", ds->fields[k].name,
+					 first_type, no, no == 1 ? "" : "s",
+					 j < o->nfields ? o->types[j] : "");
 			ds_name_files(ds, other, no, &b);
 			colfs_buf_putc(&b, '\0');
 			if (colfs_buf_status(&b) == COLFS_OK)
 				ds_problem(ds, "/schema", UINT64_MAX,
-					   COLFS_EUNSUPPORTED, "%s", b.data);
+					   COLFS_OK, "%s", b.data);
 		}
 		colfs_buf_free(&b);
 	}
@@ -1222,6 +1459,26 @@ static ds_view *view_of(colfs_node *n)
 	return colfs_node_ctx(n);
 }
 
+/* The bytes a whole render of a view (or of summary, schema, errors)
+ * reads at most: the sizes of the files it lists (one whose magic says
+ * it is no columnar file counted too: the magic bytes may still be
+ * being read), the dataset listed first as any read of it would.
+ * sizes=auto sizes it at a stat when small (core/tree_sizes.c). */
+static bool ds_view_decodes(colfs_tree *t, colfs_node *n, uint64_t *bytes)
+{
+	ds_view *v = view_of(n);
+	char why[512];
+	(void)t;
+	*bytes = 0;
+	if (ds_list_now(v->ds, why, sizeof why) != COLFS_OK)
+		return false;
+	for (size_t i = 0; i < v->n && *bytes <= UINT64_MAX / 2; i++) {
+		uint64_t size = v->ds->files[v->idx[i]].size;
+		*bytes += size < UINT64_MAX / 2 ? size : UINT64_MAX / 2;
+	}
+	return true;
+}
+
 /* files/ and each folder under it: a folder of the view's files (those
  * of v->idx[lo..hi), the paths starting with its `plen` bytes: sorted
  * paths put a folder's files one after another).  Listed when first
@@ -1323,8 +1580,10 @@ static colfs_status disk_folder_populate(colfs_tree *t, colfs_node *dir)
 	ds_entry *ents = NULL;
 	size_t n = 0;
 	char why[512] = "";
-	colfs_status st = ds_list_folder(ds->root, fo->rel, &ents, &n, why,
-					 sizeof why);
+	ds_found found = {0};
+	colfs_status st = ds_list_folder(ds->root, &ds->gopts, fo->rel, &ents,
+					 &n, &found, why, sizeof why);
+	ds_found_take(ds, &found);
 	if (st != COLFS_OK) {
 		colfs_tree_report(t, dir, UINT64_MAX, st, "the folder cannot "
 				  "be listed: %s",
@@ -1386,15 +1645,31 @@ static int64_t ds_rows_shown(const ds_file *f)
 	return r > (int64_t)f->ndeleted ? r - (int64_t)f->ndeleted : 0;
 }
 
+/* The rows damaged file i adds to the union views under
+ * on_damage=null: the log's numRecords, else its footer's rows, less
+ * those its deletion vector deletes; -1 unknown. */
+static int64_t ds_damaged_rows(const dataset *ds, size_t i)
+{
+	const ds_file *f = &ds->files[i];
+	int64_t r = ds->snap && i < ds->snap->n_files &&
+		    ds->snap->files[i].num_records >= 0
+		    ? ds->snap->files[i].num_records
+		    : f->info == 1 ? f->rows : -1;
+	if (r < 0)
+		return -1;
+	return r > (int64_t)f->ndeleted ? r - (int64_t)f->ndeleted : 0;
+}
+
 static colfs_status summary_generate(colfs_tree *t, colfs_node *n,
 				     colfs_buf *out)
 {
 	ds_view *v = view_of(n);
 	dataset *ds = v->ds;
 	size_t nf = 0, bad = 0, skipped = 0, formats[3] = {0};
+	size_t dfiles = 0, dunknown = 0;
 	uint64_t bytes = 0;
-	int64_t rows = 0, groups = 0, deleted = 0;
-	(void)t;
+	int64_t rows = 0, groups = 0, deleted = 0, drows = 0;
+	colfs_on_damage mode = colfs_tree_options(t)->on_damage;
 	ds_load(ds);
 	for (size_t i = 0; i < v->n; i++) {
 		ds_file *f = &ds->files[v->idx[i]];
@@ -1404,11 +1679,24 @@ static colfs_status summary_generate(colfs_tree *t, colfs_node *n,
 		}
 		nf++;
 		bytes += f->size;
+		/* damaged (dataset_damage.c): its rows are on_damage's */
+		pthread_mutex_lock(&ds->plock);
+		bool damaged = f->info != 1 || f->damage || f->read_failed;
+		pthread_mutex_unlock(&ds->plock);
+		if (damaged) {
+			int64_t r = ds_damaged_rows(ds, v->idx[i]);
+			dfiles++;
+			if (r < 0)
+				dunknown++;
+			else
+				drows += r;
+		}
 		if (f->info != 1) {
 			bad++;
 			continue;
 		}
-		rows += ds_rows_shown(f);
+		if (!damaged)
+			rows += ds_rows_shown(f);
 		deleted += ds_rows(f) - ds_rows_shown(f);
 		if (f->groups > 0)
 			groups += f->groups;
@@ -1422,6 +1710,9 @@ static colfs_status summary_generate(colfs_tree *t, colfs_node *n,
 	colfs_buf_printf(out, "unreadable files: %zu\n", bad);
 	colfs_buf_printf(out, "other files: %zu (not Parquet, ORC or CFile: "
 			 "not shown)\n", skipped);
+	ds_damage_summary(out, mode, dfiles, drows, dunknown);
+	if (mode == COLFS_ON_DAMAGE_NULL)
+		rows += drows;
 	colfs_buf_printf(out, "rows: %lld\n", (long long)rows);
 	if (ds->snap)
 		colfs_buf_printf(out, "deleted rows: %lld (by deletion vectors: "
@@ -1465,6 +1756,7 @@ static colfs_status summary_generate(colfs_tree *t, colfs_node *n,
 
 static const colfs_node_ops summary_ops = {
 	.generate = summary_generate,
+	.decodes = ds_view_decodes,
 };
 
 static const char *const ds_type_parquet[] = {
@@ -1480,9 +1772,15 @@ static colfs_status schema_generate(colfs_tree *t, colfs_node *n,
 	colfs_buf_puts(out, "message dataset {\n");
 	for (size_t k = 0; k < ds->nfields; k++) {
 		const char *ty = ds->fields[k].type;
+		long key = ds->fields[k].key;
 		if (ds->fields[k].nested)
 			continue;
-		if (ty && ty[0]) {
+		if (key >= 0) {
+			colfs_buf_puts(out, "  optional ");
+			colfs_buf_printf(out, ds_type_parquet[ds->keys[key].type],
+					 ds->keys[key].name);
+			colfs_buf_puts(out, "; -- Hive partition key\n");
+		} else if (ty && ty[0]) {
 			/* the field's text as its first file has it */
 			colfs_buf_printf(out, "  %s\n", ty);
 		} else {
@@ -1490,6 +1788,8 @@ static colfs_status schema_generate(colfs_tree *t, colfs_node *n,
 		}
 	}
 	for (size_t k = 0; k < ds->nkeys; k++) {
+		if (ds_key_placed(ds, k))
+			continue;
 		colfs_buf_puts(out, "  optional ");
 		colfs_buf_printf(out, ds_type_parquet[ds->keys[k].type],
 				 ds->keys[k].name);
@@ -1501,6 +1801,7 @@ static colfs_status schema_generate(colfs_tree *t, colfs_node *n,
 
 static const colfs_node_ops schema_ops = {
 	.generate = schema_generate,
+	.decodes = ds_view_decodes,
 };
 
 static colfs_status schemas_file_generate(colfs_tree *t, colfs_node *n,
@@ -1566,8 +1867,9 @@ static colfs_status errors_generate(colfs_tree *t, colfs_node *n,
 {
 	ds_view *v = view_of(n);
 	dataset *ds = v->ds;
-	(void)t;
 	ds_load(ds);
+	if (!v->prefix[0])
+		ds_change_render(t, out);
 	pthread_mutex_lock(&ds->lru);
 	for (size_t i = 0; i < ds->nopen; i++) {
 		ds_file *f = &ds->files[ds->open_idx[i]];
@@ -1593,21 +1895,16 @@ static colfs_status errors_generate(colfs_tree *t, colfs_node *n,
 
 static const colfs_node_ops errors_ops = {
 	.generate = errors_generate,
+	.decodes = ds_view_decodes,
 };
 
 /* --- union views: one piece per file of the view ----------------------- */
-/* Whether file `f` can be read by the union views: refused by the
- * column mapping, or a deletion vector naming a row past its rows
- * (the log's numRecords unknown, or not the footer's count), is a
- * problem of the view, never rows shown wrong. */
+/* Whether file `f` can be read by the union views: a deletion vector
+ * naming a row past its rows (the log's numRecords unknown, or not the
+ * footer's count) is a problem of the view, never rows shown wrong. */
 static colfs_status ds_union_check(colfs_tree *t, colfs_node *n,
 				   const ds_file *f)
 {
-	if (f->refused) {
-		colfs_tree_report(t, n, UINT64_MAX, COLFS_EUNSUPPORTED,
-				  "%s: %s", f->rel, f->refused);
-		return COLFS_EUNSUPPORTED;
-	}
 	if (f->ndeleted && f->deleted[f->ndeleted - 1] >= (uint64_t)f->rows) {
 		colfs_tree_report(t, n, UINT64_MAX, COLFS_EBOUNDS,
 				  "%s: its deletion vector deletes row %llu, "
@@ -1634,6 +1931,134 @@ static colfs_status ds_count_mismatch(colfs_tree *t, colfs_node *n,
 	return COLFS_ECORRUPT;
 }
 
+/* -o on_damage at damaged file i (dataset_damage.c), named in errors
+ * under its path; `view`: the file's view the piece would read. */
+static colfs_status ds_union_damage(colfs_tree *t, colfs_node *n,
+				    dataset *ds, size_t i, const char *view,
+				    colfs_status st, const char *why,
+				    uint64_t *nulls)
+{
+	ds_file *f = &ds->files[i];
+	ds_damaged d = {f->rel, ds_damaged_rows(ds, i),
+			ds->snap ? ds->snap->version : -1};
+	char msg[800], text[1200];
+	snprintf(msg, sizeof msg, "%s: %s", view, why);
+	colfs_status got = ds_damage_piece(t, n, &d, st, msg, nulls, text,
+					   sizeof text);
+	ds_problem(ds, f->tree_path, UINT64_MAX, st == COLFS_OK ? COLFS_EIO
+		   : st, "%s", text);
+	return got;
+}
+
+/* Is file i damaged before any read (missing, changed, unreadable
+ * footer: dataset_damage.c)?  Then *damaged, and what on_damage makes
+ * of it: an error, or *nulls NULL rows (none: left out). */
+static colfs_status ds_union_begin(colfs_tree *t, colfs_node *n, dataset *ds,
+				   size_t i, const char *view, bool *damaged,
+				   uint64_t *nulls)
+{
+	ds_file *f = &ds->files[i];
+	char why[600] = "";
+	*nulls = 0;
+	*damaged = false;
+	if (f->kind != 1)
+		return COLFS_OK;
+	pthread_mutex_lock(&ds->plock);
+	if (f->damage)
+		snprintf(why, sizeof why, "%s", f->damage);
+	pthread_mutex_unlock(&ds->plock);
+	if (!why[0] && f->info == 1)
+		return COLFS_OK;
+	*damaged = true;
+	return ds_union_damage(t, n, ds, i, view, COLFS_ECORRUPT,
+			       why[0] ? why : f->why ? f->why
+			       : "it cannot be read", nulls);
+}
+
+/* File i's view `path` whole, appended to `out`; when it cannot be read
+ * what on_damage makes of it (*damaged, `out` as it was, and *nulls NULL
+ * rows for the caller to write; or an error). */
+static colfs_status ds_union_read(colfs_tree *t, colfs_node *n, dataset *ds,
+				  size_t i, const char *path, colfs_buf *out,
+				  bool *damaged, uint64_t *nulls)
+{
+	ds_file *f = &ds->files[i];
+	size_t len0 = out->len;
+	colfs_tree *g;
+	char why[800];
+	*nulls = 0;
+	*damaged = false;
+	colfs_status st = ds_acquire(ds, i, &g);
+	if (st == COLFS_OK) {
+		st = ds_read_node(g, path, out);
+		ds_release(ds, i, g);
+	}
+	if (st == COLFS_OK || st == COLFS_ENOMEM)
+		return st;
+	out->len = len0;
+	*damaged = true;
+	pthread_mutex_lock(&ds->plock);
+	f->read_failed = true;
+	snprintf(why, sizeof why, "%s", f->damage ? f->damage
+		 : "it cannot be decoded (see its own problems)");
+	pthread_mutex_unlock(&ds->plock);
+	return ds_union_damage(t, n, ds, i, path, st, why, nulls);
+}
+
+/* `rows` rows of NULL of file `f` in a union view: `k` a field of
+ * columns/ (a partition key keeps its value), or rows.jsonl (csv 0) or
+ * rows.csv (1) when k is SIZE_MAX. */
+static colfs_status ds_null_rows(const dataset *ds, const ds_file *f,
+				 size_t k, bool csv, const char *null_token,
+				 uint64_t rows, colfs_buf *out)
+{
+	colfs_buf line = COLFS_BUF_INIT;
+	size_t shown = 0;
+	if (k != SIZE_MAX && k >= ds->nfields) {
+		size_t key = k - ds->nfields;
+		ds_render_pval(&line, ds, key, f->pvals ? f->pvals[key] : NULL,
+			       0, null_token);
+	} else if (k != SIZE_MAX) {
+		colfs_buf_puts(&line, null_token);
+	} else {
+		if (!csv)
+			colfs_buf_putc(&line, '{');
+		for (size_t j = 0; j < ds->nfields; j++) {
+			if (ds->fields[j].nested)
+				continue;
+			if (shown++)
+				colfs_buf_putc(&line, ',');
+			if (csv)
+				colfs_buf_puts(&line, null_token);
+			else
+				colfs_buf_printf(&line, "%s:null",
+						 ds->fields[j].key_json);
+		}
+		for (size_t j = 0; j < ds->nkeys; j++) {
+			if (shown++)
+				colfs_buf_putc(&line, ',');
+			if (!csv) {
+				colfs_render_json_string(&line,
+					(const uint8_t *)ds->keys[j].name,
+					strlen(ds->keys[j].name));
+				colfs_buf_putc(&line, ':');
+			}
+			ds_render_pval(&line, ds, j, f->pvals ? f->pvals[j]
+				       : NULL, csv ? 2 : 1, null_token);
+		}
+		if (!csv)
+			colfs_buf_putc(&line, '}');
+	}
+	colfs_buf_putc(&line, '\n');
+	colfs_status st = colfs_buf_status(&line);
+	for (uint64_t r = 0; st == COLFS_OK && r < rows; r++) {
+		colfs_buf_append(out, line.data, line.len);
+		st = colfs_buf_status(out);
+	}
+	colfs_buf_free(&line);
+	return st;
+}
+
 static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 				 colfs_buf *out)
 {
@@ -1645,12 +2070,21 @@ static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	if (i >= v->n)
 		return COLFS_END;
 	ds_file *f = &ds->files[v->idx[i]];
+	char path[2048];
+	bool damaged;
+	uint64_t nulls;
+	snprintf(path, sizeof path, "columns/%s", k >= ds->nfields
+		 ? ds->keys[k - ds->nfields].name : ds->fields[k].name);
+	COLFS_TRY(ds_union_begin(t, n, ds, v->idx[i], path, &damaged, &nulls));
+	if (damaged)
+		return ds_null_rows(ds, f, k, false, null_token, nulls, out);
 	if (ds_rows(f) <= 0)
 		return COLFS_OK;
 	COLFS_TRY(ds_union_check(t, n, f));
 	int64_t rows = ds_rows_shown(f);
-	if (k >= ds->nfields) {
-		size_t key = k - ds->nfields;
+	long kk = k >= ds->nfields ? (long)(k - ds->nfields) : ds->fields[k].key;
+	if (kk >= 0) {
+		size_t key = (size_t)kk;
 		colfs_buf one = COLFS_BUF_INIT;
 		ds_render_pval(&one, ds, key, f->pvals ? f->pvals[key] : NULL,
 			       0, null_token);
@@ -1671,20 +2105,25 @@ static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 		}
 		return colfs_buf_status(out);
 	}
-	colfs_tree *g;
-	COLFS_TRY(ds_acquire(ds, v->idx[i], &g));
-	char path[2048];
 	snprintf(path, sizeof path, "columns/%s",
 		 f->phys ? f->phys[j] : f->fields[j]);
 	if (!f->ndeleted) {
-		colfs_status st = ds_read_node(g, path, out);
-		ds_release(ds, v->idx[i], g);
+		colfs_status st = ds_union_read(t, n, ds, v->idx[i], path, out,
+						&damaged, &nulls);
+		if (st == COLFS_OK && damaged)
+			st = ds_null_rows(ds, f, k, false, null_token, nulls,
+					  out);
 		return st;
 	}
 	/* one value a line: the lines of the deleted rows left out */
 	colfs_buf in = COLFS_BUF_INIT;
-	colfs_status st = ds_read_node(g, path, &in);
-	ds_release(ds, v->idx[i], g);
+	colfs_status st = ds_union_read(t, n, ds, v->idx[i], path, &in,
+					&damaged, &nulls);
+	if (st == COLFS_OK && damaged) {
+		/* its rows as NULL, deleted ones already left out */
+		colfs_buf_free(&in);
+		return ds_null_rows(ds, f, k, false, null_token, nulls, out);
+	}
 	const char *p = in.data, *end = in.data + in.len;
 	uint64_t r = 0;
 	size_t d = 0;
@@ -1705,49 +2144,11 @@ static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	return st;
 }
 
-/* The members of a JSON object line: [start, end) of each "key":value. */
+/* A field of a CSV record as written (quotes kept). */
 typedef struct ds_span {
 	const char *p;
 	size_t n;
 } ds_span;
-
-/* Split `line` (one object, no newline) into members; false when it is
- * not an object. */
-static bool ds_json_members(const char *line, size_t len, ds_span *m,
-			    size_t cap, size_t *nm)
-{
-	size_t depth = 0, start = 1;
-	bool str = false;
-	*nm = 0;
-	if (len < 2 || line[0] != '{' || line[len - 1] != '}')
-		return false;
-	if (len == 2)
-		return true;
-	for (size_t i = 1; i < len; i++) {
-		char c = line[i];
-		if (str) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				str = false;
-			continue;
-		}
-		if (c == '"')
-			str = true;
-		else if (c == '{' || c == '[')
-			depth++;
-		else if ((c == '}' || c == ']') && depth)
-			depth--;
-		else if ((c == ',' && depth == 0) || i == len - 1) {
-			if (*nm == cap)
-				return false;
-			m[*nm].p = line + start;
-			m[(*nm)++].n = i - start;
-			start = i + 1;
-		}
-	}
-	return true;
-}
 
 /* The members of a CSV record starting at `p`: fields as written
  * (quotes kept; a quoted field may hold commas and newlines, an inner
@@ -1802,7 +2203,9 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 				colfs_buf_printf(out, "%s%s", shown++ ? "," : "",
 						 ds->fields[k].key_csv);
 		for (size_t k = 0; k < ds->nkeys; k++) {
-			colfs_buf_puts(out, k || shown ? "," : "");
+			if (ds_key_placed(ds, k))
+				continue;
+			colfs_buf_puts(out, shown++ ? "," : "");
 			char *h = ds_csv_text(ds->keys[k].name,
 					      strlen(ds->keys[k].name));
 			colfs_buf_puts(out, h ? h : "");
@@ -1816,23 +2219,32 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	if (i >= v->n)
 		return COLFS_END;
 	ds_file *f = &ds->files[v->idx[i]];
+	const char *view = csv ? "rows.csv" : "rows.jsonl";
+	bool damaged;
+	uint64_t nulls;
+	COLFS_TRY(ds_union_begin(t, n, ds, v->idx[i], view, &damaged, &nulls));
+	if (damaged)
+		return ds_null_rows(ds, f, SIZE_MAX, csv, null_token, nulls, out);
 	if (ds_rows(f) <= 0)
 		return COLFS_OK;
 	COLFS_TRY(ds_union_check(t, n, f));
-	colfs_tree *g;
 	colfs_buf in = COLFS_BUF_INIT;
-	COLFS_TRY(ds_acquire(ds, v->idx[i], &g));
-	colfs_status st = ds_read_node(g, csv ? "rows.csv" : "rows.jsonl", &in);
-	ds_release(ds, v->idx[i], g);
+	colfs_status st = ds_union_read(t, n, ds, v->idx[i], view, &in,
+					&damaged, &nulls);
+	if (st == COLFS_OK && damaged) {
+		colfs_buf_free(&in);
+		return ds_null_rows(ds, f, SIZE_MAX, csv, null_token, nulls, out);
+	}
 	/* where each unified field is among the file's members */
 	size_t nm_cap = f->nfields + 1;
 	ds_span *m = calloc(nm_cap, sizeof *m);
+	ds_member *jm = csv ? NULL : calloc(nm_cap, sizeof *jm);
 	long *at = calloc(ds->nfields + 1, sizeof *at);
 	/* each unified field's key in the file's own view (its physical
 	 * name under column mapping), NULL where the file lacks it */
 	char **fkey = calloc(ds->nfields + 1, sizeof *fkey);
 	colfs_buf pv = COLFS_BUF_INIT;  /* the partition members */
-	if (!m || !at || !fkey)
+	if (!m || !at || !fkey || (!csv && !jm))
 		st = COLFS_ENOMEM;
 	for (size_t k = 0; st == COLFS_OK && k < ds->nfields; k++) {
 		size_t j = 0;
@@ -1841,12 +2253,16 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 		if (j == f->nfields)
 			continue;
 		const char *own = f->phys ? f->phys[j] : f->fields[j];
-		fkey[k] = csv ? ds_csv_key(own) : ds_json_key(own);
+		const char *raw = f->raw ? f->raw[j] : NULL;
+		fkey[k] = !csv ? strdup(own)
+			  : raw ? ds_csv_text(raw, strlen(raw)) : ds_csv_key(own);
 		if (!fkey[k])
 			st = COLFS_ENOMEM;
 	}
 	for (size_t k = 0; st == COLFS_OK && k < ds->nkeys; k++) {
 		const char *val = f->pvals ? f->pvals[k] : NULL;
+		if (ds_key_placed(ds, k))
+			continue;
 		if (csv) {
 			colfs_buf_putc(&pv, ',');
 		} else {
@@ -1884,16 +2300,19 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 		} else {
 			nl = memchr(p, '\n', (size_t)(end - p));
 			used = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
-			ok = ds_json_members(p, nl ? (size_t)(nl - p) : used,
-					     m, nm_cap, &nm);
+			ok = ds_jsonl_members(p, nl ? (size_t)(nl - p) : used,
+					      jm, nm_cap, &nm);
 			if (ok && !mapped) {
-				for (size_t k = 0; k < ds->nfields; k++) {
-					size_t kl = fkey[k] ? strlen(fkey[k]) : 0;
+				/* each member's key as the file's columns/
+				 * names it: the field it holds */
+				for (size_t k = 0; k < ds->nfields; k++)
 					at[k] = -1;
-					for (size_t j = 0; kl && j < nm; j++)
-						if (m[j].n > kl && m[j].p[kl] == ':' &&
-						    !memcmp(m[j].p, fkey[k], kl))
+				for (size_t j = 0; j < nm; j++) {
+					char *name = ds_jsonl_member_name(jm, j);
+					for (size_t k = 0; name && k < ds->nfields; k++)
+						if (fkey[k] && !strcmp(fkey[k], name))
 							at[k] = (long)j;
+					free(name);
 				}
 				mapped = true;
 			}
@@ -1917,15 +2336,24 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 				continue;
 			if (shown++)
 				colfs_buf_putc(out, ',');
-			if (at[k] >= 0 && (size_t)at[k] < nm && csv) {
+			if (ds->fields[k].key >= 0) {
+				/* a Hive key's column: the folder's value */
+				long key = ds->fields[k].key;
+				if (!csv) {
+					colfs_buf_puts(out, ds->fields[k].key_json);
+					colfs_buf_putc(out, ':');
+				}
+				ds_render_pval(out, ds, (size_t)key,
+					       f->pvals ? f->pvals[key] : NULL,
+					       csv ? 2 : 1, null_token);
+			} else if (at[k] >= 0 && (size_t)at[k] < nm && csv) {
 				colfs_buf_append(out, m[at[k]].p, m[at[k]].n);
 			} else if (at[k] >= 0 && (size_t)at[k] < nm) {
 				/* the member under the unified key */
-				size_t kl = strlen(fkey[k]) + 1;
+				const ds_member *jv = &jm[at[k]];
 				colfs_buf_puts(out, ds->fields[k].key_json);
 				colfs_buf_putc(out, ':');
-				colfs_buf_append(out, m[at[k]].p + kl,
-						 m[at[k]].n - kl);
+				colfs_buf_append(out, jv->val, jv->val_len);
 			} else if (csv)
 				colfs_buf_puts(out, null_token);
 			else
@@ -1956,6 +2384,7 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	colfs_buf_free(&pv);
 	colfs_buf_free(&in);
 	free(m);
+	free(jm);
 	free(at);
 	return st;
 }
@@ -1966,11 +2395,13 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 static const colfs_node_ops column_ops = {
 	.piece = column_piece,
 	.concurrent = true,
+	.decodes = ds_view_decodes,
 };
 
 static const colfs_node_ops rows_ops = {
 	.piece = rows_piece,
 	.concurrent = true,
+	.decodes = ds_view_decodes,
 };
 
 static colfs_status columns_populate(colfs_tree *t, colfs_node *dir)
@@ -1981,7 +2412,11 @@ static colfs_status columns_populate(colfs_tree *t, colfs_node *dir)
 	for (size_t k = 0; k < ds->nfields + ds->nkeys; k++) {
 		char *raw = NULL;
 		const char *name;
-		if (k < ds->nfields) {
+		if (k >= ds->nfields && ds_key_placed(ds, k - ds->nfields))
+			continue;
+		if (k < ds->nfields && ds->fields[k].raw) {
+			name = ds->fields[k].raw;
+		} else if (k < ds->nfields) {
 			/* the file's escaped name, as a raw one */
 			size_t len = strlen(ds->fields[k].name);
 			raw = malloc(len + 1);
@@ -2161,11 +2596,14 @@ static void dataset_files_free(dataset *ds)
 			free(f->types[k]);
 			if (f->phys)
 				free(f->phys[k]);
+			if (f->raw)
+				free(f->raw[k]);
 		}
+		free(f->raw);
 		free(f->fields);
 		free(f->types);
 		free(f->phys);
-		free(f->refused);
+		free(f->damage);
 	}
 	free(ds->files);
 	ds->files = NULL;
@@ -2192,6 +2630,7 @@ static void dataset_close(void *state)
 	colfs_delta_free(ds->snap);
 	for (size_t k = 0; k < ds->nfields; k++) {
 		free(ds->fields[k].name);
+		free(ds->fields[k].raw);
 		free(ds->fields[k].key_json);
 		free(ds->fields[k].key_csv);
 		free(ds->fields[k].type);
@@ -2203,6 +2642,7 @@ static void dataset_close(void *state)
 	for (size_t k = 0; k < ds->nproblems; k++)
 		free(ds->problems[k]);
 	free(ds->problems);
+	ds_stamps_destroy(ds->stamps);
 	pthread_mutex_destroy(&ds->load);
 	pthread_mutex_destroy(&ds->lru);
 	pthread_mutex_destroy(&ds->plock);
@@ -2295,6 +2735,12 @@ static colfs_status ds_partitions_delta(dataset *ds)
 
 static colfs_status ds_adopt(dataset *ds, ds_entry *ents, size_t n);
 
+/* ds_list_refuse's look at a file's magic bytes. */
+static bool ds_columnar(void *ctx, const char *rel, uint64_t size)
+{
+	return ds_magic(ctx, rel, size) == 1;
+}
+
 static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 {
 	const char *name = colfs_tree_display_name(t);
@@ -2330,22 +2776,30 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 	 * files its folder holds (some are removed from the table).  Under
 	 * an S3 prefix it is known once the listing has seen the log. */
 	bool delta = false;
+	const colfs_options *o = colfs_tree_options(t);
+	/* The version goes to the log reader as an argument: the options it
+	 * keeps (and opens checkpoints with) and those of the files' trees
+	 * have none, which a file's own tree would refuse. */
+	colfs_options lo = *o;
+	lo.delta_version_set = false;
 	if (!s3 && colfs_delta_is_table(ds->root)) {
-		const colfs_options *o = colfs_tree_options(t);
 		st = colfs_delta_load(ds->root, o->delta_version_set
-					? o->delta_version : -1, o, &ds->snap, err);
+					? o->delta_version : -1, &lo, &ds->snap, err);
 		if (st != COLFS_OK)
 			return st;
+	} else if (!s3 && ds_foreign_table(ds->root, why, sizeof why)) {
+		colfs_fail(err, COLFS_EUNSUPPORTED, UINT64_MAX, "%s", why);
+		return COLFS_EUNSUPPORTED;
 	}
-	ds->gopts = *colfs_tree_options(t);
+	if (!s3 && !(ds->stamps = ds_stamps_create()))
+		return COLFS_ENOMEM;
+	ds->gopts = lo;
 	/* The files' own trees: each a share of the cache, no workers of
 	 * their own (there may be max_open_files of them). */
 	ds->gopts.cache_bytes /= ds->gopts.max_open_files;
 	if (ds->gopts.cache_bytes < (1u << 20))
 		ds->gopts.cache_bytes = 1u << 20;
 	ds->gopts.decode_threads = -1;
-	if (ds->gopts.sizes == COLFS_SIZES_LAZY)
-		ds->gopts.sizes = COLFS_SIZES_AUTO;
 	if (ds->snap) {
 		st = ds_list_delta(ds, &ents, &n);
 	} else if (s3) {
@@ -2357,7 +2811,8 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 				why, sizeof why);
 	} else {
 		/* is there any file?  (the listing waits for the tree's) */
-		st = ds_list_local(ds->root, 1, &ents, &n, why, sizeof why);
+		st = ds_list_local(ds->root, &ds->gopts, 1, &ents, &n, NULL, why,
+				   sizeof why);
 	}
 	if (st != COLFS_OK) {
 		colfs_fail(err, st, UINT64_MAX, "%s", why[0] ? why : colfs_status_name(st));
@@ -2366,24 +2821,40 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 	if (delta) {
 		/* A Delta table under an S3 prefix: its log read over S3
 		 * (delta.c), its active files opened by their URLs. */
-		const colfs_options *o = colfs_tree_options(t);
 		ds_entries_free(ents, n);
 		ents = NULL;
 		n = 0;
 		st = colfs_delta_load(ds->root, o->delta_version_set
-					? o->delta_version : -1, o, &ds->snap, err);
+					? o->delta_version : -1, &lo, &ds->snap, err);
 		if (st != COLFS_OK)
 			return st;
 		st = ds_list_delta(ds, &ents, &n);
 		if (st != COLFS_OK)
 			return st;
 	}
-	if (n == 0 && !ds->snap) {
+	if (o->delta_version_set && !ds->snap) {
 		ds_entries_free(ents, n);
 		colfs_fail(err, COLFS_EUNSUPPORTED, UINT64_MAX,
-			   "no files in this directory (names starting with "
-			   "'.' or '_' are skipped)");
+			   "-o version=%lld applies to Delta tables only, and "
+			   "this directory has no _delta_log/", (long long)
+			   o->delta_version);
 		return COLFS_EUNSUPPORTED;
+	}
+	/* A directory with no file colfs can show is refused, whatever
+	 * else it holds (an empty folder, a CSV file). */
+	if (!ds->snap && (n == 0 || (!s3 && ds_magic(ds, ents[0].rel,
+						     ents[0].size) != 1))) {
+		ds_entries_free(ents, n);
+		ents = NULL;
+		n = 0;
+		if (s3)
+			return colfs_fail(err, COLFS_EUNSUPPORTED, UINT64_MAX,
+					  "no Parquet, ORC or CFile file under "
+					  "this prefix (names starting with "
+					  "'.' or '_' are skipped)");
+		st = ds_list_refuse(ds->root, &ds->gopts, ds_columnar, ds, err);
+		if (st != COLFS_OK)
+			return st;
 	}
 	ds_view *v = colfs_tree_alloc(t, sizeof *v);
 	if (!v) {
@@ -2459,7 +2930,11 @@ static colfs_status ds_list_root(dataset *ds, char *why, size_t why_len)
 		return COLFS_OK;
 	pthread_mutex_lock(&ds->load);
 	if (!ds->listed && !ds->top_keys) {
-		st = ds_list_folder(ds->root, "", &ents, &n, why, why_len);
+		ds_found found = {0};
+		st = ds_list_folder(ds->root, &ds->gopts, "", &ents, &n,
+				    &found, why,
+				    why_len);
+		ds_found_take(ds, &found);
 		bool dirs = false, keys = false;
 		for (size_t i = 0; st == COLFS_OK && i < n; i++) {
 			const char *eq = strchr(ents[i].rel, '=');
@@ -2491,8 +2966,10 @@ static colfs_status ds_list_now(dataset *ds, char *why, size_t why_len)
 		return COLFS_OK;
 	pthread_mutex_lock(&ds->load);
 	if (!ds->listed) {
-		st = ds_list_local(ds->root, SIZE_MAX, &ents, &n, why,
-				   why_len);
+		ds_found found = {0};
+		st = ds_list_local(ds->root, &ds->gopts, SIZE_MAX, &ents, &n,
+				   &found, why, why_len);
+		ds_found_take(ds, &found);
 		if (st == COLFS_OK) {
 			/* a partial table of a failed try is dropped */
 			dataset_files_free(ds);
@@ -2503,11 +2980,22 @@ static colfs_status ds_list_now(dataset *ds, char *why, size_t why_len)
 	return st;
 }
 
+/* The folders below the top one (the tree's source, which the core
+ * checks), as a listing read them (dataset_change.c). */
+static colfs_status dataset_check(colfs_tree *t, bool force, colfs_err *err)
+{
+	dataset *ds = colfs_tree_format_state(t);
+	return ds ? ds_stamps_check(ds->stamps, colfs_tree_fd(t), force, err)
+		  : COLFS_OK;
+}
+
 const colfs_format colfs_format_dataset = {
 	.name = "dataset",
 	.probe = NULL,
 	.open = dataset_open,
 	.close = dataset_close,
+	.sized_by_nodes = true,
+	.check = dataset_check,
 };
 
 /* What a directory opens as (core/tree.h). */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "../colfs.h"
+#include "../core/buf.h"
 #include "../core/status.h"
 
 /* One file found under the dataset's root. */
@@ -17,24 +18,143 @@ typedef struct ds_entry {
 	bool dir;        /* ds_list_folder: a folder (size 0) */
 } ds_entry;
 
+/* An entry a listing did not take, and why (a problem of the dataset):
+ * an empty file, a dangling link, a link that leaves the directory or
+ * loops, a mount point, folders nested too deep. */
+typedef struct ds_skip {
+	char *rel;
+	char *why;
+	colfs_status st;      /* as `errors` names it */
+} ds_skip;
+
+/* A folder as a listing read it: what the change check compares
+ * (dataset_change.c). */
+typedef struct ds_stamp {
+	char *rel;
+	uint64_t dev, ino, size;
+	int64_t mtime_sec;
+	uint32_t mtime_nsec;
+} ds_stamp;
+
+/* What a listing passed by besides the files it returns. */
+typedef struct ds_found {
+	ds_skip *skips;
+	size_t nskips, capskips;
+	ds_stamp *stamps;
+	size_t nstamps, capstamps;
+} ds_found;
+void ds_found_free(ds_found *f);
+
 /* Every regular file under `root` (a local directory), recursively,
  * sorted by path (strcmp), hidden and `_`-prefixed names skipped; the
  * first `limit` found (SIZE_MAX: all; 1: is there any?).  The one lister
- * of local datasets; an S3 prefix lister fills the same list. */
-colfs_status ds_list_local(const char *root, size_t limit, ds_entry **out,
-			   size_t *n, char *why, size_t why_len);
+ * of local datasets; an S3 prefix lister fills the same list.  It never
+ * enters a mount point nor follows a link that leaves `root` (a folder
+ * out of it may be this very mount; opts->follow_links: any but
+ * opts->mount_point) or leads back to a folder that holds it; those,
+ * empty files and dangling links go to `found` (may be NULL) with the
+ * folders read.  `opts` may be NULL. */
+colfs_status ds_list_local(const char *root, const colfs_options *opts,
+			   size_t limit, ds_entry **out, size_t *n,
+			   ds_found *found, char *why, size_t why_len);
 void ds_entries_free(ds_entry *v, size_t n);
 /* One folder `rel` ("" the root) of a local dataset, not recursively:
  * its files and its folders (dir set), named `rel/name`, skipped and
  * ordered as ds_list_local would (a folder sorts as "name/"). */
-colfs_status ds_list_folder(const char *root, const char *rel,
-			    ds_entry **out, size_t *n, char *why,
-			    size_t why_len);
+colfs_status ds_list_folder(const char *root, const colfs_options *opts,
+			    const char *rel, ds_entry **out, size_t *n,
+			    ds_found *found, char *why, size_t why_len);
+/* Is the local directory `root` a table of a format colfs does not read
+ * yet (Apache Iceberg, Apache Hudi, Apache Paimon), whose folder read as
+ * plain files would show rows the table does not hold?  If so, `why`
+ * says which and what gave it away. */
+bool ds_foreign_table(const char *root, char *why, size_t why_len);
+/* A local directory whose first file is not a columnar one: the others'
+ * magic is looked at (`columnar`) until one is (COLFS_OK: the directory
+ * is taken); else COLFS_EUNSUPPORTED, `err` naming what it holds: "no
+ * Parquet, ORC or CFile file in this directory (1 other file: x.csv)". */
+colfs_status ds_list_refuse(const char *root, const colfs_options *opts,
+			    bool (*columnar)(void *ctx, const char *rel,
+					     uint64_t size),
+			    void *ctx, colfs_err *err);
+
+/* The folders a dataset has read, and whether any has changed since
+ * (dataset_change.c): the check behind every read of the tree. */
+typedef struct ds_stamps ds_stamps;
+ds_stamps *ds_stamps_create(void);
+void ds_stamps_destroy(ds_stamps *s);
+/* Keep the stamps of `found` (taken from it) not kept yet: the first
+ * reading of a folder is the one the tree shows. */
+void ds_stamps_add(ds_stamps *s, ds_found *found);
+/* COLFS_EIO with "source changed since mount (...): remount" once a
+ * folder kept has changed (and at every call after).  `dirfd` is the
+ * dataset's directory.  A walk of the folders is made at most once in
+ * 200 times the last one took, so the checks cost at most half a
+ * percent of the time (a few folders: each check; `force`: now). */
+colfs_status ds_stamps_check(ds_stamps *s, int dirfd, bool force,
+			     colfs_err *err);
+/* The lines of `errors` saying the tree's source (or a folder) changed
+ * since the mount, as a changed file's `errors` says it: the core files
+ * the change at the tree's root once a check has seen it (one is made
+ * here). */
+struct colfs_buf;
+void ds_change_render(colfs_tree *t, struct colfs_buf *out);
 /* The objects under an S3 prefix (colfs_s3_list, formats/remote), with
  * the same names skipped and in the same order as ds_list_local; keys
  * relative to the prefix.  *delta: the prefix holds a _delta_log/. */
 colfs_status ds_list_s3(const char *url, const colfs_options *opts,
 			bool *delta, ds_entry **out, size_t *n, char *why,
 			size_t why_len);
+
+/* A file of the union views that cannot be read whole
+ * (dataset_damage.c): missing, changed since the mount or since the
+ * Delta log added it, or not decodable.  What -o on_damage makes of it. */
+typedef struct ds_damaged {
+	const char *rel;        /* its path in the dataset */
+	int64_t rows;           /* the rows it adds to the union views, as
+				 * its footer or the Delta log's numRecords
+				 * gives them (deleted rows left out); -1
+				 * unknown */
+	int64_t log_version;    /* a Delta table: the snapshot's version;
+				 * -1 none */
+} ds_damaged;
+
+/* One piece of union view `view` for file `d`, which cannot be read
+ * (`st`, `why`): on_damage=error reports it on the view and returns an
+ * error (the read fails with EIO); skip reports its rows left out and
+ * returns COLFS_OK; null reports them read as NULL and returns COLFS_OK
+ * with *nulls = its rows (0, and said so, when how many is unknown).
+ * `msg`: what was reported, without the file's name, for errors. */
+colfs_status ds_damage_piece(colfs_tree *t, const colfs_node *view,
+			     const ds_damaged *d, colfs_status st,
+			     const char *why, uint64_t *nulls, char *msg,
+			     size_t msg_len);
+
+/* summary's lines on damaged files: `files` of them, `rows` their rows
+ * where known, `unknown` files whose row count is not known. */
+void ds_damage_summary(colfs_buf *out, colfs_on_damage mode, size_t files,
+		       int64_t rows, size_t unknown);
+
+/* A Delta table's file against its add action: the bytes on disk
+ * (`path`, local; NULL: not checked) and the rows its footer gives
+ * (`rows`, -1 not read) against the log's size and numRecords.  NULL
+ * when they agree, else the disagreement (malloc'd). */
+struct colfs_delta_file;
+char *ds_delta_disagrees(const char *path, const struct colfs_delta_file *lf,
+			 int64_t rows, int64_t version);
+
+/* What a local file was when first opened (size, mtime, inode), to know
+ * it again. */
+typedef struct ds_identity {
+	bool known;
+	uint64_t size, ino, dev;
+	int64_t mtime_ns;
+} ds_identity;
+
+/* Is `path` still the file `id` recorded (recording it the first
+ * time)?  `listed`: the size the listing gave (UINT64_MAX: none to
+ * check).  COLFS_OK, or COLFS_ECORRUPT with `why` filled. */
+colfs_status ds_identity_check(const char *path, ds_identity *id,
+			       uint64_t listed, char *why, size_t why_len);
 
 #endif

@@ -628,6 +628,7 @@ static colfs_status read_parquet_rows(delta_state *s, const char *rel,
 	o.size_index = "off";
 	o.sizes = COLFS_SIZES_LAZY;
 	o.decode_threads = -1;
+	o.delta_version_set = false; /* the table's, not the checkpoint's */
 	if (asprintf(&path, "%s/%s", s->root, rel) < 0)
 		return nomem(err);
 	st = colfs_tree_open(path, &o, &t, why, sizeof why);
@@ -1108,12 +1109,12 @@ static colfs_status load(delta_state *s, int64_t version, colfs_err *err)
 	int64_t target = version < 0 ? latest : version;
 	if (target > latest)
 		return colfs_fail(err, COLFS_ENOENT, 0,
-				  "Delta version %" PRId64 " is newer than the table's latest version %" PRId64,
-				  target, latest);
+				  "Delta version %" PRId64 " does not exist: the table's versions are %" PRId64 " to %" PRId64 " (the latest)",
+				  target, s->oldest, latest);
 	if (target < s->oldest)
 		return colfs_fail(err, COLFS_ENOENT, 0,
-				  "Delta version %" PRId64 " is older than the oldest version _delta_log can reconstruct (%" PRId64 ")",
-				  target, s->oldest);
+				  "Delta version %" PRId64 " no longer exists: its commits are removed, _delta_log reconstructs versions %" PRId64 " to %" PRId64,
+				  target, s->oldest, latest);
 	p->version = target;
 	p->latest = latest;
 

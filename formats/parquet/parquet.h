@@ -75,6 +75,9 @@ typedef struct parquet_schema_elem {
 	 * "primary": true for the primary column, as compact JSON text;
 	 * NULL when not named (shown by `schema` and `schema.json`) */
 	const char *geoparquet;
+	/* where the SchemaElement starts in the file (its problems point
+	 * there) */
+	uint64_t offset;
 } parquet_schema_elem;
 
 /* A leaf column of the schema. */
@@ -246,6 +249,11 @@ colfs_status parquet_file_parse_decrypted(uint8_t *footer, size_t len,
 					  void *report_ctx, parquet_file **out,
 					  colfs_err *err);
 void parquet_file_destroy(parquet_file *pf);
+
+/* The rows the views hold: the sum of the row groups' num_rows, which
+ * FileMetaData.num_rows should equal.  False when the sum is not known
+ * (a negative count, or a sum past INT64_MAX). */
+bool parquet_file_rows(const parquet_file *pf, int64_t *sum);
 
 /* Total uncompressed/compressed bytes of all chunks (from metadata). */
 void parquet_file_sizes(const parquet_file *pf, uint64_t *compressed,

@@ -547,7 +547,17 @@ colfs_status parquet_docs_summary_gen(colfs_tree *t, colfs_node *f, colfs_buf *o
 			}
 		colfs_buf_printf(out, "format: parquet, version %d\n",
 				 pf->version);
-		colfs_buf_printf(out, "rows: %lld\n", (long long)pf->num_rows);
+		int64_t rows;
+		/* the rows the views hold; a footer that counts others is
+		 * named beside them (and in errors) */
+		if (pf->meta_ok && parquet_file_rows(pf, &rows) &&
+		    rows != pf->num_rows)
+			colfs_buf_printf(out, "rows: %lld (the row groups'; FileMetaData num_rows says %lld)\n",
+					 (long long)rows,
+					 (long long)pf->num_rows);
+		else
+			colfs_buf_printf(out, "rows: %lld\n",
+					 (long long)pf->num_rows);
 		colfs_buf_printf(out, "columns: %u\n", pf->n_columns);
 		colfs_buf_printf(out, "row groups: %u\n", pf->n_row_groups);
 		colfs_buf_printf(out, "column chunks: %u\n", chunks);

@@ -1,6 +1,7 @@
 /* colfs: FileMetaData -> the typed model of parquet.h: the typed parse
  * of the footer, the schema tree, the chunk checks, enum value names. */
 #include "parquet_desc.h"
+#include "parquet_annot.h"
 #include "../core/buf.h"
 
 #include <jansson.h>
@@ -444,6 +445,7 @@ static colfs_status parse_schema_elem(pctx *x, parquet_schema_elem *e,
 	e->logical.variant_version = e->logical.algorithm = -1;
 	e->parent = -1;
 	e->leaf = -1;
+	e->offset = at;
 	COLFS_TRY(colfs_thrift_struct_enter(&x->r, &last, err));
 	while ((st = colfs_thrift_field_next(&x->r, &last, &f, err)) ==
 	       COLFS_OK) {
@@ -999,62 +1001,6 @@ typedef struct frame {
 	uint32_t depth;
 } frame;
 
-/* Digits a two's complement integer of `bytes` bytes always holds:
- * floor(log10(2^(8*bytes-1) - 1)). */
-static int32_t decimal_digits_of_bytes(int64_t bytes)
-{
-	static const int32_t d[] = {0, 2, 4, 6, 9, 11, 14, 16, 18, 21, 23, 26,
-				    28, 31, 33, 35, 38};
-	if (bytes <= 0)
-		return 0;
-	if (bytes < (int64_t)(sizeof d / sizeof d[0]))
-		return d[bytes];
-	return INT32_MAX; /* wider than 16 bytes: any precision one asks for */
-}
-
-/* A DECIMAL leaf's precision and scale must fit each other and the
- * physical type (parquet LogicalTypes.md).  Reported; values still render
- * from the stored integer and the scale. */
-static void check_decimal(pctx *x, const parquet_schema_elem *e)
-{
-	int32_t prec, scale, most;
-
-	if (e->logical.kind == PARQUET_LT_DECIMAL) {
-		prec = e->logical.precision;
-		scale = e->logical.scale;
-	} else if (e->converted_type == PARQUET_CT_DECIMAL) {
-		prec = e->precision;
-		scale = e->scale < 0 ? 0 : e->scale;
-	} else {
-		return;
-	}
-	switch (e->type) {
-	case PARQUET_INT32: most = 9; break;
-	case PARQUET_INT64: most = 18; break;
-	case PARQUET_FIXED_LEN_BYTE_ARRAY:
-		most = decimal_digits_of_bytes(e->type_length);
-		break;
-	case PARQUET_BYTE_ARRAY: most = INT32_MAX; break;
-	default:
-		report(x, COLFS_ECORRUPT, x->pf->footer_offset,
-		       "schema element %s: DECIMAL on physical type %d (only INT32, INT64, FIXED_LEN_BYTE_ARRAY and BYTE_ARRAY carry decimals)",
-		       e->name, e->type);
-		return;
-	}
-	if (prec < 1)
-		report(x, COLFS_ECORRUPT, x->pf->footer_offset,
-		       "schema element %s: DECIMAL precision %d, at least 1 expected",
-		       e->name, prec);
-	else if (prec > most)
-		report(x, COLFS_ECORRUPT, x->pf->footer_offset,
-		       "schema element %s: DECIMAL precision %d does not fit its physical type (at most %d digits)",
-		       e->name, prec, most);
-	if (scale < 0 || (prec >= 1 && scale > prec))
-		report(x, COLFS_ECORRUPT, x->pf->footer_offset,
-		       "schema element %s: DECIMAL scale %d outside 0..precision (%d)",
-		       e->name, scale, prec);
-}
-
 /* The GeoParquet facts of column `spec` ("encoding", "geometry_types",
  * "crs", "edges", as stored) as compact JSON text in the file's arena,
  * with "primary": true when it is the primary column; NULL when out of
@@ -1211,7 +1157,6 @@ static colfs_status build_schema(pctx *x, colfs_err *err)
 			}
 			c->schema_index = i;
 			e->leaf = (int32_t)(gc.n - 1);
-			check_decimal(x, e);
 			c->max_def = e->max_def;
 			c->max_rep = e->max_rep;
 		}
@@ -1255,6 +1200,7 @@ static colfs_status build_schema(pctx *x, colfs_err *err)
 		c->path = path;
 	}
 	mark_geoparquet(x);
+	parquet_annot_check(pf, x->report, x->report_ctx);
 	return COLFS_OK;
 }
 
@@ -1272,10 +1218,31 @@ static bool writer_has_parquet_816(const char *created_by)
 	return a < 1 || (a == 1 && (b < 2 || (b == 2 && c < 9)));
 }
 
+bool parquet_file_rows(const parquet_file *pf, int64_t *sum)
+{
+	uint64_t n = 0;
+
+	for (uint32_t g = 0; g < pf->n_row_groups; g++)
+		if (pf->row_groups[g].num_rows < 0 ||
+		    colfs_add_overflows(n, (uint64_t)pf->row_groups[g].num_rows,
+					&n) || n > INT64_MAX)
+			return false;
+	*sum = (int64_t)n;
+	return true;
+}
+
 static void check_chunks(pctx *x)
 {
 	parquet_file *pf = x->pf;
 	const bool p816 = writer_has_parquet_816(pf->created_by);
+	int64_t rows;
+
+	/* the views hold the row groups' rows; a footer that counts others
+	 * (old parquet-rs wrote 0) is named, and summary shows the sum */
+	if (pf->meta_ok && parquet_file_rows(pf, &rows) && rows != pf->num_rows)
+		report(x, COLFS_ECORRUPT, pf->footer_offset,
+		       "FileMetaData num_rows is %lld, its row groups' num_rows add up to %lld: the views and summary give the row groups' rows",
+		       (long long)pf->num_rows, (long long)rows);
 
 	for (uint32_t g = 0; g < pf->n_row_groups; g++) {
 		parquet_row_group *rg = &pf->row_groups[g];

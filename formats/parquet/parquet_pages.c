@@ -7,6 +7,7 @@
  * verify and salvage read pages only through here. */
 #include "parquet_pages.h"
 #include "parquet_crypt.h"
+#include "parquet_pagecheck.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -879,52 +880,6 @@ colfs_status parquet_pages_bytes(colfs_tree *t, parquet_region_state *s, const p
 	return page_bytes_sc(t, s, ch, pg, NULL, out, out_len, &owned, e);
 }
 
-/* --- geometries ------------------------------------------------------------ */
-
-/* A GEOMETRY/GEOGRAPHY (or GeoParquet WKB) page's values are checked
- * once decoded: the first malformed WKB of the page is reported (the
- * value itself shows as its bytes, docs/values.md), at its byte offset
- * in the file when the page is stored uncompressed, else at the page's
- * data with the offset inside the decompressed bytes. */
-static void check_wkb(colfs_tree *t, parquet_region_state *s, uint32_t g,
-		      uint32_t c, size_t k, const colfs_node *where,
-		      const parquet_chunk *ch, const parquet_column *col,
-		      const pq_values *v, const uint8_t *buf, size_t buf_len,
-		      uint64_t off, const char *what)
-{
-	pq_type ty = parquet_pages_type_of(col->elem);
-	colfs_wkb_scan sc = {0};
-	size_t rel;
-
-	if ((ty.logical != PARQUET_LT_GEOMETRY &&
-	     ty.logical != PARQUET_LT_GEOGRAPHY) || v->indices ||
-	    v->physical_type != PARQUET_BYTE_ARRAY)
-		return;
-	size_t o = 0;   /* in_page: the next value's offset */
-	for (size_t i = 0; i < v->count; i++) {
-		pq_bytes x = v->in_page ? pq_values_in_page_next(v, &o)
-					: v->v.bytes[i];
-		colfs_wkb_scan_value(&sc, i, x.ptr, x.len);
-	}
-	colfs_wkb_scan_done(&sc);
-	if (!sc.bad)
-		return;
-	rel = buf && sc.first_ptr >= buf && sc.first_ptr <= buf + buf_len
-	      ? (size_t)(sc.first_ptr - buf) + sc.at : SIZE_MAX;
-	colfs_err e = {0};
-	if (rel != SIZE_MAX && ch->codec == PARQUET_CODEC_UNCOMPRESSED)
-		colfs_fail(&e, COLFS_ECORRUPT, off + rel,
-			   "%s value %zu: malformed WKB (%s, byte %zu of the value)%s: shown as its bytes",
-			   what, sc.first, sc.why, sc.at,
-			   sc.bad > 1 ? " and more in the page" : "");
-	else
-		colfs_fail(&e, COLFS_ECORRUPT, off,
-			   "%s value %zu: malformed WKB (%s, byte %zu of the value, byte %zu of the decompressed page)%s: shown as its bytes",
-			   what, sc.first, sc.why, sc.at, rel == SIZE_MAX ? 0 : rel,
-			   sc.bad > 1 ? " and more in the page" : "");
-	parquet_region_part_report(t, s, g, c, k, where, &e);
-}
-
 /* --- dictionaries --------------------------------------------------------- */
 
 static colfs_status dict_decode(colfs_tree *t, parquet_region_state *s, uint32_t g,
@@ -967,8 +922,9 @@ static colfs_status dict_decode(colfs_tree *t, parquet_region_state *s, uint32_t
 		free(d);
 		return st;
 	}
-	check_wkb(t, s, g, c, 0, NULL, ch, col, &d->vals, d->buf, len,
-		  pg->offset + pg->hdr.header_len, "dictionary page");
+	parquet_pagecheck(t, s, g, c, 0, NULL, ch, pg, col, PARQUET_ENC_PLAIN,
+			  &d->vals, d->buf, len, colfs_cursor_left(&cur),
+			  "dictionary page");
 	*out = d;
 	return COLFS_OK;
 }
@@ -1463,8 +1419,9 @@ colfs_status parquet_pages_decode(colfs_tree *t, parquet_region_state *s,
 				"dictionary indices without a dictionary");
 	if (st)
 		goto fail;
-	check_wkb(t, s, g, c, k, where, ch, col, &p->vals, p->buf,
-		  p->buf_len, off, "data page");
+	parquet_pagecheck(t, s, g, c, k, where, ch, pg, col, h->encoding,
+			  &p->vals, p->buf, p->buf_len, colfs_cursor_left(&cur),
+			  "data page");
 	return COLFS_OK;
 fail:
 	if (!e.status)

@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* The first request: the last RS_TAIL bytes.  The size is not known
  * before the reply, so it is the issue's upper bound (docs/remote.md). */
@@ -85,10 +86,28 @@ typedef struct remote_source {
 	rs_hint hints[RS_HINTS];
 	size_t n_hints;
 	uint64_t seq_next, seq_win;
+	int64_t answered;        /* atomic: the last fetch that succeeded
+				  * (CLOCK_REALTIME ns) */
 	/* counters for `io` */
 	uint64_t reads, bytes_read, bytes_cached, bytes_fetched_for_reads;
 	uint64_t direct_bytes, evicted, hints_given, tail_len;
 } remote_source;
+
+/* The server answered a fetch: a failure filed before is past. */
+static void rs_answered_now(remote_source *rs)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	__atomic_store_n(&rs->answered,
+			 (int64_t)now.tv_sec * 1000000000 + now.tv_nsec,
+			 __ATOMIC_RELEASE);
+}
+
+static int64_t rs_answered(void *ctx)
+{
+	const remote_source *rs = ctx;
+	return __atomic_load_n(&rs->answered, __ATOMIC_ACQUIRE);
+}
 
 /* Index of the first extent that ends after `off`. */
 static size_t rs_first(const remote_source *rs, uint64_t off)
@@ -253,6 +272,8 @@ static colfs_status rs_fetch(remote_source *rs, const rs_range *plan,
 	}
 	if (!st)
 		st = colfs_http_get_ranges(rs->http, parts, np, err);
+	if (!st)
+		rs_answered_now(rs);
 	if (st) {
 		for (size_t i = 0; i < np; i++)
 			free(parts[i].buf);
@@ -426,6 +447,8 @@ static colfs_status rs_pread(void *ctx, uint64_t off, size_t len, void *buf,
 					(size_t)(gaps[i].end - gaps[i].off),
 					(uint8_t *)buf + (gaps[i].off - off)};
 			st = colfs_http_get_ranges(rs->http, parts, n_gaps, err);
+			if (!st)
+				rs_answered_now(rs);
 			free(parts);
 			free(gaps);
 			pthread_mutex_lock(&rs->lock);
@@ -628,6 +651,7 @@ static const colfs_source_ops rs_ops = {
 	.check = rs_check,
 	.will_need = rs_will_need,
 	.io = rs_io,
+	.answered = rs_answered,
 	.destroy = rs_destroy,
 };
 

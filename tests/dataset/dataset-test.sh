@@ -12,8 +12,14 @@
 #          with two files open at most (-o max_open_files=2)
 # drift    a field missing in one file, a field whose type changes:
 #          both named in `errors` with the files; NULL where missing
-# damaged  one file of three damaged: its problem in `errors` under its
-#          path, the others' rows read
+# damaged  one file of three damaged (its footer lost): its problem in
+#          `errors` under its path; a union view's read fails at it, and
+#          with -o on_damage=skip or null gives the others' rows (its row
+#          count unknown: none read as NULL, and said so); a page over
+#          -o max_alloc in one file under each on_damage value
+# changed  through FUSE: a file changed in place, or deleted, after the
+#          mount read the footers: named in `errors`; reads fail (error),
+#          leave its rows out (skip) or read them as NULL (null)
 # mount    the same dataset through FUSE: the same names and bytes as
 #          colfs-tool; the xattrs of files/<path>/ nodes are the file's
 #          own (a chunk's raw at the file's offset)
@@ -23,6 +29,11 @@
 #          views with deletion vectors and column mapping (name and id)
 #          applied, through colfs-tool and a mount; a missing or damaged
 #          deletion vector refused with its name
+# corpus   apache/parquet-testing files (skipped without ../shared/corpus)
+#          copied to a folder: a healthy one, one whose footer and
+#          columns are encrypted (its row count unknown), one whose
+#          columns alone are: the read fails at the second (error), goes
+#          past it (skip, null), its page-level NULLs kept for the third
 # Skips (77) with a message without DuckDB (npm) or FUSE.  Every mount is
 # undone by a trap; every command runs under `timeout`.
 set -euo pipefail
@@ -131,7 +142,11 @@ PY
 	if tool cat "$WORK/id-none" columns/value > "$WORK/out" 2> "$WORK/err"; then
 		fail "mode id without field ids: read: $(cat "$WORK/out")"
 	fi
-	grep -q "$p: column mapping mode id: the file's columns have no field ids" "$WORK/err" || fail "mode id without field ids: $(cat "$WORK/err")"
+	grep -q "$p: columns/value: column mapping mode id: the file's columns have no field ids (an active file of the Delta log at version 1): a union view's read fails here" "$WORK/err" || fail "mode id without field ids: $(cat "$WORK/err")"
+	# ... or, as the protocol allows, read all NULL (its 10 rows less the
+	# 2 its deletion vector deletes)
+	[ "$(tool -o on_damage=null cat "$WORK/id-none" columns/value | tr '\n' ' ')" = '\N \N \N \N \N \N \N \N ' ] ||
+		fail "mode id without field ids, on_damage=null: $(tool -o on_damage=null cat "$WORK/id-none" columns/value)"
 	# through a mount: cat MNT/columns/x; a missing vector refuses the mount
 	if [ -c /dev/fuse ] && command -v fusermount3 > /dev/null; then
 		MNT=$WORK/mnt
@@ -153,9 +168,36 @@ PY
 	echo "ok: Delta snapshots: files, partition values, delta/, deletion vectors and column mapping applied, a missing or damaged vector refused"
 	exit 0
 fi
+if [ "$CASE" = corpus ]; then
+	G=${CORPUS:-$here/../../../shared/corpus}/parquet/good
+	[ -d "$G" ] || skip "$G is absent"
+	tool() { timeout $T "$COLFS_TOOL" "$@"; }
+	E=$WORK/enc
+	mkdir -p "$E"
+	cp "$G/alltypes_plain.parquet" "$G/encrypt_columns_and_footer.parquet.encrypted" \
+		"$G/encrypt_columns_plaintext_footer.parquet.encrypted" "$E/"
+	# the healthy file's 8 rows, then the failure naming the file
+	if tool cat "$E" rows.jsonl > "$WORK/out" 2> "$WORK/err"; then
+		fail "rows.jsonl read past a file without its key: $(wc -l < "$WORK/out") lines"
+	fi
+	[ "$(wc -l < "$WORK/out")" = 8 ] || fail "rows.jsonl before the damaged file: $(wc -l < "$WORK/out") lines"
+	grep -q 'encrypt_columns_and_footer.parquet.encrypted: rows.jsonl: its summary gives no row count: a union view.s read fails here' "$WORK/err" ||
+		fail "the failed read: $(cat "$WORK/err")"
+	tool -o on_damage=skip cat "$E" rows.jsonl > "$WORK/skip" || fail "on_damage=skip: rows.jsonl failed"
+	cmp -s "$WORK/out" "$WORK/skip" || fail "on_damage=skip: not the healthy file's rows"
+	tool -o on_damage=null cat "$E" rows.jsonl > "$WORK/null" || fail "on_damage=null: rows.jsonl failed"
+	[ "$(wc -l < "$WORK/null")" = 58 ] && [ "$(head -8 "$WORK/null")" = "$(cat "$WORK/out")" ] ||
+		fail "on_damage=null: $(wc -l < "$WORK/null") lines"
+	tool -o on_damage=null cat "$E" summary > "$WORK/summary"
+	grep -qx 'rows: 58' "$WORK/summary" && grep -qx 'damaged files: 1 (missing, changed or not decodable: see errors)' "$WORK/summary" ||
+		fail "on_damage=null summary: $(cat "$WORK/summary")"
+	echo "ok: a file without its key: the read fails at it, skip and null go past it"
+	exit 0
+fi
 sh "$here/../values/duckdb-setup.sh" || exit $?
 which=$CASE
 [ "$CASE" = tool ] || [ "$CASE" = mount ] && which=hive
+[ "$CASE" = changed ] && which=damaged
 timeout 120 node "$here/oracle.mjs" "$WORK" "$which" || fail "DuckDB could not write the $which dataset"
 if [ "$which" = hive ]; then
 	cp -r "$WORK/hive2/." "$WORK/hive/" && rm -rf "$WORK/hive2"
@@ -211,9 +253,9 @@ tool)
 	;;
 drift)
 	tool cat "$WORK/drift" errors > "$WORK/errors"
-	grep -q '^/schema: .*field name is missing in 1 of 2 files (NULL there): p2.parquet$' "$WORK/errors" || fail "no drift of name: $(cat "$WORK/errors")"
-	grep -q '^/schema: .*field extra is missing in 1 of 2 files (NULL there): p1.parquet$' "$WORK/errors" || fail "no drift of extra"
-	grep -q "^/schema: .*field id changes type: 'optional int64 id (INTEGER(64,true));' in the first file, another in 1 files .*: p2.parquet$" "$WORK/errors" || fail "no type drift of id"
+	grep -qx '/schema: schema drift: field name is missing in 1 of 2 files (NULL there): p2.parquet' "$WORK/errors" || fail "no drift of name: $(cat "$WORK/errors")"
+	grep -qx '/schema: schema drift: field extra is missing in 1 of 2 files (NULL there): p1.parquet' "$WORK/errors" || fail "no drift of extra"
+	grep -qx "/schema: schema drift: field id changes type: 'optional int64 id (INTEGER(64,true));' in the first file, another in 1 file (the first of them: 'optional int32 id (INTEGER(32,true));'; each shown as its file renders it): p2.parquet" "$WORK/errors" || fail "no type drift of id: $(cat "$WORK/errors")"
 	[ "$(tool cat "$WORK/drift" columns/name | tr '\n' ' ')" = 'n0 n1 n2 n3 n4 \N \N \N ' ] || fail "columns/name: $(tool cat "$WORK/drift" columns/name)"
 	[ "$(tool cat "$WORK/drift" rows.jsonl | tail -1)" = '{"id":2,"name":null,"extra":3.0}' ] || fail "rows.jsonl: $(tool cat "$WORK/drift" rows.jsonl | tail -1)"
 	[ "$(tool cat "$WORK/drift" rows.csv | sed -n '1p;7p' | tr '\n' ' ')" = 'id,name,extra 0,,0.0 ' ] || fail "rows.csv: $(tool cat "$WORK/drift" rows.csv)"
@@ -228,10 +270,88 @@ damaged)
 	printf '\377\377\377\177' | dd of="$d" bs=1 seek=$((size - 8)) conv=notrunc status=none
 	tool cat "$WORK/damaged" errors > "$WORK/errors" || true
 	grep -q '^/files/d2.parquet' "$WORK/errors" || fail "the damaged file's problem is not in errors: $(cat "$WORK/errors")"
-	[ "$(tool cat "$WORK/damaged" columns/id | tr '\n' ' ')" = "$(seq -s ' ' 0 9) $(seq -s ' ' 200 209) " ] ||
-		fail "columns/id: $(tool cat "$WORK/damaged" columns/id | tr '\n' ' ')"
-	grep -qx 'unreadable files: 1' <(tool cat "$WORK/damaged" summary) || fail "summary: $(tool cat "$WORK/damaged" summary)"
-	echo "ok: the damaged file in errors, the others read"
+	# on_damage=error (the default): the read fails at it, naming it
+	if tool cat "$WORK/damaged" columns/id > "$WORK/out" 2> "$WORK/err"; then
+		fail "columns/id read past the damaged file: $(tr '\n' ' ' < "$WORK/out")"
+	fi
+	grep -q 'd2.parquet' "$WORK/err" || fail "the failed read does not name d2.parquet: $(cat "$WORK/err")"
+	[ "$(tr '\n' ' ' < "$WORK/out")" = "$(seq -s ' ' 0 9) " ] || fail "columns/id before the damaged file: $(tr '\n' ' ' < "$WORK/out")"
+	# skip and null: the others' rows; its row count is unknown (its
+	# footer is lost), so null reads none of them as NULL and says so
+	for m in skip null; do
+		[ "$(tool -o on_damage=$m cat "$WORK/damaged" columns/id | tr '\n' ' ')" = "$(seq -s ' ' 0 9) $(seq -s ' ' 200 209) " ] ||
+			fail "on_damage=$m columns/id: $(tool -o on_damage=$m cat "$WORK/damaged" columns/id | tr '\n' ' ')"
+		[ "$(tool -o on_damage=$m cat "$WORK/damaged" rows.jsonl | wc -l)" = 20 ] || fail "on_damage=$m rows.jsonl"
+	done
+	tool -o on_damage=null cat "$WORK/damaged" columns/id rows.csv errors > "$WORK/errors"
+	grep -q '^/files/d2.parquet: .*its rows (how many is unknown) left out of the union views: on_damage$' "$WORK/errors" ||
+		fail "on_damage=null: errors: $(cat "$WORK/errors")"
+	tool -o on_damage=null cat "$WORK/damaged" summary > "$WORK/summary"
+	grep -qx 'unreadable files: 1' "$WORK/summary" && grep -qx 'damaged files: 1 (missing, changed or not decodable: see errors)' "$WORK/summary" &&
+		grep -q '^damaged rows: 0 read as NULL (on_damage=null), and the rows of 1 file whose row count is unknown' "$WORK/summary" &&
+		grep -qx 'rows: 20' "$WORK/summary" || fail "summary: $(cat "$WORK/summary")"
+	# a page over max_alloc (u2's s): the read fails; skip leaves u2's
+	# rows out; null reads its s as NULL
+	B=$WORK/big
+	if tool -o max_alloc=64K cat "$B" rows.jsonl > "$WORK/out" 2> "$WORK/err"; then
+		fail "max_alloc: rows.jsonl read: $(cat "$WORK/out")"
+	fi
+	grep -q 'u2.parquet' "$WORK/err" || fail "max_alloc: the failed read does not name u2.parquet: $(cat "$WORK/err")"
+	[ "$(tool -o max_alloc=64K -o on_damage=skip cat "$B" rows.jsonl | tr '\n' ' ')" = "$(for i in $(seq 0 9) $(seq 200 209); do printf '{"id":%d,"s":"x%d"} ' "$i" "$i"; done)" ] ||
+		fail "max_alloc, on_damage=skip: $(tool -o max_alloc=64K -o on_damage=skip cat "$B" rows.jsonl)"
+	[ "$(tool -o max_alloc=64K -o on_damage=null cat "$B" columns/s | tr '\n' ' ')" = "$(printf 'x%d ' $(seq 0 9))$(printf '\\N %.0s' $(seq 10))$(printf 'x%d ' $(seq 200 209))" ] ||
+		fail "max_alloc, on_damage=null: $(tool -o max_alloc=64K -o on_damage=null cat "$B" columns/s | tr '\n' ' ')"
+	echo "ok: the damaged file in errors; reads fail at it, skip and null read the others"
+	;;
+changed)
+	[ -c /dev/fuse ] || skip "/dev/fuse is not available"
+	command -v fusermount3 >/dev/null || skip "fusermount3 is not installed"
+	MNT=$WORK/mnt
+	mkdir -p "$MNT"
+	C=$WORK/damaged
+	# MODE FILE ACTION: mount (one file open at a time: a file closed
+	# meanwhile is known again by its size, mtime and inode), read the
+	# footers, change FILE, read columns/id into $WORK/out (its status
+	# in $WORK/rc)
+	run() {
+		timeout $T "$COLFS" -o on_damage=$1 -o max_open_files=1 "$C" "$MNT" || fail "mount ($1)"
+		timeout $T cat "$MNT/summary" > /dev/null || fail "summary ($1)"
+		case $3 in
+		rewrite) cp "$WORK/other/$(basename "$2" .parquet)" "$C/$2" ;;
+		delete) rm "$C/$2" ;;
+		esac
+		rc=0
+		timeout $T cat "$MNT/columns/id" > "$WORK/out" 2> "$WORK/err" || rc=$?
+		timeout $T cat "$MNT/errors" > "$WORK/errors" 2>&1 || true
+		timeout $T fusermount3 -u "$MNT" || fail "unmount"
+		daemon_gone || fail "the daemon did not exit after the unmount"
+	}
+	# each file rewritten in place with another file's bytes (d1's for
+	# d2 and d3, d3's for d1)
+	mkdir "$WORK/other"
+	cp "$C/d3.parquet" "$WORK/other/d1"
+	cp "$C/d1.parquet" "$WORK/other/d2"
+	cp "$C/d1.parquet" "$WORK/other/d3"
+	mkdir "$WORK/keep" && cp "$C"/d?.parquet "$WORK/keep/"
+	restore() { rm -f "$C"/d?.parquet; cp "$WORK/keep"/d?.parquet "$C/"; sleep 0.01; }
+	run error d1.parquet rewrite
+	[ "$rc" != 0 ] && grep -q 'Input/output error' "$WORK/err" || fail "error: a changed file read: rc $rc: $(tr '\n' ' ' < "$WORK/out")"
+	grep -q '^/files/d1.parquet: .*changed' "$WORK/errors" || fail "error: errors: $(cat "$WORK/errors")"
+	restore
+	run skip d3.parquet rewrite
+	[ "$rc" = 0 ] && [ "$(tr '\n' ' ' < "$WORK/out")" = "$(seq -s ' ' 0 9) $(seq -s ' ' 100 109) " ] ||
+		fail "skip: rc $rc: $(tr '\n' ' ' < "$WORK/out") $(cat "$WORK/err")"
+	grep -q '^/files/d3.parquet: .*changed.*its 10 rows left out of the union views: on_damage' "$WORK/errors" || fail "skip: errors: $(cat "$WORK/errors")"
+	restore
+	run null d2.parquet rewrite
+	[ "$rc" = 0 ] && [ "$(tr '\n' ' ' < "$WORK/out")" = "$(seq -s ' ' 0 9) $(printf '\\N %.0s' $(seq 10))$(seq -s ' ' 200 209) " ] ||
+		fail "null: rc $rc: $(tr '\n' ' ' < "$WORK/out") $(cat "$WORK/err")"
+	grep -q '^/files/d2.parquet: .*changed.*its 10 rows read as NULL in the union views: on_damage' "$WORK/errors" || fail "null: errors: $(cat "$WORK/errors")"
+	restore
+	# deleted after the mount: the read fails
+	run error d2.parquet delete
+	[ "$rc" != 0 ] && grep -q 'Input/output error' "$WORK/err" || fail "delete: rc $rc: $(tr '\n' ' ' < "$WORK/out")"
+	echo "ok: a file changed or deleted after the mount: reads fail (error), its rows left out (skip) or read as NULL (null), named in errors"
 	;;
 mount)
 	[ -c /dev/fuse ] || skip "/dev/fuse is not available"

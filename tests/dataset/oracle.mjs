@@ -7,6 +7,8 @@
 //   OUT/drift     two files: a field missing in one, a field whose type
 //                 changes
 //   OUT/damaged   three files (the test damages the middle one)
+//   OUT/big       three files of id and s; the middle one's s a page of
+//                 over 200 KB (refused under -o max_alloc=64K)
 import { createRequire } from 'node:module';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -48,5 +50,10 @@ if (which === 'damaged') {
 mkdirSync(join(out, 'damaged'), { recursive: true });
 for (const [f, lo] of [['d1', 0], ['d2', 100], ['d3', 200]])
 	await c.run(`COPY (SELECT i::BIGINT AS id FROM range(${lo}, ${lo + 10}) r(i)) TO ${sqlStr(join(out, 'damaged', f + '.parquet'))} (FORMAT parquet)`);
+}
+if (which === 'damaged') {
+mkdirSync(join(out, 'big'), { recursive: true });
+for (const [f, lo, n] of [['u1', 0, 1], ['u2', 100, 20000], ['u3', 200, 1]])
+	await c.run(`COPY (SELECT i::BIGINT AS id, repeat('x', ${n}) || i AS s FROM range(${lo}, ${lo + 10}) r(i)) TO ${sqlStr(join(out, 'big', f + '.parquet'))} (FORMAT parquet, COMPRESSION uncompressed)`);
 }
 writeFileSync(join(out, 'done'), '');

@@ -231,7 +231,7 @@ case_usage() {
 	local mnt out rc
 	newmnt; mnt=$NEWMNT
 	out=$(timeout "$T" "$COLFS" --help) || fail "--help exited non-zero"
-	for w in "FILE MOUNTPOINT" "null=" "max_alloc=" "-f" "-s" "-d" "allow_other"; do
+	for w in "FILE|DIR|URL MOUNTPOINT" "DIR   a directory" "Delta Lake table" "s3://bucket/prefix/" "null=" "max_alloc=" "-f" "-s" "-d" "allow_other"; do
 		case "$out" in *"$w"*) ;; *) fail "--help does not mention $w" ;; esac
 	done
 	out=$(timeout "$T" "$COLFS" -V) || fail "-V exited non-zero"
@@ -607,7 +607,8 @@ case_concurrent_dataset() {
 # A dataset listed lazily (suite dataset too): the tree's first listing
 # reads the root folder alone and files/ one folder at a time, so a file
 # written into the folder k=2 after `ls files` and `ls files/k=1` (but
-# before anything needs the whole dataset) is counted by summary, which
+# before anything needs the whole dataset: -o sizes=lazy, so that the
+# stats of `ls -l` do not) is counted by summary, which
 # lists the rest (a change of the root folder itself would be a changed
 # source); a file's tree under a folder listed so is the file's own.  A root whose `key=value` folder holds no file shows partitions/
 # empty; keys found only below a plain folder, and a root of files alone,
@@ -620,7 +621,9 @@ case_dataset_lazy() {
 	cp "$SAMPLE" "$d/k=1/a.parquet"
 	cp "$SAMPLE_SNAPPY" "$d/k=2/b.parquet"
 	newmnt; mnt=$NEWMNT
-	mount_bg "$d" "$mnt" -o size_index=off
+	# sizes=lazy: with sizes=auto the stat of a view lists the whole
+	# dataset, to learn whether its files are small enough to decode
+	mount_bg "$d" "$mnt" -o size_index=off,sizes=lazy
 	# ls -l of the root makes none of the documents that read every
 	# footer (summary, schema, errors): their sizes are unknown, 0
 	timeout "$T" ls -l "$mnt" >/dev/null || fail "ls -l of the root"
@@ -1560,7 +1563,8 @@ case_sizes_index() {
 # second cat is served by the kernel.  A text view of known size is read
 # with direct I/O (one copy of each reply, into the reader's buffer): none
 # of it is left in the page cache, a shared mapping is refused (ENODEV)
-# and a private one reads its bytes (docs/tree.md, "Sizes").
+# and a private one reads its bytes (docs/tree.md, "Sizes"); with
+# -o page_cache=all a shared mapping reads it (Python's mmap.ACCESS_READ).
 case_sizes_page_cache() {
 	need_fuse
 	[ -x "$PY" ] || skip "$PY is not installed"
@@ -1621,7 +1625,41 @@ PYEOF
 	[ "$(stat -c %b "$fr")" = $(( ($(stat -c %s "$fr") + 511) / 512 )) ] ||
 		fail "st_blocks of $fr: $(stat -c '%s %b' "$fr")"
 	umount_fuse "$mnt"
-	echo "ok: an array is in the page cache after one cat, a known text view is read with direct I/O; st_blocks honest"
+	# -o page_cache=all: on a fresh mount, a shared mapping (Python's
+	# mmap with ACCESS_READ: MAP_SHARED) of text views sized by their
+	# stat, before any read, gives cat's bytes; after it the view is
+	# in the page cache
+	newmnt; mnt=$NEWMNT
+	mount_bg "$f" "$mnt" -o size_index=off,page_cache=all
+	local col
+	col=$(ls "$mnt/columns" | head -1)
+	timeout "$T" "$PY" - "$mnt/rows.jsonl" "$WORK/a" "$mnt/columns/$col" <<'PYEOF' || fail "page_cache=all: shared mapping"
+import ctypes, mmap, os, subprocess, sys
+libc = ctypes.CDLL(None, use_errno=True)
+page = os.sysconf('SC_PAGE_SIZE')
+for view, ref in ((sys.argv[1], sys.argv[2]), (sys.argv[3], None)):
+    size = os.stat(view).st_size
+    if size == 0:
+        sys.exit('%s: size 0 at its stat' % view)
+    with open(view, 'rb') as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+        got = m[:]
+    want = open(ref, 'rb').read() if ref else subprocess.run(['cat', view], stdout=subprocess.PIPE, check=True).stdout
+    if got != want:
+        sys.exit('%s: a shared mapping (%d bytes) differs from cat (%d bytes)' % (view, len(got), len(want)))
+    # resident after the mapping read it: a private mapping's mincore
+    with open(view, 'rb') as f, mmap.mmap(f.fileno(), size, access=mmap.ACCESS_COPY) as m:
+        a = ctypes.addressof(ctypes.c_char.from_buffer(m))
+        n = (size + page - 1) // page
+        vec = (ctypes.c_ubyte * n)()
+        if libc.mincore(ctypes.c_void_p(a), ctypes.c_size_t(size), vec) != 0:
+            sys.exit('mincore: errno %d' % ctypes.get_errno())
+        r = sum(v & 1 for v in vec)
+        del a
+    if r != n:
+        sys.exit('%s: %d of %d pages resident after a shared mapping read it' % (view, r, n))
+PYEOF
+	umount_fuse "$mnt"
+	echo "ok: an array is in the page cache after one cat, a known text view is read with direct I/O (shared mmap ENODEV), with -o page_cache=all mapped shared as cat reads it; st_blocks honest"
 }
 
 # --- a changed source -----------------------------------------------------------

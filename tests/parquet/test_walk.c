@@ -5,7 +5,8 @@
  *   test_walk CORPUS_DIR KIND          every file of KIND in MANIFEST.tsv
  *   test_walk --file PATH [KIND]       one file (default kind "parquet")
  *
- * Kinds: parquet (must open; JSON parses; summary rows = num_rows; pages
+ * Kinds: parquet (must open; JSON parses; summary rows = the row groups'
+ * num_rows, FileMetaData.num_rows beside them when it differs; pages
  * tile each chunk and account for its num_values; range sizes match the
  * metadata), parquet-bad / parquet-fuzz-bad / parquet-encrypted (must not
  * crash or hang; when anything fails, `errors` is non-empty and each line
@@ -310,10 +311,26 @@ static void check_good(colfs_tree *t, walk *w)
 	}
 	sum = realloc(sum, len + 1);
 	sum[len] = 0;
-	rows = strstr(sum, "\nrows: ");
-	if (!rows || strtoll(rows + 7, NULL, 10) != jint(md, "num_rows", -1))
-		fail(w, "summary rows differ from FileMetaData.num_rows %lld",
-		     (long long)jint(md, "num_rows", -1));
+	/* summary's rows are the rows the views hold, the row groups'; a
+	 * FileMetaData.num_rows that differs is shown beside them */
+	{
+		json_t *rgl = json_object_get(md, "row_groups");
+		long long total = 0, footer = jint(md, "num_rows", -1);
+		char note[128];
+		for (size_t g = 0; g < json_array_size(rgl); g++)
+			total += jint(json_array_get(rgl, g), "num_rows", 0);
+		snprintf(note, sizeof note,
+			 " (the row groups'; FileMetaData num_rows says %lld)\n",
+			 footer);
+		rows = strstr(sum, "\nrows: ");
+		char *end = NULL;
+		if (!rows || strtoll(rows + 7, &end, 10) != total)
+			fail(w, "summary rows differ from the row groups' %lld",
+			     total);
+		else if (total != footer && strncmp(end, note, strlen(note)))
+			fail(w, "summary does not give FileMetaData.num_rows %lld beside the row groups' %lld",
+			     footer, total);
+	}
 	free(sum);
 	json_decref(md);
 	/* raw/ sizes */

@@ -18,6 +18,9 @@ Faults (comma-separated):
                 closed)
     from:N      the other faults of the set only from the N-th request on
                 (the first N-1 are served as they should be)
+    until:N     the other faults of the set only up to the N-th request
+                (the server recovers: the later ones are served as they
+                should be)
     first:F     F (503 or drop) for the first request of each range only
                 (whatever the order of requests, each range gets through
                 on its second try)
@@ -139,7 +142,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                        'status': {}})
             s['requests'] += 1
             n = s['requests']
-        if 'from' in faults and n < int(faults['from'] or 1):
+        if ('from' in faults and n < int(faults['from'] or 1)) or \
+                ('until' in faults and n > int(faults['until'] or 0)):
             faults = {k: v for k, v in faults.items() if k == 'delay'}
         if 'delay' in faults:
             time.sleep(int(faults['delay'] or 50) / 1000.0)

@@ -184,6 +184,7 @@ def tool(tmp, port, root):
               'exit %s: %s' % (rc, err.strip()))
     # The mount itself makes two requests (the tail, the head's magic).
     mount_etag(tmp, colfs, '%s/~etag:2/s.parquet' % base)
+    mount_recover(tmp, colfs, base, 'from:3,until:40,500:1', 40)
 
 
 def mount_etag(tmp, colfs, url):
@@ -221,6 +222,73 @@ def mount_etag(tmp, colfs, url):
         check('mount, ETag changed: summary starts with it',
               r.returncode == 0 and re.match(changed, r.stdout) is not None,
               r.stdout.decode(errors='replace')[:300])
+    finally:
+        subprocess.run(['fusermount3', '-u', mnt], capture_output=True,
+                       timeout=30)
+        try:
+            d.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            d.kill()
+        log.close()
+
+
+def mount_recover(tmp, colfs, base, key, until):
+    """A server that fails every request after the mount's two, up to
+    request `until` (a read gives up after 4 tries), then recovers: the
+    reads that failed are in `errors`, not past while no request got
+    through, and once a later read got its bytes from the server, each
+    line says the failure is past and when the source answered again."""
+    url = '%s/~%s/s.parquet' % (base, key)
+    stats_url = base + '/_stats'
+    if not shutil.which('fusermount3') or not os.path.exists('/dev/fuse'):
+        print('skip the recovery mount case: no fusermount3 or /dev/fuse')
+        return
+    mnt = os.path.join(tmp, 'mnt-recover')
+    os.mkdir(mnt)
+    log = open(os.path.join(tmp, 'colfs-recover.log'), 'w+')
+    # one read at a time: the failing requests are one read's tries
+    d = subprocess.Popen([colfs, '-f', '-o', 'decode_threads=0', url, mnt],
+                         stdout=log, stderr=log)
+    try:
+        for _ in range(400):
+            if os.path.ismount(mnt) or d.poll() is not None:
+                break
+            time.sleep(0.025)
+        if not os.path.ismount(mnt):
+            log.seek(0)
+            check('recovery: mount through the proxy', False, log.read())
+            return
+        def cat(name):
+            return subprocess.run(['timeout', '30', 'cat', mnt + '/' + name],
+                                  capture_output=True)
+
+        def requests():
+            with urllib.request.urlopen(stats_url, timeout=10) as f:
+                return json.load(f).get(key, {}).get('requests', 0)
+
+        r = cat('columns/name')
+        failed = rb'I/O error: [^\n]*: HTTP 500 for bytes \d+-\d+ after 4 tries'
+        errors = cat('errors').stdout
+        n = requests()
+        check('recovery: a read while the server fails: in errors (%d '
+              'requests)' % n, re.search(failed, errors) is not None,
+              errors.decode(errors='replace'))
+        if n <= until:
+            check('recovery: no line is past before the server answered',
+                  b'past' not in errors, errors.decode(errors='replace'))
+        for _ in range(20):
+            r = cat('columns/name')
+            if r.returncode == 0 and requests() > until:
+                break
+        check('recovery: a read after the server recovered',
+              r.returncode == 0, r.stderr.decode())
+        errors = cat('errors').stdout
+        lines = [l for l in errors.split(b'\n') if re.search(failed, l)]
+        past = (failed + rb' \(past: the source answered again at '
+                rb'\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\)$')
+        check('recovery: errors says each failure is past, and since when',
+              lines and all(re.search(past, l) for l in lines),
+              errors.decode(errors='replace'))
     finally:
         subprocess.run(['fusermount3', '-u', mnt], capture_output=True,
                        timeout=30)

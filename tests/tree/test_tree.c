@@ -1483,7 +1483,7 @@ static void test_refusals(void **state)
 	assert_non_null(mkdtemp(dir));
 	assert_int_not_equal(colfs_tree_open(dir, NULL, &t, why, sizeof why),
 			     COLFS_OK);
-	assert_non_null(strstr(why, "no files in this directory"));
+	assert_non_null(strstr(why, "no Parquet, ORC or CFile file in this directory"));
 	rmdir(dir);
 	char path[] = "/tmp/colfs-empty-XXXXXX";
 	int fd = mkstemp(path);

@@ -8,7 +8,12 @@
 #          the daemon's peak RSS) against DuckDB's
 #          COPY (SELECT X FROM file) TO ... (FORMAT csv) with threads=1
 #          and with one thread per core, as ratios (DuckDB's time is the
-#          statement's own, node's start excluded).
+#          statement's own, node's start excluded); and the daemon's CPU
+#          time for that cat (user + system, from /proc/PID/stat), which
+#          a loaded machine changes less than the wall time.
+#          COLFS_OPTS=page_cache=all measures text views read through
+#          the page cache instead of with direct I/O (once their sizes
+#          are known: from the size index a first run leaves).
 #   sizes: `ls -l columns/` on a fresh mount (sizes=auto, no index), with
 #          -o sizes=exact, `colfs-tool index FILE`, and `ls -l columns/` on
 #          a mount that reads that index (docs/tree.md, "Sizes").
@@ -79,18 +84,21 @@ if [ "$WHAT" = cat ] || [ "$WHAT" = all ]; then
 	echo "cat: ratio = colfs time / DuckDB time (below 1: colfs is faster); DuckDB with threads=1 and threads=$CPUS"
 	for col in seq rnd dbl low md5; do
 		[ -e "$MNT/columns/$col" ] || { echo "cat: no columns/$col (values not wired yet)"; continue; }
+		c0=$(awk '{print $14 + $15}' /proc/$PID/stat)
 		t0=$(now)
 		bytes=$(cat "$MNT/columns/$col" | wc -c)
 		t1=$(now)
+		c1=$(awk '{print $14 + $15}' /proc/$PID/stat)
+		cpu=$(awk -v a="$c0" -v b="$c1" -v t="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", (b - a) / t }')
 		rss=$(awk '/^VmHWM/ {print $2}' /proc/$PID/status)
 		# DuckDB's own time for the statement (node's start excluded)
 		d1=$(DUCKDB_SQL_TIME=1 $SQL "SET threads=1" "COPY (SELECT $col FROM '$FILE') TO '/dev/null' (FORMAT csv, HEADER false)" 2>&1 >/dev/null | awk '/^time / {print $2}')
 		dn=$(DUCKDB_SQL_TIME=1 $SQL "SET threads=$CPUS" "COPY (SELECT $col FROM '$FILE') TO '/dev/null' (FORMAT csv, HEADER false)" 2>&1 >/dev/null | awk '/^time / {print $2}')
 		awk -v col="$col" -v a="$t0" -v b="$t1" -v d1="$d1" -v dn="$dn" \
-		    -v bytes="$bytes" -v rss="$rss" -v cpus="$CPUS" 'BEGIN {
+		    -v bytes="$bytes" -v rss="$rss" -v cpus="$CPUS" -v cpu="$cpu" 'BEGIN {
 			colfs = b - a
-			printf "cat columns/%s: colfs %.3f s (%.2f GB/s, daemon peak RSS %d kB); duckdb threads=1 %.3f s, ratio %.2f; duckdb threads=%d %.3f s, ratio %.2f\n",
-			       col, colfs, bytes / colfs / 1e9, rss, d1, colfs / d1, cpus, dn, colfs / dn }'
+			printf "cat columns/%s: colfs %.3f s (%.2f GB/s, daemon CPU %s s, daemon peak RSS %d kB); duckdb threads=1 %.3f s, ratio %.2f; duckdb threads=%d %.3f s, ratio %.2f\n",
+			       col, colfs, bytes / colfs / 1e9, cpu, rss, d1, colfs / d1, cpus, dn, colfs / dn }'
 	done
 	fusermount3 -u "$MNT"
 	wait $PID || true
