@@ -141,7 +141,7 @@ static void colfsd_usage(const char *prog)
 	       "\n"
 	       "Mount read-only, as a directory tree of its metadata and "
 	       "values:\n"
-	       "  FILE  a Parquet, ORC or Kudu CFile file\n"
+	       "  FILE  a Parquet, ORC, Kudu CFile or Arrow IPC (Feather) file\n"
 	       "  DIR   a directory of them as one dataset (Hive partitions "
 	       "too), or a\n"
 	       "        Delta Lake table (a directory holding _delta_log/)\n"

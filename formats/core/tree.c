@@ -2159,8 +2159,8 @@ static const char *describe_none(const uint8_t *head, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (head[i] < 0x09 || (head[i] > 0x0d && head[i] < 0x20))
 			text = false;
-	return text ? "a text file, not a Parquet, ORC or Kudu CFile file"
-		    : "not a Parquet, ORC or Kudu CFile file (no known magic bytes)";
+	return text ? "a text file, not a Parquet, ORC, Kudu CFile or Arrow IPC file"
+		    : "not a Parquet, ORC, Kudu CFile or Arrow IPC file (no known magic bytes)";
 }
 
 static char *tree_source_path(const char *name, const struct stat *st)

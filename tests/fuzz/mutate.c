@@ -2,7 +2,7 @@
  *
  *	mutate [options] FILE|DIR...
  *
- * For every Parquet, ORC or CFile file given (directories are searched
+ * For every Parquet, ORC, CFile or Arrow IPC (file format) file given (directories are searched
  * recursively; other files are ignored), apply a deterministic set of
  * mutations:
  *   - bit flips at positions in each region: head (first 64 bytes),
@@ -117,7 +117,7 @@ static uint64_t name_hash(const char *s)
 	return h;
 }
 
-enum fmt { F_NONE, F_PARQUET, F_ORC, F_CFILE };
+enum fmt { F_NONE, F_PARQUET, F_ORC, F_CFILE, F_ARROW };
 
 static enum fmt sniff(const uint8_t *p, size_t n)
 {
@@ -127,6 +127,8 @@ static enum fmt sniff(const uint8_t *p, size_t n)
 		return F_ORC;
 	if (n >= 8 && (!memcmp(p, "kuducfil", 8) || !memcmp(p, "kuducfl2", 8)))
 		return F_CFILE;
+	if (n >= 6 && !memcmp(p, "ARROW1", 6))
+		return F_ARROW;
 	return F_NONE;
 }
 
@@ -150,6 +152,11 @@ static size_t footer_start(enum fmt f, const uint8_t *p, size_t n)
 			return 0;
 		len = colfs_le32(p + n - 12);
 		return len + 12 <= n ? n - 12 - (size_t)len : 0;
+	case F_ARROW:     /* footer flatbuffer, u32 length, "ARROW1" */
+		if (n < 18)
+			return 0;
+		len = colfs_le32(p + n - 10);
+		return len + 10 <= n ? n - 10 - (size_t)len : 0;
 	default:
 		return 0;
 	}

@@ -196,7 +196,8 @@ def check_decodes(tool, path, listing, pat, dirs):
 # What every format's README writes the same way (core/readme.c): the
 # first line, the first four entries, the note on names after the list.
 FIRST = re.compile(r"^.+: an Apache (Parquet file|ORC file|Kudu CFile of one "
-                   r"column) \(\d+ bytes\), mounted read-only by colfs\.$")
+                   r"column|Arrow IPC file) \(\d+ bytes\), mounted "
+                   r"read-only by colfs\.$")
 COMMON = [
     "README                      this text",
     None,  # format: the format's own text
