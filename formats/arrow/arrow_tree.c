@@ -924,7 +924,7 @@ static colfs_status readme_generate(colfs_tree *t, colfs_node *file,
 		 "one row per line, every record batch in order"},
 		{sch, 0, "rows.jsonl", true, "one JSON object per row"},
 		{sch, 0, "rows.csv", true,
-		 "a header line, then one CSV line per row"},
+		 "a header line, then one CSV record per row (RFC 4180, docs/values.md)"},
 		{sch, 0, "record_batches/", false, "the record batches in file order"},
 		{nb, 1, "N/", false, "one record batch"},
 		{nb, 2, "meta.json", false, "its length, field nodes, buffers "
