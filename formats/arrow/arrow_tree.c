@@ -151,7 +151,9 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *file, uint64_t index,
 	uint32_t bi;
 	int64_t r0 = 0, r1 = 0;
 	colfs_err err = {0};
-	colfs_render r = text_render(t);
+	/* rows.csv: each field in CSV mode, written as core/render.h
+	 * writes a field of it (RFC 4180, docs/values.md) */
+	colfs_render r = colfs_render_csv_mode();
 	const colfs_render jr = {.json = true};
 	colfs_buf tmp = COLFS_BUF_INIT;
 	colfs_status st;
@@ -182,10 +184,9 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *file, uint64_t index,
 							&s->b->cols[k], i,
 							&err);
 				if (!st)
-					colfs_render_csv_field(out, tmp.data
-								 ? tmp.data
-								 : "",
-							       tmp.len);
+					colfs_render_csv_value(out, tmp.data,
+						tmp.len,
+						colfs_tree_options(t)->csv_null);
 			} else {
 				colfs_render_json_string(
 					out, (const uint8_t *)n, strlen(n));
@@ -923,7 +924,7 @@ static colfs_status readme_generate(colfs_tree *t, colfs_node *file,
 		 "one row per line, every record batch in order"},
 		{sch, 0, "rows.jsonl", true, "one JSON object per row"},
 		{sch, 0, "rows.csv", true,
-		 "a header line, then one CSV line per row"},
+		 "a header line, then one CSV record per row (RFC 4180, docs/values.md)"},
 		{sch, 0, "record_batches/", false, "the record batches in file order"},
 		{nb, 1, "N/", false, "one record batch"},
 		{nb, 2, "meta.json", false, "its length, field nodes, buffers "
