@@ -15,6 +15,7 @@
 #include <snappy-c.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 #include <zstd.h>
 
 #include "buf.h"
@@ -26,7 +27,7 @@
 #define AVRO_MAGIC "Obj\x01"
 #define AVRO_SYNC 16
 #define AVRO_DEFAULT_MAX_ALLOC (1ull << 30)
-#define AVRO_HEADER_WINDOW (64u << 10)
+#define AVRO_HEADER_WINDOW (4u << 10)
 #define AVRO_ARENA_CHUNK (64u << 10)
 
 typedef enum avro_codec {
@@ -644,6 +645,8 @@ colfs_status colfs_avro_open(const colfs_source *src, uint64_t offset,
 	/* the header's length is known only once it is parsed: a window
 	 * that turns out too short is read again, larger */
 	window = len < AVRO_HEADER_WINDOW ? len : AVRO_HEADER_WINDOW;
+	if (window > r->max_alloc)
+		window = r->max_alloc;
 	for (;;) {
 		uint8_t *buf = NULL;
 		colfs_cursor c;
@@ -665,6 +668,8 @@ colfs_status colfs_avro_open(const colfs_source *src, uint64_t offset,
 		if (st != COLFS_ETRUNCATED || window == len)
 			break;
 		window = window * 4 < len ? window * 4 : len;
+		if (window > r->max_alloc)
+			window = r->max_alloc + 1; /* fails as too large */
 	}
 	if (st == COLFS_OK)
 		st = setup(r, schema_at, err);
@@ -1023,6 +1028,66 @@ static colfs_status inflate_grow(colfs_avro_reader *r, colfs_codec codec,
 	}
 }
 
+/* deflate: raw deflate, as zlib's inflate with -15 window bits.  Writers
+ * leave bytes after the end of the stream (Python's avro keeps three of
+ * the zlib trailer's Adler-32, as Java's did): they are ignored, as
+ * those readers ignore them.  The output grows by four up to
+ * max_alloc. */
+static colfs_status avro_inflate(colfs_avro_reader *r, size_t n,
+				 uint64_t first, uint64_t at, size_t *out_len,
+				 colfs_err *err)
+{
+	z_stream zs;
+	uint64_t cap = first > r->max_alloc ? r->max_alloc : first;
+	colfs_status st = COLFS_OK;
+	int zr;
+
+	memset(&zs, 0, sizeof zs);
+	if (inflateInit2(&zs, -15) != Z_OK)
+		return colfs_fail(err, COLFS_ENOMEM, at,
+				  "no memory for inflate");
+	zs.next_in = r->raw;
+	zs.avail_in = (uInt)n;
+	for (;;) {
+		uint8_t *d = realloc(r->dec, cap ? (size_t)cap : 1);
+
+		if (!d) {
+			st = colfs_fail(err, COLFS_ENOMEM, at,
+					"no memory for a block of %llu bytes",
+					(unsigned long long)cap);
+			break;
+		}
+		r->dec = d;
+		zs.next_out = d + zs.total_out;
+		zs.avail_out = cap - zs.total_out > UINT32_MAX ?
+			       UINT32_MAX : (uInt)(cap - zs.total_out);
+		zr = inflate(&zs, Z_FINISH);
+		if (zr == Z_STREAM_END)
+			break;
+		if ((zr == Z_BUF_ERROR || zr == Z_OK) && zs.total_out == cap) {
+			if (cap >= r->max_alloc) {
+				st = colfs_fail(err, COLFS_EOVERFLOW, at,
+						"block decompresses to more "
+						"than max_alloc (%llu bytes)",
+						(unsigned long long)r->max_alloc);
+				break;
+			}
+			cap = cap * 4 > r->max_alloc ? r->max_alloc : cap * 4;
+			continue;
+		}
+		st = colfs_fail(err, COLFS_ECORRUPT, at,
+				"deflate block is not a valid raw deflate "
+				"stream (%s, at compressed byte %lu)",
+				zr == Z_BUF_ERROR ? "cut short" :
+				zs.msg ? zs.msg : "zlib error",
+				(unsigned long)zs.total_in);
+		break;
+	}
+	*out_len = (size_t)zs.total_out;
+	inflateEnd(&zs);
+	return st;
+}
+
 static colfs_status block_decompress(colfs_avro_reader *r, size_t n,
 				     uint64_t at, colfs_cursor *out,
 				     colfs_err *err)
@@ -1035,8 +1100,7 @@ static colfs_status block_decompress(colfs_avro_reader *r, size_t n,
 		colfs_cursor_init(out, r->raw, n, at);
 		return COLFS_OK;
 	case AVRO_CODEC_DEFLATE:
-		COLFS_TRY(inflate_grow(r, COLFS_CODEC_DEFLATE_RAW, r->raw, n,
-				       first, at, &dn, err));
+		COLFS_TRY(avro_inflate(r, n, first, at, &dn, err));
 		break;
 	case AVRO_CODEC_ZSTD: {
 		unsigned long long fs = ZSTD_getFrameContentSize(r->raw, n);

@@ -458,9 +458,9 @@ def damaged(where, good):
     out["deep-values"] = (hn + block(1, rec), "overflow", None, 0, ())
     # bytes left after a block's records; a boolean that is not 0 or 1
     out["bytes-after"] = (h + block(1, good_rec + b"\x00\x00"), "corrupt",
-                          len(h) + 2 + len(good_rec), 0, ())
+                          len(h) + 2 + len(good_rec), 1, ())
     hb = header({"type": "record", "name": "B", "fields": [{"name": "b", "type": "boolean"}]})
-    out["bad-boolean"] = (hb + block(2, b"\x01\x07"), "corrupt", len(hb) + 3, 0, ())
+    out["bad-boolean"] = (hb + block(2, b"\x01\x07"), "corrupt", len(hb) + 3, 1, ())
     # snappy: a CRC-32 that does not match; a declared size past max_alloc
     sp = os.path.join(where, "all-snappy.avro")
     sdata = open(sp, "rb").read()
@@ -468,11 +468,15 @@ def damaged(where, good):
     bad = bytearray(sdata)
     bad[sb[2] + sb[3] - 1] ^= 0x01
     out["snappy-crc"] = (bytes(bad), "corrupt", sb[2] + sb[3] - 4, 0, ())
-    out["snappy-max-alloc"] = (sdata, "overflow", sb[2], 0, ("--max-alloc", "1000"))
-    zp = os.path.join(where, "all-zstandard.avro")
-    out["zstd-max-alloc"] = (open(zp, "rb").read(), "overflow", None, 0, ("--max-alloc", "1000"))
-    dp = os.path.join(where, "all-deflate.avro")
-    out["deflate-max-alloc"] = (open(dp, "rb").read(), "overflow", None, 0, ("--max-alloc", "1000"))
+    # a declared (snappy, zstd) or inflated (deflate) size past max_alloc:
+    # 40,000 bytes that compress to little, read with max_alloc 8192
+    big = {"type": "record", "name": "Big", "fields": [{"name": "s", "type": "string"}]}
+    for codec in ("snappy", "zstandard", "deflate"):
+        p = os.path.join(where, f"big-{codec}.avro")
+        write(p, codec, 2, 2, big, lambda k: {"s": "a" * 20000})
+        b0 = blocks(p)[0]
+        out[f"{codec}-max-alloc"] = (open(p, "rb").read(), "overflow", b0[2], 0,
+                                     ("--max-alloc", "8192"))
     return out
 
 
