@@ -1,13 +1,14 @@
 /* tests/avro: the core's Avro reader from the command line, for the
  * tests that compare it with python3-avro.
  *
- *	avro-dump [--ids] [--meta] [--max-alloc N] FILE
+ *	avro-dump [--ids] [--meta] [--max-alloc N] [--limit N] FILE
  *
  * Reads FILE through a file source and writes one line of JSON per
  * record (colfs_avro_json).  --ids writes instead, per record, an object
  * of the top-level fields that carry an Iceberg field id, keyed by the
  * id and read through colfs_avro_field_by_id.  --meta writes first a
- * line {"codec": ..., "meta": {...}}.  A failure writes a last line
+ * line {"codec": ..., "meta": {...}}.  --limit N stops after N records
+ * (the reader decodes no further).  A failure writes a last line
  * "ERROR <status> <offset> <message>" and exits 1 (the records before
  * it were written). */
 #include <fcntl.h>
@@ -44,12 +45,12 @@ static void put(json_t *j)
 int main(int argc, char **argv)
 {
 	bool ids = false, meta = false;
-	uint64_t max_alloc = 0;
+	uint64_t max_alloc = 0, limit = UINT64_MAX;
 	colfs_source *src;
 	colfs_avro_reader *r;
 	const colfs_avro_value *v;
 	colfs_err err = { 0 };
-	colfs_status st;
+	colfs_status st = COLFS_END;
 	int i = 1, fd;
 
 	for (; i < argc && argv[i][0] == '-'; i++) {
@@ -57,6 +58,8 @@ int main(int argc, char **argv)
 			ids = true;
 		else if (strcmp(argv[i], "--meta") == 0)
 			meta = true;
+		else if (strcmp(argv[i], "--limit") == 0 && i + 1 < argc)
+			limit = strtoull(argv[++i], NULL, 10);
 		else if (strcmp(argv[i], "--max-alloc") == 0 && i + 1 < argc)
 			max_alloc = strtoull(argv[++i], NULL, 10);
 		else
@@ -64,7 +67,7 @@ int main(int argc, char **argv)
 	}
 	if (i + 1 != argc) {
 		fprintf(stderr, "usage: avro-dump [--ids] [--meta] "
-				"[--max-alloc N] FILE\n");
+				"[--max-alloc N] [--limit N] FILE\n");
 		return 2;
 	}
 	fd = open(argv[i], O_RDONLY);
@@ -83,7 +86,8 @@ int main(int argc, char **argv)
 		json_object_set(m, "meta", colfs_avro_metadata(r));
 		put(m);
 	}
-	while ((st = colfs_avro_next(r, &v, NULL, &err)) == COLFS_OK) {
+	while (limit-- &&
+	       (st = colfs_avro_next(r, &v, NULL, &err)) == COLFS_OK) {
 		if (ids) {
 			const colfs_avro_schema *s = v->type;
 			json_t *o = json_object();
@@ -104,7 +108,7 @@ int main(int argc, char **argv)
 			put(colfs_avro_json(v));
 		}
 	}
-	if (st != COLFS_END)
+	if (st != COLFS_END && st != COLFS_OK)
 		fail(&err);
 	colfs_avro_close(r);
 	colfs_source_destroy(src);

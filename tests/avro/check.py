@@ -480,6 +480,28 @@ def damaged(where, good):
     return out
 
 
+def lazy(where):
+    """A manifest of 10,000 entries in one block whose last entry is
+    damaged: its first entry reads without decoding the others."""
+    global checked
+    sch = {"type": "record", "name": "E", "fields": [
+        {"name": "status", "type": "int", "field-id": 0},
+        {"name": "path", "type": "string", "field-id": 100}]}
+    rec = b"".join(zz(k % 3) + zz(13) + b"file-%05d.pq" % k for k in range(9999))
+    rec += zz(1) + zz(-1)
+    h = header(sch)
+    p = os.path.join(where, "lazy-10000.avro")
+    with open(p, "wb") as f:
+        f.write(h + block(10000, rec))
+    got, err = dump(p, "--limit", "1", "--ids")
+    if err or got != [{"0": 0, "100": "file-00000.pq"}]:
+        fail(f"{p}: the first of 10,000 entries: {got} {err}")
+    else:
+        checked += 1
+    expect_error(p, "corrupt", len(h) + len(zz(10000)) + len(zz(len(rec))) + len(rec) - 1,
+                 9999)
+
+
 def main():
     where = SEEDS or WORK
     os.makedirs(where, exist_ok=True)
@@ -490,6 +512,7 @@ def main():
             f.write(data)
     if SEEDS:
         return 0
+    lazy(where)
     for p in made:
         compare(p)
     for name, (data, status, offset, recs, args) in bad.items():
