@@ -39,7 +39,6 @@ typedef struct avro_node {
 	colfs_avro_schema s;
 	char *fullname;
 	struct avro_node *next;
-	bool sizing;                 /* min_size being computed (recursion) */
 } avro_node;
 
 typedef struct avro_meta {
@@ -99,6 +98,18 @@ static const struct {
 	{ "bytes", COLFS_AVRO_BYTES }, { "string", COLFS_AVRO_STRING },
 };
 
+/* The fewest bytes a value takes, for the types whose size does not
+ * depend on others (records and unions are summed when parsed). */
+static uint64_t fixed_min_size(colfs_avro_type t)
+{
+	switch (t) {
+	case COLFS_AVRO_NULL: return 0;
+	case COLFS_AVRO_FLOAT: return 4;
+	case COLFS_AVRO_DOUBLE: return 8;
+	default: return 1;
+	}
+}
+
 static avro_node *node_new(colfs_avro_reader *r, colfs_avro_type t,
 			   json_t *json)
 {
@@ -107,6 +118,12 @@ static avro_node *node_new(colfs_avro_reader *r, colfs_avro_type t,
 	if (!n)
 		return NULL;
 	n->s.type = t;
+	/* a record, union or fixed is sized once parsed; until then (a
+	 * record that refers to itself) it counts 0, which only loosens
+	 * the count checks */
+	if (t != COLFS_AVRO_RECORD && t != COLFS_AVRO_UNION &&
+	    t != COLFS_AVRO_FIXED)
+		n->s.min_size = fixed_min_size(t);
 	n->s.json = json;
 	n->next = r->nodes;
 	r->nodes = n;
@@ -305,6 +322,11 @@ static colfs_status parse_record(schema_ctx *c, json_t *j, const char *ns,
 					depth + 1, &fd->type);
 	}
 	free(rns);
+	for (size_t i = 0; !st && i < n->s.n; i++) {
+		uint64_t f = n->s.fields[i].type->min_size, m = n->s.min_size;
+
+		n->s.min_size = m + f < m ? UINT64_MAX : m + f;
+	}
 	return st;
 }
 
@@ -331,7 +353,6 @@ static colfs_status parse_type(schema_ctx *c, json_t *j, const char *ns,
 					return colfs_fail(c->err, COLFS_ENOMEM,
 							  c->offset,
 							  "no memory for the schema");
-				n->s.min_size = 0;
 				*out = &n->s;
 				return COLFS_OK;
 			}
@@ -361,6 +382,12 @@ static colfs_status parse_type(schema_ctx *c, json_t *j, const char *ns,
 						   "a union inside a union",
 						   NULL);
 		}
+		n->s.min_size = UINT64_MAX;
+		for (size_t i = 0; i < nb; i++)
+			if (n->s.branches[i]->min_size < n->s.min_size)
+				n->s.min_size = n->s.branches[i]->min_size;
+		n->s.min_size = n->s.min_size == UINT64_MAX ? UINT64_MAX
+							     : n->s.min_size + 1;
 		*out = &n->s;
 		return COLFS_OK;
 	}
@@ -422,6 +449,7 @@ static colfs_status parse_type(schema_ctx *c, json_t *j, const char *ns,
 					   "a fixed without a size",
 					   n->fullname);
 		n->s.size = (uint64_t)json_integer_value(size);
+		n->s.min_size = n->s.size;
 		logical_set(&n->s, j);
 		*out = &n->s;
 		return COLFS_OK;
@@ -441,40 +469,6 @@ static colfs_status parse_type(schema_ctx *c, json_t *j, const char *ns,
 	if (!*out)
 		return schema_fail(c, COLFS_ECORRUPT, "an unknown type name", t);
 	return COLFS_OK;
-}
-
-/* The fewest bytes a value of `s` takes (a record being sized counts 0:
- * a value cannot hold itself without an array, map or union between). */
-static uint64_t min_size(colfs_avro_schema *s)
-{
-	avro_node *n = (avro_node *)s;
-	uint64_t m = 0;
-
-	switch (s->type) {
-	case COLFS_AVRO_NULL: return 0;
-	case COLFS_AVRO_FLOAT: return 4;
-	case COLFS_AVRO_DOUBLE: return 8;
-	case COLFS_AVRO_FIXED: return s->size;
-	case COLFS_AVRO_RECORD:
-		if (n->sizing)
-			return 0;
-		n->sizing = true;
-		for (size_t i = 0; i < s->n; i++) {
-			uint64_t f = min_size((colfs_avro_schema *)s->fields[i].type);
-			m = m + f < m ? UINT64_MAX : m + f;
-		}
-		n->sizing = false;
-		return m;
-	case COLFS_AVRO_UNION:
-		m = UINT64_MAX;
-		for (size_t i = 0; i < s->n; i++) {
-			uint64_t b = min_size((colfs_avro_schema *)s->branches[i]);
-			if (b < m)
-				m = b;
-		}
-		return m == UINT64_MAX ? m : m + 1;
-	default: return 1;
-	}
 }
 
 /* --- header -------------------------------------------------------------- */
@@ -600,8 +594,6 @@ static colfs_status setup(colfs_avro_reader *r, uint64_t schema_at,
 				  "avro.schema is not JSON: %s (line %d, "
 				  "column %d)", je.text, je.line, je.column);
 	COLFS_TRY(parse_type(&c, r->schema_doc, NULL, 0, &r->root));
-	for (avro_node *nd = r->nodes; nd; nd = nd->next)
-		nd->s.min_size = min_size(&nd->s);
 	if (!codec || strcmp((const char *)codec, "null") == 0)
 		r->codec = AVRO_CODEC_NULL;
 	else if (strcmp((const char *)codec, "deflate") == 0)
@@ -826,6 +818,11 @@ static colfs_status decode(colfs_avro_reader *r, colfs_cursor *c,
 			   const colfs_avro_schema *s, colfs_avro_value *v,
 			   unsigned depth, colfs_err *err);
 
+/* The type of map keys. */
+static const colfs_avro_schema avro_key_type = {
+	.type = COLFS_AVRO_STRING, .min_size = 1,
+};
+
 /* The items of an array or map: blocks of a count (negative: its
  * absolute value, then the block's byte size) until a count of 0. */
 static colfs_status decode_items(colfs_avro_reader *r, colfs_cursor *c,
@@ -834,7 +831,10 @@ static colfs_status decode_items(colfs_avro_reader *r, colfs_cursor *c,
 				 colfs_err *err)
 {
 	bool map = s->type == COLFS_AVRO_MAP;
-	uint64_t item_min = s->items->min_size + (map ? 1 : 0);
+	uint64_t item_min = s->items->min_size;
+
+	if (map && item_min < UINT64_MAX)
+		item_min++; /* the key's length */
 
 	v->n = 0;
 	for (;;) {
@@ -882,6 +882,7 @@ static colfs_status decode_items(colfs_avro_reader *r, colfs_cursor *c,
 		v->keys = keys;
 		for (int64_t i = 0; i < count; i++) {
 			if (map) {
+				keys[v->n].type = &avro_key_type;
 				keys[v->n].branch = -1;
 				COLFS_TRY(read_bytes(c, "map key",
 						     &keys[v->n].p,
