@@ -58,6 +58,7 @@ struct colfs_avro_reader {
 	const colfs_source *src;
 	uint64_t start, end, max_alloc;
 	json_t *schema_doc;
+	json_t *names;               /* full name -> its node's address */
 	json_t *meta_json;
 	avro_meta *meta;
 	size_t nmeta;
@@ -144,13 +145,15 @@ static void nodes_free(avro_node *n)
 	}
 }
 
+/* Named types by full name: a JSON object of their addresses, so that a
+ * schema of many names is looked up in constant time. */
 static const colfs_avro_schema *named_find(colfs_avro_reader *r,
 					   const char *full)
 {
-	for (avro_node *n = r->nodes; n; n = n->next)
-		if (n->fullname && strcmp(n->fullname, full) == 0)
-			return &n->s;
-	return NULL;
+	json_t *p = json_object_get(r->names, full);
+
+	return p ? (const colfs_avro_schema *)(uintptr_t)json_integer_value(p)
+		 : NULL;
 }
 
 /* A name as written, resolved against the enclosing namespace. */
@@ -265,10 +268,13 @@ static colfs_status named_new(schema_ctx *c, json_t *j, colfs_avro_type t,
 		return colfs_fail(c->err, COLFS_ENOMEM, c->offset,
 				  "no memory for the schema");
 	/* a redefinition is refused (the specification's rule) */
-	for (avro_node *o = n->next; o; o = o->next)
-		if (o->fullname && strcmp(o->fullname, n->fullname) == 0)
-			return schema_fail(c, COLFS_ECORRUPT,
-					   "a name defined twice", n->fullname);
+	if (named_find(c->r, n->fullname))
+		return schema_fail(c, COLFS_ECORRUPT, "a name defined twice",
+				   n->fullname);
+	if (json_object_set_new(c->r->names, n->fullname,
+				json_integer((json_int_t)(uintptr_t)&n->s)))
+		return colfs_fail(c->err, COLFS_ENOMEM, c->offset,
+				  "no memory for the schema");
 	n->s.name = n->fullname;
 	*out = n;
 	return COLFS_OK;
@@ -625,7 +631,10 @@ colfs_status colfs_avro_open(const colfs_source *src, uint64_t offset,
 				  "Avro container of %llu bytes is not inside "
 				  "the file", (unsigned long long)len);
 	r = calloc(1, sizeof *r);
-	if (!r || !(r->meta_json = json_object())) {
+	if (!r || !(r->meta_json = json_object()) ||
+	    !(r->names = json_object())) {
+		if (r)
+			json_decref(r->meta_json);
 		free(r);
 		return colfs_fail(err, COLFS_ENOMEM, offset,
 				  "no memory for the Avro reader");
@@ -723,6 +732,7 @@ void colfs_avro_close(colfs_avro_reader *r)
 	}
 	free(r->meta);
 	json_decref(r->meta_json);
+	json_decref(r->names);
 	nodes_free(r->nodes);
 	json_decref(r->schema_doc);
 	free(r->raw);
@@ -1385,16 +1395,18 @@ json_t *colfs_avro_json(const colfs_avro_value *v)
 	case COLFS_AVRO_MAP:
 		j = json_object();
 		for (size_t i = 0; j && i < v->n; i++) {
-			char *k = strndup((const char *)v->keys[i].p,
-					  v->keys[i].n);
+			/* keys as text, as strings are (UTF-8 kept, other
+			 * bytes and NUL as \xHH) */
+			json_t *k = colfs_proto_json_text(v->keys[i].p,
+							  v->keys[i].n);
 
-			if (!k || json_object_set_new(j, k,
+			if (!k || json_object_set_new(j, json_string_value(k),
 					colfs_avro_json(&v->items[i]))) {
-				free(k);
+				json_decref(k);
 				json_decref(j);
 				return NULL;
 			}
-			free(k);
+			json_decref(k);
 		}
 		return j;
 	}
