@@ -1,14 +1,15 @@
 /* tests/avro: the core's Avro reader from the command line, for the
  * tests that compare it with python3-avro.
  *
- *	avro-dump [--ids] [--meta] [--max-alloc N] [--limit N] FILE
+ *	avro-dump [--ids] [--meta] [--memory] [--max-alloc N] [--limit N] FILE
  *
  * Reads FILE through a file source and writes one line of JSON per
  * record (colfs_avro_json).  --ids writes instead, per record, an object
  * of the top-level fields that carry an Iceberg field id, keyed by the
  * id and read through colfs_avro_field_by_id.  --meta writes first a
  * line {"codec": ..., "meta": {...}}.  --limit N stops after N records
- * (the reader decodes no further).  A failure writes a last line
+ * (the reader decodes no further).  --memory reads FILE into memory and
+ * opens that (colfs_avro_open_memory).  A failure writes a last line
  * "ERROR <status> <offset> <message>" and exits 1 (the records before
  * it were written). */
 #include <fcntl.h>
@@ -44,7 +45,7 @@ static void put(json_t *j)
 
 int main(int argc, char **argv)
 {
-	bool ids = false, meta = false;
+	bool ids = false, meta = false, memory = false;
 	uint64_t max_alloc = 0, limit = UINT64_MAX;
 	colfs_source *src;
 	colfs_avro_reader *r;
@@ -58,6 +59,8 @@ int main(int argc, char **argv)
 			ids = true;
 		else if (strcmp(argv[i], "--meta") == 0)
 			meta = true;
+		else if (strcmp(argv[i], "--memory") == 0)
+			memory = true;
 		else if (strcmp(argv[i], "--limit") == 0 && i + 1 < argc)
 			limit = strtoull(argv[++i], NULL, 10);
 		else if (strcmp(argv[i], "--max-alloc") == 0 && i + 1 < argc)
@@ -66,7 +69,7 @@ int main(int argc, char **argv)
 			break;
 	}
 	if (i + 1 != argc) {
-		fprintf(stderr, "usage: avro-dump [--ids] [--meta] "
+		fprintf(stderr, "usage: avro-dump [--ids] [--meta] [--memory] "
 				"[--max-alloc N] [--limit N] FILE\n");
 		return 2;
 	}
@@ -75,9 +78,23 @@ int main(int argc, char **argv)
 		perror(argv[i]);
 		return 2;
 	}
-	if (colfs_avro_open(src, 0, colfs_source_size(src), max_alloc, &r,
-			    &err))
+	if (memory) {
+		size_t n = (size_t)colfs_source_size(src);
+		uint8_t *buf = malloc(n ? n : 1);
+
+		if (!buf || colfs_source_read_at(src, 0, n, buf, &err)) {
+			fprintf(stderr, "avro-dump: cannot read %s\n", argv[i]);
+			return 2;
+		}
+		st = colfs_avro_open_memory(buf, n, max_alloc, &r, &err);
+		free(buf);
+	} else {
+		st = colfs_avro_open(src, 0, colfs_source_size(src), max_alloc,
+				     &r, &err);
+	}
+	if (st)
 		fail(&err);
+	st = COLFS_END;
 	if (meta) {
 		json_t *m = json_object();
 

@@ -193,12 +193,12 @@ def dump(path, *args):
     return [json.loads(x) for x in lines], err
 
 
-def compare(path):
+def compare(path, *args):
     global checked
     sch, recs = python_read(path)
     names = Names()
     want = [conv(sch, r, names) for r in recs]
-    got, err = dump(path)
+    got, err = dump(path, *args)
     if err:
         fail(f"{path}: {err}")
         return
@@ -515,6 +515,8 @@ def main():
     lazy(where)
     for p in made:
         compare(p)
+    # the same through colfs_avro_open_memory
+    compare(os.path.join(where, "all-zstandard.avro"), "--memory")
     for name, (data, status, offset, recs, args) in bad.items():
         expect_error(os.path.join(where, f"damaged-{name}.avro"), status,
                      offset, recs, args)
