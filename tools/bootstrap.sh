@@ -25,14 +25,16 @@ libcurl4-openssl-dev libroaring-dev libssl-dev libexpat1-dev tzdata"
 # layout.svg), chromium (renders layout.svg headless), dpkg-dev and
 # debhelper (tests/package builds the Debian package with
 # dpkg-buildpackage and dh), lintian (and checks the .deb with it), git
-# (the no-past-refs test lists the project's files with git grep).
+# (the no-past-refs test lists the project's files with git grep),
+# python3-avro with python3-snappy and python3-zstandard (tests/avro reads
+# every Avro file with it too, in every codec).
 # Every command a script runs must be in a minimal Debian 12 or come from
 # this list: the commands-audit test checks it.
 if [ "${COLFS_WITH_TEST_TOOLS:-0}" = 1 ]; then
 	PKGS="$PKGS clang libclang-rt-14-dev python3 jq bitshuffle rsync procps
 time man-db shfmt ca-certificates nodejs npm nginx-light openssl curl
 python3-numpy python3-pandas attr libxml2-utils chromium dpkg-dev debhelper
-lintian git"
+lintian git python3-avro python3-snappy python3-zstandard"
 fi
 # --list: print the packages and stop (tests/tool/commands-audit.py checks
 # that every command the scripts run comes from one of them or from a
