@@ -506,8 +506,9 @@ bool colfs_azure_authorization(const char *account, const char *key_b64,
 /* ------------------------------------------------------------------ */
 /* Targets */
 
-/* The blob's path percent-encoded: every byte but A-Z a-z 0-9 - . _ ~
- * and '/' becomes %XX. */
+/* The blob's path as encodeURI writes it (what Azurite canonicalizes, and
+ * Azure signs the path as sent): every byte but A-Z a-z 0-9, '/' and
+ * - _ . ! ~ * ' ( ) ; , : @ & = + $ becomes %XX. */
 static char *az_encode(const char *s)
 {
 	static const char hex[] = "0123456789ABCDEF";
@@ -519,7 +520,8 @@ static char *az_encode(const char *s)
 		unsigned char c = (unsigned char)*s;
 		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
 		    (c >= '0' && c <= '9') || c == '-' || c == '.' ||
-		    c == '_' || c == '~' || c == '/') {
+		    c == '_' || c == '~' || c == '/' ||
+		    (c && strchr("!*'();,:@&=+$", c))) {
 			*p++ = (char)c;
 		} else {
 			*p++ = '%';
