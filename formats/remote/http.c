@@ -83,6 +83,9 @@ struct colfs_http {
 	char *azure_account;
 	char *azure_key;     /* secret: Shared Key signing */
 	char *azure_sas;     /* secret: appended to each URL */
+	uint8_t *head;       /* the object's first bytes, fetched with the
+			      * size (colfs_http_take_head) */
+	size_t head_len;
 	bool allow_full;
 	uint64_t full_cap;   /* the largest whole object accepted */
 
@@ -307,6 +310,7 @@ void colfs_http_destroy(colfs_http *h)
 	http_wipe_free(h->azure_key);
 	http_wipe_free(h->azure_sas);
 	free(h->azure_account);
+	free(h->head);
 	free(h->cafile);
 	free(h->capath);
 	for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
@@ -1258,10 +1262,26 @@ colfs_status colfs_http_get_tail(colfs_http *h, uint64_t len, uint8_t **data,
 	st = http_run(h, &x, 1, err);
 	http_xfer_clear(&x);
 	if (!st && x.head && x.total > len) {
-		colfs_http_range r = {x.total - len, (size_t)len, x.buf};
+		/* The head is kept for the caller (a format reads its magic
+		 * there); the tail goes to a buffer of its own. */
+		uint8_t *tb = malloc((size_t)len);
+		colfs_http_range r = {x.total - len, (size_t)len, tb};
 
-		x.got = (size_t)len;
-		st = colfs_http_get_ranges(h, &r, 1, err);
+		st = tb ? colfs_http_get_ranges(h, &r, 1, err)
+			: colfs_fail(err, COLFS_ENOMEM, 0,
+				     "%s: out of memory for %" PRIu64 " bytes",
+				     h->display, len);
+		if (!st) {
+			pthread_mutex_lock(&h->lock);
+			free(h->head);
+			h->head = x.buf;
+			h->head_len = (size_t)len;
+			pthread_mutex_unlock(&h->lock);
+			x.buf = tb;
+			x.got = (size_t)len;
+		} else {
+			free(tb);
+		}
 	}
 	if (st) {
 		free(x.buf);
@@ -1317,6 +1337,19 @@ colfs_status colfs_http_get_ranges(colfs_http *h, const colfs_http_range *r,
 		http_xfer_clear(&xs[i]);
 	free(xs);
 	return st;
+}
+
+size_t colfs_http_take_head(colfs_http *h, uint8_t **data)
+{
+	size_t n;
+
+	pthread_mutex_lock(&h->lock);
+	*data = h->head;
+	n = h->head_len;
+	h->head = NULL;
+	h->head_len = 0;
+	pthread_mutex_unlock(&h->lock);
+	return n;
 }
 
 colfs_status colfs_http_check(colfs_http *h, colfs_err *err)

@@ -177,6 +177,11 @@ colfs_status colfs_http_get_body(colfs_http *h, const char *query,
 				 const char *what, size_t max, uint8_t **body,
 				 size_t *len, int *status, colfs_err *err);
 
+/* The object's first bytes when colfs_http_get_tail fetched them apart
+ * from the tail (a store without suffix ranges: Azure), handed over once
+ * (malloc'd; 0 and NULL: none). */
+size_t colfs_http_take_head(colfs_http *h, uint8_t **data);
+
 /* COLFS_EIO "source changed since mount (ETag A -> B): remount" once any
  * reply carried other validators than the first; no request is made. */
 colfs_status colfs_http_check(colfs_http *h, colfs_err *err);

@@ -823,6 +823,14 @@ colfs_status colfs_remote_open(const char *url, const colfs_options *o,
 		return st;
 	}
 	rs->tail_len = got;
+	/* The head, when the size was learnt by a range from the start
+	 * (Azure): cached too, but the part the tail already holds. */
+	uint8_t *head = NULL;
+	size_t hl = colfs_http_take_head(rs->http, &head);
+	if (hl > rs->size - got)
+		hl = (size_t)(rs->size - got);
+	if (!hl || !rs_insert(rs, 0, hl, head, false))
+		free(head);
 	*display = strdup(rs->display);
 	if (!*display) {
 		rs_destroy(rs);

@@ -208,13 +208,13 @@ mount_same() { # LOCAL NAME
 	diff "$WORK/l" "$WORK/r" >"$WORK/sums.diff" ||
 		fail "files of the mount of '$2' differ from the local mount's: $(head -4 "$WORK/sums.diff")"
 	diff <(sed 's/^[0-9a-f]*  //' "$WORK/local.sums") \
-		<(sed 's/^[0-9a-f]*  //' "$WORK/remote.sums" | grep -v '^\./io$') >/dev/null ||
-		fail "the mount of '$2' has other files than the local mount"
+		<(sed 's/^[0-9a-f]*  //' "$WORK/remote.sums" | grep -vE '^\./(.*/)?io$') >"$WORK/names.diff" ||
+		fail "the mount of '$2' has other files than the local mount: $(head -4 "$WORK/names.diff")"
 	local root=${1%/}
 	timeout "$T" sed -e "s|^file: $1\$|file: $2|" \
 		-e "s|^dataset: $root\$|dataset: ${2%/}|" "$lm/summary" >"$WORK/l"
-	cmp -s "$WORK/l" "$RM/summary" ||
-		fail "the summary of the mount of '$2' differs from the local one"
+	diff "$WORK/l" "$RM/summary" >"$WORK/summary.diff" ||
+		fail "the summary of the mount of '$2' differs from the local one: $(head -6 "$WORK/summary.diff")"
 	timeout "$T" grep -rlF -e "$LEAK" -e "$SIG" "$RM" >"$WORK/leaks" &&
 		fail "files of the mount hold a secret: $(head -3 "$WORK/leaks")"
 	unmount_remote
