@@ -84,7 +84,7 @@ colfs_status colfs_s3_prefix_target(const char *url, const colfs_options *o,
 /* Free the strings, wiping the secrets first. */
 void colfs_remote_target_clear(colfs_remote_target *t);
 
-/* Azure Blob Storage (azure.c, azure_list.c).  Names:
+/* Azure Blob Storage (azure.c, azure_sign.c, azure_list.c).  Names:
  * az://CONTAINER/PATH, az://ACCOUNT.blob.core.windows.net/CONTAINER/PATH
  * and abfss://FILESYSTEM@ACCOUNT.dfs.core.windows.net/PATH (served
  * through the Blob endpoint); ending in '/' or naming only the
@@ -107,6 +107,9 @@ colfs_status colfs_azure_target(const char *url, const colfs_options *o,
 bool colfs_azure_authorization(const char *account, const char *key_b64,
 			       const char *url, const char *range,
 			       const char *date, char *out, size_t out_len);
+/* The account key's bytes (at most `cap`) from its base64 (azure_sign.c),
+ * or -1 when it is not base64. */
+int colfs_azure_key_decode(const char *b64, unsigned char *out, size_t cap);
 colfs_status colfs_azure_list(const char *url, const colfs_options *o,
 			      colfs_source_entry **out, size_t *n, char *why,
 			      size_t why_len);
