@@ -1,7 +1,8 @@
 /* colfs: Azure Blob Storage names as HTTP targets (remote.h): the three
  * ways of writing a blob or a prefix, the account and its credentials
  * from the environment (a connection string, or the account, key and SAS
- * variables), the Blob endpoint's URL, and Shared Key signing.
+ * variables), the Blob endpoint's URL, and the peek of a listed blob
+ * (Shared Key signing is azure_sign.c's, below http.c).
  *
  * Azure's Range header takes only bytes=A-B and bytes=A-: a target is
  * marked `azure` so that http.c learns an object's size by a range from
@@ -19,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
 
 /* Azure's limits: a container name has 3 to 63 characters, a blob name
  * at most 1024, an account name 3 to 24. */
