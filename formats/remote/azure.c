@@ -137,6 +137,14 @@ static colfs_status az_parse(const char *url, bool prefix, az_name *u,
 	if (strncmp(url, "az://", 5) == 0) {
 		const char *s = url + 5;
 		size_t first = strcspn(s, "/");
+		if (memchr(s, '@', first))
+			/* user information: maybe a secret, never echoed */
+			return az_fail(COLFS_EUNSUPPORTED, why, why_len,
+				       "an az:// URL with user information "
+				       "(az://...@...) is not supported: give "
+				       "credentials in AZURE_STORAGE_KEY, "
+				       "AZURE_STORAGE_SAS_TOKEN or "
+				       "AZURE_STORAGE_CONNECTION_STRING");
 		if (memchr(s, '.', first)) {
 			if (!az_host_account(s, first, "blob", u))
 				return az_fail(COLFS_ECORRUPT, why, why_len,
@@ -169,6 +177,13 @@ static colfs_status az_parse(const char *url, bool prefix, az_name *u,
 		c = s;
 		cn = (size_t)(at - s);
 		rest = s[auth] ? s + auth + 1 : s + auth;
+		if (!az_container_ok(c, cn))
+			/* maybe user information: not echoed */
+			return az_fail(COLFS_ECORRUPT, why, why_len,
+				       "abfss://...@%.*s: not a file system name "
+				       "before the '@' (3 to 63 lowercase "
+				       "letters, digits and single '-')",
+				       (int)(s + auth - at - 1), at + 1);
 	} else {
 		return az_fail(COLFS_ECORRUPT, why, why_len,
 			       "%s: not an Azure URL: write "

@@ -281,6 +281,18 @@ refused() { # WHAT (the environment set by the caller)
 	refused "a wrong key"
 ) || exit 1
 
+# ---- a key written into the name is refused, not echoed -------------------
+for name in "az://$ACCOUNT:$KEY@$ACCOUNT.blob.core.windows.net/priv/x" \
+	"abfss://$ACCOUNT:$KEY@$ACCOUNT.dfs.core.windows.net/x" \
+	"az://priv/x?sig=$SIG"; do
+	timeout "$T" "$COLFS_TOOL" "${EP[@]}" cat "$name" summary \
+		>/dev/null 2>"$WORK/refused.err" && fail "a name with a secret was read"
+	cat "$WORK/refused.err" >>"$WORK/stderr.all"
+	grep -q 'not supported\|not a file system name' "$WORK/refused.err" ||
+		fail "a name with a secret: $(cat "$WORK/refused.err")"
+done
+echo "ok: names holding a key or a SAS are refused"
+
 # ---- no message holds a secret --------------------------------------------
 [ -s "$WORK/stderr.all" ] || fail "no message was collected"
 grep -qF -e "$LEAK" -e "$SIG" "$WORK/stderr.all" &&
