@@ -13,6 +13,8 @@
 #     request's 2 MiB takes 2 requests, of a small one 1 (`io`);
 #   - a prefix (az://CONTAINER/ds/) mounts as a dataset equal, file by
 #     file, to the mount of the local directory of the same files;
+#   - a corpus Delta table uploaded under a prefix gives the local
+#     table's summary and schema (its log listed and read over Azure);
 #   - a SAS (AZURE_STORAGE_SAS_TOKEN), a connection string, and anonymous
 #     access to a public container read the same bytes (colfs-tool cat);
 #     the abfss:// name too;
@@ -229,6 +231,30 @@ else
 	echo "SKIP (part): no corpus at ${CORPUS:-<unset>}/parquet/good"
 fi
 mount_same "$WORK/ds/" az://priv/ds/
+
+# A Delta Lake table under a prefix (its log listed and read over Azure):
+# the summary (but for the line naming it) and the schema of the local
+# table's.
+DELTA=${CORPUS:-}/delta/simple_table_with_checkpoint
+if [ -n "${CORPUS:-}" ] && [ -d "$DELTA" ]; then
+	DELTA=$(realpath "$DELTA")
+	while IFS= read -r f; do
+		azput blob "priv/delta/$f" "$DELTA/$f"
+	done < <(cd "$DELTA" && find . -type f | sed 's|^\./||')
+	for p in summary schema; do
+		timeout "$T" "$COLFS_TOOL" cat "$DELTA" "$p" |
+			sed "s|^dataset: $DELTA\$|dataset: az://priv/delta|" >"$WORK/l" ||
+			fail "colfs-tool cat $DELTA $p failed"
+		timeout "$T" "$COLFS_TOOL" "${EP[@]}" cat az://priv/delta/ "$p" \
+			>"$WORK/r" 2>>"$WORK/stderr.all" ||
+			fail "colfs-tool cat az://priv/delta/ $p failed: $(tail -1 "$WORK/stderr.all")"
+		diff "$WORK/l" "$WORK/r" >&2 ||
+			fail "the $p of the Delta table over Azure differs from the local one"
+	done
+	echo "ok: a Delta table under az://priv/delta/: summary and schema of the local table"
+else
+	echo "SKIP (part): no Delta corpus at ${CORPUS:-<unset>}/delta"
+fi
 
 # The mount, ls and cat summary: how many requests (`io`).
 requests() { # NAME MAX
