@@ -25,6 +25,8 @@ const colfs_format *const colfs_format_directory = &colfs_format_dataset;
 extern const colfs_source_kind colfs_source_kind_http;
 extern const colfs_source_kind colfs_source_kind_s3_prefix;
 extern const colfs_source_kind colfs_source_kind_s3;
+extern const colfs_source_kind colfs_source_kind_azure_prefix;
+extern const colfs_source_kind colfs_source_kind_azure;
 extern const colfs_source_kind colfs_source_kind_kudu;
 extern const colfs_source_kind colfs_source_kind_directory;
 extern const colfs_source_kind colfs_source_kind_file;
@@ -35,6 +37,8 @@ const colfs_source_kind *const colfs_source_kinds[] = {
 	&colfs_source_kind_http,
 	&colfs_source_kind_s3_prefix,
 	&colfs_source_kind_s3,
+	&colfs_source_kind_azure_prefix,
+	&colfs_source_kind_azure,
 	&colfs_source_kind_kudu,
 	&colfs_source_kind_directory,
 	&colfs_source_kind_file,

@@ -2724,9 +2724,9 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 	pthread_mutex_init(&ds->lru, NULL);
 	pthread_mutex_init(&ds->plock, NULL);
 	colfs_tree_set_format_state(t, ds);
-	/* An S3 prefix (s3://BUCKET/PREFIX/): the objects under it, each
-	 * file opened by its URL (ROOT/REL, a remote source). */
-	bool s3 = strncmp(name, "s3://", 5) == 0;
+	/* A remote prefix (s3://BUCKET/PREFIX/, az://CONTAINER/PREFIX/): the
+	 * objects under it, each file opened by its URL (ROOT/REL). */
+	bool s3 = !colfs_source_is_local(name);
 	ds->s3 = s3;
 	if (s3) {
 		size_t rl = strlen(name);

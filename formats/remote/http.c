@@ -79,6 +79,13 @@ struct colfs_http {
 	char *token_header;  /* "x-amz-security-token: ..." */
 	char *cafile;
 	char *capath;        /* libcurl's CA directory, kept with a cafile */
+	bool azure;          /* x-ms-version; the size by a head range */
+	char *azure_account;
+	char *azure_key;     /* secret: Shared Key signing */
+	char *azure_sas;     /* secret: appended to each URL */
+	uint8_t *head;       /* the object's first bytes, fetched with the
+			      * size (colfs_http_take_head) */
+	size_t head_len;
 	bool allow_full;
 	uint64_t full_cap;   /* the largest whole object accepted */
 
@@ -109,6 +116,8 @@ typedef struct http_xfer {
 	char range[48];
 	bool tail;        /* Range: bytes=-len */
 	bool whole;       /* no Range: the whole body (colfs_http_get_body) */
+	bool head;        /* (tail) asked as Range: bytes=0-(len-1) */
+	char *sas_url;    /* the URL with the SAS token (secret) */
 	char *url;        /* (whole) the URL asked: the object's + a query */
 	const char *what; /* (whole) what was asked, for messages */
 	size_t max;       /* (whole) the largest body kept */
@@ -229,8 +238,12 @@ colfs_status colfs_http_create(const colfs_remote_target *t,
 	    http_dup(t->aws_sigv4, &h->aws_sigv4) ||
 	    http_dup(t->userpwd, &h->userpwd) ||
 	    http_dup(t->session_token, &h->session_token) ||
-	    http_dup(t->cafile, &h->cafile))
+	    http_dup(t->cafile, &h->cafile) ||
+	    http_dup(t->azure_account, &h->azure_account) ||
+	    http_dup(t->azure_key, &h->azure_key) ||
+	    http_dup(t->azure_sas, &h->azure_sas))
 		goto nomem;
+	h->azure = t->azure;
 	if (h->session_token &&
 	    asprintf(&h->token_header, "x-amz-security-token: %s",
 		     h->session_token) < 0) {
@@ -294,6 +307,10 @@ void colfs_http_destroy(colfs_http *h)
 	http_wipe_free(h->userpwd);
 	http_wipe_free(h->session_token);
 	http_wipe_free(h->token_header);
+	http_wipe_free(h->azure_key);
+	http_wipe_free(h->azure_sas);
+	free(h->azure_account);
+	free(h->head);
 	free(h->cafile);
 	free(h->capath);
 	for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
@@ -443,7 +460,8 @@ static void http_asked(const http_xfer *x, char *buf, size_t len)
 	if (x->whole)
 		snprintf(buf, len, "%s", x->what);
 	else if (x->tail)
-		snprintf(buf, len, "the last %zu bytes", x->len);
+		snprintf(buf, len, x->head ? "the first %zu bytes"
+					   : "the last %zu bytes", x->len);
 	else if (x->len)
 		snprintf(buf, len, "bytes %" PRIu64 "-%" PRIu64, x->offset,
 			 x->offset + x->len - 1);
@@ -636,7 +654,8 @@ static colfs_status http_check_reply(http_xfer *x)
 	if (x->tail) {
 		uint64_t want = total < x->len ? total : x->len;
 
-		if (b != total - 1 || b - a + 1 != want)
+		if (x->head ? a != 0 || b != want - 1
+			    : b != total - 1 || b - a + 1 != want)
 			return x->fail_st = colfs_fail(&x->fail, COLFS_EIO, http_off(x),
 					"%s: Content-Range \"%s\" is not the range asked (%s)",
 					h->display, x->cr, asked);
@@ -764,6 +783,45 @@ static size_t http_on_body(char *data, size_t size, size_t n, void *ctx)
 
 /* ---- transfers -------------------------------------------------------- */
 
+static bool http_append(struct curl_slist **l, const char *line)
+{
+	struct curl_slist *n = curl_slist_append(*l, line);
+
+	if (n)
+		*l = n;
+	return n != NULL;
+}
+
+/* Azure Blob's headers: the version every request names, and with a
+ * Shared Key the date and the signature over them (azure.c).  The date
+ * is fixed for the transfer's retries: Azure accepts it for 15 minutes,
+ * longer than the retries last. */
+static bool http_azure_headers(colfs_http *h, http_xfer *x, const char *url)
+{
+	char date[64], line[256], range[64];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!http_append(&x->headers, "x-ms-version: " COLFS_AZURE_VERSION))
+		return true;
+	if (!h->azure_key)
+		return false;
+	gmtime_r(&now, &tm);
+	strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+	snprintf(line, sizeof line, "x-ms-date: %s", date);
+	if (!http_append(&x->headers, line))
+		return true;
+	snprintf(range, sizeof range, "bytes=%s", x->range);
+	memcpy(line, "Authorization: ", 15);
+	if (!colfs_azure_authorization(h->azure_account, h->azure_key, url,
+				       x->range[0] ? range : NULL, date,
+				       line + 15, sizeof line - 15))
+		return true;
+	bool ok = http_append(&x->headers, line);
+	explicit_bzero(line, sizeof line);
+	return !ok;
+}
+
 static colfs_status http_xfer_setup(colfs_http *h, http_xfer *x)
 {
 	CURL *e = curl_easy_init();
@@ -774,6 +832,8 @@ static colfs_status http_xfer_setup(colfs_http *h, http_xfer *x)
 		return COLFS_ENOMEM;
 	if (x->whole)
 		x->range[0] = '\0';
+	else if (x->head)
+		snprintf(x->range, sizeof x->range, "0-%zu", x->len - 1);
 	else if (x->tail)
 		snprintf(x->range, sizeof x->range, "-%zu", x->len);
 	else
@@ -794,13 +854,24 @@ static colfs_status http_xfer_setup(colfs_http *h, http_xfer *x)
 			return COLFS_ENOMEM;
 		x->headers = l;
 	}
+	const char *url = x->whole ? x->url : h->url;
+	if (h->azure && http_azure_headers(h, x, url))
+		return COLFS_ENOMEM;
+	if (h->azure_sas) {
+		if (asprintf(&x->sas_url, "%s%c%s", url,
+			     strchr(url, '?') ? '&' : '?', h->azure_sas) < 0) {
+			x->sas_url = NULL;
+			return COLFS_ENOMEM;
+		}
+		url = x->sas_url;
+	}
 	CURLcode rc = CURLE_OK;
 #define SET(opt, val)                                                       \
 	do {                                                                \
 		if (rc == CURLE_OK)                                         \
 			rc = curl_easy_setopt(e, opt, val);                 \
 	} while (0)
-	SET(CURLOPT_URL, x->whole ? x->url : h->url);
+	SET(CURLOPT_URL, url);
 	SET(CURLOPT_SHARE, h->share);
 	if (!x->whole)
 		SET(CURLOPT_RANGE, x->range);
@@ -844,6 +915,8 @@ static void http_xfer_clear(http_xfer *x)
 	x->e = NULL;
 	curl_slist_free_all(x->headers); /* curl copied the secret */
 	x->headers = NULL;
+	http_wipe_free(x->sas_url);
+	x->sas_url = NULL;
 }
 
 /* Is a finished attempt worth another?  5xx, timeouts, resets. */
@@ -1165,6 +1238,10 @@ colfs_status colfs_http_get_tail(colfs_http *h, uint64_t len, uint8_t **data,
 				  h->display, len);
 	memset(&x, 0, sizeof x);
 	x.tail = true;
+	/* A store without suffix ranges: the first `len` bytes, whose
+	 * Content-Range gives the size; a larger object's tail is then a
+	 * second, plain range. */
+	x.head = h->azure;
 	x.len = x.tail_len = (size_t)len;
 	x.buf = malloc(x.len);
 	x.buf_len = x.buf_alloc = x.len;
@@ -1184,6 +1261,28 @@ colfs_status colfs_http_get_tail(colfs_http *h, uint64_t len, uint8_t **data,
 	}
 	st = http_run(h, &x, 1, err);
 	http_xfer_clear(&x);
+	if (!st && x.head && x.total > len) {
+		/* The head is kept for the caller (a format reads its magic
+		 * there); the tail goes to a buffer of its own. */
+		uint8_t *tb = malloc((size_t)len);
+		colfs_http_range r = {x.total - len, (size_t)len, tb};
+
+		st = tb ? colfs_http_get_ranges(h, &r, 1, err)
+			: colfs_fail(err, COLFS_ENOMEM, 0,
+				     "%s: out of memory for %" PRIu64 " bytes",
+				     h->display, len);
+		if (!st) {
+			pthread_mutex_lock(&h->lock);
+			free(h->head);
+			h->head = x.buf;
+			h->head_len = (size_t)len;
+			pthread_mutex_unlock(&h->lock);
+			x.buf = tb;
+			x.got = (size_t)len;
+		} else {
+			free(tb);
+		}
+	}
 	if (st) {
 		free(x.buf);
 		return st;
@@ -1238,6 +1337,19 @@ colfs_status colfs_http_get_ranges(colfs_http *h, const colfs_http_range *r,
 		http_xfer_clear(&xs[i]);
 	free(xs);
 	return st;
+}
+
+size_t colfs_http_take_head(colfs_http *h, uint8_t **data)
+{
+	size_t n;
+
+	pthread_mutex_lock(&h->lock);
+	*data = h->head;
+	n = h->head_len;
+	h->head = NULL;
+	h->head_len = 0;
+	pthread_mutex_unlock(&h->lock);
+	return n;
 }
 
 colfs_status colfs_http_check(colfs_http *h, colfs_err *err)

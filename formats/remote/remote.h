@@ -46,6 +46,13 @@ typedef struct colfs_remote_target {
 	char *userpwd;       /* secret: "ACCESS_KEY:SECRET_KEY", or NULL */
 	char *session_token; /* secret: sent as x-amz-security-token, or NULL */
 	char *cafile;        /* -o cafile (absolute), or NULL */
+	/* Azure Blob (azure.c): every request carries x-ms-version, and the
+	 * size is learnt without a suffix range, which Azure refuses. */
+	bool azure;
+	char *azure_account; /* with azure_key: the account signed for */
+	char *azure_key;     /* secret: the Shared Key (base64), or NULL */
+	char *azure_sas;     /* secret: a SAS token (a query, no '?'), or
+			      * NULL; appended to each request's URL */
 } colfs_remote_target;
 
 /* http:// and https:// (remote_source.c).  User information in the URL
@@ -76,6 +83,39 @@ colfs_status colfs_s3_prefix_target(const char *url, const colfs_options *o,
 				    char *why, size_t why_len);
 /* Free the strings, wiping the secrets first. */
 void colfs_remote_target_clear(colfs_remote_target *t);
+
+/* Azure Blob Storage (azure.c, azure_sign.c, azure_list.c).  Names:
+ * az://CONTAINER/PATH, az://ACCOUNT.blob.core.windows.net/CONTAINER/PATH
+ * and abfss://FILESYSTEM@ACCOUNT.dfs.core.windows.net/PATH (served
+ * through the Blob endpoint); ending in '/' or naming only the
+ * container: a prefix (a dataset).  Credentials: AZURE_STORAGE_ACCOUNT +
+ * AZURE_STORAGE_KEY (Shared Key), AZURE_STORAGE_SAS_TOKEN, or
+ * AZURE_STORAGE_CONNECTION_STRING; none: anonymous.  -o azure_endpoint
+ * (e.g. Azurite's http://127.0.0.1:10000/devstoreaccount1) replaces
+ * https://ACCOUNT.blob.core.windows.net. */
+#define COLFS_AZURE_VERSION "2021-08-06"
+bool colfs_azure_claims(const char *name);
+bool colfs_azure_is_prefix(const char *name);
+/* An object's target; with `prefix` non-NULL the container's (a
+ * listing), *prefix (malloc'd) the prefix as written, maybe "". */
+colfs_status colfs_azure_target(const char *url, const colfs_options *o,
+				colfs_remote_target *out, char **prefix,
+				char *why, size_t why_len);
+/* The Authorization header's value (SharedKey ACCOUNT:SIGNATURE) of a GET
+ * of `url` (as sent, SAS excluded) with `range` ("bytes=A-B" or NULL) and
+ * `date` (x-ms-date); false when the key does not decode. */
+bool colfs_azure_authorization(const char *account, const char *key_b64,
+			       const char *url, const char *range,
+			       const char *date, char *out, size_t out_len);
+/* The account key's bytes (at most `cap`) from its base64 (azure_sign.c),
+ * or -1 when it is not base64. */
+int colfs_azure_key_decode(const char *b64, unsigned char *out, size_t cap);
+colfs_status colfs_azure_list(const char *url, const colfs_options *o,
+			      colfs_source_entry **out, size_t *n, char *why,
+			      size_t why_len);
+colfs_status colfs_azure_peek(const char *url, const colfs_options *o,
+			      uint64_t size, size_t n, uint8_t *head,
+			      uint8_t *tail, char *why, size_t why_len);
 
 /* http.c: exchanges with one object.  Every function may be called from
  * several threads at once (each call has its own curl handles; they
@@ -139,6 +179,11 @@ colfs_status colfs_http_get_ranges(colfs_http *h, const colfs_http_range *r,
 colfs_status colfs_http_get_body(colfs_http *h, const char *query,
 				 const char *what, size_t max, uint8_t **body,
 				 size_t *len, int *status, colfs_err *err);
+
+/* The object's first bytes when colfs_http_get_tail fetched them apart
+ * from the tail (a store without suffix ranges: Azure), handed over once
+ * (malloc'd; 0 and NULL: none). */
+size_t colfs_http_take_head(colfs_http *h, uint8_t **data);
 
 /* COLFS_EIO "source changed since mount (ETag A -> B): remount" once any
  * reply carried other validators than the first; no request is made. */

@@ -34,7 +34,8 @@ static colfs_status remote_kind_open(const char *name, const colfs_options *o,
 				 why_len);
 }
 
-/* A prefix is listed by the directory module (colfs_source_list); the
+/* A prefix (S3 or Azure) is listed by the directory module
+ * (colfs_source_list); the
  * tree has no source bytes to open. */
 static colfs_status s3_prefix_open(const char *name, const colfs_options *o,
 				   colfs_source_opened *out, char *why,
@@ -75,5 +76,31 @@ const colfs_source_kind colfs_source_kind_s3 = {
 	.peek = colfs_remote_peek,
 	.display = colfs_remote_url_display,
 	.hide = colfs_remote_url_hide,
+	.changes = COLFS_SOURCE_CHANGES_VALIDATORS,
+};
+
+/* Azure Blob Storage (azure.c): "az:" and "abfss:" are claimed whole, so
+ * that a mistyped name is named as such; a name ending in '/' or naming
+ * only a container is a prefix, listed by colfs_azure_list.  Names hold
+ * no secret (a query is refused), so they are shown as given. */
+static bool azure_prefix_claims(const char *name)
+{
+	return colfs_azure_claims(name) && colfs_azure_is_prefix(name);
+}
+
+const colfs_source_kind colfs_source_kind_azure_prefix = {
+	.name = "azure-prefix",
+	.claims = azure_prefix_claims,
+	.open = s3_prefix_open,
+	.listing = true,
+	.list = colfs_azure_list,
+	.changes = COLFS_SOURCE_CHANGES_VALIDATORS,
+};
+
+const colfs_source_kind colfs_source_kind_azure = {
+	.name = "azure",
+	.claims = colfs_azure_claims,
+	.open = remote_kind_open,
+	.peek = colfs_azure_peek,
 	.changes = COLFS_SOURCE_CHANGES_VALIDATORS,
 };

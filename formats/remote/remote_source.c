@@ -662,7 +662,7 @@ bool colfs_remote_is_url(const char *s)
 {
 	return s && (strncmp(s, "http://", 7) == 0 ||
 		     strncmp(s, "https://", 8) == 0 ||
-		     strncmp(s, "s3:", 3) == 0);
+		     strncmp(s, "s3:", 3) == 0 || colfs_azure_claims(s));
 }
 
 /* Where a URL's user information starts, and its '@' in *at; NULL when
@@ -791,6 +791,8 @@ colfs_status colfs_remote_open(const char *url, const colfs_options *o,
 	o = &filled;
 	if (strncmp(url, "s3:", 3) == 0)
 		st = colfs_s3_target(url, o, &t, why, why_len);
+	else if (colfs_azure_claims(url))
+		st = colfs_azure_target(url, o, &t, NULL, why, why_len);
 	else
 		st = colfs_http_target(url, o, &t, why, why_len);
 	if (st)
@@ -845,6 +847,14 @@ colfs_status colfs_remote_open(const char *url, const colfs_options *o,
 		return st;
 	}
 	rs->tail_len = got;
+	/* The head, when the size was learnt by a range from the start
+	 * (Azure): cached too, but the part the tail already holds. */
+	uint8_t *head = NULL;
+	size_t hl = colfs_http_take_head(rs->http, &head);
+	if (hl > rs->size - got)
+		hl = (size_t)(rs->size - got);
+	if (!hl || !rs_insert(rs, 0, hl, head, false))
+		free(head);
 	*display = strdup(rs->display);
 	if (!*display) {
 		rs_destroy(rs);

@@ -65,6 +65,9 @@ void colfs_remote_target_clear(colfs_remote_target *t)
 		return;
 	wipe_free(t->userpwd);
 	wipe_free(t->session_token);
+	wipe_free(t->azure_key);
+	wipe_free(t->azure_sas);
+	free(t->azure_account);
 	free(t->url);
 	free(t->display);
 	free(t->aws_sigv4);

@@ -134,7 +134,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         faults = dict(self.server.faults)
         m = re.match(r'/~([^/]*)(/.*)', path)
         if m:
-            key = m.group(1)
+            key = urllib.parse.unquote(m.group(1))
             faults.update(parse_faults(key))
             path = m.group(2)
         with LOCK:

@@ -1,0 +1,329 @@
+#!/bin/bash
+# tests/remote/azure.sh: az:// and abfss:// end to end, against Azurite
+# (the Azure Storage emulator, npm azurite 3.35.0, installed by
+# azure-setup.sh) started on 127.0.0.1 on a free port with its data in a
+# temporary directory and an account of the test's own (AZURITE_ACCOUNTS).
+#
+# Blobs are uploaded by requests signed with Shared Key by node's own HMAC
+# (azure-put.js), then, with -o azure_endpoint=http://127.0.0.1:PORT/ACCOUNT:
+#   - Shared Key (AZURE_STORAGE_ACCOUNT + AZURE_STORAGE_KEY): a mount of a
+#     generated Parquet file and of a corpus file lists the names of the
+#     local mount of the same file (plus `io`), every file has the same
+#     bytes; the mount + ls + cat summary of a file larger than the first
+#     request's 2 MiB takes 2 requests, of a small one 1 (`io`);
+#   - a prefix (az://CONTAINER/ds/) mounts as a dataset equal, file by
+#     file, to the mount of the local directory of the same files;
+#   - a corpus Delta table uploaded under a prefix gives the local
+#     table's summary and schema (its log listed and read over Azure);
+#   - a SAS (AZURE_STORAGE_SAS_TOKEN), a connection string, and anonymous
+#     access to a public container read the same bytes (colfs-tool cat);
+#     the abfss:// name too;
+#   - a wrong key is refused by the server: HTTP 403 named by colfs-tool
+#     and colfs, nothing mounted;
+#   - the key and the SAS signature appear in no message, no file of any
+#     mount and not in the daemon's command line.
+# Exit 0 pass, 1 fail, 77 skip (no node/npm registry, no FUSE).
+#   azure.sh   (COLFS, COLFS_TOOL, COLFS_MKSAMPLE; CORPUS optional)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+T=30 # seconds any one command may take
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+
+for v in COLFS COLFS_TOOL COLFS_MKSAMPLE; do
+	[ -x "${!v:-}" ] || fail "$v is not set to a program"
+done
+[ -c /dev/fuse ] || skip "/dev/fuse is not available"
+command -v fusermount3 >/dev/null || skip "fusermount3 is not installed"
+command -v python3 >/dev/null || skip "python3 is not installed"
+sh "$here/azure-setup.sh" || exit $?
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/colfs-azure.XXXXXX")
+MOUNTS=()
+SERVER=
+cleanup() {
+	local m
+	for m in "${MOUNTS[@]}"; do
+		grep -qs " $m fuse" /proc/self/mounts &&
+			{ fusermount3 -u "$m" 2>/dev/null || fusermount3 -uz "$m"; }
+	done
+	[ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null
+	wait 2>/dev/null
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 143' TERM INT HUP
+
+# The account key: base64 (48 bytes), recognisable, so that a leak is
+# found by grep.
+ACCOUNT=colfstest
+KEY="Q7XZcolfsAzureTestKey0123456789abcdefghijklmnopqrstuvwxyz$$"
+KEY=${KEY:0:64}
+while [ "${#KEY}" -lt 64 ]; do KEY="${KEY}A"; done
+LEAK=Q7XZcolfsAzure
+
+# ---- the server ----------------------------------------------------------
+PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+AZURITE_ACCOUNTS="$ACCOUNT:$KEY" \
+	"$here/azure/node_modules/.bin/azurite-blob" --loose \
+	--skipApiVersionCheck --disableTelemetry --blobHost 127.0.0.1 \
+	--blobPort "$PORT" --location "$WORK/data" --silent \
+	>"$WORK/azurite.log" 2>&1 &
+SERVER=$!
+ENDPOINT="http://127.0.0.1:$PORT/$ACCOUNT"
+for _ in $(seq 1 150); do
+	grep -qs "successfully listens" "$WORK/azurite.log" && break
+	kill -0 "$SERVER" 2>/dev/null ||
+		fail "azurite did not start: $(tail -3 "$WORK/azurite.log")"
+	sleep 0.1
+done
+grep -qs "successfully listens" "$WORK/azurite.log" ||
+	fail "azurite did not start within 15 s"
+
+export AZ_ENDPOINT=$ENDPOINT AZ_ACCOUNT=$ACCOUNT AZ_KEY=$KEY
+azput() { timeout "$T" node "$here/azure-put.js" "$@" || fail "azure-put.js $* failed"; }
+
+# A bad signature must be refused, or the test proves nothing.
+AZ_KEY="AAAA${KEY:4}" timeout "$T" node "$here/azure-put.js" container nope \
+	2>"$WORK/put.err" && fail "Azurite accepted a bad signature"
+grep -q 'HTTP 403' "$WORK/put.err" ||
+	fail "Azurite refused a bad signature otherwise than by 403: $(cat "$WORK/put.err")"
+
+# ---- the blobs -------------------------------------------------------------
+mkdir "$WORK/ds"
+timeout "$T" "$COLFS_MKSAMPLE" "$WORK/sample.parquet" --rows 5000 \
+	--row-groups 2 --codec snappy >/dev/null || fail "colfs-mksample failed"
+timeout "$T" "$COLFS_MKSAMPLE" "$WORK/big.parquet" --rows 200000 \
+	--row-groups 2 --codec none >/dev/null || fail "colfs-mksample failed"
+timeout "$T" "$COLFS_MKSAMPLE" "$WORK/ds/a.parquet" --rows 300 >/dev/null ||
+	fail "colfs-mksample failed"
+timeout "$T" "$COLFS_MKSAMPLE" "$WORK/ds/b.parquet" --rows 700 >/dev/null ||
+	fail "colfs-mksample failed"
+[ "$(stat -c %s "$WORK/big.parquet")" -gt $((2 << 20)) ] ||
+	fail "big.parquet is not larger than 2 MiB"
+CORPUS_FILE=${CORPUS:-}/parquet/good/alltypes_plain.snappy.parquet
+[ -f "$CORPUS_FILE" ] || CORPUS_FILE=
+
+azput container priv
+azput container pub public
+azput blob "priv/data/sample.parquet" "$WORK/sample.parquet"
+azput blob "priv/data/big.parquet" "$WORK/big.parquet"
+azput blob "priv/ds/a.parquet" "$WORK/ds/a.parquet"
+azput blob "priv/ds/b.parquet" "$WORK/ds/b.parquet"
+azput blob "pub/with space+plus.parquet" "$WORK/sample.parquet"
+[ -n "$CORPUS_FILE" ] && azput blob "priv/corpus/c.parquet" "$CORPUS_FILE"
+SAS=$(azput sas)
+SIG=${SAS##*sig=}
+[ ${#SIG} -gt 20 ] || fail "no SAS signature"
+
+export AZURE_STORAGE_ACCOUNT=$ACCOUNT AZURE_STORAGE_KEY=$KEY
+unset AZURE_STORAGE_SAS_TOKEN AZURE_STORAGE_CONNECTION_STRING
+
+# ---- colfs-tool: every way of signing -------------------------------------
+tool_same() { # LOCAL NAME WHAT [colfs-tool options]
+	local local_=$1 name=$2 what=$3
+	shift 3
+	timeout "$T" "$COLFS_TOOL" cat "$local_" schema layout rows.jsonl \
+		columns/id >"$WORK/local.out" || fail "colfs-tool cat $local_ failed"
+	timeout "$T" "$COLFS_TOOL" "$@" cat "$name" schema layout rows.jsonl \
+		columns/id >"$WORK/remote.out" 2>>"$WORK/stderr.all" ||
+		fail "$what: colfs-tool cat '$name' failed: $(tail -1 "$WORK/stderr.all")"
+	cmp -s "$WORK/local.out" "$WORK/remote.out" ||
+		fail "$what: colfs-tool cat '$name' differs from the local file"
+	echo "ok: $what: colfs-tool cat of '$name' equals the local file's"
+}
+EP=(-o "azure_endpoint=$ENDPOINT")
+tool_same "$WORK/sample.parquet" az://priv/data/sample.parquet "Shared Key" "${EP[@]}"
+(
+	unset AZURE_STORAGE_KEY
+	export AZURE_STORAGE_SAS_TOKEN="?$SAS"
+	tool_same "$WORK/sample.parquet" az://priv/data/sample.parquet "SAS" "${EP[@]}"
+) || exit 1
+(
+	unset AZURE_STORAGE_KEY AZURE_STORAGE_ACCOUNT
+	export AZURE_STORAGE_CONNECTION_STRING="DefaultEndpointsProtocol=http;AccountName=$ACCOUNT;AccountKey=$KEY;BlobEndpoint=$ENDPOINT;"
+	tool_same "$WORK/sample.parquet" az://priv/data/sample.parquet "connection string"
+) || exit 1
+(
+	unset AZURE_STORAGE_KEY
+	tool_same "$WORK/sample.parquet" "az://pub/with space+plus.parquet" "anonymous, public container" "${EP[@]}"
+	tool_same "$WORK/sample.parquet" "abfss://pub@$ACCOUNT.dfs.core.windows.net/with space+plus.parquet" "abfss://, anonymous" "${EP[@]}"
+) || exit 1
+
+# ---- mounts ----------------------------------------------------------------
+newmnt() {
+	NEWMNT=$(mktemp -d "$WORK/mnt.XXXXXX")
+	MOUNTS+=("$NEWMNT")
+}
+wait_mounted() { # MNT PID
+	local i
+	for i in $(seq 1 100); do
+		grep -qs " $1 fuse" /proc/self/mounts && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+# mount NAME: the daemon in the foreground (its stderr collected), $RM
+# the mountpoint, $PID the daemon.
+mount_remote() {
+	newmnt
+	RM=$NEWMNT
+	"$COLFS" -f "${EP[@]}" "$1" "$RM" 2>>"$WORK/stderr.all" &
+	PID=$!
+	wait_mounted "$RM" "$PID" ||
+		fail "mounting '$1' failed: $(tail -1 "$WORK/stderr.all")"
+	tr '\0' ' ' <"/proc/$PID/cmdline" >"$WORK/cmdline"
+	grep -qF -e "$LEAK" -e "$SIG" "$WORK/cmdline" &&
+		fail "the daemon's command line holds a secret"
+	return 0
+}
+unmount_remote() {
+	fusermount3 -u "$RM" || fail "unmounting $RM failed"
+	for _ in $(seq 1 100); do
+		kill -0 "$PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	wait "$PID" || fail "the daemon of $RM exited with status $?"
+}
+
+# Every name of the local mount is in the remote one (and `io` besides),
+# every file hashes the same (but the ones naming the source: summary,
+# README, layout.svg, whose naming lines are compared apart), and no
+# file holds a secret.
+mount_same() { # LOCAL NAME
+	local lm
+	newmnt
+	lm=$NEWMNT
+	timeout "$T" "$COLFS" "$1" "$lm" || fail "mounting $1 failed"
+	mount_remote "$2"
+	(cd "$lm" && timeout 60 find . -type f -print0 | sort -z |
+		xargs -0 -r sha256sum) >"$WORK/local.sums" ||
+		fail "hashing the local mount failed"
+	(cd "$RM" && timeout 60 find . -type f -print0 | sort -z |
+		xargs -0 -r sha256sum) >"$WORK/remote.sums" ||
+		fail "hashing the mount of '$2' failed"
+	grep -vE '  \./(.*/)?(summary|README|layout\.svg)$' "$WORK/local.sums" \
+		>"$WORK/l" || fail "no file in the local mount"
+	grep -vE '  \./(.*/)?(summary|README|layout\.svg|io)$' "$WORK/remote.sums" >"$WORK/r"
+	diff "$WORK/l" "$WORK/r" >"$WORK/sums.diff" ||
+		fail "files of the mount of '$2' differ from the local mount's: $(head -4 "$WORK/sums.diff")"
+	diff <(sed 's/^[0-9a-f]*  //' "$WORK/local.sums") \
+		<(sed 's/^[0-9a-f]*  //' "$WORK/remote.sums" | grep -vE '^\./(.*/)?io$') >"$WORK/names.diff" ||
+		fail "the mount of '$2' has other files than the local mount: $(head -4 "$WORK/names.diff")"
+	local root=${1%/}
+	timeout "$T" sed -e "s|^file: $1\$|file: $2|" \
+		-e "s|^dataset: $root\$|dataset: ${2%/}|" "$lm/summary" >"$WORK/l"
+	diff "$WORK/l" "$RM/summary" >"$WORK/summary.diff" ||
+		fail "the summary of the mount of '$2' differs from the local one: $(head -6 "$WORK/summary.diff")"
+	timeout "$T" grep -rlF -e "$LEAK" -e "$SIG" "$RM" >"$WORK/leaks" &&
+		fail "files of the mount hold a secret: $(head -3 "$WORK/leaks")"
+	unmount_remote
+	fusermount3 -u "$lm" || fail "unmounting $lm failed"
+	echo "ok: mount of '$2': the $(wc -l <"$WORK/local.sums") files of the local mount, same sha256"
+}
+
+mount_same "$WORK/sample.parquet" az://priv/data/sample.parquet
+if [ -n "$CORPUS_FILE" ]; then
+	mount_same "$CORPUS_FILE" az://priv/corpus/c.parquet
+else
+	echo "SKIP (part): no corpus at ${CORPUS:-<unset>}/parquet/good"
+fi
+mount_same "$WORK/ds/" az://priv/ds/
+
+# A Delta Lake table under a prefix (its log listed and read over Azure):
+# the summary (but for the line naming it) and the schema of the local
+# table's.
+DELTA=${CORPUS:-}/delta/simple_table_with_checkpoint
+if [ -n "${CORPUS:-}" ] && [ -d "$DELTA" ]; then
+	DELTA=$(realpath "$DELTA")
+	while IFS= read -r f; do
+		azput blob "priv/delta/$f" "$DELTA/$f"
+	done < <(cd "$DELTA" && find . -type f | sed 's|^\./||')
+	for p in summary schema; do
+		timeout "$T" "$COLFS_TOOL" cat "$DELTA" "$p" |
+			sed "s|^dataset: $DELTA\$|dataset: az://priv/delta|" >"$WORK/l" ||
+			fail "colfs-tool cat $DELTA $p failed"
+		timeout "$T" "$COLFS_TOOL" "${EP[@]}" cat az://priv/delta/ "$p" \
+			>"$WORK/r" 2>>"$WORK/stderr.all" ||
+			fail "colfs-tool cat az://priv/delta/ $p failed: $(tail -1 "$WORK/stderr.all")"
+		diff "$WORK/l" "$WORK/r" >&2 ||
+			fail "the $p of the Delta table over Azure differs from the local one"
+	done
+	echo "ok: a Delta table under az://priv/delta/: summary and schema of the local table"
+else
+	echo "SKIP (part): no Delta corpus at ${CORPUS:-<unset>}/delta"
+fi
+
+# The mount, ls and cat summary: how many requests (`io`).
+requests() { # NAME MAX
+	mount_remote "$1"
+	timeout "$T" ls "$RM" >/dev/null || fail "ls of the mount of '$1' failed"
+	timeout "$T" cat "$RM/summary" >/dev/null || fail "cat summary of '$1' failed"
+	local n
+	n=$(sed -n 's/^requests: //p' "$RM/io")
+	[ -n "$n" ] && [ "$n" -le "$2" ] ||
+		fail "mount + ls + cat summary of '$1' took ${n:-?} requests, more than $2"
+	unmount_remote
+	echo "ok: mount + ls + cat summary of '$1': $n request(s)"
+}
+requests az://priv/data/sample.parquet 1
+requests az://priv/data/big.parquet 2
+
+# ---- a wrong key -------------------------------------------------------------
+refused() { # WHAT (the environment set by the caller)
+	local rc m
+	timeout "$T" "$COLFS_TOOL" "${EP[@]}" cat az://priv/data/sample.parquet \
+		schema >/dev/null 2>"$WORK/refused.err"
+	rc=$?
+	cat "$WORK/refused.err" >>"$WORK/stderr.all"
+	[ "$rc" = 1 ] || [ "$rc" = 2 ] ||
+		fail "$1: colfs-tool exited $rc: $(cat "$WORK/refused.err")"
+	grep -q 'HTTP 403 (forbidden)' "$WORK/refused.err" ||
+		fail "$1: colfs-tool's message does not name HTTP 403: $(cat "$WORK/refused.err")"
+	newmnt
+	m=$NEWMNT
+	timeout "$T" "$COLFS" "${EP[@]}" az://priv/data/sample.parquet "$m" \
+		2>"$WORK/refused.err"
+	rc=$?
+	cat "$WORK/refused.err" >>"$WORK/stderr.all"
+	[ "$rc" = 1 ] || fail "$1: colfs exited $rc: $(cat "$WORK/refused.err")"
+	grep -q '403' "$WORK/refused.err" ||
+		fail "$1: colfs's message does not name HTTP 403: $(cat "$WORK/refused.err")"
+	if grep -qs " $m fuse" /proc/self/mounts; then
+		fusermount3 -u "$m"
+		fail "$1: colfs mounted"
+	fi
+	timeout "$T" "$COLFS_TOOL" "${EP[@]}" cat az://priv/ds/ summary \
+		>/dev/null 2>"$WORK/refused.err" && fail "$1: the listing was served"
+	cat "$WORK/refused.err" >>"$WORK/stderr.all"
+	grep -q 'HTTP 403' "$WORK/refused.err" ||
+		fail "$1: the listing's refusal does not name HTTP 403: $(cat "$WORK/refused.err")"
+	echo "ok: $1: refused with $(head -1 "$WORK/refused.err")"
+}
+(
+	export AZURE_STORAGE_KEY="AAAA${KEY:4}"
+	refused "a wrong key"
+) || exit 1
+
+# ---- a key written into the name is refused, not echoed -------------------
+for name in "az://$ACCOUNT:$KEY@$ACCOUNT.blob.core.windows.net/priv/x" \
+	"abfss://$ACCOUNT:$KEY@$ACCOUNT.dfs.core.windows.net/x" \
+	"az://priv/x?sig=$SIG"; do
+	timeout "$T" "$COLFS_TOOL" "${EP[@]}" cat "$name" summary \
+		>/dev/null 2>"$WORK/refused.err" && fail "a name with a secret was read"
+	cat "$WORK/refused.err" >>"$WORK/stderr.all"
+	grep -q 'not supported\|not a file system name' "$WORK/refused.err" ||
+		fail "a name with a secret: $(cat "$WORK/refused.err")"
+done
+echo "ok: names holding a key or a SAS are refused"
+
+# ---- no message holds a secret --------------------------------------------
+[ -s "$WORK/stderr.all" ] || fail "no message was collected"
+grep -qF -e "$LEAK" -e "$SIG" "$WORK/stderr.all" &&
+	fail "a message holds a secret: $(grep -F -e "$LEAK" -e "$SIG" "$WORK/stderr.all" | head -1)"
+echo "ok: no message, mount file or command line holds the key or the SAS"
+grep -E 'Sanitizer|runtime error' "$WORK/stderr.all" >&2 &&
+	fail "a sanitizer reported an error"
+echo "PASS"
