@@ -69,6 +69,7 @@ void pv_leaf_init(parquet_views_leaf *l, colfs_tree *t, const parquet_column *co
 			 l->type.converted == PARQUET_CT_JSON)));
 	l->text.null_token = colfs_tree_options(t)->null_token;
 	l->text.json = false;
+	l->text.csv = false;
 	l->json = colfs_render_json_default;
 }
 
