@@ -76,7 +76,7 @@ void colfs_ahead_wait_left(colfs_ahead *a, uint64_t ino, uint64_t i);
 /* Up to `max` pieces of `ino` in [lo, hi) that are being rendered now:
  * handed to a worker (from the moment it takes one, before it calls the
  * node) or left to a reader by colfs_ahead_wait and not done; their
- * count.  A format keeps what such a piece will need (parquet_views.c:
+ * count.  A format keeps what such a piece will need (parquet_shared_pages.c:
  * a page that piece starts in, while a later piece has gone past it). */
 size_t colfs_ahead_rendering(colfs_ahead *a, uint64_t ino, uint64_t lo,
 			     uint64_t hi, uint64_t *out, size_t max);

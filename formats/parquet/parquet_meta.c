@@ -1,5 +1,6 @@
 /* colfs: FileMetaData -> the typed model of parquet.h: the typed parse
  * of the footer, the schema tree, the chunk checks, enum value names. */
+#include "parquet_arena.h"
 #include "parquet_desc.h"
 #include "parquet_annot.h"
 #include "../core/buf.h"
@@ -10,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 /* Schema nesting deeper than this is refused (it would only serve to make
  * path building quadratic). */
@@ -32,202 +32,6 @@ NAME_FN(parquet_converted_name, parquet_converted_names)
 NAME_FN(parquet_encoding_name, parquet_encoding_names)
 NAME_FN(parquet_codec_name, parquet_codec_names)
 NAME_FN(parquet_page_type_name, parquet_page_type_names)
-
-/* --- arena: every allocation of the model, freed together -----------------
- *
- * Small allocations (a chunk's encodings, names, paths) are carved from
- * blocks, so a footer of 200,000 chunks costs a few hundred blocks, not
- * hundreds of thousands of mallocs with their headers; large ones (the
- * footer, a row group's chunk array) are adopted whole. */
-
-#define ARENA_BLOCK (64 * 1024)
-/* The first block is no larger than the footer (at least this), so a
- * small file's model costs about its footer, not 64 KiB. */
-#define ARENA_BLOCK_MIN 4096
-/* Row groups' chunk arrays come from regions of this size, mapped with
- * transparent huge pages asked for: touching a fresh 4 KiB page at a time
- * was most of the time a 15 MB footer took to parse. */
-#define ARENA_BIG (8u << 20)
-/* ... for a footer of at least this size; a smaller one's chunk arrays
- * are ordinary arena memory (a region's first touch costs a whole huge
- * page, 2 MiB, which made every open tree of a dataset of small files
- * hold 2 MiB). */
-#define ARENA_BIG_MIN_FOOTER (1u << 20)
-
-typedef struct arena_map {
-	void *p;
-	size_t len;
-} arena_map;
-
-struct parquet_arena {
-	void **ptrs;
-	size_t n, cap;
-	uint8_t *block;          /* the block small allocations come from */
-	size_t used;             /* bytes of it handed out */
-	size_t block_size;       /* its size (the first: by the footer) */
-	bool big_ok;             /* chunk arrays from big regions */
-	arena_map *maps;         /* the big regions */
-	size_t nmaps, capmaps;
-	size_t big_used;         /* bytes of the last one handed out */
-};
-
-static bool arena_adopt(parquet_file *pf, void *p)
-{
-	struct parquet_arena *a = pf->arena;
-
-	if (!p)
-		return false;
-	if (a->n == a->cap) {
-		size_t nc = a->cap ? a->cap * 2 : 64;
-		void **np = realloc(a->ptrs, nc * sizeof *np);
-		if (!np) {
-			free(p);
-			return false;
-		}
-		a->ptrs = np;
-		a->cap = nc;
-	}
-	a->ptrs[a->n++] = p;
-	return true;
-}
-
-/* `bytes` of zeroed memory, 16-aligned, NULL when out of memory. */
-static void *arena_alloc(parquet_file *pf, size_t bytes)
-{
-	struct parquet_arena *a = pf->arena;
-	size_t want = (bytes + 15) & ~(size_t)15;
-	void *p;
-
-	if (!bytes)
-		want = 16;
-	if (want < bytes)
-		return NULL;
-	if (want > ARENA_BLOCK / 4)
-		return arena_adopt(pf, p = calloc(1, want)) ? p : NULL;
-	if (!a->block || a->block_size - a->used < want) {
-		/* each block twice the last, up to ARENA_BLOCK */
-		size_t size = !a->block ? a->block_size
-			      : a->block_size * 2 > ARENA_BLOCK ? ARENA_BLOCK
-			      : a->block_size * 2;
-		if (size < ARENA_BLOCK_MIN)
-			size = ARENA_BLOCK_MIN;
-		while (size < want)
-			size *= 2;
-		uint8_t *b = calloc(1, size);
-		if (!arena_adopt(pf, b))
-			return NULL;
-		a->block = b;
-		a->block_size = size;
-		a->used = 0;
-	}
-	p = a->block + a->used;
-	a->used += want;
-	return p;
-}
-
-static void *arena_calloc(parquet_file *pf, size_t n, size_t size)
-{
-	size_t bytes;
-
-	if (__builtin_mul_overflow(n, size, &bytes))
-		return NULL;
-	return arena_alloc(pf, bytes);
-}
-
-/* `bytes` of zeroed memory from the big regions (a chunk array). */
-static void *arena_big(parquet_file *pf, size_t n, size_t size)
-{
-	struct parquet_arena *a = pf->arena;
-	size_t bytes;
-	void *p;
-
-	if (__builtin_mul_overflow(n, size, &bytes))
-		return NULL;
-	bytes = (bytes + 63) & ~(size_t)63;
-#ifdef __SANITIZE_ADDRESS__
-	/* under AddressSanitizer each array is its own allocation, so that
-	 * a read past one is caught */
-	return arena_calloc(pf, n, size);
-#endif
-	if (!bytes || bytes > ARENA_BIG / 2 || !a->big_ok)
-		return arena_calloc(pf, n, size);
-	if (!a->nmaps || ARENA_BIG - a->big_used < bytes) {
-		if (a->nmaps == a->capmaps) {
-			size_t nc = a->capmaps ? a->capmaps * 2 : 8;
-			arena_map *nm = realloc(a->maps, nc * sizeof *nm);
-			if (!nm)
-				return NULL;
-			a->maps = nm;
-			a->capmaps = nc;
-		}
-		p = mmap(NULL, ARENA_BIG, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED)
-			return NULL;
-		colfs_mem_hugepages(p, ARENA_BIG);
-		a->maps[a->nmaps++] = (arena_map){p, ARENA_BIG};
-		a->big_used = 0;
-	}
-	p = (uint8_t *)a->maps[a->nmaps - 1].p + a->big_used;
-	a->big_used += bytes;
-	return p;
-}
-
-static char *arena_strndup(parquet_file *pf, const uint8_t *s, size_t len)
-{
-	char *p = len + 1 ? arena_alloc(pf, len + 1) : NULL;
-	if (!p)
-		return NULL;
-	if (len)
-		memcpy(p, s, len);
-	p[len] = 0;
-	return p;
-}
-
-void parquet_file_destroy(parquet_file *pf)
-{
-	if (!pf)
-		return;
-	if (pf->arena) {
-		for (size_t i = 0; i < pf->arena->n; i++)
-			free(pf->arena->ptrs[i]);
-		free(pf->arena->ptrs);
-		for (size_t i = 0; i < pf->arena->nmaps; i++)
-			munmap(pf->arena->maps[i].p, pf->arena->maps[i].len);
-		free(pf->arena->maps);
-		free(pf->arena);
-	}
-	free(pf);
-}
-
-/* A growable array whose memory joins the arena once complete. */
-typedef struct grow {
-	void *data;
-	size_t n, cap, size;
-} grow;
-
-static void *grow_next(grow *g)
-{
-	if (g->n == g->cap) {
-		size_t nc = g->cap ? g->cap * 2 : 8;
-		void *np = realloc(g->data, nc * g->size);
-		if (!np)
-			return NULL;
-		g->data = np;
-		g->cap = nc;
-	}
-	memset((char *)g->data + g->n * g->size, 0, g->size);
-	return (char *)g->data + g->n++ * g->size;
-}
-
-static void *grow_finish(parquet_file *pf, grow *g)
-{
-	void *p = g->data;
-	g->data = NULL;
-	if (!p)
-		return arena_calloc(pf, 1, g->size);
-	return arena_adopt(pf, p) ? p : NULL;
-}
 
 /* --- parse context ---------------------------------------------------------- */
 
@@ -314,7 +118,7 @@ static colfs_status read_string(pctx *x, const colfs_thrift_field *f,
 
 	COLFS_TRY(want(x, f, COLFS_THRIFT_BINARY, what, err));
 	COLFS_TRY(colfs_thrift_read_binary(&x->r, f->type, &p, &n, err));
-	*out = arena_strndup(x->pf, p, n);
+	*out = parquet_arena_strndup(x->pf, p, n);
 	return *out ? COLFS_OK : nomem(x, err);
 }
 
@@ -520,7 +324,7 @@ static colfs_status parse_string_path(pctx *x, const char **out,
 		    !strcmp(pc->path_in_schema, b.data))
 			*out = pc->path_in_schema;
 		else
-			*out = arena_strndup(x->pf, (const uint8_t *)b.data,
+			*out = parquet_arena_strndup(x->pf, (const uint8_t *)b.data,
 					     b.len - 1);
 		if (!*out)
 			st = nomem(x, err);
@@ -572,7 +376,7 @@ static colfs_status parse_column_meta(pctx *x, parquet_chunk *ch,
 			COLFS_TRY(colfs_thrift_list_begin(&x->r, &et, &n,
 							  err));
 			/* read into `tmp` while short, kept only when new */
-			enc = n <= 16 ? tmp : arena_calloc(x->pf, n, sizeof *enc);
+			enc = n <= 16 ? tmp : parquet_arena_calloc(x->pf, n, sizeof *enc);
 			if (!enc)
 				return nomem(x, err);
 			for (uint32_t i = 0; i < n; i++)
@@ -584,7 +388,7 @@ static colfs_status parse_column_meta(pctx *x, parquet_chunk *ch,
 			    !memcmp(pc->encodings, enc, n * sizeof *enc)) {
 				enc = (int32_t *)pc->encodings;
 			} else if (enc == tmp) {
-				enc = arena_calloc(x->pf, n, sizeof *enc);
+				enc = parquet_arena_calloc(x->pf, n, sizeof *enc);
 				if (!enc)
 					return nomem(x, err);
 				memcpy(enc, tmp, n * sizeof *enc);
@@ -762,7 +566,7 @@ static colfs_status parse_row_group(pctx *x, parquet_row_group *rg,
 						  "RowGroup.columns holds %s, not structs",
 						  colfs_thrift_type_name(et));
 			/* n is bounded by the bytes left (one per struct) */
-			rg->chunks = arena_big(x->pf, n, sizeof *rg->chunks);
+			rg->chunks = parquet_arena_big(x->pf, n, sizeof *rg->chunks);
 			if (!rg->chunks)
 				return nomem(x, err);
 			for (uint32_t i = 0; i < n; i++) {
@@ -837,7 +641,7 @@ static colfs_status parse_kv(pctx *x, parquet_kv *kv, colfs_err *err)
 				       "KeyValue.value", err));
 			COLFS_TRY(colfs_thrift_read_binary(&x->r, f.type, &p,
 							   &n, err));
-			kv->value = (const uint8_t *)arena_strndup(x->pf, p, n);
+			kv->value = (const uint8_t *)parquet_arena_strndup(x->pf, p, n);
 			if (!kv->value)
 				return nomem(x, err);
 			kv->value_len = n;
@@ -861,9 +665,9 @@ static colfs_status parse_file_meta(pctx *x, colfs_err *err)
 	colfs_thrift_field f;
 	colfs_status st;
 	int16_t last;
-	grow gs = {.size = sizeof(parquet_schema_elem)};
-	grow gr = {.size = sizeof(parquet_row_group)};
-	grow gk = {.size = sizeof(parquet_kv)};
+	parquet_grow gs = {.size = sizeof(parquet_schema_elem)};
+	parquet_grow gr = {.size = sizeof(parquet_row_group)};
+	parquet_grow gk = {.size = sizeof(parquet_kv)};
 	unsigned seen = 0;
 
 	st = colfs_thrift_struct_enter(&x->r, &last, err);
@@ -906,8 +710,8 @@ static colfs_status parse_file_meta(pctx *x, colfs_err *err)
 						"list field %d holds %s, not structs",
 						f.id, colfs_thrift_type_name(et));
 			for (uint32_t i = 0; !st && i < n; i++) {
-				grow *g = f.id == 2 ? &gs : f.id == 4 ? &gr : &gk;
-				void *el = grow_next(g);
+				parquet_grow *g = f.id == 2 ? &gs : f.id == 4 ? &gr : &gk;
+				void *el = parquet_grow_next(g);
 				if (!el) {
 					st = nomem(x, err);
 					break;
@@ -943,7 +747,7 @@ static colfs_status parse_file_meta(pctx *x, colfs_err *err)
 						"list field %d holds %s, not structs",
 						f.id, colfs_thrift_type_name(et));
 			if (!st && n) {
-				pf->column_orders = arena_calloc(pf, n,
+				pf->column_orders = parquet_arena_calloc(pf, n,
 						sizeof *pf->column_orders);
 				if (!pf->column_orders)
 					st = nomem(x, err);
@@ -973,11 +777,11 @@ static colfs_status parse_file_meta(pctx *x, colfs_err *err)
 			st = colfs_thrift_skip(&x->r, f.type, err);
 		}
 	}
-	pf->schema = grow_finish(pf, &gs);
+	pf->schema = parquet_grow_finish(pf, &gs);
 	pf->n_schema = (uint32_t)gs.n;
-	pf->row_groups = grow_finish(pf, &gr);
+	pf->row_groups = parquet_grow_finish(pf, &gr);
 	pf->n_row_groups = (uint32_t)gr.n;
-	pf->kv = grow_finish(pf, &gk);
+	pf->kv = parquet_grow_finish(pf, &gk);
 	pf->n_kv = (uint32_t)gk.n;
 	if (!pf->schema || !pf->row_groups || !pf->kv)
 		return nomem(x, err);
@@ -1023,7 +827,7 @@ static const char *geoparquet_text(parquet_file *pf, json_t *spec,
 		json_object_set_new(o, "primary", json_true());
 	text = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	json_decref(o);
-	if (text && (copy = arena_alloc(pf, strlen(text) + 1)))
+	if (text && (copy = parquet_arena_alloc(pf, strlen(text) + 1)))
 		memcpy(copy, text, strlen(text) + 1);
 	free(text);
 	return copy;
@@ -1097,12 +901,12 @@ static colfs_status build_schema(pctx *x, colfs_err *err)
 	parquet_file *pf = x->pf;
 	uint32_t n = pf->n_schema, i = 1, sp = 0;
 	frame *stack;
-	grow gc = {.size = sizeof(parquet_column)};
+	parquet_grow gc = {.size = sizeof(parquet_column)};
 
 	if (!n) {
 		report(x, COLFS_ECORRUPT, pf->footer_offset,
 		       "the schema has no elements");
-		pf->columns = grow_finish(pf, &gc);
+		pf->columns = parquet_grow_finish(pf, &gc);
 		return pf->columns ? COLFS_OK : nomem(x, err);
 	}
 	stack = calloc(n, sizeof *stack);
@@ -1150,7 +954,7 @@ static colfs_status build_schema(pctx *x, colfs_err *err)
 					    top->depth + 1};
 			sp++;
 		} else if (e->type >= 0) {
-			parquet_column *c = grow_next(&gc);
+			parquet_column *c = parquet_grow_next(&gc);
 			if (!c) {
 				free(stack);
 				return nomem(x, err);
@@ -1167,7 +971,7 @@ static colfs_status build_schema(pctx *x, colfs_err *err)
 		report(x, COLFS_ECORRUPT, pf->footer_offset,
 		       "%u schema elements after the end of the schema tree are ignored",
 		       n - i);
-	pf->columns = grow_finish(pf, &gc);
+	pf->columns = parquet_grow_finish(pf, &gc);
 	if (!pf->columns)
 		return nomem(x, err);
 	pf->n_columns = (uint32_t)gc.n;
@@ -1183,8 +987,8 @@ static colfs_status build_schema(pctx *x, colfs_err *err)
 			depth++;
 			len += strlen(pf->schema[j].name) + 1;
 		}
-		parts = arena_calloc(pf, depth, sizeof *parts);
-		path = arena_calloc(pf, len + 1, 1);
+		parts = parquet_arena_calloc(pf, depth, sizeof *parts);
+		path = parquet_arena_calloc(pf, len + 1, 1);
 		if (!parts || !path)
 			return nomem(x, err);
 		c->n_parts = depth;
@@ -1456,7 +1260,7 @@ static colfs_status parse_owned_ex(uint8_t *footer, size_t len,
 	pf->file_size = file_size;
 	pf->footer_offset = offset;
 	pf->encrypted_footer = encrypted_footer;
-	if (!arena_adopt(pf, copy)) {   /* adopt frees on failure */
+	if (!parquet_arena_adopt(pf, copy)) {   /* adopt frees on failure */
 		parquet_file_destroy(pf);
 		return colfs_fail(err, COLFS_ENOMEM, offset,
 				  "out of memory for the footer");

@@ -129,7 +129,7 @@ typedef struct parquet_pages_scratch {
 	 * *stored_cap bytes, replaced when short) instead of the values
 	 * buffer, and it is left there for the owner's next page.  A view
 	 * decoding ahead sets it while the piece cache is charged for those
-	 * bytes (parquet_views.c, shared_ahead): a page's stored bytes then
+	 * bytes (parquet_shared_pages.c, shared_ahead): a page's stored bytes then
 	 * reuse the last page's buffer, where a fresh block of 33 MB (an
 	 * md5 page) was mapped, faulted in and zeroed by the kernel for each
 	 * page.  NULL: as above. */

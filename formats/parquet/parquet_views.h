@@ -1,6 +1,6 @@
-/* colfs: the Parquet value views (parquet_views.c; module-private;
- * docs/parquet-tree.md lists them).  Each function adds its entries to
- * `dir`. */
+/* colfs: the Parquet value views (module-private; parquet_views_int.h
+ * names the files they live in; docs/parquet-tree.md lists them).  Each
+ * function adds its entries to `dir`. */
 #ifndef COLFS_PARQUET_VIEWS_H
 #define COLFS_PARQUET_VIEWS_H
 

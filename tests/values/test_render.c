@@ -50,7 +50,7 @@ static void test_render_null_bool_ints(void **state)
 }
 
 /* colfs_i64_len, which sizes a piece of integers before it is rendered
- * (parquet_views.c), counts exactly what colfs_put_i64 writes: at every
+ * (parquet_render_lines.c), counts exactly what colfs_put_i64 writes: at every
  * power of ten and either side of it, both signs, and the extremes. */
 static void test_render_int_lengths(void **state)
 {
