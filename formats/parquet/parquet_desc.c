@@ -1,7 +1,9 @@
 /* colfs: descriptors of every struct of parquet.thrift, for the JSON views
- * (metadata.json, meta.json, header.json, ...).  Field ids, names and types
+ * (metadata.json, meta.json, header.json, ...), and the enum names of
+ * parquet.h (parquet_type_name ...).  Field ids, names and types
  * follow apache/parquet-format src/main/thrift/parquet.thrift. */
 #include "parquet_desc.h"
+#include "parquet.h"
 
 #define N(a) ((uint16_t)(sizeof(a) / sizeof((a)[0])))
 
@@ -245,3 +247,20 @@ PUBLIC_STRUCT(parquet_desc_file_metadata, "FileMetaData",
 PUBLIC_STRUCT(parquet_desc_file_crypto_metadata, "FileCryptoMetaData",
 	      FS(1, "encryption_algorithm", d_encryption_algorithm),
 	      F(2, "key_metadata", BINARY));
+
+/* --- enum names (parquet.h) ----------------------------------------------- */
+
+#define NAME_FN(fn, table)                                                  \
+	const char *fn(int32_t v)                                           \
+	{                                                                   \
+		if (v < 0 || v >= (int32_t)table##_n)                       \
+			return NULL;                                        \
+		return table[v];                                            \
+	}
+
+NAME_FN(parquet_type_name, parquet_type_names)
+NAME_FN(parquet_repetition_name, parquet_repetition_names)
+NAME_FN(parquet_converted_name, parquet_converted_names)
+NAME_FN(parquet_encoding_name, parquet_encoding_names)
+NAME_FN(parquet_codec_name, parquet_codec_names)
+NAME_FN(parquet_page_type_name, parquet_page_type_names)

@@ -16,23 +16,6 @@
  * path building quadratic). */
 #define PARQUET_MAX_SCHEMA_DEPTH 512
 
-/* --- enum names ---------------------------------------------------------- */
-
-#define NAME_FN(fn, table)                                                  \
-	const char *fn(int32_t v)                                           \
-	{                                                                   \
-		if (v < 0 || v >= (int32_t)table##_n)                       \
-			return NULL;                                        \
-		return table[v];                                            \
-	}
-
-NAME_FN(parquet_type_name, parquet_type_names)
-NAME_FN(parquet_repetition_name, parquet_repetition_names)
-NAME_FN(parquet_converted_name, parquet_converted_names)
-NAME_FN(parquet_encoding_name, parquet_encoding_names)
-NAME_FN(parquet_codec_name, parquet_codec_names)
-NAME_FN(parquet_page_type_name, parquet_page_type_names)
-
 /* --- parse context ---------------------------------------------------------- */
 
 typedef struct pctx {
