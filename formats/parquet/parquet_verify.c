@@ -4,7 +4,9 @@
  * Reading `verify` decodes every data page of the chunk, one page at a
  * time, and compares what it finds with what the file claims:
  *   - the rows (record starts) against the row group's num_rows;
- *   - Statistics: null_count and nan_count exactly; min_value/max_value (and the
+ *   - Statistics: null_count (every entry below max_def, or a writer's
+ *     known other count: null_count_ok, duckdb_null_count) and nan_count
+ *     exactly; min_value/max_value (and the
  *     deprecated min/max for numeric types) as bounds of the decoded values
  *     under the column's sort order, exactly when is_*_value_exact says so;
  *     floats under IEEE_754_TOTAL_ORDER by that order (NaNs left out of the
