@@ -4,7 +4,9 @@
  * Reading `verify` decodes every data page of the chunk, one page at a
  * time, and compares what it finds with what the file claims:
  *   - the rows (record starts) against the row group's num_rows;
- *   - Statistics: null_count and nan_count exactly; min_value/max_value (and the
+ *   - Statistics: null_count (every entry below max_def, or a writer's
+ *     known other count: null_count_ok, duckdb_null_count) and nan_count
+ *     exactly; min_value/max_value (and the
  *     deprecated min/max for numeric types) as bounds of the decoded values
  *     under the column's sort order, exactly when is_*_value_exact says so;
  *     floats under IEEE_754_TOTAL_ORDER by that order (NaNs left out of the
@@ -79,6 +81,11 @@ typedef struct vf {
 	/* running totals */
 	uint64_t pages, entries, nulls, values, rows;
 	uint64_t leaf_nulls;               /* def == max_def - 1 only */
+	/* DuckDB's count of a leaf under a list: it counts the null structs
+	 * between the innermost repeated ancestor and the leaf twice */
+	uint32_t rep_def;                  /* that ancestor's def, 0: none */
+	bool duckdb;                       /* created_by names DuckDB */
+	uint64_t struct_nulls;             /* rep_def <= def < max_def - 1 */
 	uint64_t nans;                     /* FLOAT/DOUBLE/FLOAT16 NaNs */
 	bool nested;                       /* max_def > 1: two null counts */
 	vf_val min, max;                   /* of the chunk */
@@ -527,6 +534,39 @@ static bool null_count_ok(const vf *v, int64_t claim, uint64_t nulls,
 	       (v->nested && claim == (int64_t)leaf_nulls);
 }
 
+/* DuckDB (up to at least 1.5) writes, for a leaf under a struct under a
+ * list or map, a chunk null_count that counts each null struct below the
+ * innermost list twice (once as its parent's null, once as the null of
+ * the leaf's own vector): every entry with def below max_def, plus again
+ * those with rep_def <= def < max_def - 1.  Its data is right; the
+ * statistics say how many entries are null only after that is taken
+ * away, so `verify` takes it away (and says so) for files DuckDB wrote
+ * rather than file a problem on every such healthy file. */
+static bool duckdb_null_count(const vf *v, int64_t claim)
+{
+	return v->duckdb && v->struct_nulls > 0 &&
+	       claim == (int64_t)(v->nulls + v->struct_nulls);
+}
+
+/* The def level at which the column's innermost repeated ancestor (or
+ * the leaf itself) is present; 0 when nothing above it repeats. */
+static uint32_t rep_def_of(const parquet_file *pf, uint32_t column)
+{
+	if (column >= pf->n_columns || pf->columns[column].max_rep == 0)
+		return 0;
+	uint32_t i = pf->columns[column].schema_index;
+	for (uint32_t hops = 0; i < pf->n_schema && hops <= pf->n_schema;
+	     hops++) {
+		const parquet_schema_elem *el = &pf->schema[i];
+		if (el->repetition == 2)
+			return el->max_def > 0 ? (uint32_t)el->max_def : 0;
+		if (el->parent < 0)
+			break;
+		i = (uint32_t)el->parent;
+	}
+	return 0;
+}
+
 /* The column's values are floats, whose NaNs nan_count counts. */
 static bool counts_nans(const vf *v)
 {
@@ -548,6 +588,9 @@ static colfs_status vf_page(void *ctx, const parquet_pages_data *pd)
 	for (size_t k = 0; k < pd->n; k++) {
 		nulls += pd->def && pd->def[k] < pd->max_def;
 		leaf_nulls += pd->def && pd->def[k] + 1 == pd->max_def;
+		v->struct_nulls += pd->def && v->rep_def &&
+				   pd->def[k] >= v->rep_def &&
+				   pd->def[k] + 1 < pd->max_def;
 		rows += !pd->rep || pd->rep[k] == 0;
 	}
 	for (size_t j = 0; j < pd->nonnull && v->order != ORD_NONE && ok;
@@ -765,6 +808,9 @@ colfs_status parquet_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 	v.out = out;
 	v.asc_ok = v.desc_ok = true;
 	v.nested = s->pf->columns[ch->column].max_def > 1;
+	v.rep_def = rep_def_of(s->pf, ch->column);
+	v.duckdb = s->pf->created_by &&
+		   strncmp(s->pf->created_by, "DuckDB", 6) == 0;
 
 	/* the indexes first, so pages are checked as they are decoded */
 	if (ch->column_index_offset >= 0 && ch->column_index_length > 0) {
@@ -839,6 +885,12 @@ colfs_status parquet_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 	} else {
 		unsigned before = v.problems;
 		if (stats.has_null_count &&
+		    duckdb_null_count(&v, stats.null_count))
+			vf_line(&v, "statistics null_count %lld is DuckDB's count: the %llu nulls, and the %llu null structs under the list again",
+				(long long)stats.null_count,
+				(unsigned long long)v.nulls,
+				(unsigned long long)v.struct_nulls);
+		else if (stats.has_null_count &&
 		    !null_count_ok(&v, stats.null_count, v.nulls, v.leaf_nulls))
 			vf_problem(&v, stats_off,
 				   "statistics null_count %lld, the data has %llu nulls",
