@@ -59,6 +59,8 @@ typedef enum colfs_on_damage {
 
 typedef struct colfs_options {
 	const char *null_token;     /* how NULL renders; default "\\N" */
+	const char *csv_null;       /* NULL in rows.csv: "" (an empty field),
+				     * or -o null= when given */
 	uint64_t cache_bytes;       /* decoded-piece cache; default 64 MiB */
 	uint64_t max_alloc;         /* cap on one declared size; default 1 GiB */
 	bool checksums_ignore;      /* serve data whose checksum fails */

@@ -19,7 +19,8 @@ libcurl4-openssl-dev libroaring-dev libssl-dev libexpat1-dev tzdata"
 # (the S3 test uploads its files with signed PUTs), shfmt (tests/tool/commands-audit.py parses
 # the scripts with it), ca-certificates (npm verifies the registry's TLS
 # with the system's store; nodejs only recommends it), python3-numpy
-# (tests/arrays loads the .npy files of arrays/ with numpy), attr (getfattr and
+# (tests/arrays loads the .npy files of arrays/ with numpy), python3-pandas
+# (tests/values reads rows.csv back with pandas' read_csv), attr (getfattr and
 # setfattr: the extended attributes tests), libxml2-utils (xmllint parses
 # layout.svg), chromium (renders layout.svg headless), dpkg-dev and
 # debhelper (tests/package builds the Debian package with
@@ -30,7 +31,8 @@ libcurl4-openssl-dev libroaring-dev libssl-dev libexpat1-dev tzdata"
 if [ "${COLFS_WITH_TEST_TOOLS:-0}" = 1 ]; then
 	PKGS="$PKGS clang libclang-rt-14-dev python3 jq bitshuffle rsync procps
 time man-db shfmt ca-certificates nodejs npm nginx-light openssl curl
-python3-numpy attr libxml2-utils chromium dpkg-dev debhelper lintian git"
+python3-numpy python3-pandas attr libxml2-utils chromium dpkg-dev debhelper
+lintian git"
 fi
 # --list: print the packages and stop (tests/tool/commands-audit.py checks
 # that every command the scripts run comes from one of them or from a

@@ -199,6 +199,7 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 		if (!v)
 			return COLFS_ECORRUPT;
 		o->null_token = v;
+		o->csv_null = v;
 	} else if (KEY("cache_size")) {
 		if (!v)
 			return COLFS_ECORRUPT;
@@ -405,7 +406,7 @@ colfs_status colfs_options_resolve_paths(colfs_options *o,
 
 const char *colfs_options_help(void)
 {
-	return "    -o null=STRING         how NULL values are shown (default \\N)\n"
+	return "    -o null=STRING         how NULL values are shown (default \\N; rows.csv: empty)\n"
 	       "    -o cache_size=SIZE     decoded-data cache, e.g. 16M (default 64M)\n"
 	       "    -o max_alloc=SIZE      largest single buffer a file may ask for (default 1G)\n"
 	       "    -o checksums=verify|ignore  serve data whose checksum fails (default verify)\n"
@@ -452,6 +453,8 @@ void colfs_options_defaults(colfs_options *o)
 {
 	if (!o->null_token)
 		o->null_token = "\\N";
+	if (!o->csv_null)
+		o->csv_null = "";
 	if (!o->cache_bytes)
 		o->cache_bytes = COLFS_DEFAULT_CACHE;
 	if (!o->max_alloc)

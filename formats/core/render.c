@@ -9,8 +9,8 @@
 
 #include "render_pow10.h"
 
-const colfs_render colfs_render_text_default = { NULL, false };
-const colfs_render colfs_render_json_default = { NULL, true };
+const colfs_render colfs_render_text_default = { NULL, false, false };
+const colfs_render colfs_render_json_default = { NULL, true, false };
 
 static const char hex_upper[] = "0123456789ABCDEF";
 static const char hex_lower[] = "0123456789abcdef";
@@ -897,11 +897,40 @@ void colfs_render_json_string(colfs_buf *b, const uint8_t *p, size_t n)
 	colfs_buf_putc(b, '"');
 }
 
+/* A string in CSV mode: its bytes as they are, but for those that are
+ * not UTF-8 (\xHH, as in text mode), so the field stays UTF-8 and never
+ * holds COLFS_RENDER_CSV_NULL's byte. */
+static void csv_string(colfs_buf *b, const uint8_t *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t start = i;
+
+		while (i < n && p[i] < 0x80)
+			i++;
+		if (i > start)
+			colfs_buf_append(b, p + start, i - start);
+		if (i >= n)
+			break;
+		size_t l = utf8_seq_len(p + i, n - i);
+		if (l) {
+			colfs_buf_append(b, p + i, l);
+			i += l;
+		} else {
+			put_hex_escape(b, p[i], false);
+			i++;
+		}
+	}
+}
+
 void colfs_render_string(colfs_buf *b, const colfs_render *r,
 			 const uint8_t *p, size_t n)
 {
 	if (r && r->json)
 		colfs_render_json_string(b, p, n);
+	else if (r && r->csv)
+		csv_string(b, p, n);
 	else
 		text_string(b, p, n);
 }
@@ -929,23 +958,12 @@ void colfs_render_binary(colfs_buf *b, const colfs_render *r,
 	json_close(b, r);
 }
 
-void colfs_render_csv_field(colfs_buf *b, const char *p, size_t n)
+/* p, n between quotes, each inner quote doubled. */
+static void csv_quoted(colfs_buf *b, const char *p, size_t n)
 {
-	bool quote = false;
-
-	for (size_t i = 0; i < n; i++) {
-		char c = p[i];
-		if (c == ',' || c == '"' || c == '\r' || c == '\n') {
-			quote = true;
-			break;
-		}
-	}
-	if (!quote) {
-		colfs_buf_append(b, p, n);
-		return;
-	}
-	colfs_buf_putc(b, '"');
 	size_t start = 0;
+
+	colfs_buf_putc(b, '"');
 	for (size_t i = 0; i < n; i++) {
 		if (p[i] == '"') {
 			colfs_buf_append(b, p + start, i + 1 - start);
@@ -955,6 +973,47 @@ void colfs_render_csv_field(colfs_buf *b, const char *p, size_t n)
 	}
 	colfs_buf_append(b, p + start, n - start);
 	colfs_buf_putc(b, '"');
+}
+
+colfs_render colfs_render_csv_mode(void)
+{
+	return (colfs_render){.null_token = COLFS_RENDER_CSV_NULL,
+			      .csv = true};
+}
+
+void colfs_render_csv_value(colfs_buf *b, const char *p, size_t n,
+			    const char *null_text)
+{
+	size_t nl = null_text ? strlen(null_text) : 0;
+
+	if (!p)
+		p = "";
+	if (n == sizeof COLFS_RENDER_CSV_NULL - 1 &&
+	    !memcmp(p, COLFS_RENDER_CSV_NULL, n)) {
+		colfs_buf_append(b, null_text ? null_text : "", nl);
+		return;
+	}
+	if (nl && n == nl && !memcmp(p, null_text, n)) {
+		/* the NULL text's own characters: quoted, so that a reader
+		 * told that NULL is that text reads them back as a value */
+		csv_quoted(b, p, n);
+		return;
+	}
+	colfs_render_csv_field(b, p, n);
+}
+
+void colfs_render_csv_field(colfs_buf *b, const char *p, size_t n)
+{
+	bool quote = n == 0;   /* the empty string: "" (NULL is empty) */
+
+	for (size_t i = 0; i < n && !quote; i++) {
+		char c = p[i];
+		quote = c == ',' || c == '"' || c == '\r' || c == '\n';
+	}
+	if (quote)
+		csv_quoted(b, p, n);
+	else
+		colfs_buf_append(b, p, n);
 }
 
 /* ---- decimals ------------------------------------------------------------- */

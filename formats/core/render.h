@@ -12,7 +12,8 @@
  *               as DuckDB prints them (1e+21, 1e-05, 0.1, 100.0);
  *               nan, inf, -inf (JSON: the strings "nan", "inf", "-inf")
  *   strings     UTF-8 kept; \\ \n \r \t escaped, other control bytes and
- *               invalid UTF-8 as \xHH
+ *               invalid UTF-8 as \xHH (in a rows.csv field, CSV mode,
+ *               only invalid UTF-8)
  *   binary      as DuckDB prints a BLOB: printable ASCII kept except
  *               \ ' " which, like every other byte, become \xHH (upper
  *               case hex)
@@ -41,6 +42,8 @@
 typedef struct colfs_render {
 	const char *null_token;  /* text mode NULL; NULL pointer means "\\N" */
 	bool json;               /* render JSON values instead of text */
+	bool csv;                /* text mode for a rows.csv field
+				  * (colfs_render_csv_mode) */
 } colfs_render;
 
 /* The time units of TIME/TIMESTAMP values. */
@@ -327,8 +330,25 @@ void colfs_wkb_scan_value(colfs_wkb_scan *sc, size_t i, const uint8_t *p,
 			  size_t n);
 void colfs_wkb_scan_done(colfs_wkb_scan *sc);
 
-/* One RFC 4180 CSV field: quoted (with "" doubling) when it contains a
- * comma, quote, CR or LF; else as is. */
+/* rows.csv is RFC 4180 as DuckDB writes it (docs/values.md, "rows.csv").
+ * A row's field is rendered in CSV mode into scratch, then written by
+ * colfs_render_csv_value.  CSV mode is text mode but for strings, whose
+ * bytes are kept as they are (commas, quotes, newlines, backslashes;
+ * only bytes that are not UTF-8 become \xHH), and a top-level NULL, which
+ * is the marker COLFS_RENDER_CSV_NULL: a byte that is not UTF-8, so no
+ * other CSV-mode rendering holds it. */
+#define COLFS_RENDER_CSV_NULL "\xff"
+colfs_render colfs_render_csv_mode(void);
+/* One field of a header or a row: quoted (inner quotes doubled) when it
+ * holds a comma, quote, CR or LF, and the empty string as "", else as
+ * is. */
 void colfs_render_csv_field(colfs_buf *b, const char *p, size_t n);
+/* A field rendered in CSV mode (p, n) as rows.csv writes it: the
+ * marker COLFS_RENDER_CSV_NULL becomes `null_text` unquoted (the
+ * options' csv_null: empty by default), any other text a field as
+ * colfs_render_csv_field writes it, quoted too when it equals a
+ * non-empty `null_text` (so that it does not read as NULL). */
+void colfs_render_csv_value(colfs_buf *b, const char *p, size_t n,
+			    const char *null_text);
 
 #endif

@@ -27,6 +27,10 @@ static uint64_t sizes_options_hash(const colfs_options *o)
 		 o->cfile_encoding ? o->cfile_encoding : "",
 		 o->cfile_compression ? o->cfile_compression : "",
 		 (int)o->cfile_nullable);
+	/* rows.csv is RFC 4180 (strings as they are, NULL an empty
+	 * field): an index saved by a colfs that wrote it with backslash
+	 * escapes holds other sizes */
+	snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "csv=rfc4180\n");
 	/* on_damage changes what a damaged view renders (the default
 	 * leaves the key as it was before the option) */
 	if (o->on_damage != COLFS_ON_DAMAGE_ERROR)

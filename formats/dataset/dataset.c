@@ -1405,7 +1405,9 @@ static colfs_status ds_partitions(dataset *ds)
 	return COLFS_OK;
 }
 
-/* A partition value as the per-file views render its type. */
+/* A partition value as the per-file views render its type (a field of
+ * rows.csv as core/render.h writes one; `null_token` is then the
+ * options' csv_null). */
 static void ds_render_pval(colfs_buf *b, const dataset *ds, size_t k,
 			   const char *v, int mode /* 0 text, 1 json, 2 csv */,
 			   const char *null_token)
@@ -1433,9 +1435,11 @@ static void ds_render_pval(colfs_buf *b, const dataset *ds, size_t k,
 	}
 	colfs_buf text = COLFS_BUF_INIT;
 	colfs_render r = {.null_token = null_token};
+	if (mode == 2)
+		r = colfs_render_csv_mode();
 	colfs_render_string(&text, &r, (const uint8_t *)v, strlen(v));
 	if (mode == 2)
-		colfs_render_csv_field(b, text.data ? text.data : "", text.len);
+		colfs_render_csv_value(b, text.data, text.len, null_token);
 	else
 		colfs_buf_append(b, text.data ? text.data : "", text.len);
 	colfs_buf_free(&text);
@@ -2147,7 +2151,8 @@ typedef struct ds_span {
 } ds_span;
 
 /* The members of a CSV record starting at `p`: fields as written
- * (quotes kept); returns the record's length with its newline. */
+ * (quotes kept; a quoted field may hold commas and newlines, an inner
+ * quote doubled); returns the record's length with its newline. */
 static size_t ds_csv_record(const char *p, size_t len, ds_span *m,
 			    size_t cap, size_t *nm, bool *ok)
 {
@@ -2185,7 +2190,11 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	ds_view *v = view_of(n);
 	dataset *ds = v->ds;
 	bool csv = colfs_node_a(n) == 1;
-	const char *null_token = colfs_tree_options(t)->null_token;
+	/* rows.csv: the files' fields are copied as their own rows.csv
+	 * writes them; the union's own (a field a file lacks, a partition
+	 * value) are written the same way (core/render.h) */
+	const char *null_token = csv ? colfs_tree_options(t)->csv_null
+				     : colfs_tree_options(t)->null_token;
 	ds_load(ds);
 	if (csv && i == 0) {
 		size_t shown = 0;

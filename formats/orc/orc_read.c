@@ -628,16 +628,17 @@ static colfs_status csv_header(const orc_file *f, colfs_buf *out)
 }
 
 /* One rows.csv line without its newline: each top-level field rendered
- * as in columns/ (NULL is the null token, nested values JSON), then
- * quoted per RFC 4180 when needed.  `tmp` is the reader's. */
+ * in CSV mode (`rd`: strings as they are, nested values JSON), then
+ * written as rows.csv writes a field (core/render.h; NULL is
+ * `null_text`).  `tmp` is the reader's. */
 static void print_csv_row(colfs_buf *out, colfs_buf *tmp,
-			  const colfs_render *rd, const orc_col *root,
-			  size_t row)
+			  const colfs_render *rd, const char *null_text,
+			  const orc_col *root, size_t row)
 {
 	if (root->kind != ORCPB__TYPE__KIND__STRUCT) {
 		tmp->len = 0;
 		print_value(tmp, rd, root, row, 0);
-		colfs_render_csv_field(out, tmp->data, tmp->len);
+		colfs_render_csv_value(out, tmp->data, tmp->len, null_text);
 		return;
 	}
 	for (size_t k = 0; k < root->n_kids; k++) {
@@ -650,7 +651,7 @@ static void print_csv_row(colfs_buf *out, colfs_buf *tmp,
 			colfs_render_null(tmp, rd);
 		else
 			print_value(tmp, rd, c, row, 0);
-		colfs_render_csv_field(out, tmp->data, tmp->len);
+		colfs_render_csv_value(out, tmp->data, tmp->len, null_text);
 	}
 }
 
@@ -717,6 +718,8 @@ static colfs_status rows_past_damage(colfs_tree *t, colfs_node *file,
 		return COLFS_ENOMEM;
 	}
 	rd.null_token = colfs_tree_options(t)->null_token;
+	if (v->kind == ORC_VIEW_CSV)
+		rd = colfs_render_csv_mode();
 	for (size_t k = 0; k < nk; k++) {
 		colfs_err e = {0};
 		uint32_t id = rt->subtypes[k];
@@ -774,12 +777,13 @@ static colfs_status rows_past_damage(colfs_tree *t, colfs_node *file,
 				colfs_render_null(&tmp, &rd);
 			else
 				print_value(&tmp, &rd, col[k], i, 0);
-			colfs_render_csv_field(out, tmp.data, tmp.len);
+			colfs_render_csv_value(out, tmp.data, tmp.len,
+					       colfs_tree_options(t)->csv_null);
 		}
 		if (v->kind == ORC_VIEW_ROWS)
 			colfs_buf_puts(out, nk ? "}" : "ull");
 		else if (!nk)
-			colfs_render_null(out, &rd);
+			colfs_buf_puts(out, colfs_tree_options(t)->csv_null);
 		colfs_buf_putc(out, '\n');
 	}
 	st = colfs_buf_status(&tmp);
@@ -883,11 +887,15 @@ colfs_status orc_read_view_piece(colfs_tree *t, colfs_node *file, uint64_t index
 	if (est && rows && est < (64u << 20) / rows)
 		colfs_buf_reserve(out, (size_t)(est * rows + est * rows / 8));
 	rd.null_token = colfs_tree_options(t)->null_token;
+	if (v->kind == ORC_VIEW_CSV)
+		rd = colfs_render_csv_mode();
 	for (size_t i = 0; i < rows; i++) {
 		if (v->kind == ORC_VIEW_ROWS)
 			print_contents(out, target, i, 0);
 		else if (v->kind == ORC_VIEW_CSV)
-			print_csv_row(out, &r->tmp, &rd, target, i);
+			print_csv_row(out, &r->tmp, &rd,
+				      colfs_tree_options(t)->csv_null, target,
+				      i);
 		else if (!target->v.present[i])
 			colfs_render_null(out, &rd);
 		else

@@ -794,7 +794,7 @@ colfs_status parquet_docs_readme_gen(colfs_tree *t, colfs_node *f, colfs_buf *ou
 		{rows_ok, 0, "rows.jsonl", true,
 		 "every row, one JSON object per line"},
 		{rows_ok, 0, "rows.csv", true,
-		 "every row as CSV, a header line first"},
+		 "every row as CSV (RFC 4180, docs/values.md), a header line first"},
 		{s->salvage, 0, "salvage/", false,
 		 "the footer is unusable: the pages found by scanning the file (listing it scans once), grouped into chunks; with -o schema_from=HEALTHY.parquet also their values, columns/ and rows.* (docs/parquet-tree.md)"},
 	};

@@ -2372,9 +2372,9 @@ static colfs_status table_render(colfs_tree *t, colfs_node *f, uint64_t index,
 				st = field_next(t, s, f, fl, &w->text,
 						&rd->tmp, row, &drop);
 				if (!st)
-					colfs_render_csv_field(out, rd->tmp.data
-							       ? rd->tmp.data : "",
-							       rd->tmp.len);
+					colfs_render_csv_value(out, rd->tmp.data,
+							       rd->tmp.len,
+							       colfs_tree_options(t)->csv_null);
 			}
 		}
 		if (w->mode == MODE_JSONL)
@@ -2532,6 +2532,8 @@ static parquet_views_view *view_new(colfs_tree *t, parquet_region_state *s, int 
 		s->synthetic ? s->table_groups : s->pf->n_row_groups;
 	w->batch = mode == MODE_COLUMN ? COLUMN_BATCH : ROWS_BATCH;
 	w->text.null_token = colfs_tree_options(t)->null_token;
+	if (mode == MODE_CSV)   /* a row's fields, as rows.csv writes them */
+		w->text = colfs_render_csv_mode();
 	w->json = colfs_render_json_default;
 	ng = w->g1 - w->g0;
 	w->cum = calloc((size_t)ng + 1, sizeof *w->cum);

@@ -5,8 +5,8 @@ reading.
     damage-rows.py MODE DAMAGED HEALTHY FIELD... -- ROW_RANGE...
 
 MODE null: DAMAGED has as many rows as HEALTHY; in the rows of each
-ROW_RANGE (A:B, B exclusive) the FIELDs are NULL (JSON null, or the CSV
-null token \\N) and the other fields equal the healthy ones; every other
+ROW_RANGE (A:B, B exclusive) the FIELDs are NULL (JSON null, or an
+empty CSV field) and the other fields equal the healthy ones; every other
 row equals the healthy one.  MODE skip: the rows are the healthy ones
 without those rows.  A .csv file's header line must be the healthy one.
 Exit 0 when all holds.
@@ -36,7 +36,7 @@ def load(path):
 
 gh, grows = load(good)
 bh, brows = load(bad)
-null = "\\N" if good.endswith(".csv") else None
+null = "" if good.endswith(".csv") else None
 if mode == "null":
     want = []
     for i, row in enumerate(grows):

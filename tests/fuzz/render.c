@@ -197,6 +197,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_CHECK(k == rest_n);
 		}
 		FUZZ_CHECK(!b.failed);
+		/* rows.csv's CSV mode: a string's rendering never holds the
+		 * NULL marker's byte, and its field is never empty (the
+		 * empty string is "", an empty field is NULL) */
+		colfs_render cm = colfs_render_csv_mode();
+		colfs_buf v = COLFS_BUF_INIT, f = COLFS_BUF_INIT;
+		colfs_render_string(&v, &cm, rest, rest_n);
+		FUZZ_CHECK(!v.failed && !memchr(v.data ? v.data : "", 0xff,
+						v.len));
+		colfs_render_csv_value(&f, v.data, v.len, "");
+		FUZZ_CHECK(!f.failed && f.len > 0);
+		colfs_buf_free(&v);
+		colfs_buf_free(&f);
 		goto done;
 	}
 	case 22:

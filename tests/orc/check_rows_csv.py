@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """rows.csv of every ORC corpus file of one MANIFEST kind, checked with
 python's csv module against the footer's row counts and the columns/
-files: header = the columns/ names, numberOfRows records, each field equal
-to the line of columns/<field> for that row.  Also stripes/N/rows.csv
-(record count and equality with the matching slice of the whole file).
+files: header = the columns/ names, numberOfRows records, each field the
+value of the line of columns/<field> for that row (docs/values.md: NULL,
+`\\N` there, is an empty field; a string's text-mode escapes are its
+characters in rows.csv).  Also stripes/N/rows.csv (record count and
+equality with the matching slice of the whole file).
 
 usage: check_rows_csv.py COLFS_TOOL CORPUS_DIR KIND"""
 import csv
@@ -28,7 +30,41 @@ def parse_csv(data, what):
     if text and not text.endswith('\n'):
         raise AssertionError('%s: does not end with a newline' % what)
     rd = csv.reader(io.StringIO(text, newline=''), strict=True)
-    return list(rd)
+    # an empty line is a record of one empty field (a NULL of a file of
+    # one field, as DuckDB writes it); the csv module reads it as none
+    return [rec or [''] for rec in rd]
+
+
+def text_unescaped(line):
+    """A string's text-mode line (docs/values.md) as its characters:
+    \\\\ \\n \\r \\t and \\xHH of a control byte undone (bytes that are not
+    UTF-8 stay \\xHH in rows.csv too)."""
+    out, i = [], 0
+    while i < len(line):
+        c = line[i]
+        if c == '\\' and i + 1 < len(line):
+            n = line[i + 1]
+            if n in '\\nrt':
+                out.append({'\\': '\\', 'n': '\n', 'r': '\r', 't': '\t'}[n])
+                i += 2
+                continue
+            h = line[i + 2:i + 4]
+            if n == 'x' and len(h) == 2 and \
+                    all(x in '0123456789ABCDEFabcdef' for x in h) and \
+                    int(h, 16) < 0x80:
+                out.append(chr(int(h, 16)))
+                i += 4
+                continue
+        out.append(c)
+        i += 1
+    return ''.join(out)
+
+
+def csv_is(field, line):
+    """Whether a rows.csv field holds the value of a columns/ line."""
+    if line == '\\N':
+        return field == ''
+    return field == line or field == text_unescaped(line)
 
 
 def check_file(t, path):
@@ -60,7 +96,7 @@ def check_file(t, path):
             raise AssertionError('columns/%s: %d lines, want %d' %
                                  (name, len(lines), nrows))
         for r in range(nrows):
-            if recs[r + 1][i] != lines[r]:
+            if not csv_is(recs[r + 1][i], lines[r]):
                 raise AssertionError(
                     'row %d field %s: rows.csv %r, columns/ %r' %
                     (r, name, recs[r + 1][i], lines[r]))

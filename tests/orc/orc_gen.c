@@ -1,10 +1,13 @@
 /* tests/orc: a small ORC writer for fixtures and benchmarks, written for
  * colfs from the ORC specification (uncompressed, RLE v1).
  *
- *   orc_gen OUT ROWS [ROWS_PER_STRIPE]
+ *   orc_gen OUT ROWS [ROWS_PER_STRIPE [NAMES]]
  *
  * Schema struct<id:bigint,name:string,score:double,flag:boolean>; row i
- * holds id = i, name = "name-<i % 1000>" (null when i % 7 == 3),
+ * holds id = i, name = "name-<i % 1000>" (null when i % 7 == 3), or with
+ * NAMES (a file of strings each ended by a NUL byte: any other bytes,
+ * for the rows.csv tests) its string i % count (the statistics
+ * orc_gen_stats adds know only the default names),
  * score = i * 0.5, flag = (i % 3 == 0).  The metadata is packed with the
  * protobuf-c code generated from colfs' own orc.proto. */
 #include "orc.pb-c.h"
@@ -113,6 +116,9 @@ enum {
 	ORC_GEN_LIE_FILE_TRUE,      /* file, flag true count 0 */
 };
 static int orc_gen_stats = 0;
+/* NAMES: the strings of the name column, or none (name-<i % 1000>). */
+static char **orc_gen_names;
+static size_t orc_gen_nnames;
 static int orc_gen_lie = ORC_GEN_LIE_NONE;
 
 /* What rows [from, to) hold, per column of the fixed schema. */
@@ -246,7 +252,12 @@ static int orc_gen_write(const char *path, uint64_t rows, uint64_t per)
 
 			ids[i] = (r << 1) ^ (uint64_t)((int64_t)r >> 63);
 			present[i] = r % 7 != 3;
-			if (present[i]) {
+			if (present[i] && orc_gen_nnames) {
+				const char *nm = orc_gen_names[r % orc_gen_nnames];
+
+				put(&s[2], nm, strlen(nm));
+				lens[nlens++] = (uint64_t)strlen(nm);
+			} else if (present[i]) {
 				int l = snprintf(name, sizeof(name), "name-%llu",
 						 (unsigned long long)(r % 1000));
 
@@ -485,9 +496,28 @@ static int orc_gen_write(const char *path, uint64_t rows, uint64_t per)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s OUT ROWS [ROWS_PER_STRIPE]\n",
+		fprintf(stderr, "usage: %s OUT ROWS [ROWS_PER_STRIPE [NAMES]]\n",
 			argv[0]);
 		return 2;
+	}
+	if (argc > 4) {
+		static char text[1 << 16];
+		FILE *in = fopen(argv[4], "rb");
+		size_t n = in ? fread(text, 1, sizeof(text) - 1, in) : 0;
+
+		if (!in || ferror(in) || !feof(in)) {
+			fprintf(stderr, "%s: cannot read all of it\n", argv[4]);
+			return 1;
+		}
+		fclose(in);
+		for (size_t i = 0; i < n; i += strlen(text + i) + 1) {
+			char **nn = realloc(orc_gen_names, (orc_gen_nnames + 1) *
+						   sizeof(*nn));
+			if (!nn)
+				return 1;
+			orc_gen_names = nn;
+			orc_gen_names[orc_gen_nnames++] = text + i;
+		}
 	}
 	return orc_gen_write(argv[1], strtoull(argv[2], NULL, 10),
 			     argc > 3 ? strtoull(argv[3], NULL, 10) : 100000);

@@ -500,6 +500,40 @@ static void test_render_csv_field(void **state)
 	EXPECT(colfs_render_csv_field(&out, "say \"hi\"", 8),
 	       "\"say \"\"hi\"\"\"");
 	EXPECT(colfs_render_csv_field(&out, "a\nb", 3), "\"a\nb\"");
+	EXPECT(colfs_render_csv_field(&out, "a\rb", 3), "\"a\rb\"");
+	/* the empty string is quoted: an empty field is NULL */
+	EXPECT(colfs_render_csv_field(&out, "", 0), "\"\"");
+	EXPECT(colfs_render_csv_field(&out, "back\\slash", 10),
+	       "back\\slash");
+}
+
+/* rows.csv's values: CSV mode keeps a string's bytes (no backslash
+ * escapes but for bytes that are not UTF-8), its NULL marker becomes
+ * the NULL text unquoted, a value equal to that text is quoted. */
+static void test_render_csv_value(void **state)
+{
+	(void)state;
+	colfs_render c = colfs_render_csv_mode();
+	const uint8_t s[] = "l1\nl2\r\t\\N \xc3\xa9 \xff";
+	colfs_buf tmp = COLFS_BUF_INIT;
+
+	EXPECT(colfs_render_string(&out, &c, s, sizeof s - 1),
+	       "l1\nl2\r\t\\N \xc3\xa9 \\xFF");
+	EXPECT(colfs_render_null(&out, &c), COLFS_RENDER_CSV_NULL);
+	colfs_render_null(&tmp, &c);
+	EXPECT(colfs_render_csv_value(&out, tmp.data, tmp.len, ""), "");
+	EXPECT(colfs_render_csv_value(&out, tmp.data, tmp.len, "NULL"),
+	       "NULL");
+	EXPECT(colfs_render_csv_value(&out, "NULL", 4, "NULL"), "\"NULL\"");
+	EXPECT(colfs_render_csv_value(&out, "NULL", 4, ""), "NULL");
+	EXPECT(colfs_render_csv_value(&out, "", 0, ""), "\"\"");
+	EXPECT(colfs_render_csv_value(&out, "\\N", 2, ""), "\\N");
+	EXPECT(colfs_render_csv_value(&out, "x\"y", 3, "x\"y"),
+	       "\"x\"\"y\"");
+	/* nested values are JSON in CSV mode too */
+	c.json = true;
+	EXPECT(colfs_render_string(&out, &c, s, 5), "\"l1\\nl2\"");
+	colfs_buf_free(&tmp);
 }
 
 static int teardown(void **state)
@@ -526,6 +560,7 @@ int main(void)
 		cmocka_unit_test(test_render_dates_times),
 		cmocka_unit_test(test_render_uuid_interval),
 		cmocka_unit_test(test_render_csv_field),
+		cmocka_unit_test(test_render_csv_value),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown);
 }
