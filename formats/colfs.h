@@ -203,23 +203,33 @@ void colfs_malloc_setup(void);
  * Returns pthread_create's result.  core/thread.c. */
 int colfs_thread_create(pthread_t *tid, void *(*fn)(void *), void *arg);
 
-/* Open `path`, find its format by magic bytes and read its metadata.
- * Files that are damaged still open (the problems show in `errors`); a
- * file that is not a supported format, is empty, or cannot be opened fails
- * with a one-line reason in `why`. */
+/* Open the source `path` names, whatever its kind (a file, a directory,
+ * a Kudu data root, an http(s):// or s3:// object, an s3:// prefix:
+ * core/sourcekind.h), find its format by magic bytes and read its
+ * metadata.  Files that are damaged still open (the problems show in
+ * `errors`); a file that is not a supported format, is empty, or cannot
+ * be opened fails with a one-line reason in `why`. */
 colfs_status colfs_tree_open(const char *path, const colfs_options *opts,
 			     colfs_tree **out, char *why, size_t why_len);
-/* A remote object: http://, https:// or s3://bucket/key (docs/remote.md;
- * formats/remote/remote_source.c).  colfs_tree_open takes URLs too. */
-bool colfs_remote_is_url(const char *s);
-colfs_status colfs_tree_open_url(const char *url, const colfs_options *opts,
-				 colfs_tree **out, char *why, size_t why_len);
-/* A URL's user information ("user:password@") overwritten in place with
- * '*' (for argv: the process title); a URL without any is left alone. */
-void colfs_remote_url_hide(char *url);
-/* A copy of `url` without its user information (malloc'd; NULL when out
- * of memory): the form shown in messages and fsname. */
-char *colfs_remote_url_display(const char *url);
+/* A source name as messages show it, its secrets (a URL's user
+ * information, "user:password@") removed (malloc'd; NULL when out of
+ * memory). */
+char *colfs_source_display(const char *name);
+/* The same as fsname shows it: a local path made absolute. */
+char *colfs_source_canonical(const char *name);
+/* A source name's secrets overwritten in place with '*' (for argv: the
+ * process title); any other string is left alone. */
+void colfs_source_hide(char *arg);
+/* What tells that a tree's source changed since it was opened: its
+ * descriptor's stat (a local file or directory: device, inode, size,
+ * mtime, ctime, and a watcher can watch it), or the validators of the
+ * server's replies (ETag, Last-Modified: a remote object, whose tree has
+ * no descriptor). */
+typedef enum colfs_source_changes {
+	COLFS_SOURCE_CHANGES_STAT,
+	COLFS_SOURCE_CHANGES_VALIDATORS,
+} colfs_source_changes;
+colfs_source_changes colfs_tree_source_changes(const colfs_tree *t);
 /* The source as named in messages: the path given, or the URL with any
  * credentials stripped. */
 const char *colfs_tree_display_name(const colfs_tree *t);
@@ -439,7 +449,7 @@ colfs_status colfs_node_size_known(colfs_tree *t, colfs_node *n,
  * whole 36 MB page, and verify decodes a chunk for a few lines.) */
 #define COLFS_SIZE_PROBE_SOURCE (4u << 20)
 /* Learn the sizes of `n` nodes as colfs_node_size would, on up to
- * `threads` threads at once (0: one per online CPU, at most 16).  With
+ * `threads` threads at once (0: one per online CPU; at most 64).  With
  * `exact`, every stream is decoded to its end whatever the sizes mode.
  * `progress` (may be NULL) is called after each node, never two at once,
  * with how many are done. */

@@ -431,7 +431,7 @@ static void colfsd_watch_stop(colfsd_watch *w)
 static void colfsd_hide_credentials(int argc, char *argv[])
 {
 	for (int i = 1; i < argc; i++) {
-		colfs_remote_url_hide(argv[i]);
+		colfs_source_hide(argv[i]);
 		/* and the values of footer_key= and column_keys= */
 		colfs_options_hide_keys(argv[i]);
 	}
@@ -450,21 +450,20 @@ static void colfsd_args_free(colfsd_args *a)
 }
 
 /* "-o default_permissions,fsname=<FILE>", inserted before the user's own
- * options so that a user's fsname= wins.  The path is escaped for the
- * option parser (commas, backslashes). */
-static int colfsd_args_defaults(struct fuse_args *args, const char *source,
-				bool remote)
+ * options so that a user's fsname= wins.  The source is named as
+ * colfs_source_canonical names it (a path made absolute, a URL without
+ * credentials), escaped for the option parser (commas, backslashes). */
+static int colfsd_args_defaults(struct fuse_args *args, const char *source)
 {
-	char real[PATH_MAX];
-	const char *name = remote		     ? source
-			   : realpath(source, real) ? real
-						     : source;
-	char *fsname = malloc(strlen(name) + sizeof "fsname=");
+	char *name = colfs_source_canonical(source);
+	char *fsname = name ? malloc(strlen(name) + sizeof "fsname=") : NULL;
 	char *opts = NULL;
 	int rc = -1;
 
-	if (!fsname)
+	if (!fsname) {
+		free(name);
 		return -1;
+	}
 	strcpy(fsname, "fsname=");
 	strcat(fsname, name);
 	if (fuse_opt_add_opt(&opts, "default_permissions") == 0 &&
@@ -475,6 +474,7 @@ static int colfsd_args_defaults(struct fuse_args *args, const char *source,
 		rc = 0;
 	free(opts);
 	free(fsname);
+	free(name);
 	return rc;
 }
 
@@ -488,7 +488,7 @@ int main(int argc, char *argv[])
 	char *paths[COLFS_PATH_OPTIONS] = {NULL};
 	colfsd d;
 	struct fuse_session *se = NULL;
-	char *display = NULL;  /* a URL's display form */
+	char *display = NULL;  /* the source as messages name it */
 	int status = 1;
 
 	memset(&a, 0, sizeof a);
@@ -499,8 +499,7 @@ int main(int argc, char *argv[])
 	if (fuse_opt_parse(&args, &a, NULL, colfsd_opt_proc) != 0)
 		goto out;
 	colfsd_hide_credentials(argc, argv);
-	const bool remote = a.source && colfs_remote_is_url(a.source);
-	if (remote && !(display = colfs_remote_url_display(a.source))) {
+	if (a.source && !(display = colfs_source_display(a.source))) {
 		fprintf(stderr, "colfs: out of memory\n");
 		goto out;
 	}
@@ -536,17 +535,15 @@ int main(int argc, char *argv[])
 	if (colfsd_check_mountpoint(a.mountpoint ? a.mountpoint
 						  : cmd.mountpoint,
 				    cmd.mountpoint) != 0 ||
-	    (!remote && colfsd_check_nesting(a.source, a.mountpoint
+	    colfsd_check_nesting(a.source, a.mountpoint
 						       ? a.mountpoint
 						       : cmd.mountpoint,
-					     cmd.mountpoint) != 0))
+					     cmd.mountpoint) != 0)
 		goto out;
 
 	d.conn_opts = fuse_parse_conn_info_opts(&args);
 	if (!d.conn_opts ||
-	    colfsd_args_defaults(&args,
-				 remote ? display : a.source,
-				 remote) != 0) {
+	    colfsd_args_defaults(&args, a.source) != 0) {
 		fprintf(stderr, "colfs: cannot parse the options\n");
 		goto out;
 	}
@@ -563,33 +560,14 @@ int main(int argc, char *argv[])
 	colfs_status st;
 	/* a dataset's listing never looks inside the mount itself */
 	a.opts.mount_point = cmd.mountpoint;
-	if (remote) {
-		st = colfs_tree_open_url(a.source, &a.opts, &d.tree, why,
-					 sizeof why);
-	} else {
-		/* Opened here rather than by colfs_tree_open: O_NONBLOCK
-		 * keeps a FIFO given as FILE from blocking the open forever
-		 * (the core then refuses it as "not a regular file"). */
-		int fd = open(a.source, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (fd < 0) {
-			fprintf(stderr, "colfs: %s: %s\n", a.source,
-				strerror(errno));
-			goto out;
-		}
-		int fl = fcntl(fd, F_GETFL);
-		if (fl >= 0)
-			fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-		st = colfs_tree_open_fd(fd, a.source, &a.opts, &d.tree, why,
-					sizeof why);
-	}
+	st = colfs_tree_open(a.source, &a.opts, &d.tree, why, sizeof why);
 	if (st) {
 		/* `why` names the file (a URL without credentials) and the
 		 * reason, on one line. */
 		if (why[0])
 			fprintf(stderr, "colfs: %s\n", why);
 		else
-			fprintf(stderr, "colfs: %s: %s\n",
-				remote ? display : a.source,
+			fprintf(stderr, "colfs: %s: %s\n", display,
 				colfs_status_name(st));
 		goto out;
 	}
@@ -599,7 +577,9 @@ int main(int argc, char *argv[])
 			: a.opts.node_budget > SIZE_MAX
 				? SIZE_MAX
 				: (size_t)a.opts.node_budget;
-	if (remote) {
+	const bool watched =
+		colfs_tree_source_changes(d.tree) == COLFS_SOURCE_CHANGES_STAT;
+	if (!watched) {
 		/* No file to stat: the mounting user's, readable by all (as
 		 * the object is to whoever has its URL), the times of the
 		 * mount, the object's size. */
@@ -635,7 +615,7 @@ int main(int argc, char *argv[])
 	 * remote source has nothing to watch: a change shows in the
 	 * validators of the next reply (http.c). */
 	colfsd_watch watch;
-	if (remote) {
+	if (!watched) {
 		memset(&watch, 0, sizeof watch);
 		watch.ifd = watch.stop[0] = watch.stop[1] = -1;
 	} else {

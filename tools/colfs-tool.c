@@ -1444,7 +1444,7 @@ int main(int argc, char **argv)
 	const char *cmd;
 	char why[512];
 	colfs_status st;
-	char *url = NULL, *shown = NULL; /* a URL, and its display form */
+	char *url = NULL, *shown = NULL; /* the source, and its display form */
 
 	memset(&tl, 0, sizeof(tl));
 	tl.depth = -1;
@@ -1571,20 +1571,18 @@ int main(int argc, char **argv)
 
 	tl.file = pos[1];
 	why[0] = '\0';
-	/* A URL: messages name it without credentials, and the process
-	 * title does not show them. */
-	if (colfs_remote_is_url(tl.file)) {
-		url = strdup(tl.file);
-		shown = colfs_remote_url_display(tl.file);
-		if (!url || !shown) {
-			fprintf(stderr, "colfs-tool: out of memory\n");
-			rc = TOOL_USAGE;
-			goto out;
-		}
-		for (int i = 1; i < argc; i++)
-			colfs_remote_url_hide(argv[i]);
-		tl.file = shown;
+	/* Messages name the source without credentials (a URL's user
+	 * information), and the process title does not show them. */
+	url = strdup(tl.file);
+	shown = colfs_source_display(tl.file);
+	if (!url || !shown) {
+		fprintf(stderr, "colfs-tool: out of memory\n");
+		rc = TOOL_USAGE;
+		goto out;
 	}
+	for (int i = 1; i < argc; i++)
+		colfs_source_hide(argv[i]);
+	tl.file = shown;
 	/* The process title does not show keys (footer_key=, column_keys=:
 	 * the options keep copies). */
 	for (int i = 1; i < argc; i++)
@@ -1601,7 +1599,7 @@ int main(int argc, char **argv)
 	 * rather than by an fstat at every open and read (docs/tree.md,
 	 * "A changed source"). */
 	tl.opts.source_check_ms = 1000;
-	st = colfs_tree_open(url ? url : tl.file, &tl.opts, &tl.tree, why,
+	st = colfs_tree_open(url, &tl.opts, &tl.tree, why,
 			     sizeof(why));
 	if (st || !tl.tree) {
 		/* the reason names the file already */

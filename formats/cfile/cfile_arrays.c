@@ -75,7 +75,7 @@ static colfs_status arrays_rows(colfs_tree *t, const colfs_node *node,
 	uint32_t j = 0;
 
 	(void)node;
-	COLFS_TRY(cfile_tree_block_values(t, unit, &raw, &v));
+	COLFS_TRY(cfile_decoded_block(t, unit, &raw, &v));
 	if (row0 + n > v.rows || v.width != f->ti->width) {
 		cfile_block_values_free(&v);
 		cfile_block_raw_free(&raw);

@@ -214,6 +214,19 @@ void cfile_salvage_free(cfile_file *f);
 colfs_status cfile_verify_gen(colfs_tree *t, colfs_node *file,
 			      colfs_buf *out);
 
+/* cfile_decoded.c: read and decode data block i of the tree's file, its
+ * problems filed under /blocks/i (cfile_block_report). */
+colfs_status cfile_decoded_block(colfs_tree *t, uint32_t i, cfile_raw *raw,
+				 cfile_values *v);
+/* blocks/N: the part a block's problem is filed under, whichever view
+ * (values, deltas, bloom, the block's own files) found it. */
+#define cfile_block_report(t, i, off, st, ...)                              \
+	do {                                                                \
+		char bpath_[32];                                            \
+		snprintf(bpath_, sizeof bpath_, "/blocks/%u", (unsigned)(i)); \
+		colfs_tree_report_path((t), bpath_, (off), (st), __VA_ARGS__); \
+	} while (0)
+
 /* cfile_file.c: the footer (§1.2; on failure the file has no usable
  * footer and the problem is reported) and the header (§1.1; problems are
  * reported, the file stays readable) */
@@ -226,9 +239,6 @@ void cfile_file_read_header(colfs_tree *t, cfile_file *f);
  * with `ops` (args a = N), and a block's `decompressed` document read
  * through `f` (salvage passes its own cfile_file). */
 colfs_status cfile_tree_add_common(colfs_tree *t, colfs_node *root);
-/* Read and decode data block i, its problems filed under /blocks/i. */
-colfs_status cfile_tree_block_values(colfs_tree *t, uint32_t i, cfile_raw *raw,
-				     cfile_values *v);
 /* cfile_arrays.c: arrays/ at the root; does the column have an array? */
 colfs_status cfile_arrays_add(colfs_tree *t, colfs_node *root);
 bool cfile_arrays_any(const cfile_file *f);

@@ -22,103 +22,6 @@ static const char *null_token(colfs_tree *t)
 
 /* --- decoding a block for a node -------------------------------------------- */
 
-/* blocks/N: the part a block's problem is filed under, whichever view
- * (values, deltas, bloom, the block's own files) found it. */
-#define block_report(t, i, off, st, ...)                                    \
-	do {                                                                \
-		char bpath_[32];                                            \
-		snprintf(bpath_, sizeof bpath_, "/blocks/%u", (unsigned)(i)); \
-		colfs_tree_report_path((t), bpath_, (off), (st), __VA_ARGS__); \
-	} while (0)
-
-/* Block i's values cannot be read: it hides its rows (colfs-tool
- * check), when the positional index gives them (as -o on_damage needs
- * them, damaged_block); else how many is not known. */
-static void block_hidden(colfs_tree *t, uint32_t i, colfs_status st)
-{
-	cfile_file *f = file_of(t);
-	const cfile_dblock *b = &f->blocks[i];
-	char path[32];
-
-	if (st == COLFS_ENOMEM || st == COLFS_EIO)
-		return;
-	snprintf(path, sizeof path, "/blocks/%u", (unsigned)i);
-	colfs_tree_note_hidden(t, path, b->ptr.offset, 0,
-			       b->rows && b->key_known &&
-			       b->rows <= f->num_values
-			       ? b->rows : COLFS_ROWS_UNKNOWN);
-}
-
-static colfs_status block_values(colfs_tree *t, uint32_t i, cfile_raw *raw,
-				 cfile_values *v)
-{
-	cfile_file *f = file_of(t);
-	const cfile_dblock *b = &f->blocks[i];
-	colfs_err err = {0};
-	colfs_status st;
-
-	st = cfile_block_read(f, b->ptr, raw, &err);
-	if (!st) {
-		st = cfile_block_decode(f, raw, b->ptr, v, &err);
-		if (st)
-			cfile_block_raw_free(raw);
-	}
-	if (st) {
-		block_report(t, i, err.offset, st, "block %u: %s", i,
-				  err.msg);
-		block_hidden(t, i, st);
-		return st;
-	}
-	if (b->key_known && v->ordinal != b->first_row)
-		block_report(t, i, b->ptr.offset, COLFS_ECORRUPT,
-				  "block %u: first-ordinal field %u, the "
-				  "positional index says %llu", i, v->ordinal,
-				  (unsigned long long)b->first_row);
-	if (b->rows && v->rows != b->rows) {
-		block_report(t, i, b->ptr.offset, COLFS_ECORRUPT,
-				  "block %u holds %u rows, the index and "
-				  "num_values say %llu", i, v->rows,
-				  (unsigned long long)b->rows);
-		cfile_block_values_free(v);
-		cfile_block_raw_free(raw);
-		block_hidden(t, i, COLFS_ECORRUPT);
-		return COLFS_ECORRUPT;
-	}
-	if (v->rows == 0 && f->num_values > 0)
-		block_report(t, i, b->ptr.offset, COLFS_ECORRUPT,
-				  "block %u holds no rows", i);
-	if (!b->key_known) {
-		/* No positional index: ordinals must follow the rows of the
-		 * previous block (§11). */
-		cfile_dblock *w = &f->blocks[i];
-		pthread_mutex_lock(&f->seen_lock);
-		w->seen = true;
-		w->seen_ordinal = v->ordinal;
-		w->seen_rows = v->rows;
-		uint64_t want = 0;
-		bool known = i == 0;
-		if (i > 0 && f->blocks[i - 1].seen) {
-			want = (uint64_t)f->blocks[i - 1].seen_ordinal +
-			       f->blocks[i - 1].seen_rows;
-			known = true;
-		}
-		pthread_mutex_unlock(&f->seen_lock);
-		if (known && want != v->ordinal)
-			block_report(t, i, b->ptr.offset,
-					  COLFS_ECORRUPT,
-					  "block %u: first-ordinal field %u, "
-					  "the rows before it end at %llu", i,
-					  v->ordinal, (unsigned long long)want);
-	}
-	return COLFS_OK;
-}
-
-colfs_status cfile_tree_block_values(colfs_tree *t, uint32_t i, cfile_raw *raw,
-				     cfile_values *v)
-{
-	return block_values(t, i, raw, v);
-}
-
 /* After the last block of a file without a positional index: the rows
  * must add up to num_values (§14.19). */
 static void rows_total_check(colfs_tree *t, const colfs_node *where)
@@ -187,7 +90,7 @@ static colfs_status values_piece(colfs_tree *t, colfs_node *file,
 		rows_total_check(t, file);
 		return COLFS_END;
 	}
-	colfs_status st = block_values(t, (uint32_t)index, &raw, &v);
+	colfs_status st = cfile_decoded_block(t, (uint32_t)index, &raw, &v);
 	if (st)
 		return damaged_block(t, file, (uint32_t)index, st, out);
 	cfile_block_values_render(f, &v, null_token(t), out);
@@ -211,12 +114,12 @@ static colfs_status deltas_piece(colfs_tree *t, colfs_node *file,
 		rows_total_check(t, file);
 		return COLFS_END;
 	}
-	COLFS_TRY(block_values(t, (uint32_t)index, &raw, &v));
+	COLFS_TRY(cfile_decoded_block(t, (uint32_t)index, &raw, &v));
 	for (uint32_t i = 0; i < v.n && !st; i++)
 		st = cfile_special_delta_render(v.str[i], v.len[i], out,
 					f->blocks[index].ptr.offset, &err);
 	if (st)
-		block_report(t, index, err.offset, st, "block %llu: delta: %s",
+		cfile_block_report(t, index, err.offset, st, "block %llu: delta: %s",
 			     (unsigned long long)index, err.msg);
 	cfile_block_values_free(&v);
 	cfile_block_raw_free(&raw);
@@ -272,7 +175,7 @@ static colfs_status bloom_line(colfs_tree *t, uint32_t i, colfs_buf *out)
 		cfile_block_raw_free(&raw);
 	}
 	if (st) {
-		block_report(t, i, err.offset, st, "bloom block %u: %s", i,
+		cfile_block_report(t, i, err.offset, st, "bloom block %u: %s", i,
 			     err.msg);
 		return st;
 	}
@@ -310,7 +213,7 @@ static colfs_status block_values_generate(colfs_tree *t, colfs_node *file,
 	cfile_raw raw;
 	cfile_values v;
 
-	COLFS_TRY(block_values(t, (uint32_t)colfs_node_a(file), &raw,
+	COLFS_TRY(cfile_decoded_block(t, (uint32_t)colfs_node_a(file), &raw,
 			       &v));
 	cfile_block_values_render(f, &v, null_token(t), out);
 	cfile_block_values_free(&v);
@@ -324,7 +227,7 @@ static colfs_status null_bitmap_generate(colfs_tree *t, colfs_node *file,
 	cfile_raw raw;
 	cfile_values v;
 
-	COLFS_TRY(block_values(t, (uint32_t)colfs_node_a(file), &raw,
+	COLFS_TRY(cfile_decoded_block(t, (uint32_t)colfs_node_a(file), &raw,
 			       &v));
 	for (uint32_t r = 0; r < v.rows; r++)
 		colfs_buf_puts(out, v.present && !v.present[r] ? "0\n" : "1\n");

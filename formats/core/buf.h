@@ -8,6 +8,8 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
 
 #include "status.h"
 
@@ -37,6 +39,32 @@ void colfs_buf_vprintf(colfs_buf *b, const char *fmt, va_list ap);
 colfs_status colfs_buf_status(const colfs_buf *b);
 /* Hand the bytes over to the caller (who frees them); the buffer is reset. */
 char *colfs_buf_take(colfs_buf *b, size_t *len);
+
+/* Grow the array *arr (of *cap elements of `elem` bytes) to hold `need`,
+ * doubling; false when out of memory or past what size_t can count (the
+ * array is left as it was).  The one realloc-doubling of colfs. */
+static inline bool colfs_grow(void **arr, size_t *cap, size_t need,
+			      size_t elem)
+{
+	if (need <= *cap)
+		return true;
+	if (*cap > SIZE_MAX / 2)
+		return false;
+	size_t nc = *cap ? *cap * 2 : 16;
+	while (nc < need) {
+		if (nc > SIZE_MAX / 2)
+			return false;
+		nc *= 2;
+	}
+	if (elem && nc > SIZE_MAX / elem)
+		return false;
+	void *p = realloc(*arr, nc * elem);
+	if (!p)
+		return false;
+	*arr = p;
+	*cap = nc;
+	return true;
+}
 
 /* Ask for huge pages under a large buffer (at least 4 MiB; smaller ones
  * are left alone): the 2 MiB-aligned interior of [p, p + n) is advised

@@ -3,21 +3,11 @@
  * OpenSSL's (EVP_DecodeBlock); nothing here puts key text in a message.
  */
 #include "../colfs.h"
+#include "hex.h"
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <string.h>
-
-static int key_hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 static bool key_len_ok(size_t n)
 {
@@ -53,7 +43,8 @@ colfs_status colfs_key_decode(const char *text, size_t n, uint8_t out[32],
 	if (!key_len_ok(n / 2) || n % 2)
 		return COLFS_ECORRUPT;
 	for (size_t i = 0; i < n / 2; i++) {
-		int hi = key_hexval(text[2 * i]), lo = key_hexval(text[2 * i + 1]);
+		int hi = colfs_hex_digit(text[2 * i]),
+		    lo = colfs_hex_digit(text[2 * i + 1]);
 		if (hi < 0 || lo < 0) {
 			colfs_key_wipe(out, 32);
 			return COLFS_ECORRUPT;

@@ -361,6 +361,7 @@ static colfs_status svg_lines_of(colfs_tree *t, colfs_node *layout,
 		if (st == COLFS_OK) {
 			t->svg_lines = sl;
 			t->svg_layout = layout;
+			t->svg_lines_free = colfs_svg_lines_free;
 		} else {
 			colfs_buf_free(&text);
 			colfs_svg_lines_free(sl);

@@ -1,35 +1,16 @@
 /* colfs: names from the file made into safe path components (names.h).
  */
 #include "names.h"
+#include "hex.h"
 
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-static int hex_digit(char c)
-{
-	return isdigit((unsigned char)c) ? c - '0'
-					  : tolower((unsigned char)c) - 'a' + 10;
-}
-
 size_t colfs_name_unescape(const char *name, size_t len, char *out)
 {
-	size_t k = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		if (name[i] == '%' && i + 2 < len &&
-		    isxdigit((unsigned char)name[i + 1]) &&
-		    isxdigit((unsigned char)name[i + 2])) {
-			out[k++] = (char)(hex_digit(name[i + 1]) * 16 +
-					  hex_digit(name[i + 2]));
-			i += 2;
-		} else {
-			out[k++] = name[i];
-		}
-	}
-	out[k] = '\0';
-	return k;
+	return colfs_percent_decode(name, len, out);
 }
 
 uint32_t colfs_name_hash(const char *s)

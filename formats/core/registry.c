@@ -1,4 +1,6 @@
-/* colfs: the list of format modules.  Adding a format is one line here. */
+/* colfs: the list of format modules and the list of source kinds.
+ * Adding a format, or a kind of source, is one line here. */
+#include "sourcekind.h"
 #include "tree.h"
 
 extern const colfs_format colfs_format_parquet;
@@ -6,6 +8,7 @@ extern const colfs_format colfs_format_orc;
 extern const colfs_format colfs_format_cfile;
 extern const colfs_format colfs_format_kudu;
 extern const colfs_format colfs_format_arrow;
+extern const colfs_format colfs_format_dataset;
 
 const colfs_format *const colfs_formats[] = {
 	&colfs_format_parquet,
@@ -13,5 +16,27 @@ const colfs_format *const colfs_formats[] = {
 	&colfs_format_kudu,
 	&colfs_format_cfile,
 	&colfs_format_arrow,
+	NULL,
+};
+
+/* What a directory, a listing, opens as (formats/dataset). */
+const colfs_format *const colfs_format_directory = &colfs_format_dataset;
+
+extern const colfs_source_kind colfs_source_kind_http;
+extern const colfs_source_kind colfs_source_kind_s3_prefix;
+extern const colfs_source_kind colfs_source_kind_s3;
+extern const colfs_source_kind colfs_source_kind_kudu;
+extern const colfs_source_kind colfs_source_kind_directory;
+extern const colfs_source_kind colfs_source_kind_file;
+
+/* In the order they are asked (colfs_source_kind_of): a prefix before an
+ * object, a Kudu data root before a directory; the file claims the rest. */
+const colfs_source_kind *const colfs_source_kinds[] = {
+	&colfs_source_kind_http,
+	&colfs_source_kind_s3_prefix,
+	&colfs_source_kind_s3,
+	&colfs_source_kind_kudu,
+	&colfs_source_kind_directory,
+	&colfs_source_kind_file,
 	NULL,
 };

@@ -26,6 +26,8 @@
 #include "cursor.h"
 #include "options.h"
 #include "sizeindex.h"
+#include "sourcekind.h"
+#include "thread.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -933,7 +935,7 @@ static void subtree_free(colfs_tree *t, colfs_node *dir, bool keep_sizes)
 		if (k->ops && k->ops->release)
 			k->ops->release(t, k);
 		if (k == t->svg_layout) {
-			colfs_svg_lines_free(t->svg_lines);
+			t->svg_lines_free(t->svg_lines);
 			t->svg_lines = NULL;
 			t->svg_layout = NULL;
 		}
@@ -1431,10 +1433,8 @@ static colfs_ahead *tree_ahead(colfs_tree *t)
 	colfs_tree_lock(t);
 	if (!t->ahead_tried) {
 		int k = t->opts.decode_threads;
-		if (k == 0) {
-			long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-			k = cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
-		}
+		if (k == 0)
+			k = (int)colfs_cpus();
 		if (k > 0)
 			t->ahead = colfs_ahead_create(t, (unsigned)k,
 						      t->opts.cache_bytes,
@@ -1785,36 +1785,29 @@ static colfs_status stream_size(colfs_tree *t, colfs_node *n,
 typedef struct learn_job {
 	colfs_tree *t;
 	colfs_node *const *nodes;
-	size_t n, next, done;
+	size_t n, done;
 	colfs_sizes_mode mode;
 	pthread_mutex_t lock;
 	void (*progress)(void *arg, size_t done, size_t total);
 	void *arg;
 } learn_job;
 
-static void *learn_worker(void *arg)
+static void learn_one(void *arg, size_t i)
 {
 	learn_job *j = arg;
+	colfs_node *n = j->nodes[i];
+	uint64_t size;
+	bool exact;
 
-	for (;;) {
-		size_t i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
-		uint64_t size;
-		bool exact;
-
-		if (i >= j->n)
-			break;
-		colfs_node *n = j->nodes[i];
-		if (n->kind == COLFS_CONTENT_STREAM && !node_forwards(n))
-			stream_size(j->t, n, j->mode, &size, &exact);
-		else if (n->kind != COLFS_CONTENT_DIR)
-			colfs_node_size(j->t, n, &size, &exact);
-		pthread_mutex_lock(&j->lock);
-		j->done++;
-		if (j->progress)
-			j->progress(j->arg, j->done, j->n);
-		pthread_mutex_unlock(&j->lock);
-	}
-	return NULL;
+	if (n->kind == COLFS_CONTENT_STREAM && !node_forwards(n))
+		stream_size(j->t, n, j->mode, &size, &exact);
+	else if (n->kind != COLFS_CONTENT_DIR)
+		colfs_node_size(j->t, n, &size, &exact);
+	pthread_mutex_lock(&j->lock);
+	j->done++;
+	if (j->progress)
+		j->progress(j->arg, j->done, j->n);
+	pthread_mutex_unlock(&j->lock);
 }
 
 void colfs_nodes_learn_sizes(colfs_tree *t, colfs_node *const *nodes,
@@ -1828,25 +1821,9 @@ void colfs_nodes_learn_sizes(colfs_tree *t, colfs_node *const *nodes,
 		.mode = exact ? COLFS_SIZES_EXACT : t->opts.sizes,
 		.progress = progress, .arg = arg,
 	};
-	pthread_t tids[16];
-	unsigned started = 0;
-
-	if (threads == 0) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		threads = cpus < 1 ? 1 : cpus > 16 ? 16 : (unsigned)cpus;
-	}
-	if (threads > 16)
-		threads = 16;
-	if (threads > n)
-		threads = (unsigned)n;
 	pthread_mutex_init(&j.lock, NULL);
-	/* This thread works too: threads - 1 helpers. */
-	for (unsigned i = 1; i < threads; i++)
-		if (colfs_thread_create(&tids[started], learn_worker, &j) == 0)
-			started++;
-	learn_worker(&j);
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(tids[i], NULL);
+	/* This thread works too. */
+	colfs_parallel_for(threads ? threads : colfs_cpus(), n, learn_one, &j);
 	pthread_mutex_destroy(&j.lock);
 }
 
@@ -2309,30 +2286,6 @@ static colfs_status tree_open(int fd, const char *display_name,
 	colfs_source *src;
 	colfs_status rc;
 	*out = NULL;
-	/* A format may know its file by name and siblings (claim_path): the
-	 * tree then reads the file it names. */
-	for (size_t i = 0; !forced && colfs_formats[i]; i++) {
-		char source[4096];
-		if (!colfs_formats[i]->claim_path ||
-		    !colfs_formats[i]->claim_path(display_name, source,
-						  sizeof source))
-			continue;
-		forced = colfs_formats[i];
-		if (strcmp(source, display_name) != 0) {
-			int sfd = open(source, O_RDONLY | O_CLOEXEC |
-						       O_NONBLOCK);
-			if (sfd < 0) {
-				snprintf(why, why_len, "%s: %s file %s: %s",
-					 display_name, forced->name, source,
-					 strerror(errno));
-				close(fd);
-				return errno == ENOENT ? COLFS_ENOENT
-						       : COLFS_EIO;
-			}
-			close(fd);
-			fd = sfd;
-		}
-	}
 	if (fstat(fd, &st) != 0) {
 		snprintf(why, why_len, "%s: %s", display_name, strerror(errno));
 		close(fd);
@@ -2442,18 +2395,34 @@ colfs_status colfs_tree_open_dataset_url(const char *display_name,
 colfs_status colfs_tree_open(const char *path, const colfs_options *opts,
 			     colfs_tree **out, char *why, size_t why_len)
 {
-	if (colfs_remote_is_url(path))
-		return colfs_tree_open_url(path, opts, out, why, why_len);
+	const colfs_source_kind *k = colfs_source_kind_of(path);
+	colfs_source_opened op = {.fd = -1};
+	colfs_status rc;
 
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is
-	 * refused as "not a regular file" right after. */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	*out = NULL;
-	if (fd < 0) {
-		snprintf(why, why_len, "%s: %s", path, strerror(errno));
-		return errno == ENOENT ? COLFS_ENOENT : COLFS_EIO;
-	}
-	return colfs_tree_open_fd(fd, path, opts, out, why, why_len);
+	why[0] = '\0';
+	rc = k->open(path, opts, &op, why, why_len);
+	if (rc != COLFS_OK)
+		return rc;
+	const char *shown = op.shown ? op.shown : path;
+	if (op.fd >= 0)
+		rc = tree_open(op.fd, shown, k->format, opts, out, why,
+			       why_len);
+	else if (op.src)
+		rc = colfs_tree_open_source(op.src, shown, opts, out, why,
+					    why_len);
+	else
+		rc = colfs_tree_open_dataset_url(shown, opts, out, why,
+						 why_len);
+	free(op.shown);
+	if (rc == COLFS_OK)
+		(*out)->changes = k->changes;
+	return rc;
+}
+
+colfs_source_changes colfs_tree_source_changes(const colfs_tree *t)
+{
+	return t->changes;
 }
 
 void colfs_tree_destroy(colfs_tree *t)
@@ -2472,7 +2441,8 @@ void colfs_tree_destroy(colfs_tree *t)
 		node_free(t->nodes[i]);
 	free(t->nodes);
 	free(t->free_slots);
-	colfs_svg_lines_free(t->svg_lines);
+	if (t->svg_lines)
+		t->svg_lines_free(t->svg_lines);
 	for (size_t i = 0; i < t->narena; i++)
 		free(t->arena[i]);
 	free(t->arena);

@@ -99,12 +99,6 @@ typedef struct colfs_format {
 	colfs_status (*open)(colfs_tree *t, colfs_err *err);
 	/* Free the format state. */
 	void (*close)(void *state);
-	/* Optional: is the file at `path` ours by its name and its siblings
-	 * (a Kudu container is a .data file beside a .metadata file)?  If
-	 * so, `source` (of `source_len` bytes) gets the path of the file the
-	 * tree reads as its source, and the tree is opened over that file,
-	 * named `path`, without probing. */
-	bool (*claim_path)(const char *path, char *source, size_t source_len);
 	/* The source's size says nothing of what a view costs (a
 	 * directory): sizes=auto sizes at a stat only the nodes whose
 	 * `decodes` op answers. */
@@ -166,7 +160,8 @@ bool colfs_tree_has_io(const colfs_tree *t);
 
 /* registry.c */
 extern const colfs_format *const colfs_formats[];
-/* The module a directory opens as (a dataset; formats/dataset/dataset.c). */
+/* The module a directory or another listing opens as (a dataset;
+ * formats/dataset/dataset.c). */
 extern const colfs_format *const colfs_format_directory;
 
 /* --- tree-wide ---------------------------------------------------------- */

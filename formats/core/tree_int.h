@@ -1,6 +1,7 @@
 /* colfs: the tree's own structures, shared by the core files that make
- * the tree (tree.c, problems.c, tree_sizes.c).  Formats never include
- * this: they see the tree through tree.h.
+ * the tree (tree.c, problems.c, tree_sizes.c, graft.c, layout.c,
+ * xattr.c).  No file outside formats/core includes this (the test
+ * `layers` checks it): formats see the tree through tree.h.
  */
 #ifndef COLFS_TREE_INT_H
 #define COLFS_TREE_INT_H
@@ -105,6 +106,7 @@ struct colfs_tree {
 	ino_t src_ino;
 	bool change_filed;            /* atomic: the root problem is filed */
 	bool has_io;                  /* a remote source: the root has `io` */
+	colfs_source_changes changes; /* as its source kind says */
 	const colfs_format *format;
 	void *format_state;
 	/* nodes[slot], slot = (ino & 0xffffffff) - 1; NULL where released.
@@ -142,6 +144,9 @@ struct colfs_tree {
 	 * stream (svg_layout), shared by every layout.svg; freed with it. */
 	struct colfs_svg_lines *svg_lines;
 	colfs_node *svg_layout;
+	/* how layout.c frees svg_lines: the tree holds them for layout.c
+	 * and calls no function of it */
+	void (*svg_lines_free)(struct colfs_svg_lines *sl);
 	void **arena;
 	size_t narena, caparena;
 	error_entry *errors;
@@ -183,24 +188,6 @@ static inline void colfs_tree_lock(colfs_tree *t)
 static inline void colfs_tree_unlock(colfs_tree *t)
 {
 	pthread_mutex_unlock(&t->lock);
-}
-
-/* Grow *arr (of *cap elements of `elem` bytes) to hold `need`; false when
- * out of memory. */
-static inline bool colfs_grow(void **arr, size_t *cap, size_t need,
-			      size_t elem)
-{
-	if (need <= *cap)
-		return true;
-	size_t nc = *cap ? *cap * 2 : 16;
-	while (nc < need)
-		nc *= 2;
-	void *p = realloc(*arr, nc * elem);
-	if (!p)
-		return false;
-	*arr = p;
-	*cap = nc;
-	return true;
 }
 
 /* problems.c: file the one root problem of a changed source (once);

@@ -133,7 +133,7 @@ void colfs_tree_sizes_open(colfs_tree *t)
 	 * by, and its ETag is not kept past the first reply: its views are
 	 * sized anew at each mount (docs/remote.md). */
 	if (colfs_source_fd(t->src) < 0) {
-		if (colfs_tree_has_io(t))
+		if (t->has_io)
 			snprintf(t->sizes_note, sizeof t->sizes_note,
 				 "off (a remote source: sizes are learned anew at each mount)");
 		return;

@@ -26,8 +26,9 @@
 #include "delta.h"
 #include "../core/graft.h"
 #include "../core/render.h"
+#include "../core/thread.h"
 #include "../core/tree.h"
-#include "../remote/remote.h"
+#include "../core/sourcekind.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -41,7 +42,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Threads reading footers at once. */
+/* Threads reading magic bytes at once: the reads wait on the disk or the
+ * network, not on a CPU (the footers are read on one thread a CPU,
+ * colfs_cpus). */
 #define DS_POOL_MAX 8
 /* Files named in one drift problem before "and N more". */
 #define DS_NAME_FILES 10
@@ -451,44 +454,11 @@ static colfs_status ds_read_node(colfs_tree *g, const char *path,
  * Magic and footers
  */
 /* Run `fn(arg, i)` for every i in [0, n) on up to `k` threads (the
- * caller's one of them); each i is taken by one thread. */
-typedef struct ds_pool {
-	void (*fn)(void *arg, size_t i);
-	void *arg;
-	size_t n;
-	size_t next;
-} ds_pool;
-
-static void *ds_pool_run(void *arg)
-{
-	ds_pool *p = arg;
-	for (;;) {
-		size_t i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
-		if (i >= p->n)
-			break;
-		p->fn(p->arg, i);
-	}
-	return NULL;
-}
-
+ * core's parallel-for). */
 static void ds_pool_each(unsigned k, size_t n, void (*fn)(void *arg, size_t i),
 			 void *arg)
 {
-	pthread_t tids[DS_POOL_MAX];
-	unsigned started = 0;
-	ds_pool pool = {.fn = fn, .arg = arg, .n = n};
-
-	if (k > DS_POOL_MAX)
-		k = DS_POOL_MAX;
-	if ((size_t)k > n)
-		k = n ? (unsigned)n : 1;
-	for (unsigned i = 1; i < k; i++)
-		if (colfs_thread_create(&tids[started], ds_pool_run,
-					&pool) == 0)
-			started++;
-	ds_pool_run(&pool);
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(tids[i], NULL);
+	colfs_parallel_for(k, n, fn, arg);
 }
 
 /* fn(ds, file) for the `n` files of `idx` (NULL: every file). */
@@ -531,9 +501,9 @@ static int ds_magic(const dataset *ds, const char *rel, uint64_t size)
 	sprintf(path, "%s/%s", ds->root, rel);
 	if (ds->s3) {
 		/* an object: its first and last bytes by two small requests
-		 * (formats/remote) */
+		 * (its source kind's peek) */
 		char why[256];
-		if (colfs_remote_peek(path, &ds->gopts, size, hn, head,
+		if (colfs_source_peek(path, &ds->gopts, size, hn, head,
 				      tail, why, sizeof why) == COLFS_OK)
 			for (size_t k = 0; colfs_formats[k]; k++)
 				if (colfs_formats[k]->probe(head, hn, tail, hn,
@@ -1256,9 +1226,7 @@ static void ds_load(dataset *ds)
 	ds_probe_all(ds);
 	pthread_mutex_lock(&ds->load);
 	if (!ds->loaded) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		unsigned k = cpus < 1 ? 1 : cpus > DS_POOL_MAX ? DS_POOL_MAX
-				: (unsigned)cpus;
+		unsigned k = colfs_cpus();
 		if (k > ds->gopts.max_open_files)
 			k = ds->gopts.max_open_files;
 		ds_pool_for(ds, k, ds_load_one);
@@ -2997,6 +2965,3 @@ const colfs_format colfs_format_dataset = {
 	.sized_by_nodes = true,
 	.check = dataset_check,
 };
-
-/* What a directory opens as (core/tree.h). */
-const colfs_format *const colfs_format_directory = &colfs_format_dataset;

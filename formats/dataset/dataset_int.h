@@ -99,7 +99,8 @@ colfs_status ds_stamps_check(ds_stamps *s, int dirfd, bool force,
  * here). */
 struct colfs_buf;
 void ds_change_render(colfs_tree *t, struct colfs_buf *out);
-/* The objects under an S3 prefix (colfs_s3_list, formats/remote), with
+/* The objects under an S3 prefix (its source kind's listing,
+ * colfs_source_list), with
  * the same names skipped and in the same order as ds_list_local; keys
  * relative to the prefix.  *delta: the prefix holds a _delta_log/. */
 colfs_status ds_list_s3(const char *url, const colfs_options *opts,

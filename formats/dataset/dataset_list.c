@@ -5,7 +5,7 @@
  * list. */
 #include "dataset_int.h"
 #include "../core/buf.h"
-#include "../remote/remote.h"
+#include "../core/sourcekind.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -765,19 +765,19 @@ colfs_status ds_list_s3(const char *url, const colfs_options *opts,
 			bool *delta, ds_entry **out, size_t *n, char *why,
 			size_t why_len)
 {
-	colfs_remote_entry *e = NULL;
+	colfs_source_entry *e = NULL;
 	size_t ne = 0, k = 0;
 	colfs_status st;
 
 	*out = NULL;
 	*n = 0;
 	*delta = false;
-	st = colfs_s3_list(url, opts, &e, &ne, why, why_len);
+	st = colfs_source_list(url, opts, &e, &ne, why, why_len);
 	if (st != COLFS_OK)
 		return st;
 	ds_entry *v = calloc(ne ? ne : 1, sizeof *v);
 	if (!v) {
-		colfs_remote_entries_free(e, ne);
+		colfs_source_entries_free(e, ne);
 		snprintf(why, why_len, "%s: out of memory", url);
 		return COLFS_ENOMEM;
 	}
@@ -793,7 +793,7 @@ colfs_status ds_list_s3(const char *url, const colfs_options *opts,
 		e[i].key = NULL;
 		k++;
 	}
-	colfs_remote_entries_free(e, ne);
+	colfs_source_entries_free(e, ne);
 	*out = v;
 	*n = k;
 	return COLFS_OK;

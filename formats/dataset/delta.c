@@ -19,9 +19,10 @@
  */
 #include "delta.h"
 #include "delta_int.h"
+#include "../core/hex.h"
 #include "../core/options.h"
 #include "../core/source.h"
-#include "../remote/remote.h"
+#include "../core/sourcekind.h"
 #include "../core/tree.h"
 
 #include <dirent.h>
@@ -210,18 +211,19 @@ static colfs_status log_add(delta_state *s, const char *name, size_t *cap,
 static colfs_status log_list_s3(delta_state *s, colfs_err *err)
 {
 	char *url, why[512] = "";
-	colfs_remote_entry *e = NULL;
+	colfs_source_entry *e = NULL;
 	size_t n = 0, cap = 0;
 	if (asprintf(&url, "%s/_delta_log/", s->root) < 0)
 		return nomem(err);
-	colfs_status st = colfs_s3_list(url, s->opts, &e, &n, why, sizeof why);
+	colfs_status st = colfs_source_list(url, s->opts, &e, &n, why,
+					    sizeof why);
 	free(url);
 	if (st != COLFS_OK)
 		return colfs_fail(err, st, 0, "cannot list _delta_log: %s", why);
 	for (size_t i = 0; st == COLFS_OK && i < n; i++)
 		if (!strchr(e[i].key, '/'))
 			st = log_add(s, e[i].key, &cap, err);
-	colfs_remote_entries_free(e, n);
+	colfs_source_entries_free(e, n);
 	if (st == COLFS_OK && s->n_log)
 		qsort(s->log, s->n_log, sizeof *s->log, log_file_cmp);
 	return st;
@@ -232,7 +234,7 @@ static colfs_status log_list(delta_state *s, colfs_err *err)
 	char *dir;
 	size_t cap = 0;
 
-	if (colfs_remote_is_url(s->root))
+	if (!colfs_source_is_local(s->root))
 		return log_list_s3(s, err);
 	if (asprintf(&dir, "%s/_delta_log", s->root) < 0)
 		return nomem(err);
@@ -292,17 +294,6 @@ static bool checkpoint_complete(const delta_state *s, size_t i, size_t *end)
 /* ------------------------------------------------------------------------
  * Actions
  */
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* An add or remove path (a URI-encoded relative path, or an absolute
  * file: URI under the table) as a path relative to the root, %-decoded;
  * NULL with `why` set when it cannot be one. */
@@ -331,18 +322,7 @@ static char *path_decode(const delta_state *s, const char *p,
 		*why = "out of memory";
 		return NULL;
 	}
-	size_t k = 0;
-	for (size_t i = 0; p[i]; i++) {
-		int h1, h2;
-		if (p[i] == '%' && (h1 = hexval(p[i + 1])) >= 0 &&
-		    (h2 = hexval(p[i + 2])) >= 0) {
-			out[k++] = (char)(h1 * 16 + h2);
-			i += 2;
-		} else {
-			out[k++] = p[i];
-		}
-	}
-	out[k] = '\0';
+	size_t k = colfs_percent_decode(p, strlen(p), out);
 	/* no NUL inside, nothing that leaves the table, no empty component */
 	bool bad = strlen(out) != k || k == 0 || out[0] == '/';
 	for (const char *c = out; !bad && *c;) {
@@ -520,33 +500,6 @@ static colfs_status take_lines(delta_state *s, const char *data, size_t len,
 		pos = end + 1;
 	}
 	return COLFS_OK;
-}
-
-colfs_status colfs_delta_source_open(const char *path, const char *shown,
-				     const colfs_options *o,
-				     colfs_source **out, char *why,
-				     size_t why_len)
-{
-	struct stat sb;
-	*out = NULL;
-	if (colfs_remote_is_url(path))
-		return colfs_remote_source_open(path, o, out, why, why_len);
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		snprintf(why, why_len, "%s: %s", shown, strerror(errno));
-		return errno == ENOENT ? COLFS_ENOENT : COLFS_EIO;
-	}
-	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		snprintf(why, why_len, "%s is not a regular file", shown);
-		return COLFS_EIO;
-	}
-	colfs_status st = colfs_source_create_fd(fd, 1, out);
-	if (st != COLFS_OK) {
-		close(fd);
-		snprintf(why, why_len, "%s: %s", shown, colfs_status_name(st));
-	}
-	return st;
 }
 
 /* A small file of the log, whole (at most max_alloc bytes): a local file
@@ -1204,7 +1157,8 @@ colfs_status colfs_delta_load(const char *root, int64_t version,
 		s->opt_copy = *o;
 	colfs_options_defaults(&s->opt_copy);
 	s->opts = &s->opt_copy;
-	s->root = colfs_remote_is_url(root) ? strdup(root) : realpath(root, NULL);
+	s->root = !colfs_source_is_local(root) ? strdup(root)
+					      : realpath(root, NULL);
 	if (!s->root) {
 		int e = errno;
 		free(s);

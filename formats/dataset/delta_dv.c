@@ -18,6 +18,7 @@
 #include "delta_int.h"
 #include "../core/codec.h"
 #include "../core/cursor.h"
+#include "../core/hex.h"
 #include "../core/source.h"
 
 #include <errno.h>
@@ -223,17 +224,6 @@ static void uuid_text(const uint8_t u[16], char out[37])
 	out[o] = '\0';
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Read the vector at `offset` of the file `path`: version byte, size,
  * data, CRC-32. */
 static colfs_status dv_file_read(const char *path, const char *shown,
@@ -410,18 +400,8 @@ colfs_status colfs_delta_dv_read(const char *root, json_t *dv,
 			/* %-decoded */
 			path = malloc(strlen(p) + 1);
 			if (path) {
-				size_t k = 0;
-				for (size_t i = 0; p[i]; i++) {
-					int h1, h2;
-					if (p[i] == '%' && (h1 = hexval(p[i + 1])) >= 0 &&
-					    (h2 = hexval(p[i + 2])) >= 0) {
-						path[k++] = (char)(h1 * 16 + h2);
-						i += 2;
-					} else {
-						path[k++] = p[i];
-					}
-				}
-				path[k] = '\0';
+				size_t k = colfs_percent_decode(p, strlen(p),
+								path);
 				if (strlen(path) != k) {
 					free(path);
 					return colfs_fail(err, COLFS_ECORRUPT, 0,

@@ -1,4 +1,5 @@
-/* colfs: what the Delta log reader's files share (delta.c, delta_dv.c).
+/* colfs: what the Delta log reader's files share (delta.c, delta_dv.c,
+ * delta_source.c).
  * Not part of the dataset contract (delta.h). */
 #ifndef COLFS_DELTA_INT_H
 #define COLFS_DELTA_INT_H
@@ -13,7 +14,7 @@ struct json_t;
 struct colfs_source;
 
 /* A file of the table, a local path or an s3:// URL (a Delta table under
- * an S3 prefix: formats/remote), as a source.  A path that is not a
+ * an S3 prefix: the core's source kinds), as a source (delta_source.c).  A path that is not a
  * regular file is COLFS_EIO; a missing one COLFS_ENOENT.  `why` says why
  * in one line naming the file (`shown`). */
 colfs_status colfs_delta_source_open(const char *path, const char *shown,

@@ -12,10 +12,10 @@
  * others are BlockRecordPB: CREATE of a block at an offset and length of
  * the data file, or DELETE.
  *
- * The tree's source is the data file (colfs_format.claim_path finds the
- * pair from either name); the metadata file is read whole at open.  Each
- * live block that is a CFile is shown as the CFile's own tree (a window of
- * the data file, colfs_dir_graft); another block as `raw`.
+ * The tree's source is the data file (the Kudu source kind, kudu_source.c,
+ * finds the pair from either name); the metadata file is read whole at
+ * open.  Each live block that is a CFile is shown as the CFile's own tree
+ * (a window of the data file, colfs_dir_graft); another block as `raw`.
  */
 #include "kudu_int.h"
 
@@ -61,7 +61,10 @@ static bool pair_paths(const char *path, char *data, char *meta, size_t len)
 
 
 
-static bool kudu_claim_path(const char *path, char *source, size_t source_len)
+/* kudu_source.c */
+bool kudu_claim_path(const char *path, char *source, size_t source_len);
+
+bool kudu_claim_path(const char *path, char *source, size_t source_len)
 {
 	char data[4096], meta[4096];
 	if (kudu_root_claim(path, source, source_len))
@@ -552,5 +555,4 @@ const colfs_format colfs_format_kudu = {
 	.probe = kudu_probe,
 	.open = kudu_open,
 	.close = kudu_close,
-	.claim_path = kudu_claim_path,
 };

@@ -114,7 +114,7 @@ static colfs_status arrays_rows(colfs_tree *t, const colfs_node *f, void *ctx,
 	if (st) {
 		/* filed under the stripe (and stream) that is broken */
 		char path[256];
-		orc_tree_part_path(of, stripe, &err, path, sizeof path);
+		orc_tail_part_path(of, stripe, &err, path, sizeof path);
 		colfs_tree_report_err_path(t, path, &err);
 	}
 	return st;

@@ -123,8 +123,8 @@ colfs_status orc_tail_stripe_load(orc_file *f, size_t s, orc_stripe **out,
  * directory of the stream that holds its offset, or that ends there for a
  * truncation; else the stripe's), whether or not it was listed: problems
  * found by any view are filed there (colfs_tree_report_path). */
-void orc_tree_part_path(orc_file *f, size_t s, const colfs_err *err, char *buf,
-		   size_t len);
+void orc_tail_part_path(orc_file *f, size_t s, const colfs_err *err, char *buf,
+			size_t len);
 const char *orc_tail_compression_name(uint32_t kind);
 const char *orc_tail_stream_kind_name(uint32_t kind);
 const char *orc_tail_encoding_name(uint32_t kind);

@@ -912,7 +912,7 @@ fail:
 	{
 		/* filed under the stripe (and stream) that is broken */
 		char path[256];
-		orc_tree_part_path(f, stripe, &err, path, sizeof path);
+		orc_tail_part_path(f, stripe, &err, path, sizeof path);
 		colfs_tree_report_err_path(t, path, &err);
 		/* the piece's rows are hidden by that part (colfs-tool
 		 * check), numbered in its stripe: what on_damage below

@@ -711,3 +711,47 @@ colfs_status orc_tail_stripe_load(orc_file *f, size_t s, orc_stripe **out,
 		*err = sp->err;
 	return st;
 }
+
+/* A stream holds the bytes [offset, offset + length); a stream that ran
+ * out is reported at its end, so a truncation at `off` belongs to the
+ * stream that ends there. */
+static bool stream_holds(const orc_stream_loc *l, uint64_t off, bool ended)
+{
+	if (!l->length || off < l->offset)
+		return false;
+	return ended ? off - l->offset <= l->length && off > l->offset
+		     : off - l->offset < l->length;
+}
+
+void orc_tail_part_path(orc_file *f, size_t s, const colfs_err *err, char *buf,
+			size_t len)
+{
+	uint64_t off = err->offset;
+	bool ended = err->status == COLFS_ETRUNCATED;
+	orc_stripe *sp;
+	colfs_err lerr = {0};
+	int w = snprintf(buf, len, "/stripes/%zu", s);
+
+	if (w < 0 || (size_t)w >= len || s >= f->n_stripes ||
+	    orc_tail_stripe_load(f, s, &sp, &lerr))
+		return;
+	/* the names orc_tree.c's streams_dir_populate gives */
+	for (size_t i = 0; i < sp->n_streams; i++) {
+		const orc_stream_loc *l = &sp->streams[i];
+		if (stream_holds(l, off, ended)) {
+			snprintf(buf + w, len - (size_t)w, "/streams/%zu-%u-%s",
+				 i, l->column, orc_tail_stream_kind_name(l->kind));
+			return;
+		}
+	}
+	for (size_t i = 0; i < sp->n_enc; i++) {
+		const orc_stream_loc *l = &sp->enc[i];
+		if (stream_holds(l, off, ended)) {
+			snprintf(buf + w, len - (size_t)w,
+				 "/streams/encrypted-%u-%u-%u-%s", l->variant,
+				 l->index, l->column,
+				 orc_tail_stream_kind_name(l->kind));
+			return;
+		}
+	}
+}

@@ -51,7 +51,8 @@ struct parquet_crypt {
 	uint8_t *footer_plain;          /* a PARE footer decrypted */
 	size_t footer_plain_len;
 	/* problems of one chunk found with the footer, before the tree
-	 * has the chunk's place: parquet_crypt_report_chunks files them */
+	 * has the chunk's place: parquet_crypt_pending_drain gives them to
+	 * parquet_crypt_report_chunks (parquet_crypt_read.c) */
 	struct crypt_pending {
 		uint32_t g, c;
 		colfs_err e;
@@ -545,32 +546,6 @@ colfs_status parquet_crypt_module(const parquet_crypt_key *k, int module,
 	return COLFS_OK;
 }
 
-colfs_status parquet_crypt_read(parquet_region_state *s,
-				const parquet_chunk *ch, int module,
-				uint64_t off, uint64_t len, uint8_t **out,
-				size_t *out_len, colfs_err *e)
-{
-	uint8_t *raw, *plain;
-	size_t plen, used;
-	colfs_status st;
-
-	COLFS_TRY(parquet_region_read(s, off, len, &raw, e));
-	if (!ch->dek) {
-		*out = raw;
-		*out_len = (size_t)len;
-		return COLFS_OK;
-	}
-	st = parquet_crypt_module(ch->dek, module, ch->rg_ordinal, ch->column,
-				  0, raw, (size_t)len, off, &plain, &plen,
-				  &used, e);
-	free(raw);
-	if (st)
-		return st;
-	*out = plain;
-	*out_len = plen;
-	return COLFS_OK;
-}
-
 /* --- Thrift pieces ---------------------------------------------------------- */
 
 /* EncryptionAlgorithm, and FileCryptoMetaData's key metadata. */
@@ -782,18 +757,15 @@ static colfs_status pend(parquet_crypt *c, uint32_t g, uint32_t k,
 	return COLFS_OK;
 }
 
-void parquet_crypt_report_chunks(colfs_tree *t, parquet_region_state *s)
+void parquet_crypt_pending_drain(parquet_crypt *c,
+				  void (*fn)(void *ctx, uint32_t g, uint32_t col,
+					     const colfs_err *e),
+				  void *ctx)
 {
-	parquet_crypt *c = s->crypt;
-
 	if (!c)
 		return;
 	for (size_t i = 0; i < c->n_pending; i++)
-		parquet_region_part_report(t, s, c->pending[i].g,
-					   c->pending[i].c,
-					   PARQUET_REGION_NO_PAGE,
-					   colfs_tree_root(t),
-					   &c->pending[i].e);
+		fn(ctx, c->pending[i].g, c->pending[i].c, &c->pending[i].e);
 	free(c->pending);
 	c->pending = NULL;
 	c->n_pending = 0;
@@ -1164,69 +1136,4 @@ colfs_status parquet_crypt_footer(parquet_region_state *s,
 		}
 	}
 	return rebuild(s, c, footer, hlen, off, rep, ctx);
-}
-
-/* --- pages ------------------------------------------------------------------ */
-
-colfs_status parquet_crypt_read_page_header(parquet_region_state *s,
-					    const parquet_chunk *ch,
-					    const parquet_page *pg,
-					    uint8_t **out, size_t *out_len,
-					    colfs_err *e)
-{
-	uint8_t *raw;
-	size_t used;
-	colfs_status st;
-
-	COLFS_TRY(parquet_region_read(s, pg->offset, pg->hdr.header_len, &raw,
-				      e));
-	st = parquet_crypt_module(ch->dek,
-				  pg->hdr.type == PARQUET_PAGE_DICTIONARY
-					  ? PARQUET_CRYPT_DICT_PAGE_HEADER
-					  : PARQUET_CRYPT_DATA_PAGE_HEADER,
-				  ch->rg_ordinal, ch->column, pg->ordinal, raw,
-				  pg->hdr.header_len, pg->offset, out, out_len,
-				  &used, e);
-	free(raw);
-	return st;
-}
-
-colfs_status parquet_crypt_page_gen(colfs_tree *t, colfs_node *file,
-				    colfs_buf *out)
-{
-	parquet_region_state *s = colfs_node_ctx(file);
-	uint32_t g = (uint32_t)colfs_node_a(file), c = (uint32_t)colfs_node_b(file);
-	size_t k = (size_t)colfs_node_c(file);
-	const parquet_chunk *ch = parquet_region_chunk(s, g, c);
-	const parquet_pages_list *w;
-	const parquet_page *pg;
-	uint8_t *raw, *plain;
-	size_t plen, used;
-	colfs_err e = {0};
-	colfs_status st;
-	int module;
-
-	COLFS_TRY(parquet_pages_list_get(t, s, file, g, c, &w));
-	if (!ch || !ch->dek || !w || k >= w->n)
-		return COLFS_ENOENT;
-	pg = &w->pages[k];
-	module = parquet_pages_is_data(pg) ? PARQUET_CRYPT_DATA_PAGE
-					   : PARQUET_CRYPT_DICT_PAGE;
-	st = parquet_region_read(s, pg->offset + pg->hdr.header_len,
-				 (uint64_t)pg->hdr.compressed_size, &raw, &e);
-	if (!st) {
-		st = parquet_crypt_module(ch->dek, module, ch->rg_ordinal,
-					  ch->column, pg->ordinal, raw,
-					  (size_t)pg->hdr.compressed_size,
-					  pg->offset + pg->hdr.header_len,
-					  &plain, &plen, &used, &e);
-		free(raw);
-	}
-	if (st) {
-		parquet_region_part_report(t, s, g, c, k, file, &e);
-		return st;
-	}
-	colfs_buf_append(out, plain, plen);
-	free(plain);
-	return colfs_buf_status(out);
 }

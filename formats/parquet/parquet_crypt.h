@@ -60,8 +60,15 @@ colfs_status parquet_crypt_footer(parquet_region_state *s,
 
 /* File the problems of single chunks that parquet_crypt_footer found (a
  * column key not given, a ColumnMetaData that does not decrypt) under
- * their chunks' paths, now that the tree has them. */
+ * their chunks' paths, now that the tree has them
+ * (parquet_crypt_read.c). */
 void parquet_crypt_report_chunks(colfs_tree *t, parquet_region_state *s);
+/* Those problems, each given to `fn` (row group, column, problem), then
+ * forgotten (c NULL: none). */
+void parquet_crypt_pending_drain(parquet_crypt *c,
+				 void (*fn)(void *ctx, uint32_t g, uint32_t col,
+					    const colfs_err *e),
+				 void *ctx);
 
 /* Decrypt one module of a chunk (`mod`: its bytes, at file offset `off`,
  * `avail` of them readable): the 4-byte length, the nonce, the
@@ -75,7 +82,8 @@ colfs_status parquet_crypt_module(const parquet_crypt_key *k, int module,
 				  size_t *used, colfs_err *e);
 
 /* Read `len` bytes at `off` (parquet_region_read) and, for a chunk with
- * a key (ch->dek), decrypt them as one module of type `module`. */
+ * a key (ch->dek), decrypt them as one module of type `module`
+ * (parquet_crypt_read.c, as the page header below). */
 colfs_status parquet_crypt_read(parquet_region_state *s,
 				const parquet_chunk *ch, int module,
 				uint64_t off, uint64_t len, uint8_t **out,
@@ -89,7 +97,7 @@ colfs_status parquet_crypt_read_page_header(parquet_region_state *s,
 					    colfs_err *e);
 
 /* The bytes of the stored page data of a decrypted chunk, decrypted
- * (pages/K/decrypted). */
+ * (pages/K/decrypted; parquet_crypt_page.c). */
 colfs_status parquet_crypt_page_gen(colfs_tree *t, colfs_node *file,
 				    colfs_buf *out);
 

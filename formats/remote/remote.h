@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "../colfs.h"
+#include "../core/sourcekind.h"
 #include "../core/status.h"
 
 struct colfs_source; /* core/source.h */
@@ -146,13 +147,20 @@ void colfs_http_stats_get(colfs_http *h, colfs_http_stats *out);
 
 /* A source over a remote object (remote_source.c): the target from the
  * URL's scheme, then one suffix GET for the tail, which also gives the
- * size.  Ownership of the source goes to the caller (the tree).  On
- * failure `why` says why in one line naming the URL (display form) and,
- * for an HTTP reply, its status. */
-colfs_status colfs_remote_source_open(const char *url,
-				      const colfs_options *o,
-				      struct colfs_source **out, char *why,
-				      size_t why_len);
+ * size; `*display` (malloc'd) the URL as messages show it.  Ownership
+ * of the source goes to the caller (the tree).  On failure `why` says
+ * why in one line naming the URL (display form) and, for an HTTP reply,
+ * its status.  The core reaches it through the source kinds
+ * (remote_kinds.c). */
+colfs_status colfs_remote_open(const char *url, const colfs_options *o,
+			       struct colfs_source **out, char **display,
+			       char *why, size_t why_len);
+/* A URL's user information ("user:password@") overwritten in place with
+ * '*' (for argv: the process title); a URL without any is left alone. */
+void colfs_remote_url_hide(char *url);
+/* A copy of `url` without its user information (malloc'd; NULL when out
+ * of memory): the form shown in messages and fsname. */
+char *colfs_remote_url_display(const char *url);
 
 /* The objects under an S3 prefix (s3_list.c; datasets): ListObjectsV2
  * on s3://bucket/prefix/, every page (continuation tokens), signed as
@@ -161,10 +169,8 @@ colfs_status colfs_remote_source_open(const char *url,
  * entries.  Every field of each reply is distrusted (a key outside the
  * prefix, a size that does not parse, a truncated page without a token:
  * an error naming the URL). */
-typedef struct colfs_remote_entry {
-	char *key;     /* relative to the prefix */
-	uint64_t size;
-} colfs_remote_entry;
+typedef colfs_source_entry colfs_remote_entry; /* key: relative to the
+							* prefix */
 colfs_status colfs_s3_list(const char *url, const colfs_options *o,
 			   colfs_remote_entry **out, size_t *n, char *why,
 			   size_t why_len);

@@ -29,10 +29,10 @@
  *     buffer, uncached, so that one large page does not empty the cache.
  */
 /* source.h first: remote.h names struct colfs_source. */
+#include "../core/hex.h"
 #include "../core/source.h"
 #include "../core/options.h"
 #include "../core/tree.h"
-#include "../core/tree_int.h"
 #include "remote.h"
 
 #include <pthread.h>
@@ -703,36 +703,12 @@ char *colfs_remote_url_display(const char *url)
 	return d;
 }
 
-static int rs_hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Percent-decode the user information (what libcurl's USERPWD wants). */
 static char *rs_userinfo(const char *s, size_t n)
 {
 	char *out = malloc(n + 1);
-	size_t j = 0;
-	if (!out)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		int hi, lo;
-		if (s[i] == '%' && i + 2 < n &&
-		    (hi = rs_hexval(s[i + 1])) >= 0 &&
-		    (lo = rs_hexval(s[i + 2])) >= 0) {
-			out[j++] = (char)(hi * 16 + lo);
-			i += 2;
-		} else {
-			out[j++] = s[i];
-		}
-	}
-	out[j] = '\0';
+	if (out)
+		colfs_percent_decode(s, n, out);
 	return out;
 }
 
@@ -800,10 +776,9 @@ nomem:
 /* ------------------------------------------------------------------------
  * Open
  */
-/* The source, and the URL's display form in `*display` (malloc'd). */
-static colfs_status rs_open(const char *url, const colfs_options *o,
-			    colfs_source **out, char **display, char *why,
-			    size_t why_len)
+colfs_status colfs_remote_open(const char *url, const colfs_options *o,
+			       colfs_source **out, char **display, char *why,
+			       size_t why_len)
 {
 	colfs_remote_target t;
 	colfs_status st;
@@ -882,35 +857,5 @@ static colfs_status rs_open(const char *url, const colfs_options *o,
 		*display = NULL;
 		snprintf(why, why_len, "out of memory");
 	}
-	return st;
-}
-
-colfs_status colfs_remote_source_open(const char *url, const colfs_options *o,
-				      struct colfs_source **out, char *why,
-				      size_t why_len)
-{
-	char *display = NULL;
-	colfs_status st = rs_open(url, o, out, &display, why, why_len);
-	free(display);
-	return st;
-}
-
-colfs_status colfs_tree_open_url(const char *url, const colfs_options *opts,
-				 colfs_tree **out, char *why, size_t why_len)
-{
-	colfs_source *src = NULL;
-	char *display = NULL;
-
-	*out = NULL;
-	why[0] = '\0';
-	/* s3://BUCKET/PREFIX/ (or s3://BUCKET): a dataset of the objects
-	 * under the prefix (formats/dataset lists them). */
-	if (colfs_s3_is_prefix(url))
-		return colfs_tree_open_dataset_url(url, opts, out, why,
-						   why_len);
-	COLFS_TRY(rs_open(url, opts, &src, &display, why, why_len));
-	colfs_status st = colfs_tree_open_source(src, display, opts, out, why,
-						 why_len);
-	free(display);
 	return st;
 }

@@ -21,6 +21,7 @@
  */
 #include <string.h>
 
+#include "core/sourcekind.h"
 #include "core/tree.h"
 
 #define TOY_PIECES 40
@@ -128,5 +129,20 @@ static const colfs_format toy_format = {
 
 const colfs_format *const colfs_formats[] = {
 	&toy_format,
+	NULL,
+};
+
+/* The rest of a registry: the module a directory opens as, and the
+ * kinds of source of the local file system (a toy file is read from the
+ * disk). */
+extern const colfs_format colfs_format_dataset;
+const colfs_format *const colfs_format_directory = &colfs_format_dataset;
+
+extern const colfs_source_kind colfs_source_kind_directory;
+extern const colfs_source_kind colfs_source_kind_file;
+
+const colfs_source_kind *const colfs_source_kinds[] = {
+	&colfs_source_kind_directory,
+	&colfs_source_kind_file,
 	NULL,
 };

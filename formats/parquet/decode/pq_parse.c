@@ -13,6 +13,7 @@
 
 #include "pq_decode.h"
 #include "parquet/parquet_thrift.h"
+#include "core/hex.h"
 
 #define NS_PER_DAY 86400000000000LL
 /* The widest big-endian decimal accepted: 64 bytes (over 150 digits). */
@@ -214,17 +215,6 @@ static bool float16_bits_of(float f, uint16_t *out)
 	return true;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Undo the text escapes of strings and binary (\\ \n \r \t \xHH); at
  * most strlen(p) bytes. */
 static size_t unescape(const char *p, uint8_t *out)
@@ -239,9 +229,9 @@ static size_t unescape(const char *p, uint8_t *out)
 			case 'r': out[n++] = '\r'; p += 2; continue;
 			case 't': out[n++] = '\t'; p += 2; continue;
 			case 'x':
-				if (hexval(p[2]) >= 0 && hexval(p[3]) >= 0) {
-					out[n++] = (uint8_t)(hexval(p[2]) * 16 +
-							     hexval(p[3]));
+				if (colfs_hex_digit(p[2]) >= 0 && colfs_hex_digit(p[3]) >= 0) {
+					out[n++] = (uint8_t)(colfs_hex_digit(p[2]) * 16 +
+							     colfs_hex_digit(p[3]));
 					p += 4;
 					continue;
 				}
@@ -470,7 +460,7 @@ bool pq_text_to_plain(const pq_type *t, const char *text, uint8_t *out,
 					if (*p++ != '-')
 						return false;
 				}
-				int hi = hexval(p[0]), lo = hexval(p[1]);
+				int hi = colfs_hex_digit(p[0]), lo = colfs_hex_digit(p[1]);
 				if (hi < 0 || lo < 0)
 					return false;
 				out[i] = (uint8_t)(hi << 4 | lo);

@@ -1,0 +1,164 @@
+/* colfs: choosing a source's kind by its name (sourcekind.h), and the
+ * two kinds of the local file system: a directory (a dataset, which the
+ * directory module lists from the disk) and a file (the last kind, which
+ * claims every name no other kind claims). */
+#include "sourcekind.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const colfs_source_kind *colfs_source_kind_of(const char *name)
+{
+	size_t i = 0;
+	for (; colfs_source_kinds[i + 1]; i++)
+		if (colfs_source_kinds[i]->claims(name))
+			break;
+	return colfs_source_kinds[i];
+}
+
+bool colfs_source_is_local(const char *name)
+{
+	return colfs_source_kind_of(name)->changes == COLFS_SOURCE_CHANGES_STAT;
+}
+
+colfs_status colfs_source_open(const char *name, const colfs_options *o,
+			       colfs_source **out, char *why, size_t why_len)
+{
+	const colfs_source_kind *k = colfs_source_kind_of(name);
+	colfs_source_opened op = {.fd = -1};
+	colfs_status st;
+
+	*out = NULL;
+	if (k->listing) {
+		snprintf(why, why_len, "%s: not a file", name);
+		return COLFS_EUNSUPPORTED;
+	}
+	st = k->open(name, o, &op, why, why_len);
+	free(op.shown);
+	if (st != COLFS_OK || op.fd < 0) {
+		*out = op.src;
+		return st;
+	}
+	st = colfs_source_create_fd(op.fd, 1, out);
+	if (st != COLFS_OK) {
+		close(op.fd);
+		snprintf(why, why_len, "%s: %s", name, colfs_status_name(st));
+	}
+	return st;
+}
+
+colfs_status colfs_source_list(const char *name, const colfs_options *o,
+			       colfs_source_entry **out, size_t *n, char *why,
+			       size_t why_len)
+{
+	const colfs_source_kind *k = colfs_source_kind_of(name);
+	*out = NULL;
+	*n = 0;
+	if (!k->list) {
+		snprintf(why, why_len, "%s: cannot be listed", name);
+		return COLFS_EUNSUPPORTED;
+	}
+	return k->list(name, o, out, n, why, why_len);
+}
+
+void colfs_source_entries_free(colfs_source_entry *e, size_t n)
+{
+	if (!e)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(e[i].key);
+	free(e);
+}
+
+colfs_status colfs_source_peek(const char *name, const colfs_options *o,
+			       uint64_t size, size_t n, uint8_t *head,
+			       uint8_t *tail, char *why, size_t why_len)
+{
+	const colfs_source_kind *k = colfs_source_kind_of(name);
+	if (!k->peek) {
+		snprintf(why, why_len, "%s: cannot be peeked at", name);
+		return COLFS_EUNSUPPORTED;
+	}
+	return k->peek(name, o, size, n, head, tail, why, why_len);
+}
+
+char *colfs_source_display(const char *name)
+{
+	const colfs_source_kind *k = colfs_source_kind_of(name);
+	return k->display ? k->display(name) : strdup(name);
+}
+
+char *colfs_source_canonical(const char *name)
+{
+	const colfs_source_kind *k = colfs_source_kind_of(name);
+	char *real;
+	if (k->changes != COLFS_SOURCE_CHANGES_STAT)
+		return colfs_source_display(name);
+	real = realpath(name, NULL);
+	return real ? real : strdup(name);
+}
+
+void colfs_source_hide(char *arg)
+{
+	const colfs_source_kind *k = colfs_source_kind_of(arg);
+	if (k->hide)
+		k->hide(arg);
+}
+
+/* ------------------------------------------------------------------------
+ * The local file system
+ */
+/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused
+ * as "not a regular file" when the tree stats it.  The flag is taken off
+ * again for the reads. */
+static colfs_status local_open(const char *name, const colfs_options *o,
+			       colfs_source_opened *out, char *why,
+			       size_t why_len)
+{
+	(void)o;
+	int fd = open(name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		snprintf(why, why_len, "%s: %s", name, strerror(errno));
+		return errno == ENOENT ? COLFS_ENOENT : COLFS_EIO;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	out->fd = fd;
+	return COLFS_OK;
+}
+
+static bool directory_claims(const char *name)
+{
+	struct stat sb;
+	return stat(name, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* A directory: the tree is the directory module's over the directory's
+ * descriptor (its changes seen by stat); the module lists it from the
+ * disk. */
+const colfs_source_kind colfs_source_kind_directory = {
+	.name = "directory",
+	.claims = directory_claims,
+	.open = local_open,
+	.listing = true,
+	.changes = COLFS_SOURCE_CHANGES_STAT,
+};
+
+static bool file_claims(const char *name)
+{
+	(void)name;
+	return true;
+}
+
+const colfs_source_kind colfs_source_kind_file = {
+	.name = "file",
+	.claims = file_claims,
+	.open = local_open,
+	.changes = COLFS_SOURCE_CHANGES_STAT,
+};

@@ -1,0 +1,102 @@
+/* colfs: kinds of source, as the modules that define them see them.
+ *
+ * A name given to colfs (a path, a URL) is read by the first kind of
+ * colfs_source_kinds (registry.c) that claims it: a local file or
+ * directory (sourcekind.c), a Kudu data root or container
+ * (formats/kudu), an http(s):// object, an s3:// object or an s3://
+ * prefix (formats/remote).  A kind opens its name either as bytes (a
+ * colfs_source, which a format reads) or as a listing (the objects under
+ * it, which the directory module, formats/dataset, walks); it says how
+ * its name is shown with any secret hidden, and what the core compares
+ * to find that the source changed.  Adding a kind is its own file and
+ * one line of registry.c; the core, fs/ and tools/ never name a kind.
+ */
+#ifndef COLFS_SOURCEKIND_H
+#define COLFS_SOURCEKIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../colfs.h"
+#include "source.h"
+#include "status.h"
+
+struct colfs_format; /* tree.h */
+
+/* One object of a listing: its key relative to the listed name, and its
+ * size.  The keys and the array are malloc'd
+ * (colfs_source_entries_free). */
+typedef struct colfs_source_entry {
+	char *key;
+	uint64_t size;
+} colfs_source_entry;
+
+/* What a kind's open gives: a descriptor (fd >= 0, owned by the caller;
+ * the core stats it, and a directory opens as the directory module), or
+ * a source without one (src), or, for a listing kind, neither (the
+ * directory module lists the name itself). */
+typedef struct colfs_source_opened {
+	int fd;
+	colfs_source *src;
+	char *shown; /* the tree's name (malloc'd); NULL: the name given */
+} colfs_source_opened;
+
+typedef struct colfs_source_kind {
+	const char *name;
+	/* Is `name` this kind's? */
+	bool (*claims)(const char *name);
+	/* Open `name` (out->fd is -1, the rest NULL on entry).  On
+	 * failure `why` names the source (its shown form) and the reason on
+	 * one line. */
+	colfs_status (*open)(const char *name, const colfs_options *o,
+			     colfs_source_opened *out, char *why,
+			     size_t why_len);
+	/* The format its bytes are read as, without probing; NULL: the
+	 * format is found by its magic bytes. */
+	const struct colfs_format *format;
+	/* A listing: the tree is the directory module's, which lists the
+	 * objects under the name (by `list`, or from the disk for a local
+	 * directory, whose `list` is NULL). */
+	bool listing;
+	/* Optional: the objects under `name`, in byte order of their keys. */
+	colfs_status (*list)(const char *name, const colfs_options *o,
+			     colfs_source_entry **out, size_t *n, char *why,
+			     size_t why_len);
+	/* Optional: the first and last `n` bytes of the object `name`,
+	 * whose listing gave it `size` bytes (a dataset telling columnar
+	 * files by their magic). */
+	colfs_status (*peek)(const char *name, const colfs_options *o,
+			     uint64_t size, size_t n, uint8_t *head,
+			     uint8_t *tail, char *why, size_t why_len);
+	/* Optional: `name` as messages and fsname show it (malloc'd), its
+	 * secrets removed; NULL: the name as given. */
+	char *(*display)(const char *name);
+	/* Optional: overwrite the secrets of `arg` in place (argv). */
+	void (*hide)(char *arg);
+	/* What tells that the source changed since it was opened. */
+	colfs_source_changes changes;
+} colfs_source_kind;
+
+/* registry.c: the kinds, in the order they are asked; the last claims
+ * every name. */
+extern const colfs_source_kind *const colfs_source_kinds[];
+
+/* The kind that claims `name` (never NULL). */
+const colfs_source_kind *colfs_source_kind_of(const char *name);
+/* Is `name` a path of the local file system (its changes seen by stat)? */
+bool colfs_source_is_local(const char *name);
+/* `name` as bytes, whatever its kind: a local file, a remote object. */
+colfs_status colfs_source_open(const char *name, const colfs_options *o,
+			       colfs_source **out, char *why, size_t why_len);
+/* The objects under `name` (a kind with `list`; others: unsupported). */
+colfs_status colfs_source_list(const char *name, const colfs_options *o,
+			       colfs_source_entry **out, size_t *n, char *why,
+			       size_t why_len);
+void colfs_source_entries_free(colfs_source_entry *e, size_t n);
+/* The first and last `n` bytes of `name` (a kind with `peek`). */
+colfs_status colfs_source_peek(const char *name, const colfs_options *o,
+			       uint64_t size, size_t n, uint8_t *head,
+			       uint8_t *tail, char *why, size_t why_len);
+
+#endif

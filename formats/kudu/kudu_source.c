@@ -1,0 +1,59 @@
+/* colfs: the Kudu source kind.  A Kudu file is known by its name and its
+ * siblings, not by its bytes alone: a container is `<id>.data` beside an
+ * `<id>.metadata` that starts with "kuducntr" (either name claims the
+ * pair), and a data root is a directory with Kudu's `instance` file,
+ * `data/` and `tablet-meta/` (kudu_claim_path, kudu.c).  The tree reads
+ * the file the claim names (the data file, the instance file) as Kudu,
+ * without probing, and is named by the name given. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/sourcekind.h"
+#include "core/tree.h"
+
+bool kudu_claim_path(const char *path, char *source, size_t source_len);
+extern const colfs_format colfs_format_kudu;
+
+static bool kudu_source_claims(const char *name)
+{
+	char source[4096];
+	return kudu_claim_path(name, source, sizeof source);
+}
+
+static colfs_status kudu_source_open(const char *name, const colfs_options *o,
+				     colfs_source_opened *out, char *why,
+				     size_t why_len)
+{
+	char source[4096];
+	(void)o;
+	if (!kudu_claim_path(name, source, sizeof source)) {
+		snprintf(why, why_len, "%s: not a Kudu file", name);
+		return COLFS_EUNSUPPORTED;
+	}
+	int fd = open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		if (strcmp(source, name) == 0)
+			snprintf(why, why_len, "%s: %s", name, strerror(errno));
+		else
+			snprintf(why, why_len, "%s: %s file %s: %s", name,
+				 colfs_format_kudu.name, source,
+				 strerror(errno));
+		return errno == ENOENT ? COLFS_ENOENT : COLFS_EIO;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	out->fd = fd;
+	return COLFS_OK;
+}
+
+const colfs_source_kind colfs_source_kind_kudu = {
+	.name = "kudu",
+	.claims = kudu_source_claims,
+	.open = kudu_source_open,
+	.format = &colfs_format_kudu,
+	.changes = COLFS_SOURCE_CHANGES_STAT,
+};

@@ -1,0 +1,79 @@
+/* colfs: the remote source kinds (core/sourcekind.h): an http:// or
+ * https:// object, an s3:// prefix (a listing: s3://BUCKET,
+ * s3://BUCKET/ or s3://BUCKET/PREFIX/) and an s3:// object.  Their
+ * changes are seen by the validators of the server's replies (http.c);
+ * their names are shown without user information. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "remote.h"
+
+static bool http_claims(const char *name)
+{
+	return strncmp(name, "http://", 7) == 0 ||
+	       strncmp(name, "https://", 8) == 0;
+}
+
+/* "s3:" and not only "s3://": a mistyped S3 URL is named as such (by
+ * colfs_s3_target) rather than looked up as a file. */
+static bool s3_claims(const char *name)
+{
+	return strncmp(name, "s3:", 3) == 0;
+}
+
+static bool s3_prefix_claims(const char *name)
+{
+	return s3_claims(name) && colfs_s3_is_prefix(name);
+}
+
+static colfs_status remote_kind_open(const char *name, const colfs_options *o,
+				     colfs_source_opened *out, char *why,
+				     size_t why_len)
+{
+	return colfs_remote_open(name, o, &out->src, &out->shown, why,
+				 why_len);
+}
+
+/* A prefix is listed by the directory module (colfs_source_list); the
+ * tree has no source bytes to open. */
+static colfs_status s3_prefix_open(const char *name, const colfs_options *o,
+				   colfs_source_opened *out, char *why,
+				   size_t why_len)
+{
+	(void)name;
+	(void)o;
+	(void)out;
+	(void)why;
+	(void)why_len;
+	return COLFS_OK;
+}
+
+const colfs_source_kind colfs_source_kind_http = {
+	.name = "http",
+	.claims = http_claims,
+	.open = remote_kind_open,
+	.display = colfs_remote_url_display,
+	.hide = colfs_remote_url_hide,
+	.changes = COLFS_SOURCE_CHANGES_VALIDATORS,
+};
+
+const colfs_source_kind colfs_source_kind_s3_prefix = {
+	.name = "s3-prefix",
+	.claims = s3_prefix_claims,
+	.open = s3_prefix_open,
+	.listing = true,
+	.list = colfs_s3_list,
+	.display = colfs_remote_url_display,
+	.hide = colfs_remote_url_hide,
+	.changes = COLFS_SOURCE_CHANGES_VALIDATORS,
+};
+
+const colfs_source_kind colfs_source_kind_s3 = {
+	.name = "s3",
+	.claims = s3_claims,
+	.open = remote_kind_open,
+	.peek = colfs_remote_peek,
+	.display = colfs_remote_url_display,
+	.hide = colfs_remote_url_hide,
+	.changes = COLFS_SOURCE_CHANGES_VALIDATORS,
+};
