@@ -160,7 +160,8 @@ colfs_status ds_identity_check(const char *path, ds_identity *id,
 
 
 /* The dataset tree's own state, shared by dataset.c (the tree and the
- * open), dataset_schema.c (probing, loading, unification),
+ * open), dataset_files.c (problems, open trees, the listing),
+ * dataset_schema.c (probing, loading, unification),
  * dataset_hive.c (Hive partitions) and dataset_union.c (the union views). */
 #include "dataset_jsonl.h"
 #include "dataset_keycol.h"
@@ -306,43 +307,43 @@ struct ds_view {
 	const char *prefix;   /* its path in the host ("" for the root) */
 };
 
-/* dataset.c */
+/* dataset_files.c */
 void ds_problem(dataset *ds, const char *path, uint64_t offset,
 		colfs_status st, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
-/* dataset.c */
+/* dataset_files.c */
 void ds_set_damage(dataset *ds, ds_file *f, const char *why);
 
-/* dataset.c */
+/* dataset_files.c */
 void ds_sync(dataset *ds, ds_file *f, colfs_tree *g);
 
-/* dataset.c */
+/* dataset_files.c */
 colfs_status ds_acquire(void *ctx, uint64_t key, colfs_tree **out);
 
-/* dataset.c */
+/* dataset_files.c */
 void ds_release(void *ctx, uint64_t key, colfs_tree *guest);
 
-/* dataset.c */
+/* dataset_files.c */
 colfs_status ds_read_node(colfs_tree *g, const char *path,
 				 colfs_buf *out);
 
-/* dataset.c */
+/* dataset_files.c */
 ds_view *ds_view_of(colfs_node *n);
 
-/* dataset.c */
+/* dataset_files.c */
 bool ds_view_decodes(colfs_tree *t, colfs_node *n, uint64_t *bytes);
 
-/* dataset.c */
+/* dataset_files.c */
 int64_t ds_rows(const ds_file *f);
 
-/* dataset.c */
+/* dataset_files.c */
 int64_t ds_rows_shown(const ds_file *f);
 
-/* dataset.c */
+/* dataset_files.c */
 int64_t ds_damaged_rows(const dataset *ds, size_t i);
 
-/* dataset.c */
+/* dataset_files.c */
 colfs_status ds_list_now(dataset *ds, char *why, size_t why_len);
 
 /* dataset_schema.c */
@@ -382,5 +383,15 @@ void ds_render_pval(colfs_buf *b, const dataset *ds, size_t k,
  * rows.jsonl, rows.csv */
 extern const colfs_node_ops ds_column_ops;
 extern const colfs_node_ops ds_rows_ops;
+
+/* dataset_files.c: the files' table and the listing behind it */
+extern const colfs_graft_ops ds_graft_ops;
+void ds_found_take(dataset *ds, ds_found *found);
+void dataset_files_free(dataset *ds);
+char *ds_tree_path(const char *rel);
+colfs_status ds_list_delta(dataset *ds, ds_entry **out, size_t *n);
+colfs_status ds_partitions_delta(dataset *ds);
+colfs_status ds_adopt(dataset *ds, ds_entry *ents, size_t n);
+colfs_status ds_list_root(dataset *ds, char *why, size_t why_len);
 
 #endif
