@@ -158,4 +158,240 @@ typedef struct ds_identity {
 colfs_status ds_identity_check(const char *path, ds_identity *id,
 			       uint64_t listed, char *why, size_t why_len);
 
+
+/* The dataset tree's own state, shared by dataset.c (the tree and the
+ * open), dataset_files.c (problems, open trees, the listing),
+ * dataset_schema.c (probing, loading, unification),
+ * dataset_hive.c (Hive partitions) and dataset_union.c (the union views). */
+#include "dataset_jsonl.h"
+#include "dataset_keycol.h"
+#include "delta.h"
+#include "../core/graft.h"
+#include "../core/render.h"
+#include "../core/thread.h"
+#include "../core/tree.h"
+#include "../core/sourcekind.h"
+#include <ctype.h>
+#include <jansson.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Threads reading magic bytes at once: the reads wait on the disk or the
+ * network, not on a CPU (the footers are read on one thread a CPU,
+ * colfs_cpus). */
+#define DS_POOL_MAX 8
+/* Files named in one drift problem before "and N more". */
+#define DS_NAME_FILES 10
+/* A graft key naming a file by its path (a string of the host tree)
+ * rather than by its index (disk_folder_populate); user-space addresses
+ * leave the top bit clear. */
+#define DS_LOOSE_KEY (UINT64_C(1) << 63)
+
+typedef enum ds_type { DS_BIGINT, DS_DATE, DS_VARCHAR } ds_type;
+
+static const char *const ds_type_name[] = {"BIGINT", "DATE", "VARCHAR"};
+
+typedef struct ds_key {
+	char *name;
+	ds_type type;
+} ds_key;
+
+typedef struct ds_file {
+	char *rel;            /* relative path */
+	char *tree_path;      /* "/files/<escaped components>" */
+	uint64_t size;
+	char **pvals;         /* per key, decoded; NULL: null (or absent) */
+	/* the magic: 0 not looked at, 1 a columnar file, -1 not one */
+	int kind;
+	/* footer facts (load): 0 not read, 1 read, -1 unreadable */
+	int info;
+	char *why;            /* unreadable: the reason */
+	const char *format;
+	int64_t rows;
+	int64_t groups;       /* row groups, stripes, or -1 */
+	char *writer;
+	char *schema_text;
+	char **fields;        /* columns/ names (escaped) */
+	char **types;         /* each field's schema text, or "" */
+	char **phys;          /* a Delta table with column mapping: each
+			       * field's own name in the file (escaped, as
+			       * its columns/ names it); NULL: `fields` */
+	char **raw;           /* each field's real name where columns/ cuts
+			       * it (over 200 bytes), else NULL; NULL: none
+			       * is cut */
+	size_t nfields;
+	/* a Delta table: the rows its deletion vector deletes (ascending,
+	 * borrowed from the snapshot), left out of the union views */
+	const uint64_t *deleted;
+	size_t ndeleted;
+	/* why the union views cannot read it whole (dataset_damage.c):
+	 * missing, changed, not decodable; set once, under plock */
+	char *damage;
+	bool read_failed;     /* a union view's read of it failed (plock) */
+	ds_identity ident;    /* what it was when first opened */
+	size_t schema_id;
+	/* the open tree (lru) */
+	colfs_tree *tree;
+	unsigned refs;
+	uint64_t used;
+	size_t synced;        /* its problems copied so far */
+} ds_file;
+
+typedef struct ds_field {
+	char *name;           /* escaped, as in columns/ */
+	char *raw;            /* the real name where `name` is cut, or NULL */
+	char *key_json;       /* "name" as rows.jsonl writes the key */
+	char *key_csv;        /* as rows.csv's header writes it */
+	char *type;           /* schema text of the first file with it */
+	long key;             /* a Hive key that is also this column of the
+				 files: its index (the key's values and type
+				 at the column's place), else -1 */
+	bool nested;          /* a struct's leaf (`a.b` beside `a`): a view
+				 of columns/, inside its struct's member
+				 of rows.* and its text in schema */
+} ds_field;
+
+typedef struct dataset {
+	char *root;           /* absolute, or an S3 URL without its last '/' */
+	bool s3;              /* an S3 prefix: files are objects */
+	colfs_options gopts;  /* the files' trees */
+	ds_file *files;
+	size_t nfiles;
+	ds_key *keys;
+	size_t nkeys;
+	/* a local directory is listed when its tree is first listed, not
+	 * at open (under `load`): the root view's files come then */
+	bool listed;          /* atomic */
+	/* the root listed alone (ds_list_root): it has a `key=value`
+	 * folder, the rest is listed when a view needs it */
+	bool top_keys;
+	struct ds_view *root_view;
+	bool probed;
+	/* footers */
+	pthread_mutex_t load;
+	int loaded;           /* atomic */
+	ds_field *fields;
+	size_t nfields;
+	char **schemas;       /* distinct schema texts */
+	size_t nschemas;
+	/* open trees */
+	pthread_mutex_t lru;
+	size_t nopen;
+	size_t *open_idx;     /* the files whose tree is open (nopen) */
+	size_t capopen;
+	uint64_t clock;
+	/* a Delta table: its snapshot */
+	colfs_delta_snapshot *snap;
+	/* problems found off the host's lock, rendered by `errors` */
+	pthread_mutex_t plock;
+	char **problems;
+	size_t nproblems, capproblems;
+	/* the folders listed, for the change check (a local directory) */
+	ds_stamps *stamps;
+} dataset;
+
+/* A dataset tree: the whole dataset or one partition of it. */
+typedef struct ds_view ds_view;
+struct ds_view {
+	dataset *ds;
+	size_t *idx;          /* its files, in path order */
+	size_t n;
+	size_t key0;          /* the first key partitions/ splits by */
+	const char *prefix;   /* its path in the host ("" for the root) */
+};
+
+/* dataset_files.c */
+void ds_problem(dataset *ds, const char *path, uint64_t offset,
+		colfs_status st, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* dataset_files.c */
+void ds_set_damage(dataset *ds, ds_file *f, const char *why);
+
+/* dataset_files.c */
+void ds_sync(dataset *ds, ds_file *f, colfs_tree *g);
+
+/* dataset_files.c */
+colfs_status ds_acquire(void *ctx, uint64_t key, colfs_tree **out);
+
+/* dataset_files.c */
+void ds_release(void *ctx, uint64_t key, colfs_tree *guest);
+
+/* dataset_files.c */
+colfs_status ds_read_node(colfs_tree *g, const char *path,
+				 colfs_buf *out);
+
+/* dataset_files.c */
+ds_view *ds_view_of(colfs_node *n);
+
+/* dataset_files.c */
+bool ds_view_decodes(colfs_tree *t, colfs_node *n, uint64_t *bytes);
+
+/* dataset_files.c */
+int64_t ds_rows(const ds_file *f);
+
+/* dataset_files.c */
+int64_t ds_rows_shown(const ds_file *f);
+
+/* dataset_files.c */
+int64_t ds_damaged_rows(const dataset *ds, size_t i);
+
+/* dataset_files.c */
+colfs_status ds_list_now(dataset *ds, char *why, size_t why_len);
+
+/* dataset_schema.c */
+void ds_pool_each(unsigned k, size_t n, void (*fn)(void *arg, size_t i),
+			 void *arg);
+
+/* dataset_schema.c */
+int ds_magic(const dataset *ds, const char *rel, uint64_t size);
+
+/* dataset_schema.c */
+void ds_probe_all(dataset *ds);
+
+/* dataset_schema.c */
+void ds_probe_some(dataset *ds, const size_t *idx, size_t n);
+
+/* dataset_schema.c */
+char *ds_csv_text(const char *s, size_t n);
+
+/* dataset_schema.c */
+char *ds_csv_key(const char *escaped);
+
+/* dataset_schema.c */
+bool ds_key_placed(const dataset *ds, size_t k);
+
+/* dataset_schema.c */
+void ds_load(dataset *ds);
+
+/* dataset_hive.c */
+colfs_status ds_partitions(dataset *ds);
+
+/* dataset_hive.c */
+void ds_render_pval(colfs_buf *b, const dataset *ds, size_t k,
+			   const char *v, int mode /* 0 text, 1 json, 2 csv */,
+			   const char *null_token);
+
+/* dataset_union.c: the node ops of a union view's columns/<field> and
+ * rows.jsonl, rows.csv */
+extern const colfs_node_ops ds_column_ops;
+extern const colfs_node_ops ds_rows_ops;
+
+/* dataset_files.c: the files' table and the listing behind it */
+extern const colfs_graft_ops ds_graft_ops;
+void ds_found_take(dataset *ds, ds_found *found);
+void dataset_files_free(dataset *ds);
+char *ds_tree_path(const char *rel);
+colfs_status ds_list_delta(dataset *ds, ds_entry **out, size_t *n);
+colfs_status ds_partitions_delta(dataset *ds);
+colfs_status ds_adopt(dataset *ds, ds_entry *ents, size_t n);
+colfs_status ds_list_root(dataset *ds, char *why, size_t why_len);
+
 #endif

@@ -50,4 +50,58 @@ colfs_status colfs_delta_dv_decode(const uint8_t *data, size_t len,
 				   uint64_t max_rows, uint64_t **rows,
 				   size_t *n, colfs_err *err);
 
+/* A Delta table's log and the state of its loading (delta.c), which
+ * delta_tree.c renders. */
+#include <jansson.h>
+#include "delta.h"
+#include "../core/options.h"
+
+enum { LOG_COMMIT, LOG_CLASSIC, LOG_MULTI, LOG_V2 };
+
+typedef struct log_file {
+	int64_t version;
+	int kind;
+	uint32_t part, parts;   /* multi-part */
+	char *name;
+} log_file;
+
+typedef struct delta_action {
+	char *path;             /* %-decoded, relative to the root */
+	char *dv_id;            /* "" when none */
+	size_t seq;
+	bool add;
+	json_t *body;           /* add actions only */
+	uint32_t src, line;     /* where: sources[src], line */
+} delta_action;
+
+/* The snapshot with what delta.c keeps for `delta/`; the public part
+ * first, so that colfs_delta_free finds the whole. */
+typedef struct delta_state {
+	colfs_delta_snapshot pub;
+	char *root;
+	json_t *protocol, *metadata, *last_checkpoint, *schema;
+	json_t *checkpoint;     /* {"version", "files"} or null */
+	int64_t oldest;
+	int64_t *commits;       /* versions of the commit files, ascending */
+	size_t n_commits;
+	json_t **active;        /* the add action of each file of pub.files */
+	/* while loading */
+	log_file *log;
+	size_t n_log;
+	delta_action *acts;
+	size_t n_acts, cap_acts;
+	char **sources;
+	size_t n_sources;
+	char **sidecars;
+	size_t n_sidecars;
+	bool in_sidecars;       /* a sidecar's own sidecar actions are ignored */
+	bool has_last_checkpoint; /* the listing holds _last_checkpoint */
+	const colfs_options *opts;
+	colfs_options opt_copy;
+} delta_state;
+
+/* delta.c: a small file of the log read whole (at most the log's cap) */
+char *delta_read_small(const char *path, const char *shown,
+			const colfs_options *o, size_t *len, colfs_err *err);
+
 #endif

@@ -4,7 +4,7 @@
 #   errors-doc.sh SOURCE_ROOT
 # Every call of colfs_tree_report, colfs_fail (and the two wrappers that
 # forward to them: JOB_FAIL in core/codec.c, report() in
-# parquet/parquet_meta.c, ds_problem() in dataset/dataset.c) under formats/ is found, the string literals of
+# parquet/parquet_meta.c, ds_problem() in dataset/dataset*.c) under formats/ is found, the string literals of
 # its format argument are joined, and the longest fixed run of text
 # between printf conversions (at least 10 characters; messages that are
 # all conversions, such as "%s", are forwarded from an inner error and
@@ -77,7 +77,7 @@ for path in sorted(glob.glob(os.path.join(root, 'formats', '**', '*.c'),
             continue
         if m.group(1) == 'JOB_FAIL' and not rel.endswith('codec.c'):
             continue
-        if m.group(1) == 'ds_problem' and not rel.endswith('dataset.c'):
+        if m.group(1) == 'ds_problem' and not re.search(r'dataset/dataset[a-z_]*\.c$', rel):
             continue
         args = args_of(src, m.end())
         if any('const char *fmt' in a or a == '...' for a in args):

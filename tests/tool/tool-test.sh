@@ -396,16 +396,19 @@ test_usage() {
 	grep -q "^colfs-tool: x: No such file" err || fail "options: $(cat err)"
 }
 
-# colfs-tool uses the public header only, and no FUSE (habit 1: tools/
-# sit on formats/colfs.h like fs/ does).
+# colfs-tool uses the public header only (and its own colfs-tool.h), and
+# no FUSE (habit 1: tools/ sit on formats/colfs.h like fs/ does).
 test_layering() {
-	src="$TESTS_TOOL_DIR/../../tools/colfs-tool.c"
+	for src in "$TESTS_TOOL_DIR"/../../tools/colfs-tool.c \
+		   "$TESTS_TOOL_DIR"/../../tools/colfs-tool-check.c \
+		   "$TESTS_TOOL_DIR"/../../tools/colfs-tool.h; do
 	[ -r "$src" ] || fail "cannot read $src"
 	bad=$(grep -E '^[[:space:]]*#[[:space:]]*include' "$src" |
-		grep -vE '#[[:space:]]*include[[:space:]]*(<[a-z/]+\.h>|"colfs\.h")')
-	[ -z "$bad" ] || fail "colfs-tool.c includes more than colfs.h: $bad"
+		grep -vE '#[[:space:]]*include[[:space:]]*(<[a-z/]+\.h>|"colfs\.h"|"colfs-tool\.h")')
+	[ -z "$bad" ] || fail "$(basename "$src") includes more than colfs.h: $bad"
 	grep -qi fuse "$src" && grep -i 'include.*fuse' "$src" &&
-		fail "colfs-tool.c includes a FUSE header"
+		fail "$(basename "$src") includes a FUSE header"
+	done
 	if command -v ldd >/dev/null; then
 		ldd "$COLFS_TOOL" | grep -q fuse && fail "colfs-tool links libfuse"
 	fi
