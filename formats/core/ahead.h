@@ -30,7 +30,7 @@ typedef struct colfs_ahead colfs_ahead;
 typedef struct colfs_ahead_reader colfs_ahead_reader;
 
 /* What a worker does: render piece `i` of stream `n` into the cache
- * (tree.c; a failure is left for the reader to meet). */
+ * (tree_read.c; a failure is left for the reader to meet). */
 typedef void (*colfs_ahead_render_fn)(colfs_tree *t, colfs_node *n,
 				      uint64_t i);
 

@@ -12,8 +12,8 @@
  * it is itself listed or looked up; hidden names stay hidden and keep
  * their kind).  A proxy keeps the guest's key and its path in the guest
  * and finds the guest's node again at every list, lookup, size, open and
- * xattr list (tree.c, xattr.c: ops->forward), so the host never holds a
- * pointer into a guest that may be gone.  One exception: when the
+ * xattr list (tree_read.c, xattr.c: ops->forward), so the host never
+ * holds a pointer into a guest that may be gone.  One exception: when the
  * guest's source is a window of the host's (`base`, a Kudu block), a
  * range of the guest is a range of the host, moved by `base`, served
  * straight from the host's file (fs/ splices it) and its xattrs give

@@ -338,7 +338,7 @@ static colfs_status svg_lines_of(colfs_tree *t, colfs_node *layout,
 
 	*out = NULL;
 	/* a stream's generate runs under no tree lock; the tree lock is
-	 * never held while a stream lock is taken (tree.c) */
+	 * never held while a stream lock is taken (tree_read.c) */
 	colfs_tree_lock(t);
 	if (t->svg_lines && t->svg_layout != layout) {
 		/* another layout stream: not shared (only the root's layout

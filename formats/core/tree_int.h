@@ -1,6 +1,6 @@
 /* colfs: the tree's own structures, shared by the core files that make
- * the tree (tree.c, problems.c, tree_sizes.c, graft.c, layout.c,
- * xattr.c).  No file outside formats/core includes this (the test
+ * the tree (tree.c, tree_listings.c, tree_read.c, tree_open.c,
+ * problems.c, tree_sizes.c, graft.c, layout.c, xattr.c).  No file outside formats/core includes this (the test
  * `layers` checks it): formats see the tree through tree.h.
  */
 #ifndef COLFS_TREE_INT_H
@@ -220,6 +220,24 @@ bool colfs_tree_problem_offsets(colfs_tree *t, uint64_t **out, size_t *n);
  * (`hidden`) made as by a lookup.  NULL when out of memory. */
 colfs_node *colfs_dir_add_named(colfs_tree *t, colfs_node *dir, char *name,
 				colfs_content kind, bool hidden);
+
+/* tree.c: is `n` a proxy file (a graft's, graft.c), whose size, opens
+ * and reads are those of the node it finds? */
+bool tree_node_forwards(const colfs_node *n);
+/* tree.c: a new node named `name` (taken) under `parent` (NULL: the
+ * root), given the next free slot and its inode number; NULL when out of
+ * memory.  tree_node_free frees one node, tree_dir_mem_free the memory
+ * a directory's children were made in; tree_dir_find is the index of
+ * the child called `name` in `dir`, or -1. */
+colfs_node *tree_node_new(colfs_tree *t, colfs_node *parent, char *name,
+			  colfs_content kind);
+void tree_node_free(colfs_node *n);
+void tree_dir_mem_free(colfs_node *dir);
+long tree_dir_find(const colfs_node *dir, const char *name);
+/* tree_listings.c: the size kept for `n` (by its tree path) when its
+ * directory's children were freed, if any. */
+bool tree_node_kept_size(colfs_tree *t, const colfs_node *n,
+			 uint64_t *size);
 
 /* tree_sizes.c: read the size index for a freshly opened tree. */
 void colfs_tree_sizes_open(colfs_tree *t);
