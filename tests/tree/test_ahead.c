@@ -1,4 +1,4 @@
-/* Tests of decoding ahead (formats/core/ahead.c, through tree.c): a
+/* Tests of decoding ahead (formats/core/ahead.c, through tree_read.c): a
  * synthetic format with concurrent streams whose pieces record which
  * thread rendered them.  Sequential reads get the same bytes as a tree
  * without workers, every piece is rendered once, workers do render ahead,
