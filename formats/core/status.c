@@ -21,6 +21,18 @@ const char *colfs_status_name(colfs_status st)
 	return "unknown status";
 }
 
+colfs_status colfs_fail_why(colfs_status st, char *why, size_t why_len,
+			    const char *fmt, ...)
+{
+	if (why && why_len) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(why, why_len, fmt, ap);
+		va_end(ap);
+	}
+	return st;
+}
+
 colfs_status colfs_fail(colfs_err *err, colfs_status st, uint64_t offset,
 			const char *fmt, ...)
 {

@@ -64,6 +64,13 @@ colfs_status colfs_fail(colfs_err *err, colfs_status st, uint64_t offset,
 			const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* Write the message into `why` (of `why_len` bytes; nothing when NULL
+ * or 0) and return `st`: the form of a failure that has no byte offset,
+ * a name refused or a request that failed, told in one line. */
+colfs_status colfs_fail_why(colfs_status st, char *why, size_t why_len,
+			    const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* Forward a failing status from an expression. */
 #define COLFS_TRY(expr)                                                     \
 	do {                                                                \

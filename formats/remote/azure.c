@@ -29,23 +29,6 @@
 /* The longest connection string read. */
 #define AZ_CONN_MAX 4096
 
-static colfs_status az_fail(colfs_status st, char *why, size_t why_len,
-			    const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static colfs_status az_fail(colfs_status st, char *why, size_t why_len,
-			    const char *fmt, ...)
-{
-	if (why && why_len) {
-		va_list ap;
-
-		va_start(ap, fmt);
-		vsnprintf(why, why_len, fmt, ap);
-		va_end(ap);
-	}
-	return st;
-}
-
 static bool az_has_control(const char *s)
 {
 	for (; *s; s++)
@@ -123,12 +106,12 @@ static colfs_status az_parse(const char *url, bool prefix, az_name *u,
 {
 	memset(u, 0, sizeof *u);
 	if (az_has_control(url))
-		return az_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "an Azure URL with a control character is not "
 			       "supported");
 	if (strstr(url, "sig=") || strchr(url, '?'))
 		/* a SAS pasted into the name: a secret, never echoed */
-		return az_fail(COLFS_EUNSUPPORTED, why, why_len,
+		return colfs_fail_why(COLFS_EUNSUPPORTED, why, why_len,
 			       "an Azure URL with a query (a SAS token?) is "
 			       "not supported: give the token in "
 			       "AZURE_STORAGE_SAS_TOKEN");
@@ -139,7 +122,7 @@ static colfs_status az_parse(const char *url, bool prefix, az_name *u,
 		size_t first = strcspn(s, "/");
 		if (memchr(s, '@', first))
 			/* user information: maybe a secret, never echoed */
-			return az_fail(COLFS_EUNSUPPORTED, why, why_len,
+			return colfs_fail_why(COLFS_EUNSUPPORTED, why, why_len,
 				       "an az:// URL with user information "
 				       "(az://...@...) is not supported: give "
 				       "credentials in AZURE_STORAGE_KEY, "
@@ -147,12 +130,12 @@ static colfs_status az_parse(const char *url, bool prefix, az_name *u,
 				       "AZURE_STORAGE_CONNECTION_STRING");
 		if (memchr(s, '.', first)) {
 			if (!az_host_account(s, first, "blob", u))
-				return az_fail(COLFS_ECORRUPT, why, why_len,
+				return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 					       "%s: the host is not "
 					       "ACCOUNT.blob.core.windows.net",
 					       url);
 			if (!s[first])
-				return az_fail(COLFS_ECORRUPT, why, why_len,
+				return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 					       "%s: no container: write "
 					       "az://ACCOUNT.blob.core.windows.net/"
 					       "CONTAINER/PATH", url);
@@ -166,12 +149,12 @@ static colfs_status az_parse(const char *url, bool prefix, az_name *u,
 		size_t auth = strcspn(s, "/");
 		const char *at = memchr(s, '@', auth);
 		if (!at)
-			return az_fail(COLFS_ECORRUPT, why, why_len,
+			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 				       "%s: write abfss://FILESYSTEM@ACCOUNT."
 				       "dfs.core.windows.net/PATH", url);
 		if (!az_host_account(at + 1, (size_t)(s + auth - at - 1), "dfs",
 				     u))
-			return az_fail(COLFS_ECORRUPT, why, why_len,
+			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 				       "%s: the host is not "
 				       "ACCOUNT.dfs.core.windows.net", url);
 		c = s;
@@ -179,19 +162,19 @@ static colfs_status az_parse(const char *url, bool prefix, az_name *u,
 		rest = s[auth] ? s + auth + 1 : s + auth;
 		if (!az_container_ok(c, cn))
 			/* maybe user information: not echoed */
-			return az_fail(COLFS_ECORRUPT, why, why_len,
+			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 				       "abfss://...@%.*s: not a file system name "
 				       "before the '@' (3 to 63 lowercase "
 				       "letters, digits and single '-')",
 				       (int)(s + auth - at - 1), at + 1);
 	} else {
-		return az_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "%s: not an Azure URL: write "
 			       "az://CONTAINER/PATH or abfss://FILESYSTEM@"
 			       "ACCOUNT.dfs.core.windows.net/PATH", url);
 	}
 	if (!az_container_ok(c, cn))
-		return az_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "%s: not a container name (3 to 63 lowercase "
 			       "letters, digits and single '-')", url);
 	memcpy(u->container, c, cn);
@@ -199,11 +182,11 @@ static colfs_status az_parse(const char *url, bool prefix, az_name *u,
 	u->path = rest;
 	size_t pn = strlen(rest);
 	if (!prefix && (!pn || rest[pn - 1] == '/'))
-		return az_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "%s: no blob name: write az://CONTAINER/PATH",
 			       url);
 	if (pn > AZ_BLOB_MAX)
-		return az_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "%s...: the blob name has %zu bytes, Azure "
 			       "allows at most %d", u->container, pn,
 			       AZ_BLOB_MAX);
@@ -211,7 +194,7 @@ static colfs_status az_parse(const char *url, bool prefix, az_name *u,
 		if (*p == '.' && (p == rest || p[-1] == '/') &&
 		    (p[1] == '/' || !p[1] ||
 		     (p[1] == '.' && (p[2] == '/' || !p[2]))) && !prefix)
-			return az_fail(COLFS_EUNSUPPORTED, why, why_len,
+			return colfs_fail_why(COLFS_EUNSUPPORTED, why, why_len,
 				       "%s: a blob name with a '.' or '..' "
 				       "segment is not supported", url);
 	return COLFS_OK;
@@ -260,7 +243,7 @@ static colfs_status az_set_account(az_creds *c, const char *v, size_t n,
 				   const char *from, char *why, size_t why_len)
 {
 	if (!az_account_ok(v, n))
-		return az_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "%s: the account name is not 3 to 24 lowercase "
 			       "letters and digits", from);
 	memcpy(c->account, v, n);
@@ -288,13 +271,13 @@ static colfs_status az_conn_string(const char *s, az_creds *c, char *why,
 	size_t proto_n = 0, suffix_n = 0;
 
 	if (strlen(s) > AZ_CONN_MAX)
-		return az_fail(COLFS_EOVERFLOW, why, why_len,
+		return colfs_fail_why(COLFS_EOVERFLOW, why, why_len,
 			       "%s is longer than %d bytes", from, AZ_CONN_MAX);
 	while (*s) {
 		size_t n = strcspn(s, ";");
 		const char *eq = memchr(s, '=', n);
 		if (n && !eq)
-			return az_fail(COLFS_ECORRUPT, why, why_len,
+			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 				       "%s: a setting without '=' (write "
 				       "Name=value;Name=value)", from);
 		if (n) {
@@ -334,7 +317,7 @@ static colfs_status az_conn_string(const char *s, az_creds *c, char *why,
 		return COLFS_ENOMEM;
 	}
 	if (c->key && !c->account[0])
-		return az_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "%s has an AccountKey but no AccountName", from);
 	c->from = from;
 	return COLFS_OK;
@@ -349,7 +332,7 @@ static colfs_status az_credentials(az_creds *c, char *why, size_t why_len)
 	memset(c, 0, sizeof *c);
 	if (cs) {
 		if (az_has_control(cs))
-			return az_fail(COLFS_ECORRUPT, why, why_len,
+			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 				       "AZURE_STORAGE_CONNECTION_STRING "
 				       "contains a control character");
 		return az_conn_string(cs, c, why, why_len);
@@ -362,11 +345,11 @@ static colfs_status az_credentials(az_creds *c, char *why, size_t why_len)
 					 "AZURE_STORAGE_ACCOUNT", why,
 					 why_len));
 	if (key && !acct)
-		return az_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "AZURE_STORAGE_KEY is set but "
 			       "AZURE_STORAGE_ACCOUNT is not");
 	if ((key && az_has_control(key)) || (sas && az_has_control(sas)))
-		return az_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "AZURE_STORAGE_KEY or AZURE_STORAGE_SAS_TOKEN "
 			       "contains a control character");
 	if (key && !(c->key = strdup(key)))
@@ -412,11 +395,11 @@ static colfs_status az_endpoint_check(const char *ep, const char *what,
 {
 	const char *host = strstr(ep, "://");
 	if (!host || (strncmp(ep, "http://", 7) && strncmp(ep, "https://", 8)))
-		return az_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "%s is not an http:// or https:// URL", what);
 	size_t hn = strcspn(host + 3, "/");
 	if (memchr(host + 3, '@', hn) || strpbrk(ep, "?#") || hn == 0)
-		return az_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "%s: a URL with a host and no user information, "
 			       "query or fragment is expected", what);
 	return COLFS_OK;
@@ -439,7 +422,7 @@ colfs_status colfs_azure_target(const char *url, const colfs_options *o,
 	if (st) {
 		az_creds_clear(&c);
 		return st == COLFS_ENOMEM ?
-			az_fail(st, why, why_len, "out of memory") : st;
+			colfs_fail_why(st, why, why_len, "out of memory") : st;
 	}
 	/* The name's account is the one asked; the environment's key signs
 	 * for it. */
@@ -458,7 +441,7 @@ colfs_status colfs_azure_target(const char *url, const colfs_options *o,
 			     account) < 0)
 			ep = NULL;
 	} else {
-		st = az_fail(COLFS_ECORRUPT, why, why_len,
+		st = colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			     "%s: no storage account: write "
 			     "az://ACCOUNT.blob.core.windows.net/CONTAINER/PATH "
 			     "or set AZURE_STORAGE_ACCOUNT", url);
@@ -488,7 +471,7 @@ colfs_status colfs_azure_target(const char *url, const colfs_options *o,
 		int kn = colfs_azure_key_decode(c.key, k, sizeof k);
 		explicit_bzero(k, sizeof k);
 		if (kn <= 0)
-			st = az_fail(COLFS_ECORRUPT, why, why_len,
+			st = colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 				     "%s: the account key is not base64",
 				     c.from);
 		else if (!(out->azure_key = strdup(c.key)) ||
@@ -502,7 +485,7 @@ colfs_status colfs_azure_target(const char *url, const colfs_options *o,
 	if (!st && prefix && !(*prefix = strdup(u.path)))
 		st = COLFS_ENOMEM;
 	if (st == COLFS_ENOMEM)
-		az_fail(st, why, why_len, "out of memory");
+		colfs_fail_why(st, why, why_len, "out of memory");
 	if (st)
 		colfs_remote_target_clear(out);
 	free(ep);
@@ -521,7 +504,7 @@ colfs_status colfs_azure_peek(const char *url, const colfs_options *o,
 	colfs_status st;
 
 	if (n == 0 || n > size)
-		return az_fail(COLFS_EBOUNDS, why, why_len,
+		return colfs_fail_why(COLFS_EBOUNDS, why, why_len,
 			       "%s: %zu bytes cannot be peeked", url, n);
 	memset(&err, 0, sizeof err);
 	COLFS_TRY(colfs_azure_target(url, o, &t, NULL, why, why_len));
@@ -532,7 +515,7 @@ colfs_status colfs_azure_peek(const char *url, const colfs_options *o,
 		colfs_http_range r[2] = {{0, n, head}, {size - n, n, tail}};
 		st = colfs_http_get_ranges(h, r, 2, &err);
 		if (st)
-			az_fail(st, why, why_len, "%s", err.msg);
+			colfs_fail_why(st, why, why_len, "%s", err.msg);
 	}
 	colfs_http_destroy(h);
 	colfs_remote_target_clear(&t);

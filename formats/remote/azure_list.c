@@ -52,21 +52,6 @@ typedef struct azl_page {
 	char fail[256];
 } azl_page;
 
-static colfs_status azl_fail(colfs_status st, char *why, size_t why_len,
-			     const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static colfs_status azl_fail(colfs_status st, char *why, size_t why_len,
-			     const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, why_len, fmt, ap);
-	va_end(ap);
-	return st;
-}
-
 static void azl_page_fail(azl_page *pg, const char *msg)
 {
 	if (!pg->fail[0])
@@ -329,13 +314,13 @@ colfs_status colfs_azure_list(const char *url, const colfs_options *o,
 
 		if (page > AZL_PAGES_MAX) {
 			free(q);
-			st = azl_fail(COLFS_EOVERFLOW, why, why_len,
+			st = colfs_fail_why(COLFS_EOVERFLOW, why, why_len,
 				      "%s: more than %u listing pages", d,
 				      AZL_PAGES_MAX);
 			break;
 		}
 		if (!q) {
-			st = azl_fail(COLFS_ENOMEM, why, why_len,
+			st = colfs_fail_why(COLFS_ENOMEM, why, why_len,
 				      "%s: out of memory", d);
 			break;
 		}
@@ -350,7 +335,7 @@ colfs_status colfs_azure_list(const char *url, const colfs_options *o,
 			azl_reason((const char *)body, len, reason,
 				   sizeof reason);
 			if (reason[0])
-				azl_fail(st, why, why_len,
+				colfs_fail_why(st, why, why_len,
 					 "%s: cannot list: HTTP %d%s%s", d,
 					 status,
 					 status == 403 ? " forbidden" :
@@ -358,12 +343,12 @@ colfs_status colfs_azure_list(const char *url, const colfs_options *o,
 					 status == 401 ? " unauthorized" : "",
 					 reason);
 			else
-				azl_fail(st, why, why_len, "%s", err.msg);
+				colfs_fail_why(st, why, why_len, "%s", err.msg);
 			free(body);
 			break;
 		}
 		if (!azl_parse(&pg, (const char *)body, len, false)) {
-			st = azl_fail(COLFS_ECORRUPT, why, why_len,
+			st = colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 				      "%s: listing page %u is not a List Blobs "
 				      "reply: %s", d, page, pg.fail);
 			free(body);
@@ -376,27 +361,27 @@ colfs_status colfs_azure_list(const char *url, const colfs_options *o,
 			uint64_t size;
 
 			if (!nm || !pg.b[i].size) {
-				st = azl_fail(COLFS_ECORRUPT, why, why_len,
+				st = colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 					      "%s: listing page %u has a Blob "
 					      "without its Name or "
 					      "Content-Length", d, page);
 				break;
 			}
 			if (strncmp(nm, prefix, plen) || !nm[plen]) {
-				st = azl_fail(COLFS_ECORRUPT, why, why_len,
+				st = colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 					      "%s: the listing gives a blob "
 					      "outside the prefix", d);
 				break;
 			}
 			if (last && strcmp(nm, last) <= 0) {
-				st = azl_fail(COLFS_ECORRUPT, why, why_len,
+				st = colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 					      "%s: the listing is not in "
 					      "order (a name repeated or "
 					      "going back)", d);
 				break;
 			}
 			if (!azl_digits(pg.b[i].size, &size)) {
-				st = azl_fail(COLFS_ECORRUPT, why, why_len,
+				st = colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 					      "%s: a Content-Length that is "
 					      "not a number", d);
 				break;
@@ -410,7 +395,7 @@ colfs_status colfs_azure_list(const char *url, const colfs_options *o,
 			if (nm[strlen(nm) - 1] == '/')
 				continue; /* a directory */
 			if (ne == AZL_KEYS_MAX) {
-				st = azl_fail(COLFS_EOVERFLOW, why, why_len,
+				st = colfs_fail_why(COLFS_EOVERFLOW, why, why_len,
 					      "%s: more than %u blobs", d,
 					      AZL_KEYS_MAX);
 				break;
@@ -435,7 +420,7 @@ colfs_status colfs_azure_list(const char *url, const colfs_options *o,
 		}
 		if (!st && pg.marker && pg.marker[0] && marker &&
 		    !strcmp(pg.marker, marker))
-			st = azl_fail(COLFS_ECORRUPT, why, why_len,
+			st = colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 				      "%s: listing page %u gives the same "
 				      "NextMarker again", d, page);
 		free(marker);
@@ -446,7 +431,7 @@ colfs_status colfs_azure_list(const char *url, const colfs_options *o,
 		}
 		azl_page_clear(&pg);
 		if (st == COLFS_ENOMEM)
-			azl_fail(st, why, why_len, "%s: out of memory", d);
+			colfs_fail_why(st, why, why_len, "%s: out of memory", d);
 		if (st || !marker)
 			break;
 	}

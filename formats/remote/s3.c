@@ -34,23 +34,6 @@
  * rather than read. */
 #define S3_INI_MAX (1u << 20)
 
-static colfs_status s3_fail(colfs_status st, char *why, size_t why_len,
-			    const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static colfs_status s3_fail(colfs_status st, char *why, size_t why_len,
-			    const char *fmt, ...)
-{
-	if (why && why_len) {
-		va_list ap;
-
-		va_start(ap, fmt);
-		vsnprintf(why, why_len, fmt, ap);
-		va_end(ap);
-	}
-	return st;
-}
-
 static void wipe_free(char *s)
 {
 	if (s) {
@@ -213,47 +196,47 @@ static colfs_status s3_url_parse(const char *url, bool prefix, s3_url *u,
 				 char *why, size_t why_len)
 {
 	if (has_control(url))
-		return s3_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "an S3 URL with a control character is not "
 			       "supported");
 	/* A URL that does not parse may hold user information anywhere:
 	 * with an '@', it is not echoed. */
 	const char *echo = strchr(url, '@') ? "s3:..." : url;
 	if (strncmp(url, "s3://", 5) != 0)
-		return s3_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "%s: not an S3 URL: write s3://BUCKET/KEY", echo);
 	const char *b = url + 5;
 	const char *slash = strchr(b, '/');
 	size_t bn = slash ? (size_t)(slash - b) : strlen(b);
 	if (memchr(b, '@', bn))
 		/* user information: maybe a secret, never echoed */
-		return s3_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "an S3 URL with user information (s3://...@...) "
 			       "is not supported: give credentials in "
 			       "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY or "
 			       "in a profile");
 	if (bn == 0)
-		return s3_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "%s: the bucket name is empty: write "
 			       "s3://BUCKET/KEY", echo);
 	const char *rule = bucket_rule_broken(b, bn);
 	if (rule)
-		return s3_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "%s: not a bucket name: %s", url, rule);
 	if (!prefix && (!slash || !slash[1]))
-		return s3_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "%s: no object key: write s3://BUCKET/KEY", url);
 	memcpy(u->bucket, b, bn);
 	u->bucket[bn] = '\0';
 	u->key = slash ? slash + 1 : b + bn;
 	u->key_len = strlen(u->key);
 	if (u->key_len > S3_KEY_MAX)
-		return s3_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "s3://%s/...: the key has %zu bytes, S3 allows "
 			       "at most %d", u->bucket, u->key_len, S3_KEY_MAX);
 	/* (a prefix goes into the query, where no segment is removed) */
 	if (!prefix && key_has_dot_segment(u->key, u->key_len))
-		return s3_fail(COLFS_EUNSUPPORTED, why, why_len,
+		return colfs_fail_why(COLFS_EUNSUPPORTED, why, why_len,
 			       "%s: a key with a '.' or '..' segment is not "
 			       "supported", url);
 	return COLFS_OK;
@@ -312,7 +295,7 @@ static colfs_status ini_parse(ini_file *f, char *why, size_t why_len)
 		lines += f->text[i] == '\n';
 	f->entries = calloc(lines, sizeof *f->entries);
 	if (!f->entries)
-		return s3_fail(COLFS_ENOMEM, why, why_len,
+		return colfs_fail_why(COLFS_ENOMEM, why, why_len,
 			       "%s: out of memory", f->path);
 
 	const char *section = NULL;
@@ -334,13 +317,13 @@ static colfs_status ini_parse(ini_file *f, char *why, size_t why_len)
 		if (*s == '[') {
 			size_t n = strlen(s);
 			if (s[n - 1] != ']')
-				return s3_fail(COLFS_ECORRUPT, why, why_len,
+				return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 					       "%s:%zu: a section header "
 					       "without its ']'",
 					       f->path, line);
 			char *name = trim(s + 1, s + n - 1);
 			if (!*name)
-				return s3_fail(COLFS_ECORRUPT, why, why_len,
+				return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 					       "%s:%zu: a section without a "
 					       "name", f->path, line);
 			section = name;
@@ -351,17 +334,17 @@ static colfs_status ini_parse(ini_file *f, char *why, size_t why_len)
 		}
 		char *delim = strpbrk(s, "=:");
 		if (!delim)
-			return s3_fail(COLFS_ECORRUPT, why, why_len,
+			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 				       "%s:%zu: expected '[section]' or "
 				       "'key = value'", f->path, line);
 		if (!section)
-			return s3_fail(COLFS_ECORRUPT, why, why_len,
+			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 				       "%s:%zu: a setting before any "
 				       "[section]", f->path, line);
 		char *value = trim(delim + 1, s + strlen(s));
 		char *key = trim(s, delim);
 		if (!*key)
-			return s3_fail(COLFS_ECORRUPT, why, why_len,
+			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 				       "%s:%zu: a setting without a name",
 				       f->path, line);
 		f->entries[f->n++] = (ini_entry){section, key, value};
@@ -381,24 +364,24 @@ static colfs_status ini_load(ini_file *f, const char *path, bool must_exist,
 	if (fd < 0) {
 		if (errno == ENOENT && !must_exist)
 			return COLFS_OK;
-		return s3_fail(COLFS_EIO, why, why_len, "%s: %s", path,
+		return colfs_fail_why(COLFS_EIO, why, why_len, "%s: %s", path,
 			       strerror(errno));
 	}
 	struct stat st;
 	if (fstat(fd, &st) != 0) {
 		int e = errno;
 		close(fd);
-		return s3_fail(COLFS_EIO, why, why_len, "%s: %s", path,
+		return colfs_fail_why(COLFS_EIO, why, why_len, "%s: %s", path,
 			       strerror(e));
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return s3_fail(COLFS_EIO, why, why_len,
+		return colfs_fail_why(COLFS_EIO, why, why_len,
 			       "%s: not a regular file", path);
 	}
 	if (st.st_size > S3_INI_MAX) {
 		close(fd);
-		return s3_fail(COLFS_EOVERFLOW, why, why_len,
+		return colfs_fail_why(COLFS_EOVERFLOW, why, why_len,
 			       "%s: %lld bytes, more than the %u a credentials "
 			       "or config file may have", path,
 			       (long long)st.st_size, S3_INI_MAX);
@@ -406,7 +389,7 @@ static colfs_status ini_load(ini_file *f, const char *path, bool must_exist,
 	f->text = malloc((size_t)st.st_size + 1);
 	if (!f->text) {
 		close(fd);
-		return s3_fail(COLFS_ENOMEM, why, why_len,
+		return colfs_fail_why(COLFS_ENOMEM, why, why_len,
 			       "%s: out of memory", path);
 	}
 	size_t got = 0;
@@ -419,7 +402,7 @@ static colfs_status ini_load(ini_file *f, const char *path, bool must_exist,
 			close(fd);
 			f->len = got;
 			ini_free(f);
-			return s3_fail(COLFS_EIO, why, why_len, "%s: %s", path,
+			return colfs_fail_why(COLFS_EIO, why, why_len, "%s: %s", path,
 				       strerror(e));
 		}
 		if (r == 0)
@@ -432,7 +415,7 @@ static colfs_status ini_load(ini_file *f, const char *path, bool must_exist,
 	f->exists = true;
 	if (memchr(f->text, '\0', got)) {
 		ini_free(f);
-		return s3_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "%s: a NUL byte: not a text file", path);
 	}
 	colfs_status st2 = ini_parse(f, why, why_len);
@@ -523,7 +506,7 @@ static colfs_status file_path(const char *var, const char *name,
 	else
 		n = snprintf(out, out_len, "%s", "");
 	if (n < 0 || (size_t)n >= out_len)
-		return s3_fail(COLFS_EOVERFLOW, why, why_len,
+		return colfs_fail_why(COLFS_EOVERFLOW, why, why_len,
 			       "%s is too long for a path (%zu bytes at most)",
 			       v ? var : "HOME", out_len - 1);
 	return COLFS_OK;
@@ -575,7 +558,7 @@ static colfs_status s3_region(s3_env *e, const char **region, char *why,
 		if (!v)
 			continue;
 		if (!region_ok(v))
-			return s3_fail(COLFS_ECORRUPT, why, why_len,
+			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 				       "%s is not a region name (lowercase "
 				       "letters, digits and '-')", vars[i]);
 		*region = v;
@@ -586,7 +569,7 @@ static colfs_status s3_region(s3_env *e, const char **region, char *why,
 		ini_get(&e->config, e->profile, true, "region") : NULL;
 	if (v && *v) {
 		if (!region_ok(v))
-			return s3_fail(COLFS_ECORRUPT, why, why_len,
+			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 				       "%s: the region of profile '%s' is not a "
 				       "region name (lowercase letters, digits "
 				       "and '-')", e->config_path, e->profile);
@@ -626,11 +609,11 @@ static colfs_status profile_keys(const ini_file *f, const char *profile,
 	if (sk && !*sk)
 		sk = NULL;
 	if (ak && !sk)
-		return s3_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "%s: profile '%s' has aws_access_key_id but no "
 			       "aws_secret_access_key", f->path, profile);
 	if (sk && !ak)
-		return s3_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "%s: profile '%s' has aws_secret_access_key but "
 			       "no aws_access_key_id", f->path, profile);
 	if (ak) {
@@ -645,7 +628,7 @@ static colfs_status profile_keys(const ini_file *f, const char *profile,
 	for (size_t i = 0;
 	     i < sizeof unsupported_keys / sizeof *unsupported_keys; i++)
 		if (ini_get(f, profile, config, unsupported_keys[i]))
-			return s3_fail(COLFS_EUNSUPPORTED, why, why_len,
+			return colfs_fail_why(COLFS_EUNSUPPORTED, why, why_len,
 				       "%s: profile '%s' gets its credentials "
 				       "through %s, which colfs does not "
 				       "support: give access keys "
@@ -669,11 +652,11 @@ static colfs_status s3_credentials(s3_env *e, s3_creds *c, bool *found,
 	memset(c, 0, sizeof *c);
 	*found = false;
 	if (ak && !sk)
-		return s3_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "AWS_ACCESS_KEY_ID is set but "
 			       "AWS_SECRET_ACCESS_KEY is not");
 	if (sk && !ak)
-		return s3_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "AWS_SECRET_ACCESS_KEY is set but "
 			       "AWS_ACCESS_KEY_ID is not");
 	if (ak) {
@@ -702,7 +685,7 @@ static colfs_status s3_credentials(s3_env *e, s3_creds *c, bool *found,
 						 false)) &&
 	    !(e->config.exists && ini_has_profile(&e->config, e->profile,
 						  true)))
-		return s3_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "AWS_PROFILE names profile '%s', which is in "
 			       "neither %s nor %s", e->profile,
 			       e->creds_path[0] ? e->creds_path
@@ -717,11 +700,11 @@ static colfs_status s3_credentials(s3_env *e, s3_creds *c, bool *found,
 static colfs_status creds_check(const s3_creds *c, char *why, size_t why_len)
 {
 	if (strchr(c->access_key, ':'))
-		return s3_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "the AWS access key id contains ':'");
 	if (has_control(c->access_key) || has_control(c->secret_key) ||
 	    (c->token && has_control(c->token)))
-		return s3_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "an AWS access key, secret key or session "
 			       "token contains a control character");
 	return COLFS_OK;
@@ -738,21 +721,21 @@ static colfs_status endpoint_base(const char *ep, size_t *len, char *why,
 	size_t n = strlen(ep);
 
 	if (!host || has_control(ep))
-		return s3_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "s3_endpoint is not an http:// or https:// URL");
 	host += 3;
 	size_t hn = strcspn(host, "/");
 	if (memchr(host, '@', hn))
-		return s3_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "s3_endpoint with user information (user@host) "
 			       "is not supported: give credentials in "
 			       "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY or "
 			       "in a profile");
 	if (hn == 0)
-		return s3_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "s3_endpoint %s has no host", ep);
 	if (strpbrk(ep, "?#"))
-		return s3_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "s3_endpoint %s has a query or a fragment", ep);
 	while (n > (size_t)(host - ep) + hn && ep[n - 1] == '/')
 		n--;
@@ -785,7 +768,7 @@ static colfs_status s3_request_url(const s3_url *u, bool bucket_only,
 	char *key = key_encode(u->key, bucket_only ? 0 : u->key_len);
 
 	if (!key)
-		return s3_fail(COLFS_ENOMEM, why, why_len, "out of memory");
+		return colfs_fail_why(COLFS_ENOMEM, why, why_len, "out of memory");
 	if (o && o->s3_endpoint) {
 		size_t n = 0;
 		colfs_status st = endpoint_base(o->s3_endpoint, &n, why,
@@ -816,7 +799,7 @@ static colfs_status s3_request_url(const s3_url *u, bool bucket_only,
 	}
 	free(key);
 	if (!*out)
-		return s3_fail(COLFS_ENOMEM, why, why_len, "out of memory");
+		return colfs_fail_why(COLFS_ENOMEM, why, why_len, "out of memory");
 	return COLFS_OK;
 }
 
@@ -840,7 +823,7 @@ static colfs_status s3_target(const char *url, const colfs_options *o,
 
 	memset(out, 0, sizeof *out);
 	if (!e)
-		return s3_fail(COLFS_ENOMEM, why, why_len, "out of memory");
+		return colfs_fail_why(COLFS_ENOMEM, why, why_len, "out of memory");
 	if (prefix)
 		*prefix = NULL;
 	st = s3_url_parse(url, prefix != NULL, &u, why, why_len);
@@ -851,7 +834,7 @@ static colfs_status s3_target(const char *url, const colfs_options *o,
 	if (!e->profile)
 		e->profile = "default";
 	if (has_control(e->profile)) {
-		st = s3_fail(COLFS_ECORRUPT, why, why_len,
+		st = colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			     "AWS_PROFILE contains a control character");
 		goto done;
 	}
@@ -893,7 +876,7 @@ static colfs_status s3_target(const char *url, const colfs_options *o,
 		goto nomem;
 	goto done;
 nomem:
-	st = s3_fail(COLFS_ENOMEM, why, why_len, "out of memory");
+	st = colfs_fail_why(COLFS_ENOMEM, why, why_len, "out of memory");
 done:
 	if (st)
 		colfs_remote_target_clear(out);

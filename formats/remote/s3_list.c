@@ -283,23 +283,6 @@ static bool page_parse(list_page *pg, const char *body, size_t len,
 
 /* ------------------------------------------------------------------ */
 
-static colfs_status list_fail(colfs_status st, char *why, size_t why_len,
-			      const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static colfs_status list_fail(colfs_status st, char *why, size_t why_len,
-			      const char *fmt, ...)
-{
-	if (why && why_len) {
-		va_list ap;
-
-		va_start(ap, fmt);
-		vsnprintf(why, why_len, fmt, ap);
-		va_end(ap);
-	}
-	return st;
-}
-
 /* Append `s` percent-encoded as Signature V4's canonical query wants
  * (every byte but A-Z a-z 0-9 - . _ ~ as %XX). */
 static bool query_add(char **q, size_t *len, size_t *cap, const char *s)
@@ -470,42 +453,42 @@ static colfs_status page_take(list_state *ls, list_page *pg,
 	*token = NULL;
 	if (pg->f[F_ENCODING]) {
 		if (strcmp(pg->f[F_ENCODING], "url") != 0)
-			return list_fail(COLFS_EUNSUPPORTED, why, why_len,
+			return colfs_fail_why(COLFS_EUNSUPPORTED, why, why_len,
 					 "%s: listing page %u: EncodingType "
 					 "is not 'url'", d, page_no);
 		encoded = true;
 	}
 	if (pg->f[F_NAME] && strcmp(pg->f[F_NAME], ls->bucket) != 0)
-		return list_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 				 "%s: listing page %u names another bucket",
 				 d, page_no);
 	if (pg->f[F_PREFIX]) {
 		if (encoded && !url_decode(pg->f[F_PREFIX]))
-			return list_fail(COLFS_ECORRUPT, why, why_len,
+			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 					 "%s: listing page %u: the prefix "
 					 "echoed is not URL-encoded", d,
 					 page_no);
 		if (strcmp(pg->f[F_PREFIX], ls->prefix) != 0)
-			return list_fail(COLFS_ECORRUPT, why, why_len,
+			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 					 "%s: listing page %u echoes another "
 					 "prefix", d, page_no);
 	}
 	if (!pg->f[F_TRUNCATED] || (strcmp(pg->f[F_TRUNCATED], "true") &&
 				    strcmp(pg->f[F_TRUNCATED], "false")))
-		return list_fail(COLFS_ECORRUPT, why, why_len,
+		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 				 "%s: listing page %u has no IsTruncated "
 				 "true or false", d, page_no);
 	bool truncated = !strcmp(pg->f[F_TRUNCATED], "true");
 	if (pg->f[F_KEY_COUNT]) {
 		uint64_t kc;
 		if (!parse_u64(pg->f[F_KEY_COUNT], &kc) || kc != pg->n)
-			return list_fail(COLFS_ECORRUPT, why, why_len,
+			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 					 "%s: listing page %u: KeyCount is "
 					 "not the %zu objects it lists", d,
 					 page_no, pg->n);
 	}
 	if (pg->n > LIST_KEYS_MAX - ls->n)
-		return list_fail(COLFS_EOVERFLOW, why, why_len,
+		return colfs_fail_why(COLFS_EOVERFLOW, why, why_len,
 				 "%s: more than %u objects under the prefix "
 				 "(the most a listing takes)", d,
 				 LIST_KEYS_MAX);
@@ -514,30 +497,30 @@ static colfs_status page_take(list_state *ls, list_page *pg,
 		uint64_t size;
 
 		if (encoded && !url_decode(key))
-			return list_fail(COLFS_ECORRUPT, why, why_len,
+			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 					 "%s: listing page %u: key %zu is not "
 					 "URL-encoded (or encodes a NUL)", d,
 					 page_no, i + 1);
 		size_t kl = strlen(key);
 		if (kl == 0 || kl > LIST_KEY_MAX)
-			return list_fail(COLFS_ECORRUPT, why, why_len,
+			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 					 "%s: listing page %u: key %zu has "
 					 "%zu bytes (S3 keys have 1 to %u)",
 					 d, page_no, i + 1, kl, LIST_KEY_MAX);
 		if (kl < ls->prefix_len ||
 		    memcmp(key, ls->prefix, ls->prefix_len) != 0)
-			return list_fail(COLFS_ECORRUPT, why, why_len,
+			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 					 "%s: listing page %u: key %zu is not "
 					 "under the prefix", d, page_no, i + 1);
 		if (ls->last && strcmp(key, ls->last) <= 0)
-			return list_fail(COLFS_ECORRUPT, why, why_len,
+			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 					 "%s: listing page %u: key %zu does "
 					 "not come after the key before it "
 					 "(S3 lists keys in UTF-8 binary "
 					 "order, each once)", d, page_no,
 					 i + 1);
 		if (!parse_u64(pg->c[i].size, &size))
-			return list_fail(COLFS_ECORRUPT, why, why_len,
+			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 					 "%s: listing page %u: the Size of "
 					 "key %zu is not a number", d, page_no,
 					 i + 1);
@@ -553,21 +536,21 @@ static colfs_status page_take(list_state *ls, list_page *pg,
 			colfs_remote_entry *ne =
 				realloc(ls->e, nc * sizeof *ls->e);
 			if (!ne)
-				return list_fail(COLFS_ENOMEM, why, why_len,
+				return colfs_fail_why(COLFS_ENOMEM, why, why_len,
 						 "%s: out of memory", d);
 			ls->e = ne;
 			ls->cap = nc;
 		}
 		ls->e[ls->n].key = strdup(key + ls->prefix_len);
 		if (!ls->e[ls->n].key)
-			return list_fail(COLFS_ENOMEM, why, why_len,
+			return colfs_fail_why(COLFS_ENOMEM, why, why_len,
 					 "%s: out of memory", d);
 		ls->e[ls->n].size = size;
 		ls->n++;
 	}
 	if (truncated) {
 		if (!pg->f[F_TOKEN] || !pg->f[F_TOKEN][0])
-			return list_fail(COLFS_ECORRUPT, why, why_len,
+			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 					 "%s: listing page %u is truncated "
 					 "but has no NextContinuationToken",
 					 d, page_no);
@@ -613,13 +596,13 @@ colfs_status colfs_s3_list_paged(const char *url, const colfs_options *o,
 		char *next = NULL;
 
 		if (page > LIST_PAGES_MAX) {
-			st = list_fail(COLFS_EOVERFLOW, why, why_len,
+			st = colfs_fail_why(COLFS_EOVERFLOW, why, why_len,
 				       "%s: more than %u listing pages",
 				       t.display, LIST_PAGES_MAX);
 			break;
 		}
 		if (!q) {
-			st = list_fail(COLFS_ENOMEM, why, why_len,
+			st = colfs_fail_why(COLFS_ENOMEM, why, why_len,
 				       "%s: out of memory", t.display);
 			break;
 		}
@@ -634,16 +617,16 @@ colfs_status colfs_s3_list_paged(const char *url, const colfs_options *o,
 			error_reason((const char *)body, len, reason,
 				     sizeof reason);
 			if (reason[0])
-				list_fail(st, why, why_len,
+				colfs_fail_why(st, why, why_len,
 					  "%s: cannot list: HTTP %d%s", t.display,
 					  status, reason);
 			else
-				list_fail(st, why, why_len, "%s", err.msg);
+				colfs_fail_why(st, why, why_len, "%s", err.msg);
 			free(body);
 			break;
 		}
 		if (!page_parse(&pg, (const char *)body, len, false)) {
-			st = list_fail(COLFS_ECORRUPT, why, why_len,
+			st = colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 				       "%s: listing page %u is not a "
 				       "ListObjectsV2 reply: %s", t.display,
 				       page, pg.fail);
@@ -655,7 +638,7 @@ colfs_status colfs_s3_list_paged(const char *url, const colfs_options *o,
 		st = page_take(&ls, &pg, page, &next, why, why_len);
 		page_clear(&pg);
 		if (!st && next && token && strcmp(next, token) == 0)
-			st = list_fail(COLFS_ECORRUPT, why, why_len,
+			st = colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 				       "%s: listing page %u gives the same "
 				       "continuation token again", t.display,
 				       page);
@@ -704,7 +687,7 @@ colfs_status colfs_remote_peek(const char *url, const colfs_options *o,
 	colfs_status st;
 
 	if (n == 0 || n > size)
-		return list_fail(COLFS_EBOUNDS, why, why_len,
+		return colfs_fail_why(COLFS_EBOUNDS, why, why_len,
 				 "%s: %zu bytes cannot be peeked", url, n);
 	memset(&err, 0, sizeof err);
 	st = colfs_s3_target(url, o, &t, why, why_len);
@@ -718,7 +701,7 @@ colfs_status colfs_remote_peek(const char *url, const colfs_options *o,
 		colfs_http_range r[2] = {{0, n, head}, {size - n, n, tail}};
 		st = colfs_http_get_ranges(h, r, 2, &err);
 		if (st)
-			list_fail(st, why, why_len, "%s", err.msg);
+			colfs_fail_why(st, why, why_len, "%s", err.msg);
 	}
 	colfs_http_destroy(h);
 	colfs_remote_target_clear(&t);
