@@ -43,14 +43,20 @@ char *colfs_name_nth(colfs_name_fn raw, void *ctx, size_t i)
 		free(other);
 	}
 	if (dup) {
-		size_t n = strlen(name) + 16;
-		char *alt = malloc(n);
-		if (alt)
-			snprintf(alt, n, "%s%%%u", name, dup);
+		char *alt = colfs_name_repeat(name, dup);
 		free(name);
 		name = alt;
 	}
 	return name;
+}
+
+char *colfs_name_repeat(const char *name, unsigned k)
+{
+	size_t n = strlen(name) + 16; /* '%', up to 10 digits, NUL */
+	char *alt = malloc(n);
+	if (alt)
+		snprintf(alt, n, "%s%%%u", name, k);
+	return alt;
 }
 
 char *colfs_name_escape(const char *raw)

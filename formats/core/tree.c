@@ -291,16 +291,12 @@ static char *unique_name(const colfs_node *dir, const char *raw)
 	char *name = colfs_name_escape(raw);
 	if (!name || tree_dir_find(dir, name) < 0)
 		return name;
-	size_t n = strlen(name);
-	char *alt = malloc(n + 24);
-	if (!alt) {
-		free(name);
-		return NULL;
-	}
+	char *alt = NULL;
 	for (unsigned k = 1;; k++) {
-		snprintf(alt, n + 24, "%s%%%u", name, k);
-		if (tree_dir_find(dir, alt) < 0)
+		alt = colfs_name_repeat(name, k);
+		if (!alt || tree_dir_find(dir, alt) < 0)
 			break;
+		free(alt);
 	}
 	free(name);
 	return alt;

@@ -232,10 +232,7 @@ char *ds_jsonl_member_name(const ds_member *m, size_t j)
 		free(other);
 	}
 	if (dup) {
-		size_t n = strlen(name) + 16;
-		char *alt = malloc(n);
-		if (alt)
-			snprintf(alt, n, "%s%%%u", name, dup);
+		char *alt = colfs_name_repeat(name, dup);
 		free(name);
 		name = alt;
 	}
