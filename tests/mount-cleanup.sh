@@ -1,3 +1,4 @@
+#!/bin/bash
 # tests/mount-cleanup.sh: sourced by a bash test that holds at most one
 # mount at a time at $MNT (empty when none) and keeps its scratch files,
 # the size index's $XDG_CACHE_HOME among them, in $WORK.  On exit (and on
