@@ -1,4 +1,5 @@
-/* colfs: the `layout` document (layout.h; docs/tree.md, "layout"). */
+/* colfs: the `layout` document and its picture, `layout.svg` (layout.h;
+ * docs/tree.md, "layout" and "layout.svg"). */
 #include "layout.h"
 #include "buf.h"
 
