@@ -13,6 +13,9 @@
 #                 samples are the same bytes: their sha256 is listed too)
 #   COLFS_CORPUS  the corpus (default ../shared/corpus from the worktree)
 #   COLFS_HASH_ONLY  a grep -E pattern: only the sources it matches
+#   COLFS_HASH_SAMPLES  where the samples are written (default
+#                 /tmp/colfs-tree-hash-samples, emptied first): a fixed
+#                 folder, since a sample's summary names its path
 #
 # Lines: SOURCE<TAB>PATH<TAB>SIZE<TAB>SHA256, where SIZE is the size a
 # stat gives when the file is first listed (before it is read) and SHA256
@@ -30,6 +33,7 @@ B=${COLFS_BUILD:-build}
 CORPUS=${COLFS_CORPUS:-../shared/corpus}
 MKSAMPLE=${COLFS_MKSAMPLE:-$B/tools/colfs-mksample}
 ONLY=${COLFS_HASH_ONLY:-}
+SAMPLES=${COLFS_HASH_SAMPLES:-/tmp/colfs-tree-hash-samples}
 OUT=${1:-/dev/stdout}
 COLFS=$B/fs/colfs
 [ -x "$COLFS" ] || { echo "tree-hash: no $COLFS (build first)" >&2; exit 1; }
@@ -42,15 +46,15 @@ cleanup() {
 	if mountpoint -q "$MNT" 2>/dev/null; then
 		timeout 10 fusermount3 -u -z "$MNT" 2>/dev/null || true
 	fi
-	rm -rf "$WORK"
+	rm -rf "$WORK" "$SAMPLES"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # The samples: every shape and codec colfs-mksample writes, each a file
 # whose every value is known.
-SAMPLES=$WORK/samples
-mkdir "$SAMPLES"
+rm -rf "$SAMPLES"
+mkdir -p "$SAMPLES"
 sample() { # NAME [options]
 	n=$1
 	shift
