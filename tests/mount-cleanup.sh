@@ -1,10 +1,17 @@
 #!/bin/bash
 # tests/mount-cleanup.sh: sourced by a bash test that holds at most one
-# mount at a time at $MNT (empty when none) and keeps its scratch files,
-# the size index's $XDG_CACHE_HOME among them, in $WORK.  On exit (and on
+# mount at a time at $MNT (empty when none):
+#
+#	. "$dir/../mount-cleanup.sh" NAME
+#
+# makes the test's scratch folder $WORK (/tmp/NAME.XXXXXX), with the size
+# index's $XDG_CACHE_HOME in it, and sets MNT empty.  On exit (and on
 # TERM, INT, HUP) the mount is undone, its daemon waited for and $WORK
 # removed.
-#
+WORK=$(mktemp -d "/tmp/${1:?usage: . mount-cleanup.sh NAME}.XXXXXX")
+export XDG_CACHE_HOME=$WORK/cache
+MNT=
+
 # The daemon of $MNT (named on its command line) gone, for up to 10 s:
 # after the unmount it still writes the size index under $XDG_CACHE_HOME,
 # and rm -rf of $WORK meanwhile failed ("Directory not empty").

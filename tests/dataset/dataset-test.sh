@@ -42,11 +42,8 @@ CASE=${1:?usage: dataset-test.sh CASE}
 : "${COLFS:?COLFS is not set}" "${COLFS_TOOL:?COLFS_TOOL is not set}"
 here=$(cd "$(dirname "$0")" && pwd)
 T=30
-WORK=$(mktemp -d /tmp/colfs-dataset-test.XXXXXX)
-export XDG_CACHE_HOME=$WORK/cache
-MNT=
-# the mount undone and $WORK removed on exit
-. "$here/../mount-cleanup.sh"
+# $WORK made, the mount undone and $WORK removed on exit
+. "$here/../mount-cleanup.sh" colfs-dataset-test
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
 

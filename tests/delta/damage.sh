@@ -21,11 +21,8 @@ src=${3:?source dir}
 [ -d "$corpus" ] || { echo "SKIP: no Delta corpus at $corpus (../shared is absent)" >&2; exit 77; }
 sh "$src/tests/values/duckdb-setup.sh" || exit 77
 T=30
-WORK=$(mktemp -d /tmp/colfs-delta-damage.XXXXXX)
-export XDG_CACHE_HOME=$WORK/cache
-MNT=
-# the mount undone and $WORK removed on exit
-. "$src/tests/mount-cleanup.sh"
+# $WORK made, the mount undone and $WORK removed on exit
+. "$src/tests/mount-cleanup.sh" colfs-delta-damage
 fail() { echo "FAIL: $*" >&2; exit 1; }
 tool() { timeout $T "$COLFS_TOOL" "$@"; }
 
