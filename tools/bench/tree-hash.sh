@@ -28,6 +28,8 @@
 # differs at each read).  Options: -o size_index=off, so no size learned
 # by one run is read by the next.
 set -eu
+# bytes, not characters: a name from a damaged file need not be UTF-8
+export LC_ALL=C
 cd "$(dirname "$0")/../.."
 B=${COLFS_BUILD:-build}
 CORPUS=${COLFS_CORPUS:-../shared/corpus}
