@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/hex.h"
 #include "../core/names.h"
 
 static bool jl_space(char c)
@@ -111,11 +112,7 @@ static int jl_hex4(const char *p, const char *end)
 	if (end - p < 4)
 		return -1;
 	for (int i = 0; i < 4; i++) {
-		char c = p[i];
-		int d = c >= '0' && c <= '9'   ? c - '0'
-			: c >= 'a' && c <= 'f' ? c - 'a' + 10
-			: c >= 'A' && c <= 'F' ? c - 'A' + 10
-					       : -1;
+		int d = colfs_hex_digit(p[i]);
 		if (d < 0)
 			return -1;
 		v = v * 16 + d;
