@@ -26,7 +26,12 @@
 #
 # Left out: each `io` document (it counts the reads of the mount, so it
 # differs at each read).  Options: -o size_index=off, so no size learned
-# by one run is read by the next.
+# by one run is read by the next.  Volatile documents (errors, summary,
+# README's problem count, layout.svg) hold what the reads before them
+# found, in the order they were read here (sorted paths); where reads
+# race, so do they: a Delta table whose active files are missing
+# (delta/checkpoints) lists its union views' failed reads in an order
+# that differs from run to run.
 set -eu
 # bytes, not characters: a name from a damaged file need not be UTF-8
 export LC_ALL=C
