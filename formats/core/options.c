@@ -289,6 +289,11 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 			   strncmp(v, "https://", 8) != 0))
 			return COLFS_ECORRUPT;
 		o->azure_endpoint = v;
+	} else if (KEY("gcs_endpoint")) {
+		if (!v || (strncmp(v, "http://", 7) != 0 &&
+			   strncmp(v, "https://", 8) != 0))
+			return COLFS_ECORRUPT;
+		o->gcs_endpoint = v;
 	} else if (KEY("cafile")) {
 		if (!v || !*v)
 			return COLFS_ECORRUPT;
@@ -449,6 +454,7 @@ const char *colfs_options_help(void)
 	       "    -o remote_cache=SIZE   cache of fetched bytes (at least 1M, default 64M)\n"
 	       "    -o s3_endpoint=URL     S3-compatible store (path-style requests)\n"
 	       "    -o azure_endpoint=URL  Azure Blob endpoint (e.g. Azurite's, path-style)\n"
+	       "    -o gcs_endpoint=URL    Google Cloud Storage XML API endpoint (path-style)\n"
 	       "    -o cafile=PATH         CA certificates to trust besides the system's\n"
 	       "    -o allow_full_download accept a server that ignores Range requests\n"
 	       "  Delta Lake tables (a directory with _delta_log/):\n"

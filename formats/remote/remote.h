@@ -1,4 +1,5 @@
-/* colfs: files over HTTP(S) and S3.  The format code keeps
+/* colfs: files over HTTP(S), S3, Azure Blob Storage and Google Cloud
+ * Storage.  The format code keeps
  * calling colfs_source_read_at; a remote source answers it from a block
  * cache filled by ranged GETs.  Three parts, one file each:
  *
@@ -32,8 +33,9 @@
 
 struct colfs_source; /* core/source.h */
 
-/* Does `s` name a remote source (http://, https:// or s3:, so that a
- * mistyped s3:// URL is named as such rather than looked up as a file)? */
+/* Does `s` name a remote source (http://, https://, s3:, az:, abfss: or
+ * gs:, so that a mistyped URL is named as such rather than looked up as
+ * a file)? */
 bool colfs_remote_is_url(const char *s);
 
 /* What to request and how to sign it. */
@@ -41,8 +43,9 @@ typedef struct colfs_remote_target {
 	char *url;           /* the http(s) URL requested; no credentials */
 	char *display;       /* the user's URL with any credentials stripped:
 			      * the only form used in messages and `io` */
-	char *aws_sigv4;     /* CURLOPT_AWS_SIGV4 ("aws:amz:REGION:s3"), or
-			      * NULL: not signed (plain HTTP, anonymous S3) */
+	char *aws_sigv4;     /* CURLOPT_AWS_SIGV4 ("aws:amz:REGION:s3",
+			      * "goog:goog:auto:storage"), or NULL: not
+			      * signed (plain HTTP, anonymous S3 or GCS) */
 	char *userpwd;       /* secret: "ACCESS_KEY:SECRET_KEY", or NULL */
 	char *session_token; /* secret: sent as x-amz-security-token, or NULL */
 	char *cafile;        /* -o cafile (absolute), or NULL */
@@ -116,6 +119,27 @@ colfs_status colfs_azure_list(const char *url, const colfs_options *o,
 colfs_status colfs_azure_peek(const char *url, const colfs_options *o,
 			      uint64_t size, size_t n, uint8_t *head,
 			      uint8_t *tail, char *why, size_t why_len);
+
+/* Google Cloud Storage (gcs.c), through its XML API.  Names:
+ * gs://BUCKET/OBJECT; gs://BUCKET, gs://BUCKET/ and names ending in '/'
+ * are prefixes (a dataset), and so is an object name under which objects
+ * lie when no object has that name (remote_kinds.c).  Credentials: an HMAC
+ * key in GCS_ACCESS_KEY_ID + GCS_SECRET_ACCESS_KEY, signed
+ * GOOG4-HMAC-SHA256 by libcurl; none: anonymous, unless
+ * GOOGLE_APPLICATION_CREDENTIALS is set (OAuth is not supported: refused,
+ * naming it).  -o gcs_endpoint replaces https://storage.googleapis.com
+ * (path style: ENDPOINT/BUCKET/OBJECT). */
+bool colfs_gcs_claims(const char *name);
+bool colfs_gcs_is_prefix(const char *name);
+/* An object's target; with `prefix` non-NULL the bucket's (a listing),
+ * *prefix (malloc'd) the prefix as written, maybe "". */
+colfs_status colfs_gcs_target(const char *url, const colfs_options *o,
+			      colfs_remote_target *out, char **prefix,
+			      char *why, size_t why_len);
+/* The objects under a gs:// prefix: colfs_list_v2 on its bucket. */
+colfs_status colfs_gcs_list(const char *url, const colfs_options *o,
+			    colfs_source_entry **out, size_t *n, char *why,
+			    size_t why_len);
 
 /* http.c: exchanges with one object.  Every function may be called from
  * several threads at once (each call has its own curl handles; they
@@ -220,7 +244,7 @@ colfs_status colfs_s3_list(const char *url, const colfs_options *o,
 			   colfs_remote_entry **out, size_t *n, char *why,
 			   size_t why_len);
 void colfs_remote_entries_free(colfs_remote_entry *e, size_t n);
-/* The first and last `n` bytes of the object at an s3:// URL whose
+/* The first and last `n` bytes of the object at an s3:// or gs:// URL whose
  * listing gave it `size` bytes, by two small ranged GETs in flight
  * together (not a suffix range, which some stores answer wrongly), for
  * a dataset telling columnar files by their magic (formats/dataset).  An
@@ -229,6 +253,14 @@ void colfs_remote_entries_free(colfs_remote_entry *e, size_t n);
 colfs_status colfs_remote_peek(const char *url, const colfs_options *o,
 			       uint64_t size, size_t n, uint8_t *head,
 			       uint8_t *tail, char *why, size_t why_len);
+/* ListObjectsV2 under `prefix` of the bucket whose listing target is `t`
+ * (t->url the bucket's URL, t->display SCHEME://BUCKET/...): S3's, and
+ * GCS's XML API listing (list-type=2), with the checks colfs_s3_list
+ * describes; `max_keys` as colfs_s3_list_paged's. */
+colfs_status colfs_list_v2(const colfs_remote_target *t, const char *prefix,
+			   const colfs_options *o, unsigned max_keys,
+			   colfs_remote_entry **out, size_t *n, char *why,
+			   size_t why_len);
 /* colfs_s3_list asking at most `max_keys` keys a page (0: the server's
  * default, 1000 on S3): tests use a few to make many pages. */
 colfs_status colfs_s3_list_paged(const char *url, const colfs_options *o,
