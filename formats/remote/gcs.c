@@ -355,3 +355,17 @@ colfs_status colfs_gcs_list(const char *url, const colfs_options *o,
 	colfs_remote_target_clear(&t);
 	return st;
 }
+
+colfs_status colfs_gcs_peek(const char *url, const colfs_options *o,
+			    uint64_t size, size_t n, uint8_t *head,
+			    uint8_t *tail, char *why, size_t why_len)
+{
+	colfs_remote_target t;
+	colfs_status st;
+
+	COLFS_TRY(colfs_gcs_target(url, o, &t, NULL, why, why_len));
+	st = colfs_remote_peek_target(&t, o, size, n, head, tail, why,
+				      why_len);
+	colfs_remote_target_clear(&t);
+	return st;
+}

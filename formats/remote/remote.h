@@ -140,6 +140,10 @@ colfs_status colfs_gcs_target(const char *url, const colfs_options *o,
 colfs_status colfs_gcs_list(const char *url, const colfs_options *o,
 			    colfs_source_entry **out, size_t *n, char *why,
 			    size_t why_len);
+/* colfs_remote_peek_target of a gs:// object. */
+colfs_status colfs_gcs_peek(const char *url, const colfs_options *o,
+			    uint64_t size, size_t n, uint8_t *head,
+			    uint8_t *tail, char *why, size_t why_len);
 
 /* http.c: exchanges with one object.  Every function may be called from
  * several threads at once (each call has its own curl handles; they
@@ -244,12 +248,17 @@ colfs_status colfs_s3_list(const char *url, const colfs_options *o,
 			   colfs_remote_entry **out, size_t *n, char *why,
 			   size_t why_len);
 void colfs_remote_entries_free(colfs_remote_entry *e, size_t n);
-/* The first and last `n` bytes of the object at an s3:// or gs:// URL whose
- * listing gave it `size` bytes, by two small ranged GETs in flight
+/* The first and last `n` bytes of the object of target `t` (s3_list.c)
+ * whose listing gave it `size` bytes, by two small ranged GETs in flight
  * together (not a suffix range, which some stores answer wrongly), for
  * a dataset telling columnar files by their magic (formats/dataset).  An
  * object of another size gives an error or other bytes, never bytes
- * from outside the buffers. */
+ * from outside the buffers.  colfs_remote_peek: of an s3:// URL
+ * (colfs_azure_peek and colfs_gcs_peek: of theirs). */
+colfs_status colfs_remote_peek_target(const colfs_remote_target *t,
+				      const colfs_options *o, uint64_t size,
+				      size_t n, uint8_t *head, uint8_t *tail,
+				      char *why, size_t why_len);
 colfs_status colfs_remote_peek(const char *url, const colfs_options *o,
 			       uint64_t size, size_t n, uint8_t *head,
 			       uint8_t *tail, char *why, size_t why_len);

@@ -158,6 +158,6 @@ const colfs_source_kind colfs_source_kind_gcs = {
 	.name = "gcs",
 	.claims = colfs_gcs_claims,
 	.open = gcs_open,
-	.peek = colfs_remote_peek,
+	.peek = colfs_gcs_peek,
 	.changes = COLFS_SOURCE_CHANGES_VALIDATORS,
 };

@@ -192,6 +192,13 @@ static colfs_status page_take(list_state *ls, colfs_xml_page *pg,
 				 "%s: listing page %u has no IsTruncated "
 				 "true or false", d, page_no);
 	bool truncated = !strcmp(pg->field[F_TRUNCATED], "true");
+	for (size_t i = 0; i < pg->n; i++)
+		if (!pg->items[i].key || !pg->items[i].size)
+			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
+					 "%s: listing page %u: an object "
+					 "(Contents %zu) without %s", d,
+					 page_no, i + 1,
+					 pg->items[i].key ? "a Size" : "a Key");
 	if (pg->field[F_KEY_COUNT]) {
 		uint64_t kc;
 		if (!colfs_xml_digits(pg->field[F_KEY_COUNT], &kc) || kc != pg->n)
@@ -209,12 +216,6 @@ static colfs_status page_take(list_state *ls, colfs_xml_page *pg,
 		char *key = pg->items[i].key;
 		uint64_t size;
 
-		if (!key || !pg->items[i].size)
-			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
-					 "%s: listing page %u: an object "
-					 "(Contents %zu) without %s", d,
-					 page_no, i + 1,
-					 key ? "a Size" : "a Key");
 
 		if (encoded && !url_decode(key))
 			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
@@ -414,35 +415,45 @@ colfs_status colfs_s3_list(const char *url, const colfs_options *o,
 	return colfs_s3_list_paged(url, o, 0, out, n, why, why_len);
 }
 
-colfs_status colfs_remote_peek(const char *url, const colfs_options *o,
-			       uint64_t size, size_t n, uint8_t *head,
-			       uint8_t *tail, char *why, size_t why_len)
+colfs_status colfs_remote_peek_target(const colfs_remote_target *t,
+				      const colfs_options *o, uint64_t size,
+				      size_t n, uint8_t *head, uint8_t *tail,
+				      char *why, size_t why_len)
 {
-	colfs_remote_target t;
 	colfs_http *h = NULL;
 	colfs_err err;
 	colfs_status st;
 
 	if (n == 0 || n > size)
 		return colfs_fail_why(COLFS_EBOUNDS, why, why_len,
-				 "%s: %zu bytes cannot be peeked", url, n);
+				 "%s: %zu bytes cannot be peeked", t->display,
+				 n);
 	memset(&err, 0, sizeof err);
-	st = colfs_gcs_claims(url) ?
-		colfs_gcs_target(url, o, &t, NULL, why, why_len) :
-		colfs_s3_target(url, o, &t, why, why_len);
-	if (st)
-		return st;
-	st = colfs_http_create(&t, o, &h, why, why_len);
+	st = colfs_http_create(t, o, &h, why, why_len);
 	if (!st) {
 		/* Two plain ranges (not a suffix range, which some stores
-		 * answer wrongly), in flight together; each reply's
-		 * Content-Range must give the size the listing gave. */
+		 * answer wrongly or, as Azure, refuse), in flight together;
+		 * each reply's Content-Range must give the size the listing
+		 * gave. */
 		colfs_http_range r[2] = {{0, n, head}, {size - n, n, tail}};
 		st = colfs_http_get_ranges(h, r, 2, &err);
 		if (st)
 			colfs_fail_why(st, why, why_len, "%s", err.msg);
 	}
 	colfs_http_destroy(h);
+	return st;
+}
+
+colfs_status colfs_remote_peek(const char *url, const colfs_options *o,
+			       uint64_t size, size_t n, uint8_t *head,
+			       uint8_t *tail, char *why, size_t why_len)
+{
+	colfs_remote_target t;
+	colfs_status st;
+
+	COLFS_TRY(colfs_s3_target(url, o, &t, why, why_len));
+	st = colfs_remote_peek_target(&t, o, size, n, head, tail, why,
+				      why_len);
 	colfs_remote_target_clear(&t);
 	return st;
 }
