@@ -90,12 +90,10 @@ static const char *gcs_bucket_rule_broken(const char *b, size_t n)
 				       "dot-separated part";
 			part = 0;
 		} else if (++part > GCS_PART_MAX) {
-			return "a bucket name's parts have at most 63 "
-			       "characters";
+			return "a bucket name has at most 63 characters "
+			       "between dots (and 222 in all)";
 		}
 	}
-	if (!dots && n > GCS_PART_MAX)
-		return "a bucket name without dots has 3 to 63 characters";
 	if (!gcs_lower_alnum(b[0]) || !gcs_lower_alnum(b[n - 1]))
 		return "a bucket name begins and ends with a letter or a "
 		       "digit";
