@@ -16,7 +16,9 @@
 #   - a corpus Delta table under a prefix gives the local table's summary
 #     and schema;
 #   - mount + ls + cat summary: 1 request for a small file, 2 for one
-#     larger than the first request's 2 MiB (`io`);
+#     larger than the first request's 2 MiB (`io`); cat columns/X of the
+#     larger gives the local file's bytes and fetches at most 1.05 x its
+#     chunks' compressed size;
 #   - a wrong secret is refused by the server (403 SignatureDoesNotMatch
 #     in its log): colfs-tool and colfs name HTTP 403, the listing names
 #     SignatureDoesNotMatch, nothing is mounted;
@@ -264,6 +266,30 @@ requests() { # NAME MAX
 }
 requests gs://priv/data/sample.parquet 1
 requests gs://priv/data/big.parquet 2
+
+# cat columns/X of the larger file: its bytes, and at most 1.05 x its
+# chunks' compressed bytes fetched (`io`'s count, before and after).
+fetched() { sed -n 's/^bytes fetched: \([0-9]*\).*/\1/p' "$RM/io"; }
+mount_remote gs://priv/data/big.parquet
+for c in id name; do
+	b0=$(fetched)
+	timeout "$T" cat "$RM/columns/$c" >"$WORK/col.remote" ||
+		fail "cat columns/$c of gs://priv/data/big.parquet failed"
+	b1=$(fetched)
+	comp=$(/usr/bin/python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))
+print(sum(c["meta_data"]["total_compressed_size"] for g in m["row_groups"]
+          for c in g["columns"] if c["meta_data"]["path_in_schema"] == [sys.argv[2]]))' \
+		"$RM/metadata.json" "$c") || fail "metadata.json does not parse"
+	timeout "$T" "$COLFS_TOOL" cat "$WORK/big.parquet" "columns/$c" >"$WORK/col.local" ||
+		fail "colfs-tool cat columns/$c failed"
+	cmp -s "$WORK/col.local" "$WORK/col.remote" ||
+		fail "columns/$c of gs://priv/data/big.parquet differs from the local file's"
+	[ -n "$b0" ] && [ -n "$b1" ] && [ "$(((b1 - b0) * 100))" -le "$((comp * 105))" ] ||
+		fail "cat columns/$c fetched $((b1 - b0)) bytes, over 1.05 x its chunks' $comp"
+	echo "ok: cat columns/$c: its bytes, $((b1 - b0)) bytes fetched for $comp bytes of chunks"
+done
+unmount_remote
 
 # ---- refusals --------------------------------------------------------------
 refused() { # WHAT
