@@ -23,7 +23,8 @@
 #     in its log): colfs-tool and colfs name HTTP 403, the listing names
 #     SignatureDoesNotMatch, nothing is mounted;
 #   - GOOGLE_APPLICATION_CREDENTIALS without an HMAC key is refused,
-#     naming the variable, before any request;
+#     naming the variable, before any request; a missing object and a
+#     missing bucket are named (404, NoSuchBucket);
 #   - the secret appears in no message, no file of any mount, not in the
 #     daemon's command line nor in the server's request log.
 # Exit 0 pass, 1 fail, 77 skip (no FUSE, no python3).
@@ -347,6 +348,16 @@ refused() { # WHAT
 		fail "GOOGLE_APPLICATION_CREDENTIALS: a request was sent"
 	echo "ok: GOOGLE_APPLICATION_CREDENTIALS without an HMAC key: $(cat "$WORK/refused.err")"
 ) || exit 1
+# No such object (and nothing under NAME/), no such bucket: named.
+timeout "$T" "$COLFS_TOOL" "${EP[@]}" cat gs://priv/data/nosuch summary \
+	>/dev/null 2>"$WORK/refused.err" && fail "a missing object was read"
+grep -q 'gs://priv/data/nosuch: HTTP 404 (not found)' "$WORK/refused.err" ||
+	fail "a missing object: $(cat "$WORK/refused.err")"
+timeout "$T" "$COLFS_TOOL" "${EP[@]}" cat gs://nosuch-bucket/ds/ summary \
+	>/dev/null 2>"$WORK/refused.err" && fail "a missing bucket was listed"
+grep -q 'cannot list: HTTP 404 NoSuchBucket' "$WORK/refused.err" ||
+	fail "a missing bucket: $(cat "$WORK/refused.err")"
+echo "ok: a missing object and a missing bucket are named (HTTP 404)"
 for name in "gs://$KEY_ID:$SECRET@priv/x" "gs:/priv/x@$SECRET"; do
 	timeout "$T" "$COLFS_TOOL" "${EP[@]}" cat "$name" summary \
 		>/dev/null 2>"$WORK/refused.err" && fail "a name with a secret was read"
