@@ -109,8 +109,9 @@ const colfs_source_kind colfs_source_kind_azure = {
 
 /* Google Cloud Storage (gcs.c): "gs:" is claimed whole, so that a
  * mistyped name is named as such; gs://BUCKET, gs://BUCKET/ and a name
- * ending in '/' are prefixes, listed by colfs_gcs_list.  Names hold no
- * secret (user information is refused), so they are shown as given. */
+ * ending in '/' are prefixes, listed by colfs_gcs_list.  A name with user
+ * information (gs://ID:SECRET@...) is refused, and hidden in the process
+ * title and shown without it in the meantime, as an s3:// URL's. */
 static bool gcs_prefix_claims(const char *name)
 {
 	return colfs_gcs_claims(name) && colfs_gcs_is_prefix(name);
@@ -122,6 +123,8 @@ const colfs_source_kind colfs_source_kind_gcs_prefix = {
 	.open = s3_prefix_open,
 	.listing = true,
 	.list = colfs_gcs_list,
+	.display = colfs_remote_url_display,
+	.hide = colfs_remote_url_hide,
 	.changes = COLFS_SOURCE_CHANGES_VALIDATORS,
 };
 
@@ -159,5 +162,7 @@ const colfs_source_kind colfs_source_kind_gcs = {
 	.claims = colfs_gcs_claims,
 	.open = gcs_open,
 	.peek = colfs_gcs_peek,
+	.display = colfs_remote_url_display,
+	.hide = colfs_remote_url_hide,
 	.changes = COLFS_SOURCE_CHANGES_VALIDATORS,
 };

@@ -676,7 +676,7 @@ static char *rs_userinfo_span(char *u, char **at)
 		scheme = 7;
 	else if (strncmp(u, "https://", 8) == 0)
 		scheme = 8;
-	else if (strncmp(u, "s3://", 5) == 0)
+	else if (strncmp(u, "s3://", 5) == 0 || strncmp(u, "gs://", 5) == 0)
 		scheme = 5;
 	else
 		return NULL;

@@ -5,7 +5,8 @@
  * segment or too long, a control character, user information (refused,
  * not echoed), prefixes, the HMAC key from the environment (and its
  * halves alone), OAuth's GOOGLE_APPLICATION_CREDENTIALS refused by name,
- * anonymous access.  No message may quote the secret. */
+ * anonymous access, a name's user information hidden in argv and shown
+ * without it.  No message may quote the secret. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -189,6 +190,19 @@ static void test_endpoint_and_prefix(void **state)
 	assert_string_equal(colfs_source_kind_of("gs://abc/ds")->name, "gcs");
 	assert_string_equal(colfs_source_kind_of("gs:/abc/x")->name, "gcs");
 	assert_false(colfs_source_is_local("gs://abc/x"));
+	/* a name with user information: refused, and meanwhile hidden in
+	 * argv and shown without it */
+	char arg[] = "gs://id:" SECRET "@abc/x";
+	char *shown = colfs_source_display(arg);
+	assert_non_null(shown);
+	assert_string_equal(shown, "gs://abc/x");
+	free(shown);
+	colfs_source_hide(arg);
+	assert_null(strstr(arg, SECRET));
+	assert_non_null(strstr(arg, "@abc/x"));
+	shown = colfs_source_display("gs://abc/ds/");
+	assert_string_equal(shown, "gs://abc/ds/");
+	free(shown);
 }
 
 static void test_credentials(void **state)
