@@ -1,11 +1,16 @@
 /* colfs: files over HTTP(S), S3, Azure Blob Storage and Google Cloud
  * Storage.  The format code keeps
  * calling colfs_source_read_at; a remote source answers it from a block
- * cache filled by ranged GETs.  Three parts, one file each:
+ * cache filled by ranged GETs.  A store's name becomes an HTTP target in
+ * its own file, the rest is shared:
  *
  *   s3.c             s3://bucket/key -> an HTTP target: endpoint (AWS or
  *                    -o s3_endpoint, path-style), region, credentials
  *                    from the usual places in the usual order;
+ *   azure*.c, gcs.c  the same for az://, abfss:// and gs:// names;
+ *   s3_list.c,       the listings of a prefix (ListObjectsV2 for S3 and
+ *   azure_list.c,    GCS, List Blobs for Azure), their XML read by one
+ *   xml_list.c       parser;
  *   http.c           the exchanges with the server through libcurl:
  *                    ranged and suffix GETs, several in flight (multi),
  *                    each reply checked against what was asked (206 and
