@@ -249,9 +249,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 names.append(os.path.relpath(full, bdir).replace(os.sep,
                                                                    '/'))
         after = urllib.parse.unquote(token) if token else None
-        names = sorted(n for n in names if n.startswith(prefix) and
-                       (after is None or n.encode() > after.encode()))
-        names.sort(key=lambda n: n.encode())
+        # UTF-8 binary order, as GCS lists
+        names = sorted((n for n in names if n.startswith(prefix) and
+                        (after is None or n.encode() > after.encode())),
+                       key=lambda n: n.encode())
         shown, more = names[:page], len(names) > page
         enc = (lambda s: urllib.parse.quote(s, safe='/')) if encode else \
             (lambda s: s)
