@@ -337,9 +337,9 @@ nomem:
 	return colfs_fail_why(COLFS_ENOMEM, why, why_len, "out of memory");
 }
 
-colfs_status colfs_gcs_list(const char *url, const colfs_options *o,
-			    colfs_source_entry **out, size_t *n, char *why,
-			    size_t why_len)
+static colfs_status gcs_list(const char *url, const colfs_options *o,
+			     unsigned max_pages, colfs_source_entry **out,
+			     size_t *n, char *why, size_t why_len)
 {
 	colfs_remote_target t;
 	char *prefix = NULL;
@@ -348,10 +348,25 @@ colfs_status colfs_gcs_list(const char *url, const colfs_options *o,
 	*out = NULL;
 	*n = 0;
 	COLFS_TRY(colfs_gcs_target(url, o, &t, &prefix, why, why_len));
-	st = colfs_list_v2(&t, prefix, o, 0, out, n, why, why_len);
+	st = colfs_list_v2(&t, prefix, o, 0, max_pages, out, n, why,
+			   why_len);
 	free(prefix);
 	colfs_remote_target_clear(&t);
 	return st;
+}
+
+colfs_status colfs_gcs_list(const char *url, const colfs_options *o,
+			    colfs_source_entry **out, size_t *n, char *why,
+			    size_t why_len)
+{
+	return gcs_list(url, o, 0, out, n, why, why_len);
+}
+
+colfs_status colfs_gcs_list_first(const char *url, const colfs_options *o,
+				  colfs_source_entry **out, size_t *n,
+				  char *why, size_t why_len)
+{
+	return gcs_list(url, o, 1, out, n, why, why_len);
 }
 
 colfs_status colfs_gcs_peek(const char *url, const colfs_options *o,

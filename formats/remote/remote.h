@@ -141,10 +141,15 @@ bool colfs_gcs_is_prefix(const char *name);
 colfs_status colfs_gcs_target(const char *url, const colfs_options *o,
 			      colfs_remote_target *out, char **prefix,
 			      char *why, size_t why_len);
-/* The objects under a gs:// prefix: colfs_list_v2 on its bucket. */
+/* The objects under a gs:// prefix: colfs_list_v2 on its bucket.
+ * colfs_gcs_list_first: those of the first page only (up to 1000), to
+ * learn whether any object lies under it. */
 colfs_status colfs_gcs_list(const char *url, const colfs_options *o,
 			    colfs_source_entry **out, size_t *n, char *why,
 			    size_t why_len);
+colfs_status colfs_gcs_list_first(const char *url, const colfs_options *o,
+				  colfs_source_entry **out, size_t *n,
+				  char *why, size_t why_len);
 /* colfs_remote_peek_target of a gs:// object. */
 colfs_status colfs_gcs_peek(const char *url, const colfs_options *o,
 			    uint64_t size, size_t n, uint8_t *head,
@@ -270,11 +275,12 @@ colfs_status colfs_remote_peek(const char *url, const colfs_options *o,
 /* ListObjectsV2 under `prefix` of the bucket whose listing target is `t`
  * (t->url the bucket's URL, t->display SCHEME://BUCKET/...): S3's, and
  * GCS's XML API listing (list-type=2), with the checks colfs_s3_list
- * describes; `max_keys` as colfs_s3_list_paged's. */
+ * describes; `max_keys` as colfs_s3_list_paged's; at most `max_pages`
+ * pages (0: every page). */
 colfs_status colfs_list_v2(const colfs_remote_target *t, const char *prefix,
 			   const colfs_options *o, unsigned max_keys,
-			   colfs_remote_entry **out, size_t *n, char *why,
-			   size_t why_len);
+			   unsigned max_pages, colfs_remote_entry **out,
+			   size_t *n, char *why, size_t why_len);
 /* colfs_s3_list asking at most `max_keys` keys a page (0: the server's
  * default, 1000 on S3): tests use a few to make many pages. */
 colfs_status colfs_s3_list_paged(const char *url, const colfs_options *o,

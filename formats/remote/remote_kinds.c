@@ -131,8 +131,9 @@ const colfs_source_kind colfs_source_kind_gcs_prefix = {
 /* An object, or, when no object has the name (HTTP 404) and objects lie
  * under NAME/, that prefix: gsutil and the console show such a name as a
  * folder, so gs://BUCKET/ds mounts as gs://BUCKET/ds/ would (a dataset;
- * the listing is asked only after the object's 404).  http.c names a 404
- * "HTTP 404 (not found)" (docs/errors.md). */
+ * one page of the listing is asked only after the object's 404, and the
+ * dataset lists it again whole).  http.c names a 404 "HTTP 404 (not
+ * found)" (docs/errors.md). */
 static colfs_status gcs_open(const char *name, const colfs_options *o,
 			     colfs_source_opened *out, char *why,
 			     size_t why_len)
@@ -146,7 +147,8 @@ static colfs_status gcs_open(const char *name, const colfs_options *o,
 	size_t n = 0;
 	if (asprintf(&dir, "%s/", name) < 0)
 		return st;
-	if (colfs_gcs_list(dir, o, &e, &n, lwhy, sizeof lwhy) == COLFS_OK &&
+	if (colfs_gcs_list_first(dir, o, &e, &n, lwhy, sizeof lwhy) ==
+		    COLFS_OK &&
 	    n > 0) {
 		colfs_source_entries_free(e, n);
 		out->shown = dir;

@@ -283,8 +283,8 @@ static colfs_status page_take(list_state *ls, colfs_xml_page *pg,
 
 colfs_status colfs_list_v2(const colfs_remote_target *t, const char *prefix,
 			   const colfs_options *o, unsigned max_keys,
-			   colfs_remote_entry **out, size_t *n, char *why,
-			   size_t why_len)
+			   unsigned max_pages, colfs_remote_entry **out,
+			   size_t *n, char *why, size_t why_len)
 {
 	colfs_http *h = NULL;
 	char *token = NULL;
@@ -365,7 +365,7 @@ colfs_status colfs_list_v2(const colfs_remote_target *t, const char *prefix,
 				       page);
 		free(token);
 		token = next;
-		if (st || !token)
+		if (st || !token || (max_pages && page >= max_pages))
 			break;
 	}
 	free(token);
@@ -393,7 +393,8 @@ colfs_status colfs_s3_list_paged(const char *url, const colfs_options *o,
 	st = colfs_s3_prefix_target(url, o, &t, &prefix, why, why_len);
 	if (st)
 		return st;
-	st = colfs_list_v2(&t, prefix, o, max_keys, out, n, why, why_len);
+	st = colfs_list_v2(&t, prefix, o, max_keys, 0, out, n, why,
+			   why_len);
 	free(prefix);
 	colfs_remote_target_clear(&t);
 	return st;

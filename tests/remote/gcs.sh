@@ -235,7 +235,16 @@ pages=$(($(grep -c 'list-type=2' "$WORK/requests.log") - before))
 grep -q 'continuation-token=' "$WORK/requests.log" ||
 	fail "no listing page asked with a continuation token"
 echo "ok: gs://priv/ds/ listed in $pages pages by continuation tokens"
+# gs://priv/ds (no such object): one request more for the object, one
+# more for the first page that finds objects under ds/.
+before=$(grep -c 'list-type=2' "$WORK/requests.log")
 mount_same "$WORK/ds/" gs://priv/ds gs://priv/ds/
+more=$(($(grep -c 'list-type=2' "$WORK/requests.log") - before))
+[ "$more" = $((pages + 1)) ] ||
+	fail "gs://priv/ds took $more listing requests, not $((pages + 1))"
+grep -q '^404 GET /priv/ds ' "$WORK/requests.log" ||
+	fail "gs://priv/ds was not asked as an object first"
+echo "ok: gs://priv/ds: the object asked (404), then one listing page more than gs://priv/ds/"
 
 if [ -n "$DELTA" ]; then
 	for p in summary schema; do
