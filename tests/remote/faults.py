@@ -237,8 +237,12 @@ def azure(root, pq, base, views, local, summary_free):
 def gcs(root, pq, base, views, local, summary_free):
     """The same file as a GCS object, gs://gcb/s.parquet with
     -o gcs_endpoint at the proxy (anonymous, path style): the tail by a
-    suffix range as for http://, and the same faults end in the local
-    file's bytes or the fault named with the gs:// name."""
+    suffix range as for http://, and the faults of the http:// list (503s,
+    drops, latency, one byte more; a Range ignored, 401, 403, 404, 416,
+    500s past the retries, no Content-Length, chunked, a shifted
+    Content-Range, a redirect loop, a changed ETag, Last-Modified or size)
+    end in the local file's bytes or the fault named with the gs://
+    name."""
     os.makedirs(os.path.join(root, 'gcb'), exist_ok=True)
     shutil.copy(pq, os.path.join(root, 'gcb', 's.parquet'))
     env = {k: v for k, v in os.environ.items()
@@ -258,7 +262,16 @@ def gcs(root, pq, base, views, local, summary_free):
             ('from:2,shift', r'Content-Range'),
             ('from:2,loop', r'more than 5 redirects'),
             ('from:2,etag:1', r'source changed since mount \(ETag "[^"]+" '
-             r'-> "changed-1"\): remount')):
+             r'-> "changed-1"\): remount'),
+            ('503:2', None), ('more', None),
+            ('500:1', r'HTTP 500 for the last \d+ bytes after 4 tries'),
+            ('status:401', r'HTTP 401 \(unauthorized\) for the last'),
+            ('from:2,chunked', r'reply without a valid Content-Length'),
+            ('from:2,grow:1', r'source changed since mount \(size \d+ -> '
+             r'\d+\): remount'),
+            ('lastmod:1', r'source changed since mount '
+             r'\(Last-Modified .* -> Thu, 01 Jan 2037 00:00:00 GMT\): '
+             r'remount')):
         # ('gs' keeps the proxy's request count for these apart)
         ep = ('%s/~gs%%2C%s' % (base, faults.replace(',', '%2C'))
               if faults else base)
