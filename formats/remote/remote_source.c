@@ -662,7 +662,8 @@ bool colfs_remote_is_url(const char *s)
 {
 	return s && (strncmp(s, "http://", 7) == 0 ||
 		     strncmp(s, "https://", 8) == 0 ||
-		     strncmp(s, "s3:", 3) == 0 || colfs_azure_claims(s));
+		     strncmp(s, "s3:", 3) == 0 || colfs_azure_claims(s) ||
+		     colfs_hf_claims(s));
 }
 
 /* Where a URL's user information starts, and its '@' in *at; NULL when
@@ -793,6 +794,8 @@ colfs_status colfs_remote_open(const char *url, const colfs_options *o,
 		st = colfs_s3_target(url, o, &t, why, why_len);
 	else if (colfs_azure_claims(url))
 		st = colfs_azure_target(url, o, &t, NULL, why, why_len);
+	else if (colfs_hf_claims(url))
+		st = colfs_hf_target(url, o, &t, why, why_len);
 	else
 		st = colfs_http_target(url, o, &t, why, why_len);
 	if (st)
