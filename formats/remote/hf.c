@@ -884,7 +884,7 @@ colfs_status colfs_hf_target(const char *name, const colfs_options *o,
 		goto out;
 	}
 	if (!hf_cache_get(from, &to, &hub)) {
-		st = hf_locate(&r, from, &to, &hub, &t->requests, why,
+		st = hf_locate(&r, from, &to, &hub, &t->lookups, why,
 			       why_len);
 		if (st)
 			goto out;

@@ -253,7 +253,7 @@ colfs_status colfs_http_create(const colfs_remote_target *t,
 		goto nomem;
 	h->azure = t->azure;
 	h->relocate = t->relocate;
-	h->stats.requests = t->requests;
+	h->stats.lookups = t->lookups;
 	if (t->bearer && asprintf(&h->bearer_header,
 				  "Authorization: Bearer %s", t->bearer) < 0) {
 		h->bearer_header = NULL;
@@ -1020,7 +1020,7 @@ static colfs_status http_relocate(colfs_http *h, http_xfer *x)
 	if (!moved) {
 		st = h->relocate(h->relocate_from, h->relocate_token, h->cafile,
 				 &url, &n, why, sizeof why);
-		__atomic_add_fetch(&h->stats.requests, n, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&h->stats.lookups, n, __ATOMIC_RELAXED);
 		if (st) {
 			x->fail_st = colfs_fail(&x->fail, st, http_off(x),
 						"%s", why);
@@ -1443,6 +1443,7 @@ void colfs_http_stats_get(colfs_http *h, colfs_http_stats *out)
 	out->bytes = __atomic_load_n(&h->stats.bytes, __ATOMIC_RELAXED);
 	out->retries = __atomic_load_n(&h->stats.retries, __ATOMIC_RELAXED);
 	out->failures = __atomic_load_n(&h->stats.failures, __ATOMIC_RELAXED);
+	out->lookups = __atomic_load_n(&h->stats.lookups, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&h->lock);
 }
 

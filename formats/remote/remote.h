@@ -39,7 +39,8 @@ bool colfs_remote_is_url(const char *s);
 
 /* Where the bytes of a target are now, its url (a signed URL) having
  * answered 403 or 410: *url (malloc'd) from asking `from` again, with
- * `token` (NULL: none) sent there only; *requests the requests made.  On
+ * `token` (NULL: none) sent there only; *requests the requests made
+ * (counted as lookups).  On
  * failure `why` says why in one line naming the source. */
 typedef colfs_status (*colfs_remote_relocate_fn)(const char *from,
 						  const char *token,
@@ -71,7 +72,8 @@ typedef struct colfs_remote_target {
 	colfs_remote_relocate_fn relocate; /* NULL: url does not expire */
 	char *relocate_from; /* the URL that redirected to url */
 	char *relocate_token; /* secret: for relocate_from only, or NULL */
-	unsigned requests;   /* requests made to find url (counted in io) */
+	unsigned lookups;    /* requests made to find url (hf.c's Hub
+			      * requests: io's "hub lookups") */
 } colfs_remote_target;
 
 /* http:// and https:// (remote_source.c).  User information in the URL
@@ -216,6 +218,8 @@ typedef struct colfs_http_stats {
 	uint64_t retries;   /* requests sent again after a 5xx, a timeout
 			     * or a reset */
 	uint64_t failures;  /* exchanges given up (an error returned) */
+	uint64_t lookups;   /* requests that asked where the bytes are (the
+			     * Hub's answer to hf.c; not in `requests`) */
 	struct {
 		double ms;       /* from sending to the last byte */
 		uint64_t offset; /* the range asked; len 0: none */

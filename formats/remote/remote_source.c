@@ -584,6 +584,9 @@ static colfs_status rs_io(void *ctx, colfs_buf *out)
 			 (unsigned long long)hs.bytes, h2,
 			 (unsigned long long)hs.retries,
 			 (unsigned long long)hs.failures);
+	if (hs.lookups) /* hf://: the Hub said where the bytes are */
+		colfs_buf_printf(out, "hub lookups: %llu\n",
+				 (unsigned long long)hs.lookups);
 	rs_human(h1, sizeof h1, c.bytes_read);
 	rs_human(h2, sizeof h2, c.bytes_cached);
 	rs_human(h3, sizeof h3, c.bytes_fetched_for_reads);
