@@ -661,7 +661,7 @@ colfs_status colfs_hf_refused(const colfs_hf_repo *r,
 			      const colfs_hf_reply *y, const char *what,
 			      char *why, size_t why_len)
 {
-	const char *code = y->error_code, *says = "";
+	const char *code = y->error_code, *says = "refused by the Hub";
 	char detail[300] = "";
 	char repo[160];
 

@@ -421,6 +421,10 @@ def main_case():
     check('messages were collected', len(msgs) > 100)
     check('no message holds the token', LEAK not in msgs,
           [l for l in msgs.split('\n') if LEAK in l][:2])
+    check('no sanitizer report in any message',
+          'Sanitizer' not in msgs and 'runtime error:' not in msgs,
+          [l for l in msgs.split('\n') if 'Sanitizer' in l or
+           'runtime error:' in l][:3])
 
 
 # ---- faults ----------------------------------------------------------------
