@@ -605,6 +605,9 @@ static colfs_status http_check_reply(http_xfer *x)
 			x->len = x->buf_len = 0;
 			return http_check_validators(x, 0);
 		}
+		if (x->have_cr && http_parse_content_range(x->cr, &a, &b, &total) &&
+		    a == UINT64_MAX && http_check_validators(x, total))
+			return COLFS_EIO; /* the object shrank: changed */
 		return x->fail_st = colfs_fail(&x->fail, COLFS_EIO, http_off(x),
 				"%s: HTTP 416 (range not satisfiable) for %s%s%s",
 				h->display, asked,
@@ -873,8 +876,7 @@ static colfs_status http_xfer_setup(colfs_http *h, http_xfer *x)
 			return COLFS_ENOMEM;
 		x->headers = l;
 	}
-	/* h->url is replaced by a relocation: read under the lock, and
-	 * copied by libcurl before it is let go. */
+	/* h->url may be replaced (http_relocate): read under the lock */
 	pthread_mutex_lock(&h->lock);
 	const char *url = x->whole ? x->url : h->url;
 	x->url_gen = h->url_gen;
@@ -909,8 +911,7 @@ static colfs_status http_xfer_setup(colfs_http *h, http_xfer *x)
 	SET(CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 	SET(CURLOPT_REDIR_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
-	/* A token goes to url's host only: its redirects are not followed
-	 * (hf.c follows the Hub's to the CDN itself, without the token). */
+	/* a token goes to url's host only (hf.c follows the Hub's redirect) */
 	SET(CURLOPT_FOLLOWLOCATION, h->bearer_header ? 0L : 1L);
 	SET(CURLOPT_MAXREDIRS, (long)HTTP_MAX_REDIRS);
 	SET(CURLOPT_CONNECTTIMEOUT, HTTP_CONNECT_TIMEOUT_S);
@@ -1021,11 +1022,9 @@ static colfs_status http_relocate(colfs_http *h, http_xfer *x)
 		st = h->relocate(h->relocate_from, h->relocate_token, h->cafile,
 				 &url, &n, why, sizeof why);
 		__atomic_add_fetch(&h->stats.lookups, n, __ATOMIC_RELAXED);
-		if (st) {
-			x->fail_st = colfs_fail(&x->fail, st, http_off(x),
-						"%s", why);
-			return st;
-		}
+		if (st)
+			return x->fail_st = colfs_fail(&x->fail, st,
+						       http_off(x), "%s", why);
 	}
 	pthread_mutex_lock(&h->lock);
 	if (url) {

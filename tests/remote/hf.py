@@ -19,7 +19,9 @@ Default (remote-hf):
     one lookup (its redirect: a hop, counted apart), as the servers'
     logs show them and as `io` counts them;
   - a signed URL that expires (the CDN's /_expire): the next read asks
-    the Hub again once and gets the bytes;
+    the Hub again once and gets the bytes; once the file changed on the
+    Hub, the next expiry leads to other bytes: a changed source (EIO,
+    `errors`);
   - refusals named: a private repository without a token (401, naming
     HF_TOKEN), a wrong token (401), a missing file, revision or
     repository (404), the mount refused with the same line;
@@ -45,6 +47,7 @@ import time
 import urllib.request
 
 TOKEN = 'hf_Q7XZcolfsHubToken0123456789'
+CHANGING = 'data/changing.parquet'
 LEAK = 'Q7XZcolfsHubToken'
 failures = []
 stderr_all = []
@@ -243,9 +246,11 @@ def requests_case(name, opts, env, most):
         log.close()
 
 
-def expiry_case(name, local, opts, env, cdn):
+def expiry_case(name, local, other, opts, env, cdn):
     """A signed URL that expires while mounted: the next read asks the
-    Hub once more and gets the local file's bytes."""
+    Hub once more and gets the local file's bytes; then the file changes
+    on the Hub (`other`) and the URL expires again: the read fails as a
+    changed source."""
     log = open(os.path.join(WORK, 'colfs.log'), 'a+')
     m, d = mount(name, opts, env, log)
     if not m:
@@ -271,6 +276,22 @@ def expiry_case(name, local, opts, env, cdn):
               len(hub) == 1 and hub[0]['method'] == 'HEAD', hub)
         check('the expired URL was refused, the new one served',
               len(cdn_new) >= 2, len(cdn_new))
+        # The file changes on the Hub (its branch moves on) and the URL
+        # expires again: the new place holds other bytes, a changed
+        # source, never decoded against the old metadata.
+        put('datasets/colfs/pub', 'main', CHANGING, other)
+        urllib.request.urlopen('http://127.0.0.1:%d/_expire' % cdn,
+                               timeout=10).read()
+        r = subprocess.run(['timeout', '30', 'cat',
+                            os.path.join(m, 'columns', 'price')],
+                           capture_output=True)
+        with open(os.path.join(m, 'errors'), 'rb') as f:
+            errors = f.read().decode(errors='replace')
+        check('the file changed on the Hub: EIO, and errors says why',
+              r.returncode != 0 and
+              re.search(r'source changed since mount \(ETag "[0-9a-f]+" '
+                        r'-> "[0-9a-f]+"\): remount', errors) is not None,
+              errors[:300])
     finally:
         unmount(m, d)
         log.close()
@@ -369,7 +390,8 @@ def main_case():
           any('cursor=' in l['path'] for l in tree), len(tree))
     requests_case('hf://datasets/colfs/pub/data/big.parquet', ep, env, 2)
     requests_case(priv, ep, tok, 2)
-    expiry_case('hf://datasets/colfs/pub/data/big.parquet', big, ep, env,
+    put(pub, 'main', CHANGING, big)
+    expiry_case('hf://datasets/colfs/pub/' + CHANGING, big, sample, ep, env,
                 cdn)
 
     # refusals
