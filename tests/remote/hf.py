@@ -17,7 +17,8 @@ Default (remote-hf):
   - mount + ls + cat summary of a file larger than the first request's
     2 MiB: at most 2 requests (the tail, the head's magic) and the Hub's
     one lookup (its redirect: a hop, counted apart), as the servers'
-    logs show them and as `io` counts them;
+    logs show them and as `io` counts them; cat columns/X fetches at
+    most 1.05 x the compressed bytes of X's chunks;
   - a signed URL that expires (the CDN's /_expire): the next read asks
     the Hub again once and gets the bytes; once the file changed on the
     Hub, the next expiry leads to other bytes: a changed source (EIO,
@@ -246,6 +247,60 @@ def requests_case(name, opts, env, most):
         log.close()
 
 
+def range_bytes(lines, size):
+    """The bytes the CDN's log says were asked (each Range, a suffix
+    range at most the object)."""
+    n = 0
+    for l in lines:
+        r = l['headers'].get('Range', '')
+        m = re.fullmatch(r'bytes=(\d*)-(\d*)', r)
+        if not m:
+            n += size
+        elif not m.group(1):
+            n += min(int(m.group(2)), size)
+        else:
+            last = int(m.group(2)) if m.group(2) else size - 1
+            n += min(last, size - 1) - int(m.group(1)) + 1
+    return n
+
+
+def chunks_case(name, local, opts, env):
+    """cat columns/X fetches at most 1.05 x the compressed bytes of X's
+    chunks from the CDN (the Hub asked nothing more), one request a chunk
+    at most."""
+    log = open(os.path.join(WORK, 'colfs.log'), 'a+')
+    m, d = mount(name, opts, env, log)
+    if not m:
+        check('mount of %s' % name, False)
+        return
+    try:
+        with open(os.path.join(m, 'metadata.json')) as f:
+            meta = json.load(f)
+        for c in ('id', 'price'):
+            comp = sum(col['meta_data']['total_compressed_size']
+                       for rg in meta['row_groups'] for col in rg['columns']
+                       if col['meta_data']['path_in_schema'] == [c])
+            hub0 = len(log_lines('hub.log'))
+            cdn0 = len(log_lines('cdn.log'))
+            r = subprocess.run(['timeout', '30', 'cat',
+                                os.path.join(m, 'columns', c)],
+                               capture_output=True)
+            want = run([os.environ['COLFS_TOOL'], 'cat', local,
+                        'columns/' + c])[1]
+            got = log_lines('cdn.log')[cdn0:]
+            b = range_bytes(got, os.path.getsize(local))
+            check('cat columns/%s: the local bytes; %d request(s), %d bytes '
+                  'fetched for %d compressed (at most 1.05 x), no Hub '
+                  'request' % (c, len(got), b, comp),
+                  r.returncode == 0 and r.stdout == want and
+                  b * 100 <= comp * 105 and
+                  len(got) <= len(meta['row_groups']) and
+                  len(log_lines('hub.log')) == hub0, got)
+    finally:
+        unmount(m, d)
+        log.close()
+
+
 def expiry_case(name, local, other, opts, env, cdn):
     """A signed URL that expires while mounted: the next read asks the
     Hub once more and gets the local file's bytes; then the file changes
@@ -390,6 +445,7 @@ def main_case():
           any('cursor=' in l['path'] for l in tree), len(tree))
     requests_case('hf://datasets/colfs/pub/data/big.parquet', ep, env, 2)
     requests_case(priv, ep, tok, 2)
+    chunks_case('hf://datasets/colfs/pub/data/big.parquet', big, ep, env)
     put(pub, 'main', CHANGING, big)
     expiry_case('hf://datasets/colfs/pub/' + CHANGING, big, sample, ep, env,
                 cdn)
