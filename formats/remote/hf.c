@@ -679,7 +679,7 @@ colfs_status colfs_hf_refused(const colfs_hf_repo *r,
 	else if (y->status == 404 && !strcmp(code, "RevisionNotFound"))
 		says = "the revision does not exist";
 	else if (y->status == 404 && !strcmp(code, "EntryNotFound"))
-		says = "no such file or folder at this revision";
+		says = "no such file or folder at this revision (a folder's name ends in '/')";
 	else if (y->status == 404)
 		says = "the repository, the revision or the file does not exist";
 	if (y->error_message[0])
@@ -762,8 +762,9 @@ static size_t hf_origin_len(const char *url)
 
 /* Ask the Hub where the bytes of `from` are: *to (malloc'd) the
  * redirect's target, or with *hub the Hub's URL that serves them itself.
- * A relative redirect stays on the Hub (a renamed repository) and is
- * followed with the token; an absolute one is the storage host's. */
+ * A redirect on the Hub (relative, or to the endpoint's own scheme and
+ * host: a renamed repository, the Hub's resolve cache) is followed with
+ * the token; one to another host is the storage host's. */
 static colfs_status hf_locate(const colfs_hf_repo *r, const char *from,
 			      char **to, bool *hub, unsigned *requests,
 			      char *why, size_t why_len)
@@ -779,16 +780,22 @@ static colfs_status hf_locate(const colfs_hf_repo *r, const char *from,
 				      why, why_len);
 		if (st)
 			break;
-		if (y.status >= 300 && y.status <= 399 && y.location &&
-		    y.location[0] == '/' && y.location[1] != '/' &&
+		size_t ol = hf_origin_len(r->endpoint);
+		bool on_hub = y.location &&
+			      ((y.location[0] == '/' && y.location[1] != '/') ||
+			       (!strncmp(y.location, r->endpoint, ol) &&
+				y.location[ol] == '/'));
+
+		if (y.status >= 300 && y.status <= 399 && on_hub &&
 		    hops < HF_HUB_REDIRS) {
-			/* on the Hub: the endpoint's scheme and host */
-			size_t ol = hf_origin_len(r->endpoint);
+			/* on the Hub (the endpoint's scheme and host): the
+			 * token may go there */
 			char *next = malloc(ol + strlen(y.location) + 1);
 
 			if (next)
-				sprintf(next, "%.*s%s", (int)ol, r->endpoint,
-					y.location);
+				sprintf(next, "%.*s%s",
+					y.location[0] == '/' ? (int)ol : 0,
+					r->endpoint, y.location);
 			free(url);
 			url = next;
 			colfs_hf_reply_clear(&y);

@@ -23,6 +23,10 @@ does (the URL scheme of huggingface_hub and the Hub's API reference):
       "lfs": {"oid", "size", "pointerSize"}}), --page-size entries a
       page, the next page named by a Link header: <URL>; rel="next".
 
+A repository renamed (--renamed TYPE/OWNER/OLD=TYPE/OWNER/NEW) answers
+its resolve URLs with a 307 to the new name's, a relative Location, or
+an absolute one on the Hub's own host when OLD starts with '@'.
+
 A private repository (--private) wants "Authorization: Bearer TOKEN":
 without one, 401 (X-Error-Code RepoNotFound, as the Hub hides private
 repositories); a wrong token is 401 for any repository.  A missing
@@ -187,6 +191,16 @@ class Hub(Base):
         rev = urllib.parse.unquote(rev_enc)
         inner = urllib.parse.unquote('/'.join(segs[4:]))
         repo = '%s/%s/%s' % (rtype, owner, name)
+        for old_new in ARGS.renamed:
+            old, new = old_new.split('=')
+            if repo == old.lstrip('@') and not api:
+                # a renamed repository: the Hub redirects (307) to the
+                # new name, relative or ('@OLD') to its own host
+                loc = prefix + raw.replace('/%s/%s/' % (owner, name),
+                                           '/%s/' % new.split('/', 1)[1], 1)
+                if old.startswith('@'):
+                    loc = 'http://127.0.0.1:%d%s' % (HUB_PORT[0], loc)
+                return self.answer(307, b'', {'Location': loc})
         auth = self.headers.get('Authorization')
         good = ARGS.token and auth == 'Bearer ' + ARGS.token
         if auth and not good:
@@ -308,6 +322,7 @@ def main():
     ap.add_argument('--page-size', type=int, default=1000)
     ap.add_argument('--small', type=int, default=10000)
     ap.add_argument('--fault-cdn')
+    ap.add_argument('--renamed', action='append', default=[])
     ARGS = ap.parse_args()
     hub = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Hub)
     cdn = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Cdn)

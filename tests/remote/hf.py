@@ -9,7 +9,9 @@ stopped by the test.
 Default (remote-hf):
   - names: datasets/, models/, a model without the prefix, spaces/, the
     revision as @~parquet, @refs%2Fconvert%2Fparquet and
-    @refs/convert/parquet: colfs-tool cat gives the local file's views;
+    @refs/convert/parquet, a renamed repository (the Hub's redirect,
+    relative and absolute, followed on the Hub): colfs-tool cat gives
+    the local file's views;
   - mounts of an LFS file (302 to the CDN), a corpus file the Hub serves
     itself in a private repository (the token as bearer to the Hub), a
     private LFS file, and a folder (a dataset, listed over pages of two
@@ -391,7 +393,9 @@ def main_case():
     put('datasets/colfs/priv', 'main', 's.parquet', sample)
     if cfile:
         put('datasets/colfs/priv', 'main', 'corpus/c.parquet', cfile)
-    hub, cdn = start_hub('--page-size', '2')
+    hub, cdn = start_hub('--page-size', '2',
+                         '--renamed', 'datasets/colfs/old=datasets/colfs/pub',
+                         '--renamed', '@datasets/colfs/old2=datasets/colfs/pub')
     ep = ['-o', 'hf_endpoint=http://127.0.0.1:%d' % hub]
     env = env_with()
     tool = os.environ['COLFS_TOOL']
@@ -405,7 +409,9 @@ def main_case():
                  'hf://datasets/colfs/pub@refs/convert/parquet/default/train/0000.parquet',
                  'hf://models/colfs/model/weights.parquet',
                  'hf://colfs/model/weights.parquet',
-                 'hf://spaces/colfs/space@v1.0/app/data.parquet'):
+                 'hf://spaces/colfs/space@v1.0/app/data.parquet',
+                 'hf://datasets/colfs/old/data/sample.parquet',
+                 'hf://datasets/colfs/old2/data/sample.parquet'):
         rc, out, err = run([tool] + ep + ['cat', name] + views, env=env)
         check('colfs-tool cat %s: the local file\'s views' % name,
               rc == 0 and out == want, err)
