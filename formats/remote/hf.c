@@ -760,6 +760,22 @@ static size_t hf_origin_len(const char *url)
 	return h ? (size_t)(h + 3 - url) + strcspn(h + 3, "/") : 0;
 }
 
+bool colfs_hf_on_hub(const colfs_hf_repo *r, const char *location,
+		     char **url)
+{
+	size_t ol = hf_origin_len(r->endpoint);
+	bool rel = location[0] == '/' && location[1] != '/';
+
+	*url = NULL;
+	if (!rel && (strncmp(location, r->endpoint, ol) || location[ol] != '/'))
+		return false;
+	*url = malloc(ol + strlen(location) + 1);
+	if (*url)
+		sprintf(*url, "%.*s%s", rel ? (int)ol : 0, r->endpoint,
+			location);
+	return true;
+}
+
 /* Ask the Hub where the bytes of `from` are: *to (malloc'd) the
  * redirect's target, or with *hub the Hub's URL that serves them itself.
  * A redirect on the Hub (relative, or to the endpoint's own scheme and
@@ -780,34 +796,27 @@ static colfs_status hf_locate(const colfs_hf_repo *r, const char *from,
 				      why, why_len);
 		if (st)
 			break;
-		size_t ol = hf_origin_len(r->endpoint);
-		bool on_hub = y.location &&
-			      ((y.location[0] == '/' && y.location[1] != '/') ||
-			       (!strncmp(y.location, r->endpoint, ol) &&
-				y.location[ol] == '/'));
+		char *next = NULL;
 
-		if (y.status >= 300 && y.status <= 399 && on_hub &&
-		    hops < HF_HUB_REDIRS) {
-			/* on the Hub (the endpoint's scheme and host): the
-			 * token may go there */
-			char *next = malloc(ol + strlen(y.location) + 1);
-
-			if (next)
-				sprintf(next, "%.*s%s",
-					y.location[0] == '/' ? (int)ol : 0,
-					r->endpoint, y.location);
+		if (y.status >= 300 && y.status <= 399 && y.location &&
+		    colfs_hf_on_hub(r, y.location, &next)) {
+			/* on the Hub: the token may go there */
 			free(url);
 			url = next;
 			colfs_hf_reply_clear(&y);
-			continue;
+			if (hops < HF_HUB_REDIRS)
+				continue;
+			st = colfs_fail_why(COLFS_EIO, why, why_len,
+				"%s: more than %d redirects on the Hub",
+				r->name, HF_HUB_REDIRS);
+			break;
 		}
 		if (y.status >= 300 && y.status <= 399) {
 			if (!y.location || (strncmp(y.location, "https://", 8) &&
 					    strncmp(y.location, "http://", 7)))
 				st = colfs_fail_why(COLFS_EIO, why, why_len,
-					"%s: HTTP %d from the Hub without an http(s) Location%s",
-					r->name, y.status,
-					hops >= HF_HUB_REDIRS ? " (too many redirects)" : "");
+					"%s: HTTP %d from the Hub without an http(s) Location",
+					r->name, y.status);
 			else
 				*to = y.location;
 			y.location = NULL;

@@ -142,7 +142,7 @@ colfs_status colfs_hf_list(const char *name, const colfs_options *o,
 	colfs_hf_repo r;
 	colfs_hf_reply y;
 	colfs_source_entry *e = NULL;
-	size_t cap = 0, pages = 0;
+	size_t cap = 0, pages = 0, hops = 0;
 	char *folder = NULL, *url = NULL, *base = NULL;
 	colfs_status st;
 
@@ -170,6 +170,18 @@ colfs_status colfs_hf_list(const char *name, const colfs_options *o,
 				      NULL, why, why_len);
 		if (st)
 			goto out;
+		char *moved = NULL;
+
+		if (y.status >= 300 && y.status <= 399 && y.location &&
+		    colfs_hf_on_hub(&r, y.location, &moved) && moved &&
+		    ++hops <= 5) {
+			/* a renamed repository: the Hub's own redirect */
+			free(url);
+			url = moved;
+			colfs_hf_reply_clear(&y);
+			continue;
+		}
+		free(moved);
 		if (y.status != 200) {
 			st = colfs_hf_refused(&r, &y, "the listing", why,
 					      why_len);

@@ -199,6 +199,11 @@ void colfs_hf_reply_clear(colfs_hf_reply *y);
 colfs_status colfs_hf_request(const colfs_hf_repo *r, const char *url,
 			      bool head, size_t max, colfs_hf_reply *y,
 			      unsigned *requests, char *why, size_t why_len);
+/* Does the redirect to `location` stay on the Hub (relative, or to the
+ * endpoint's scheme and host), where the token may go?  *url its
+ * absolute URL (malloc'd; NULL when out of memory). */
+bool colfs_hf_on_hub(const colfs_hf_repo *r, const char *location,
+		     char **url);
 /* A 4xx or other refusal of `what` told in one line: the status, what it
  * means on the Hub (a token needed, naming HF_TOKEN; the repository, the
  * revision or the file not found), the Hub's X-Error-Message. */

@@ -24,7 +24,7 @@ does (the URL scheme of huggingface_hub and the Hub's API reference):
       page, the next page named by a Link header: <URL>; rel="next".
 
 A repository renamed (--renamed TYPE/OWNER/OLD=TYPE/OWNER/NEW) answers
-its resolve URLs with a 307 to the new name's, a relative Location, or
+its resolve and tree URLs with a 307 to the new name's, a relative Location, or
 an absolute one on the Hub's own host when OLD starts with '@'.
 
 A private repository (--private) wants "Authorization: Bearer TOKEN":
@@ -193,7 +193,7 @@ class Hub(Base):
         repo = '%s/%s/%s' % (rtype, owner, name)
         for old_new in ARGS.renamed:
             old, new = old_new.split('=')
-            if repo == old.lstrip('@') and not api:
+            if repo == old.lstrip('@'):
                 # a renamed repository: the Hub redirects (307) to the
                 # new name, relative or ('@OLD') to its own host
                 loc = prefix + raw.replace('/%s/%s/' % (owner, name),

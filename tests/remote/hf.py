@@ -415,6 +415,13 @@ def main_case():
         rc, out, err = run([tool] + ep + ['cat', name] + views, env=env)
         check('colfs-tool cat %s: the local file\'s views' % name,
               rc == 0 and out == want, err)
+    # a renamed repository's folder: the tree API's redirect followed
+    _, want_ds, _ = run([tool, 'cat', os.path.join(loc, 'ds'), 'schema'])
+    for old in ('old', 'old2'):
+        rc, out, err = run([tool] + ep + ['cat', 'hf://datasets/colfs/%s/ds/'
+                                          % old, 'schema'], env=env)
+        check('the folder of a renamed repository (%s): the local schema'
+              % old, rc == 0 and out == want_ds and want_ds, err)
     # HF_ENDPOINT as huggingface_hub reads it
     rc, out, err = run([tool, 'cat',
                         'hf://datasets/colfs/pub/data/sample.parquet'] +
