@@ -42,7 +42,9 @@ With a first path segment "~FAULTS" on the Hub (the endpoint
 http://HUB/~FAULTS), the redirect goes to --fault-cdn/~FAULTS/blobs/SHA256
 (tests/remote/faultproxy.py serving the parent of --blobs); "hub503"
 among the faults answers the first request of each path with 503,
-"hub500" every request with 500.
+"hub500" every request with 500, and "lie:CASE" makes the tree API lie
+(a path outside the folder, a size that is a string or negative, a file
+twice, a next page on another host or naming itself, HTML).
 
 Every request is logged, method, path and all headers, one JSON object a
 line, to LOG_DIR/hub.log or LOG_DIR/cdn.log.  --port-file gets
@@ -221,7 +223,8 @@ class Hub(Base):
             return self.refuse(404, 'EntryNotFound', 'outside the repo')
         commit = hashlib.sha1(('%s@%s' % (repo, rev)).encode()).hexdigest()
         if api:
-            return self.tree(rev_dir, target, split, prefix, commit)
+            return self.tree(rev_dir, target, split, prefix, commit,
+                             faults.split(','))
         if not os.path.isfile(target):
             return self.refuse(404, 'EntryNotFound',
                                '%s does not exist on "%s"' % (inner, rev))
@@ -247,7 +250,7 @@ class Hub(Base):
                         'X-Linked-Etag': '"%s"' % sha})
         self.answer(302, b'', headers)
 
-    def tree(self, rev_dir, folder, split, prefix, commit):
+    def tree(self, rev_dir, folder, split, prefix, commit, faults):
         if not os.path.isdir(folder):
             return self.refuse(404, 'EntryNotFound', 'no such folder')
         entries = []
@@ -280,8 +283,31 @@ class Hub(Base):
             headers['Link'] = '<http://127.0.0.1:%d%s%s?%s>; rel="next"' % (
                 HUB_PORT[0], prefix, split.path[len(prefix):],
                 urllib.parse.urlencode(nq))
-        self.answer(200, json.dumps(page).encode(), headers,
-                    'application/json')
+        # lies, one a fault: a path outside the folder, a size that is
+        # not an integer or is negative, a file listed twice, a next page
+        # on another host or naming itself, a reply that is not JSON
+        fl = os.path.relpath(folder, rev_dir)
+        if 'lie:outside' in faults:
+            page.append({'type': 'file', 'oid': '0' * 40, 'size': 5,
+                         'path': 'elsewhere/x.parquet'})
+        if 'lie:size' in faults:
+            page.append({'type': 'file', 'oid': '0' * 40, 'size': '12',
+                         'path': fl + '/s.parquet'})
+        if 'lie:negative' in faults:
+            page.append({'type': 'file', 'oid': '0' * 40, 'size': -1,
+                         'path': fl + '/n.parquet'})
+        if 'lie:twice' in faults:
+            page += [e for e in page if e['type'] == 'file'][:1]
+        if 'lie:otherhost' in faults:
+            headers['Link'] = '<http://127.0.0.2:%d%s>; rel="next"' % (
+                HUB_PORT[0], self.path)
+        if 'lie:self' in faults:
+            headers['Link'] = '<http://127.0.0.1:%d%s>; rel="next"' % (
+                HUB_PORT[0], self.path)
+        body = json.dumps(page).encode()
+        if 'lie:notjson' in faults:
+            body = b'<html>busy</html>'
+        self.answer(200, body, headers, 'application/json')
 
 
 class Cdn(Base):

@@ -28,6 +28,8 @@ Default (remote-hf):
   - refusals named: a private repository without a token (401, naming
     HF_TOKEN), a wrong token (401), a missing file, revision or
     repository (404), the mount refused with the same line;
+  - a listing that lies (a path outside the folder, a bad size, a file
+    twice, a next page elsewhere or naming itself, not JSON): named;
   - the token from HF_TOKEN, HUGGING_FACE_HUB_TOKEN and the token file;
   - the token never reaches the CDN (its log of request headers), and is
     in no message, no file of a mount, no command line.
@@ -422,6 +424,23 @@ def main_case():
                                           % old, 'schema'], env=env)
         check('the folder of a renamed repository (%s): the local schema'
               % old, rc == 0 and out == want_ds and want_ds, err)
+    # a listing that lies is refused, naming the lie
+    for lie, pattern in (
+            ('outside', r'listed "elsewhere/x.parquet", outside the folder'),
+            ('size', r'listed "ds/s.parquet" without a size that is a '
+             r'non-negative integer'),
+            ('negative', r'listed "ds/n.parquet" without a size'),
+            ('twice', r'listed "[^"]+" twice'),
+            ('otherhost', r'next page is on another host: not followed'),
+            ('self', r'does not end \(a page names itself next\)'),
+            ('notjson', r'listing is not a JSON array')):
+        name = 'hf://datasets/colfs/pub/ds/'
+        rc, out, err = run([tool, '-o', 'hf_endpoint=http://127.0.0.1:%d/'
+                            '~lie:%s' % (hub, lie), 'cat', name, 'summary'],
+                           env=env)
+        check('a listing that lies (%s): refused, named' % lie,
+              rc in (1, 2) and re.search(pattern, err) is not None and
+              name in err, 'exit %s: %s' % (rc, err))
     # HF_ENDPOINT as huggingface_hub reads it
     rc, out, err = run([tool, 'cat',
                         'hf://datasets/colfs/pub/data/sample.parquet'] +
