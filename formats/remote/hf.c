@@ -312,10 +312,10 @@ colfs_status colfs_hf_repo_open(const char *name, const colfs_options *o,
 	n = strlen(ep);
 	while (n && ep[n - 1] == '/')
 		n--;
-	const char *host = ep + (strncmp(ep, "https://", 8) == 0 ? 8 : 7);
-	size_t hl = strcspn(host, "/?#@");
-	if ((strncmp(ep, "http://", 7) && strncmp(ep, "https://", 8)) ||
-	    hl == 0 || strcspn(host, "?#@") < strlen(host)) {
+	bool http = !strncmp(ep, "http://", 7), https = !strncmp(ep, "https://", 8);
+	const char *host = ep + (https ? 8 : http ? 7 : 0);
+	if ((!http && !https) || strcspn(host, "/?#@") == 0 ||
+	    strcspn(host, "?#@") < strlen(host)) {
 		colfs_hf_repo_clear(r);
 		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			"%s: %s is not an http:// or https:// URL with a host and no user information, query or fragment",

@@ -516,6 +516,15 @@ def main_case():
         check('a bad name refused: %s' % bad,
               rc in (1, 2) and 'not an hf:// name' in err, err)
 
+    for what, e, pattern in (
+            ('HF_ENDPOINT that is not a URL', env_with(HF_ENDPOINT='x'),
+             r'HF_ENDPOINT is not an http:// or https:// URL'),
+            ('a token with a newline', env_with(HF_TOKEN=TOKEN + '\nX: y'),
+             r'the token from HF_TOKEN holds a space or a control character')):
+        rc, out, err = run([tool, 'cat', priv, 'summary'], env=e)
+        check('%s: refused, named' % what, rc in (1, 2) and
+              re.search(pattern, err) is not None, err)
+
     # the token went nowhere but the Hub
     cdn_log = log_lines('cdn.log')
     check('the CDN saw requests', len(cdn_log) > 10, len(cdn_log))
