@@ -516,12 +516,13 @@ def main_case():
         check('a bad name refused: %s' % bad,
               rc in (1, 2) and 'not an hf:// name' in err, err)
 
-    for what, e, pattern in (
-            ('HF_ENDPOINT that is not a URL', env_with(HF_ENDPOINT='x'),
+    for what, o, e, pattern in (
+            ('HF_ENDPOINT that is not a URL', [], env_with(HF_ENDPOINT='x'),
              r'HF_ENDPOINT is not an http:// or https:// URL'),
-            ('a token with a newline', env_with(HF_TOKEN=TOKEN + '\nX: y'),
+            ('a token with a newline', ep,
+             env_with(HF_TOKEN=TOKEN + '\nX: y'),
              r'the token from HF_TOKEN holds a space or a control character')):
-        rc, out, err = run([tool, 'cat', priv, 'summary'], env=e)
+        rc, out, err = run([tool] + o + ['cat', priv, 'summary'], env=e)
         check('%s: refused, named' % what, rc in (1, 2) and
               re.search(pattern, err) is not None, err)
 
