@@ -28,6 +28,8 @@ Default (remote-hf):
   - refusals named: a private repository without a token (401, naming
     HF_TOKEN), a wrong token (401), a missing file, revision or
     repository (404), the mount refused with the same line;
+  - a corpus Delta table in a folder: the local table's summary and
+    schema;
   - a listing that lies (a path outside the folder, a bad size, a file
     twice, a next page elsewhere or naming itself, not JSON): named;
   - the token from HF_TOKEN, HUGGING_FACE_HUB_TOKEN and the token file;
@@ -395,6 +397,17 @@ def main_case():
     put('datasets/colfs/priv', 'main', 's.parquet', sample)
     if cfile:
         put('datasets/colfs/priv', 'main', 'corpus/c.parquet', cfile)
+    delta = os.path.join(corpus, 'delta', 'simple_table_with_checkpoint')
+    if corpus and os.path.isdir(delta):
+        delta = os.path.realpath(delta)
+        for d, _, files in os.walk(delta):
+            for f in files:
+                p = os.path.join(d, f)
+                put('datasets/colfs/delta', 'main',
+                    'table/' + os.path.relpath(p, delta), p)
+    else:
+        print('SKIP (part): no Delta corpus at %s/delta' % corpus)
+        delta = None
     hub, cdn = start_hub('--page-size', '2',
                          '--renamed', 'datasets/colfs/old=datasets/colfs/pub',
                          '--renamed', '@datasets/colfs/old2=datasets/colfs/pub')
@@ -424,6 +437,19 @@ def main_case():
                                           % old, 'schema'], env=env)
         check('the folder of a renamed repository (%s): the local schema'
               % old, rc == 0 and out == want_ds and want_ds, err)
+    # a Delta Lake table in a folder: its log listed and read over the
+    # Hub, the summary (but the line naming it) and schema of the local
+    if delta:
+        for p in ('summary', 'schema'):
+            _, want_d, _ = run([tool, 'cat', delta, p])
+            want_d = want_d.replace(('dataset: %s\n' % delta).encode(),
+                                    b'dataset: hf://datasets/colfs/delta/table\n')
+            rc, out, err = run([tool] + ep + ['cat',
+                                'hf://datasets/colfs/delta/table/', p],
+                               env=env)
+            check('a Delta table in hf://datasets/colfs/delta/table/: the '
+                  'local table\'s %s' % p, rc == 0 and out == want_d and
+                  want_d, (err, out[:300], want_d[:300]))
     # a listing that lies is refused, naming the lie
     for lie, pattern in (
             ('outside', r'listed "elsewhere/x.parquet", outside the folder'),
