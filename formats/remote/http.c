@@ -1006,8 +1006,10 @@ static int64_t http_backoff_ms(colfs_http *h, int tries)
 }
 
 /* A signed URL that expired (403 or 410; hf.c): where the bytes are now,
- * asked once per transfer (not again when another transfer already
- * moved the URL), and the transfer pointed there. */
+ * asked once per transfer and once for all the transfers that failed
+ * together (relocations are one at a time: the others find the URL
+ * moved), and the transfer pointed there. */
+static pthread_mutex_t http_relocate_lock = PTHREAD_MUTEX_INITIALIZER;
 static colfs_status http_relocate(colfs_http *h, http_xfer *x)
 {
 	char why[sizeof x->fail.msg] = "", *url = NULL, *old = NULL;
@@ -1015,6 +1017,7 @@ static colfs_status http_relocate(colfs_http *h, http_xfer *x)
 	colfs_status st = COLFS_OK;
 
 	x->relocated = true;
+	pthread_mutex_lock(&http_relocate_lock);
 	pthread_mutex_lock(&h->lock);
 	bool moved = h->url_gen != x->url_gen;
 	pthread_mutex_unlock(&h->lock);
@@ -1022,9 +1025,6 @@ static colfs_status http_relocate(colfs_http *h, http_xfer *x)
 		st = h->relocate(h->relocate_from, h->relocate_token, h->cafile,
 				 &url, &n, why, sizeof why);
 		__atomic_add_fetch(&h->stats.lookups, n, __ATOMIC_RELAXED);
-		if (st)
-			return x->fail_st = colfs_fail(&x->fail, st,
-						       http_off(x), "%s", why);
 	}
 	pthread_mutex_lock(&h->lock);
 	if (url) {
@@ -1033,12 +1033,13 @@ static colfs_status http_relocate(colfs_http *h, http_xfer *x)
 		h->url_gen++;
 	}
 	x->url_gen = h->url_gen;
-	if (curl_easy_setopt(x->e, CURLOPT_URL, h->url) != CURLE_OK)
-		st = COLFS_ENOMEM;
+	if (!st && curl_easy_setopt(x->e, CURLOPT_URL, h->url) != CURLE_OK)
+		st = colfs_fail_why(COLFS_ENOMEM, why, sizeof why, "out of memory");
 	pthread_mutex_unlock(&h->lock);
+	pthread_mutex_unlock(&http_relocate_lock);
 	free(old);
-	if (!st)
-		x->fail_st = COLFS_OK; /* the 403 is past: sent again */
+	x->fail_st = st ? colfs_fail(&x->fail, st, http_off(x), "%s", why)
+			: COLFS_OK; /* the 403 is past: sent again */
 	return st;
 }
 
