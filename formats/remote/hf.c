@@ -16,8 +16,10 @@
  * The token: HF_TOKEN, else HUGGING_FACE_HUB_TOKEN, else the file
  * huggingface_hub writes (HF_TOKEN_PATH, else $HF_HOME/token, HF_HOME
  * defaulting to $XDG_CACHE_HOME/huggingface, else
- * ~/.cache/huggingface).  It is copied only into a target's bearer
- * and relocate_token and the header of a request to the Hub; messages
+ * ~/.cache/huggingface), cleaned as huggingface_hub cleans it (CR and
+ * LF dropped, blanks around it trimmed).  It is copied only into a
+ * target's bearer and relocate_token and the header of a request to the
+ * Hub; messages
  * name where it came from, never its value, and names hold none (an
  * hf:// name has no user information).
  */
@@ -197,9 +199,13 @@ static colfs_status hf_parse(const char *name, colfs_hf_repo *r, char *why,
 	return COLFS_OK;
 bad:
 	colfs_hf_repo_clear(r);
+	/* a name with user information (hf://USER:TOKEN@...) is not
+	 * repeated: it may hold a token */
+	n = strcspn(name + 5, "/");
 	return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 		"%s: not an hf:// name: hf://datasets/OWNER/NAME[@REVISION]/PATH (or models/, spaces/; a folder ends in '/')",
-		name);
+		memchr(name + 5, '@', n) || memchr(name + 5, ':', n)
+			? "hf://..." : name);
 nomem:
 	colfs_hf_repo_clear(r);
 	return colfs_fail_why(COLFS_ENOMEM, why, why_len, "out of memory");
@@ -220,8 +226,27 @@ bool colfs_hf_is_prefix(const char *name)
 /* ------------------------------------------------------------------ */
 /* The endpoint and the token */
 
-/* The token's first line, trimmed, from `path` (NULL when the file is
- * absent or holds none). */
+/* A token as huggingface_hub cleans it: its CR and LF bytes dropped,
+ * then the blanks around it (in place); NULL when nothing is left. */
+static char *hf_token_clean(char *t)
+{
+	size_t k = 0, n;
+
+	for (size_t i = 0; t[i]; i++)
+		if (t[i] != '\r' && t[i] != '\n')
+			t[k++] = t[i];
+	t[k] = '\0';
+	for (n = 0; t[n] == ' ' || t[n] == '\t'; n++)
+		;
+	memmove(t, t + n, k - n + 1);
+	k -= n;
+	while (k && (t[k - 1] == ' ' || t[k - 1] == '\t'))
+		t[--k] = '\0';
+	return k ? t : NULL;
+}
+
+/* The token in the file `path` (malloc'd), NULL when the file is absent
+ * or holds none. */
 static char *hf_token_file(const char *path)
 {
 	char buf[HF_TOKEN_MAX + 2];
@@ -234,11 +259,7 @@ static char *hf_token_file(const char *path)
 	n = fread(buf, 1, sizeof buf - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	buf[strcspn(buf, "\r\n")] = '\0';
-	n = strlen(buf);
-	while (n && isspace((unsigned char)buf[n - 1]))
-		buf[--n] = '\0';
-	if (n && n <= HF_TOKEN_MAX)
+	if (strlen(buf) == n && hf_token_clean(buf))
 		t = strdup(buf);
 	explicit_bzero(buf, sizeof buf);
 	return t;
@@ -261,6 +282,10 @@ static colfs_status hf_token(colfs_hf_repo *r, char *why, size_t why_len)
 			if (!r->token)
 				return colfs_fail_why(COLFS_ENOMEM, why,
 						      why_len, "out of memory");
+			if (!hf_token_clean(r->token)) {
+				free(r->token); /* only blanks: none */
+				r->token = NULL;
+			}
 		}
 	if (!r->token) {
 		if ((v = hf_env("HF_TOKEN_PATH")))
