@@ -666,10 +666,10 @@ colfs_status colfs_hf_request(const colfs_hf_repo *r, const char *url,
 				r->name, r->cafile ? " and cafile" : "");
 		else if (rc != CURLE_OK)
 			st = colfs_fail_why(COLFS_EIO, why, why_len,
-				"%s: %s (%s) from the Hub%s", r->name,
+				"%s: %s (%s) from the Hub after %d tries", r->name,
 				curl_easy_strerror(rc),
 				y->status ? "a reply cut short" : "no reply",
-				again ? ", after 4 tries" : "");
+				tries);
 		else if (again)
 			st = colfs_fail_why(COLFS_EIO, why, why_len,
 				"%s: HTTP %d from the Hub after %d tries",
