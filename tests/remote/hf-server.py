@@ -27,6 +27,9 @@ A repository renamed (--renamed TYPE/OWNER/OLD=TYPE/OWNER/NEW) answers
 its resolve and tree URLs with a 307 to the new name's, a relative Location, or
 an absolute one on the Hub's own host when OLD starts with '@'.
 
+A gated repository (--gated TYPE/OWNER/NAME) answers 401 without a token
+and 403 with one (X-Error-Code GatedRepo): conditions not accepted.
+
 A private repository (--private) wants "Authorization: Bearer TOKEN":
 without one, 401 (X-Error-Code RepoNotFound, as the Hub hides private
 repositories); a wrong token is 401 for any repository.  A missing
@@ -214,6 +217,15 @@ class Hub(Base):
             return self.refuse(401 if not good else 404, 'RepoNotFound',
                                'Repository Not Found for url: %s. Please '
                                'make sure you are authenticated.' % raw)
+        if repo in ARGS.gated:
+            # a gated repository whose conditions the token's user has
+            # not accepted
+            if not good:
+                return self.refuse(401, 'GatedRepo',
+                                   'Access to this repository is restricted')
+            return self.refuse(403, 'GatedRepo',
+                               'Access to this repository is restricted and '
+                               'you are not in the authorized list')
         rev_dir = os.path.join(repo_dir, urllib.parse.quote(rev, safe=''))
         if not os.path.isdir(rev_dir):
             return self.refuse(404, 'RevisionNotFound',
@@ -349,6 +361,7 @@ def main():
     ap.add_argument('--small', type=int, default=10000)
     ap.add_argument('--fault-cdn')
     ap.add_argument('--renamed', action='append', default=[])
+    ap.add_argument('--gated', action='append', default=[])
     ARGS = ap.parse_args()
     hub = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Hub)
     cdn = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Cdn)

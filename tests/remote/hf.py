@@ -26,7 +26,8 @@ Default (remote-hf):
     Hub, the next expiry leads to other bytes: a changed source (EIO,
     `errors`);
   - refusals named: a private repository without a token (401, naming
-    HF_TOKEN), a wrong token (401), a missing file, revision or
+    HF_TOKEN), a wrong token (401), a gated repository whose conditions
+    the token's user has not accepted (403), a missing file, revision or
     repository (404), the mount refused with the same line;
   - a corpus Delta table in a folder: the local table's summary and
     schema;
@@ -395,6 +396,7 @@ def main_case():
     put('models/colfs/model', 'main', 'weights.parquet', sample)
     put('spaces/colfs/space', 'v1.0', 'app/data.parquet', sample)
     put('datasets/colfs/priv', 'main', 's.parquet', sample)
+    put('datasets/colfs/gated', 'main', 's.parquet', sample)
     if cfile:
         put('datasets/colfs/priv', 'main', 'corpus/c.parquet', cfile)
     delta = os.path.join(corpus, 'delta', 'simple_table_with_checkpoint')
@@ -410,7 +412,8 @@ def main_case():
         delta = None
     hub, cdn = start_hub('--page-size', '2',
                          '--renamed', 'datasets/colfs/old=datasets/colfs/pub',
-                         '--renamed', '@datasets/colfs/old2=datasets/colfs/pub')
+                         '--renamed', '@datasets/colfs/old2=datasets/colfs/pub',
+                         '--gated', 'datasets/colfs/gated')
     ep = ['-o', 'hf_endpoint=http://127.0.0.1:%d' % hub]
     env = env_with()
     tool = os.environ['COLFS_TOOL']
@@ -527,6 +530,10 @@ def main_case():
             r'HTTP 401 \(unauthorized\).*a token is needed \(HF_TOKEN\)')
     refused('a wrong token', priv, env_with(HF_TOKEN='hf_wrong' + LEAK[::-1]),
             r'HTTP 401 \(unauthorized\).*the token was refused.*HF_TOKEN')
+    refused('a gated repository, conditions not accepted',
+            'hf://datasets/colfs/gated/s.parquet', tok,
+            r'HTTP 403 \(forbidden\).*the token has no access.*'
+            r'token from HF_TOKEN')
     refused('a missing file', 'hf://datasets/colfs/pub/data/nope.parquet',
             env, r'HTTP 404 \(not found\).*no such file')
     refused('a missing revision', 'hf://datasets/colfs/pub@v9/data/sample.parquet',
@@ -612,6 +619,8 @@ def faults_case():
              r'with the whole object of \d+ bytes for the last'),
             ('status:403', r'HTTP 403 \(forbidden\) for the last'),
             ('from:2,status:404', r'HTTP 404 \(not found\) for bytes'),
+            ('from:2,status:416', r'HTTP 416 \(range not satisfiable\) '
+             r'for bytes'),
             ('from:2,500:1', r'HTTP 500 for bytes \d+-\d+ after 4 tries'),
             ('from:2,nolength', r'reply without a valid Content-Length'),
             ('from:2,loop', r'more than 5 redirects'),
