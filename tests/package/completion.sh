@@ -5,7 +5,7 @@
 # COMP_CWORD as bash does, calls the function and compares COMPREPLY:
 #   colfs: options, -o names from `colfs --help` (one, after a comma, a
 #   fixed value list, a file for schema_from=), FILE (or a URL scheme
-#   --help names: gs://, s3://, az://, abfss://) then a directory;
+#   --help names: gs://, s3://, az://, abfss://, hf://) then a directory;
 #   colfs-tool: options, subcommands, -o names from `colfs-tool --help`,
 #   and the tree paths of ls, cat, stat inside a sample Parquet file (they
 #   must be what `colfs-tool ls` lists, directories with a '/').
@@ -65,6 +65,7 @@ check "-onull=x,allow_full_download -onull=x,allow_other -onull=x,allow_root" \
 check "schema_from=s.parquet" _colfs "$COLFS" -o schema_from=s.
 check "s.parquet" _colfs "$COLFS" s.
 check "gs://" _colfs "$COLFS" g
+check "hf://" _colfs "$COLFS" hf
 check "s.parquet s3://" _colfs "$COLFS" s
 check "az:// abfss://" _colfs "$COLFS" a
 check "mnt mnt2" _colfs "$COLFS" s.parquet m
