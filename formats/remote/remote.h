@@ -11,7 +11,7 @@
  *   s3_list.c,       the listings of a prefix (ListObjectsV2 for S3 and
  *   azure_list.c,    GCS, List Blobs for Azure), their XML read by one
  *   xml_list.c       parser;
- *   http.c           the exchanges with the server through libcurl:
+ *   http*.c          the exchanges with the server through libcurl:
  *                    ranged and suffix GETs, several in flight (multi),
  *                    each reply checked against what was asked (206 and
  *                    Content-Range, Content-Length, validators), bounded
@@ -248,9 +248,10 @@ colfs_status colfs_hf_refused(const colfs_hf_repo *r,
 			      const colfs_hf_reply *y, const char *what,
 			      char *why, size_t why_len);
 
-/* http.c: exchanges with one object.  Every function may be called from
- * several threads at once (each call has its own curl handles; they
- * share connections, DNS and TLS sessions). */
+/* http.c (its parts: http_internal.h): exchanges with one object.
+ * Every function may be called from several threads at once (each call
+ * has its own curl handles; they share connections, DNS and TLS
+ * sessions). */
 typedef struct colfs_http colfs_http;
 
 #define COLFS_HTTP_SLOWEST 5
