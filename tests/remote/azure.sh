@@ -162,33 +162,8 @@ requests az://priv/data/big.parquet 2
 
 # ---- a wrong key -------------------------------------------------------------
 refused() { # WHAT (the environment set by the caller)
-	local rc m
-	timeout "$T" "$COLFS_TOOL" "${EP[@]}" cat az://priv/data/sample.parquet \
-		schema >/dev/null 2>"$WORK/refused.err"
-	rc=$?
-	cat "$WORK/refused.err" >>"$WORK/stderr.all"
-	[ "$rc" = 1 ] || [ "$rc" = 2 ] ||
-		fail "$1: colfs-tool exited $rc: $(cat "$WORK/refused.err")"
-	grep -q 'HTTP 403 (forbidden)' "$WORK/refused.err" ||
-		fail "$1: colfs-tool's message does not name HTTP 403: $(cat "$WORK/refused.err")"
-	newmnt
-	m=$NEWMNT
-	timeout "$T" "$COLFS" "${EP[@]}" az://priv/data/sample.parquet "$m" \
-		2>"$WORK/refused.err"
-	rc=$?
-	cat "$WORK/refused.err" >>"$WORK/stderr.all"
-	[ "$rc" = 1 ] || fail "$1: colfs exited $rc: $(cat "$WORK/refused.err")"
-	grep -q '403' "$WORK/refused.err" ||
-		fail "$1: colfs's message does not name HTTP 403: $(cat "$WORK/refused.err")"
-	if grep -qs " $m fuse" /proc/self/mounts; then
-		fusermount3 -u "$m"
-		fail "$1: colfs mounted"
-	fi
-	timeout "$T" "$COLFS_TOOL" "${EP[@]}" cat az://priv/ds/ summary \
-		>/dev/null 2>"$WORK/refused.err" && fail "$1: the listing was served"
-	cat "$WORK/refused.err" >>"$WORK/stderr.all"
-	grep -q 'HTTP 403' "$WORK/refused.err" ||
-		fail "$1: the listing's refusal does not name HTTP 403: $(cat "$WORK/refused.err")"
+	refused_object "$1" az://priv/data/sample.parquet 'HTTP 403 (forbidden)' 403
+	refused_listing "$1" az://priv/ds/ 'HTTP 403'
 	echo "ok: $1: refused with $(head -1 "$WORK/refused.err")"
 }
 (

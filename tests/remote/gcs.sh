@@ -191,37 +191,13 @@ done
 unmount_remote
 
 # ---- refusals --------------------------------------------------------------
-refused() { # WHAT
-	local rc m
+refused() { # WHAT LISTING-ERROR
 	: >"$WORK/requests.log"
-	timeout "$T" "$COLFS_TOOL" "${EP[@]}" cat gs://priv/data/sample.parquet \
-		schema >/dev/null 2>"$WORK/refused.err"
-	rc=$?
-	cat "$WORK/refused.err" >>"$WORK/stderr.all"
-	[ "$rc" = 1 ] || [ "$rc" = 2 ] ||
-		fail "$1: colfs-tool exited $rc: $(cat "$WORK/refused.err")"
-	grep -q 'gs://priv/data/sample.parquet: HTTP 403 (forbidden)' "$WORK/refused.err" ||
-		fail "$1: colfs-tool's message does not name HTTP 403: $(cat "$WORK/refused.err")"
+	refused_object "$1" gs://priv/data/sample.parquet \
+		'gs://priv/data/sample.parquet: HTTP 403 (forbidden)' 'HTTP 403'
 	grep -q '^403 GET /priv/data/sample.parquet ' "$WORK/requests.log" ||
 		fail "$1: the server did not refuse the request"
-	newmnt
-	m=$NEWMNT
-	timeout "$T" "$COLFS" "${EP[@]}" gs://priv/data/sample.parquet "$m" \
-		2>"$WORK/refused.err"
-	rc=$?
-	cat "$WORK/refused.err" >>"$WORK/stderr.all"
-	[ "$rc" = 1 ] || fail "$1: colfs exited $rc: $(cat "$WORK/refused.err")"
-	grep -q 'HTTP 403' "$WORK/refused.err" ||
-		fail "$1: colfs's message does not name HTTP 403: $(cat "$WORK/refused.err")"
-	if grep -qs " $m fuse" /proc/self/mounts; then
-		fusermount3 -u "$m"
-		fail "$1: colfs mounted"
-	fi
-	timeout "$T" "$COLFS_TOOL" "${EP[@]}" cat gs://priv/ds/ summary \
-		>/dev/null 2>"$WORK/refused.err" && fail "$1: the listing was served"
-	cat "$WORK/refused.err" >>"$WORK/stderr.all"
-	grep -q "HTTP 403 $2" "$WORK/refused.err" ||
-		fail "$1: the listing's refusal does not name HTTP 403 $2: $(cat "$WORK/refused.err")"
+	refused_listing "$1" gs://priv/ds/ "HTTP 403 $2"
 	echo "ok: $1: refused with $(head -1 "$WORK/refused.err")"
 }
 (

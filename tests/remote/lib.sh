@@ -26,6 +26,14 @@
 #                             NAME by default); no file holds a secret
 #   requests NAME MAX         mount + ls + cat summary take at most MAX
 #                             requests (`io`)
+#   refused_object WHAT NAME TOOL-RE COLFS-RE
+#                             the server refuses NAME (the environment set
+#                             by the caller): colfs-tool exits 1 or 2 and
+#                             colfs 1, their messages match the grep
+#                             patterns, nothing is mounted
+#   refused_listing WHAT PREFIX RE
+#                             colfs-tool's listing of PREFIX is refused
+#                             with a message matching RE
 #   delta_same DELTA NAME STORE
 #                             colfs-tool's summary and schema of the Delta
 #                             table NAME equal those of the local DELTA
@@ -165,6 +173,41 @@ requests() { # NAME MAX
 		fail "mount + ls + cat summary of '$1' took ${n:-?} requests, more than $2"
 	unmount_remote
 	echo "ok: mount + ls + cat summary of '$1': $n request(s)"
+}
+
+refused_object() { # WHAT NAME TOOL-RE COLFS-RE
+	local rc m
+	timeout "$T" "$COLFS_TOOL" "${EP[@]}" cat "$2" schema >/dev/null \
+		2>"$WORK/refused.err"
+	rc=$?
+	cat "$WORK/refused.err" >>"$WORK/stderr.all"
+	[ "$rc" = 1 ] || [ "$rc" = 2 ] ||
+		fail "$1: colfs-tool exited $rc, expected 1 or 2: $(cat "$WORK/refused.err")"
+	grep -q "$3" "$WORK/refused.err" ||
+		fail "$1: colfs-tool's message does not name '$3': $(cat "$WORK/refused.err")"
+	newmnt
+	m=$NEWMNT
+	timeout "$T" "$COLFS" "${EP[@]}" "$2" "$m" 2>"$WORK/refused.err"
+	rc=$?
+	cat "$WORK/refused.err" >>"$WORK/stderr.all"
+	[ "$rc" = 1 ] ||
+		fail "$1: colfs exited $rc, expected 1: $(cat "$WORK/refused.err")"
+	grep -q "$4" "$WORK/refused.err" ||
+		fail "$1: colfs's message does not name '$4': $(cat "$WORK/refused.err")"
+	if grep -qs " $m fuse" /proc/self/mounts; then
+		fusermount3 -u "$m" # a subshell's MOUNTS is not the trap's
+		fail "$1: colfs mounted"
+	fi
+	return 0
+}
+
+refused_listing() { # WHAT PREFIX RE
+	timeout "$T" "$COLFS_TOOL" "${EP[@]}" cat "$2" summary \
+		>/dev/null 2>"$WORK/refused.err" && fail "$1: the listing was served"
+	cat "$WORK/refused.err" >>"$WORK/stderr.all"
+	grep -q "$3" "$WORK/refused.err" ||
+		fail "$1: the listing's refusal does not name '$3': $(cat "$WORK/refused.err")"
+	return 0
 }
 
 # A Delta table under a prefix (its log listed and read over the store):

@@ -86,7 +86,8 @@ unset AWS_PROFILE AWS_REGION AWS_DEFAULT_REGION AWS_CONFIG_FILE \
 	AWS_SHARED_CREDENTIALS_FILE
 mkdir "$HOME"
 
-tool() { timeout "$T" "$COLFS_TOOL" -o "s3_endpoint=$ENDPOINT" "$@"; }
+EP=(-o "s3_endpoint=$ENDPOINT")
+tool() { timeout "$T" "$COLFS_TOOL" "${EP[@]}" "$@"; }
 
 # The paths colfs-tool compares: documents, row views, every column.
 tool_paths() { # LOCAL-FILE
@@ -209,28 +210,7 @@ mount_same_bytes "$WORK/sample.orc" "$OBJ_ORC"
 
 # ---- wrong credentials -----------------------------------------------------
 refused() { # WHAT (the environment set by the caller)
-	local rc m
-	tool cat "$OBJ_PQ" schema >/dev/null 2>"$WORK/refused.err"
-	rc=$?
-	cat "$WORK/refused.err" >>"$WORK/stderr.all"
-	[ "$rc" = 1 ] || [ "$rc" = 2 ] ||
-		fail "$1: colfs-tool exited $rc, expected 1 or 2: $(cat "$WORK/refused.err")"
-	grep -q '403' "$WORK/refused.err" ||
-		fail "$1: colfs-tool's message does not name HTTP 403: $(cat "$WORK/refused.err")"
-	newmnt
-	m=$NEWMNT
-	timeout "$T" "$COLFS" -o "s3_endpoint=$ENDPOINT" "$OBJ_PQ" "$m" \
-		2>"$WORK/refused.err"
-	rc=$?
-	cat "$WORK/refused.err" >>"$WORK/stderr.all"
-	[ "$rc" = 1 ] ||
-		fail "$1: colfs exited $rc, expected 1: $(cat "$WORK/refused.err")"
-	grep -q '403' "$WORK/refused.err" ||
-		fail "$1: colfs's message does not name HTTP 403: $(cat "$WORK/refused.err")"
-	if grep -qs " $m fuse" /proc/self/mounts; then
-		fusermount3 -u "$m" # a subshell's MOUNTS is not the trap's
-		fail "$1: colfs mounted"
-	fi
+	refused_object "$1" "$OBJ_PQ" 403 403
 	echo "ok: $1: refused with $(head -1 "$WORK/refused.err")"
 }
 (
