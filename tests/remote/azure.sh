@@ -73,17 +73,7 @@ grep -q 'HTTP 403' "$WORK/put.err" ||
 	fail "Azurite refused a bad signature otherwise than by 403: $(cat "$WORK/put.err")"
 
 # ---- the blobs -------------------------------------------------------------
-mkdir "$WORK/ds"
-timeout "$T" "$COLFS_MKSAMPLE" "$WORK/sample.parquet" --rows 5000 \
-	--row-groups 2 --codec snappy >/dev/null || fail "colfs-mksample failed"
-timeout "$T" "$COLFS_MKSAMPLE" "$WORK/big.parquet" --rows 200000 \
-	--row-groups 2 --codec none >/dev/null || fail "colfs-mksample failed"
-timeout "$T" "$COLFS_MKSAMPLE" "$WORK/ds/a.parquet" --rows 300 >/dev/null ||
-	fail "colfs-mksample failed"
-timeout "$T" "$COLFS_MKSAMPLE" "$WORK/ds/b.parquet" --rows 700 >/dev/null ||
-	fail "colfs-mksample failed"
-[ "$(stat -c %s "$WORK/big.parquet")" -gt $((2 << 20)) ] ||
-	fail "big.parquet is not larger than 2 MiB"
+make_samples
 CORPUS_FILE=${CORPUS:-}/parquet/good/alltypes_plain.snappy.parquet
 [ -f "$CORPUS_FILE" ] || CORPUS_FILE=
 

@@ -50,18 +50,9 @@ LEAKS=(-e "$LEAK")
 # ---- the objects -----------------------------------------------------------
 B=$WORK/buckets
 mkdir -p "$B/priv/data" "$B/priv/ds" "$B/pub" "$WORK/ds"
-timeout "$T" "$COLFS_MKSAMPLE" "$WORK/sample.parquet" --rows 5000 \
-	--row-groups 2 --codec snappy >/dev/null || fail "colfs-mksample failed"
-timeout "$T" "$COLFS_MKSAMPLE" "$WORK/big.parquet" --rows 200000 \
-	--row-groups 2 --codec none >/dev/null || fail "colfs-mksample failed"
-timeout "$T" "$COLFS_MKSAMPLE" "$WORK/ds/a.parquet" --rows 300 >/dev/null ||
-	fail "colfs-mksample failed"
-timeout "$T" "$COLFS_MKSAMPLE" "$WORK/ds/b.parquet" --rows 700 >/dev/null ||
-	fail "colfs-mksample failed"
+make_samples
 timeout "$T" "$COLFS_MKSAMPLE" "$WORK/ds/c.parquet" --rows 50 >/dev/null ||
 	fail "colfs-mksample failed"
-[ "$(stat -c %s "$WORK/big.parquet")" -gt $((2 << 20)) ] ||
-	fail "big.parquet is not larger than 2 MiB"
 cp "$WORK/sample.parquet" "$WORK/big.parquet" "$B/priv/data/"
 cp "$WORK/ds/"*.parquet "$B/priv/ds/"
 cp "$WORK/sample.parquet" "$B/pub/with space+plus.parquet"

@@ -11,6 +11,9 @@
 #   newmnt                    NEWMNT: a new mountpoint in MOUNTS
 #   wait_mounted MNT PID      true once MNT is mounted, false if PID exits
 #   pathenc KEY               the key as a URL path (%XX but A-Za-z0-9._~/-)
+#   make_samples              generated Parquet files in WORK: sample.parquet
+#                             (5000 rows), big.parquet (more than 2 MiB),
+#                             ds/a.parquet and ds/b.parquet (a dataset)
 #
 # With EP (the endpoint's colfs options, an array) and LEAKS (grep -F
 # arguments, one `-e SECRET` each) set by the test:
@@ -100,6 +103,20 @@ pathenc() { # KEY
 		esac
 	done
 	printf '%s' "$out"
+}
+
+make_samples() {
+	mkdir -p "$WORK/ds" || fail "cannot make $WORK/ds"
+timeout "$T" "$COLFS_MKSAMPLE" "$WORK/sample.parquet" --rows 5000 \
+	--row-groups 2 --codec snappy >/dev/null || fail "colfs-mksample failed"
+timeout "$T" "$COLFS_MKSAMPLE" "$WORK/big.parquet" --rows 200000 \
+	--row-groups 2 --codec none >/dev/null || fail "colfs-mksample failed"
+timeout "$T" "$COLFS_MKSAMPLE" "$WORK/ds/a.parquet" --rows 300 >/dev/null ||
+	fail "colfs-mksample failed"
+timeout "$T" "$COLFS_MKSAMPLE" "$WORK/ds/b.parquet" --rows 700 >/dev/null ||
+	fail "colfs-mksample failed"
+[ "$(stat -c %s "$WORK/big.parquet")" -gt $((2 << 20)) ] ||
+	fail "big.parquet is not larger than 2 MiB"
 }
 
 mount_remote() { # NAME
