@@ -1,8 +1,8 @@
 /* colfs: Azure Blob Storage's Shared Key signature (remote.h,
  * colfs_azure_authorization): the string the Blob service signs for a GET
  * and its HMAC-SHA256 with the account key (libcrypto).  A file of its
- * own: http.c signs each request with it, below azure.c, which makes the
- * targets and calls http.c.
+ * own: http_request.c signs each request with it, below azure.c, which
+ * makes the targets and calls http.c.
  *
  * The key is decoded into a buffer on the stack, wiped after use.
  */

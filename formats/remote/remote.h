@@ -11,7 +11,7 @@
  *   s3_list.c,       the listings of a prefix (ListObjectsV2 for S3 and
  *   azure_list.c,    GCS, List Blobs for Azure), their XML read by one
  *   xml_list.c       parser;
- *   http.c           the exchanges with the server through libcurl:
+ *   http*.c          the exchanges with the server through libcurl:
  *                    ranged and suffix GETs, several in flight (multi),
  *                    each reply checked against what was asked (206 and
  *                    Content-Range, Content-Length, validators), bounded
@@ -175,7 +175,7 @@ colfs_status colfs_gcs_peek(const char *url, const colfs_options *o,
 			    uint64_t size, size_t n, uint8_t *head,
 			    uint8_t *tail, char *why, size_t why_len);
 
-/* The Hugging Face Hub (hf.c, hf_list.c).  Names:
+/* The Hugging Face Hub (hf.c, hf_request.c, hf_list.c).  Names:
  * hf://datasets/OWNER/NAME[@REVISION]/PATH, hf://spaces/..., and
  * hf://models/OWNER/NAME/... or hf://OWNER/NAME/... (a model); the
  * revision (default main) percent-decoded, "~parquet" standing for
@@ -197,8 +197,10 @@ colfs_status colfs_hf_list(const char *name, const colfs_options *o,
 colfs_status colfs_hf_peek(const char *name, const colfs_options *o,
 			   uint64_t size, size_t n, uint8_t *head,
 			   uint8_t *tail, char *why, size_t why_len);
-/* What hf.c and hf_list.c share: a name read with its endpoint and
- * token, and one request to the Hub. */
+/* What hf.c, hf_list.c and hf_request.c share: a name read with its
+ * endpoint and token, and one request to the Hub (hf_request.c). */
+/* The longest token read (a request's header holds it). */
+#define COLFS_HF_TOKEN_MAX 4096
 typedef struct colfs_hf_repo {
 	const char *name;    /* as given: what messages show */
 	char type[16];       /* "datasets", "models" or "spaces" */
@@ -248,9 +250,10 @@ colfs_status colfs_hf_refused(const colfs_hf_repo *r,
 			      const colfs_hf_reply *y, const char *what,
 			      char *why, size_t why_len);
 
-/* http.c: exchanges with one object.  Every function may be called from
- * several threads at once (each call has its own curl handles; they
- * share connections, DNS and TLS sessions). */
+/* http.c (its parts: http_internal.h): exchanges with one object.
+ * Every function may be called from several threads at once (each call
+ * has its own curl handles; they share connections, DNS and TLS
+ * sessions). */
 typedef struct colfs_http colfs_http;
 
 #define COLFS_HTTP_SLOWEST 5

@@ -12,6 +12,7 @@
  * the line and the profile instead.
  */
 #include "../core/source.h"
+#include "aws_ini.h"
 #include "remote.h"
 
 #include <errno.h>
@@ -30,9 +31,6 @@
 #define S3_BUCKET_MAX 63
 /* A region name goes into a host name and the signing scope. */
 #define S3_REGION_MAX 63
-/* The credentials and config files are small; a larger one is refused
- * rather than read. */
-#define S3_INI_MAX (1u << 20)
 
 static void wipe_free(char *s)
 {
@@ -246,231 +244,6 @@ static colfs_status s3_url_parse(const char *url, bool prefix, s3_url *u,
 }
 
 /* ------------------------------------------------------------------ */
-/* The credentials and config files: INI as the AWS tools read it.
- * Sections "[name]"; settings "key = value" or "key: value" (spaces
- * around the delimiter, keys case-insensitive); comment lines starting
- * with '#' or ';'; an indented line after a setting continues it (a
- * nested block such as "s3 =" and its indented settings), and is
- * ignored here. */
-
-typedef struct ini_entry {
-	const char *section;
-	const char *key;
-	const char *value;
-} ini_entry;
-
-typedef struct ini_file {
-	const char *path;   /* for messages */
-	bool exists;
-	char *text;         /* the file, cut in place; wiped at free */
-	size_t len;
-	ini_entry *entries;
-	size_t n;
-} ini_file;
-
-static void ini_free(ini_file *f)
-{
-	if (f->text) {
-		explicit_bzero(f->text, f->len);
-		free(f->text);
-	}
-	free(f->entries);
-	f->text = NULL;
-	f->entries = NULL;
-	f->n = 0;
-}
-
-static char *trim(char *s, char *end)
-{
-	while (s < end && (*s == ' ' || *s == '\t'))
-		s++;
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
-		end--;
-	*end = '\0';
-	return s;
-}
-
-static colfs_status ini_parse(ini_file *f, char *why, size_t why_len)
-{
-	/* a section or a setting per line at most */
-	size_t lines = 1;
-	for (size_t i = 0; i < f->len; i++)
-		lines += f->text[i] == '\n';
-	f->entries = calloc(lines, sizeof *f->entries);
-	if (!f->entries)
-		return colfs_fail_why(COLFS_ENOMEM, why, why_len,
-			       "%s: out of memory", f->path);
-
-	const char *section = NULL;
-	bool have_key = false;
-	char *p = f->text, *end = f->text + f->len;
-	for (size_t line = 1; p < end; line++) {
-		char *nl = memchr(p, '\n', (size_t)(end - p));
-		char *eol = nl ? nl : end;
-		char *next = nl ? nl + 1 : end;
-		if (eol > p && eol[-1] == '\r')
-			eol--;
-		bool indented = *p == ' ' || *p == '\t';
-		char *s = trim(p, eol);
-		p = next;
-		if (!*s || *s == '#' || *s == ';')
-			continue;
-		if (indented && have_key)
-			continue;
-		if (*s == '[') {
-			size_t n = strlen(s);
-			if (s[n - 1] != ']')
-				return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
-					       "%s:%zu: a section header "
-					       "without its ']'",
-					       f->path, line);
-			char *name = trim(s + 1, s + n - 1);
-			if (!*name)
-				return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
-					       "%s:%zu: a section without a "
-					       "name", f->path, line);
-			section = name;
-			have_key = false;
-			/* the section is known even with no settings */
-			f->entries[f->n++] = (ini_entry){section, NULL, NULL};
-			continue;
-		}
-		char *delim = strpbrk(s, "=:");
-		if (!delim)
-			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
-				       "%s:%zu: expected '[section]' or "
-				       "'key = value'", f->path, line);
-		if (!section)
-			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
-				       "%s:%zu: a setting before any "
-				       "[section]", f->path, line);
-		char *value = trim(delim + 1, s + strlen(s));
-		char *key = trim(s, delim);
-		if (!*key)
-			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
-				       "%s:%zu: a setting without a name",
-				       f->path, line);
-		f->entries[f->n++] = (ini_entry){section, key, value};
-		have_key = true;
-	}
-	return COLFS_OK;
-}
-
-/* Read and parse `path`.  A file that does not exist is not an error
- * unless `must_exist` (a file the user named): f->exists says. */
-static colfs_status ini_load(ini_file *f, const char *path, bool must_exist,
-			     char *why, size_t why_len)
-{
-	memset(f, 0, sizeof *f);
-	f->path = path;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT && !must_exist)
-			return COLFS_OK;
-		return colfs_fail_why(COLFS_EIO, why, why_len, "%s: %s", path,
-			       strerror(errno));
-	}
-	struct stat st;
-	if (fstat(fd, &st) != 0) {
-		int e = errno;
-		close(fd);
-		return colfs_fail_why(COLFS_EIO, why, why_len, "%s: %s", path,
-			       strerror(e));
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return colfs_fail_why(COLFS_EIO, why, why_len,
-			       "%s: not a regular file", path);
-	}
-	if (st.st_size > S3_INI_MAX) {
-		close(fd);
-		return colfs_fail_why(COLFS_EOVERFLOW, why, why_len,
-			       "%s: %lld bytes, more than the %u a credentials "
-			       "or config file may have", path,
-			       (long long)st.st_size, S3_INI_MAX);
-	}
-	f->text = malloc((size_t)st.st_size + 1);
-	if (!f->text) {
-		close(fd);
-		return colfs_fail_why(COLFS_ENOMEM, why, why_len,
-			       "%s: out of memory", path);
-	}
-	size_t got = 0;
-	while (got < (size_t)st.st_size) {
-		ssize_t r = read(fd, f->text + got, (size_t)st.st_size - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-			close(fd);
-			f->len = got;
-			ini_free(f);
-			return colfs_fail_why(COLFS_EIO, why, why_len, "%s: %s", path,
-				       strerror(e));
-		}
-		if (r == 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	f->text[got] = '\0';
-	f->len = got;
-	f->exists = true;
-	if (memchr(f->text, '\0', got)) {
-		ini_free(f);
-		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
-			       "%s: a NUL byte: not a text file", path);
-	}
-	colfs_status st2 = ini_parse(f, why, why_len);
-	if (st2)
-		ini_free(f);
-	return st2;
-}
-
-/* Is `section` the profile `profile`?  In the credentials file a
- * profile's section is [NAME]; in the config file [profile NAME], and
- * [default] for the default profile. */
-static bool section_is_profile(const char *section, const char *profile,
-			       bool config)
-{
-	if (!config)
-		return strcmp(section, profile) == 0;
-	if (strcmp(profile, "default") == 0 && strcmp(section, "default") == 0)
-		return true;
-	if (strncmp(section, "profile", 7) != 0 ||
-	    (section[7] != ' ' && section[7] != '\t'))
-		return false;
-	const char *name = section + 7;
-	while (*name == ' ' || *name == '\t')
-		name++;
-	return strcmp(name, profile) == 0;
-}
-
-static bool ini_has_profile(const ini_file *f, const char *profile,
-			    bool config)
-{
-	for (size_t i = 0; i < f->n; i++)
-		if (section_is_profile(f->entries[i].section, profile, config))
-			return true;
-	return false;
-}
-
-/* The last value of `key` in the profile's sections, or NULL. */
-static const char *ini_get(const ini_file *f, const char *profile,
-			   bool config, const char *key)
-{
-	const char *v = NULL;
-
-	for (size_t i = 0; i < f->n; i++)
-		if (f->entries[i].key &&
-		    section_is_profile(f->entries[i].section, profile,
-				       config) &&
-		    strcasecmp(f->entries[i].key, key) == 0)
-			v = f->entries[i].value;
-	return v;
-}
-
-/* ------------------------------------------------------------------ */
 /* Region and credentials */
 
 typedef struct s3_env {
@@ -480,9 +253,9 @@ typedef struct s3_env {
 	bool config_named;       /* AWS_CONFIG_FILE was set */
 	char creds_path[4096];
 	bool creds_named;        /* AWS_SHARED_CREDENTIALS_FILE was set */
-	ini_file config;
+	aws_ini config;
 	bool config_loaded;
-	ini_file creds;
+	aws_ini creds;
 	bool creds_loaded;
 } s3_env;
 
@@ -520,8 +293,8 @@ static colfs_status env_config(s3_env *e, char *why, size_t why_len)
 	if (!e->config_loaded) {
 		e->config_loaded = true;
 		if (e->config_path[0])
-			COLFS_TRY(ini_load(&e->config, e->config_path,
-					   e->config_named, why, why_len));
+			COLFS_TRY(aws_ini_load(&e->config, e->config_path,
+					       e->config_named, why, why_len));
 	}
 	return COLFS_OK;
 }
@@ -531,8 +304,8 @@ static colfs_status env_creds(s3_env *e, char *why, size_t why_len)
 	if (!e->creds_loaded) {
 		e->creds_loaded = true;
 		if (e->creds_path[0])
-			COLFS_TRY(ini_load(&e->creds, e->creds_path,
-					   e->creds_named, why, why_len));
+			COLFS_TRY(aws_ini_load(&e->creds, e->creds_path,
+					       e->creds_named, why, why_len));
 	}
 	return COLFS_OK;
 }
@@ -569,7 +342,7 @@ static colfs_status s3_region(s3_env *e, const char **region, char *why,
 	}
 	COLFS_TRY(env_config(e, why, why_len));
 	const char *v = e->config.exists ?
-		ini_get(&e->config, e->profile, true, "region") : NULL;
+		aws_ini_get(&e->config, e->profile, true, "region") : NULL;
 	if (v && *v) {
 		if (!region_ok(v))
 			return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
@@ -599,12 +372,13 @@ typedef struct s3_creds {
 
 /* The access keys of the profile in one file.  *found false: none there
  * (then neither key is set). */
-static colfs_status profile_keys(const ini_file *f, const char *profile,
+static colfs_status profile_keys(const aws_ini *f, const char *profile,
 				 bool config, s3_creds *c, bool *found,
 				 char *why, size_t why_len)
 {
-	const char *ak = ini_get(f, profile, config, "aws_access_key_id");
-	const char *sk = ini_get(f, profile, config, "aws_secret_access_key");
+	const char *ak = aws_ini_get(f, profile, config, "aws_access_key_id");
+	const char *sk = aws_ini_get(f, profile, config,
+				     "aws_secret_access_key");
 
 	*found = false;
 	if (ak && !*ak)
@@ -620,8 +394,8 @@ static colfs_status profile_keys(const ini_file *f, const char *profile,
 			       "%s: profile '%s' has aws_secret_access_key but "
 			       "no aws_access_key_id", f->path, profile);
 	if (ak) {
-		const char *tok = ini_get(f, profile, config,
-					  "aws_session_token");
+		const char *tok = aws_ini_get(f, profile, config,
+					      "aws_session_token");
 		c->access_key = ak;
 		c->secret_key = sk;
 		c->token = tok && *tok ? tok : NULL;
@@ -630,7 +404,7 @@ static colfs_status profile_keys(const ini_file *f, const char *profile,
 	}
 	for (size_t i = 0;
 	     i < sizeof unsupported_keys / sizeof *unsupported_keys; i++)
-		if (ini_get(f, profile, config, unsupported_keys[i]))
+		if (aws_ini_get(f, profile, config, unsupported_keys[i]))
 			return colfs_fail_why(COLFS_EUNSUPPORTED, why, why_len,
 				       "%s: profile '%s' gets its credentials "
 				       "through %s, which colfs does not "
@@ -684,10 +458,10 @@ static colfs_status s3_credentials(s3_env *e, s3_creds *c, bool *found,
 			return COLFS_OK;
 	}
 	if (e->profile_named &&
-	    !(e->creds.exists && ini_has_profile(&e->creds, e->profile,
-						 false)) &&
-	    !(e->config.exists && ini_has_profile(&e->config, e->profile,
-						  true)))
+	    !(e->creds.exists && aws_ini_has_profile(&e->creds, e->profile,
+						     false)) &&
+	    !(e->config.exists && aws_ini_has_profile(&e->config, e->profile,
+						      true)))
 		return colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 			       "AWS_PROFILE names profile '%s', which is in "
 			       "neither %s nor %s", e->profile,
@@ -883,8 +657,8 @@ nomem:
 done:
 	if (st)
 		colfs_remote_target_clear(out);
-	ini_free(&e->config);
-	ini_free(&e->creds);
+	aws_ini_free(&e->config);
+	aws_ini_free(&e->creds);
 	explicit_bzero(e, sizeof *e);
 	free(e);
 	return st;

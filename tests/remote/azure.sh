@@ -28,32 +28,14 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 T=30 # seconds any one command may take
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "SKIP: $*" >&2; exit 77; }
+. "$here/lib.sh"
 
-for v in COLFS COLFS_TOOL COLFS_MKSAMPLE; do
-	[ -x "${!v:-}" ] || fail "$v is not set to a program"
-done
-[ -c /dev/fuse ] || skip "/dev/fuse is not available"
-command -v fusermount3 >/dev/null || skip "fusermount3 is not installed"
+need_programs COLFS COLFS_TOOL COLFS_MKSAMPLE
+need_fuse
 command -v python3 >/dev/null || skip "python3 is not installed"
 sh "$here/azure-setup.sh" || exit $?
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/colfs-azure.XXXXXX")
-MOUNTS=()
-SERVER=
-cleanup() {
-	local m
-	for m in "${MOUNTS[@]}"; do
-		grep -qs " $m fuse" /proc/self/mounts &&
-			{ fusermount3 -u "$m" 2>/dev/null || fusermount3 -uz "$m"; }
-	done
-	[ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null
-	wait 2>/dev/null
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM INT HUP
+remote_work azure
 
 # The account key: base64 (48 bytes), recognisable, so that a leak is
 # found by grep.
@@ -91,17 +73,7 @@ grep -q 'HTTP 403' "$WORK/put.err" ||
 	fail "Azurite refused a bad signature otherwise than by 403: $(cat "$WORK/put.err")"
 
 # ---- the blobs -------------------------------------------------------------
-mkdir "$WORK/ds"
-timeout "$T" "$COLFS_MKSAMPLE" "$WORK/sample.parquet" --rows 5000 \
-	--row-groups 2 --codec snappy >/dev/null || fail "colfs-mksample failed"
-timeout "$T" "$COLFS_MKSAMPLE" "$WORK/big.parquet" --rows 200000 \
-	--row-groups 2 --codec none >/dev/null || fail "colfs-mksample failed"
-timeout "$T" "$COLFS_MKSAMPLE" "$WORK/ds/a.parquet" --rows 300 >/dev/null ||
-	fail "colfs-mksample failed"
-timeout "$T" "$COLFS_MKSAMPLE" "$WORK/ds/b.parquet" --rows 700 >/dev/null ||
-	fail "colfs-mksample failed"
-[ "$(stat -c %s "$WORK/big.parquet")" -gt $((2 << 20)) ] ||
-	fail "big.parquet is not larger than 2 MiB"
+make_samples
 CORPUS_FILE=${CORPUS:-}/parquet/good/alltypes_plain.snappy.parquet
 [ -f "$CORPUS_FILE" ] || CORPUS_FILE=
 
@@ -116,6 +88,7 @@ azput blob "pub/with space+plus.parquet" "$WORK/sample.parquet"
 SAS=$(azput sas)
 SIG=${SAS##*sig=}
 [ ${#SIG} -gt 20 ] || fail "no SAS signature"
+LEAKS=(-e "$LEAK" -e "$SIG")
 
 export AZURE_STORAGE_ACCOUNT=$ACCOUNT AZURE_STORAGE_KEY=$KEY
 unset AZURE_STORAGE_SAS_TOKEN AZURE_STORAGE_CONNECTION_STRING
@@ -152,78 +125,6 @@ tool_same "$WORK/sample.parquet" az://priv/data/sample.parquet "Shared Key" "${E
 ) || exit 1
 
 # ---- mounts ----------------------------------------------------------------
-newmnt() {
-	NEWMNT=$(mktemp -d "$WORK/mnt.XXXXXX")
-	MOUNTS+=("$NEWMNT")
-}
-wait_mounted() { # MNT PID
-	local i
-	for i in $(seq 1 100); do
-		grep -qs " $1 fuse" /proc/self/mounts && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
-# mount NAME: the daemon in the foreground (its stderr collected), $RM
-# the mountpoint, $PID the daemon.
-mount_remote() {
-	newmnt
-	RM=$NEWMNT
-	"$COLFS" -f "${EP[@]}" "$1" "$RM" 2>>"$WORK/stderr.all" &
-	PID=$!
-	wait_mounted "$RM" "$PID" ||
-		fail "mounting '$1' failed: $(tail -1 "$WORK/stderr.all")"
-	tr '\0' ' ' <"/proc/$PID/cmdline" >"$WORK/cmdline"
-	grep -qF -e "$LEAK" -e "$SIG" "$WORK/cmdline" &&
-		fail "the daemon's command line holds a secret"
-	return 0
-}
-unmount_remote() {
-	fusermount3 -u "$RM" || fail "unmounting $RM failed"
-	for _ in $(seq 1 100); do
-		kill -0 "$PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	wait "$PID" || fail "the daemon of $RM exited with status $?"
-}
-
-# Every name of the local mount is in the remote one (and `io` besides),
-# every file hashes the same (but the ones naming the source: summary,
-# README, layout.svg, whose naming lines are compared apart), and no
-# file holds a secret.
-mount_same() { # LOCAL NAME
-	local lm
-	newmnt
-	lm=$NEWMNT
-	timeout "$T" "$COLFS" "$1" "$lm" || fail "mounting $1 failed"
-	mount_remote "$2"
-	(cd "$lm" && timeout 60 find . -type f -print0 | sort -z |
-		xargs -0 -r sha256sum) >"$WORK/local.sums" ||
-		fail "hashing the local mount failed"
-	(cd "$RM" && timeout 60 find . -type f -print0 | sort -z |
-		xargs -0 -r sha256sum) >"$WORK/remote.sums" ||
-		fail "hashing the mount of '$2' failed"
-	grep -vE '  \./(.*/)?(summary|README|layout\.svg)$' "$WORK/local.sums" \
-		>"$WORK/l" || fail "no file in the local mount"
-	grep -vE '  \./(.*/)?(summary|README|layout\.svg|io)$' "$WORK/remote.sums" >"$WORK/r"
-	diff "$WORK/l" "$WORK/r" >"$WORK/sums.diff" ||
-		fail "files of the mount of '$2' differ from the local mount's: $(head -4 "$WORK/sums.diff")"
-	diff <(sed 's/^[0-9a-f]*  //' "$WORK/local.sums") \
-		<(sed 's/^[0-9a-f]*  //' "$WORK/remote.sums" | grep -vE '^\./(.*/)?io$') >"$WORK/names.diff" ||
-		fail "the mount of '$2' has other files than the local mount: $(head -4 "$WORK/names.diff")"
-	local root=${1%/}
-	timeout "$T" sed -e "s|^file: $1\$|file: $2|" \
-		-e "s|^dataset: $root\$|dataset: ${2%/}|" "$lm/summary" >"$WORK/l"
-	diff "$WORK/l" "$RM/summary" >"$WORK/summary.diff" ||
-		fail "the summary of the mount of '$2' differs from the local one: $(head -6 "$WORK/summary.diff")"
-	timeout "$T" grep -rlF -e "$LEAK" -e "$SIG" "$RM" >"$WORK/leaks" &&
-		fail "files of the mount hold a secret: $(head -3 "$WORK/leaks")"
-	unmount_remote
-	fusermount3 -u "$lm" || fail "unmounting $lm failed"
-	echo "ok: mount of '$2': the $(wc -l <"$WORK/local.sums") files of the local mount, same sha256"
-}
-
 mount_same "$WORK/sample.parquet" az://priv/data/sample.parquet
 if [ -n "$CORPUS_FILE" ]; then
 	mount_same "$CORPUS_FILE" az://priv/corpus/c.parquet
@@ -241,65 +142,18 @@ if [ -n "${CORPUS:-}" ] && [ -d "$DELTA" ]; then
 	while IFS= read -r f; do
 		azput blob "priv/delta/$f" "$DELTA/$f"
 	done < <(cd "$DELTA" && find . -type f | sed 's|^\./||')
-	for p in summary schema; do
-		timeout "$T" "$COLFS_TOOL" cat "$DELTA" "$p" |
-			sed "s|^dataset: $DELTA\$|dataset: az://priv/delta|" >"$WORK/l" ||
-			fail "colfs-tool cat $DELTA $p failed"
-		timeout "$T" "$COLFS_TOOL" "${EP[@]}" cat az://priv/delta/ "$p" \
-			>"$WORK/r" 2>>"$WORK/stderr.all" ||
-			fail "colfs-tool cat az://priv/delta/ $p failed: $(tail -1 "$WORK/stderr.all")"
-		diff "$WORK/l" "$WORK/r" >&2 ||
-			fail "the $p of the Delta table over Azure differs from the local one"
-	done
-	echo "ok: a Delta table under az://priv/delta/: summary and schema of the local table"
+	delta_same "$DELTA" az://priv/delta/ Azure
 else
 	echo "SKIP (part): no Delta corpus at ${CORPUS:-<unset>}/delta"
 fi
 
-# The mount, ls and cat summary: how many requests (`io`).
-requests() { # NAME MAX
-	mount_remote "$1"
-	timeout "$T" ls "$RM" >/dev/null || fail "ls of the mount of '$1' failed"
-	timeout "$T" cat "$RM/summary" >/dev/null || fail "cat summary of '$1' failed"
-	local n
-	n=$(sed -n 's/^requests: //p' "$RM/io")
-	[ -n "$n" ] && [ "$n" -le "$2" ] ||
-		fail "mount + ls + cat summary of '$1' took ${n:-?} requests, more than $2"
-	unmount_remote
-	echo "ok: mount + ls + cat summary of '$1': $n request(s)"
-}
 requests az://priv/data/sample.parquet 1
 requests az://priv/data/big.parquet 2
 
 # ---- a wrong key -------------------------------------------------------------
 refused() { # WHAT (the environment set by the caller)
-	local rc m
-	timeout "$T" "$COLFS_TOOL" "${EP[@]}" cat az://priv/data/sample.parquet \
-		schema >/dev/null 2>"$WORK/refused.err"
-	rc=$?
-	cat "$WORK/refused.err" >>"$WORK/stderr.all"
-	[ "$rc" = 1 ] || [ "$rc" = 2 ] ||
-		fail "$1: colfs-tool exited $rc: $(cat "$WORK/refused.err")"
-	grep -q 'HTTP 403 (forbidden)' "$WORK/refused.err" ||
-		fail "$1: colfs-tool's message does not name HTTP 403: $(cat "$WORK/refused.err")"
-	newmnt
-	m=$NEWMNT
-	timeout "$T" "$COLFS" "${EP[@]}" az://priv/data/sample.parquet "$m" \
-		2>"$WORK/refused.err"
-	rc=$?
-	cat "$WORK/refused.err" >>"$WORK/stderr.all"
-	[ "$rc" = 1 ] || fail "$1: colfs exited $rc: $(cat "$WORK/refused.err")"
-	grep -q '403' "$WORK/refused.err" ||
-		fail "$1: colfs's message does not name HTTP 403: $(cat "$WORK/refused.err")"
-	if grep -qs " $m fuse" /proc/self/mounts; then
-		fusermount3 -u "$m"
-		fail "$1: colfs mounted"
-	fi
-	timeout "$T" "$COLFS_TOOL" "${EP[@]}" cat az://priv/ds/ summary \
-		>/dev/null 2>"$WORK/refused.err" && fail "$1: the listing was served"
-	cat "$WORK/refused.err" >>"$WORK/stderr.all"
-	grep -q 'HTTP 403' "$WORK/refused.err" ||
-		fail "$1: the listing's refusal does not name HTTP 403: $(cat "$WORK/refused.err")"
+	refused_object "$1" az://priv/data/sample.parquet 'HTTP 403 (forbidden)' 403
+	refused_listing "$1" az://priv/ds/ 'HTTP 403'
 	echo "ok: $1: refused with $(head -1 "$WORK/refused.err")"
 }
 (
@@ -320,10 +174,6 @@ done
 echo "ok: names holding a key or a SAS are refused"
 
 # ---- no message holds a secret --------------------------------------------
-[ -s "$WORK/stderr.all" ] || fail "no message was collected"
-grep -qF -e "$LEAK" -e "$SIG" "$WORK/stderr.all" &&
-	fail "a message holds a secret: $(grep -F -e "$LEAK" -e "$SIG" "$WORK/stderr.all" | head -1)"
+messages_clean
 echo "ok: no message, mount file or command line holds the key or the SAS"
-grep -E 'Sanitizer|runtime error' "$WORK/stderr.all" >&2 &&
-	fail "a sanitizer reported an error"
 echo "PASS"

@@ -209,29 +209,8 @@ def azure(root, pq, base, views, local, summary_free):
             ('from:2,nolength', r'reply without a valid Content-Length'),
             ('from:2,etag:1', r'source changed since mount \(ETag "[^"]+" '
              r'-> "changed-1"\): remount')):
-        # (a comma would end the -o value: percent-encoded, the proxy
-        # decodes the faults; 'az' keeps the proxy's request count for
-        # these apart from the http:// cases)
-        ep = ('%s/~az%%2C%s' % (base, faults.replace(',', '%2C'))
-              if faults else base)
-        try:
-            p = subprocess.run([os.environ['COLFS_TOOL'], '-o',
-                                'azure_endpoint=' + ep, 'cat',
-                                'az://azc/s.parquet'] + views,
-                               capture_output=True, timeout=60, env=env)
-            rc, out, err = (p.returncode, p.stdout,
-                            p.stderr.decode(errors='replace'))
-        except subprocess.TimeoutExpired:
-            rc, out, err = None, b'', 'timed out'
-        what = 'az:// through %s' % (faults or 'no fault')
-        if pattern is None:
-            check(what, rc == 0 and summary_free(out) == summary_free(local),
-                  'exit %s: %s' % (rc, err.strip()))
-        else:
-            check(what + ': named', rc in (1, 2) and
-                  re.search(pattern, err) is not None and
-                  'az://azc/s.parquet' in err and 'Sanitizer' not in err,
-                  'exit %s: %s' % (rc, err.strip()))
+        store_cases('az', 'azure_endpoint', 'az://azc/s.parquet', env,
+                    faults, pattern, base, views, local, summary_free)
 
 
 def gcs(root, pq, base, views, local, summary_free):
@@ -272,27 +251,38 @@ def gcs(root, pq, base, views, local, summary_free):
             ('lastmod:1', r'source changed since mount '
              r'\(Last-Modified .* -> Thu, 01 Jan 2037 00:00:00 GMT\): '
              r'remount')):
-        # ('gs' keeps the proxy's request count for these apart)
-        ep = ('%s/~gs%%2C%s' % (base, faults.replace(',', '%2C'))
-              if faults else base)
-        try:
-            p = subprocess.run([os.environ['COLFS_TOOL'], '-o',
-                                'gcs_endpoint=' + ep, 'cat',
-                                'gs://gcb/s.parquet'] + views,
-                               capture_output=True, timeout=60, env=env)
-            rc, out, err = (p.returncode, p.stdout,
-                            p.stderr.decode(errors='replace'))
-        except subprocess.TimeoutExpired:
-            rc, out, err = None, b'', 'timed out'
-        what = 'gs:// through %s' % (faults or 'no fault')
-        if pattern is None:
-            check(what, rc == 0 and summary_free(out) == summary_free(local),
-                  'exit %s: %s' % (rc, err.strip()))
-        else:
-            check(what + ': named', rc in (1, 2) and
-                  re.search(pattern, err) is not None and
-                  'gs://gcb/s.parquet' in err and 'Sanitizer' not in err,
-                  'exit %s: %s' % (rc, err.strip()))
+        store_cases('gs', 'gcs_endpoint', 'gs://gcb/s.parquet', env,
+                    faults, pattern, base, views, local, summary_free)
+
+
+def store_cases(kind, option, name, env, faults, pattern, base, views,
+                local, summary_free):
+    """colfs-tool cat of a store's object NAME through FAULTS (none: the
+    proxy passes every request), -o OPTION at the proxy: the local file's
+    bytes when PATTERN is None, else an exit of 1 or 2 with a message
+    matching PATTERN that names NAME."""
+    # (a comma would end the -o value: percent-encoded, the proxy decodes
+    # the faults; KIND keeps the proxy's request count for these apart
+    # from the http:// cases)
+    ep = ('%s/~%s%%2C%s' % (base, kind, faults.replace(',', '%2C'))
+          if faults else base)
+    try:
+        p = subprocess.run([os.environ['COLFS_TOOL'], '-o',
+                            option + '=' + ep, 'cat', name] + views,
+                           capture_output=True, timeout=60, env=env)
+        rc, out, err = (p.returncode, p.stdout,
+                        p.stderr.decode(errors='replace'))
+    except subprocess.TimeoutExpired:
+        rc, out, err = None, b'', 'timed out'
+    what = '%s:// through %s' % (kind, faults or 'no fault')
+    if pattern is None:
+        check(what, rc == 0 and summary_free(out) == summary_free(local),
+              'exit %s: %s' % (rc, err.strip()))
+    else:
+        check(what + ': named', rc in (1, 2) and
+              re.search(pattern, err) is not None and
+              name in err and 'Sanitizer' not in err,
+              'exit %s: %s' % (rc, err.strip()))
 
 
 def mount_etag(tmp, colfs, url):

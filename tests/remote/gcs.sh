@@ -33,52 +33,26 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 T=30 # seconds any one command may take
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "SKIP: $*" >&2; exit 77; }
+. "$here/lib.sh"
 
-for v in COLFS COLFS_TOOL COLFS_MKSAMPLE; do
-	[ -x "${!v:-}" ] || fail "$v is not set to a program"
-done
-[ -c /dev/fuse ] || skip "/dev/fuse is not available"
-command -v fusermount3 >/dev/null || skip "fusermount3 is not installed"
+need_programs COLFS COLFS_TOOL COLFS_MKSAMPLE
+need_fuse
 [ -x /usr/bin/python3 ] || skip "/usr/bin/python3 is not installed"
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/colfs-gcs.XXXXXX")
-MOUNTS=()
-SERVER=
-cleanup() {
-	local m
-	for m in "${MOUNTS[@]}"; do
-		grep -qs " $m fuse" /proc/self/mounts &&
-			{ fusermount3 -u "$m" 2>/dev/null || fusermount3 -uz "$m"; }
-	done
-	[ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null
-	wait 2>/dev/null
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM INT HUP
+remote_work gcs
 
 # The HMAC key: recognisable, so that a leak is found by grep.
 KEY_ID="GOOGTS7C7FUP3AIRVJTE2BCD"
 SECRET="Q7XZcolfsGcsTestSecret$$+bGsecretB64abcdef"
 LEAK=Q7XZcolfsGcs
+LEAKS=(-e "$LEAK")
 
 # ---- the objects -----------------------------------------------------------
 B=$WORK/buckets
 mkdir -p "$B/priv/data" "$B/priv/ds" "$B/pub" "$WORK/ds"
-timeout "$T" "$COLFS_MKSAMPLE" "$WORK/sample.parquet" --rows 5000 \
-	--row-groups 2 --codec snappy >/dev/null || fail "colfs-mksample failed"
-timeout "$T" "$COLFS_MKSAMPLE" "$WORK/big.parquet" --rows 200000 \
-	--row-groups 2 --codec none >/dev/null || fail "colfs-mksample failed"
-timeout "$T" "$COLFS_MKSAMPLE" "$WORK/ds/a.parquet" --rows 300 >/dev/null ||
-	fail "colfs-mksample failed"
-timeout "$T" "$COLFS_MKSAMPLE" "$WORK/ds/b.parquet" --rows 700 >/dev/null ||
-	fail "colfs-mksample failed"
+make_samples
 timeout "$T" "$COLFS_MKSAMPLE" "$WORK/ds/c.parquet" --rows 50 >/dev/null ||
 	fail "colfs-mksample failed"
-[ "$(stat -c %s "$WORK/big.parquet")" -gt $((2 << 20)) ] ||
-	fail "big.parquet is not larger than 2 MiB"
 cp "$WORK/sample.parquet" "$WORK/big.parquet" "$B/priv/data/"
 cp "$WORK/ds/"*.parquet "$B/priv/ds/"
 cp "$WORK/sample.parquet" "$B/pub/with space+plus.parquet"
@@ -149,78 +123,6 @@ tool_same "$WORK/sample.parquet" gs://priv/data/sample.parquet "HMAC key"
 ) || exit 1
 
 # ---- mounts ----------------------------------------------------------------
-newmnt() {
-	NEWMNT=$(mktemp -d "$WORK/mnt.XXXXXX")
-	MOUNTS+=("$NEWMNT")
-}
-wait_mounted() { # MNT PID
-	local i
-	for i in $(seq 1 100); do
-		grep -qs " $1 fuse" /proc/self/mounts && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
-mount_remote() { # NAME: $RM the mountpoint, $PID the daemon
-	newmnt
-	RM=$NEWMNT
-	"$COLFS" -f "${EP[@]}" "$1" "$RM" 2>>"$WORK/stderr.all" &
-	PID=$!
-	wait_mounted "$RM" "$PID" ||
-		fail "mounting '$1' failed: $(tail -1 "$WORK/stderr.all")"
-	tr '\0' ' ' <"/proc/$PID/cmdline" >"$WORK/cmdline"
-	grep -qF "$LEAK" "$WORK/cmdline" &&
-		fail "the daemon's command line holds the secret"
-	ps -ww -o args= -p "$PID" | grep -qF "$LEAK" &&
-		fail "the daemon's process title holds the secret"
-	return 0
-}
-unmount_remote() {
-	fusermount3 -u "$RM" || fail "unmounting $RM failed"
-	for _ in $(seq 1 100); do
-		kill -0 "$PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	wait "$PID" || fail "the daemon of $RM exited with status $?"
-}
-
-# Every name of the local mount is in the remote one (and `io` besides),
-# every file hashes the same (but those naming the source: summary,
-# README, layout.svg, whose naming line is compared apart), and no file
-# holds the secret.
-mount_same() { # LOCAL NAME [SHOWN]
-	local lm shown=${3:-$2}
-	newmnt
-	lm=$NEWMNT
-	timeout "$T" "$COLFS" "$1" "$lm" || fail "mounting $1 failed"
-	mount_remote "$2"
-	(cd "$lm" && timeout 60 find . -type f -print0 | sort -z |
-		xargs -0 -r sha256sum) >"$WORK/local.sums" ||
-		fail "hashing the local mount failed"
-	(cd "$RM" && timeout 60 find . -type f -print0 | sort -z |
-		xargs -0 -r sha256sum) >"$WORK/remote.sums" ||
-		fail "hashing the mount of '$2' failed"
-	grep -vE '  \./(.*/)?(summary|README|layout\.svg)$' "$WORK/local.sums" \
-		>"$WORK/l" || fail "no file in the local mount"
-	grep -vE '  \./(.*/)?(summary|README|layout\.svg|io)$' "$WORK/remote.sums" >"$WORK/r"
-	diff "$WORK/l" "$WORK/r" >"$WORK/sums.diff" ||
-		fail "files of the mount of '$2' differ from the local mount's: $(head -4 "$WORK/sums.diff")"
-	diff <(sed 's/^[0-9a-f]*  //' "$WORK/local.sums") \
-		<(sed 's/^[0-9a-f]*  //' "$WORK/remote.sums" | grep -vE '^\./(.*/)?io$') >"$WORK/names.diff" ||
-		fail "the mount of '$2' has other files than the local mount: $(head -4 "$WORK/names.diff")"
-	local root=${1%/}
-	timeout "$T" sed -e "s|^file: $1\$|file: $shown|" \
-		-e "s|^dataset: $root\$|dataset: ${shown%/}|" "$lm/summary" >"$WORK/l"
-	diff "$WORK/l" "$RM/summary" >"$WORK/summary.diff" ||
-		fail "the summary of the mount of '$2' differs from the local one: $(head -6 "$WORK/summary.diff")"
-	timeout "$T" grep -rlF "$LEAK" "$RM" >"$WORK/leaks" &&
-		fail "files of the mount hold the secret: $(head -3 "$WORK/leaks")"
-	unmount_remote
-	fusermount3 -u "$lm" || fail "unmounting $lm failed"
-	echo "ok: mount of '$2': the $(wc -l <"$WORK/local.sums") files of the local mount, same sha256"
-}
-
 mount_same "$WORK/sample.parquet" gs://priv/data/sample.parquet
 if [ -n "$CORPUS_FILE" ]; then
 	mount_same "$CORPUS_FILE" gs://priv/corpus/c.parquet
@@ -247,33 +149,11 @@ grep -q '^404 GET /priv/ds ' "$WORK/requests.log" ||
 echo "ok: gs://priv/ds: the object asked (404), then one listing page more than gs://priv/ds/"
 
 if [ -n "$DELTA" ]; then
-	for p in summary schema; do
-		timeout "$T" "$COLFS_TOOL" cat "$DELTA" "$p" |
-			sed "s|^dataset: $DELTA\$|dataset: gs://priv/delta|" >"$WORK/l" ||
-			fail "colfs-tool cat $DELTA $p failed"
-		timeout "$T" "$COLFS_TOOL" "${EP[@]}" cat gs://priv/delta/ "$p" \
-			>"$WORK/r" 2>>"$WORK/stderr.all" ||
-			fail "colfs-tool cat gs://priv/delta/ $p failed: $(tail -1 "$WORK/stderr.all")"
-		diff "$WORK/l" "$WORK/r" >&2 ||
-			fail "the $p of the Delta table over GCS differs from the local one"
-	done
-	echo "ok: a Delta table under gs://priv/delta/: summary and schema of the local table"
+	delta_same "$DELTA" gs://priv/delta/ GCS
 else
 	echo "SKIP (part): no Delta corpus at ${CORPUS:-<unset>}/delta"
 fi
 
-# The mount, ls and cat summary: how many requests (`io`).
-requests() { # NAME MAX
-	mount_remote "$1"
-	timeout "$T" ls "$RM" >/dev/null || fail "ls of the mount of '$1' failed"
-	timeout "$T" cat "$RM/summary" >/dev/null || fail "cat summary of '$1' failed"
-	local n
-	n=$(sed -n 's/^requests: //p' "$RM/io")
-	[ -n "$n" ] && [ "$n" -le "$2" ] ||
-		fail "mount + ls + cat summary of '$1' took ${n:-?} requests, more than $2"
-	unmount_remote
-	echo "ok: mount + ls + cat summary of '$1': $n request(s)"
-}
 requests gs://priv/data/sample.parquet 1
 requests gs://priv/data/big.parquet 2
 
@@ -302,37 +182,13 @@ done
 unmount_remote
 
 # ---- refusals --------------------------------------------------------------
-refused() { # WHAT
-	local rc m
+refused() { # WHAT LISTING-ERROR
 	: >"$WORK/requests.log"
-	timeout "$T" "$COLFS_TOOL" "${EP[@]}" cat gs://priv/data/sample.parquet \
-		schema >/dev/null 2>"$WORK/refused.err"
-	rc=$?
-	cat "$WORK/refused.err" >>"$WORK/stderr.all"
-	[ "$rc" = 1 ] || [ "$rc" = 2 ] ||
-		fail "$1: colfs-tool exited $rc: $(cat "$WORK/refused.err")"
-	grep -q 'gs://priv/data/sample.parquet: HTTP 403 (forbidden)' "$WORK/refused.err" ||
-		fail "$1: colfs-tool's message does not name HTTP 403: $(cat "$WORK/refused.err")"
+	refused_object "$1" gs://priv/data/sample.parquet \
+		'gs://priv/data/sample.parquet: HTTP 403 (forbidden)' 'HTTP 403'
 	grep -q '^403 GET /priv/data/sample.parquet ' "$WORK/requests.log" ||
 		fail "$1: the server did not refuse the request"
-	newmnt
-	m=$NEWMNT
-	timeout "$T" "$COLFS" "${EP[@]}" gs://priv/data/sample.parquet "$m" \
-		2>"$WORK/refused.err"
-	rc=$?
-	cat "$WORK/refused.err" >>"$WORK/stderr.all"
-	[ "$rc" = 1 ] || fail "$1: colfs exited $rc: $(cat "$WORK/refused.err")"
-	grep -q 'HTTP 403' "$WORK/refused.err" ||
-		fail "$1: colfs's message does not name HTTP 403: $(cat "$WORK/refused.err")"
-	if grep -qs " $m fuse" /proc/self/mounts; then
-		fusermount3 -u "$m"
-		fail "$1: colfs mounted"
-	fi
-	timeout "$T" "$COLFS_TOOL" "${EP[@]}" cat gs://priv/ds/ summary \
-		>/dev/null 2>"$WORK/refused.err" && fail "$1: the listing was served"
-	cat "$WORK/refused.err" >>"$WORK/stderr.all"
-	grep -q "HTTP 403 $2" "$WORK/refused.err" ||
-		fail "$1: the listing's refusal does not name HTTP 403 $2: $(cat "$WORK/refused.err")"
+	refused_listing "$1" gs://priv/ds/ "HTTP 403 $2"
 	echo "ok: $1: refused with $(head -1 "$WORK/refused.err")"
 }
 (
@@ -377,12 +233,8 @@ done
 echo "ok: names holding a key are refused"
 
 # ---- no secret anywhere ----------------------------------------------------
-[ -s "$WORK/stderr.all" ] || fail "no message was collected"
-grep -qF "$LEAK" "$WORK/stderr.all" &&
-	fail "a message holds the secret: $(grep -F "$LEAK" "$WORK/stderr.all" | head -1)"
+messages_clean
 grep -qF "$LEAK" "$WORK/requests.log" &&
 	fail "a request's path or range holds the secret"
 echo "ok: no message, mount file, command line or request holds the secret"
-grep -E 'Sanitizer|runtime error' "$WORK/stderr.all" >&2 &&
-	fail "a sanitizer reported an error"
 echo "PASS"

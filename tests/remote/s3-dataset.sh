@@ -23,29 +23,14 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 T=60
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "SKIP: $*" >&2; exit 77; }
-for v in COLFS COLFS_TOOL; do
-	[ -x "${!v:-}" ] || fail "$v is not set to a program"
-done
+. "$here/lib.sh"
+need_programs COLFS COLFS_TOOL
 command -v curl >/dev/null || skip "curl is not installed"
 sh "$here/s3rver-setup.sh" || exit $?
 sh "$here/../values/duckdb-setup.sh" || exit $?
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/colfs-s3-dataset.XXXXXX")
+remote_work s3-dataset
 export XDG_CACHE_HOME=$WORK/cache
-SERVER=
-MNT=
-cleanup() {
-	if [ -n "$MNT" ] && grep -qs " $MNT fuse" /proc/self/mounts; then
-		fusermount3 -u "$MNT" 2>/dev/null || fusermount3 -uz "$MNT"
-	fi
-	[ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null
-	wait 2>/dev/null
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM INT HUP
 
 timeout 120 node "$here/../dataset/oracle.mjs" "$WORK" hive ||
 	fail "DuckDB could not write the dataset"
@@ -59,17 +44,6 @@ BUCKET=colfs-dataset
 # s3-list.sh)
 S3_NODE_OPTS=--openssl-legacy-provider
 . "$here/s3-server.sh"
-pathenc() {
-	local LC_ALL=C s=$1 i c out=
-	for ((i = 0; i < ${#s}; i++)); do
-		c=${s:i:1}
-		case $c in
-		[A-Za-z0-9._~/-]) out+=$c ;;
-		*) out+=$(printf '%%%02X' "'$c") ;;
-		esac
-	done
-	printf '%s' "$out"
-}
 # The bucket, then every file of the dataset by one curl.
 printf 'url = "%s/%s"\nrequest = "PUT"\noutput = "/dev/null"\n' \
 	"$ENDPOINT" "$BUCKET" >"$WORK/bucket.cfg"
@@ -161,6 +135,7 @@ if [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null; then
 fi
 MNT=$WORK/mnt
 mkdir "$MNT"
+MOUNTS+=("$MNT")
 timeout "$T" "$COLFS" -o "s3_endpoint=$ENDPOINT" "$URL" "$MNT" 2>"$WORK/err" ||
 	fail "mounting $URL failed: $(cat "$WORK/err")"
 (for p in "${paths[@]}"; do timeout "$T" cat "$MNT/$p" || exit 1; done) \

@@ -23,22 +23,13 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 T=30 # seconds any one command may take
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "SKIP: $*" >&2; exit 77; }
+. "$here/lib.sh"
 
-[ -x "${S3_LIST:-}" ] || fail "S3_LIST is not set to a program"
+need_programs S3_LIST
 command -v curl >/dev/null || skip "curl is not installed"
 sh "$here/s3rver-setup.sh" || exit $?
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/colfs-s3-list.XXXXXX")
-SERVER=
-cleanup() {
-	[ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null
-	wait 2>/dev/null
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM INT HUP
+remote_work s3-list
 
 SECRET="colfs-s3-list-secret-$$-K3WV"
 LEAK=K3WV
@@ -57,18 +48,6 @@ s3curl() { # METHOD URL-PATH [curl args]: prints the HTTP status
 		--aws-sigv4 aws:amz:us-east-1:s3 \
 		-H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' -o "$WORK/curl.out" \
 		-w '%{http_code}' -X "$m" "$@" "$ENDPOINT/$p"
-}
-# The key as a URL path: every byte but A-Z a-z 0-9 - . _ ~ / as %XX.
-pathenc() {
-	local LC_ALL=C s=$1 i c out=
-	for ((i = 0; i < ${#s}; i++)); do
-		c=${s:i:1}
-		case $c in
-		[A-Za-z0-9._~/-]) out+=$c ;;
-		*) out+=$(printf '%%%02X' "'$c") ;;
-		esac
-	done
-	printf '%s' "$out"
 }
 # The objects are queued, then uploaded by one curl (a process per object
 # would cost more than the rest of the test).

@@ -27,37 +27,20 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 T=30 # seconds any one command may take
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "SKIP: $*" >&2; exit 77; }
+. "$here/lib.sh"
 
-for v in COLFS COLFS_TOOL COLFS_MKSAMPLE ORC_GEN; do
-	[ -x "${!v:-}" ] || fail "$v is not set to a program"
-done
+need_programs COLFS COLFS_TOOL COLFS_MKSAMPLE ORC_GEN
 command -v curl >/dev/null || skip "curl is not installed"
-[ -c /dev/fuse ] || skip "/dev/fuse is not available"
-command -v fusermount3 >/dev/null || skip "fusermount3 is not installed"
+need_fuse
 sh "$here/s3rver-setup.sh" || exit $?
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/colfs-s3.XXXXXX")
-MOUNTS=()
-SERVER=
-cleanup() {
-	local m
-	for m in "${MOUNTS[@]}"; do
-		grep -qs " $m fuse" /proc/self/mounts &&
-			{ fusermount3 -u "$m" 2>/dev/null || fusermount3 -uz "$m"; }
-	done
-	[ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null
-	wait 2>/dev/null
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM INT HUP
+remote_work s3
 
 # The credentials: recognisable, so that any leak is found by grep.
 SECRET="colfs-s3-test-secret-$$-Q7XZ"
 TOKEN="colfs-s3-test-token-$$-Q7XZ"
 LEAK=Q7XZ
+LEAKS=(-e "$LEAK")
 AKID=AKIDCOLFSTEST
 BUCKET=colfs-test
 
@@ -103,7 +86,8 @@ unset AWS_PROFILE AWS_REGION AWS_DEFAULT_REGION AWS_CONFIG_FILE \
 	AWS_SHARED_CREDENTIALS_FILE
 mkdir "$HOME"
 
-tool() { timeout "$T" "$COLFS_TOOL" -o "s3_endpoint=$ENDPOINT" "$@"; }
+EP=(-o "s3_endpoint=$ENDPOINT")
+tool() { timeout "$T" "$COLFS_TOOL" "${EP[@]}" "$@"; }
 
 # The paths colfs-tool compares: documents, row views, every column.
 tool_paths() { # LOCAL-FILE
@@ -153,23 +137,9 @@ printf '[default]\naws_access_key_id = AKIDOTHER\naws_secret_access_key = x\n\n[
 ) || exit 1
 
 # ---- mounts ----------------------------------------------------------------
-newmnt() {
-	NEWMNT=$(mktemp -d "$WORK/mnt.XXXXXX")
-	MOUNTS+=("$NEWMNT")
-}
-wait_mounted() { # MNT PID
-	local i
-	for i in $(seq 1 100); do
-		grep -qs " $1 fuse" /proc/self/mounts && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
-
 # Every name of the local mount is in the remote one (and `io` besides),
 # and every file has the same bytes.  At most 3000 files.
-mount_same() { # LOCAL OBJECT
+mount_same_bytes() { # LOCAL OBJECT
 	local lm rm pid n
 	newmnt
 	lm=$NEWMNT
@@ -235,33 +205,12 @@ mount_same() { # LOCAL OBJECT
 	echo "ok: mount of '$2': the $n entries of the local mount, byte for byte"
 }
 
-mount_same "$WORK/sample.parquet" "$OBJ_PQ"
-mount_same "$WORK/sample.orc" "$OBJ_ORC"
+mount_same_bytes "$WORK/sample.parquet" "$OBJ_PQ"
+mount_same_bytes "$WORK/sample.orc" "$OBJ_ORC"
 
 # ---- wrong credentials -----------------------------------------------------
 refused() { # WHAT (the environment set by the caller)
-	local rc m
-	tool cat "$OBJ_PQ" schema >/dev/null 2>"$WORK/refused.err"
-	rc=$?
-	cat "$WORK/refused.err" >>"$WORK/stderr.all"
-	[ "$rc" = 1 ] || [ "$rc" = 2 ] ||
-		fail "$1: colfs-tool exited $rc, expected 1 or 2: $(cat "$WORK/refused.err")"
-	grep -q '403' "$WORK/refused.err" ||
-		fail "$1: colfs-tool's message does not name HTTP 403: $(cat "$WORK/refused.err")"
-	newmnt
-	m=$NEWMNT
-	timeout "$T" "$COLFS" -o "s3_endpoint=$ENDPOINT" "$OBJ_PQ" "$m" \
-		2>"$WORK/refused.err"
-	rc=$?
-	cat "$WORK/refused.err" >>"$WORK/stderr.all"
-	[ "$rc" = 1 ] ||
-		fail "$1: colfs exited $rc, expected 1: $(cat "$WORK/refused.err")"
-	grep -q '403' "$WORK/refused.err" ||
-		fail "$1: colfs's message does not name HTTP 403: $(cat "$WORK/refused.err")"
-	if grep -qs " $m fuse" /proc/self/mounts; then
-		fusermount3 -u "$m" # a subshell's MOUNTS is not the trap's
-		fail "$1: colfs mounted"
-	fi
+	refused_object "$1" "$OBJ_PQ" 403 403
 	echo "ok: $1: refused with $(head -1 "$WORK/refused.err")"
 }
 (
@@ -274,11 +223,6 @@ refused() { # WHAT (the environment set by the caller)
 ) || exit 1
 
 # ---- no message holds a secret --------------------------------------------
-[ -s "$WORK/stderr.all" ] || fail "no message was collected"
-grep -qF "$LEAK" "$WORK/stderr.all" &&
-	fail "a message holds a secret: $(grep -F "$LEAK" "$WORK/stderr.all" | head -1)"
+messages_clean
 echo "ok: no message, mount file or command line holds the secret"
-# Under the sanitizers (tests/run), a report on the daemon's stderr.
-grep -E 'Sanitizer|runtime error' "$WORK/stderr.all" >&2 &&
-	fail "a sanitizer reported an error"
 echo "PASS"
