@@ -86,9 +86,11 @@ static colfs_status avro_open(const ice_table *tb, const char *local,
 	*r = NULL;
 	colfs_status st = colfs_source_open(local, &tb->opts, src, why, sizeof why);
 	if (st != COLFS_OK)
-		return colfs_fail(err, st == COLFS_ENOENT ? COLFS_EIO : st,
-				  COLFS_OFFSET_UNKNOWN, "%s: %s", shown,
-				  why[0] ? why : colfs_status_name(st));
+		return why[0] ? colfs_fail(err, st == COLFS_ENOENT ? COLFS_EIO : st,
+					   COLFS_OFFSET_UNKNOWN, "%s", why)
+			      : colfs_fail(err, st == COLFS_ENOENT ? COLFS_EIO : st,
+					   COLFS_OFFSET_UNKNOWN, "%s: %s", shown,
+					   colfs_status_name(st));
 	colfs_err aerr = {0};
 	st = colfs_avro_open(*src, 0, colfs_source_size(*src), tb->opts.max_alloc,
 			     r, &aerr);
@@ -427,9 +429,15 @@ colfs_status ice_table_files(ice_table *tb, colfs_err *err)
 		return st;
 	}
 	colfs_status st = COLFS_OK;
-	if (tb->snap)
+	if (tb->snap) {
+		colfs_err lerr = {0};
 		st = ice_manifests_read(tb, tb->snap, &tb->manifests,
-					&tb->n_manifests, &tb->files_err);
+					&tb->n_manifests, &lerr);
+		if (st != COLFS_OK)
+			colfs_fail(&tb->files_err, st, lerr.offset,
+				   "snapshot %" PRId64 ": manifest list %s",
+				   tb->snap_id, lerr.msg);
+	}
 	size_t nm = tb->n_manifests;
 	gather_all a = {
 		.tb = tb,
