@@ -1,0 +1,135 @@
+#!/usr/bin/python3
+"""tests/iceberg: crafted variants of corpus tables through ice-dump.
+
+  crafted.py ICE_DUMP CORPUS_DIR
+
+Each case copies a table of ../shared/corpus/iceberg into a temporary
+folder, changes one thing and checks what ice-dump says: gzip-compressed
+metadata, the forms of version-hint.text, a hint naming no file, a
+missing or truncated manifest (a problem naming it and the snapshot, the
+other manifests' files kept), metadata that is not JSON, an unknown
+format version.  Skips (77) when the corpus is absent.
+"""
+import gzip
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ICE_DUMP, CORPUS = sys.argv[1], sys.argv[2]
+ROOT = os.path.join(CORPUS, "iceberg")
+if not os.path.isdir(os.path.join(ROOT, "equality_deletes")):
+    print("SKIP: no corpus at", ROOT, "(the shared corpus is not here)")
+    sys.exit(77)
+
+passed = failed = 0
+
+
+def check(name, cond, out):
+    global passed, failed
+    if cond:
+        passed += 1
+        print("ok", name)
+    else:
+        failed += 1
+        print("FAIL", name, "\n", out[-800:])
+
+
+def dump(table, *opts):
+    args = [ICE_DUMP]
+    for o in opts:
+        args += ["-o", o]
+    p = subprocess.run(args + [table], capture_output=True, text=True,
+                       timeout=60)
+    return p.returncode, p.stdout + p.stderr
+
+
+def copy(tmp, name):
+    dst = os.path.join(tmp, name)
+    shutil.copytree(os.path.join(ROOT, name), dst)
+    return dst
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    # equality_deletes: v1..v7, hint 7; snapshot of v7 is 1916084761853986166
+    t = copy(tmp, "equality_deletes")
+    md = os.path.join(t, "metadata")
+    _, base = dump(t)
+    cur = "snapshot 1916084761853986166 "
+
+    # gzip-compressed current metadata, no hint: the highest version
+    os.remove(os.path.join(md, "version-hint.text"))
+    with open(os.path.join(md, "v7.metadata.json"), "rb") as fh:
+        data = fh.read()
+    os.remove(os.path.join(md, "v7.metadata.json"))
+    with gzip.open(os.path.join(md, "v7.gz.metadata.json"), "wb") as fh:
+        fh.write(data)
+    rc, out = dump(t)
+    check("gzip .gz.metadata.json, no hint", rc == 0 and
+          "metadata metadata/v7.gz.metadata.json" in out and cur in out and
+          out.split("schema", 1)[1] == base.split("schema", 1)[1], out)
+    os.rename(os.path.join(md, "v7.gz.metadata.json"),
+              os.path.join(md, "v7.metadata.json.gz"))
+    rc, out = dump(t)
+    check("gzip .metadata.json.gz", rc == 0 and cur in out, out)
+
+    # hint forms: a number, a number with white space, a file name
+    for hint, want in (("3", "metadata/v3.metadata.json"),
+                       (" 5\n", "metadata/v5.metadata.json"),
+                       ("v4.metadata.json", "metadata/v4.metadata.json"),
+                       ("v6", "metadata/v6.metadata.json"),
+                       ("99", "metadata/v7.metadata.json.gz")):
+        with open(os.path.join(md, "version-hint.text"), "w") as fh:
+            fh.write(hint)
+        rc, out = dump(t)
+        check(f"version-hint {hint!r}", f"metadata {want}\n" in out,
+              out)
+    os.remove(os.path.join(md, "version-hint.text"))
+
+    # a manifest missing: named with the snapshot, the others' files kept
+    t = copy(tmp, "equality_deletes_partitioned")
+    rc, out = dump(t)
+    files_before = [l for l in out.splitlines() if l.startswith(("data ", "delete "))]
+    victim = os.path.join(t, "metadata",
+                          "ff275eec-b23b-435f-a6a5-1ab7ce1c8749-m0.avro")
+    os.remove(victim)
+    rc, out = dump(t)
+    probs = [l for l in out.splitlines() if l.startswith("problem: ")]
+    files_after = [l for l in out.splitlines() if l.startswith(("data ", "delete "))]
+    check("missing manifest", rc == 0 and len(probs) == 1 and
+          "ff275eec-b23b-435f-a6a5-1ab7ce1c8749-m0.avro (snapshot "
+          "3138177759849079112): I/O" in probs[0] and
+          len(files_after) == len(files_before) - 1, out)
+
+    # a manifest cut short: a problem naming it (truncated or corrupt)
+    m = os.path.join(t, "metadata", "2b5d4ce3-154e-4498-a648-89be96ebd74a-m0.avro")
+    with open(m, "rb") as fh:
+        data = fh.read()
+    with open(m, "wb") as fh:
+        fh.write(data[:len(data) * 2 // 3])
+    rc, out = dump(t)
+    probs = [l for l in out.splitlines() if l.startswith("problem: ")]
+    check("truncated manifest", rc == 0 and len(probs) == 2 and any(
+        "2b5d4ce3-154e-4498-a648-89be96ebd74a-m0.avro (snapshot "
+        "3138177759849079112)" in p for p in probs), out)
+
+    # metadata that is not JSON; an unknown format version
+    t = copy(tmp, "uuid")
+    cur = os.path.join(t, "metadata",
+                       "00001-43fda1f4-1c96-4376-ad16-91beb71d0759.metadata.json")
+    with open(cur) as fh:
+        text = fh.read()
+    with open(cur, "w") as fh:
+        fh.write(text[:100])
+    rc, out = dump(t)
+    check("metadata not JSON", rc == 1 and "error: corrupt" in out.lower() and
+          "00001-43fda1f4-1c96-4376-ad16-91beb71d0759.metadata.json" in out,
+          out)
+    with open(cur, "w") as fh:
+        fh.write(text.replace('"format-version" : 2', '"format-version" : 4'))
+    rc, out = dump(t)
+    check("format-version 4", rc == 1 and "format-version 4" in out, out)
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
