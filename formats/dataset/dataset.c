@@ -10,10 +10,11 @@
  * are streams with one piece per file: the file's own view, its fields
  * put in the unified order (NULL for a field it lacks), Hive partition
  * values added.  `partitions/<key>=<value>/` is the same tree over the
- * files of one partition.  A Delta table (delta.h) gives the files and
- * the partition values; its union views leave out the rows of each
- * file's deletion vector and name its columns by their logical names
- * (column mapping: f->phys keeps each field's column in the file).
+ * files of one partition.  A table of a table kind (table.h: Delta
+ * Lake) gives the files and the partition values from its metadata; its
+ * union views leave out the rows its deletes delete and name its columns
+ * by their logical names (column mapping: f->phys keeps each field's
+ * column in the file), and its kind fills its own folder.
  *
  * Locks: the host tree's lock (populate, generate) is taken before
  * `load` and `lru`, never after; the pool's threads and the LRU never
@@ -23,7 +24,6 @@
 #include "dataset_int.h"
 #include "dataset_jsonl.h"
 #include "dataset_keycol.h"
-#include "delta.h"
 #include "../core/graft.h"
 #include "../core/render.h"
 #include "../core/thread.h"
@@ -258,10 +258,10 @@ static colfs_status summary_generate(colfs_tree *t, colfs_node *n,
 	if (mode == COLFS_ON_DAMAGE_NULL)
 		rows += drows;
 	colfs_buf_printf(out, "rows: %lld\n", (long long)rows);
-	if (ds->snap)
-		colfs_buf_printf(out, "deleted rows: %lld (by deletion vectors: "
-				 "left out of rows and the union views, shown "
-				 "in files/)\n", (long long)deleted);
+	if (ds->table)
+		colfs_buf_printf(out, "deleted rows: %lld (by %s: left out of "
+				 "rows and the union views, shown in files/)\n",
+				 (long long)deleted, ds->table->kind->deletes_noun);
 	colfs_buf_printf(out, "bytes: %llu\n", (unsigned long long)bytes);
 	colfs_buf_printf(out, "row groups and stripes: %lld\n",
 			 (long long)groups);
@@ -588,11 +588,13 @@ static colfs_status view_populate(colfs_tree *t, colfs_node *dir)
 				       files))
 			return COLFS_ENOMEM;
 	}
-	if (v->ds->snap && !v->prefix[0]) {
-		colfs_node *d = colfs_dir_add_dir(t, dir, "delta", NULL, NULL);
+	ds_table *tb = v->ds->table;
+	if (tb && !v->prefix[0]) {
+		colfs_node *d = colfs_dir_add_dir(t, dir, tb->kind->folder,
+						  NULL, NULL);
 		if (!d)
 			return COLFS_ENOMEM;
-		COLFS_TRY(colfs_delta_add_tree(t, d, v->ds->root, v->ds->snap));
+		COLFS_TRY(tb->kind->add_tree(t, d, v->ds->root, tb));
 	}
 	if ((listed ? v->key0 < v->ds->nkeys : v->ds->top_keys) &&
 	    !colfs_dir_add_dir(t, dir, "partitions", &partitions_ops, v))
@@ -617,7 +619,8 @@ static void dataset_close(void *state)
 		return;
 	dataset_files_free(ds);
 	free(ds->open_idx);
-	colfs_delta_free(ds->snap);
+	if (ds->table)
+		ds->table->kind->free(ds->table);
 	for (size_t k = 0; k < ds->nfields; k++) {
 		free(ds->fields[k].name);
 		free(ds->fields[k].raw);
@@ -678,19 +681,14 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 		colfs_fail(err, COLFS_EIO, UINT64_MAX, "%s", strerror(errno));
 		return COLFS_EIO;
 	}
-	/* A Delta Lake table is read from its log (delta.c), never as the
-	 * files its folder holds (some are removed from the table).  Under
-	 * an S3 prefix it is known once the listing has seen the log. */
-	bool delta = false;
+	/* A table of a table kind (table.h: Delta Lake) is read from its
+	 * metadata, never as the files its folder holds (some are removed
+	 * from the table).  Under a remote prefix it is known once the
+	 * listing has seen its metadata. */
 	const colfs_options *o = colfs_tree_options(t);
-	/* The version goes to the log reader as an argument: the options it
-	 * keeps (and opens checkpoints with) and those of the files' trees
-	 * have none, which a file's own tree would refuse. */
-	colfs_options lo = *o;
-	lo.delta_version_set = false;
-	if (!s3 && colfs_delta_is_table(ds->root)) {
-		st = colfs_delta_load(ds->root, o->delta_version_set
-					? o->delta_version : -1, &lo, &ds->snap, err);
+	const ds_table_kind *kind = NULL;
+	if (!s3 && (kind = ds_table_kind_of_dir(ds->root))) {
+		st = kind->load(ds->root, o, &ds->table, err);
 		if (st != COLFS_OK)
 			return st;
 	} else if (!s3 && ds_foreign_table(ds->root, why, sizeof why)) {
@@ -699,21 +697,26 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 	}
 	if (!s3 && !(ds->stamps = ds_stamps_create()))
 		return COLFS_ENOMEM;
-	ds->gopts = lo;
-	/* The files' own trees: each a share of the cache, no workers of
-	 * their own (there may be max_open_files of them). */
+	/* The files' own trees: the options less the table's snapshot
+	 * (which a file's own tree would refuse), each a share of the
+	 * cache, no workers of their own (there may be max_open_files of
+	 * them). */
+	ds->gopts = *o;
+	ds->gopts.delta_version_set = false;
 	ds->gopts.cache_bytes /= ds->gopts.max_open_files;
 	if (ds->gopts.cache_bytes < (1u << 20))
 		ds->gopts.cache_bytes = 1u << 20;
 	ds->gopts.decode_threads = -1;
-	if (ds->snap) {
-		st = ds_list_delta(ds, &ents, &n);
-	} else if (s3) {
+	if (s3) {
 		/* each file's remote cache a share too */
 		ds->gopts.remote_cache_bytes /= ds->gopts.max_open_files;
 		if (ds->gopts.remote_cache_bytes < (1u << 20))
 			ds->gopts.remote_cache_bytes = 1u << 20;
-		st = ds_list_s3(name, colfs_tree_options(t), &delta, &ents, &n,
+	}
+	if (ds->table) {
+		st = COLFS_OK;
+	} else if (s3) {
+		st = ds_list_s3(name, colfs_tree_options(t), &kind, &ents, &n,
 				why, sizeof why);
 	} else {
 		/* is there any file?  (the listing waits for the tree's) */
@@ -724,21 +727,17 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 		colfs_fail(err, st, UINT64_MAX, "%s", why[0] ? why : colfs_status_name(st));
 		return st;
 	}
-	if (delta) {
-		/* A Delta table under an S3 prefix: its log read over S3
-		 * (delta.c), its active files opened by their URLs. */
+	if (s3 && kind) {
+		/* A table under a remote prefix: its metadata read through
+		 * the prefix's source kind, its files opened by their URLs. */
 		ds_entries_free(ents, n);
 		ents = NULL;
 		n = 0;
-		st = colfs_delta_load(ds->root, o->delta_version_set
-					? o->delta_version : -1, &lo, &ds->snap, err);
-		if (st != COLFS_OK)
-			return st;
-		st = ds_list_delta(ds, &ents, &n);
+		st = kind->load(ds->root, o, &ds->table, err);
 		if (st != COLFS_OK)
 			return st;
 	}
-	if (o->delta_version_set && !ds->snap) {
+	if (o->delta_version_set && !ds->table) {
 		ds_entries_free(ents, n);
 		colfs_fail(err, COLFS_EUNSUPPORTED, UINT64_MAX,
 			   "-o version=%lld applies to Delta tables only, and "
@@ -748,7 +747,7 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 	}
 	/* A directory with no file colfs can show is refused, whatever
 	 * else it holds (an empty folder, a CSV file). */
-	if (!ds->snap && (n == 0 || (!s3 && ds_magic(ds, ents[0].rel,
+	if (!ds->table && (n == 0 || (!s3 && ds_magic(ds, ents[0].rel,
 						     ents[0].size) != 1))) {
 		ds_entries_free(ents, n);
 		ents = NULL;
@@ -771,7 +770,17 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 	v->prefix = "";
 	ds->root_view = v;
 	colfs_node_set_ops(colfs_tree_root(t), &view_ops, v);
-	if (!ds->snap && !s3) {
+	if (ds->table) {
+		/* a kind that reads its files' list when first needed
+		 * (ds_list_table) leaves the mount to its metadata */
+		if (ds->table->kind->files)
+			return COLFS_OK;
+		st = ds_list_table(ds, why, sizeof why);
+		if (st != COLFS_OK)
+			colfs_fail(err, st, UINT64_MAX, "%s", why);
+		return st;
+	}
+	if (!s3) {
 		/* the one file found says the directory is not empty; the
 		 * rest is listed when the tree is */
 		ds_entries_free(ents, n);

@@ -16,7 +16,6 @@
  * is unknown).
  */
 #include "dataset_int.h"
-#include "delta.h"
 #include "../core/tree.h"
 
 #include <stdio.h>
@@ -24,12 +23,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* " (named by the Delta log at version N)" or "". */
-static void damage_log_text(char *buf, size_t len, int64_t version)
+/* " (an active file of the Delta log at version N)" or "". */
+static void damage_log_text(char *buf, size_t len, const char *snapshot)
 {
-	if (version >= 0)
-		snprintf(buf, len, " (an active file of the Delta log at "
-			 "version %lld)", (long long)version);
+	if (snapshot)
+		snprintf(buf, len, " (an active file of the %s)", snapshot);
 	else
 		buf[0] = '\0';
 }
@@ -40,16 +38,17 @@ colfs_status ds_damage_piece(colfs_tree *t, const colfs_node *view,
 			     size_t msg_len)
 {
 	colfs_on_damage mode = colfs_tree_options(t)->on_damage;
-	char log[96], rows[64];
+	char log[128], rows[64];
 	*nulls = 0;
 	/* a missing file is no missing view: the read fails with EIO */
 	if (st == COLFS_OK || st == COLFS_END || st == COLFS_ENOENT)
 		st = COLFS_EIO;
 	if (!why || !why[0])
 		why = colfs_status_name(st);
-	/* the reason may name the log already (a file it names missing) */
-	damage_log_text(log, sizeof log,
-			strstr(why, "Delta log") ? -1 : d->log_version);
+	/* the reason may name the snapshot already (a file it names
+	 * missing) */
+	damage_log_text(log, sizeof log, d->snapshot && strstr(why,
+			d->snapshot) ? NULL : d->snapshot);
 	if (d->rows >= 0)
 		snprintf(rows, sizeof rows, "its %lld rows", (long long)d->rows);
 	else
@@ -96,24 +95,26 @@ void ds_damage_summary(colfs_buf *out, colfs_on_damage mode, size_t files,
 	colfs_buf_putc(out, '\n');
 }
 
-char *ds_delta_disagrees(const char *path, const colfs_delta_file *lf,
-			 int64_t rows, int64_t version)
+char *ds_table_disagrees(const char *path, const ds_table *tb, size_t i,
+			 int64_t rows)
 {
+	const ds_table_file *lf = &tb->files[i];
+	const ds_table_kind *k = tb->kind;
 	char msg[512];
 	struct stat sb;
 	if (path && stat(path, &sb) == 0 && (uint64_t)sb.st_size != lf->size) {
-		snprintf(msg, sizeof msg, "%lld bytes, while the Delta log at "
-			 "version %lld adds it with size %llu: not the file "
-			 "the log added", (long long)sb.st_size,
-			 (long long)version, (unsigned long long)lf->size);
+		snprintf(msg, sizeof msg, "%lld bytes, while the %s adds it "
+			 "with size %llu: not the file the %s added",
+			 (long long)sb.st_size, tb->version_label,
+			 (unsigned long long)lf->size, k->metadata_noun);
 		return strdup(msg);
 	}
 	if (rows >= 0 && lf->num_records >= 0 && rows != lf->num_records) {
 		snprintf(msg, sizeof msg, "its footer gives %lld rows, while "
-			 "the Delta log at version %lld adds it with "
-			 "numRecords %lld: not the file the log added",
-			 (long long)rows, (long long)version,
-			 (long long)lf->num_records);
+			 "the %s adds it with %s %lld: not the file the %s "
+			 "added", (long long)rows, tb->version_label,
+			 k->records_name, (long long)lf->num_records,
+			 k->metadata_noun);
 		return strdup(msg);
 	}
 	return NULL;

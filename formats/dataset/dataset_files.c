@@ -5,7 +5,6 @@
 #include "dataset_int.h"
 #include "dataset_jsonl.h"
 #include "dataset_keycol.h"
-#include "delta.h"
 #include "../core/graft.h"
 #include "../core/render.h"
 #include "../core/thread.h"
@@ -193,7 +192,7 @@ colfs_status ds_acquire(void *ctx, uint64_t key, colfs_tree **out)
 	 * against its add action at load */
 	pthread_mutex_lock(&ds->lru);
 	st = ds->s3 ? COLFS_OK
-		: ds_identity_check(path, &f->ident, ds->snap ? UINT64_MAX
+		: ds_identity_check(path, &f->ident, ds->table ? UINT64_MAX
 				    : f->size, why, sizeof why);
 	pthread_mutex_unlock(&ds->lru);
 	if (st != COLFS_OK) {
@@ -211,10 +210,10 @@ colfs_status ds_acquire(void *ctx, uint64_t key, colfs_tree **out)
 		int nl = snprintf(note, sizeof note, "not opened: %s",
 				  r ? r + 2 : why[0] ? why
 				  : colfs_status_name(st));
-		if (ds->snap && nl > 0 && (size_t)nl < sizeof note)
+		if (ds->table && nl > 0 && (size_t)nl < sizeof note)
 			snprintf(note + nl, sizeof note - (size_t)nl, " (an "
-				 "active file of the Delta log at version "
-				 "%lld)", (long long)ds->snap->version);
+				 "active file of the %s)",
+				 ds->table->version_label);
 		ds_problem(ds, f->tree_path, UINT64_MAX, st, "%s", note);
 		if (st != COLFS_ENOMEM)   /* the next open may succeed */
 			ds_set_damage(ds, f, note);
@@ -351,9 +350,9 @@ int64_t ds_rows_shown(const ds_file *f)
 int64_t ds_damaged_rows(const dataset *ds, size_t i)
 {
 	const ds_file *f = &ds->files[i];
-	int64_t r = ds->snap && i < ds->snap->n_files &&
-		    ds->snap->files[i].num_records >= 0
-		    ? ds->snap->files[i].num_records
+	int64_t r = ds->table && i < ds->table->n_files &&
+		    ds->table->files[i].num_records >= 0
+		    ? ds->table->files[i].num_records
 		    : f->info == 1 ? f->rows : -1;
 	if (r < 0)
 		return -1;
@@ -433,29 +432,10 @@ char *ds_tree_path(const char *rel)
 	return b.data;
 }
 
-/* A Delta table's files: the snapshot's active files, in path order
- * (delta.h). */
-colfs_status ds_list_delta(dataset *ds, ds_entry **out, size_t *n)
+/* A table's partition values: its metadata's, typed by its schema. */
+static colfs_status ds_partitions_table(dataset *ds)
 {
-	const colfs_delta_snapshot *s = ds->snap;
-	*n = 0;
-	*out = calloc(s->n_files ? s->n_files : 1, sizeof **out);
-	if (!*out)
-		return COLFS_ENOMEM;
-	for (size_t i = 0; i < s->n_files; i++) {
-		(*out)[i].rel = strdup(s->files[i].path);
-		(*out)[i].size = s->files[i].size;
-		if (!(*out)[i].rel)
-			return COLFS_ENOMEM;
-		(*n)++;
-	}
-	return COLFS_OK;
-}
-
-/* A Delta table's partition values: the log's, typed by the schema. */
-colfs_status ds_partitions_delta(dataset *ds)
-{
-	const colfs_delta_snapshot *s = ds->snap;
+	const ds_table *s = ds->table;
 	ds->keys = calloc(s->n_partition_columns + 1, sizeof *ds->keys);
 	if (!ds->keys)
 		return COLFS_ENOMEM;
@@ -466,7 +446,8 @@ colfs_status ds_partitions_delta(dataset *ds)
 			if (strcmp(s->fields[j].name, s->partition_columns[k]) || !tj)
 				continue;
 			if (!strcmp(tj, "\"long\"") || !strcmp(tj, "\"integer\"") ||
-			    !strcmp(tj, "\"short\"") || !strcmp(tj, "\"byte\""))
+			    !strcmp(tj, "\"short\"") || !strcmp(tj, "\"byte\"") ||
+			    !strcmp(tj, "\"int\""))
 				ty = DS_BIGINT;
 			else if (!strcmp(tj, "\"date\""))
 				ty = DS_DATE;
@@ -490,6 +471,73 @@ colfs_status ds_partitions_delta(dataset *ds)
 	return COLFS_OK;
 }
 
+/* A table's files (table.h): the snapshot's, in path order, asked of
+ * its kind when first needed (once it has given them). */
+colfs_status ds_list_table(dataset *ds, char *why, size_t why_len)
+{
+	ds_table *tb = ds->table;
+	colfs_status st = COLFS_OK;
+	if (__atomic_load_n(&ds->listed, __ATOMIC_ACQUIRE))
+		return COLFS_OK;
+	pthread_mutex_lock(&ds->load);
+	if (!ds->listed && tb->kind->files && !ds->table_files) {
+		colfs_err err = {0};
+		st = tb->kind->files(tb, &err);
+		if (st != COLFS_OK)
+			snprintf(why, why_len, "%s", err.msg[0] ? err.msg
+				 : colfs_status_name(st));
+		else
+			ds->table_files = true;
+	}
+	if (st == COLFS_OK && !ds->listed) {
+		ds_entry *ents = calloc(tb->n_files ? tb->n_files : 1,
+					sizeof *ents);
+		size_t n = 0;
+		if (!ents)
+			st = COLFS_ENOMEM;
+		for (size_t i = 0; st == COLFS_OK && i < tb->n_files; i++) {
+			ents[i].rel = strdup(tb->files[i].path);
+			ents[i].size = tb->files[i].size;
+			if (!ents[i].rel)
+				st = COLFS_ENOMEM;
+			n++;
+		}
+		if (st == COLFS_OK) {
+			dataset_files_free(ds);
+			st = ds_adopt(ds, ents, n);
+		} else {
+			ds_entries_free(ents, n);
+		}
+		if (st == COLFS_ENOMEM)
+			snprintf(why, why_len, "out of memory");
+	}
+	pthread_mutex_unlock(&ds->load);
+	return st;
+}
+
+/* File i's deleted rows, from its table kind's deletes (once): a
+ * failure makes it a damaged file, named in errors. */
+colfs_status ds_table_deletes(dataset *ds, size_t i)
+{
+	ds_table *tb = ds->table;
+	ds_file *f = &ds->files[i];
+	if (!tb || !tb->kind->deletes || i >= tb->n_files)
+		return COLFS_OK;
+	colfs_err err = {0};
+	colfs_status st = tb->kind->deletes(tb, i, &err);
+	if (st != COLFS_OK) {
+		char why[400];
+		snprintf(why, sizeof why, "its deletes cannot be read: %s",
+			 err.msg[0] ? err.msg : colfs_status_name(st));
+		ds_problem(ds, f->tree_path, UINT64_MAX, st, "%s", why);
+		ds_set_damage(ds, f, why);
+		return st;
+	}
+	f->deleted = tb->files[i].deleted_rows;
+	f->ndeleted = tb->files[i].n_deleted_rows;
+	return COLFS_OK;
+}
+
 /* Take the listing `ents` as the dataset's files (freed here); the root
  * view shows them all. */
 colfs_status ds_adopt(dataset *ds, ds_entry *ents, size_t n)
@@ -509,10 +557,10 @@ colfs_status ds_adopt(dataset *ds, ds_entry *ents, size_t n)
 		ds->files[i].tree_path = ds_tree_path(ds->files[i].rel);
 		ds->files[i].rows = -1;
 		ds->files[i].groups = -1;
-		if (ds->snap && i < ds->snap->n_files) {
+		if (ds->table && i < ds->table->n_files) {
 			/* the union views leave these rows out */
-			ds->files[i].deleted = ds->snap->files[i].deleted_rows;
-			ds->files[i].ndeleted = ds->snap->files[i].n_deleted_rows;
+			ds->files[i].deleted = ds->table->files[i].deleted_rows;
+			ds->files[i].ndeleted = ds->table->files[i].n_deleted_rows;
 		}
 		if (!ds->files[i].tree_path)
 			st = COLFS_ENOMEM;
@@ -523,7 +571,7 @@ colfs_status ds_adopt(dataset *ds, ds_entry *ents, size_t n)
 	ds->root_view->idx = idx;
 	ds->root_view->n = n;
 	if (st == COLFS_OK)
-		st = ds->snap ? ds_partitions_delta(ds) : ds_partitions(ds);
+		st = ds->table ? ds_partitions_table(ds) : ds_partitions(ds);
 	if (st == COLFS_OK)
 		__atomic_store_n(&ds->listed, true, __ATOMIC_RELEASE);
 	return st;
@@ -544,6 +592,8 @@ colfs_status ds_list_root(dataset *ds, char *why, size_t why_len)
 
 	if (__atomic_load_n(&ds->listed, __ATOMIC_ACQUIRE))
 		return COLFS_OK;
+	if (ds->table)
+		return ds_list_table(ds, why, why_len);
 	pthread_mutex_lock(&ds->load);
 	if (!ds->listed && !ds->top_keys) {
 		ds_found found = {0};
@@ -580,6 +630,8 @@ colfs_status ds_list_now(dataset *ds, char *why, size_t why_len)
 
 	if (__atomic_load_n(&ds->listed, __ATOMIC_ACQUIRE))
 		return COLFS_OK;
+	if (ds->table)
+		return ds_list_table(ds, why, why_len);
 	pthread_mutex_lock(&ds->load);
 	if (!ds->listed) {
 		ds_found found = {0};

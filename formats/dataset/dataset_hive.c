@@ -3,7 +3,6 @@
 #include "dataset_int.h"
 #include "dataset_jsonl.h"
 #include "dataset_keycol.h"
-#include "delta.h"
 #include "../core/graft.h"
 #include "../core/render.h"
 #include "../core/thread.h"

@@ -10,6 +10,7 @@
 #include "../colfs.h"
 #include "../core/buf.h"
 #include "../core/status.h"
+#include "table.h"
 
 /* One file found under the dataset's root. */
 typedef struct ds_entry {
@@ -102,9 +103,11 @@ void ds_change_render(colfs_tree *t, struct colfs_buf *out);
 /* The objects under an S3 prefix (its source kind's listing,
  * colfs_source_list), with
  * the same names skipped and in the same order as ds_list_local; keys
- * relative to the prefix.  *delta: the prefix holds a _delta_log/. */
+ * relative to the prefix.  *kind: the table kind a key says the prefix
+ * is (table.h), or NULL. */
 colfs_status ds_list_s3(const char *url, const colfs_options *opts,
-			bool *delta, ds_entry **out, size_t *n, char *why,
+			const ds_table_kind **kind, ds_entry **out, size_t *n,
+			char *why,
 			size_t why_len);
 
 /* A file of the union views that cannot be read whole
@@ -116,8 +119,8 @@ typedef struct ds_damaged {
 				 * its footer or the Delta log's numRecords
 				 * gives them (deleted rows left out); -1
 				 * unknown */
-	int64_t log_version;    /* a Delta table: the snapshot's version;
-				 * -1 none */
+	const char *snapshot;   /* a table kind's: its snapshot in messages
+				 * ("Delta log at version 3"); NULL none */
 } ds_damaged;
 
 /* One piece of union view `view` for file `d`, which cannot be read
@@ -136,13 +139,12 @@ colfs_status ds_damage_piece(colfs_tree *t, const colfs_node *view,
 void ds_damage_summary(colfs_buf *out, colfs_on_damage mode, size_t files,
 		       int64_t rows, size_t unknown);
 
-/* A Delta table's file against its add action: the bytes on disk
+/* A table's file against its metadata (table.h): the bytes on disk
  * (`path`, local; NULL: not checked) and the rows its footer gives
- * (`rows`, -1 not read) against the log's size and numRecords.  NULL
- * when they agree, else the disagreement (malloc'd). */
-struct colfs_delta_file;
-char *ds_delta_disagrees(const char *path, const struct colfs_delta_file *lf,
-			 int64_t rows, int64_t version);
+ * (`rows`, -1 not read) against the size and record count the metadata
+ * gives.  NULL when they agree, else the disagreement (malloc'd). */
+char *ds_table_disagrees(const char *path, const ds_table *tb, size_t i,
+			 int64_t rows);
 
 /* What a local file was when first opened (size, mtime, inode), to know
  * it again. */
@@ -165,7 +167,6 @@ colfs_status ds_identity_check(const char *path, ds_identity *id,
  * dataset_hive.c (Hive partitions) and dataset_union.c (the union views). */
 #include "dataset_jsonl.h"
 #include "dataset_keycol.h"
-#include "delta.h"
 #include "../core/graft.h"
 #include "../core/render.h"
 #include "../core/thread.h"
@@ -227,8 +228,8 @@ typedef struct ds_file {
 			       * it (over 200 bytes), else NULL; NULL: none
 			       * is cut */
 	size_t nfields;
-	/* a Delta table: the rows its deletion vector deletes (ascending,
-	 * borrowed from the snapshot), left out of the union views */
+	/* a table's file: the rows its deletes delete (ascending, borrowed
+	 * from the table), left out of the union views */
 	const uint64_t *deleted;
 	size_t ndeleted;
 	/* why the union views cannot read it whole (dataset_damage.c):
@@ -287,8 +288,9 @@ typedef struct dataset {
 	size_t *open_idx;     /* the files whose tree is open (nopen) */
 	size_t capopen;
 	uint64_t clock;
-	/* a Delta table: its snapshot */
-	colfs_delta_snapshot *snap;
+	/* a table of a table kind (table.h): its snapshot */
+	ds_table *table;
+	bool table_files;     /* its kind has given its files (under load) */
 	/* problems found off the host's lock, rendered by `errors` */
 	pthread_mutex_t plock;
 	char **problems;
@@ -389,8 +391,8 @@ extern const colfs_graft_ops ds_graft_ops;
 void ds_found_take(dataset *ds, ds_found *found);
 void dataset_files_free(dataset *ds);
 char *ds_tree_path(const char *rel);
-colfs_status ds_list_delta(dataset *ds, ds_entry **out, size_t *n);
-colfs_status ds_partitions_delta(dataset *ds);
+colfs_status ds_list_table(dataset *ds, char *why, size_t why_len);
+colfs_status ds_table_deletes(dataset *ds, size_t i);
 colfs_status ds_adopt(dataset *ds, ds_entry *ents, size_t n);
 colfs_status ds_list_root(dataset *ds, char *why, size_t why_len);
 

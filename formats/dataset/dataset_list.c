@@ -762,8 +762,8 @@ static bool key_hidden(const char *k)
 }
 
 colfs_status ds_list_s3(const char *url, const colfs_options *opts,
-			bool *delta, ds_entry **out, size_t *n, char *why,
-			size_t why_len)
+			const ds_table_kind **kind, ds_entry **out, size_t *n,
+			char *why, size_t why_len)
 {
 	colfs_source_entry *e = NULL;
 	size_t ne = 0, k = 0;
@@ -771,7 +771,7 @@ colfs_status ds_list_s3(const char *url, const colfs_options *opts,
 
 	*out = NULL;
 	*n = 0;
-	*delta = false;
+	*kind = NULL;
 	st = colfs_source_list(url, opts, &e, &ne, why, why_len);
 	if (st != COLFS_OK)
 		return st;
@@ -784,8 +784,8 @@ colfs_status ds_list_s3(const char *url, const colfs_options *opts,
 	/* Already in strcmp order (S3 lists in UTF-8 binary order, which
 	 * colfs_s3_list checks). */
 	for (size_t i = 0; i < ne; i++) {
-		if (strncmp(e[i].key, "_delta_log/", 11) == 0)
-			*delta = true;
+		if (!*kind)
+			*kind = ds_table_kind_of_key(e[i].key);
 		if (key_hidden(e[i].key) || e[i].size == 0)
 			continue;
 		v[k].rel = e[i].key;

@@ -4,7 +4,6 @@
 #include "dataset_int.h"
 #include "dataset_jsonl.h"
 #include "dataset_keycol.h"
-#include "delta.h"
 #include "../core/graft.h"
 #include "../core/render.h"
 #include "../core/thread.h"
@@ -103,11 +102,11 @@ int ds_magic(const dataset *ds, const char *rel, uint64_t size)
 	return kind;
 }
 
-/* A Delta table's files are data files by the log's word: one missing,
+/* A table's files are data files by its metadata's word: one missing,
  * or not columnar, is a damaged file, not another file. */
 static void ds_probe_file(dataset *ds, size_t i)
 {
-	ds->files[i].kind = ds->snap ? 1 : ds_magic(ds, ds->files[i].rel,
+	ds->files[i].kind = ds->table ? 1 : ds_magic(ds, ds->files[i].rel,
 						    ds->files[i].size);
 }
 
@@ -224,15 +223,16 @@ static char **ds_schema_blocks(const char *text, size_t *n)
 	return v;
 }
 
-/* The Delta field a column of the file stands for under column mapping
- * (PROTOCOL.md, "Reader Requirements for Column Mapping"): in mode
+/* The table's field a column of the file stands for under column
+ * mapping (table.h; for Delta, PROTOCOL.md, "Reader Requirements for
+ * Column Mapping"): in mode
  * `name` its physical name, in mode `id` the field id the file gives its
  * top-level column (`ids`: the file's schema.json children; NULL: none).
  * NULL when the table's schema has no such field. */
-static const colfs_delta_field *ds_delta_field(const dataset *ds,
+static const ds_table_field *ds_table_field_of(const dataset *ds,
 					       const char *top, json_t *ids)
 {
-	const colfs_delta_snapshot *s = ds->snap;
+	const ds_table *s = ds->table;
 	bool by_id = strcmp(s->column_mapping_mode, "id") == 0;
 	int64_t id = -1;
 	if (by_id) {
@@ -250,7 +250,7 @@ static const colfs_delta_field *ds_delta_field(const dataset *ds,
 			return NULL;
 	}
 	for (size_t k = 0; k < s->n_fields; k++) {
-		const colfs_delta_field *df = &s->fields[k];
+		const ds_table_field *df = &s->fields[k];
 		if (by_id) {
 			if (df->field_id == id)
 				return df;
@@ -265,19 +265,19 @@ static const colfs_delta_field *ds_delta_field(const dataset *ds,
 	return NULL;
 }
 
-/* A Delta table with column mapping: file `f`'s fields renamed from the
+/* A table with column mapping: file `f`'s fields renamed from the
  * physical columns to the table's logical names (a nested leaf
  * `phys.x.y` becomes `Logical.x.y`: only the top level is mapped), the
  * physical names kept in f->phys for reading.  A column that is no field
  * of the table's schema (a dropped one), or that is a partition column
- * (whose values come from the log), is left out.  Mode `id` with a file
+ * (whose values come from the metadata), is left out.  Mode `id` with a file
  * that has no field ids: a damaged file (dataset_damage.c), which the
  * union views refuse, leave out or read as all NULL as on_damage says
  * (the protocol lets a reader refuse it or read it all NULL). */
 static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 {
 	json_t *ids = NULL, *doc = NULL;
-	if (strcmp(ds->snap->column_mapping_mode, "id") == 0) {
+	if (strcmp(ds->table->column_mapping_mode, "id") == 0) {
 		colfs_buf b = COLFS_BUF_INIT;
 		bool any = false;
 		if (ds_read_node(g, "schema.json", &b) == COLFS_OK &&
@@ -304,19 +304,19 @@ static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 	for (size_t j = 0; phys && j < f->nfields; j++) {
 		char *name = f->fields[j];
 		/* its top-level column: the whole name, else up to a '.' */
-		const colfs_delta_field *df = ds_delta_field(ds, name, ids);
+		const ds_table_field *df = ds_table_field_of(ds, name, ids);
 		size_t cut = strlen(name);
 		for (const char *dot = name; !df && (dot = strchr(dot, '.'));
 		     dot++) {
 			char *top = strndup(name, (size_t)(dot - name));
-			df = top ? ds_delta_field(ds, top, ids) : NULL;
+			df = top ? ds_table_field_of(ds, top, ids) : NULL;
 			if (df)
 				cut = (size_t)(dot - name);
 			free(top);
 		}
 		bool part = false;
-		for (size_t k = 0; df && k < ds->snap->n_partition_columns; k++)
-			part = part || !strcmp(ds->snap->partition_columns[k],
+		for (size_t k = 0; df && k < ds->table->n_partition_columns; k++)
+			part = part || !strcmp(ds->table->partition_columns[k],
 					       df->name);
 		char *logical = df && !part ? colfs_name_escape(df->name) : NULL;
 		char *full = logical ? malloc(strlen(logical) +
@@ -462,13 +462,12 @@ static void ds_load_file(dataset *ds, size_t i)
 	f->format = colfs_tree_format(g);
 	/* a Delta file is the one its add action describes: its size now,
 	 * its rows once its summary is read (below) */
-	if (ds->snap && i < ds->snap->n_files) {
+	if (ds->table && i < ds->table->n_files) {
 		char *path = malloc(strlen(ds->root) + strlen(f->rel) + 2);
 		if (path)
 			sprintf(path, "%s/%s", ds->root, f->rel);
-		char *why = ds_delta_disagrees(ds->s3 ? NULL : path,
-					       &ds->snap->files[i], -1,
-					       ds->snap->version);
+		char *why = ds_table_disagrees(ds->s3 ? NULL : path,
+					       ds->table, i, -1);
 		free(path);
 		if (why) {
 			ds_problem(ds, f->tree_path, UINT64_MAX, COLFS_ECORRUPT,
@@ -529,7 +528,7 @@ static void ds_load_file(dataset *ds, size_t i)
 			free(blocks[k]);
 		free(blocks);
 	}
-	if (ds->snap && strcmp(ds->snap->column_mapping_mode, "none"))
+	if (ds->table && strcmp(ds->table->column_mapping_mode, "none"))
 		ds_map_fields(ds, f, g);
 	ds_key_columns(ds, f, g);
 	ds_raw_names(f, g);
@@ -542,9 +541,8 @@ static void ds_load_file(dataset *ds, size_t i)
 			   "no row count");
 	} else {
 		f->info = 1;
-		char *why = ds->snap && i < ds->snap->n_files
-			    ? ds_delta_disagrees(NULL, &ds->snap->files[i],
-						 f->rows, ds->snap->version)
+		char *why = ds->table && i < ds->table->n_files
+			    ? ds_table_disagrees(NULL, ds->table, i, f->rows)
 			    : NULL;
 		if (why) {
 			ds_problem(ds, f->tree_path, UINT64_MAX, COLFS_ECORRUPT,
@@ -552,6 +550,9 @@ static void ds_load_file(dataset *ds, size_t i)
 			ds_set_damage(ds, f, why);
 			free(why);
 		}
+		/* the rows its table's deletes remove (read here, on the
+		 * pool, beside its footer) */
+		ds_table_deletes(ds, i);
 	}
 	pthread_mutex_lock(&ds->lru);
 	ds_sync(ds, f, g);
@@ -656,14 +657,14 @@ static void ds_unify(dataset *ds)
 	size_t *other = calloc(ds->nfiles + 1, sizeof *other);
 	size_t readable = 0;
 
-	/* A Delta table: its schema's fields first, in its order (an empty
+	/* A table of a table kind: its schema's fields first, in its order (an empty
 	 * table, or a field no file has yet, still has its column), each
 	 * typed as the first file that has it declares it. */
-	for (size_t j = 0; ds->snap && j < ds->snap->n_fields; j++) {
-		const char *name = ds->snap->fields[j].name;
+	for (size_t j = 0; ds->table && j < ds->table->n_fields; j++) {
+		const char *name = ds->table->fields[j].name;
 		bool part = false;
-		for (size_t k = 0; k < ds->snap->n_partition_columns; k++)
-			part = part || !strcmp(ds->snap->partition_columns[k], name);
+		for (size_t k = 0; k < ds->table->n_partition_columns; k++)
+			part = part || !strcmp(ds->table->partition_columns[k], name);
 		char *esc = part ? NULL : colfs_name_escape(name);
 		ds_field *nf = esc && ds_field_find(ds, esc) < 0
 			       ? realloc(ds->fields, (ds->nfields + 1) * sizeof *nf)

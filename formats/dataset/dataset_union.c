@@ -4,7 +4,6 @@
 #include "dataset_int.h"
 #include "dataset_jsonl.h"
 #include "dataset_keycol.h"
-#include "delta.h"
 #include "../core/graft.h"
 #include "../core/render.h"
 #include "../core/thread.h"
@@ -65,7 +64,7 @@ static colfs_status ds_union_damage(colfs_tree *t, colfs_node *n,
 {
 	ds_file *f = &ds->files[i];
 	ds_damaged d = {f->rel, ds_damaged_rows(ds, i),
-			ds->snap ? ds->snap->version : -1};
+			ds->table ? ds->table->version_label : NULL};
 	char msg[800], text[1200];
 	snprintf(msg, sizeof msg, "%s: %s", view, why);
 	colfs_status got = ds_damage_piece(t, n, &d, st, msg, nulls, text,

@@ -656,7 +656,7 @@ static colfs_status protocol_check(delta_state *s, colfs_err *err)
 	if (!p)
 		return colfs_fail(err, COLFS_ECORRUPT, 0,
 				  "Delta log has no protocol action at version %" PRId64,
-				  s->pub.version);
+				  s->pub.tb.version);
 	if (!json_is_integer(r) || !json_is_integer(w) ||
 	    json_integer_value(r) < 1 || json_integer_value(w) < 1 ||
 	    json_integer_value(r) > 1000 || json_integer_value(w) > 1000)
@@ -701,7 +701,7 @@ static colfs_status metadata_take(delta_state *s, colfs_err *err)
 	if (!m)
 		return colfs_fail(err, COLFS_ECORRUPT, 0,
 				  "Delta log has no metaData action at version %" PRId64,
-				  p->version);
+				  p->tb.version);
 	json_t *fmt = json_object_get(m, "format");
 	const char *provider = json_str(fmt, "provider");
 	if (provider && strcmp(provider, "parquet") != 0)
@@ -722,7 +722,7 @@ static colfs_status metadata_take(delta_state *s, colfs_err *err)
 		return colfs_fail(err, COLFS_EUNSUPPORTED, 0,
 				  "Delta column mapping mode '%s' (colfs reads none, name and id)",
 				  mode);
-	if (!(p->column_mapping_mode = strdup(mode)))
+	if (!(p->tb.column_mapping_mode = strdup(mode)))
 		return nomem(err);
 	bool mapped = strcmp(mode, "none") != 0;
 
@@ -731,8 +731,8 @@ static colfs_status metadata_take(delta_state *s, colfs_err *err)
 		return colfs_fail(err, COLFS_ECORRUPT, 0,
 				  "Delta schema is not a struct with fields");
 	size_t nf = json_array_size(fields);
-	p->fields = calloc(nf ? nf : 1, sizeof *p->fields);
-	if (!p->fields)
+	p->tb.fields = calloc(nf ? nf : 1, sizeof *p->tb.fields);
+	if (!p->tb.fields)
 		return nomem(err);
 	for (size_t i = 0; i < nf; i++) {
 		json_t *f = json_array_get(fields, i);
@@ -749,7 +749,7 @@ static colfs_status metadata_take(delta_state *s, colfs_err *err)
 			return colfs_fail(err, COLFS_ECORRUPT, 0,
 					  "Delta schema field '%s' has no delta.columnMapping.physicalName (column mapping mode %s)",
 					  name, mode);
-		colfs_delta_field *df = &p->fields[p->n_fields++];
+		colfs_delta_field *df = &p->tb.fields[p->tb.n_fields++];
 		df->name = strdup(name);
 		df->physical_name = strdup(mapped ? phys : name);
 		df->type_json = json_dumps(type, JSON_COMPACT | JSON_ENCODE_ANY |
@@ -772,8 +772,8 @@ static colfs_status metadata_take(delta_state *s, colfs_err *err)
 		return colfs_fail(err, COLFS_ECORRUPT, 0,
 				  "Delta partitionColumns is not an array");
 	size_t np = json_array_size(pcols);
-	p->partition_columns = calloc(np ? np : 1, sizeof(char *));
-	if (!p->partition_columns)
+	p->tb.partition_columns = calloc(np ? np : 1, sizeof(char *));
+	if (!p->tb.partition_columns)
 		return nomem(err);
 	for (size_t i = 0; i < np; i++) {
 		json_t *c = json_array_get(pcols, i);
@@ -781,14 +781,14 @@ static colfs_status metadata_take(delta_state *s, colfs_err *err)
 		if (!json_is_string(c))
 			return colfs_fail(err, COLFS_ECORRUPT, 0,
 					  "Delta partitionColumns holds a value that is not a name");
-		for (size_t k = 0; k < p->n_fields; k++)
-			if (strcmp(p->fields[k].name, json_string_value(c)) == 0)
+		for (size_t k = 0; k < p->tb.n_fields; k++)
+			if (strcmp(p->tb.fields[k].name, json_string_value(c)) == 0)
 				found = true;
 		if (!found)
 			return colfs_fail(err, COLFS_ECORRUPT, 0,
 					  "Delta partition column '%s' is not in the schema",
 					  json_string_value(c));
-		if (!(p->partition_columns[p->n_partition_columns++] =
+		if (!(p->tb.partition_columns[p->tb.n_partition_columns++] =
 			      strdup(json_string_value(c))))
 			return nomem(err);
 	}
@@ -797,9 +797,9 @@ static colfs_status metadata_take(delta_state *s, colfs_err *err)
 
 static const char *physical_of(const colfs_delta_snapshot *p, const char *name)
 {
-	for (size_t k = 0; k < p->n_fields; k++)
-		if (strcmp(p->fields[k].name, name) == 0)
-			return p->fields[k].physical_name;
+	for (size_t k = 0; k < p->tb.n_fields; k++)
+		if (strcmp(p->tb.fields[k].name, name) == 0)
+			return p->tb.fields[k].physical_name;
 	return name;
 }
 
@@ -840,7 +840,7 @@ static colfs_status file_take(delta_state *s, const delta_action *a,
 		return nomem(err);
 	f->size = (uint64_t)json_integer_value(size);
 	f->num_records = num_records_of(add);
-	f->n_partitions = p->n_partition_columns;
+	f->n_partitions = p->tb.n_partition_columns;
 	f->partition_values = calloc(f->n_partitions ? f->n_partitions : 1,
 				     sizeof(char *));
 	if (!f->partition_values)
@@ -851,7 +851,7 @@ static colfs_status file_take(delta_state *s, const delta_action *a,
 				  "%s: add action for %s without partitionValues",
 				  where, a->path);
 	for (size_t i = 0; i < f->n_partitions; i++) {
-		const char *logical = p->partition_columns[i];
+		const char *logical = p->tb.partition_columns[i];
 		json_t *v = json_object_get(pv, physical_of(p, logical));
 		if (!v)
 			v = json_object_get(pv, logical);
@@ -891,25 +891,25 @@ static colfs_status reconcile(delta_state *s, colfs_err *err)
 		if (s->acts[i].add &&
 		    (i + 1 == s->n_acts || action_cmp_key(&s->acts[i], &s->acts[i + 1])))
 			n_active++;
-	p->files = calloc(n_active ? n_active : 1, sizeof *p->files);
+	p->tb.files = calloc(n_active ? n_active : 1, sizeof *p->tb.files);
 	s->active = calloc(n_active ? n_active : 1, sizeof *s->active);
-	if (!p->files || !s->active)
+	if (!p->tb.files || !s->active)
 		return nomem(err);
 	for (size_t i = 0; i < s->n_acts; i++) {
 		const delta_action *a = &s->acts[i];
 		if (!a->add ||
 		    (i + 1 < s->n_acts && !action_cmp_key(a, &s->acts[i + 1])))
 			continue;
-		if (p->n_files &&
-		    strcmp(p->files[p->n_files - 1].path, a->path) == 0) {
+		if (p->tb.n_files &&
+		    strcmp(p->tb.files[p->tb.n_files - 1].path, a->path) == 0) {
 			char where[400];
 			where_text(s, a->src, a->line, where, sizeof where);
 			return colfs_fail(err, COLFS_ECORRUPT, 0,
 					  "%s: file %s is active twice (two deletion vectors)",
 					  where, a->path);
 		}
-		colfs_delta_file *f = &p->files[p->n_files++];
-		s->active[p->n_files - 1] = json_incref(a->body);
+		colfs_delta_file *f = &p->tb.files[p->tb.n_files++];
+		s->active[p->tb.n_files - 1] = json_incref(a->body);
 		COLFS_TRY(file_take(s, a, f, err));
 	}
 	return COLFS_OK;
@@ -1025,7 +1025,7 @@ static colfs_status load(delta_state *s, int64_t version, colfs_err *err)
 		return colfs_fail(err, COLFS_ENOENT, 0,
 				  "Delta version %" PRId64 " no longer exists: its commits are removed, _delta_log reconstructs versions %" PRId64 " to %" PRId64,
 				  target, s->oldest, latest);
-	p->version = target;
+	p->tb.version = target;
 	p->latest = latest;
 
 	size_t cp = pick_checkpoint(s, target, tail, &end);
@@ -1138,8 +1138,8 @@ void colfs_delta_free(colfs_delta_snapshot *p)
 		return;
 	delta_state *s = (delta_state *)p;
 	loading_free(s);
-	for (size_t i = 0; i < p->n_files; i++) {
-		colfs_delta_file *f = &p->files[i];
+	for (size_t i = 0; i < p->tb.n_files; i++) {
+		colfs_delta_file *f = &p->tb.files[i];
 		free(f->path);
 		for (size_t k = 0; k < f->n_partitions; k++)
 			free(f->partition_values[k]);
@@ -1147,18 +1147,18 @@ void colfs_delta_free(colfs_delta_snapshot *p)
 		free(f->deleted_rows);
 		json_decref(s->active[i]);
 	}
-	free(p->files);
+	free(p->tb.files);
 	free(s->active);
-	for (size_t i = 0; i < p->n_fields; i++) {
-		free(p->fields[i].name);
-		free(p->fields[i].physical_name);
-		free(p->fields[i].type_json);
+	for (size_t i = 0; i < p->tb.n_fields; i++) {
+		free(p->tb.fields[i].name);
+		free(p->tb.fields[i].physical_name);
+		free(p->tb.fields[i].type_json);
 	}
-	free(p->fields);
-	for (size_t i = 0; i < p->n_partition_columns; i++)
-		free(p->partition_columns[i]);
-	free(p->partition_columns);
-	free(p->column_mapping_mode);
+	free(p->tb.fields);
+	for (size_t i = 0; i < p->tb.n_partition_columns; i++)
+		free(p->tb.partition_columns[i]);
+	free(p->tb.partition_columns);
+	free(p->tb.column_mapping_mode);
 	json_decref(s->protocol);
 	json_decref(s->metadata);
 	json_decref(s->last_checkpoint);

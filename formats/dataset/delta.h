@@ -15,6 +15,7 @@
 
 #include "../colfs.h"
 #include "../core/status.h"
+#include "table.h"
 
 struct colfs_tree;
 struct colfs_node;
@@ -22,40 +23,19 @@ struct colfs_node;
 /* Is `dir` (a local directory) a Delta table (it has `_delta_log/`)? */
 bool colfs_delta_is_table(const char *dir);
 
-typedef struct colfs_delta_file {
-	char *path;            /* relative to the table root, %-decoded */
-	uint64_t size;         /* from the add action */
-	int64_t num_records;   /* from its stats; -1 when unknown */
-	size_t n_partitions;   /* as many as the table's partition columns */
-	char **partition_values; /* in the order of partition_columns; a
-				  * NULL entry is a null value */
-	/* Rows deleted by a deletion vector, ascending (0-based row
-	 * indices in the file); NULL/0 when the file has none. */
-	uint64_t *deleted_rows;
-	size_t n_deleted_rows;
-} colfs_delta_file;
-
-typedef struct colfs_delta_field {
-	char *name;            /* logical name, as users see it */
-	char *physical_name;   /* the name in the data files (column
-				* mapping), or the same as `name` */
-	char *type_json;       /* the field's type as the log writes it */
-	bool nullable;
-	int64_t field_id;      /* delta.columnMapping.id: the Parquet field id
-				* a column of mode `id` is found by; -1 none */
-} colfs_delta_field;
+/* A data file and a field of the table, as the dataset layer reads them
+ * (table.h). */
+typedef ds_table_file colfs_delta_file;
+typedef ds_table_field colfs_delta_field;
 
 typedef struct colfs_delta_snapshot {
-	int64_t version;       /* the snapshot's version */
+	/* what the dataset layer reads: the version, the active files
+	 * sorted by path with their partition values and the rows their
+	 * deletion vectors delete, the top-level schema fields in order,
+	 * the partition columns (logical names), the column mapping mode */
+	ds_table tb;
 	int64_t latest;        /* the newest version in the log */
-	colfs_delta_file *files;  /* active files, sorted by path */
-	size_t n_files;
-	colfs_delta_field *fields; /* top-level schema fields, in order */
-	size_t n_fields;
-	char **partition_columns;  /* logical names */
-	size_t n_partition_columns;
 	int min_reader_version, min_writer_version;
-	char *column_mapping_mode; /* "none", "name" or "id" */
 } colfs_delta_snapshot;
 
 /* Read the snapshot of the table at `root` as of `version` (-1: the

@@ -45,8 +45,8 @@ static json_t *active_files_json(const delta_state *s)
 	const colfs_delta_snapshot *p = &s->pub;
 	json_t *arr = json_array();
 
-	for (size_t i = 0; arr && i < p->n_files; i++) {
-		const colfs_delta_file *f = &p->files[i];
+	for (size_t i = 0; arr && i < p->tb.n_files; i++) {
+		const colfs_delta_file *f = &p->tb.files[i];
 		json_t *o = json_object(), *pv = json_object();
 		if (!o || !pv) {
 			json_decref(o);
@@ -55,7 +55,7 @@ static json_t *active_files_json(const delta_state *s)
 			return NULL;
 		}
 		for (size_t k = 0; k < f->n_partitions; k++)
-			json_object_set_new(pv, p->partition_columns[k],
+			json_object_set_new(pv, p->tb.partition_columns[k],
 					    f->partition_values[k]
 						    ? json_string(f->partition_values[k])
 						    : json_null());
@@ -85,18 +85,18 @@ static json_t *snapshot_json(const delta_state *s)
 		json_decref(pc);
 		return NULL;
 	}
-	for (size_t i = 0; i < p->n_partition_columns; i++)
-		json_array_append_new(pc, json_string(p->partition_columns[i]));
-	json_object_set_new(o, "version", json_integer(p->version));
+	for (size_t i = 0; i < p->tb.n_partition_columns; i++)
+		json_array_append_new(pc, json_string(p->tb.partition_columns[i]));
+	json_object_set_new(o, "version", json_integer(p->tb.version));
 	json_object_set_new(o, "latest", json_integer(p->latest));
 	json_object_set_new(o, "oldest", json_integer(s->oldest));
 	json_object_set_new(o, "checkpoint", json_copy_or_null(s->checkpoint));
 	json_object_set_new(o, "last_checkpoint",
 			    json_copy_or_null(s->last_checkpoint));
-	json_object_set_new(o, "files", json_integer((json_int_t)p->n_files));
+	json_object_set_new(o, "files", json_integer((json_int_t)p->tb.n_files));
 	json_object_set_new(o, "partition_columns", pc);
 	json_object_set_new(o, "column_mapping_mode",
-			    json_string(p->column_mapping_mode));
+			    json_string(p->tb.column_mapping_mode));
 	return o;
 }
 

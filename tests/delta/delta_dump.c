@@ -110,15 +110,15 @@ static void print_json(const colfs_delta_snapshot *s)
 	json_t *o = json_object(), *fields = json_array(), *pc = json_array(),
 	       *files = json_array();
 
-	for (size_t k = 0; k < s->n_fields; k++)
+	for (size_t k = 0; k < s->tb.n_fields; k++)
 		json_array_append_new(fields,
 				      json_pack("{s:s, s:s}", "name",
-						s->fields[k].name, "physical",
-						s->fields[k].physical_name));
-	for (size_t k = 0; k < s->n_partition_columns; k++)
-		json_array_append_new(pc, json_string(s->partition_columns[k]));
-	for (size_t f = 0; f < s->n_files; f++) {
-		const colfs_delta_file *df = &s->files[f];
+						s->tb.fields[k].name, "physical",
+						s->tb.fields[k].physical_name));
+	for (size_t k = 0; k < s->tb.n_partition_columns; k++)
+		json_array_append_new(pc, json_string(s->tb.partition_columns[k]));
+	for (size_t f = 0; f < s->tb.n_files; f++) {
+		const colfs_delta_file *df = &s->tb.files[f];
 		json_t *pv = json_array(), *del = json_array();
 		for (size_t k = 0; k < df->n_partitions; k++)
 			json_array_append_new(pv, df->partition_values[k]
@@ -132,7 +132,7 @@ static void print_json(const colfs_delta_snapshot *s)
 			(json_int_t)df->num_records, "partition_values", pv,
 			"deleted_rows", del));
 	}
-	json_object_set_new(o, "version", json_integer(s->version));
+	json_object_set_new(o, "version", json_integer(s->tb.version));
 	json_object_set_new(o, "fields", fields);
 	json_object_set_new(o, "partition_columns", pc);
 	json_object_set_new(o, "files", files);
@@ -184,24 +184,24 @@ int main(int argc, char **argv)
 		colfs_delta_free(s);
 		return 0;
 	}
-	printf("version %" PRId64 " of %" PRId64 "\n", s->version, s->latest);
+	printf("version %" PRId64 " of %" PRId64 "\n", s->tb.version, s->latest);
 	printf("protocol reader %d writer %d, column mapping %s\n",
 	       s->min_reader_version, s->min_writer_version,
-	       s->column_mapping_mode);
-	for (size_t k = 0; k < s->n_fields; k++)
-		printf("field %s physical %s type %s%s\n", s->fields[k].name,
-		       s->fields[k].physical_name, s->fields[k].type_json,
-		       s->fields[k].nullable ? "" : " not null");
+	       s->tb.column_mapping_mode);
+	for (size_t k = 0; k < s->tb.n_fields; k++)
+		printf("field %s physical %s type %s%s\n", s->tb.fields[k].name,
+		       s->tb.fields[k].physical_name, s->tb.fields[k].type_json,
+		       s->tb.fields[k].nullable ? "" : " not null");
 	printf("partition columns:");
-	for (size_t k = 0; k < s->n_partition_columns; k++)
-		printf(" %s", s->partition_columns[k]);
-	printf("\n%zu files\n", s->n_files);
-	for (size_t f = 0; f < s->n_files; f++) {
-		const colfs_delta_file *df = &s->files[f];
+	for (size_t k = 0; k < s->tb.n_partition_columns; k++)
+		printf(" %s", s->tb.partition_columns[k]);
+	printf("\n%zu files\n", s->tb.n_files);
+	for (size_t f = 0; f < s->tb.n_files; f++) {
+		const colfs_delta_file *df = &s->tb.files[f];
 		printf("file %s size %" PRIu64 " records %" PRId64, df->path,
 		       df->size, df->num_records);
 		for (size_t k = 0; k < df->n_partitions; k++)
-			printf(" %s=%s", s->partition_columns[k],
+			printf(" %s=%s", s->tb.partition_columns[k],
 			       df->partition_values[k] ? df->partition_values[k]
 						       : "(null)");
 		if (df->n_deleted_rows) {
