@@ -839,8 +839,8 @@ static colfs_status load_dv(ice_deletes *d, const ice_file *x,
 		return colfs_fail(err, st == COLFS_EIO || st == COLFS_ENOMEM
 					       ? st : COLFS_ECORRUPT,
 				  e2.offset,
-				  "deletion vector file %s (listed in %s), %s: %s",
-				  shown(x), from(x), off, e2.msg);
+				  "deletion vector file %s: %s (%s; listed in %s)",
+				  shown(x), e2.msg, off, from(x));
 	}
 	return COLFS_OK;
 }

@@ -49,7 +49,9 @@ static uint32_t be32(const uint8_t *p)
 	       (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
 
-/* One LZ4 frame (its content size in its header) into a new buffer. */
+/* One LZ4 frame into a new buffer: of its content size when its header
+ * gives one (the Puffin spec asks for it), else grown as it decodes, up
+ * to max_alloc either way. */
 static colfs_status lz4_frame(const uint8_t *in, size_t len,
 			      uint64_t max_alloc, uint64_t at, uint8_t **out,
 			      size_t *out_len, colfs_err *err)
@@ -58,60 +60,84 @@ static colfs_status lz4_frame(const uint8_t *in, size_t len,
 	LZ4F_frameInfo_t fi;
 	size_t used = len;
 	colfs_status st = COLFS_OK;
+	uint8_t *buf = NULL;
+	size_t cap = 0, have = 0, alloc = 0;
 
 	*out = NULL;
+	*out_len = 0;
 	if (LZ4F_isError(LZ4F_createDecompressionContext(&dc, LZ4F_VERSION)))
 		return colfs_fail(err, COLFS_ENOMEM, at,
 				  "Puffin footer: no LZ4 context");
 	memset(&fi, 0, sizeof fi);
 	size_t r = LZ4F_getFrameInfo(dc, &fi, in, &used);
 	if (LZ4F_isError(r)) {
-		st = colfs_fail(err, COLFS_ECORRUPT, at,
-				"Puffin footer: not an LZ4 frame (%s)",
-				LZ4F_getErrorName(r));
-	} else if (fi.contentSize == 0 || fi.contentSize > max_alloc ||
-		   fi.contentSize > SIZE_MAX - 1) {
-		st = colfs_fail(err, fi.contentSize ? COLFS_EOVERFLOW
-						    : COLFS_EUNSUPPORTED,
-				at,
-				"Puffin footer: LZ4 frame content size %llu (it must be given, at most max_alloc)",
-				(unsigned long long)fi.contentSize);
-	} else if (!(*out = malloc((size_t)fi.contentSize + 1))) {
-		st = colfs_fail(err, COLFS_ENOMEM, at,
-				"Puffin footer: out of memory");
-	} else {
-		size_t dst_at = 0, src_at = used;
-		while (st == COLFS_OK) {
-			size_t dn = (size_t)fi.contentSize - dst_at;
-			size_t sn = len - src_at;
-			r = LZ4F_decompress(dc, *out + dst_at, &dn, in + src_at,
-					    &sn, NULL);
-			if (LZ4F_isError(r)) {
-				st = colfs_fail(err, COLFS_ECORRUPT, at,
-						"Puffin footer: LZ4 frame: %s",
-						LZ4F_getErrorName(r));
+		LZ4F_freeDecompressionContext(dc);
+		return colfs_fail(err, COLFS_ECORRUPT, at,
+				  "Puffin footer: not an LZ4 frame (%s)",
+				  LZ4F_getErrorName(r));
+	}
+	if (fi.contentSize > max_alloc || fi.contentSize > SIZE_MAX / 2) {
+		LZ4F_freeDecompressionContext(dc);
+		return colfs_fail(err, COLFS_EOVERFLOW, at,
+				  "Puffin footer: LZ4 frame content size %llu is over max_alloc",
+				  (unsigned long long)fi.contentSize);
+	}
+	cap = fi.contentSize ? (size_t)fi.contentSize : 4096;
+	size_t src_at = used;
+	while (st == COLFS_OK) {
+		/* a frame of known size may still owe its end mark once the
+		 * bytes are out: asked again with no room */
+		if (have == cap && !fi.contentSize) {
+			if (cap > max_alloc / 2) {
+				st = colfs_fail(err, COLFS_EOVERFLOW, at,
+						"Puffin footer: LZ4 frame gives more than max_alloc");
 				break;
 			}
-			dst_at += dn;
-			src_at += sn;
-			if (r == 0)
-				break;
-			if (sn == 0 && dn == 0)
-				st = colfs_fail(err, COLFS_ETRUNCATED, at,
-						"Puffin footer: LZ4 frame ends early");
+			cap *= 2;
 		}
-		if (st == COLFS_OK && dst_at != fi.contentSize)
+		if (alloc != cap) {
+			uint8_t *nb = realloc(buf, cap + 1);
+			if (!nb) {
+				st = colfs_fail(err, COLFS_ENOMEM, at,
+						"Puffin footer: out of memory");
+				break;
+			}
+			buf = nb;
+			alloc = cap;
+		}
+		size_t dn = cap - have;
+		size_t sn = len - src_at;
+		r = LZ4F_decompress(dc, buf + have, &dn, in + src_at, &sn,
+				    NULL);
+		if (LZ4F_isError(r)) {
 			st = colfs_fail(err, COLFS_ECORRUPT, at,
-					"Puffin footer: LZ4 frame gives %zu bytes, its header says %llu",
-					dst_at, (unsigned long long)fi.contentSize);
-		*out_len = dst_at;
+					"Puffin footer: LZ4 frame: %s",
+					LZ4F_getErrorName(r));
+			break;
+		}
+		have += dn;
+		src_at += sn;
+		if (r == 0)
+			break;
+		if (sn == 0 && dn == 0)
+			st = colfs_fail(err, have == cap ? COLFS_ECORRUPT
+							 : COLFS_ETRUNCATED,
+					at, "Puffin footer: LZ4 frame %s",
+					have == cap ? "gives more than its header says"
+						    : "ends early");
 	}
+	if (st == COLFS_OK && fi.contentSize && have != fi.contentSize)
+		st = colfs_fail(err, COLFS_ECORRUPT, at,
+				"Puffin footer: LZ4 frame gives %zu bytes, its header says %llu",
+				have, (unsigned long long)fi.contentSize);
 	LZ4F_freeDecompressionContext(dc);
 	if (st) {
-		free(*out);
-		*out = NULL;
+		free(buf);
+		return st;
 	}
-	return st;
+	*out = buf;
+	*out_len = have;
+	return COLFS_OK;
 }
 
 /* One zstd frame (its content size in its header) into a new buffer. */
