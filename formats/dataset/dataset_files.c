@@ -488,6 +488,12 @@ colfs_status ds_list_table(dataset *ds, char *why, size_t why_len)
 				 : colfs_status_name(st));
 		else
 			ds->table_files = true;
+		/* what the kind could not read and left out, in errors */
+		char where[64];
+		snprintf(where, sizeof where, "/%s", tb->kind->folder);
+		for (size_t p = 0; st == COLFS_OK && p < tb->n_problems; p++)
+			ds_problem(ds, where, UINT64_MAX, COLFS_EIO, "%s",
+				   tb->problems[p]);
 	}
 	if (st == COLFS_OK && !ds->listed) {
 		ds_entry *ents = calloc(tb->n_files ? tb->n_files : 1,

@@ -257,6 +257,9 @@ typedef struct ds_field {
 	bool nested;          /* a struct's leaf (`a.b` beside `a`): a view
 				 of columns/, inside its struct's member
 				 of rows.* and its text in schema */
+	long tfield;          /* a table's schema field: its index in
+				 ds_table.fields (a file lacking it reads
+				 its fill value), else -1 */
 } ds_field;
 
 typedef struct dataset {

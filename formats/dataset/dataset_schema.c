@@ -681,6 +681,7 @@ static void ds_unify(dataset *ds)
 		nf[ds->nfields].key_csv = ds_csv_text(name, strlen(name));
 		nf[ds->nfields].type = NULL;
 		nf[ds->nfields].key = -1;
+		nf[ds->nfields].tfield = (long)j;
 		ds->nfields++;
 	}
 	for (size_t i = 0; i < ds->nfiles; i++) {
@@ -711,6 +712,7 @@ static void ds_unify(dataset *ds)
 			/* a Hive key's column: the key at its place, as
 			 * DuckDB's hive_partitioning reads it */
 			nf[ds->nfields].key = ds_key_column(ds, f->fields[k]);
+			nf[ds->nfields].tfield = -1;
 			ds->nfields++;
 		}
 		/* its schema among the distinct ones */
