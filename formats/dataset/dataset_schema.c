@@ -750,9 +750,17 @@ static void ds_unify(dataset *ds)
 				continue;
 			while (j < f->nfields && strcmp(f->fields[j], ds->fields[k].name))
 				j++;
-			if (j == f->nfields)
+			/* a table's file lacking the field may read a value
+			 * its metadata gives (table.h fill_values) */
+			long tf = ds->fields[k].tfield;
+			bool filled = ds->table && tf >= 0 &&
+				      i < ds->table->n_files &&
+				      ds->table->files[i].fill_values &&
+				      ds->table->files[i].fill_values[tf];
+			if (j == f->nfields && !filled)
 				missing[nm++] = i;
-			else if (strcmp(f->types[j], first_type) != 0)
+			else if (j < f->nfields &&
+				 strcmp(f->types[j], first_type) != 0)
 				other[no++] = i;
 		}
 		colfs_buf b = COLFS_BUF_INIT;
