@@ -464,7 +464,7 @@ static colfs_status find_column(colfs_tree *g, int64_t id, const char *name,
 	json_t *c;
 
 	*col = NULL;
-	colfs_status st = ds_read_node(g, "schema.json", &b);
+	colfs_status st = colfs_tree_read_path(g, "schema.json", &b);
 	if (st == COLFS_OK)
 		st = colfs_buf_status(&b);
 	if (st == COLFS_OK)
@@ -508,7 +508,7 @@ static colfs_status read_lines(colfs_tree *g, const char *col, char **text,
 	if (!path)
 		return COLFS_ENOMEM;
 	snprintf(path, plen, "columns/%s", col);
-	colfs_status st = ds_read_node(g, path, &b);
+	colfs_status st = colfs_tree_read_path(g, path, &b);
 	free(path);
 	if (st == COLFS_OK)
 		st = colfs_buf_status(&b);

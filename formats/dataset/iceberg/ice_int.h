@@ -91,6 +91,9 @@ json_t *ice_schema_by_id(const ice_table *tb, int64_t id);
 /* A partition spec's fields by id (v1's `partition-spec` is spec 0), or
  * NULL. */
 json_t *ice_spec_fields(const ice_table *tb, int64_t id);
+/* Free what a manifest list's references and a file hold. */
+void ice_manifests_free(ice_manifest_ref *m, size_t n);
+void ice_file_clear(ice_file *f);
 /* A JSON integer, or a string of digits, as int64 (`*ok` false: neither). */
 int64_t ice_json_i64(json_t *v, bool *ok);
 
@@ -100,7 +103,6 @@ int64_t ice_json_i64(json_t *v, bool *ok);
 colfs_status ice_manifests_read(const ice_table *tb, json_t *snap,
 				ice_manifest_ref **out, size_t *n,
 				colfs_err *err);
-void ice_manifests_free(ice_manifest_ref *m, size_t n);
 /* Each entry of manifest `m`: `fn` gets the entry as JSON (status,
  * snapshot_id, sequence numbers, data_file) and the file as scan
  * planning needs it (borrowed; its `seq` inherited as the spec says;
@@ -115,7 +117,6 @@ colfs_status ice_manifest_each(const ice_table *tb, const ice_manifest_ref *m,
  * go to tb->problems and leave that manifest's files out.  COLFS_OK
  * unless memory ran out or the manifest list itself failed. */
 colfs_status ice_table_files(ice_table *tb, colfs_err *err);
-void ice_file_clear(ice_file *f);
 /* A partition tuple's value as text, typed by its transform's result
  * (identity: the source type; day: a date; hour: hours; ...); NULL:
  * null.  malloc'd. */

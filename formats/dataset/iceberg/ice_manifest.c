@@ -56,27 +56,6 @@ static char *val_str(const colfs_avro_value *v)
 	return strndup((const char *)v->p, v->n);
 }
 
-void ice_manifests_free(ice_manifest_ref *m, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(m[i].path);
-		free(m[i].local);
-		json_decref(m[i].entry);
-	}
-	free(m);
-}
-
-void ice_file_clear(ice_file *f)
-{
-	free(f->path);
-	free(f->local);
-	json_decref(f->partition);
-	free(f->equality_ids);
-	free(f->referenced_data_file);
-	free(f->manifest);
-	memset(f, 0, sizeof *f);
-}
-
 /* An Avro container of the table (mapped path or URL), open. */
 static colfs_status avro_open(const ice_table *tb, const char *local,
 			      const char *shown, colfs_source **src,

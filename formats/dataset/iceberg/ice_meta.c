@@ -470,6 +470,27 @@ json_t *ice_spec_fields(const ice_table *tb, int64_t id)
 	return id == 0 && json_is_array(s) ? s : NULL;
 }
 
+void ice_manifests_free(ice_manifest_ref *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(m[i].path);
+		free(m[i].local);
+		json_decref(m[i].entry);
+	}
+	free(m);
+}
+
+void ice_file_clear(ice_file *f)
+{
+	free(f->path);
+	free(f->local);
+	json_decref(f->partition);
+	free(f->equality_ids);
+	free(f->referenced_data_file);
+	free(f->manifest);
+	memset(f, 0, sizeof *f);
+}
+
 void ice_table_free(ice_table *tb)
 {
 	if (!tb)
