@@ -218,7 +218,10 @@ class Table:
     def manifest(self, snap_id, seq, spec, content, files):
         """A manifest of the entries `files` added by snapshot snap_id."""
         rel = "metadata/%s-m0.avro" % self.uid()
-        part_fields = [(f["name"], f["field-id"], "string") for f in spec["fields"]]
+        # identity partitions: the source field's type
+        types = {f["id"]: f["type"] for f in self.schemas[-1]["fields"]}
+        part_fields = [(f["name"], f["field-id"], types[f["source-id"]])
+                       for f in spec["fields"]]
         recs = []
         for f in files:
             df = {
@@ -561,7 +564,7 @@ def make_scale(out, location, n_files, n_manifests, codec):
             sys.exit("make_table.py: data/part=%d holds %d files" % (k, len(names)))
         rel = "data/part=%d/%s" % (k, names[0])
         files.append({"content": 0, "rel": rel, "records": 2, "size": os.path.getsize(t.local(rel)),
-                      "partition": {"part": str(k)}})
+                      "partition": {"part": k}})
     snap = 4000000000000000001
     ms = []
     per = (n_files + n_manifests - 1) // n_manifests
@@ -573,11 +576,16 @@ def make_scale(out, location, n_files, n_manifests, codec):
     t.snapshot(snap, 1, "append", ms, 0,
                {"added-data-files": str(n_files), "added-records": str(2 * n_files)})
     meta = t.write_metadata({"main": {"snapshot-id": snap, "type": "branch"}})
+    res = duckdb([], {"rows": "SELECT CAST(id AS VARCHAR), CAST(part AS VARCHAR) FROM"
+                              " read_parquet(%s, hive_partitioning = true)"
+                              % sq(t.local("data/*/*.parquet"))})["rows"]
     with open(os.path.join(out, "expected.json"), "w") as f:
-        json.dump({"snapshot": snap, "rows": 2 * n_files,
+        json.dump({"snapshot": snap, "rows": len(res),
                    "source": "tests/iceberg/make_table.py --scale: %d files of 2 rows"
                              " in %d manifests" % (n_files, len(ms)),
-                   "metadata": meta, "fields": ["id", "part"]}, f, indent=1)
+                   "metadata": meta, "fields": ["id", "part"],
+                   "values": {"id": sorted(r[0] for r in res),
+                              "part": sorted(r[1] for r in res)}}, f, indent=1)
 
 
 def main():
