@@ -197,19 +197,19 @@ colfs_status ice_puffin_footer(colfs_source *src, uint64_t max_alloc,
 	/* the payload and the footer's own magic lie after the file's magic */
 	if ((uint64_t)plen > size - 4 - 12 - 4)
 		return colfs_fail(err, COLFS_ETRUNCATED, size - 12,
-				  "Puffin footer payload of %" PRIu32 " bytes in a file of %" PRIu64,
-				  plen, size);
+				  "Puffin footer payload of %u bytes in a file of %" PRIu64,
+				  (unsigned)plen, size);
 	uint64_t fstart = size - 12 - plen - 4;
 	uint8_t fmagic[4];
 	COLFS_TRY(colfs_source_read_at(src, fstart, 4, fmagic, err));
 	if (memcmp(fmagic, puffin_magic, 4))
 		return colfs_fail(err, COLFS_ECORRUPT, fstart,
-				  "Puffin footer does not start with PFA1 (payload size %" PRIu32 ")",
-				  plen);
+				  "Puffin footer does not start with PFA1 (payload size %u)",
+				  (unsigned)plen);
 	if (flags & ~1u)
 		return colfs_fail(err, COLFS_EUNSUPPORTED, size - 8,
-				  "Puffin footer flags 0x%08" PRIx32 ": unknown bits set",
-				  flags);
+				  "Puffin footer flags 0x%08x: unknown bits set",
+				  (unsigned)flags);
 	uint8_t *payload;
 	COLFS_TRY(colfs_source_read_region(src, fstart + 4, plen, max_alloc,
 					   &payload, err));
@@ -279,8 +279,8 @@ colfs_status ice_dv_blob_decode(const uint8_t *blob, size_t len,
 	uint32_t vlen = be32(blob);
 	if ((uint64_t)vlen != len - 8)
 		return colfs_fail(err, COLFS_ECORRUPT, 0,
-				  "deletion vector blob of %zu bytes says its magic and vector take %" PRIu32 " (expected %zu)",
-				  len, vlen, len - 8);
+				  "deletion vector blob of %zu bytes says its magic and vector take %u (expected %zu)",
+				  len, (unsigned)vlen, len - 8);
 	if (memcmp(blob + 4, dv_magic, 4))
 		return colfs_fail(err, COLFS_ECORRUPT, 4,
 				  "deletion vector magic %02X %02X %02X %02X (expected D1 D3 39 64)",
