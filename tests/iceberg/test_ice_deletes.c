@@ -482,6 +482,26 @@ int main(int argc, char **argv)
 	data[0] = data_file(POLD, "data_old.parquet", 5, 0, NULL, 6);
 	dels[0] = eq_file("eq_id_name.parquet", eq_id_name, 2, 6, 0, NULL);
 	expect_rows("eq_two_lacking", data, 1, 0, dels, 1);
+	{
+		/* an unpartitioned equality delete over an unpartitioned
+		 * data file: listed once, though both partition and global */
+		ice_deletes *d;
+		colfs_err err;
+		size_t *idx = NULL, n = 0;
+		cases++;
+		if (ice_deletes_new(data, 1, dels, 1, fields, 3, &opts, &d,
+				    &err) == COLFS_OK) {
+			if (ice_deletes_applying(d, 0, &idx, &n) || n != 1)
+				fail("applying_global_once", "%s",
+				     "not listed once");
+			else
+				printf("ok applying_global_once\n");
+			free(idx);
+			ice_deletes_free(d);
+		} else {
+			fail("applying_global_once", "%s", err.msg);
+		}
+	}
 	files_free(dels, 1);
 	files_free(data, 1);
 	/* a data file without field ids: its columns found by name */
