@@ -211,26 +211,25 @@ static colfs_status index_one(ice_deletes *d, size_t i, const part_key *pk,
 			idx[n++] = dvk[j].idx;
 			has_dv = true;
 		}
-	size_t total = n_global;
-	for (size_t j = lo; j < n_pk && !strcmp(pk[j].key, k); j++)
-		total++;
-	for (size_t g = 0, j = lo; g < total; g++) {
+	/* the position and equality deletes of its partition (an
+	 * unpartitioned equality delete among them is taken from the global
+	 * list instead), then the global equality deletes */
+	for (size_t m = 0, j = lo; m < n_global + n_pk; m++) {
 		size_t x;
-		if (j < n_pk && !strcmp(pk[j].key, k))
+		if (m < n_pk) {
+			if (j >= n_pk || strcmp(pk[j].key, k)) {
+				m = n_pk - 1;
+				continue;
+			}
 			x = pk[j++].idx;
-		else
-			x = global[g - (j - lo)];
+			if (d->dels[x].content == 2 && unpartitioned(&d->dels[x]))
+				continue;
+		} else {
+			x = global[m - n_pk];
+		}
 		const ice_file *del = &d->dels[x];
-		if (is_dv(del) || (has_dv && del->content == 1))
-			continue;
-		if (!applies(del, f))
-			continue;
-		/* a global equality delete may also be in this partition's
-		 * list (both unpartitioned): once */
-		bool seen = false;
-		for (size_t m = 0; m < n && !seen; m++)
-			seen = idx[m] == x;
-		if (seen)
+		if (is_dv(del) || (has_dv && del->content == 1) ||
+		    !applies(del, f))
 			continue;
 		if (!colfs_grow((void **)&idx, &cap, n + 1, sizeof *idx)) {
 			free(idx);

@@ -29,7 +29,6 @@
 #include "../../core/codec.h"
 
 #include <inttypes.h>
-#include <lz4frame.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
@@ -49,127 +48,63 @@ static uint32_t be32(const uint8_t *p)
 	       (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
 
-/* One LZ4 frame into a new buffer: of its content size when its header
- * gives one (the Puffin spec asks for it), else grown as it decodes, up
- * to max_alloc either way. */
-static colfs_status lz4_frame(const uint8_t *in, size_t len,
-			      uint64_t max_alloc, uint64_t at, uint8_t **out,
-			      size_t *out_len, colfs_err *err)
+/* The footer payload `in` (`len` bytes at `at`), compressed, into a new
+ * buffer: an LZ4 frame or a zstd frame, told by its magic, decoded by
+ * the core's codecs.  A zstd frame gives its content size; an LZ4 frame
+ * need not, and decodes to at most 255 times its size (LZ4's largest
+ * ratio) or max_alloc, whichever is less. */
+static colfs_status footer_inflate(const uint8_t *in, size_t len,
+				   uint64_t max_alloc, uint64_t at,
+				   uint8_t **out, size_t *out_len,
+				   colfs_err *err)
 {
-	LZ4F_dctx *dc = NULL;
-	LZ4F_frameInfo_t fi;
-	size_t used = len;
-	colfs_status st = COLFS_OK;
-	uint8_t *buf = NULL;
-	size_t cap = 0, have = 0, alloc = 0;
+	colfs_codec codec;
+	uint64_t cap;
 
 	*out = NULL;
 	*out_len = 0;
-	if (LZ4F_isError(LZ4F_createDecompressionContext(&dc, LZ4F_VERSION)))
-		return colfs_fail(err, COLFS_ENOMEM, at,
-				  "Puffin footer: no LZ4 context");
-	memset(&fi, 0, sizeof fi);
-	size_t r = LZ4F_getFrameInfo(dc, &fi, in, &used);
-	if (LZ4F_isError(r)) {
-		LZ4F_freeDecompressionContext(dc);
+	if (len >= 4 && le32(in) == 0x184D2204u) {
+		codec = COLFS_CODEC_LZ4_HADOOP; /* which reads LZ4 frames too */
+		cap = (uint64_t)len * 255 + 64;
+	} else if (len >= 4 && le32(in) == 0xFD2FB528u) {
+		codec = COLFS_CODEC_ZSTD;
+		unsigned long long cs = ZSTD_getFrameContentSize(in, len);
+		if (cs == ZSTD_CONTENTSIZE_ERROR ||
+		    cs == ZSTD_CONTENTSIZE_UNKNOWN)
+			return colfs_fail(err, COLFS_ECORRUPT, at,
+					  "Puffin footer: a zstd frame without its content size");
+		cap = cs;
+	} else {
 		return colfs_fail(err, COLFS_ECORRUPT, at,
-				  "Puffin footer: not an LZ4 frame (%s)",
-				  LZ4F_getErrorName(r));
+				  "Puffin footer flagged compressed is neither an LZ4 nor a zstd frame");
 	}
-	if (fi.contentSize > max_alloc || fi.contentSize > SIZE_MAX / 2) {
-		LZ4F_freeDecompressionContext(dc);
-		return colfs_fail(err, COLFS_EOVERFLOW, at,
-				  "Puffin footer: LZ4 frame content size %llu is over max_alloc",
-				  (unsigned long long)fi.contentSize);
+	if (cap > max_alloc) {
+		if (codec == COLFS_CODEC_ZSTD)
+			return colfs_fail(err, COLFS_EOVERFLOW, at,
+					  "Puffin footer: zstd content size %llu (at most max_alloc)",
+					  (unsigned long long)cap);
+		cap = max_alloc;
 	}
-	cap = fi.contentSize ? (size_t)fi.contentSize : 4096;
-	size_t src_at = used;
-	while (st == COLFS_OK) {
-		/* a frame of known size may still owe its end mark once the
-		 * bytes are out: asked again with no room */
-		if (have == cap && !fi.contentSize) {
-			if (cap > max_alloc / 2) {
-				st = colfs_fail(err, COLFS_EOVERFLOW, at,
-						"Puffin footer: LZ4 frame gives more than max_alloc");
-				break;
-			}
-			cap *= 2;
-		}
-		if (alloc != cap) {
-			uint8_t *nb = realloc(buf, cap + 1);
-			if (!nb) {
-				st = colfs_fail(err, COLFS_ENOMEM, at,
-						"Puffin footer: out of memory");
-				break;
-			}
-			buf = nb;
-			alloc = cap;
-		}
-		size_t dn = cap - have;
-		size_t sn = len - src_at;
-		r = LZ4F_decompress(dc, buf + have, &dn, in + src_at, &sn,
-				    NULL);
-		if (LZ4F_isError(r)) {
-			st = colfs_fail(err, COLFS_ECORRUPT, at,
-					"Puffin footer: LZ4 frame: %s",
-					LZ4F_getErrorName(r));
-			break;
-		}
-		have += dn;
-		src_at += sn;
-		if (r == 0)
-			break;
-		if (sn == 0 && dn == 0)
-			st = colfs_fail(err, have == cap ? COLFS_ECORRUPT
-							 : COLFS_ETRUNCATED,
-					at, "Puffin footer: LZ4 frame %s",
-					have == cap ? "gives more than its header says"
-						    : "ends early");
-	}
-	if (st == COLFS_OK && fi.contentSize && have != fi.contentSize)
+	if (cap == 0 || cap > SIZE_MAX - 1)
+		return colfs_fail(err, COLFS_ECORRUPT, at,
+				  "Puffin footer: a compressed payload of no bytes");
+	uint8_t *buf = malloc((size_t)cap + 1);
+	if (!buf)
+		return colfs_fail(err, COLFS_ENOMEM, at,
+				  "Puffin footer: out of memory");
+	colfs_status st = colfs_codec_decompress(codec, in, len, buf,
+						 (size_t)cap, out_len, at, err);
+	if (st == COLFS_OK && codec == COLFS_CODEC_ZSTD && *out_len != cap)
 		st = colfs_fail(err, COLFS_ECORRUPT, at,
-				"Puffin footer: LZ4 frame gives %zu bytes, its header says %llu",
-				have, (unsigned long long)fi.contentSize);
-	LZ4F_freeDecompressionContext(dc);
+				"Puffin footer: zstd frame gives %zu bytes, its header says %llu",
+				*out_len, (unsigned long long)cap);
 	if (st) {
 		free(buf);
+		*out_len = 0;
 		return st;
 	}
 	*out = buf;
-	*out_len = have;
 	return COLFS_OK;
-}
-
-/* One zstd frame (its content size in its header) into a new buffer. */
-static colfs_status zstd_frame(const uint8_t *in, size_t len,
-			       uint64_t max_alloc, uint64_t at, uint8_t **out,
-			       size_t *out_len, colfs_err *err)
-{
-	unsigned long long cs = ZSTD_getFrameContentSize(in, len);
-
-	*out = NULL;
-	if (cs == ZSTD_CONTENTSIZE_ERROR || cs == ZSTD_CONTENTSIZE_UNKNOWN)
-		return colfs_fail(err, COLFS_ECORRUPT, at,
-				  "Puffin footer: a zstd frame without its content size");
-	if (cs == 0 || cs > max_alloc || cs > SIZE_MAX - 1)
-		return colfs_fail(err, COLFS_EOVERFLOW, at,
-				  "Puffin footer: zstd content size %llu (at most max_alloc)",
-				  cs);
-	*out = malloc((size_t)cs + 1);
-	if (!*out)
-		return colfs_fail(err, COLFS_ENOMEM, at,
-				  "Puffin footer: out of memory");
-	colfs_status st = colfs_codec_decompress(COLFS_CODEC_ZSTD, in, len, *out,
-						 (size_t)cs, out_len, at, err);
-	if (st == COLFS_OK && *out_len != cs)
-		st = colfs_fail(err, COLFS_ECORRUPT, at,
-				"Puffin footer: zstd frame gives %zu bytes, its header says %llu",
-				*out_len, cs);
-	if (st) {
-		free(*out);
-		*out = NULL;
-	}
-	return st;
 }
 
 colfs_status ice_puffin_footer(colfs_source *src, uint64_t max_alloc,
@@ -197,34 +132,27 @@ colfs_status ice_puffin_footer(colfs_source *src, uint64_t max_alloc,
 	/* the payload and the footer's own magic lie after the file's magic */
 	if ((uint64_t)plen > size - 4 - 12 - 4)
 		return colfs_fail(err, COLFS_ETRUNCATED, size - 12,
-				  "Puffin footer payload of %" PRIu32 " bytes in a file of %" PRIu64,
-				  plen, size);
+				  "Puffin footer payload of %u bytes in a file of %" PRIu64,
+				  (unsigned)plen, size);
 	uint64_t fstart = size - 12 - plen - 4;
 	uint8_t fmagic[4];
 	COLFS_TRY(colfs_source_read_at(src, fstart, 4, fmagic, err));
 	if (memcmp(fmagic, puffin_magic, 4))
 		return colfs_fail(err, COLFS_ECORRUPT, fstart,
-				  "Puffin footer does not start with PFA1 (payload size %" PRIu32 ")",
-				  plen);
+				  "Puffin footer does not start with PFA1 (payload size %u)",
+				  (unsigned)plen);
 	if (flags & ~1u)
 		return colfs_fail(err, COLFS_EUNSUPPORTED, size - 8,
-				  "Puffin footer flags 0x%08" PRIx32 ": unknown bits set",
-				  flags);
+				  "Puffin footer flags 0x%08x: unknown bits set",
+				  (unsigned)flags);
 	uint8_t *payload;
 	COLFS_TRY(colfs_source_read_region(src, fstart + 4, plen, max_alloc,
 					   &payload, err));
 	uint8_t *text = payload;
 	size_t tlen = plen;
 	if (flags & 1) {
-		if (plen >= 4 && le32(payload) == 0x184D2204u)
-			st = lz4_frame(payload, plen, max_alloc, fstart + 4,
-				       &text, &tlen, err);
-		else if (plen >= 4 && le32(payload) == 0xFD2FB528u)
-			st = zstd_frame(payload, plen, max_alloc, fstart + 4,
-					&text, &tlen, err);
-		else
-			st = colfs_fail(err, COLFS_ECORRUPT, fstart + 4,
-					"Puffin footer flagged compressed is neither an LZ4 nor a zstd frame");
+		st = footer_inflate(payload, plen, max_alloc, fstart + 4, &text,
+				    &tlen, err);
 		free(payload);
 		if (st)
 			return st;
@@ -279,8 +207,8 @@ colfs_status ice_dv_blob_decode(const uint8_t *blob, size_t len,
 	uint32_t vlen = be32(blob);
 	if ((uint64_t)vlen != len - 8)
 		return colfs_fail(err, COLFS_ECORRUPT, 0,
-				  "deletion vector blob of %zu bytes says its magic and vector take %" PRIu32 " (expected %zu)",
-				  len, vlen, len - 8);
+				  "deletion vector blob of %zu bytes says its magic and vector take %u (expected %zu)",
+				  len, (unsigned)vlen, len - 8);
 	if (memcmp(blob + 4, dv_magic, 4))
 		return colfs_fail(err, COLFS_ECORRUPT, 4,
 				  "deletion vector magic %02X %02X %02X %02X (expected D1 D3 39 64)",

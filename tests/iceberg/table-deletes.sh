@@ -1,0 +1,37 @@
+#!/bin/sh
+# tests/iceberg/table-deletes.sh: Iceberg deletes over whole tables
+# (suite iceberg-deletes).  make_table.py writes a format version 2 table
+# (position and equality delete files) and a version 3 one (deletion
+# vectors), five snapshots each; for every snapshot table_files.py reads
+# its manifests with python3-avro, and test_ice_deletes --table checks
+# that the data files less the rows ice_deletes_rows gives hold
+# expected.json's rows (DuckDB's).
+#
+#   table-deletes.sh TEST_ICE_DELETES
+#
+# Exit 77 (skipped) when DuckDB cannot be had (tests/values/duckdb-setup.sh).
+set -u
+exe=$1
+here=$(cd "$(dirname "$0")" && pwd)
+sh "$here/../values/duckdb-setup.sh" || exit 77
+dir=$(mktemp -d "${TMPDIR:-/tmp}/colfs-ice-tables.XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT INT TERM
+fail=0
+for v in 2 3; do
+	t=$dir/v$v
+	timeout 120 /usr/bin/python3 "$here/make_table.py" "$t" --format-version $v \
+		--location "s3a://warehouse/db/t$v" || {
+		echo "FAIL make_table.py --format-version $v"
+		exit 1
+	}
+	/usr/bin/python3 -c '
+import json, sys
+for s in json.load(open(sys.argv[1]))["snapshots"]:
+    print(s["snapshot"], s["rows"])' "$t/expected.json" >"$dir/snaps" || exit 1
+	while read -r snap rows; do
+		echo "== v$v snapshot $snap"
+		timeout 60 /usr/bin/python3 "$here/table_files.py" "$t" "$snap" "$dir/files.json" &&
+		timeout 60 "$exe" --table "$dir/files.json" "$rows" || fail=1
+	done <"$dir/snaps"
+done
+exit $fail
