@@ -129,6 +129,23 @@ static colfs_status ds_union_read(colfs_tree *t, colfs_node *n, dataset *ds,
 	return ds_union_damage(t, n, ds, i, path, st, why, nulls);
 }
 
+/* A table whose kind could not read all of its metadata (a manifest:
+ * table.h `problems`): under on_damage=error every union view fails,
+ * naming the first problem, rather than show a part of the table as
+ * the whole; skip and null show the files that are known. */
+static colfs_status ds_union_incomplete(colfs_tree *t, colfs_node *n,
+					const dataset *ds)
+{
+	if (!ds->table || !ds->table->n_problems ||
+	    colfs_tree_options(t)->on_damage != COLFS_ON_DAMAGE_ERROR)
+		return COLFS_OK;
+	colfs_tree_report(t, n, UINT64_MAX, COLFS_EIO, "the table's files are "
+			  "not all known (%s): a union view's read fails "
+			  "(on_damage=error; skip and null show the files "
+			  "that are known)", ds->table->problems[0]);
+	return COLFS_EIO;
+}
+
 /* The value file i reads for unified field k when it lacks it: its
  * table's fill value (table.h), else NULL (none). */
 static const char *ds_fill(const dataset *ds, size_t i, size_t k)
@@ -235,6 +252,7 @@ static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	size_t k = (size_t)colfs_node_a(n);
 	const char *null_token = colfs_tree_options(t)->null_token;
 	ds_load(ds);
+	COLFS_TRY(ds_union_incomplete(t, n, ds));
 	if (i >= v->n)
 		return COLFS_END;
 	ds_file *f = &ds->files[v->idx[i]];
@@ -390,6 +408,7 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 		colfs_buf_putc(out, '\n');
 		return colfs_buf_status(out);
 	}
+	COLFS_TRY(ds_union_incomplete(t, n, ds));
 	if (csv)
 		i--;
 	if (i >= v->n)

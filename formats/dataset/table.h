@@ -71,10 +71,11 @@ typedef struct ds_table {
 	size_t n_partition_columns;
 	char *column_mapping_mode;   /* "none", "name" (files' columns
 				   * by physical name) or "id" (by field id) */
-	/* What the kind met reading its metadata that leaves the rest of
-	 * the table readable (a part of it that cannot be read, under
-	 * on_damage=skip or null), one line each naming the file: filed
-	 * in errors at the root once `files` has run. */
+	/* Parts of its metadata the kind could not read (a manifest),
+	 * whose files are therefore not in `files`: one line each naming
+	 * the file, filed in errors at the root once `files` has run.  The
+	 * union views then fail under on_damage=error; skip and null show
+	 * the files that are known. */
 	char **problems;
 	size_t n_problems;
 } ds_table;

@@ -1,14 +1,17 @@
 #!/usr/bin/python3
 """tests/iceberg: crafted variants of corpus tables through ice-dump.
 
-  crafted.py ICE_DUMP CORPUS_DIR
+  crafted.py ICE_DUMP CORPUS_DIR COLFS_TOOL
 
 Each case copies a table of ../shared/corpus/iceberg into a temporary
 folder, changes one thing and checks what ice-dump says: gzip-compressed
 metadata, the forms of version-hint.text, a hint naming no file, a
 missing or truncated manifest (a problem naming it and the snapshot, the
 other manifests' files kept), metadata that is not JSON, an unknown
-format version.  Skips (77) when the corpus is absent.
+format version; through colfs-tool, a missing manifest fails the union
+views (on_damage=error) naming it while the tree lists, and
+on_damage=skip shows the other manifests' rows.  Skips (77) when the
+corpus is absent.
 """
 import gzip
 import os
@@ -17,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-ICE_DUMP, CORPUS = sys.argv[1], sys.argv[2]
+ICE_DUMP, CORPUS, TOOL = sys.argv[1], sys.argv[2], sys.argv[3]
 ROOT = os.path.join(CORPUS, "iceberg")
 if not os.path.isdir(os.path.join(ROOT, "equality_deletes")):
     print("SKIP: no corpus at", ROOT, "(the shared corpus is not here)")
@@ -101,6 +104,46 @@ with tempfile.TemporaryDirectory() as tmp:
           "ff275eec-b23b-435f-a6a5-1ab7ce1c8749-m0.avro (snapshot "
           "3138177759849079112): I/O" in probs[0] and
           len(files_after) == len(files_before) - 1, out)
+
+    # the same through the tree: the root lists, errors names the
+    # manifest, the union views fail; skip shows the other rows
+    def tool(*a):
+        p = subprocess.run([TOOL] + list(a), capture_output=True,
+                           text=True, timeout=60)
+        return p.returncode, p.stdout, p.stderr
+    rc, ls, err = tool("ls", t)
+    check("missing manifest: the root lists", rc == 0 and "iceberg" in ls,
+          ls + err)
+    rc, out, err = tool("cat", t, "rows.jsonl")
+    check("missing manifest: rows.jsonl fails naming it", rc != 0 and
+          "the table's files are not all known" in err and
+          "ff275eec-b23b-435f-a6a5-1ab7ce1c8749-m0.avro" in err, out + err)
+    rc, out, err = tool("cat", t, "errors")
+    check("missing manifest: errors names it with the snapshot",
+          "/iceberg: " in out and "ff275eec-b23b-435f-a6a5-1ab7ce1c8749-m0"
+          ".avro (snapshot 3138177759849079112)" in out, out + err)
+    # a delete manifest: every data file's deletes are unknown, so
+    # skip shows no row (never one its deletes may remove) and null
+    # shows each file's rows as NULL
+    rc, out, err = tool("-o", "on_damage=skip", "cat", t, "columns/id")
+    check("missing delete manifest: on_damage=skip shows no row",
+          rc == 0 and out == "", out + err)
+    rc, out, err = tool("-o", "on_damage=null", "cat", t, "columns/id")
+    check("missing delete manifest: on_damage=null shows NULL rows",
+          rc == 0 and out.split() == ["\\N"] * 6, out + err)
+    rc, out, err = tool("-o", "on_damage=skip", "cat", t, "errors")
+    check("missing delete manifest: each data file named",
+          out.count("its deletes cannot be read: the snapshot's delete "
+                    "manifest") == 6, out + err)
+    # a data manifest: its files are unknown; skip shows the others',
+    # their deletes applied (name=b and name=c's rows deleted)
+    t2 = os.path.join(tmp, "data-manifest")
+    shutil.copytree(os.path.join(ROOT, "equality_deletes_partitioned"), t2)
+    os.remove(os.path.join(t2, "metadata",
+                           "ec04e9ce-e03b-4fbe-a707-3645c1938319-m0.avro"))
+    rc, out, err = tool("-o", "on_damage=skip", "cat", t2, "columns/id")
+    check("missing data manifest: on_damage=skip shows the known rows",
+          rc == 0 and sorted(out.split()) == ["1", "4"], out + err)
 
     # a manifest cut short: a problem naming it (truncated or corrupt)
     m = os.path.join(t, "metadata", "2b5d4ce3-154e-4498-a648-89be96ebd74a-m0.avro")

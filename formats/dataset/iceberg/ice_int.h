@@ -60,6 +60,9 @@ typedef struct ice_table {
 	/* problems met reading manifests (each names file and snapshot) */
 	char **problems;
 	size_t n_problems;
+	/* a delete manifest could not be read: which rows the snapshot
+	 * deletes is not known (its path, for messages; NULL: none) */
+	char *dels_unknown;
 } ice_table;
 
 /* ice_meta.c */

@@ -235,15 +235,9 @@ static colfs_status kind_files(ds_table *tb, colfs_err *err)
 
 	if (st != COLFS_OK)
 		return st;
-	/* a manifest that cannot be read: its files are unknown, so the
-	 * table cannot be shown whole; on_damage=skip or null show the
-	 * rest, the manifest named in errors */
-	if (it->n_problems && it->opts.on_damage == COLFS_ON_DAMAGE_ERROR)
-		return colfs_fail(err, COLFS_EIO, COLFS_OFFSET_UNKNOWN,
-				  "%s%s", it->problems[0],
-				  it->n_problems > 1 ? " (and more: see errors "
-						       "with -o on_damage=skip)"
-						     : "");
+	/* a manifest that cannot be read: its files are unknown, named
+	 * in errors; the union views fail under on_damage=error, skip and
+	 * null show the files of the other manifests */
 	for (size_t i = 0; i < it->n_problems; i++) {
 		char *m = strdup(it->problems[i]);
 		if (add_problem(tb, m) != COLFS_OK)
@@ -287,6 +281,13 @@ static colfs_status kind_deletes(ds_table *tb, size_t i, colfs_err *err)
 
 	if (i >= tb->n_files)
 		return COLFS_OK;
+	/* a delete manifest that cannot be read: any file's rows may be
+	 * deleted, so none is shown as if it were not */
+	if (it->dels_unknown)
+		return colfs_fail(err, COLFS_EIO, COLFS_OFFSET_UNKNOWN,
+				  "the snapshot's delete manifest %s cannot be "
+				  "read: which of its rows are deleted is not "
+				  "known", it->dels_unknown);
 	pthread_mutex_lock(&k->lock);
 	if (!k->dels_made) {
 		k->dels_st = it->n_dels

@@ -442,6 +442,8 @@ colfs_status ice_table_files(ice_table *tb, colfs_err *err)
 				     a.errs[i].msg) < 0)
 				msg = NULL;
 			problem(tb, msg);
+			if (tb->manifests[i].content != 0 && !tb->dels_unknown)
+				tb->dels_unknown = strdup(tb->manifests[i].path);
 			for (size_t k = 0; k < a.per[i].n_data; k++)
 				ice_file_clear(&a.per[i].data[k]);
 			for (size_t k = 0; k < a.per[i].n_dels; k++)

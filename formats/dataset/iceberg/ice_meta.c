@@ -510,6 +510,7 @@ void ice_table_free(ice_table *tb)
 	for (size_t i = 0; i < tb->n_problems; i++)
 		free(tb->problems[i]);
 	free(tb->problems);
+	free(tb->dels_unknown);
 	pthread_mutex_destroy(&tb->lock);
 	free(tb);
 }
