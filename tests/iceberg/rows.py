@@ -154,6 +154,26 @@ if os.path.isdir(t):
                   "without its manifest list fails, naming it",
                   rc != 0 and os.path.basename(rel) in err, err)
 
+# iceberg/delete_files.jsonl: which data files each delete applies to,
+# by scan planning: a partition's equality delete to its partition's
+# file; an unpartitioned one to the data files of lower sequence numbers
+t = os.path.join(ROOT, "equality_deletes_partitioned")
+if os.path.isdir(t):
+    rc, out, err = tool("cat", t, "iceberg/delete_files.jsonl")
+    dels = [json.loads(l) for l in out.splitlines()]
+    check("equality_deletes_partitioned: delete_files.jsonl", rc == 0 and
+          len(dels) == 3 and all(
+              d["content"] == "equality deletes" and len(d["applies_to"]) == 1
+              and d["applies_to"][0].split("/")[1] == d["path"].split("/")[1]
+              for d in dels), out + err)
+t = os.path.join(ROOT, "equality_deletes")
+if os.path.isdir(t):
+    rc, out, err = tool("cat", t, "iceberg/delete_files.jsonl")
+    got = sorted((json.loads(l)["data_sequence_number"],
+                  len(json.loads(l)["applies_to"])) for l in out.splitlines())
+    check("equality_deletes: delete_files.jsonl by sequence number",
+          rc == 0 and got == [(2, 1), (3, 1), (4, 1), (6, 2)], out + err)
+
 # options on sources they do not apply to
 rc, out, err = tool("-o", "snapshot=1", "ls",
                     os.path.join(CORPUS, "..", "corpus", "iceberg", "uuid",

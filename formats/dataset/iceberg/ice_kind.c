@@ -7,6 +7,7 @@
 #include "ice_int.h"
 #include "../table.h"
 #include "../../core/buf.h"
+#include "../../core/tree.h"
 #include "../../core/render.h"
 #include <inttypes.h>
 #include <stdio.h>
@@ -274,6 +275,27 @@ static colfs_status kind_files(ds_table *tb, colfs_err *err)
 	return COLFS_OK;
 }
 
+/* The index of the snapshot's delete files, made once (its files read
+ * first). */
+static colfs_status deletes_index(ice_kind_table *k, colfs_err *err)
+{
+	ice_table *it = k->it;
+	pthread_mutex_lock(&k->lock);
+	if (!k->dels_made) {
+		k->dels_st = it->n_dels
+			? ice_deletes_new(it->data, it->n_data, it->dels,
+					  it->n_dels, k->refs, k->n_refs,
+					  &it->opts, &k->dels, &k->dels_err)
+			: COLFS_OK;
+		k->dels_made = true;
+	}
+	colfs_status st = k->dels_st;
+	if (st != COLFS_OK)
+		*err = k->dels_err;
+	pthread_mutex_unlock(&k->lock);
+	return st;
+}
+
 static colfs_status kind_deletes(ds_table *tb, size_t i, colfs_err *err)
 {
 	ice_kind_table *k = (ice_kind_table *)tb;
@@ -288,19 +310,7 @@ static colfs_status kind_deletes(ds_table *tb, size_t i, colfs_err *err)
 				  "the snapshot's delete manifest %s cannot be "
 				  "read: which of its rows are deleted is not "
 				  "known", it->dels_unknown);
-	pthread_mutex_lock(&k->lock);
-	if (!k->dels_made) {
-		k->dels_st = it->n_dels
-			? ice_deletes_new(it->data, it->n_data, it->dels,
-					  it->n_dels, k->refs, k->n_refs,
-					  &it->opts, &k->dels, &k->dels_err)
-			: COLFS_OK;
-		k->dels_made = true;
-	}
-	colfs_status st = k->dels_st;
-	if (st != COLFS_OK)
-		*err = k->dels_err;
-	pthread_mutex_unlock(&k->lock);
+	colfs_status st = deletes_index(k, err);
 	if (st != COLFS_OK || !k->dels)
 		return st;
 	uint64_t *rows = NULL;
@@ -313,11 +323,92 @@ static colfs_status kind_deletes(ds_table *tb, size_t i, colfs_err *err)
 	return COLFS_OK;
 }
 
+/* iceberg/delete_files.jsonl: the snapshot's delete files, one a line,
+ * each with the data files it applies to (the deletes' index). */
+static colfs_status delete_files_generate(colfs_tree *t, colfs_node *file,
+					  colfs_buf *out)
+{
+	ice_kind_table *k = colfs_node_ctx(file);
+	ice_table *it = k->it;
+	colfs_err err = {0};
+	colfs_status st = ice_table_files(it, &err);
+	if (st == COLFS_OK)
+		st = deletes_index(k, &err);
+	if (st != COLFS_OK) {
+		colfs_tree_report(t, file, err.offset, st, "%s", err.msg);
+		return st;
+	}
+	json_t **applies = calloc(it->n_dels + 1, sizeof *applies);
+	if (!applies)
+		return COLFS_ENOMEM;
+	for (size_t j = 0; j < it->n_dels; j++)
+		if (!(applies[j] = json_array()))
+			st = COLFS_ENOMEM;
+	for (size_t i = 0; st == COLFS_OK && k->dels && i < it->n_data; i++) {
+		size_t *idx, n;
+		if (ice_deletes_applying(k->dels, i, &idx, &n) != COLFS_OK)
+			continue;
+		char *rel = ice_rel_path(it, it->data[i].path);
+		for (size_t a = 0; a < n; a++)
+			if (idx[a] < it->n_dels)
+				json_array_append_new(applies[idx[a]], json_string(
+					rel ? rel : it->data[i].path));
+		free(rel);
+		free(idx);
+	}
+	static const char *const kinds[] = {"data", "position deletes",
+					    "equality deletes"};
+	for (size_t j = 0; st == COLFS_OK && j < it->n_dels; j++) {
+		const ice_file *f = &it->dels[j];
+		char *rel = ice_rel_path(it, f->path);
+		json_t *eq = json_array();
+		for (size_t e = 0; eq && e < f->n_equality_ids; e++)
+			json_array_append_new(eq, json_integer(f->equality_ids[e]));
+		json_t *o = json_pack("{s:s, s:s, s:I, s:O, s:I, s:o, s:s?, s:o, s:o, s:O}",
+			"path", rel ? rel : f->path,
+			"content", f->content_offset >= 0 ? "deletion vector"
+				   : kinds[f->content >= 0 && f->content <= 2
+					   ? f->content : 0],
+			"data_sequence_number", (json_int_t)f->seq,
+			"partition", f->partition,
+			"record_count", (json_int_t)f->record_count,
+			"equality_ids", eq ? eq : json_null(),
+			"referenced_data_file", f->referenced_data_file,
+			"content_offset", f->content_offset >= 0
+				? json_integer(f->content_offset) : json_null(),
+			"content_size_in_bytes", f->content_size >= 0
+				? json_integer(f->content_size) : json_null(),
+			"applies_to", applies[j]);
+		char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+		if (s) {
+			colfs_buf_puts(out, s);
+			colfs_buf_putc(out, '\n');
+		} else {
+			st = COLFS_ENOMEM;
+		}
+		free(s);
+		json_decref(o);
+		free(rel);
+	}
+	for (size_t j = 0; j < it->n_dels; j++)
+		json_decref(applies[j]);
+	free(applies);
+	return st ? st : colfs_buf_status(out);
+}
+
+static const colfs_node_ops delete_files_ops = {
+	.generate = delete_files_generate,
+};
+
 static colfs_status kind_add_tree(struct colfs_tree *t, struct colfs_node *dir,
 				  const char *root, ds_table *tb)
 {
 	(void)root;
-	return ice_tree_add(t, dir, ((ice_kind_table *)tb)->it);
+	COLFS_TRY(ice_tree_add(t, dir, ((ice_kind_table *)tb)->it));
+	if (!colfs_dir_add_doc(t, dir, "delete_files.jsonl", &delete_files_ops,
+			       tb))
+		return COLFS_ENOMEM;
+	return COLFS_OK;
 }
 
 /* summary's lines of the table: which metadata and snapshot, the
