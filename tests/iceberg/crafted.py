@@ -157,6 +157,20 @@ with tempfile.TemporaryDirectory() as tmp:
         "2b5d4ce3-154e-4498-a648-89be96ebd74a-m0.avro (snapshot "
         "3138177759849079112)" in p for p in probs), out)
 
+    # two files of one version, above the count of files in metadata/,
+    # no hint: the greatest name of the highest version
+    t3 = os.path.join(tmp, "same-version")
+    shutil.copytree(os.path.join(ROOT, "uuid"), t3)
+    md3 = os.path.join(t3, "metadata")
+    os.remove(os.path.join(md3, "version-hint.text"))
+    cur3 = "00001-43fda1f4-1c96-4376-ad16-91beb71d0759.metadata.json"
+    shutil.copy(os.path.join(md3, cur3), os.path.join(md3, "v99.metadata.json"))
+    os.rename(os.path.join(md3, cur3),
+              os.path.join(md3, "00099-43fda1f4.metadata.json"))
+    rc, out = dump(t3)
+    check("two files of the highest version", rc == 0 and
+          "metadata metadata/v99.metadata.json\n" in out, out)
+
     # metadata that is not JSON; an unknown format version
     t = copy(tmp, "uuid")
     cur = os.path.join(t, "metadata",

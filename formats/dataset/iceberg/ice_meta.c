@@ -345,7 +345,7 @@ static colfs_status find_current(ice_table *tb, const colfs_options *o,
 		int64_t v = meta_version(names[i]);
 		if (v < 0)
 			continue;
-		if (v > best || (v == best && strcmp(names[i], names[(size_t)best]) > 0))
+		if (v > best)
 			best = v;
 	}
 	if (!pick && best >= 0) {
