@@ -227,14 +227,28 @@ static char **ds_schema_blocks(const char *text, size_t *n)
  * mapping (table.h; for Delta, PROTOCOL.md, "Reader Requirements for
  * Column Mapping"): in mode
  * `name` its physical name, in mode `id` the field id the file gives its
- * top-level column (`ids`: the file's schema.json children; NULL: none).
- * NULL when the table's schema has no such field. */
+ * top-level column (`ids`: the file's schema.json children; NULL: none);
+ * `mapped`: mode `id` and a file without field ids, whose columns are
+ * found by the names the table's name mapping gives each field
+ * (mapped_names).  NULL when the table's schema has no such field. */
 static const ds_table_field *ds_table_field_of(const dataset *ds,
-					       const char *top, json_t *ids)
+					       const char *top, json_t *ids,
+					       bool mapped)
 {
 	const ds_table *s = ds->table;
 	bool by_id = strcmp(s->column_mapping_mode, "id") == 0;
 	int64_t id = -1;
+	for (size_t k = 0; mapped && k < s->n_fields; k++) {
+		for (char **nm = s->fields[k].mapped_names; nm && *nm; nm++) {
+			char *esc = colfs_name_escape(*nm);
+			bool same = esc && strcmp(esc, top) == 0;
+			free(esc);
+			if (same)
+				return &s->fields[k];
+		}
+	}
+	if (mapped)
+		return NULL;
 	if (by_id) {
 		size_t i;
 		json_t *c;
@@ -277,6 +291,7 @@ static const ds_table_field *ds_table_field_of(const dataset *ds,
 static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 {
 	json_t *ids = NULL, *doc = NULL;
+	bool mapped = false;
 	if (strcmp(ds->table->column_mapping_mode, "id") == 0) {
 		colfs_buf b = COLFS_BUF_INIT;
 		bool any = false;
@@ -290,7 +305,10 @@ static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 		json_array_foreach(ids, i, c)
 			if (json_is_integer(json_object_get(c, "field_id")))
 				any = true;
-		if (!any) {
+		/* no field ids: the table's name mapping, when it has one */
+		for (size_t k = 0; !any && k < ds->table->n_fields; k++)
+			mapped = mapped || ds->table->fields[k].mapped_names;
+		if (!any && !mapped) {
 			ds_set_damage(ds, f, "column mapping mode id: the "
 				      "file's columns have no field ids");
 			ds_problem(ds, f->tree_path, UINT64_MAX,
@@ -304,12 +322,13 @@ static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 	for (size_t j = 0; phys && j < f->nfields; j++) {
 		char *name = f->fields[j];
 		/* its top-level column: the whole name, else up to a '.' */
-		const ds_table_field *df = ds_table_field_of(ds, name, ids);
+		const ds_table_field *df = ds_table_field_of(ds, name, ids,
+							     mapped);
 		size_t cut = strlen(name);
 		for (const char *dot = name; !df && (dot = strchr(dot, '.'));
 		     dot++) {
 			char *top = strndup(name, (size_t)(dot - name));
-			df = top ? ds_table_field_of(ds, top, ids) : NULL;
+			df = top ? ds_table_field_of(ds, top, ids, mapped) : NULL;
 			if (df)
 				cut = (size_t)(dot - name);
 			free(top);

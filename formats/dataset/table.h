@@ -55,6 +55,11 @@ typedef struct ds_table_field {
 	bool nullable;
 	int64_t field_id;        /* the Parquet field id a column is found by
 				  * under column mapping `id`; -1 none */
+	/* Under column mapping `id`, a file whose columns have no field
+	 * ids: the names its column of this field may have (a name
+	 * mapping), NULL-terminated; NULL: none (such a file is damaged
+	 * when no field has any). */
+	char **mapped_names;
 } ds_table_field;
 
 typedef struct ds_table {

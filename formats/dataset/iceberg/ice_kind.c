@@ -52,6 +52,9 @@ static void kind_free(ds_table *tb)
 	}
 	free(tb->files);
 	for (size_t j = 0; j < tb->n_fields; j++) {
+		for (char **m = tb->fields[j].mapped_names; m && *m; m++)
+			free(*m);
+		free(tb->fields[j].mapped_names);
 		free(tb->fields[j].name);
 		free(tb->fields[j].physical_name);
 		free(tb->fields[j].type_json);
@@ -107,6 +110,48 @@ static colfs_status kind_fields(ice_kind_table *k, colfs_err *err)
 	return COLFS_OK;
 }
 
+/* The table's name mapping (property schema.name-mapping.default: a
+ * JSON list of {"field-id", "names"}): each top-level field's names,
+ * for files written without field ids.  A mapping that is not such
+ * JSON is not used (those files are then damaged, as without one). */
+static colfs_status kind_name_mapping(ice_kind_table *k, colfs_err *err)
+{
+	ds_table *tb = &k->tb;
+	const char *text = json_string_value(json_object_get(json_object_get(
+		k->it->meta, "properties"), "schema.name-mapping.default"));
+	if (!text)
+		return COLFS_OK;
+	json_t *map = json_loads(text, 0, NULL), *e;
+	size_t i;
+	json_array_foreach(map, i, e) {
+		bool ok;
+		int64_t id = ice_json_i64(json_object_get(e, "field-id"), &ok);
+		json_t *names = json_object_get(e, "names");
+		if (!ok || !json_is_array(names))
+			continue;
+		for (size_t j = 0; j < tb->n_fields; j++) {
+			ds_table_field *df = &tb->fields[j];
+			if (df->field_id != id || df->mapped_names)
+				continue;
+			size_t n = json_array_size(names), c = 0, x;
+			json_t *nm;
+			df->mapped_names = calloc(n + 1, sizeof *df->mapped_names);
+			if (!df->mapped_names) {
+				json_decref(map);
+				return nomem(err);
+			}
+			json_array_foreach(names, x, nm)
+				if (json_is_string(nm) &&
+				    !(df->mapped_names[c++] = strdup(json_string_value(nm)))) {
+					json_decref(map);
+					return nomem(err);
+				}
+		}
+	}
+	json_decref(map);
+	return COLFS_OK;
+}
+
 static colfs_status kind_load(const char *root, const colfs_options *o,
 			      ds_table **out, colfs_err *err)
 {
@@ -141,7 +186,8 @@ static colfs_status kind_load(const char *root, const colfs_options *o,
 		kind_free(&k->tb);
 		return nomem(err);
 	}
-	if ((st = kind_fields(k, err)) != COLFS_OK) {
+	if ((st = kind_fields(k, err)) != COLFS_OK ||
+	    (st = kind_name_mapping(k, err)) != COLFS_OK) {
 		kind_free(&k->tb);
 		return st;
 	}
