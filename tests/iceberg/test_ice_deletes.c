@@ -558,6 +558,25 @@ int main(int argc, char **argv)
 	expect_fail("dv_wrong_length", data, 1, dels, 1, COLFS_ECORRUPT,
 		    "dv_ab.puffin", "bytes");
 	files_free(dels, 1);
+	/* a delete file of another size than its manifest's: not the file
+	 * it lists */
+	dels[0] = pos_file("pos_1.parquet", 5, 1, pa);
+	dels[0].size = 1234;
+	expect_fail("pos_changed", data, 1, dels, 1, COLFS_ECORRUPT,
+		    "pos_1.parquet", "its manifest says 1234");
+	files_free(dels, 1);
+	dels[0] = dv_file("dv_ab.puffin", PA, 5, 1, pa);
+	dels[0].size = 12;
+	expect_fail("dv_changed", data, 1, dels, 1, COLFS_ECORRUPT,
+		    "dv_ab.puffin", "its manifest says 12");
+	files_free(dels, 1);
+	/* a folder where a file should be */
+	dels[0] = eq_file("eq_id.parquet", eq_id, 1, 6, 1, pa);
+	free(dels[0].local);
+	dels[0].local = strdup(fx);
+	expect_fail("eq_folder", data, 1, dels, 1, COLFS_EIO, "eq_id.parquet",
+		    "not a regular file");
+	files_free(dels, 1);
 	/* missing files: EIO, named */
 	dels[0] = pos_file("pos_missing.parquet", 5, 1, pa);
 	expect_fail("pos_missing", data, 1, dels, 1, COLFS_EIO,

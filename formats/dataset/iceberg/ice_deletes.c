@@ -422,23 +422,46 @@ static const char *from(const ice_file *f)
 	return f->manifest ? f->manifest : "its manifest";
 }
 
+/* A local file f: there (else COLFS_EIO), a regular file, and, for a
+ * delete file whose manifest gives its size, of that size (else
+ * COLFS_ECORRUPT: not the file the manifest lists). */
+static colfs_status check_local(const ice_file *f, const char *what,
+				colfs_err *err)
+{
+	struct stat sb;
+
+	if (!colfs_source_is_local(f->local))
+		return COLFS_OK;
+	if (stat(f->local, &sb) != 0)
+		return colfs_fail(err, COLFS_EIO, COLFS_OFFSET_UNKNOWN,
+				  "%s %s (listed in %s) is missing: %s", what,
+				  shown(f), from(f), strerror(errno));
+	if (!S_ISREG(sb.st_mode))
+		return colfs_fail(err, COLFS_EIO, COLFS_OFFSET_UNKNOWN,
+				  "%s %s (listed in %s) is not a regular file",
+				  what, shown(f), from(f));
+	if (f->content != 0 && f->size && (uint64_t)sb.st_size != f->size)
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
+				  "%s %s (listed in %s) has %lld bytes, its manifest says %llu: not the file it lists",
+				  what, shown(f), from(f),
+				  (long long)sb.st_size,
+				  (unsigned long long)f->size);
+	return COLFS_OK;
+}
+
 /* Open file f's tree; a file that is not there is COLFS_EIO, one that
  * opens to no columnar file COLFS_ECORRUPT, both naming it. */
 static colfs_status open_tree(ice_deletes *d, const ice_file *f,
 			      const char *what, colfs_tree **g, colfs_err *err)
 {
 	char why[512];
-	struct stat sb;
 
 	*g = NULL;
 	if (!f->local)
 		return colfs_fail(err, COLFS_EIO, COLFS_OFFSET_UNKNOWN,
 				  "%s %s (listed in %s) has no location to read",
 				  what, shown(f), from(f));
-	if (colfs_source_is_local(f->local) && stat(f->local, &sb) != 0)
-		return colfs_fail(err, COLFS_EIO, COLFS_OFFSET_UNKNOWN,
-				  "%s %s (listed in %s) is missing: %s", what,
-				  shown(f), from(f), strerror(errno));
+	COLFS_TRY(check_local(f, what, err));
 	colfs_status st = colfs_tree_open(f->local, &d->o, g, why, sizeof why);
 	if (st)
 		return colfs_fail(err, st == COLFS_EIO || st == COLFS_ENOENT
@@ -808,14 +831,12 @@ static colfs_status load_dv(ice_deletes *d, const ice_file *x,
 	colfs_source *src;
 	json_t *footer = NULL;
 	char why[512];
-	struct stat sb;
 
-	if (!x->local || (colfs_source_is_local(x->local) &&
-			  stat(x->local, &sb) != 0))
+	if (!x->local)
 		return colfs_fail(err, COLFS_EIO, COLFS_OFFSET_UNKNOWN,
-				  "deletion vector file %s (listed in %s) is missing%s%s",
-				  shown(x), from(x), x->local ? ": " : "",
-				  x->local ? strerror(errno) : "");
+				  "%s %s (listed in %s) has no location to read",
+				  "deletion vector file", shown(x), from(x));
+	COLFS_TRY(check_local(x, "deletion vector file", err));
 	colfs_status st = colfs_source_open(x->local, &d->o, &src, why,
 					    sizeof why);
 	if (st)
