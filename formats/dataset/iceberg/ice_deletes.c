@@ -31,8 +31,8 @@
  * Each delete file is read once, when a data file it applies to is
  * first asked for; what it gives is kept (position pairs sorted by data
  * file, equality rows as sorted keys, a vector's rows) for the index's
- * life.  Each kind has its cache and its lock; a file is read with no
- * lock held and the first answer kept.
+ * life.  Each kind has its cache and its lock; a file is read by one
+ * thread with no lock held, and others asking for it meanwhile wait.
  */
 #include "ice_deletes.h"
 #include "ice_puffin.h"
@@ -59,6 +59,7 @@ typedef struct pos_pair {
 /* What one delete file gives, once read. */
 typedef struct del_entry {
 	bool ready;
+	bool loading;         /* a thread is reading it: wait for it */
 	char *text;           /* the column text the pairs and keys point into */
 	pos_pair *pairs;      /* position deletes: by path, then pos */
 	size_t n_pairs;
@@ -70,7 +71,9 @@ typedef struct del_entry {
 
 typedef struct del_cache {
 	pthread_mutex_t lock;
-	del_entry *e;         /* one per delete file; `ready` under the lock */
+	pthread_cond_t done;  /* an entry stopped loading */
+	del_entry *e;         /* one per delete file; `ready` and `loading`
+			       * under the lock */
 } del_cache;
 
 struct ice_deletes {
@@ -249,6 +252,7 @@ static colfs_status index_one(ice_deletes *d, size_t i, const part_key *pk,
 static void cache_init(del_cache *c, size_t n)
 {
 	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->done, NULL);
 	c->e = calloc(n ? n : 1, sizeof *c->e);
 }
 
@@ -266,6 +270,7 @@ static void cache_free(del_cache *c, size_t n)
 	for (size_t i = 0; c->e && i < n; i++)
 		entry_clear(&c->e[i]);
 	free(c->e);
+	pthread_cond_destroy(&c->done);
 	pthread_mutex_destroy(&c->lock);
 }
 
@@ -865,7 +870,9 @@ static colfs_status load_dv(ice_deletes *d, const ice_file *x,
 	return COLFS_OK;
 }
 
-/* The entry of delete file x in cache c, read when not yet. */
+/* The entry of delete file x in cache c, read when not yet: by one
+ * thread, with no lock held; another asking meanwhile waits for it (and
+ * reads it itself when that failed). */
 static colfs_status get_entry(ice_deletes *d, del_cache *c, size_t x,
 			      const ice_file *f, const del_entry **out,
 			      colfs_err *err)
@@ -874,12 +881,15 @@ static colfs_status get_entry(ice_deletes *d, del_cache *c, size_t x,
 	colfs_status st;
 
 	pthread_mutex_lock(&c->lock);
-	bool ready = c->e[x].ready;
-	pthread_mutex_unlock(&c->lock);
-	if (ready) {
+	while (c->e[x].loading)
+		pthread_cond_wait(&c->done, &c->lock);
+	if (c->e[x].ready) {
+		pthread_mutex_unlock(&c->lock);
 		*out = &c->e[x];
 		return COLFS_OK;
 	}
+	c->e[x].loading = true;
+	pthread_mutex_unlock(&c->lock);
 	const ice_file *del = &d->dels[x];
 	if (c == &d->dv)
 		st = load_dv(d, del, f, &fresh, err);
@@ -887,19 +897,19 @@ static colfs_status get_entry(ice_deletes *d, del_cache *c, size_t x,
 		st = load_pos(d, del, &fresh, err);
 	else
 		st = load_eq(d, del, &fresh, err);
-	if (st) {
-		entry_clear(&fresh);
-		return st;
-	}
-	fresh.ready = true;
 	pthread_mutex_lock(&c->lock);
-	if (!c->e[x].ready)
+	if (st == COLFS_OK) {
+		fresh.ready = true;
 		c->e[x] = fresh;
-	else
+	} else {
 		entry_clear(&fresh);
+		c->e[x].loading = false;
+	}
+	pthread_cond_broadcast(&c->done);
 	pthread_mutex_unlock(&c->lock);
-	*out = &c->e[x];
-	return COLFS_OK;
+	if (st == COLFS_OK)
+		*out = &c->e[x];
+	return st;
 }
 
 typedef struct row_set {
