@@ -26,7 +26,9 @@
  * (docs/values.md), so a delete row removes a data row when their
  * columns' text is the same, column for column; NULL (the null token)
  * equals NULL, as the spec says.  A column of the current schema that a
- * data file lacks (added after it was written) reads as NULL.
+ * data file lacks (added after it was written) reads as the caller's
+ * fill value (ice_deletes_set_fill: an identity partition's value, an
+ * initial-default), else as NULL.
  *
  * Each delete file is read once, when a data file it applies to is
  * first asked for; what it gives is kept (position pairs sorted by data
@@ -87,6 +89,8 @@ struct ice_deletes {
 	size_t **applying;    /* per data file: indexes into dels */
 	size_t *n_applying;
 	del_cache pos, eq, dv;
+	ice_fill_fn fill;     /* a lacking field's value; NULL: NULL */
+	void *fill_arg;
 };
 
 static bool is_dv(const ice_file *f)
@@ -398,6 +402,12 @@ void ice_deletes_free(ice_deletes *d)
 	free(d);
 }
 
+void ice_deletes_set_fill(ice_deletes *d, ice_fill_fn fill, void *arg)
+{
+	d->fill = fill;
+	d->fill_arg = arg;
+}
+
 colfs_status ice_deletes_applying(ice_deletes *d, size_t i, size_t **idx,
 				  size_t *n)
 {
@@ -703,19 +713,22 @@ static const char *field_name(const ice_deletes *d, int32_t id)
 
 /* Read the equality columns `ids` of tree g, one key per row (values
  * joined by '\n': a value's text never holds one).  A field the file
- * lacks reads as NULL when `lacking_null` (a data file written before
- * the field was added), else it is an error.  `rows`: the row count
- * when no column is read (-1 unknown). */
+ * lacks reads as its fill value (data file `data_i` written before the
+ * field was added: the caller's fill, else NULL) when data_i is not
+ * SIZE_MAX, else it is an error (a delete file).  `rows`: the row
+ * count when no column is read (-1 unknown). */
 static colfs_status read_keys(ice_deletes *d, colfs_tree *g,
-			      const int32_t *ids, size_t n_ids,
-			      bool lacking_null, int64_t rows, char **text,
-			      char ***keys, size_t *n, int32_t *bad_id)
+			      const int32_t *ids, size_t n_ids, size_t data_i,
+			      int64_t rows, char **text, char ***keys,
+			      size_t *n, int32_t *bad_id)
 {
+	bool lacking_null = data_i != SIZE_MAX;
 	char **texts = calloc(n_ids, sizeof *texts);
 	char ***cols = calloc(n_ids, sizeof *cols);
+	char **fills = calloc(n_ids, sizeof *fills);
 	size_t count = 0;
 	bool have = false;
-	colfs_status st = texts && cols ? COLFS_OK : COLFS_ENOMEM;
+	colfs_status st = texts && cols && fills ? COLFS_OK : COLFS_ENOMEM;
 
 	*text = NULL;
 	*keys = NULL;
@@ -730,6 +743,11 @@ static colfs_status read_keys(ice_deletes *d, colfs_tree *g,
 			if (!lacking_null) {
 				*bad_id = ids[k];
 				st = COLFS_ENOENT;
+			} else if (d->fill) {
+				st = d->fill(d->fill_arg, data_i, ids[k],
+					     &fills[k]);
+				if (st)
+					*bad_id = ids[k];
 			}
 			continue;
 		}
@@ -757,7 +775,8 @@ static colfs_status read_keys(ice_deletes *d, colfs_tree *g,
 	size_t total = 0;
 	for (size_t r = 0; st == COLFS_OK && r < count; r++)
 		for (size_t k = 0; k < n_ids; k++)
-			total += (cols[k] ? strlen(cols[k][r]) : 2) + 1;
+			total += (cols[k] ? strlen(cols[k][r])
+					  : fills[k] ? strlen(fills[k]) : 2) + 1;
 	char *buf = NULL;
 	char **kv = NULL;
 	if (st == COLFS_OK && count) {
@@ -770,19 +789,22 @@ static colfs_status read_keys(ice_deletes *d, colfs_tree *g,
 	for (size_t r = 0; st == COLFS_OK && r < count; r++) {
 		kv[r] = buf + at;
 		for (size_t k = 0; k < n_ids; k++) {
-			const char *v = cols[k] ? cols[k][r] : "\\N";
+			const char *v = cols[k] ? cols[k][r]
+				      : fills[k] ? fills[k] : "\\N";
 			size_t l = strlen(v);
 			memcpy(buf + at, v, l);
 			at += l;
 			buf[at++] = k + 1 < n_ids ? '\n' : '\0';
 		}
 	}
-	for (size_t k = 0; texts && k < n_ids; k++) {
+	for (size_t k = 0; texts && cols && fills && k < n_ids; k++) {
 		free(texts[k]);
 		free(cols[k]);
+		free(fills[k]);
 	}
 	free(texts);
 	free(cols);
+	free(fills);
 	if (st) {
 		free(buf);
 		free(kv);
@@ -808,8 +830,8 @@ static colfs_status load_eq(ice_deletes *d, const ice_file *x, del_entry *e,
 
 	COLFS_TRY(open_tree(d, x, "equality delete file", &g, err));
 	colfs_status st = read_keys(d, g, x->equality_ids, x->n_equality_ids,
-				    false, -1, &e->text, &e->keys, &e->n_keys,
-				    &bad);
+				    SIZE_MAX, -1, &e->text, &e->keys,
+				    &e->n_keys, &bad);
 	colfs_tree_destroy(g);
 	if (st == COLFS_ENOENT || (st == COLFS_ECORRUPT && bad))
 		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
@@ -938,12 +960,13 @@ static bool same_ids(const ice_file *a, const ice_file *b)
 		       a->n_equality_ids * sizeof *a->equality_ids);
 }
 
-/* The rows of data file f that the equality delete files `eqs` (all of
- * the same ids) remove. */
-static colfs_status eq_rows(ice_deletes *d, const ice_file *f, colfs_tree **g,
+/* The rows of data file i (f) that the equality delete files `eqs` (all
+ * of the same ids) remove. */
+static colfs_status eq_rows(ice_deletes *d, size_t i, colfs_tree **g,
 			    const size_t *eqs, size_t n_eqs, row_set *s,
 			    colfs_err *err)
 {
+	const ice_file *f = &d->data[i];
 	const ice_file *first = &d->dels[eqs[0]];
 	const del_entry **es = calloc(n_eqs, sizeof *es);
 	char *text = NULL;
@@ -960,7 +983,7 @@ static colfs_status eq_rows(ice_deletes *d, const ice_file *f, colfs_tree **g,
 		free(es);
 		return st;
 	}
-	st = read_keys(d, *g, first->equality_ids, first->n_equality_ids, true,
+	st = read_keys(d, *g, first->equality_ids, first->n_equality_ids, i,
 		       f->record_count, &text, &keys, &n, &bad);
 	if (st) {
 		free(es);
@@ -1046,7 +1069,7 @@ colfs_status ice_deletes_rows(ice_deletes *d, size_t i, uint64_t **rows,
 					group[ng++] = ap[m];
 					done[m] = true;
 				}
-			st = eq_rows(d, f, &g, group, ng, &s, err);
+			st = eq_rows(d, i, &g, group, ng, &s, err);
 			free(group);
 		}
 	}
