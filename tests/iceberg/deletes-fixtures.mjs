@@ -78,6 +78,10 @@ await run(`COPY (SELECT * FROM (VALUES ('${q(P.a)}', 1::BIGINT),
 await run(`COPY (SELECT * FROM (VALUES ('${q(P.a)}', 0::BIGINT),
     ('${q(P.a)}', 3)) v(file_path, pos))
   TO ${f('pos_2.parquet')} (FORMAT parquet, ${posIds})`);
+// damaged: a NULL position in its second row
+await run(`COPY (SELECT * FROM (VALUES ('${q(P.a)}', 1::BIGINT),
+    ('${q(P.a)}', NULL)) v(file_path, pos))
+  TO ${f('pos_null.parquet')} (FORMAT parquet, ${posIds})`);
 await run(`COPY (SELECT * FROM (VALUES (2), (5), (9), (101), (999)) v(id))
   TO ${f('eq_id.parquet')} (FORMAT parquet, FIELD_IDS {id: 1})`);
 await run(`COPY (SELECT * FROM (VALUES (0, 'n0'), (3, NULL), (4, 'zz'),

@@ -606,6 +606,11 @@ int main(int argc, char **argv)
 	expect_fail("dv_changed", data, 1, dels, 1, COLFS_ECORRUPT,
 		    "dv_ab.puffin", "its manifest says 12");
 	files_free(dels, 1);
+	/* a position delete file with a NULL position */
+	dels[0] = pos_file("pos_null.parquet", 5, 1, pa);
+	expect_fail("pos_null", data, 1, dels, 1, COLFS_ECORRUPT,
+		    "pos_null.parquet", "row 1 is no file path and position");
+	files_free(dels, 1);
 	/* a folder where a file should be */
 	dels[0] = eq_file("eq_id.parquet", eq_id, 1, 6, 1, pa);
 	free(dels[0].local);

@@ -54,7 +54,7 @@
 #define FIELD_ID_POS 2147483545
 
 typedef struct pos_pair {
-	const char *path;     /* into the entry's text */
+	const char *path;     /* one of the entry's paths */
 	uint64_t pos;
 } pos_pair;
 
@@ -65,6 +65,8 @@ typedef struct del_entry {
 	char *text;           /* the column text the pairs and keys point into */
 	pos_pair *pairs;      /* position deletes: by path, then pos */
 	size_t n_pairs;
+	char **paths;         /* their data file paths, each once in a run */
+	size_t n_paths;
 	char **keys;          /* equality deletes: each row's key, sorted */
 	size_t n_keys;
 	uint64_t *rows;       /* a deletion vector's rows */
@@ -262,6 +264,9 @@ static void cache_init(del_cache *c, size_t n)
 
 static void entry_clear(del_entry *e)
 {
+	for (size_t i = 0; i < e->n_paths; i++)
+		free(e->paths[i]);
+	free(e->paths);
 	free(e->text);
 	free(e->pairs);
 	free(e->keys);
@@ -624,15 +629,95 @@ static int pair_cmp(const void *a, const void *b)
 	return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
 }
 
-/* Read position delete file x into e. */
+/* Lines of a view read piece by piece (1 MiB at a time): a position
+ * delete file's columns are read side by side without holding either
+ * whole. */
+typedef struct line_reader {
+	colfs_handle *h;
+	uint64_t at;          /* the view's next byte to read */
+	char *buf;
+	size_t len, pos, cap;
+	bool end;
+	uint64_t max;         /* the longest line taken (max_alloc) */
+} line_reader;
+
+static colfs_status line_open(colfs_tree *g, const char *col, uint64_t max,
+			      line_reader *r)
+{
+	size_t plen = strlen(col) + sizeof "columns/";
+	char *path = malloc(plen);
+	colfs_node *n;
+
+	memset(r, 0, sizeof *r);
+	r->max = max;
+	if (!path)
+		return COLFS_ENOMEM;
+	snprintf(path, plen, "columns/%s", col);
+	colfs_status st = colfs_tree_resolve(g, path, &n);
+	free(path);
+	if (st == COLFS_OK)
+		st = colfs_node_open(g, n, &r->h);
+	return st;
+}
+
+static void line_close(line_reader *r)
+{
+	if (r->h)
+		colfs_handle_close(r->h);
+	free(r->buf);
+}
+
+/* The next line (NUL-terminated in place, valid until the next call), or
+ * NULL in *line at the end.  A last line without its newline is
+ * COLFS_ECORRUPT. */
+static colfs_status line_next(line_reader *r, char **line)
+{
+	*line = NULL;
+	for (;;) {
+		char *nl = r->pos < r->len
+			? memchr(r->buf + r->pos, '\n', r->len - r->pos) : NULL;
+		if (nl) {
+			*nl = '\0';
+			*line = r->buf + r->pos;
+			r->pos = (size_t)(nl - r->buf) + 1;
+			return COLFS_OK;
+		}
+		if (r->end)
+			return r->pos < r->len ? COLFS_ECORRUPT : COLFS_OK;
+		/* keep the part line, read the next piece after it */
+		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+		r->len -= r->pos;
+		r->pos = 0;
+		if (r->cap - r->len < (1u << 20)) {
+			if (r->len > r->max)
+				return COLFS_EOVERFLOW;
+			size_t cap = r->len + (1u << 20);
+			char *b = realloc(r->buf, cap);
+			if (!b)
+				return COLFS_ENOMEM;
+			r->buf = b;
+			r->cap = cap;
+		}
+		size_t got = 0;
+		COLFS_TRY(colfs_handle_read(r->h, r->at, r->cap - r->len,
+					    r->buf + r->len, &got));
+		r->at += got;
+		r->len += got;
+		r->end = got == 0;
+	}
+}
+
+/* Read position delete file x into e: its file_path and pos columns side
+ * by side, each path kept once per run of equal paths (the spec has the
+ * rows sorted by path: one copy of each). */
 static colfs_status load_pos(ice_deletes *d, const ice_file *x, del_entry *e,
 			     colfs_err *err)
 {
 	colfs_tree *g;
 	char *cp = NULL, *cn = NULL;
-	char *tp = NULL, *tn = NULL;
-	char **lp = NULL, **ln = NULL;
-	size_t np = 0, nn = 0;
+	line_reader rp = {0}, rn = {0};
+	size_t cap_pairs = 0, cap_paths = 0, r = 0;
+	bool named = false;   /* err says why already */
 
 	COLFS_TRY(open_tree(d, x, "position delete file", &g, err));
 	colfs_status st = find_column(g, FIELD_ID_FILE_PATH, "file_path", &cp);
@@ -646,57 +731,68 @@ static colfs_status load_pos(ice_deletes *d, const ice_file *x, del_entry *e,
 		goto out;
 	}
 	if (st == COLFS_OK)
-		st = read_lines(g, cp, &tp, &lp, &np);
+		st = line_open(g, cp, d->o.max_alloc, &rp);
 	if (st == COLFS_OK)
-		st = read_lines(g, cn, &tn, &ln, &nn);
-	if (st) {
+		st = line_open(g, cn, d->o.max_alloc, &rn);
+	for (; st == COLFS_OK; r++) {
+		char *lp, *ln, *end;
+		st = line_next(&rp, &lp);
+		if (st == COLFS_OK)
+			st = line_next(&rn, &ln);
+		if (st)
+			break;
+		if (!lp || !ln) {
+			named = lp || ln;
+			if (lp || ln)
+				st = colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
+						"position delete file %s (listed in %s): more %s than %s",
+						shown(x), from(x),
+						lp ? "file paths" : "positions",
+						lp ? "positions" : "file paths");
+			break;
+		}
+		errno = 0;
+		long long p = strtoll(ln, &end, 10);
+		if (!strcmp(lp, "\\N") || !strcmp(ln, "\\N") || !*ln || *end ||
+		    errno || p < 0 || !unescape(lp)) {
+			named = true;
+			st = colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
+					"position delete file %s (listed in %s): row %zu is no file path and position",
+					shown(x), from(x), r);
+			break;
+		}
+		if (!e->n_paths || strcmp(e->paths[e->n_paths - 1], lp)) {
+			char *c = strdup(lp);
+			if (!c || !colfs_grow((void **)&e->paths, &cap_paths,
+					      e->n_paths + 1, sizeof *e->paths)) {
+				free(c);
+				st = COLFS_ENOMEM;
+				break;
+			}
+			e->paths[e->n_paths++] = c;
+		}
+		if (!colfs_grow((void **)&e->pairs, &cap_pairs, e->n_pairs + 1,
+				sizeof *e->pairs)) {
+			st = COLFS_ENOMEM;
+			break;
+		}
+		e->pairs[e->n_pairs].path = e->paths[e->n_paths - 1];
+		e->pairs[e->n_pairs++].pos = (uint64_t)p;
+	}
+	if (st == COLFS_ENOMEM)
+		st = colfs_fail(err, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN,
+				"position delete file %s: out of memory",
+				shown(x));
+	else if (st && !named)
 		st = colfs_fail(err, st == COLFS_EIO ? COLFS_EIO : COLFS_ECORRUPT,
 				COLFS_OFFSET_UNKNOWN,
 				"position delete file %s (listed in %s): its columns cannot be read (%s)",
 				shown(x), from(x), colfs_status_name(st));
-		goto out;
-	}
-	if (np != nn) {
-		st = colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
-				"position delete file %s (listed in %s): %zu file paths but %zu positions",
-				shown(x), from(x), np, nn);
-		goto out;
-	}
-	e->pairs = np ? malloc(np * sizeof *e->pairs) : NULL;
-	if (np && !e->pairs) {
-		st = colfs_fail(err, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN,
-				"position delete file %s: out of memory",
-				shown(x));
-		goto out;
-	}
-	for (size_t r = 0; r < np; r++) {
-		char *end;
-		const char *v = ln[r];
-		errno = 0;
-		long long p = strtoll(v, &end, 10);
-		if (!strcmp(lp[r], "\\N") || !strcmp(v, "\\N") || !*v || *end ||
-		    errno || p < 0 || !unescape(lp[r])) {
-			st = colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
-					"position delete file %s (listed in %s): row %zu is no file path and position",
-					shown(x), from(x), r);
-			goto out;
-		}
-		e->pairs[r].path = lp[r];
-		e->pairs[r].pos = (uint64_t)p;
-	}
-	qsort(e->pairs, np, sizeof *e->pairs, pair_cmp);
-	e->n_pairs = np;
-	e->text = tp;
-	tp = NULL;
+	if (st == COLFS_OK && e->n_pairs)
+		qsort(e->pairs, e->n_pairs, sizeof *e->pairs, pair_cmp);
 out:
-	if (st) {
-		free(e->pairs);
-		e->pairs = NULL;
-	}
-	free(tp);
-	free(tn);
-	free(lp);
-	free(ln);
+	line_close(&rp);
+	line_close(&rn);
 	free(cp);
 	free(cn);
 	colfs_tree_destroy(g);
