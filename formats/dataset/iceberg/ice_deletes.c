@@ -685,9 +685,11 @@ static colfs_status line_next(line_reader *r, char **line)
 		if (r->end)
 			return r->pos < r->len ? COLFS_ECORRUPT : COLFS_OK;
 		/* keep the part line, read the next piece after it */
-		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
-		r->len -= r->pos;
-		r->pos = 0;
+		if (r->pos) {
+			memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+			r->len -= r->pos;
+			r->pos = 0;
+		}
 		if (r->cap - r->len < (1u << 20)) {
 			if (r->len > r->max)
 				return COLFS_EOVERFLOW;
