@@ -289,6 +289,11 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 			   strncmp(v, "https://", 8) != 0))
 			return COLFS_ECORRUPT;
 		o->azure_endpoint = v;
+	} else if (KEY("hf_endpoint")) {
+		if (!v || (strncmp(v, "http://", 7) != 0 &&
+			   strncmp(v, "https://", 8) != 0))
+			return COLFS_ECORRUPT;
+		o->hf_endpoint = v;
 	} else if (KEY("cafile")) {
 		if (!v || !*v)
 			return COLFS_ECORRUPT;
@@ -445,10 +450,13 @@ const char *colfs_options_help(void)
 	       "    -o column_keys=COL:KEY[,COL:KEY...]  column keys (';' also separates pairs)\n"
 	       "    -o aad_prefix=STR      the AAD prefix of a file that does not store it\n"
 	       "    -o key_file=PATH       JSON object: \"footer\", a column path or a key id -> KEY\n"
-	       "  remote sources (http://, https://, s3://bucket/key, az://container/blob):\n"
+	       "  remote sources (http://, https://, s3://bucket/key, az://container/blob,\n"
+	       "  hf://datasets/owner/name/path):\n"
 	       "    -o remote_cache=SIZE   cache of fetched bytes (at least 1M, default 64M)\n"
 	       "    -o s3_endpoint=URL     S3-compatible store (path-style requests)\n"
 	       "    -o azure_endpoint=URL  Azure Blob endpoint (e.g. Azurite's, path-style)\n"
+	       "    -o hf_endpoint=URL     Hugging Face Hub endpoint (default HF_ENDPOINT, else\n"
+	       "                           https://huggingface.co)\n"
 	       "    -o cafile=PATH         CA certificates to trust besides the system's\n"
 	       "    -o allow_full_download accept a server that ignores Range requests\n"
 	       "  Delta Lake tables (a directory with _delta_log/):\n"

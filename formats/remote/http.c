@@ -83,6 +83,10 @@ struct colfs_http {
 	char *azure_account;
 	char *azure_key;     /* secret: Shared Key signing */
 	char *azure_sas;     /* secret: appended to each URL */
+	char *bearer_header; /* secret: "Authorization: Bearer ..." (hf.c) */
+	char *relocate_from, *relocate_token; /* the target's (remote.h) */
+	colfs_remote_relocate_fn relocate;
+	uint64_t url_gen;    /* relocations so far (under lock, with url) */
 	uint8_t *head;       /* the object's first bytes, fetched with the
 			      * size (colfs_http_take_head) */
 	size_t head_len;
@@ -131,6 +135,8 @@ typedef struct http_xfer {
 	uint64_t skip;    /* full body: bytes before the range to drop */
 	size_t dropped;   /* body bytes of an error reply, not kept */
 	int tries;
+	bool relocated;   /* asked where the bytes are now (hf.c) */
+	uint64_t url_gen; /* h->url_gen when the URL was set */
 	int64_t not_before_ms; /* a retry waits until then */
 	bool active;
 	bool done;
@@ -241,9 +247,18 @@ colfs_status colfs_http_create(const colfs_remote_target *t,
 	    http_dup(t->cafile, &h->cafile) ||
 	    http_dup(t->azure_account, &h->azure_account) ||
 	    http_dup(t->azure_key, &h->azure_key) ||
-	    http_dup(t->azure_sas, &h->azure_sas))
+	    http_dup(t->azure_sas, &h->azure_sas) ||
+	    http_dup(t->relocate_from, &h->relocate_from) ||
+	    http_dup(t->relocate_token, &h->relocate_token))
 		goto nomem;
 	h->azure = t->azure;
+	h->relocate = t->relocate;
+	h->stats.lookups = t->lookups;
+	if (t->bearer && asprintf(&h->bearer_header,
+				  "Authorization: Bearer %s", t->bearer) < 0) {
+		h->bearer_header = NULL;
+		goto nomem;
+	}
 	if (h->session_token &&
 	    asprintf(&h->token_header, "x-amz-security-token: %s",
 		     h->session_token) < 0) {
@@ -309,6 +324,9 @@ void colfs_http_destroy(colfs_http *h)
 	http_wipe_free(h->token_header);
 	http_wipe_free(h->azure_key);
 	http_wipe_free(h->azure_sas);
+	http_wipe_free(h->bearer_header);
+	http_wipe_free(h->relocate_token);
+	free(h->relocate_from);
 	free(h->azure_account);
 	free(h->head);
 	free(h->cafile);
@@ -587,6 +605,9 @@ static colfs_status http_check_reply(http_xfer *x)
 			x->len = x->buf_len = 0;
 			return http_check_validators(x, 0);
 		}
+		if (x->have_cr && http_parse_content_range(x->cr, &a, &b, &total) &&
+		    a == UINT64_MAX && http_check_validators(x, total))
+			return COLFS_EIO; /* the object shrank: changed */
 		return x->fail_st = colfs_fail(&x->fail, COLFS_EIO, http_off(x),
 				"%s: HTTP 416 (range not satisfiable) for %s%s%s",
 				h->display, asked,
@@ -595,7 +616,7 @@ static colfs_status http_check_reply(http_xfer *x)
 	}
 	if (x->status >= 300 && x->status <= 399)
 		return x->fail_st = colfs_fail(&x->fail, COLFS_EIO, http_off(x),
-				"%s: HTTP %d redirect without a usable Location for %s",
+				"%s: HTTP %d redirect not followed or without a usable Location for %s",
 				h->display, x->status, asked);
 	if (x->status != 200 && x->status != 206)
 		return x->fail_st = colfs_fail(&x->fail, COLFS_EIO, http_off(x),
@@ -839,8 +860,9 @@ static colfs_status http_xfer_setup(colfs_http *h, http_xfer *x)
 	else
 		snprintf(x->range, sizeof x->range, "%" PRIu64 "-%" PRIu64,
 			 x->offset, x->offset + x->len - 1);
-	if (h->token_header) {
-		x->headers = curl_slist_append(NULL, h->token_header);
+	if (h->token_header || h->bearer_header) {
+		x->headers = curl_slist_append(NULL, h->token_header
+			? h->token_header : h->bearer_header);
 		if (!x->headers)
 			return COLFS_ENOMEM;
 	}
@@ -854,13 +876,19 @@ static colfs_status http_xfer_setup(colfs_http *h, http_xfer *x)
 			return COLFS_ENOMEM;
 		x->headers = l;
 	}
+	/* h->url may be replaced (http_relocate): read under the lock */
+	pthread_mutex_lock(&h->lock);
 	const char *url = x->whole ? x->url : h->url;
-	if (h->azure && http_azure_headers(h, x, url))
+	x->url_gen = h->url_gen;
+	if (h->azure && http_azure_headers(h, x, url)) {
+		pthread_mutex_unlock(&h->lock);
 		return COLFS_ENOMEM;
+	}
 	if (h->azure_sas) {
 		if (asprintf(&x->sas_url, "%s%c%s", url,
 			     strchr(url, '?') ? '&' : '?', h->azure_sas) < 0) {
 			x->sas_url = NULL;
+			pthread_mutex_unlock(&h->lock);
 			return COLFS_ENOMEM;
 		}
 		url = x->sas_url;
@@ -872,6 +900,7 @@ static colfs_status http_xfer_setup(colfs_http *h, http_xfer *x)
 			rc = curl_easy_setopt(e, opt, val);                 \
 	} while (0)
 	SET(CURLOPT_URL, url);
+	pthread_mutex_unlock(&h->lock);
 	SET(CURLOPT_SHARE, h->share);
 	if (!x->whole)
 		SET(CURLOPT_RANGE, x->range);
@@ -882,7 +911,8 @@ static colfs_status http_xfer_setup(colfs_http *h, http_xfer *x)
 	SET(CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 	SET(CURLOPT_REDIR_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
-	SET(CURLOPT_FOLLOWLOCATION, 1L);
+	/* a token goes to url's host only (hf.c follows the Hub's redirect) */
+	SET(CURLOPT_FOLLOWLOCATION, h->bearer_header ? 0L : 1L);
 	SET(CURLOPT_MAXREDIRS, (long)HTTP_MAX_REDIRS);
 	SET(CURLOPT_CONNECTTIMEOUT, HTTP_CONNECT_TIMEOUT_S);
 	SET(CURLOPT_LOW_SPEED_LIMIT, HTTP_LOW_SPEED);
@@ -975,6 +1005,44 @@ static int64_t http_backoff_ms(colfs_http *h, int tries)
 	return base / 2 + (int64_t)(r % (unsigned)(base + 1));
 }
 
+/* A signed URL that expired (403 or 410; hf.c): where the bytes are now,
+ * asked once per transfer and once for all the transfers that failed
+ * together (relocations are one at a time: the others find the URL
+ * moved), and the transfer pointed there. */
+static pthread_mutex_t http_relocate_lock = PTHREAD_MUTEX_INITIALIZER;
+static colfs_status http_relocate(colfs_http *h, http_xfer *x)
+{
+	char why[sizeof x->fail.msg] = "", *url = NULL, *old = NULL;
+	unsigned n = 0;
+	colfs_status st = COLFS_OK;
+
+	x->relocated = true;
+	pthread_mutex_lock(&http_relocate_lock);
+	pthread_mutex_lock(&h->lock);
+	bool moved = h->url_gen != x->url_gen;
+	pthread_mutex_unlock(&h->lock);
+	if (!moved) {
+		st = h->relocate(h->relocate_from, h->relocate_token, h->cafile,
+				 &url, &n, why, sizeof why);
+		__atomic_add_fetch(&h->stats.lookups, n, __ATOMIC_RELAXED);
+	}
+	pthread_mutex_lock(&h->lock);
+	if (url) {
+		old = h->url;
+		h->url = url;
+		h->url_gen++;
+	}
+	x->url_gen = h->url_gen;
+	if (!st && curl_easy_setopt(x->e, CURLOPT_URL, h->url) != CURLE_OK)
+		st = colfs_fail_why(COLFS_ENOMEM, why, sizeof why, "out of memory");
+	pthread_mutex_unlock(&h->lock);
+	pthread_mutex_unlock(&http_relocate_lock);
+	free(old);
+	x->fail_st = st ? colfs_fail(&x->fail, st, http_off(x), "%s", why)
+			: COLFS_OK; /* the 403 is past: sent again */
+	return st;
+}
+
 /* An attempt ended (`rc` from curl): done, to be retried, or failed (the
  * error kept in x->fail).  Returns true when the transfer is over. */
 static bool http_xfer_finish(http_xfer *x, CURLcode rc)
@@ -986,6 +1054,9 @@ static bool http_xfer_finish(http_xfer *x, CURLcode rc)
 	curl_easy_getinfo(x->e, CURLINFO_TOTAL_TIME_T, &us);
 	http_note_slowest(h, x, (double)us / 1000.0);
 	http_asked(x, asked, sizeof asked);
+	if ((x->status == 403 || x->status == 410) && h->relocate &&
+	    !x->relocated && !x->whole && http_relocate(h, x) == COLFS_OK)
+		return false; /* sent again, to where the bytes are now */
 	if (x->fail_st) /* a check failed: said why, not retried */
 		goto failed;
 	if (rc == CURLE_WRITE_ERROR && x->cut)
@@ -1372,6 +1443,7 @@ void colfs_http_stats_get(colfs_http *h, colfs_http_stats *out)
 	out->bytes = __atomic_load_n(&h->stats.bytes, __ATOMIC_RELAXED);
 	out->retries = __atomic_load_n(&h->stats.retries, __ATOMIC_RELAXED);
 	out->failures = __atomic_load_n(&h->stats.failures, __ATOMIC_RELAXED);
+	out->lookups = __atomic_load_n(&h->stats.lookups, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&h->lock);
 }
 

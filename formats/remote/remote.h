@@ -32,9 +32,21 @@
 
 struct colfs_source; /* core/source.h */
 
-/* Does `s` name a remote source (http://, https:// or s3:, so that a
- * mistyped s3:// URL is named as such rather than looked up as a file)? */
+/* Does `s` name a remote source (http://, https://, s3:, az:, abfss: or
+ * hf:, so that a mistyped URL is named as such rather than looked up as
+ * a file)? */
 bool colfs_remote_is_url(const char *s);
+
+/* Where the bytes of a target are now, its url (a signed URL) having
+ * answered 403 or 410: *url (malloc'd) from asking `from` again, with
+ * `token` (NULL: none) sent there only; *requests the requests made
+ * (counted as lookups).  On
+ * failure `why` says why in one line naming the source. */
+typedef colfs_status (*colfs_remote_relocate_fn)(const char *from,
+						  const char *token,
+						  const char *cafile,
+						  char **url, unsigned *requests,
+						  char *why, size_t why_len);
 
 /* What to request and how to sign it. */
 typedef struct colfs_remote_target {
@@ -53,6 +65,15 @@ typedef struct colfs_remote_target {
 	char *azure_key;     /* secret: the Shared Key (base64), or NULL */
 	char *azure_sas;     /* secret: a SAS token (a query, no '?'), or
 			      * NULL; appended to each request's URL */
+	/* Hugging Face (hf.c). */
+	char *bearer;        /* secret: sent as "Authorization: Bearer" to
+			      * url's host only (its redirects are then not
+			      * followed), or NULL */
+	colfs_remote_relocate_fn relocate; /* NULL: url does not expire */
+	char *relocate_from; /* the URL that redirected to url */
+	char *relocate_token; /* secret: for relocate_from only, or NULL */
+	unsigned lookups;    /* requests made to find url (hf.c's Hub
+			      * requests: io's "hub lookups") */
 } colfs_remote_target;
 
 /* http:// and https:// (remote_source.c).  User information in the URL
@@ -117,6 +138,79 @@ colfs_status colfs_azure_peek(const char *url, const colfs_options *o,
 			      uint64_t size, size_t n, uint8_t *head,
 			      uint8_t *tail, char *why, size_t why_len);
 
+/* The Hugging Face Hub (hf.c, hf_list.c).  Names:
+ * hf://datasets/OWNER/NAME[@REVISION]/PATH, hf://spaces/..., and
+ * hf://models/OWNER/NAME/... or hf://OWNER/NAME/... (a model); the
+ * revision (default main) percent-decoded, "~parquet" standing for
+ * refs/convert/parquet; a PATH empty or ending in '/' is a folder (a
+ * dataset).  The endpoint: -o hf_endpoint, else HF_ENDPOINT, else
+ * https://huggingface.co.  The token: HF_TOKEN, HUGGING_FACE_HUB_TOKEN,
+ * or huggingface_hub's token file; sent to the Hub only. */
+bool colfs_hf_claims(const char *name);
+bool colfs_hf_is_prefix(const char *name);
+/* A file's target: where the Hub's redirect leads (the token not sent
+ * there; asked again once when it answers 403 or 410), or the Hub's own
+ * resolve URL with the token as bearer. */
+colfs_status colfs_hf_target(const char *name, const colfs_options *o,
+			     colfs_remote_target *t, char *why,
+			     size_t why_len);
+colfs_status colfs_hf_list(const char *name, const colfs_options *o,
+			   colfs_source_entry **out, size_t *n, char *why,
+			   size_t why_len);
+colfs_status colfs_hf_peek(const char *name, const colfs_options *o,
+			   uint64_t size, size_t n, uint8_t *head,
+			   uint8_t *tail, char *why, size_t why_len);
+/* What hf.c and hf_list.c share: a name read with its endpoint and
+ * token, and one request to the Hub. */
+typedef struct colfs_hf_repo {
+	const char *name;    /* as given: what messages show */
+	char type[16];       /* "datasets", "models" or "spaces" */
+	char *repo;          /* OWNER/NAME */
+	char *revision;      /* decoded */
+	char *path;          /* in the repository, as written */
+	bool dir;            /* path is a folder */
+	char *endpoint;      /* without a trailing '/' */
+	char *token;         /* secret, or NULL */
+	char token_from[256]; /* where the token came from, for messages */
+	char *cafile;
+} colfs_hf_repo;
+colfs_status colfs_hf_repo_open(const char *name, const colfs_options *o,
+				colfs_hf_repo *r, char *why, size_t why_len);
+void colfs_hf_repo_clear(colfs_hf_repo *r);
+/* The resolve URL of `path` (api false) or the tree API's URL of the
+ * folder `path` (api true), percent-encoded; malloc'd, NULL when out of
+ * memory. */
+char *colfs_hf_url(const colfs_hf_repo *r, bool api, const char *path);
+typedef struct colfs_hf_reply {
+	int status;
+	char *location, *link;      /* malloc'd, or NULL */
+	char etag[256], linked_etag[256], commit[96];
+	char error_code[64], error_message[256]; /* X-Error-Code, -Message */
+	bool have_linked_size;
+	uint64_t linked_size;
+	uint8_t *body;              /* NUL-terminated after len bytes */
+	size_t len;
+} colfs_hf_reply;
+void colfs_hf_reply_clear(colfs_hf_reply *y);
+/* One request (HEAD or GET) of `url` with the token, redirects not
+ * followed, a body of at most `max` bytes; 5xx, 429, timeouts and resets
+ * tried again with backoff.  Any final status is COLFS_OK (the caller
+ * reads it); *requests counts the requests sent. */
+colfs_status colfs_hf_request(const colfs_hf_repo *r, const char *url,
+			      bool head, size_t max, colfs_hf_reply *y,
+			      unsigned *requests, char *why, size_t why_len);
+/* Does the redirect to `location` stay on the Hub (relative, or to the
+ * endpoint's scheme and host), where the token may go?  *url its
+ * absolute URL (malloc'd; NULL when out of memory). */
+bool colfs_hf_on_hub(const colfs_hf_repo *r, const char *location,
+		     char **url);
+/* A 4xx or other refusal of `what` told in one line: the status, what it
+ * means on the Hub (a token needed, naming HF_TOKEN; the repository, the
+ * revision or the file not found), the Hub's X-Error-Message. */
+colfs_status colfs_hf_refused(const colfs_hf_repo *r,
+			      const colfs_hf_reply *y, const char *what,
+			      char *why, size_t why_len);
+
 /* http.c: exchanges with one object.  Every function may be called from
  * several threads at once (each call has its own curl handles; they
  * share connections, DNS and TLS sessions). */
@@ -129,6 +223,8 @@ typedef struct colfs_http_stats {
 	uint64_t retries;   /* requests sent again after a 5xx, a timeout
 			     * or a reset */
 	uint64_t failures;  /* exchanges given up (an error returned) */
+	uint64_t lookups;   /* requests that asked where the bytes are (the
+			     * Hub's answer to hf.c; not in `requests`) */
 	struct {
 		double ms;       /* from sending to the last byte */
 		uint64_t offset; /* the range asked; len 0: none */

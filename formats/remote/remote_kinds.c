@@ -1,6 +1,7 @@
 /* colfs: the remote source kinds (core/sourcekind.h): an http:// or
  * https:// object, an s3:// prefix (a listing: s3://BUCKET,
- * s3://BUCKET/ or s3://BUCKET/PREFIX/) and an s3:// object.  Their
+ * s3://BUCKET/ or s3://BUCKET/PREFIX/) and an s3:// object, an Azure
+ * prefix and blob, a Hugging Face folder and file.  Their
  * changes are seen by the validators of the server's replies (http.c);
  * their names are shown without user information. */
 #include <stdlib.h>
@@ -102,5 +103,32 @@ const colfs_source_kind colfs_source_kind_azure = {
 	.claims = colfs_azure_claims,
 	.open = remote_kind_open,
 	.peek = colfs_azure_peek,
+	.changes = COLFS_SOURCE_CHANGES_VALIDATORS,
+};
+
+/* The Hugging Face Hub (hf.c, hf_list.c): "hf:" is claimed whole, so
+ * that a mistyped name is named as such; a folder (a name ending in '/',
+ * or a repository's root) is a prefix, listed by the tree API.  Names
+ * hold no secret (the token comes from the environment), so they are
+ * shown as given. */
+static bool hf_prefix_claims(const char *name)
+{
+	return colfs_hf_claims(name) && colfs_hf_is_prefix(name);
+}
+
+const colfs_source_kind colfs_source_kind_hf_prefix = {
+	.name = "hf-prefix",
+	.claims = hf_prefix_claims,
+	.open = s3_prefix_open,
+	.listing = true,
+	.list = colfs_hf_list,
+	.changes = COLFS_SOURCE_CHANGES_VALIDATORS,
+};
+
+const colfs_source_kind colfs_source_kind_hf = {
+	.name = "hf",
+	.claims = colfs_hf_claims,
+	.open = remote_kind_open,
+	.peek = colfs_hf_peek,
 	.changes = COLFS_SOURCE_CHANGES_VALIDATORS,
 };

@@ -584,6 +584,9 @@ static colfs_status rs_io(void *ctx, colfs_buf *out)
 			 (unsigned long long)hs.bytes, h2,
 			 (unsigned long long)hs.retries,
 			 (unsigned long long)hs.failures);
+	if (hs.lookups) /* hf://: the Hub said where the bytes are */
+		colfs_buf_printf(out, "hub lookups: %llu\n",
+				 (unsigned long long)hs.lookups);
 	rs_human(h1, sizeof h1, c.bytes_read);
 	rs_human(h2, sizeof h2, c.bytes_cached);
 	rs_human(h3, sizeof h3, c.bytes_fetched_for_reads);
@@ -662,7 +665,8 @@ bool colfs_remote_is_url(const char *s)
 {
 	return s && (strncmp(s, "http://", 7) == 0 ||
 		     strncmp(s, "https://", 8) == 0 ||
-		     strncmp(s, "s3:", 3) == 0 || colfs_azure_claims(s));
+		     strncmp(s, "s3:", 3) == 0 || colfs_azure_claims(s) ||
+		     colfs_hf_claims(s));
 }
 
 /* Where a URL's user information starts, and its '@' in *at; NULL when
@@ -793,6 +797,8 @@ colfs_status colfs_remote_open(const char *url, const colfs_options *o,
 		st = colfs_s3_target(url, o, &t, why, why_len);
 	else if (colfs_azure_claims(url))
 		st = colfs_azure_target(url, o, &t, NULL, why, why_len);
+	else if (colfs_hf_claims(url))
+		st = colfs_hf_target(url, o, &t, why, why_len);
 	else
 		st = colfs_http_target(url, o, &t, why, why_len);
 	if (st)

@@ -50,6 +50,9 @@ void colfs_remote_target_clear(colfs_remote_target *t)
 	wipe_free(t->session_token);
 	wipe_free(t->azure_key);
 	wipe_free(t->azure_sas);
+	wipe_free(t->bearer);
+	wipe_free(t->relocate_token);
+	free(t->relocate_from);
 	free(t->azure_account);
 	free(t->url);
 	free(t->display);
