@@ -78,6 +78,10 @@ await run(`COPY (SELECT * FROM (VALUES ('${q(P.a)}', 1::BIGINT),
 await run(`COPY (SELECT * FROM (VALUES ('${q(P.a)}', 0::BIGINT),
     ('${q(P.a)}', 3)) v(file_path, pos))
   TO ${f('pos_2.parquet')} (FORMAT parquet, ${posIds})`);
+// damaged: a NULL position in its second row
+await run(`COPY (SELECT * FROM (VALUES ('${q(P.a)}', 1::BIGINT),
+    ('${q(P.a)}', NULL)) v(file_path, pos))
+  TO ${f('pos_null.parquet')} (FORMAT parquet, ${posIds})`);
 await run(`COPY (SELECT * FROM (VALUES (2), (5), (9), (101), (999)) v(id))
   TO ${f('eq_id.parquet')} (FORMAT parquet, FIELD_IDS {id: 1})`);
 await run(`COPY (SELECT * FROM (VALUES (0, 'n0'), (3, NULL), (4, 'zz'),
@@ -93,9 +97,10 @@ const pos = (d, p, dels) => rows(`SELECT file_row_number
                             WHERE file_path = '${q(p)}')
   ORDER BY 1`);
 // the rows of data file `d` whose columns `cols` equal a row of `del`
-// (NULL equal to NULL); a column the data file lacks reads as NULL
-const eq = (d, del, cols, lacking = []) => rows(`SELECT file_row_number
-  FROM (SELECT *, ${lacking.map((c) => `NULL AS ${c}`).concat(['0 AS _z']).join(', ')}
+// (NULL equal to NULL); a column the data file lacks reads as NULL, or
+// as the SQL value `fill` gives it
+const eq = (d, del, cols, lacking = [], fill = {}) => rows(`SELECT file_row_number
+  FROM (SELECT *, ${lacking.map((c) => `${fill[c] || 'NULL'} AS ${c}`).concat(['0 AS _z']).join(', ')}
         FROM read_parquet(${f(d)}, file_row_number = true)) x
   WHERE EXISTS (SELECT 1 FROM read_parquet(${f(del)}) y
                 WHERE ${cols.map((c) => `x.${c} IS NOT DISTINCT FROM y.${c}`).join(' AND ')})
@@ -126,6 +131,8 @@ const expected = {
   eq_one_equal: [],
   eq_two_nulls: await eq('data_a.parquet', 'eq_id_name.parquet', ['id', 'name']),
   eq_two_lacking: await eq('data_old.parquet', 'eq_id_name.parquet', ['id', 'name'], ['name']),
+  eq_two_lacking_fill: await eq('data_old.parquet', 'eq_id_name.parquet', ['id', 'name'], ['name'],
+                                { name: "'n1'" }),
   eq_other_partition: [],
   eq_same_partition: await eq('data_b.parquet', 'eq_id.parquet', ['id']),
   eq_global: await eq('data_a.parquet', 'eq_id.parquet', ['id']),

@@ -383,8 +383,8 @@ def make(out, version, location, codec):
     duckdb(run)
     size = lambda rel: os.path.getsize(t.local(rel))  # noqa: E731
 
-    def dv(rel, data_rel, rows, snap, seq):
-        data, blobs = puffin.puffin([(t.path(data_rel), rows)], snapshot_id=snap, seq=seq)
+    def dv(rel, data_rel, rows):
+        data, blobs = puffin.puffin([(t.path(data_rel), rows)])
         with open(t.local(rel), "wb") as f:
             f.write(data)
         off, length, card = blobs[0]
@@ -406,7 +406,7 @@ def make(out, version, location, codec):
     t.write_metadata({"main": {"snapshot-id": S[1], "type": "branch"}}, 10)
     # snapshot 2: ids 2 and 5 (rows 1 and 4 of A) deleted by position
     if v3:
-        fp = dv(DV2, A, [1, 4], S[2], 2)
+        fp = dv(DV2, A, [1, 4])
         fp["partition"] = {"category": "a"}
     else:
         fp = {"content": 1, "rel": P, "records": 2, "size": size(P),
@@ -444,7 +444,7 @@ def make(out, version, location, codec):
     fg = {"content": 2, "rel": G, "records": 2, "size": size(G), "partition": {},
           "equality_ids": [2]}
     if v3:
-        fq = dv(DV5, B, [2], S[5], 5)
+        fq = dv(DV5, B, [2])
     else:
         fq = {"content": 1, "rel": P2, "records": 1, "size": size(P2), "referenced": B}
     fq["partition"] = {"category": "b"}

@@ -62,9 +62,11 @@ def dv_blob(positions, crc_delta=0):
     return struct.pack(">I", len(body)) + body + struct.pack(">I", crc)
 
 
-def puffin(dvs, footer_codec=None, snapshot_id=1, seq=1, crc_delta=0):
+def puffin(dvs, footer_codec=None, snapshot_id=-1, seq=-1, crc_delta=0):
     """A Puffin file of one deletion vector per (data file path, rows) in
-    `dvs`.  Returns (bytes, [(offset, length, cardinality)])."""
+    `dvs`.  Returns (bytes, [(offset, length, cardinality)]).  A deletion
+    vector's blob gives snapshot id and sequence number -1 (the spec: not
+    known when it is written; the manifest entry's are inherited)."""
     out = bytearray(PUFFIN_MAGIC)
     blobs, where = [], []
     for path, rows in dvs:

@@ -209,6 +209,15 @@ static void expect_fail(const char *name, ice_file *data, size_t n_data,
 	ice_deletes_free(d);
 }
 
+/* The fill of field 2 (name) for data files that lack it: "n1". */
+static colfs_status fill_name(void *arg, size_t i, int32_t id, char **text)
+{
+	(void)arg;
+	(void)i;
+	*text = id == 2 ? strdup("n1") : NULL;
+	return COLFS_OK;
+}
+
 /* Several threads asking at once get the same rows. */
 typedef struct race {
 	ice_deletes *d;
@@ -502,6 +511,33 @@ int main(int argc, char **argv)
 			fail("applying_global_once", "%s", err.msg);
 		}
 	}
+	/* the same, the name field filled (as an initial-default or an
+	 * identity partition's value would) */
+	{
+		ice_deletes *d;
+		colfs_err err = {0};
+		uint64_t *rows = NULL;
+		size_t n = 0;
+		json_t *want = json_object_get(expected, "eq_two_lacking_fill");
+		cases++;
+		if (ice_deletes_new(data, 1, dels, 1, fields, 3, &opts, &d,
+				    &err)) {
+			fail("eq_two_lacking_fill", "%s", err.msg);
+		} else {
+			ice_deletes_set_fill(d, fill_name, NULL);
+			if (ice_deletes_rows(d, 0, &rows, &n, &err))
+				fail("eq_two_lacking_fill", "%s", err.msg);
+			else if (n != json_array_size(want) ||
+				 (n && rows[0] != (uint64_t)json_integer_value(
+						json_array_get(want, 0))))
+				fail("eq_two_lacking_fill", "%s",
+				     "rows differ from DuckDB's");
+			else
+				printf("ok eq_two_lacking_fill (%zu rows)\n", n);
+			free(rows);
+			ice_deletes_free(d);
+		}
+	}
 	files_free(dels, 1);
 	files_free(data, 1);
 	/* a data file without field ids: its columns found by name */
@@ -557,6 +593,30 @@ int main(int argc, char **argv)
 	dels[0].content_size = 45;
 	expect_fail("dv_wrong_length", data, 1, dels, 1, COLFS_ECORRUPT,
 		    "dv_ab.puffin", "bytes");
+	files_free(dels, 1);
+	/* a delete file of another size than its manifest's: not the file
+	 * it lists */
+	dels[0] = pos_file("pos_1.parquet", 5, 1, pa);
+	dels[0].size = 1234;
+	expect_fail("pos_changed", data, 1, dels, 1, COLFS_ECORRUPT,
+		    "pos_1.parquet", "its manifest says 1234");
+	files_free(dels, 1);
+	dels[0] = dv_file("dv_ab.puffin", PA, 5, 1, pa);
+	dels[0].size = 12;
+	expect_fail("dv_changed", data, 1, dels, 1, COLFS_ECORRUPT,
+		    "dv_ab.puffin", "its manifest says 12");
+	files_free(dels, 1);
+	/* a position delete file with a NULL position */
+	dels[0] = pos_file("pos_null.parquet", 5, 1, pa);
+	expect_fail("pos_null", data, 1, dels, 1, COLFS_ECORRUPT,
+		    "pos_null.parquet", "row 1 is no file path and position");
+	files_free(dels, 1);
+	/* a folder where a file should be */
+	dels[0] = eq_file("eq_id.parquet", eq_id, 1, 6, 1, pa);
+	free(dels[0].local);
+	dels[0].local = strdup(fx);
+	expect_fail("eq_folder", data, 1, dels, 1, COLFS_EIO, "eq_id.parquet",
+		    "not a regular file");
 	files_free(dels, 1);
 	/* missing files: EIO, named */
 	dels[0] = pos_file("pos_missing.parquet", 5, 1, pa);

@@ -26,13 +26,15 @@
  * (docs/values.md), so a delete row removes a data row when their
  * columns' text is the same, column for column; NULL (the null token)
  * equals NULL, as the spec says.  A column of the current schema that a
- * data file lacks (added after it was written) reads as NULL.
+ * data file lacks (added after it was written) reads as the caller's
+ * fill value (ice_deletes_set_fill: an identity partition's value, an
+ * initial-default), else as NULL.
  *
  * Each delete file is read once, when a data file it applies to is
  * first asked for; what it gives is kept (position pairs sorted by data
  * file, equality rows as sorted keys, a vector's rows) for the index's
- * life.  Each kind has its cache and its lock; a file is read with no
- * lock held and the first answer kept.
+ * life.  Each kind has its cache and its lock; a file is read by one
+ * thread with no lock held, and others asking for it meanwhile wait.
  */
 #include "ice_deletes.h"
 #include "ice_puffin.h"
@@ -52,16 +54,19 @@
 #define FIELD_ID_POS 2147483545
 
 typedef struct pos_pair {
-	const char *path;     /* into the entry's text */
+	const char *path;     /* one of the entry's paths */
 	uint64_t pos;
 } pos_pair;
 
 /* What one delete file gives, once read. */
 typedef struct del_entry {
 	bool ready;
+	bool loading;         /* a thread is reading it: wait for it */
 	char *text;           /* the column text the pairs and keys point into */
 	pos_pair *pairs;      /* position deletes: by path, then pos */
 	size_t n_pairs;
+	char **paths;         /* their data file paths, each once in a run */
+	size_t n_paths;
 	char **keys;          /* equality deletes: each row's key, sorted */
 	size_t n_keys;
 	uint64_t *rows;       /* a deletion vector's rows */
@@ -70,7 +75,9 @@ typedef struct del_entry {
 
 typedef struct del_cache {
 	pthread_mutex_t lock;
-	del_entry *e;         /* one per delete file; `ready` under the lock */
+	pthread_cond_t done;  /* an entry stopped loading */
+	del_entry *e;         /* one per delete file; `ready` and `loading`
+			       * under the lock */
 } del_cache;
 
 struct ice_deletes {
@@ -84,6 +91,8 @@ struct ice_deletes {
 	size_t **applying;    /* per data file: indexes into dels */
 	size_t *n_applying;
 	del_cache pos, eq, dv;
+	ice_fill_fn fill;     /* a lacking field's value; NULL: NULL */
+	void *fill_arg;
 };
 
 static bool is_dv(const ice_file *f)
@@ -249,11 +258,15 @@ static colfs_status index_one(ice_deletes *d, size_t i, const part_key *pk,
 static void cache_init(del_cache *c, size_t n)
 {
 	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->done, NULL);
 	c->e = calloc(n ? n : 1, sizeof *c->e);
 }
 
 static void entry_clear(del_entry *e)
 {
+	for (size_t i = 0; i < e->n_paths; i++)
+		free(e->paths[i]);
+	free(e->paths);
 	free(e->text);
 	free(e->pairs);
 	free(e->keys);
@@ -266,6 +279,7 @@ static void cache_free(del_cache *c, size_t n)
 	for (size_t i = 0; c->e && i < n; i++)
 		entry_clear(&c->e[i]);
 	free(c->e);
+	pthread_cond_destroy(&c->done);
 	pthread_mutex_destroy(&c->lock);
 }
 
@@ -393,6 +407,12 @@ void ice_deletes_free(ice_deletes *d)
 	free(d);
 }
 
+void ice_deletes_set_fill(ice_deletes *d, ice_fill_fn fill, void *arg)
+{
+	d->fill = fill;
+	d->fill_arg = arg;
+}
+
 colfs_status ice_deletes_applying(ice_deletes *d, size_t i, size_t **idx,
 				  size_t *n)
 {
@@ -422,23 +442,46 @@ static const char *from(const ice_file *f)
 	return f->manifest ? f->manifest : "its manifest";
 }
 
+/* A local file f: there (else COLFS_EIO), a regular file, and, for a
+ * delete file whose manifest gives its size, of that size (else
+ * COLFS_ECORRUPT: not the file the manifest lists). */
+static colfs_status check_local(const ice_file *f, const char *what,
+				colfs_err *err)
+{
+	struct stat sb;
+
+	if (!colfs_source_is_local(f->local))
+		return COLFS_OK;
+	if (stat(f->local, &sb) != 0)
+		return colfs_fail(err, COLFS_EIO, COLFS_OFFSET_UNKNOWN,
+				  "%s %s (listed in %s) is missing: %s", what,
+				  shown(f), from(f), strerror(errno));
+	if (!S_ISREG(sb.st_mode))
+		return colfs_fail(err, COLFS_EIO, COLFS_OFFSET_UNKNOWN,
+				  "%s %s (listed in %s) is not a regular file",
+				  what, shown(f), from(f));
+	if (f->content != 0 && f->size && (uint64_t)sb.st_size != f->size)
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
+				  "%s %s (listed in %s) has %lld bytes, its manifest says %llu: not the file it lists",
+				  what, shown(f), from(f),
+				  (long long)sb.st_size,
+				  (unsigned long long)f->size);
+	return COLFS_OK;
+}
+
 /* Open file f's tree; a file that is not there is COLFS_EIO, one that
  * opens to no columnar file COLFS_ECORRUPT, both naming it. */
 static colfs_status open_tree(ice_deletes *d, const ice_file *f,
 			      const char *what, colfs_tree **g, colfs_err *err)
 {
 	char why[512];
-	struct stat sb;
 
 	*g = NULL;
 	if (!f->local)
 		return colfs_fail(err, COLFS_EIO, COLFS_OFFSET_UNKNOWN,
 				  "%s %s (listed in %s) has no location to read",
 				  what, shown(f), from(f));
-	if (colfs_source_is_local(f->local) && stat(f->local, &sb) != 0)
-		return colfs_fail(err, COLFS_EIO, COLFS_OFFSET_UNKNOWN,
-				  "%s %s (listed in %s) is missing: %s", what,
-				  shown(f), from(f), strerror(errno));
+	COLFS_TRY(check_local(f, what, err));
 	colfs_status st = colfs_tree_open(f->local, &d->o, g, why, sizeof why);
 	if (st)
 		return colfs_fail(err, st == COLFS_EIO || st == COLFS_ENOENT
@@ -586,15 +629,97 @@ static int pair_cmp(const void *a, const void *b)
 	return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
 }
 
-/* Read position delete file x into e. */
+/* Lines of a view read piece by piece (1 MiB at a time): a position
+ * delete file's columns are read side by side without holding either
+ * whole. */
+typedef struct line_reader {
+	colfs_handle *h;
+	uint64_t at;          /* the view's next byte to read */
+	char *buf;
+	size_t len, pos, cap;
+	bool end;
+	uint64_t max;         /* the longest line taken (max_alloc) */
+} line_reader;
+
+static colfs_status line_open(colfs_tree *g, const char *col, uint64_t max,
+			      line_reader *r)
+{
+	size_t plen = strlen(col) + sizeof "columns/";
+	char *path = malloc(plen);
+	colfs_node *n;
+
+	memset(r, 0, sizeof *r);
+	r->max = max;
+	if (!path)
+		return COLFS_ENOMEM;
+	snprintf(path, plen, "columns/%s", col);
+	colfs_status st = colfs_tree_resolve(g, path, &n);
+	free(path);
+	if (st == COLFS_OK)
+		st = colfs_node_open(g, n, &r->h);
+	return st;
+}
+
+static void line_close(line_reader *r)
+{
+	if (r->h)
+		colfs_handle_close(r->h);
+	free(r->buf);
+}
+
+/* The next line (NUL-terminated in place, valid until the next call), or
+ * NULL in *line at the end.  A last line without its newline is
+ * COLFS_ECORRUPT. */
+static colfs_status line_next(line_reader *r, char **line)
+{
+	*line = NULL;
+	for (;;) {
+		char *nl = r->pos < r->len
+			? memchr(r->buf + r->pos, '\n', r->len - r->pos) : NULL;
+		if (nl) {
+			*nl = '\0';
+			*line = r->buf + r->pos;
+			r->pos = (size_t)(nl - r->buf) + 1;
+			return COLFS_OK;
+		}
+		if (r->end)
+			return r->pos < r->len ? COLFS_ECORRUPT : COLFS_OK;
+		/* keep the part line, read the next piece after it */
+		if (r->pos) {
+			memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+			r->len -= r->pos;
+			r->pos = 0;
+		}
+		if (r->cap - r->len < (1u << 20)) {
+			if (r->len > r->max)
+				return COLFS_EOVERFLOW;
+			size_t cap = r->len + (1u << 20);
+			char *b = realloc(r->buf, cap);
+			if (!b)
+				return COLFS_ENOMEM;
+			r->buf = b;
+			r->cap = cap;
+		}
+		size_t got = 0;
+		COLFS_TRY(colfs_handle_read(r->h, r->at, r->cap - r->len,
+					    r->buf + r->len, &got));
+		r->at += got;
+		r->len += got;
+		r->end = got == 0;
+	}
+}
+
+/* Read position delete file x into e: its file_path and pos columns side
+ * by side, each path kept once per run of equal paths (the spec has the
+ * rows sorted by path: one copy of each). */
 static colfs_status load_pos(ice_deletes *d, const ice_file *x, del_entry *e,
 			     colfs_err *err)
 {
 	colfs_tree *g;
 	char *cp = NULL, *cn = NULL;
-	char *tp = NULL, *tn = NULL;
-	char **lp = NULL, **ln = NULL;
-	size_t np = 0, nn = 0;
+	line_reader rp = {0}, rn = {0};
+	size_t cap_pairs = 0, cap_paths = 0, r = 0;
+	bool named = false;   /* err says why already */
 
 	COLFS_TRY(open_tree(d, x, "position delete file", &g, err));
 	colfs_status st = find_column(g, FIELD_ID_FILE_PATH, "file_path", &cp);
@@ -608,57 +733,68 @@ static colfs_status load_pos(ice_deletes *d, const ice_file *x, del_entry *e,
 		goto out;
 	}
 	if (st == COLFS_OK)
-		st = read_lines(g, cp, &tp, &lp, &np);
+		st = line_open(g, cp, d->o.max_alloc, &rp);
 	if (st == COLFS_OK)
-		st = read_lines(g, cn, &tn, &ln, &nn);
-	if (st) {
+		st = line_open(g, cn, d->o.max_alloc, &rn);
+	for (; st == COLFS_OK; r++) {
+		char *lp, *ln, *end;
+		st = line_next(&rp, &lp);
+		if (st == COLFS_OK)
+			st = line_next(&rn, &ln);
+		if (st)
+			break;
+		if (!lp || !ln) {
+			named = lp || ln;
+			if (lp || ln)
+				st = colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
+						"position delete file %s (listed in %s): more %s than %s",
+						shown(x), from(x),
+						lp ? "file paths" : "positions",
+						lp ? "positions" : "file paths");
+			break;
+		}
+		errno = 0;
+		long long p = strtoll(ln, &end, 10);
+		if (!strcmp(lp, "\\N") || !strcmp(ln, "\\N") || !*ln || *end ||
+		    errno || p < 0 || !unescape(lp)) {
+			named = true;
+			st = colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
+					"position delete file %s (listed in %s): row %zu is no file path and position",
+					shown(x), from(x), r);
+			break;
+		}
+		if (!e->n_paths || strcmp(e->paths[e->n_paths - 1], lp)) {
+			char *c = strdup(lp);
+			if (!c || !colfs_grow((void **)&e->paths, &cap_paths,
+					      e->n_paths + 1, sizeof *e->paths)) {
+				free(c);
+				st = COLFS_ENOMEM;
+				break;
+			}
+			e->paths[e->n_paths++] = c;
+		}
+		if (!colfs_grow((void **)&e->pairs, &cap_pairs, e->n_pairs + 1,
+				sizeof *e->pairs)) {
+			st = COLFS_ENOMEM;
+			break;
+		}
+		e->pairs[e->n_pairs].path = e->paths[e->n_paths - 1];
+		e->pairs[e->n_pairs++].pos = (uint64_t)p;
+	}
+	if (st == COLFS_ENOMEM)
+		st = colfs_fail(err, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN,
+				"position delete file %s: out of memory",
+				shown(x));
+	else if (st && !named)
 		st = colfs_fail(err, st == COLFS_EIO ? COLFS_EIO : COLFS_ECORRUPT,
 				COLFS_OFFSET_UNKNOWN,
 				"position delete file %s (listed in %s): its columns cannot be read (%s)",
 				shown(x), from(x), colfs_status_name(st));
-		goto out;
-	}
-	if (np != nn) {
-		st = colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
-				"position delete file %s (listed in %s): %zu file paths but %zu positions",
-				shown(x), from(x), np, nn);
-		goto out;
-	}
-	e->pairs = np ? malloc(np * sizeof *e->pairs) : NULL;
-	if (np && !e->pairs) {
-		st = colfs_fail(err, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN,
-				"position delete file %s: out of memory",
-				shown(x));
-		goto out;
-	}
-	for (size_t r = 0; r < np; r++) {
-		char *end;
-		const char *v = ln[r];
-		errno = 0;
-		long long p = strtoll(v, &end, 10);
-		if (!strcmp(lp[r], "\\N") || !strcmp(v, "\\N") || !*v || *end ||
-		    errno || p < 0 || !unescape(lp[r])) {
-			st = colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
-					"position delete file %s (listed in %s): row %zu is no file path and position",
-					shown(x), from(x), r);
-			goto out;
-		}
-		e->pairs[r].path = lp[r];
-		e->pairs[r].pos = (uint64_t)p;
-	}
-	qsort(e->pairs, np, sizeof *e->pairs, pair_cmp);
-	e->n_pairs = np;
-	e->text = tp;
-	tp = NULL;
+	if (st == COLFS_OK && e->n_pairs)
+		qsort(e->pairs, e->n_pairs, sizeof *e->pairs, pair_cmp);
 out:
-	if (st) {
-		free(e->pairs);
-		e->pairs = NULL;
-	}
-	free(tp);
-	free(tn);
-	free(lp);
-	free(ln);
+	line_close(&rp);
+	line_close(&rn);
 	free(cp);
 	free(cn);
 	colfs_tree_destroy(g);
@@ -675,19 +811,22 @@ static const char *field_name(const ice_deletes *d, int32_t id)
 
 /* Read the equality columns `ids` of tree g, one key per row (values
  * joined by '\n': a value's text never holds one).  A field the file
- * lacks reads as NULL when `lacking_null` (a data file written before
- * the field was added), else it is an error.  `rows`: the row count
- * when no column is read (-1 unknown). */
+ * lacks reads as its fill value (data file `data_i` written before the
+ * field was added: the caller's fill, else NULL) when data_i is not
+ * SIZE_MAX, else it is an error (a delete file).  `rows`: the row
+ * count when no column is read (-1 unknown). */
 static colfs_status read_keys(ice_deletes *d, colfs_tree *g,
-			      const int32_t *ids, size_t n_ids,
-			      bool lacking_null, int64_t rows, char **text,
-			      char ***keys, size_t *n, int32_t *bad_id)
+			      const int32_t *ids, size_t n_ids, size_t data_i,
+			      int64_t rows, char **text, char ***keys,
+			      size_t *n, int32_t *bad_id)
 {
+	bool lacking_null = data_i != SIZE_MAX;
 	char **texts = calloc(n_ids, sizeof *texts);
 	char ***cols = calloc(n_ids, sizeof *cols);
+	char **fills = calloc(n_ids, sizeof *fills);
 	size_t count = 0;
 	bool have = false;
-	colfs_status st = texts && cols ? COLFS_OK : COLFS_ENOMEM;
+	colfs_status st = texts && cols && fills ? COLFS_OK : COLFS_ENOMEM;
 
 	*text = NULL;
 	*keys = NULL;
@@ -702,6 +841,11 @@ static colfs_status read_keys(ice_deletes *d, colfs_tree *g,
 			if (!lacking_null) {
 				*bad_id = ids[k];
 				st = COLFS_ENOENT;
+			} else if (d->fill) {
+				st = d->fill(d->fill_arg, data_i, ids[k],
+					     &fills[k]);
+				if (st)
+					*bad_id = ids[k];
 			}
 			continue;
 		}
@@ -729,7 +873,8 @@ static colfs_status read_keys(ice_deletes *d, colfs_tree *g,
 	size_t total = 0;
 	for (size_t r = 0; st == COLFS_OK && r < count; r++)
 		for (size_t k = 0; k < n_ids; k++)
-			total += (cols[k] ? strlen(cols[k][r]) : 2) + 1;
+			total += (cols[k] ? strlen(cols[k][r])
+					  : fills[k] ? strlen(fills[k]) : 2) + 1;
 	char *buf = NULL;
 	char **kv = NULL;
 	if (st == COLFS_OK && count) {
@@ -742,19 +887,22 @@ static colfs_status read_keys(ice_deletes *d, colfs_tree *g,
 	for (size_t r = 0; st == COLFS_OK && r < count; r++) {
 		kv[r] = buf + at;
 		for (size_t k = 0; k < n_ids; k++) {
-			const char *v = cols[k] ? cols[k][r] : "\\N";
+			const char *v = cols[k] ? cols[k][r]
+				      : fills[k] ? fills[k] : "\\N";
 			size_t l = strlen(v);
 			memcpy(buf + at, v, l);
 			at += l;
 			buf[at++] = k + 1 < n_ids ? '\n' : '\0';
 		}
 	}
-	for (size_t k = 0; texts && k < n_ids; k++) {
+	for (size_t k = 0; texts && cols && fills && k < n_ids; k++) {
 		free(texts[k]);
 		free(cols[k]);
+		free(fills[k]);
 	}
 	free(texts);
 	free(cols);
+	free(fills);
 	if (st) {
 		free(buf);
 		free(kv);
@@ -780,8 +928,8 @@ static colfs_status load_eq(ice_deletes *d, const ice_file *x, del_entry *e,
 
 	COLFS_TRY(open_tree(d, x, "equality delete file", &g, err));
 	colfs_status st = read_keys(d, g, x->equality_ids, x->n_equality_ids,
-				    false, -1, &e->text, &e->keys, &e->n_keys,
-				    &bad);
+				    SIZE_MAX, -1, &e->text, &e->keys,
+				    &e->n_keys, &bad);
 	colfs_tree_destroy(g);
 	if (st == COLFS_ENOENT || (st == COLFS_ECORRUPT && bad))
 		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
@@ -808,14 +956,12 @@ static colfs_status load_dv(ice_deletes *d, const ice_file *x,
 	colfs_source *src;
 	json_t *footer = NULL;
 	char why[512];
-	struct stat sb;
 
-	if (!x->local || (colfs_source_is_local(x->local) &&
-			  stat(x->local, &sb) != 0))
+	if (!x->local)
 		return colfs_fail(err, COLFS_EIO, COLFS_OFFSET_UNKNOWN,
-				  "deletion vector file %s (listed in %s) is missing%s%s",
-				  shown(x), from(x), x->local ? ": " : "",
-				  x->local ? strerror(errno) : "");
+				  "%s %s (listed in %s) has no location to read",
+				  "deletion vector file", shown(x), from(x));
+	COLFS_TRY(check_local(x, "deletion vector file", err));
 	colfs_status st = colfs_source_open(x->local, &d->o, &src, why,
 					    sizeof why);
 	if (st)
@@ -844,7 +990,9 @@ static colfs_status load_dv(ice_deletes *d, const ice_file *x,
 	return COLFS_OK;
 }
 
-/* The entry of delete file x in cache c, read when not yet. */
+/* The entry of delete file x in cache c, read when not yet: by one
+ * thread, with no lock held; another asking meanwhile waits for it (and
+ * reads it itself when that failed). */
 static colfs_status get_entry(ice_deletes *d, del_cache *c, size_t x,
 			      const ice_file *f, const del_entry **out,
 			      colfs_err *err)
@@ -853,12 +1001,15 @@ static colfs_status get_entry(ice_deletes *d, del_cache *c, size_t x,
 	colfs_status st;
 
 	pthread_mutex_lock(&c->lock);
-	bool ready = c->e[x].ready;
-	pthread_mutex_unlock(&c->lock);
-	if (ready) {
+	while (c->e[x].loading)
+		pthread_cond_wait(&c->done, &c->lock);
+	if (c->e[x].ready) {
+		pthread_mutex_unlock(&c->lock);
 		*out = &c->e[x];
 		return COLFS_OK;
 	}
+	c->e[x].loading = true;
+	pthread_mutex_unlock(&c->lock);
 	const ice_file *del = &d->dels[x];
 	if (c == &d->dv)
 		st = load_dv(d, del, f, &fresh, err);
@@ -866,19 +1017,19 @@ static colfs_status get_entry(ice_deletes *d, del_cache *c, size_t x,
 		st = load_pos(d, del, &fresh, err);
 	else
 		st = load_eq(d, del, &fresh, err);
-	if (st) {
-		entry_clear(&fresh);
-		return st;
-	}
-	fresh.ready = true;
 	pthread_mutex_lock(&c->lock);
-	if (!c->e[x].ready)
+	if (st == COLFS_OK) {
+		fresh.ready = true;
 		c->e[x] = fresh;
-	else
+	} else {
 		entry_clear(&fresh);
+		c->e[x].loading = false;
+	}
+	pthread_cond_broadcast(&c->done);
 	pthread_mutex_unlock(&c->lock);
-	*out = &c->e[x];
-	return COLFS_OK;
+	if (st == COLFS_OK)
+		*out = &c->e[x];
+	return st;
 }
 
 typedef struct row_set {
@@ -907,12 +1058,13 @@ static bool same_ids(const ice_file *a, const ice_file *b)
 		       a->n_equality_ids * sizeof *a->equality_ids);
 }
 
-/* The rows of data file f that the equality delete files `eqs` (all of
- * the same ids) remove. */
-static colfs_status eq_rows(ice_deletes *d, const ice_file *f, colfs_tree **g,
+/* The rows of data file i (f) that the equality delete files `eqs` (all
+ * of the same ids) remove. */
+static colfs_status eq_rows(ice_deletes *d, size_t i, colfs_tree **g,
 			    const size_t *eqs, size_t n_eqs, row_set *s,
 			    colfs_err *err)
 {
+	const ice_file *f = &d->data[i];
 	const ice_file *first = &d->dels[eqs[0]];
 	const del_entry **es = calloc(n_eqs, sizeof *es);
 	char *text = NULL;
@@ -929,7 +1081,7 @@ static colfs_status eq_rows(ice_deletes *d, const ice_file *f, colfs_tree **g,
 		free(es);
 		return st;
 	}
-	st = read_keys(d, *g, first->equality_ids, first->n_equality_ids, true,
+	st = read_keys(d, *g, first->equality_ids, first->n_equality_ids, i,
 		       f->record_count, &text, &keys, &n, &bad);
 	if (st) {
 		free(es);
@@ -1015,7 +1167,7 @@ colfs_status ice_deletes_rows(ice_deletes *d, size_t i, uint64_t **rows,
 					group[ng++] = ap[m];
 					done[m] = true;
 				}
-			st = eq_rows(d, f, &g, group, ng, &s, err);
+			st = eq_rows(d, i, &g, group, ng, &s, err);
 			free(group);
 		}
 	}

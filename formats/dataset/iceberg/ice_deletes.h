@@ -61,4 +61,15 @@ colfs_status ice_deletes_rows(ice_deletes *d, size_t i, uint64_t **rows,
 colfs_status ice_deletes_applying(ice_deletes *d, size_t i, size_t **idx,
 				  size_t *n);
 void ice_deletes_free(ice_deletes *d);
+
+/* Optional: what data file `i` reads for field `field_id` it lacks (its
+ * identity partition's value, the field's initial-default), as the text
+ * colfs renders for it in columns/ (malloc'd into *text), or NULL in
+ * *text: NULL.  Equality deletes compare it with their own columns.
+ * Without it (or before it is set) a lacking field reads as NULL.  Set
+ * once, before the first ice_deletes_rows; called from the threads that
+ * call ice_deletes_rows. */
+typedef colfs_status (*ice_fill_fn)(void *arg, size_t i, int32_t field_id,
+				    char **text);
+void ice_deletes_set_fill(ice_deletes *d, ice_fill_fn fill, void *arg);
 #endif
