@@ -89,6 +89,7 @@ typedef struct colfs_options {
 	uint64_t remote_cache_bytes; /* block cache of fetched bytes; default 64 MiB */
 	const char *s3_endpoint;     /* S3-compatible store, path-style; NULL: AWS */
 	const char *azure_endpoint;  /* Azure Blob endpoint (Azurite); NULL: Azure's */
+	const char *gcs_endpoint;    /* GCS XML API endpoint, path-style; NULL: Google's */
 	const char *hf_endpoint;     /* Hugging Face Hub; NULL: HF_ENDPOINT, else the Hub */
 	const char *cafile;          /* extra CA bundle for TLS; NULL: system store */
 	bool allow_full_download;    /* accept a server that ignores Range (small files) */

@@ -367,6 +367,11 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 			   strncmp(v, "https://", 8) != 0))
 			return COLFS_ECORRUPT;
 		o->azure_endpoint = v;
+	} else if (KEY("gcs_endpoint")) {
+		if (!v || (strncmp(v, "http://", 7) != 0 &&
+			   strncmp(v, "https://", 8) != 0))
+			return COLFS_ECORRUPT;
+		o->gcs_endpoint = v;
 	} else if (KEY("hf_endpoint")) {
 		if (!v || (strncmp(v, "http://", 7) != 0 &&
 			   strncmp(v, "https://", 8) != 0))
@@ -553,10 +558,11 @@ const char *colfs_options_help(void)
 	       "    -o aad_prefix=STR      the AAD prefix of a file that does not store it\n"
 	       "    -o key_file=PATH       JSON object: \"footer\", a column path or a key id -> KEY\n"
 	       "  remote sources (http://, https://, s3://bucket/key, az://container/blob,\n"
-	       "  hf://datasets/owner/name/path):\n"
+	       "  gs://bucket/object, hf://datasets/owner/name/path):\n"
 	       "    -o remote_cache=SIZE   cache of fetched bytes (at least 1M, default 64M)\n"
 	       "    -o s3_endpoint=URL     S3-compatible store (path-style requests)\n"
 	       "    -o azure_endpoint=URL  Azure Blob endpoint (e.g. Azurite's, path-style)\n"
+	       "    -o gcs_endpoint=URL    Google Cloud Storage XML API endpoint (path-style)\n"
 	       "    -o hf_endpoint=URL     Hugging Face Hub endpoint (default HF_ENDPOINT, else\n"
 	       "                           https://huggingface.co)\n"
 	       "    -o cafile=PATH         CA certificates to trust besides the system's\n"

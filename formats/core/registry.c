@@ -27,6 +27,8 @@ extern const colfs_source_kind colfs_source_kind_s3_prefix;
 extern const colfs_source_kind colfs_source_kind_s3;
 extern const colfs_source_kind colfs_source_kind_azure_prefix;
 extern const colfs_source_kind colfs_source_kind_azure;
+extern const colfs_source_kind colfs_source_kind_gcs_prefix;
+extern const colfs_source_kind colfs_source_kind_gcs;
 extern const colfs_source_kind colfs_source_kind_hf_prefix;
 extern const colfs_source_kind colfs_source_kind_hf;
 extern const colfs_source_kind colfs_source_kind_kudu;
@@ -41,6 +43,8 @@ const colfs_source_kind *const colfs_source_kinds[] = {
 	&colfs_source_kind_s3,
 	&colfs_source_kind_azure_prefix,
 	&colfs_source_kind_azure,
+	&colfs_source_kind_gcs_prefix,
+	&colfs_source_kind_gcs,
 	&colfs_source_kind_hf_prefix,
 	&colfs_source_kind_hf,
 	&colfs_source_kind_kudu,

@@ -40,6 +40,12 @@ colfs_status colfs_source_open(const char *name, const colfs_options *o,
 	}
 	st = k->open(name, o, &op, why, why_len);
 	free(op.shown);
+	if (st == COLFS_OK && op.fd < 0 && !op.src) {
+		/* a kind that found a listing under the name (a gs:// name
+		 * with no object of its own): no bytes to give */
+		snprintf(why, why_len, "%s: not a file", name);
+		return COLFS_EUNSUPPORTED;
+	}
 	if (st != COLFS_OK || op.fd < 0) {
 		*out = op.src;
 		return st;

@@ -499,25 +499,11 @@ colfs_status colfs_azure_peek(const char *url, const colfs_options *o,
 			      uint8_t *tail, char *why, size_t why_len)
 {
 	colfs_remote_target t;
-	colfs_http *h = NULL;
-	colfs_err err;
 	colfs_status st;
 
-	if (n == 0 || n > size)
-		return colfs_fail_why(COLFS_EBOUNDS, why, why_len,
-			       "%s: %zu bytes cannot be peeked", url, n);
-	memset(&err, 0, sizeof err);
 	COLFS_TRY(colfs_azure_target(url, o, &t, NULL, why, why_len));
-	st = colfs_http_create(&t, o, &h, why, why_len);
-	if (!st) {
-		/* Two plain ranges in flight together; each reply's
-		 * Content-Range must give the size the listing gave. */
-		colfs_http_range r[2] = {{0, n, head}, {size - n, n, tail}};
-		st = colfs_http_get_ranges(h, r, 2, &err);
-		if (st)
-			colfs_fail_why(st, why, why_len, "%s", err.msg);
-	}
-	colfs_http_destroy(h);
+	st = colfs_remote_peek_target(&t, o, size, n, head, tail, why,
+				      why_len);
 	colfs_remote_target_clear(&t);
 	return st;
 }

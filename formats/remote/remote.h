@@ -1,10 +1,16 @@
-/* colfs: files over HTTP(S) and S3.  The format code keeps
+/* colfs: files over HTTP(S), S3, Azure Blob Storage and Google Cloud
+ * Storage.  The format code keeps
  * calling colfs_source_read_at; a remote source answers it from a block
- * cache filled by ranged GETs.  Three parts, one file each:
+ * cache filled by ranged GETs.  A store's name becomes an HTTP target in
+ * its own file, the rest is shared:
  *
  *   s3.c             s3://bucket/key -> an HTTP target: endpoint (AWS or
  *                    -o s3_endpoint, path-style), region, credentials
  *                    from the usual places in the usual order;
+ *   azure*.c, gcs.c  the same for az://, abfss:// and gs:// names;
+ *   s3_list.c,       the listings of a prefix (ListObjectsV2 for S3 and
+ *   azure_list.c,    GCS, List Blobs for Azure), their XML read by one
+ *   xml_list.c       parser;
  *   http.c           the exchanges with the server through libcurl:
  *                    ranged and suffix GETs, several in flight (multi),
  *                    each reply checked against what was asked (206 and
@@ -32,9 +38,9 @@
 
 struct colfs_source; /* core/source.h */
 
-/* Does `s` name a remote source (http://, https://, s3:, az:, abfss: or
- * hf:, so that a mistyped URL is named as such rather than looked up as
- * a file)? */
+/* Does `s` name a remote source (http://, https://, s3:, az:, abfss:,
+ * gs: or hf:, so that a mistyped URL is named as such rather than looked
+ * up as a file)? */
 bool colfs_remote_is_url(const char *s);
 
 /* Where the bytes of a target are now, its url (a signed URL) having
@@ -53,8 +59,9 @@ typedef struct colfs_remote_target {
 	char *url;           /* the http(s) URL requested; no credentials */
 	char *display;       /* the user's URL with any credentials stripped:
 			      * the only form used in messages and `io` */
-	char *aws_sigv4;     /* CURLOPT_AWS_SIGV4 ("aws:amz:REGION:s3"), or
-			      * NULL: not signed (plain HTTP, anonymous S3) */
+	char *aws_sigv4;     /* CURLOPT_AWS_SIGV4 ("aws:amz:REGION:s3",
+			      * "goog:goog:auto:storage"), or NULL: not
+			      * signed (plain HTTP, anonymous S3 or GCS) */
 	char *userpwd;       /* secret: "ACCESS_KEY:SECRET_KEY", or NULL */
 	char *session_token; /* secret: sent as x-amz-security-token, or NULL */
 	char *cafile;        /* -o cafile (absolute), or NULL */
@@ -137,6 +144,36 @@ colfs_status colfs_azure_list(const char *url, const colfs_options *o,
 colfs_status colfs_azure_peek(const char *url, const colfs_options *o,
 			      uint64_t size, size_t n, uint8_t *head,
 			      uint8_t *tail, char *why, size_t why_len);
+
+/* Google Cloud Storage (gcs.c), through its XML API.  Names:
+ * gs://BUCKET/OBJECT; gs://BUCKET, gs://BUCKET/ and names ending in '/'
+ * are prefixes (a dataset), and so is an object name under which objects
+ * lie when no object has that name (remote_kinds.c).  Credentials: an HMAC
+ * key in GCS_ACCESS_KEY_ID + GCS_SECRET_ACCESS_KEY, signed
+ * GOOG4-HMAC-SHA256 by libcurl; none: anonymous, unless
+ * GOOGLE_APPLICATION_CREDENTIALS is set (OAuth is not supported: refused,
+ * naming it).  -o gcs_endpoint replaces https://storage.googleapis.com
+ * (path style: ENDPOINT/BUCKET/OBJECT). */
+bool colfs_gcs_claims(const char *name);
+bool colfs_gcs_is_prefix(const char *name);
+/* An object's target; with `prefix` non-NULL the bucket's (a listing),
+ * *prefix (malloc'd) the prefix as written, maybe "". */
+colfs_status colfs_gcs_target(const char *url, const colfs_options *o,
+			      colfs_remote_target *out, char **prefix,
+			      char *why, size_t why_len);
+/* The objects under a gs:// prefix: colfs_list_v2 on its bucket.
+ * colfs_gcs_list_first: those of the first page only (up to 1000), to
+ * learn whether any object lies under it. */
+colfs_status colfs_gcs_list(const char *url, const colfs_options *o,
+			    colfs_source_entry **out, size_t *n, char *why,
+			    size_t why_len);
+colfs_status colfs_gcs_list_first(const char *url, const colfs_options *o,
+				  colfs_source_entry **out, size_t *n,
+				  char *why, size_t why_len);
+/* colfs_remote_peek_target of a gs:// object. */
+colfs_status colfs_gcs_peek(const char *url, const colfs_options *o,
+			    uint64_t size, size_t n, uint8_t *head,
+			    uint8_t *tail, char *why, size_t why_len);
 
 /* The Hugging Face Hub (hf.c, hf_list.c).  Names:
  * hf://datasets/OWNER/NAME[@REVISION]/PATH, hf://spaces/..., and
@@ -316,15 +353,29 @@ colfs_status colfs_s3_list(const char *url, const colfs_options *o,
 			   colfs_remote_entry **out, size_t *n, char *why,
 			   size_t why_len);
 void colfs_remote_entries_free(colfs_remote_entry *e, size_t n);
-/* The first and last `n` bytes of the object at an s3:// URL whose
- * listing gave it `size` bytes, by two small ranged GETs in flight
+/* The first and last `n` bytes of the object of target `t` (s3_list.c)
+ * whose listing gave it `size` bytes, by two small ranged GETs in flight
  * together (not a suffix range, which some stores answer wrongly), for
  * a dataset telling columnar files by their magic (formats/dataset).  An
  * object of another size gives an error or other bytes, never bytes
- * from outside the buffers. */
+ * from outside the buffers.  colfs_remote_peek: of an s3:// URL
+ * (colfs_azure_peek and colfs_gcs_peek: of theirs). */
+colfs_status colfs_remote_peek_target(const colfs_remote_target *t,
+				      const colfs_options *o, uint64_t size,
+				      size_t n, uint8_t *head, uint8_t *tail,
+				      char *why, size_t why_len);
 colfs_status colfs_remote_peek(const char *url, const colfs_options *o,
 			       uint64_t size, size_t n, uint8_t *head,
 			       uint8_t *tail, char *why, size_t why_len);
+/* ListObjectsV2 under `prefix` of the bucket whose listing target is `t`
+ * (t->url the bucket's URL, t->display SCHEME://BUCKET/...): S3's, and
+ * GCS's XML API listing (list-type=2), with the checks colfs_s3_list
+ * describes; `max_keys` as colfs_s3_list_paged's; at most `max_pages`
+ * pages (0: every page). */
+colfs_status colfs_list_v2(const colfs_remote_target *t, const char *prefix,
+			   const colfs_options *o, unsigned max_keys,
+			   unsigned max_pages, colfs_remote_entry **out,
+			   size_t *n, char *why, size_t why_len);
 /* colfs_s3_list asking at most `max_keys` keys a page (0: the server's
  * default, 1000 on S3): tests use a few to make many pages. */
 colfs_status colfs_s3_list_paged(const char *url, const colfs_options *o,

@@ -666,7 +666,7 @@ bool colfs_remote_is_url(const char *s)
 	return s && (strncmp(s, "http://", 7) == 0 ||
 		     strncmp(s, "https://", 8) == 0 ||
 		     strncmp(s, "s3:", 3) == 0 || colfs_azure_claims(s) ||
-		     colfs_hf_claims(s));
+		     colfs_gcs_claims(s) || colfs_hf_claims(s));
 }
 
 /* Where a URL's user information starts, and its '@' in *at; NULL when
@@ -679,7 +679,7 @@ static char *rs_userinfo_span(char *u, char **at)
 		scheme = 7;
 	else if (strncmp(u, "https://", 8) == 0)
 		scheme = 8;
-	else if (strncmp(u, "s3://", 5) == 0)
+	else if (strncmp(u, "s3://", 5) == 0 || strncmp(u, "gs://", 5) == 0)
 		scheme = 5;
 	else
 		return NULL;
@@ -797,6 +797,8 @@ colfs_status colfs_remote_open(const char *url, const colfs_options *o,
 		st = colfs_s3_target(url, o, &t, why, why_len);
 	else if (colfs_azure_claims(url))
 		st = colfs_azure_target(url, o, &t, NULL, why, why_len);
+	else if (colfs_gcs_claims(url))
+		st = colfs_gcs_target(url, o, &t, NULL, why, why_len);
 	else if (colfs_hf_claims(url))
 		st = colfs_hf_target(url, o, &t, why, why_len);
 	else

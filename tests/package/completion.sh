@@ -4,7 +4,8 @@
 # `complete -p` names the functions, and each case sets COMP_WORDS and
 # COMP_CWORD as bash does, calls the function and compares COMPREPLY:
 #   colfs: options, -o names from `colfs --help` (one, after a comma, a
-#   fixed value list, a file for schema_from=), FILE then a directory;
+#   fixed value list, a file for schema_from=), FILE (or a URL scheme
+#   --help names: gs://, s3://, az://, abfss://, hf://) then a directory;
 #   colfs-tool: options, subcommands, -o names from `colfs-tool --help`,
 #   and the tree paths of ls, cat, stat inside a sample Parquet file (they
 #   must be what `colfs-tool ls` lists, directories with a '/').
@@ -64,6 +65,10 @@ check "-onull=x,allow_full_download -onull=x,allow_other -onull=x,allow_root" \
 	_colfs "$COLFS" -onull=x,allow
 check "schema_from=s.parquet" _colfs "$COLFS" -o schema_from=s.
 check "s.parquet" _colfs "$COLFS" s.
+check "gs://" _colfs "$COLFS" g
+check "hf://" _colfs "$COLFS" hf
+check "s.parquet s3://" _colfs "$COLFS" s
+check "az:// abfss://" _colfs "$COLFS" a
 check "mnt mnt2" _colfs "$COLFS" s.parquet m
 check "mnt mnt2" _colfs "$COLFS" -o null=x s.parquet -f m
 check "" _colfs "$COLFS" s.parquet mnt x
@@ -73,6 +78,7 @@ check "cat check" _colfs_tool "$COLFS_TOOL" c
 check "--json" _colfs_tool "$COLFS_TOOL" --j
 check "max_alloc=" _colfs_tool "$COLFS_TOOL" -o max_a
 check "s.parquet" _colfs_tool "$COLFS_TOOL" cat s.
+check "gs://" _colfs_tool "$COLFS_TOOL" cat g
 # Paths inside the file: what colfs-tool ls lists.
 # (ls -l: kind, size, name; a directory's kind is "dir")
 want=$("$COLFS_TOOL" ls -l s.parquet / |

@@ -183,6 +183,7 @@ def tool(tmp, port, root):
               url in err and 'Sanitizer' not in err,
               'exit %s: %s' % (rc, err.strip()))
     azure(root, pq, base, views, local, summary_free)
+    gcs(root, pq, base, views, local, summary_free)
     # The mount itself makes two requests (the tail, the head's magic).
     mount_etag(tmp, colfs, '%s/~etag:2/s.parquet' % base)
     mount_recover(tmp, colfs, base, 'from:3,until:40,500:1', 40)
@@ -230,6 +231,67 @@ def azure(root, pq, base, views, local, summary_free):
             check(what + ': named', rc in (1, 2) and
                   re.search(pattern, err) is not None and
                   'az://azc/s.parquet' in err and 'Sanitizer' not in err,
+                  'exit %s: %s' % (rc, err.strip()))
+
+
+def gcs(root, pq, base, views, local, summary_free):
+    """The same file as a GCS object, gs://gcb/s.parquet with
+    -o gcs_endpoint at the proxy (anonymous, path style): the tail by a
+    suffix range as for http://, and the faults of the http:// list (503s,
+    drops, latency, one byte more; a Range ignored, 401, 403, 404, 416,
+    500s past the retries, no Content-Length, chunked, a shifted
+    Content-Range, a redirect loop, a changed ETag, Last-Modified or size)
+    end in the local file's bytes or the fault named with the gs://
+    name."""
+    os.makedirs(os.path.join(root, 'gcb'), exist_ok=True)
+    shutil.copy(pq, os.path.join(root, 'gcb', 's.parquet'))
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith('GCS_') and
+           k != 'GOOGLE_APPLICATION_CREDENTIALS'}
+    for faults, pattern in (
+            ('', None), ('first:503', None), ('first:drop', None),
+            ('delay:50', None),
+            ('norange', r'server ignored the Range request \(HTTP 200 '
+             r'with the whole object of \d+ bytes for the last'),
+            ('status:403', r'HTTP 403 \(forbidden\) for the last'),
+            ('status:416', r'HTTP 416 \(range not satisfiable\) for the '
+             r'last'),
+            ('from:3,status:404', r'HTTP 404 \(not found\) for bytes'),
+            ('from:2,500:1', r'HTTP 500 for bytes \d+-\d+ after 4 tries'),
+            ('from:3,nolength', r'reply without a valid Content-Length'),
+            ('from:2,shift', r'Content-Range'),
+            ('from:2,loop', r'more than 5 redirects'),
+            ('from:2,etag:1', r'source changed since mount \(ETag "[^"]+" '
+             r'-> "changed-1"\): remount'),
+            ('503:2', None), ('more', None),
+            ('500:1', r'HTTP 500 for the last \d+ bytes after 4 tries'),
+            ('status:401', r'HTTP 401 \(unauthorized\) for the last'),
+            ('from:2,chunked', r'reply without a valid Content-Length'),
+            ('from:2,grow:1', r'source changed since mount \(size \d+ -> '
+             r'\d+\): remount'),
+            ('lastmod:1', r'source changed since mount '
+             r'\(Last-Modified .* -> Thu, 01 Jan 2037 00:00:00 GMT\): '
+             r'remount')):
+        # ('gs' keeps the proxy's request count for these apart)
+        ep = ('%s/~gs%%2C%s' % (base, faults.replace(',', '%2C'))
+              if faults else base)
+        try:
+            p = subprocess.run([os.environ['COLFS_TOOL'], '-o',
+                                'gcs_endpoint=' + ep, 'cat',
+                                'gs://gcb/s.parquet'] + views,
+                               capture_output=True, timeout=60, env=env)
+            rc, out, err = (p.returncode, p.stdout,
+                            p.stderr.decode(errors='replace'))
+        except subprocess.TimeoutExpired:
+            rc, out, err = None, b'', 'timed out'
+        what = 'gs:// through %s' % (faults or 'no fault')
+        if pattern is None:
+            check(what, rc == 0 and summary_free(out) == summary_free(local),
+                  'exit %s: %s' % (rc, err.strip()))
+        else:
+            check(what + ': named', rc in (1, 2) and
+                  re.search(pattern, err) is not None and
+                  'gs://gcb/s.parquet' in err and 'Sanitizer' not in err,
                   'exit %s: %s' % (rc, err.strip()))
 
 
