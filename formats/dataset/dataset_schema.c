@@ -334,7 +334,8 @@ static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 			free(top);
 		}
 		bool part = false;
-		for (size_t k = 0; df && k < ds->table->n_partition_columns; k++)
+		for (size_t k = 0; df && !ds->table->partitions_only &&
+				   k < ds->table->n_partition_columns; k++)
 			part = part || !strcmp(ds->table->partition_columns[k],
 					       df->name);
 		char *logical = df && !part ? colfs_name_escape(df->name) : NULL;
@@ -399,6 +400,8 @@ void ds_render_pval(colfs_buf *b, const dataset *ds, size_t k,
 static void ds_key_columns(dataset *ds, ds_file *f, colfs_tree *g)
 {
 	const char *null_token = colfs_tree_options(g)->null_token;
+	if (ds->table && ds->table->partitions_only)
+		return; /* the keys are no columns: nothing to compare */
 	for (size_t k = 0; f->pvals && k < ds->nkeys; k++) {
 		char *esc = colfs_name_escape(ds->keys[k].name);
 		size_t j = 0;
@@ -639,6 +642,8 @@ static long ds_field_find(const dataset *ds, const char *name)
 static long ds_key_column(const dataset *ds, const char *field)
 {
 	long is = -1;
+	if (ds->table && ds->table->partitions_only)
+		return -1;
 	for (size_t k = 0; is < 0 && k < ds->nkeys; k++) {
 		char *esc = colfs_name_escape(ds->keys[k].name);
 		if (esc && strcmp(esc, field) == 0)
@@ -652,6 +657,10 @@ static long ds_key_column(const dataset *ds, const char *field)
  * after the fields. */
 bool ds_key_placed(const dataset *ds, size_t k)
 {
+	/* a table's keys that are folders of partitions/ only: never shown
+	 * after the fields */
+	if (ds->table && ds->table->partitions_only)
+		return true;
 	for (size_t i = 0; i < ds->nfields; i++)
 		if (ds->fields[i].key == (long)k)
 			return true;
@@ -682,7 +691,8 @@ static void ds_unify(dataset *ds)
 	for (size_t j = 0; ds->table && j < ds->table->n_fields; j++) {
 		const char *name = ds->table->fields[j].name;
 		bool part = false;
-		for (size_t k = 0; k < ds->table->n_partition_columns; k++)
+		for (size_t k = 0; !ds->table->partitions_only &&
+				   k < ds->table->n_partition_columns; k++)
 			part = part || !strcmp(ds->table->partition_columns[k], name);
 		char *esc = part ? NULL : colfs_name_escape(name);
 		ds_field *nf = esc && ds_field_find(ds, esc) < 0

@@ -220,6 +220,8 @@ static colfs_status ds_null_rows(const dataset *ds, const ds_file *f,
 						 ds->fields[j].key_json);
 		}
 		for (size_t j = 0; j < ds->nkeys; j++) {
+			if (ds->table && ds->table->partitions_only)
+				break;
 			if (shown++)
 				colfs_buf_putc(&line, ',');
 			if (!csv) {

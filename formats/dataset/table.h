@@ -74,6 +74,10 @@ typedef struct ds_table {
 	char **partition_columns; /* logical names; their values come from
 				   * the metadata, not from the files */
 	size_t n_partition_columns;
+	/* The partition columns name the folders of partitions/ only: they
+	 * are no columns of the union views (whose values the files hold,
+	 * the partition values being derived from them). */
+	bool partitions_only;
 	char *column_mapping_mode;   /* "none", "name" (files' columns
 				   * by physical name) or "id" (by field id) */
 	/* Parts of its metadata the kind could not read (a manifest),

@@ -154,6 +154,32 @@ if os.path.isdir(t):
                   "without its manifest list fails, naming it",
                   rc != 0 and os.path.basename(rel) in err, err)
 
+# partitions/: the partition fields of every spec, valued from the
+# manifests' tuples (typed by their transforms), folders only: a
+# partition's rows are its files' (spec 0's files have no event_type)
+t = os.path.join(ROOT, "hive_partitioned_table")
+if os.path.isdir(t):
+    rc, out, err = tool("ls", t, "partitions")
+    check("hive_partitioned_table: partitions/", out.split() == [
+        f"event_date=2024-01-0{d}" for d in (1, 2, 3, 4)], out + err)
+    rc, out, err = tool("ls", t, "partitions/event_date=2024-01-04/partitions")
+    check("hive_partitioned_table: partitions/event_date=2024-01-04/partitions/",
+          out.split() == ["event_type=purchase", "event_type=view"], out + err)
+    rc, out, err = tool("cat", t, "partitions/event_date=2024-01-03/columns/user_id")
+    check("hive_partitioned_table: a partition's rows",
+          sorted(out.split()) == ["13579", "24680"], out + err)
+    rc, out, err = tool("cat", t, "partitions/event_date=2024-01-01/rows.jsonl")
+    check("hive_partitioned_table: a partition's rows.jsonl keeps the "
+          "table's columns only", rc == 0 and [list(json.loads(l))
+          for l in out.splitlines()] == [["event_date", "user_id",
+                                          "event_type"]], out + err)
+t = os.path.join(ROOT, "partition_timestamptz")
+if os.path.isdir(t):
+    rc, out, err = tool("ls", t, "partitions")
+    check("partition_timestamptz: partitions/ typed as timestamptz",
+          out.splitlines() == ["partition_col=2023-05-15 14:30:45+00",
+                               "partition_col=2023-08-22 09:15:20+00"], out + err)
+
 # iceberg/delete_files.jsonl: which data files each delete applies to,
 # by scan planning: a partition's equality delete to its partition's
 # file; an unpartitioned one to the data files of lower sequence numbers

@@ -95,6 +95,19 @@ with tempfile.TemporaryDirectory() as tmp:
             rc, out, err = tool("-o", f"snapshot={sid}", "cat", t, "rows.jsonl")
             check(f"v{v} snapshot {sid}: rows.jsonl has {s['rows']} rows",
                   rc == 0 and len(out.splitlines()) == s["rows"], out + err)
+        # partitions/: spec 0's identity(category) folders and, for the
+        # file of the unpartitioned spec 1, the NULL folder; together
+        # they hold the snapshot's rows
+        rc, out, err = tool("ls", t, "partitions")
+        parts = out.split()
+        check(f"v{v}: partitions/", parts == [
+            "category=__HIVE_DEFAULT_PARTITION__", "category=a", "category=b"],
+            out + err)
+        n = 0
+        for p in parts:
+            rc, out, err = tool("cat", t, f"partitions/{p}/columns/id")
+            n += len(out.split())
+        check(f"v{v}: partitions/ hold the rows", n == exp["rows"], n)
         # refs and time travel by timestamp
         for ref, r in meta.get("refs", {}).items():
             rc, out, err = tool("-o", f"ref={ref}", "cat", t, "summary")

@@ -49,6 +49,9 @@ static void kind_free(ds_table *tb)
 		for (size_t j = 0; f->fill_values && j < tb->n_fields; j++)
 			free(f->fill_values[j]);
 		free(f->fill_values);
+		for (size_t j = 0; f->partition_values && j < f->n_partitions; j++)
+			free(f->partition_values[j]);
+		free(f->partition_values);
 	}
 	free(tb->files);
 	for (size_t j = 0; j < tb->n_fields; j++) {
@@ -60,6 +63,9 @@ static void kind_free(ds_table *tb)
 		free(tb->fields[j].type_json);
 	}
 	free(tb->fields);
+	for (size_t j = 0; j < tb->n_partition_columns; j++)
+		free(tb->partition_columns[j]);
+	free(tb->partition_columns);
 	free(tb->column_mapping_mode);
 	for (size_t j = 0; j < tb->n_problems; j++)
 		free(tb->problems[j]);
@@ -152,6 +158,48 @@ static colfs_status kind_name_mapping(ice_kind_table *k, colfs_err *err)
 	return COLFS_OK;
 }
 
+/* partitions/: the partition fields of every spec, by name, in the
+ * order first met (the folders only: their values are derived from the
+ * columns the files hold). */
+static colfs_status kind_partition_columns(ice_kind_table *k, colfs_err *err)
+{
+	ds_table *tb = &k->tb;
+	json_t *specs = json_object_get(k->it->meta, "partition-specs"), *s;
+	json_t *all = json_array();
+	size_t i;
+	if (!all)
+		return nomem(err);
+	if (json_is_array(specs)) {
+		json_array_foreach(specs, i, s)
+			json_array_extend(all, json_object_get(s, "fields"));
+	} else {
+		json_array_extend(all, json_object_get(k->it->meta,
+						       "partition-spec"));
+	}
+	tb->partitions_only = true;
+	tb->partition_columns = calloc(json_array_size(all) + 1,
+				       sizeof *tb->partition_columns);
+	if (!tb->partition_columns) {
+		json_decref(all);
+		return nomem(err);
+	}
+	json_array_foreach(all, i, s) {
+		const char *name = json_string_value(json_object_get(s, "name"));
+		bool seen = !name;
+		for (size_t j = 0; !seen && j < tb->n_partition_columns; j++)
+			seen = strcmp(tb->partition_columns[j], name) == 0;
+		if (seen)
+			continue;
+		if (!(tb->partition_columns[tb->n_partition_columns] = strdup(name))) {
+			json_decref(all);
+			return nomem(err);
+		}
+		tb->n_partition_columns++;
+	}
+	json_decref(all);
+	return COLFS_OK;
+}
+
 static colfs_status kind_load(const char *root, const colfs_options *o,
 			      ds_table **out, colfs_err *err)
 {
@@ -187,7 +235,8 @@ static colfs_status kind_load(const char *root, const colfs_options *o,
 		return nomem(err);
 	}
 	if ((st = kind_fields(k, err)) != COLFS_OK ||
-	    (st = kind_name_mapping(k, err)) != COLFS_OK) {
+	    (st = kind_name_mapping(k, err)) != COLFS_OK ||
+	    (st = kind_partition_columns(k, err)) != COLFS_OK) {
 		kind_free(&k->tb);
 		return st;
 	}
@@ -317,6 +366,21 @@ static colfs_status kind_files(ds_table *tb, colfs_err *err)
 		tb->n_files++;
 		if (fill_values(k, f, df) != COLFS_OK)
 			return nomem(err);
+		/* its partition tuple's values, typed by their transforms;
+		 * NULL for a field its spec does not have */
+		df->partition_values = calloc(tb->n_partition_columns + 1,
+					      sizeof *df->partition_values);
+		if (!df->partition_values)
+			return nomem(err);
+		df->n_partitions = tb->n_partition_columns;
+		for (size_t p = 0; p < tb->n_partition_columns; p++) {
+			json_t *v = json_object_get(f->partition,
+						    tb->partition_columns[p]);
+			if (v && !json_is_null(v) &&
+			    !(df->partition_values[p] = ice_partition_text(
+				      it, f->spec_id, tb->partition_columns[p], v)))
+				return nomem(err);
+		}
 	}
 	return COLFS_OK;
 }
