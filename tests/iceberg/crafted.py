@@ -8,12 +8,14 @@ folder, changes one thing and checks what ice-dump says: gzip-compressed
 metadata, the forms of version-hint.text, a hint naming no file, a
 missing or truncated manifest (a problem naming it and the snapshot, the
 other manifests' files kept), metadata that is not JSON, an unknown
-format version; through colfs-tool, a missing manifest fails the union
+format version, a partition transform changed (month: integers, day:
+dates, neither filling a column); through colfs-tool, a missing manifest fails the union
 views (on_damage=error) naming it while the tree lists, and
 on_damage=skip shows the other manifests' rows.  Skips (77) when the
 corpus is absent.
 """
 import gzip
+import json
 import os
 import shutil
 import subprocess
@@ -170,6 +172,32 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out = dump(t3)
     check("two files of the highest version", rc == 0 and
           "metadata metadata/v99.metadata.json\n" in out, out)
+
+    # a partition field's transform decides its values' type and
+    # whether it fills a column: event_date's spec fields made `month`
+    # (the stored values read as months, not dates) and `day` (dates)
+    for tr, want in (("month", ["event_date=19723", "event_date=19724",
+                                "event_date=19725", "event_date=19726"]),
+                     ("day", ["event_date=2024-01-01", "event_date=2024-01-02",
+                              "event_date=2024-01-03", "event_date=2024-01-04"])):
+        t4 = os.path.join(tmp, "transform-" + tr)
+        shutil.copytree(os.path.join(ROOT, "hive_partitioned_table"), t4)
+        mp = os.path.join(t4, "metadata", "v4.metadata.json")
+        m = json.load(open(mp))
+        for spec in m["partition-specs"]:
+            for f in spec["fields"]:
+                if f["name"] == "event_date":
+                    f["transform"] = tr
+        json.dump(m, open(mp, "w"))
+        p = subprocess.run([TOOL, "ls", t4, "partitions"], capture_output=True,
+                           text=True, timeout=60)
+        check(f"transform {tr}: partitions/", p.stdout.split() == want,
+              p.stdout + p.stderr)
+        # not an identity partition: a file lacking event_date reads NULL
+        p = subprocess.run([TOOL, "cat", t4, "columns/event_date"],
+                           capture_output=True, text=True, timeout=60)
+        check(f"transform {tr}: no column value from it",
+              p.stdout.split() == ["\\N"] * 6, p.stdout + p.stderr)
 
     # metadata that is not JSON; an unknown format version
     t = copy(tmp, "uuid")
