@@ -15,8 +15,8 @@
 #include "../../core/status.h"
 #include "ice_deletes.h"
 
-/* The largest metadata JSON, manifest list or manifest read whole (the
- * options' max_alloc bounds it further). */
+/* The largest metadata JSON or version hint read whole (the options'
+ * max_alloc bounds it further; manifests are read block by block). */
 #define ICE_MAX_META (256u << 20)
 
 /* A manifest as the snapshot's manifest list (or a v1 snapshot's
@@ -83,8 +83,10 @@ void ice_table_free(ice_table *tb);
 char *ice_map_path(const ice_table *tb, const char *path);
 /* `path` relative to the root when it maps under it (malloc'd), else NULL. */
 char *ice_rel_path(const ice_table *tb, const char *path);
-/* A file of the table (mapped path or URL) read whole, at most `cap`
- * bytes; gzip-compressed when `gz`. */
+/* A file of the table (mapped path or URL) read whole, NUL-terminated
+ * (`*len` its length), at most ICE_MAX_META or max_alloc bytes; one
+ * that starts with gzip's magic is decompressed (within the same cap).
+ * NULL with `err` naming `shown` on failure. */
 char *ice_read_whole(const char *local, const char *shown,
 		     const colfs_options *o, size_t *len, colfs_err *err);
 /* The snapshot of `id` in the metadata (borrowed), or NULL. */
