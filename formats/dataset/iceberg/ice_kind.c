@@ -22,6 +22,8 @@ typedef struct ice_kind_table {
 	ds_table tb;
 	ice_table *it;
 	size_t *data_idx;        /* tb.files[i] is it->data[data_idx[i]] */
+	size_t *file_of;         /* it->data[j] is tb.files[file_of[j]]
+				  * (SIZE_MAX: not shown) */
 	ice_field_ref *refs;     /* the schema's fields by id (deletes) */
 	size_t n_refs;
 	pthread_mutex_t lock;    /* the deletes' index, made once */
@@ -71,6 +73,7 @@ static void kind_free(ds_table *tb)
 		free(tb->problems[j]);
 	free(tb->problems);
 	free(k->data_idx);
+	free(k->file_of);
 	free(k->refs);
 	ice_deletes_free(k->dels);
 	ice_table_free(k->it);
@@ -341,8 +344,11 @@ static colfs_status kind_files(ds_table *tb, colfs_err *err)
 	}
 	tb->files = calloc(it->n_data + 1, sizeof *tb->files);
 	k->data_idx = calloc(it->n_data + 1, sizeof *k->data_idx);
-	if (!tb->files || !k->data_idx)
+	k->file_of = malloc((it->n_data + 1) * sizeof *k->file_of);
+	if (!tb->files || !k->data_idx || !k->file_of)
 		return nomem(err);
+	for (size_t i = 0; i < it->n_data; i++)
+		k->file_of[i] = SIZE_MAX;
 	for (size_t i = 0; i < it->n_data; i++) {
 		const ice_file *f = &it->data[i];
 		char *rel = ice_rel_path(it, f->path);
@@ -363,6 +369,7 @@ static colfs_status kind_files(ds_table *tb, colfs_err *err)
 		df->size = f->size;
 		df->num_records = f->record_count;
 		k->data_idx[tb->n_files] = i;
+		k->file_of[i] = tb->n_files;
 		tb->n_files++;
 		if (fill_values(k, f, df) != COLFS_OK)
 			return nomem(err);
@@ -385,6 +392,27 @@ static colfs_status kind_files(ds_table *tb, colfs_err *err)
 	return COLFS_OK;
 }
 
+/* What data file i (of it->data) reads for a field it lacks, for
+ * equality deletes to compare: its fill value (fill_values). */
+static colfs_status deletes_fill(void *arg, size_t i, int32_t field_id,
+				 char **text)
+{
+	ice_kind_table *k = arg;
+	ds_table *tb = &k->tb;
+	*text = NULL;
+	if (!k->file_of || i >= k->it->n_data || k->file_of[i] == SIZE_MAX)
+		return COLFS_OK;
+	const ds_table_file *f = &tb->files[k->file_of[i]];
+	for (size_t j = 0; f->fill_values && j < tb->n_fields; j++) {
+		if (tb->fields[j].field_id != field_id || !f->fill_values[j])
+			continue;
+		if (!(*text = strdup(f->fill_values[j])))
+			return COLFS_ENOMEM;
+		break;
+	}
+	return COLFS_OK;
+}
+
 /* The index of the snapshot's delete files, made once (its files read
  * first). */
 static colfs_status deletes_index(ice_kind_table *k, colfs_err *err)
@@ -397,6 +425,8 @@ static colfs_status deletes_index(ice_kind_table *k, colfs_err *err)
 					  it->n_dels, k->refs, k->n_refs,
 					  &it->opts, &k->dels, &k->dels_err)
 			: COLFS_OK;
+		if (k->dels)
+			ice_deletes_set_fill(k->dels, deletes_fill, k);
 		k->dels_made = true;
 	}
 	colfs_status st = k->dels_st;
