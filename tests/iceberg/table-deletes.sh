@@ -5,7 +5,7 @@
 # vectors), five snapshots each; for every snapshot table_files.py reads
 # its manifests with python3-avro, and test_ice_deletes --table checks
 # that the data files less the rows ice_deletes_rows gives hold
-# expected.json's rows (DuckDB's).
+# expected.json's rows (DuckDB's).  The benchmark table's mode too, small.
 #
 #   table-deletes.sh TEST_ICE_DELETES
 #
@@ -34,4 +34,22 @@ for s in json.load(open(sys.argv[1]))["snapshots"]:
 		timeout 60 "$exe" --table "$dir/files.json" "$rows" || fail=1
 	done <"$dir/snaps"
 done
+# the benchmark table's mode, small: 60 files in 3 manifests, one
+# snapshot, no deletes
+t=$dir/scale
+timeout 120 /usr/bin/python3 "$here/make_table.py" "$t" --scale --files 60 --manifests 3 || {
+	echo "FAIL make_table.py --scale"
+	exit 1
+}
+set -- $(/usr/bin/python3 -c '
+import json, sys
+e = json.load(open(sys.argv[1]))
+print(e["snapshot"], e["rows"], len(e["values"]["id"]))' "$t/expected.json")
+echo "== scale snapshot $1"
+[ "$2" = 120 ] && [ "$3" = 120 ] || { echo "FAIL: the scale table holds $2 rows ($3 values), not 120"; fail=1; }
+n=$(ls "$t"/metadata/*-m0.avro | wc -l)
+[ "$n" = 3 ] || { echo "FAIL: the scale table has $n manifests, not 3"; fail=1; }
+timeout 60 /usr/bin/python3 "$here/table_files.py" "$t" "$1" "$dir/files.json" &&
+timeout 60 "$exe" --table "$dir/files.json" "$2" >"$dir/out" || fail=1
+tail -1 "$dir/out"
 exit $fail
