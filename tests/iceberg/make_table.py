@@ -6,6 +6,7 @@
 #   /usr/bin/python3 make_table.py OUTDIR [--format-version 2|3]
 #                    [--location PREFIX] [--codec null|deflate]
 #   /usr/bin/python3 make_table.py OUTDIR --scale [--files N] [--manifests M]
+#   /usr/bin/python3 make_table.py OUTDIR --transforms
 #
 # Debian's python3 with python3-avro writes the metadata: the metadata
 # JSON files (metadata/v1..vN.metadata.json and version-hint.text), the
@@ -54,6 +55,13 @@
 # --scale: the benchmark table: N (10,000) small data files (identity
 # partition on `part`, 2 rows each) in M (20) manifests of one snapshot,
 # written in seconds (DuckDB writes the files in one COPY ... PARTITION_BY).
+#
+# --transforms: a table partitioned by bucket[3](id), truncate[1](name),
+# truncate[10](amount), day(ts), hour(ts), month(d) and year(d), one row
+# a file, the partition tuples typed as the spec's transforms give them
+# (the bucket hash checked on the spec's own examples); expected.json
+# adds "partitions": each data file's path and its partition values in
+# the spec's human form (2024-01-04, 2024-01-04-16, 2024-04, 2024).
 import argparse
 import json
 import os
@@ -181,6 +189,22 @@ def manifest_schema(version, part_fields):
     ]}
 
 
+AVRO_OF = {"int": "int", "long": "long", "string": "string",
+           "date": {"type": "int", "logicalType": "date"},
+           "timestamptz": {"type": "long", "logicalType": "timestamp-micros",
+                           "adjust-to-utc": True}}
+
+
+def part_type(transform, source):
+    """The Avro type of a partition field: the spec's result type of its
+    transform over the source field's type."""
+    if transform == "identity" or transform.startswith("truncate["):
+        return AVRO_OF[source]
+    if transform == "day":
+        return AVRO_OF["date"]
+    return "int"  # bucket[N], year, month, hour
+
+
 def write_avro(path, schema, records, meta, codec):
     s = avro.schema.parse(json.dumps(schema))
     with open(path, "wb") as f:
@@ -218,9 +242,9 @@ class Table:
     def manifest(self, snap_id, seq, spec, content, files):
         """A manifest of the entries `files` added by snapshot snap_id."""
         rel = "metadata/%s-m0.avro" % self.uid()
-        # identity partitions: the source field's type
         types = {f["id"]: f["type"] for f in self.schemas[-1]["fields"]}
-        part_fields = [(f["name"], f["field-id"], types[f["source-id"]])
+        part_fields = [(f["name"], f["field-id"],
+                        part_type(f["transform"], types[f["source-id"]]))
                        for f in spec["fields"]]
         recs = []
         for f in files:
@@ -588,6 +612,122 @@ def make_scale(out, location, n_files, n_manifests, codec):
                               "part": sorted(r[1] for r in res)}}, f, indent=1)
 
 
+def murmur3_32(data):
+    """MurmurHash3 x86 32-bit, seed 0 (the spec's bucket hash), signed."""
+    c1, c2, h, n = 0xcc9e2d51, 0x1b873593, 0, len(data)
+    rotl = lambda x, r: ((x << r) | (x >> (32 - r))) & 0xFFFFFFFF  # noqa: E731
+    for i in range(0, n - n % 4, 4):
+        k = int.from_bytes(data[i:i + 4], "little")
+        k = rotl((k * c1) & 0xFFFFFFFF, 15) * c2 & 0xFFFFFFFF
+        h = (rotl(h ^ k, 13) * 5 + 0xe6546b64) & 0xFFFFFFFF
+    tail = data[n - n % 4:]
+    if tail:
+        k = int.from_bytes(tail, "little")
+        k = rotl((k * c1) & 0xFFFFFFFF, 15) * c2 & 0xFFFFFFFF
+        h ^= k
+    h ^= n
+    h ^= h >> 16
+    h = h * 0x85ebca6b & 0xFFFFFFFF
+    h ^= h >> 13
+    h = h * 0xc2b2ae35 & 0xFFFFFFFF
+    h ^= h >> 16
+    return h - (1 << 32) if h & 0x80000000 else h
+
+
+def bucket_long(v, n):
+    return (murmur3_32(v.to_bytes(8, "little", signed=True)) & 0x7FFFFFFF) % n
+
+
+# the spec's own examples ("Appendix B: 32-bit Hash Requirements")
+assert murmur3_32((34).to_bytes(8, "little")) == 2017239379
+assert murmur3_32("iceberg".encode()) == 1210000089
+
+
+def make_transforms(out, location, codec):
+    """A table partitioned by bucket[3](id), truncate[1](name),
+    truncate[10](amount), day(ts), hour(ts), month(d), year(d): one data
+    file per partition tuple; expected.json gives each file's partition
+    values in the spec's human form."""
+    import datetime
+    t = Table(out, location, 2, codec)
+    t.schemas.append({"type": "struct", "schema-id": 0, "fields": [
+        {"id": 1, "name": "id", "required": True, "type": "long"},
+        {"id": 2, "name": "name", "required": False, "type": "string"},
+        {"id": 3, "name": "amount", "required": False, "type": "int"},
+        {"id": 4, "name": "ts", "required": False, "type": "timestamptz"},
+        {"id": 5, "name": "d", "required": False, "type": "date"}]})
+    spec = {"spec-id": 0, "fields": [
+        {"name": "id_bucket", "transform": "bucket[3]", "source-id": 1, "field-id": 1000},
+        {"name": "name_trunc", "transform": "truncate[1]", "source-id": 2, "field-id": 1001},
+        {"name": "amount_trunc", "transform": "truncate[10]", "source-id": 3, "field-id": 1002},
+        {"name": "ts_day", "transform": "day", "source-id": 4, "field-id": 1003},
+        {"name": "ts_hour", "transform": "hour", "source-id": 4, "field-id": 1004},
+        {"name": "d_month", "transform": "month", "source-id": 5, "field-id": 1005},
+        {"name": "d_year", "transform": "year", "source-id": 5, "field-id": 1006}]}
+    t.specs.append(spec)
+    epoch = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+    names = ["apple", "avocado", "banana", "blueberry", "cherry", None]
+    rows = []
+    for i in range(1, 9):
+        ts = epoch + datetime.timedelta(days=19723 + i // 3, hours=i * 5, minutes=i)
+        d = datetime.date(2023, 11, 20) + datetime.timedelta(days=17 * i)
+        rows.append((i, names[i % len(names)], -7 + 6 * i, ts, d))
+    files, parts = [], {}
+    run = []
+    for k, (i, name, amount, ts, d) in enumerate(rows):
+        micros = (ts - epoch) // datetime.timedelta(microseconds=1)
+        pv = {"id_bucket": bucket_long(i, 3),
+              "name_trunc": name[:1] if name is not None else None,
+              "amount_trunc": amount - amount % 10,
+              "ts_day": micros // 86400000000,
+              "ts_hour": micros // 3600000000,
+              "d_month": (d.year - 1970) * 12 + d.month - 1,
+              "d_year": d.year - 1970}
+        ts_d = epoch + datetime.timedelta(days=pv["ts_day"])
+        ts_h = epoch + datetime.timedelta(hours=pv["ts_hour"])
+        human = {"id_bucket": str(pv["id_bucket"]),
+                 "name_trunc": pv["name_trunc"],
+                 "amount_trunc": str(pv["amount_trunc"]),
+                 "ts_day": ts_d.strftime("%Y-%m-%d"),
+                 "ts_hour": ts_h.strftime("%Y-%m-%d-%H"),
+                 "d_month": "%04d-%02d" % (d.year, d.month),
+                 "d_year": "%04d" % d.year}
+        rel = "data/" + "/".join("%s=%s" % (f, "null" if human[f] is None else human[f])
+                                 for f in pv) + "/00000-%d-%s.parquet" % (k, t.uid())
+        os.makedirs(os.path.dirname(t.local(rel)), exist_ok=True)
+        run.append("COPY (SELECT %d::BIGINT AS id, %s::VARCHAR AS name, %d::INTEGER AS amount,"
+                   " TIMESTAMPTZ '%s' AS ts, DATE '%s' AS d) TO %s (FORMAT parquet,"
+                   " FIELD_IDS {id: 1, name: 2, amount: 3, ts: 4, d: 5})"
+                   % (i, "NULL" if name is None else sq(name), amount,
+                      ts.strftime("%Y-%m-%d %H:%M:%S+00"), d.isoformat(), sq(t.local(rel))))
+        # python3-avro takes a date for the int "date" it writes
+        avro_pv = dict(pv, ts_day=datetime.date(1970, 1, 1)
+                       + datetime.timedelta(days=pv["ts_day"]))
+        files.append({"content": 0, "rel": rel, "records": 1, "partition": avro_pv})
+        parts[rel] = human
+    duckdb(["SET TimeZone = 'UTC'"] + run)
+    for f in files:
+        f["size"] = os.path.getsize(t.local(f["rel"]))
+    snap = 5000000000000000001
+    m = t.manifest(snap, 1, spec, 0, files)
+    t.snapshot(snap, 1, "append", [m], 0,
+               {"added-data-files": str(len(files)), "added-records": str(len(files))})
+    meta = t.write_metadata({"main": {"snapshot-id": snap, "type": "branch"}})
+    fields = [f["name"] for f in t.schemas[0]["fields"]]
+    res = duckdb(["SET TimeZone = 'UTC'"], {"rows": "SELECT %s FROM read_parquet(%s)" % (
+        ", ".join("CAST(%s AS VARCHAR)" % f for f in fields), sq(t.local("data/**/*.parquet")))})
+    rows = res["rows"]
+    with open(os.path.join(out, "expected.json"), "w") as fh:
+        json.dump({"snapshot": snap, "rows": len(rows),
+                   "source": "tests/iceberg/make_table.py --transforms: one row a file,"
+                             " partition values computed here (the spec's transforms,"
+                             " murmur3 checked on its examples)",
+                   "metadata": meta, "fields": fields,
+                   "values": {f: sorted("\\N" if r[i] is None else r[i] for r in rows)
+                              for i, f in enumerate(fields)},
+                   "partitions": {t.path(rel): h for rel, h in parts.items()}}, fh, indent=1)
+
+
 def main():
     ap = argparse.ArgumentParser(description="write an Iceberg table for the tests")
     ap.add_argument("out")
@@ -597,6 +737,8 @@ def main():
     ap.add_argument("--codec", default="deflate", choices=("null", "deflate"),
                     help="the Avro codec of manifests and manifest lists")
     ap.add_argument("--scale", action="store_true", help="the benchmark table")
+    ap.add_argument("--transforms", action="store_true",
+                    help="a table partitioned by bucket, truncate, day, hour, month, year")
     ap.add_argument("--files", type=int, default=10000)
     ap.add_argument("--manifests", type=int, default=20)
     a = ap.parse_args()
@@ -607,6 +749,8 @@ def main():
     location = a.location or out
     if a.scale:
         make_scale(out, location, a.files, a.manifests, a.codec)
+    elif a.transforms:
+        make_transforms(out, location, a.codec)
     else:
         make(out, a.format_version, location, a.codec)
 

@@ -10,7 +10,8 @@
 # naming vN.metadata.json).  Live entries (status 0 or 1) of every
 # manifest of the snapshot's manifest list; sequence numbers null in an
 # entry are the manifest's (the spec's inheritance); paths under the
-# table's location are mapped onto TABLE.  OUT.json: {"data": [...],
+# table's location are mapped onto TABLE (a date partition value as its
+# ISO text).  OUT.json: {"data": [...],
 # "deletes": [...], "fields": [{"id", "name"}] of the snapshot's schema}.
 import json
 import os
@@ -58,4 +59,5 @@ for m in manifests:
             (data if d["content"] == 0 else dels).append(rec)
 with open(out, "w") as f:
     json.dump({"data": data, "deletes": dels,
-               "fields": [{"id": x["id"], "name": x["name"]} for x in schema["fields"]]}, f)
+               "fields": [{"id": x["id"], "name": x["name"]} for x in schema["fields"]]},
+              f, default=str)

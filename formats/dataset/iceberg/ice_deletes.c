@@ -809,24 +809,18 @@ static const char *field_name(const ice_deletes *d, int32_t id)
 	return NULL;
 }
 
-/* Read the equality columns `ids` of tree g, one key per row (values
- * joined by '\n': a value's text never holds one).  A field the file
- * lacks reads as its fill value (data file `data_i` written before the
- * field was added: the caller's fill, else NULL) when data_i is not
- * SIZE_MAX, else it is an error (a delete file).  `rows`: the row
- * count when no column is read (-1 unknown). */
+/* Read an equality delete file's columns `ids` (tree g), one key per
+ * row: the values' text joined by '\n' (a value's text never holds
+ * one).  Every field must be there (else COLFS_ENOENT, its id in
+ * *bad_id), every column of the same length. */
 static colfs_status read_keys(ice_deletes *d, colfs_tree *g,
-			      const int32_t *ids, size_t n_ids, size_t data_i,
-			      int64_t rows, char **text, char ***keys,
-			      size_t *n, int32_t *bad_id)
+			      const int32_t *ids, size_t n_ids, char **text,
+			      char ***keys, size_t *n, int32_t *bad_id)
 {
-	bool lacking_null = data_i != SIZE_MAX;
 	char **texts = calloc(n_ids, sizeof *texts);
 	char ***cols = calloc(n_ids, sizeof *cols);
-	char **fills = calloc(n_ids, sizeof *fills);
 	size_t count = 0;
-	bool have = false;
-	colfs_status st = texts && cols && fills ? COLFS_OK : COLFS_ENOMEM;
+	colfs_status st = texts && cols ? COLFS_OK : COLFS_ENOMEM;
 
 	*text = NULL;
 	*keys = NULL;
@@ -838,43 +832,26 @@ static colfs_status read_keys(ice_deletes *d, colfs_tree *g,
 		if (st)
 			break;
 		if (!col) {
-			if (!lacking_null) {
-				*bad_id = ids[k];
-				st = COLFS_ENOENT;
-			} else if (d->fill) {
-				st = d->fill(d->fill_arg, data_i, ids[k],
-					     &fills[k]);
-				if (st)
-					*bad_id = ids[k];
-			}
-			continue;
+			*bad_id = ids[k];
+			st = COLFS_ENOENT;
+			break;
 		}
 		st = read_lines(g, col, &texts[k], &cols[k], &nl);
 		free(col);
 		if (st)
 			break;
-		if (have && nl != count) {
+		if (k && nl != count) {
 			*bad_id = ids[k];
 			st = COLFS_ECORRUPT;
 			break;
 		}
 		count = nl;
-		have = true;
-	}
-	if (st == COLFS_OK && !have) {
-		if (rows < 0) {
-			*bad_id = ids[0];
-			st = COLFS_ENOENT;
-		} else {
-			count = (size_t)rows;
-		}
 	}
 	/* the keys' text: each row's values and separators */
 	size_t total = 0;
 	for (size_t r = 0; st == COLFS_OK && r < count; r++)
 		for (size_t k = 0; k < n_ids; k++)
-			total += (cols[k] ? strlen(cols[k][r])
-					  : fills[k] ? strlen(fills[k]) : 2) + 1;
+			total += strlen(cols[k][r]) + 1;
 	char *buf = NULL;
 	char **kv = NULL;
 	if (st == COLFS_OK && count) {
@@ -887,22 +864,18 @@ static colfs_status read_keys(ice_deletes *d, colfs_tree *g,
 	for (size_t r = 0; st == COLFS_OK && r < count; r++) {
 		kv[r] = buf + at;
 		for (size_t k = 0; k < n_ids; k++) {
-			const char *v = cols[k] ? cols[k][r]
-				      : fills[k] ? fills[k] : "\\N";
-			size_t l = strlen(v);
-			memcpy(buf + at, v, l);
+			size_t l = strlen(cols[k][r]);
+			memcpy(buf + at, cols[k][r], l);
 			at += l;
 			buf[at++] = k + 1 < n_ids ? '\n' : '\0';
 		}
 	}
-	for (size_t k = 0; texts && cols && fills && k < n_ids; k++) {
+	for (size_t k = 0; texts && cols && k < n_ids; k++) {
 		free(texts[k]);
 		free(cols[k]);
-		free(fills[k]);
 	}
 	free(texts);
 	free(cols);
-	free(fills);
 	if (st) {
 		free(buf);
 		free(kv);
@@ -928,8 +901,7 @@ static colfs_status load_eq(ice_deletes *d, const ice_file *x, del_entry *e,
 
 	COLFS_TRY(open_tree(d, x, "equality delete file", &g, err));
 	colfs_status st = read_keys(d, g, x->equality_ids, x->n_equality_ids,
-				    SIZE_MAX, -1, &e->text, &e->keys,
-				    &e->n_keys, &bad);
+				    &e->text, &e->keys, &e->n_keys, &bad);
 	colfs_tree_destroy(g);
 	if (st == COLFS_ENOENT || (st == COLFS_ECORRUPT && bad))
 		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
@@ -1059,19 +1031,27 @@ static bool same_ids(const ice_file *a, const ice_file *b)
 }
 
 /* The rows of data file i (f) that the equality delete files `eqs` (all
- * of the same ids) remove. */
+ * of the same ids) remove: its equality columns read side by side, piece
+ * by piece, each row's key looked up in each file's sorted keys.  A
+ * field the data file lacks (written before the field was added) reads
+ * as the caller's fill (ice_deletes_set_fill), else NULL; when it lacks
+ * them all, its rows are its record count. */
 static colfs_status eq_rows(ice_deletes *d, size_t i, colfs_tree **g,
 			    const size_t *eqs, size_t n_eqs, row_set *s,
 			    colfs_err *err)
 {
 	const ice_file *f = &d->data[i];
 	const ice_file *first = &d->dels[eqs[0]];
+	size_t n_ids = first->n_equality_ids;
 	const del_entry **es = calloc(n_eqs, sizeof *es);
-	char *text = NULL;
-	char **keys = NULL;
-	size_t n = 0;
+	line_reader *rd = calloc(n_ids, sizeof *rd);
+	char **fills = calloc(n_ids, sizeof *fills);
+	bool *have = calloc(n_ids, sizeof *have);
+	colfs_buf key = COLFS_BUF_INIT;
 	int32_t bad = 0;
-	colfs_status st = es ? COLFS_OK : COLFS_ENOMEM;
+	bool any = false;
+	size_t n_have = 0;
+	colfs_status st = es && rd && fills && have ? COLFS_OK : COLFS_ENOMEM;
 
 	for (size_t k = 0; k < n_eqs && st == COLFS_OK; k++)
 		st = get_entry(d, &d->eq, eqs[k], f, &es[k], err);
@@ -1079,31 +1059,91 @@ static colfs_status eq_rows(ice_deletes *d, size_t i, colfs_tree **g,
 		st = open_tree(d, f, "data file", g, err);
 	if (st) {
 		free(es);
-		return st;
+		free(rd);
+		free(fills);
+		free(have);
+		return st == COLFS_ENOMEM
+			? colfs_fail(err, st, COLFS_OFFSET_UNKNOWN,
+				     "Iceberg deletes of %s: out of memory",
+				     shown(f))
+			: st;
 	}
-	st = read_keys(d, *g, first->equality_ids, first->n_equality_ids, i,
-		       f->record_count, &text, &keys, &n, &bad);
-	if (st) {
-		free(es);
-		return colfs_fail(err, st == COLFS_EIO || st == COLFS_ENOMEM
-					       ? st : COLFS_ECORRUPT,
-				  COLFS_OFFSET_UNKNOWN,
-				  "data file %s (listed in %s): its equality columns cannot be read (%s, field id %" PRId32 ")",
-				  shown(f), from(f), colfs_status_name(st), bad);
+	for (size_t k = 0; k < n_ids && st == COLFS_OK; k++) {
+		int32_t id = first->equality_ids[k];
+		char *col = NULL;
+		bad = id;
+		st = find_column(*g, id, field_name(d, id), &col);
+		if (st == COLFS_OK && col) {
+			st = line_open(*g, col, d->o.max_alloc, &rd[k]);
+			have[k] = any = true;
+			n_have++;
+		} else if (st == COLFS_OK && d->fill) {
+			st = d->fill(d->fill_arg, i, id, &fills[k]);
+		}
+		free(col);
 	}
-	for (size_t r = 0; r < n && st == COLFS_OK; r++)
+	if (st == COLFS_OK && !any && f->record_count < 0)
+		st = COLFS_ENOENT;
+	for (uint64_t r = 0; st == COLFS_OK; r++) {
+		size_t ended = 0;
+		if (!any && r >= (uint64_t)f->record_count)
+			break;
+		key.len = 0;
+		for (size_t k = 0; k < n_ids && st == COLFS_OK; k++) {
+			const char *v = fills[k] ? fills[k] : "\\N";
+			if (have[k]) {
+				char *line;
+				st = line_next(&rd[k], &line);
+				if (st)
+					bad = first->equality_ids[k];
+				if (!line) {
+					ended++;
+					continue;
+				}
+				v = line;
+			}
+			if (k)
+				colfs_buf_putc(&key, '\n');
+			colfs_buf_puts(&key, v);
+		}
+		if (st)
+			break;
+		if (ended) {
+			/* every column ends on the same row */
+			if (ended != n_have)
+				st = COLFS_ECORRUPT;
+			break;
+		}
+		colfs_buf_putc(&key, '\0');
+		if ((st = colfs_buf_status(&key)))
+			break;
+		const char *kp = key.data;
 		for (size_t k = 0; k < n_eqs; k++)
 			if (es[k]->n_keys &&
-			    bsearch(&keys[r], es[k]->keys, es[k]->n_keys,
+			    bsearch(&kp, es[k]->keys, es[k]->n_keys,
 				    sizeof *es[k]->keys, str_cmp)) {
 				if (!row_add(s, r))
 					st = COLFS_ENOMEM;
 				break;
 			}
-	free(text);
-	free(keys);
+	}
+	for (size_t k = 0; rd && k < n_ids; k++) {
+		line_close(&rd[k]);
+		if (fills)
+			free(fills[k]);
+	}
+	colfs_buf_free(&key);
 	free(es);
-	return st;
+	free(rd);
+	free(fills);
+	free(have);
+	if (st)
+		return colfs_fail(err, st == COLFS_EIO || st == COLFS_ENOMEM
+					       ? st : COLFS_ECORRUPT,
+				  COLFS_OFFSET_UNKNOWN,
+				  "data file %s (listed in %s): its equality columns cannot be read (%s, field id %" PRId32 ")",
+				  shown(f), from(f), colfs_status_name(st), bad);
+	return COLFS_OK;
 }
 
 colfs_status ice_deletes_rows(ice_deletes *d, size_t i, uint64_t **rows,
