@@ -5,7 +5,7 @@
  * FORGET: the entries of immutable data live long (ll.c), so a walk of a
  * wide file (`ls -R`, `find`, `du`) would keep every node it made.  ll.c
  * counts the kernel's lookups through the core (colfs_dir_lookup_ref,
- * colfs_node_ref, colfs_tree_forget); this file does the rest, on a
+ * colfs_nodes_ref, colfs_tree_forget); this file does the rest, on a
  * thread of its own:
  *
  *   - a directory the core names when nothing below it is held or open

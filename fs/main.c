@@ -1,19 +1,22 @@
-/* colfs: mount a columnar file (Parquet, ORC, Kudu CFile) as a read-only
- * directory tree.
+/* colfs: mount a columnar file (Parquet, ORC, Kudu CFile, Arrow IPC), a
+ * directory of them (a dataset, a Delta Lake table) or a remote object or
+ * prefix as a read-only directory tree.
  *
- *   colfs [options] FILE MOUNTPOINT
- *   colfs [options] URL MOUNTPOINT     (http://, https://, s3://bucket/key)
+ *   colfs [options] FILE|DIR|URL MOUNTPOINT
  *
- * The order of events is what makes refusal clean: the options are parsed
- * and checked (colfs's own and FUSE's; the files options name are made
- * absolute and opened once), MOUNTPOINT is checked (a directory, not
- * already a FUSE mount), then FILE is opened and its metadata read, and
+ * FILE, DIR and URL are one SOURCE to this file: the core's registry of
+ * source kinds tells them apart (colfs_tree_open), so nothing here
+ * branches on a kind.  The order of events is what makes refusal clean:
+ * the options are parsed and checked (colfs's own and FUSE's; the files
+ * options name are made absolute and opened once), MOUNTPOINT is checked
+ * (a directory, not already a FUSE mount), then SOURCE is opened and its
+ * metadata read, and
  * only when that worked is anything mounted and the daemon sent to the
  * background (which changes directory to /).  Anything refused leaves one
  * line on stderr and exit status 1, with nothing mounted.
  *
  * mount(8) and /etc/fstab reach us through mount.fuse3, which runs
- * "colfs FILE MOUNTPOINT -o opts": options may follow the positionals, and
+ * "colfs SOURCE MOUNTPOINT -o opts": options may follow the positionals, and
  * the generic mount options mount.fuse3 or mount(8) pass along are
  * accepted (see colfsd_opt_ignored).
  */
@@ -426,13 +429,11 @@ static void colfsd_watch_stop(colfsd_watch *w)
 }
 
 /* The process title (/proc/PID/cmdline) is the argument strings as
- * given: the user information of a URL ("user:password@") is overwritten
- * there with '*', so that no other process reads the password.  The
- * options parser took copies before this. */
-/* The process title (/proc/PID/cmdline) is the argument strings as
- * given: a URL's user information ("user:password@") is overwritten
- * there, so that no other process reads the password.  The options
- * parser took copies before this. */
+ * given: what the source's kind calls secret in its name is overwritten
+ * there (colfs_source_hide: a URL's user information, "user:password@",
+ * with '*'), and so are the keys of footer_key= and column_keys=, so
+ * that no other process reads them.  The options parser took copies
+ * before this. */
 static void colfsd_hide_credentials(int argc, char *argv[])
 {
 	for (int i = 1; i < argc; i++) {

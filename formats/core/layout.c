@@ -1,5 +1,7 @@
-/* colfs: the `layout` document (layout.h; docs/tree.md, "layout"). */
+/* colfs: the `layout` document and its picture, `layout.svg` (layout.h;
+ * docs/tree.md, "layout" and "layout.svg"). */
 #include "layout.h"
+#include "buf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,16 +24,10 @@ void colfs_layout_add(colfs_layout *l, uint64_t off, uint64_t len,
 		l->failed = true;
 		return;
 	}
-	if (l->n == l->cap) {
-		size_t nc = l->cap ? l->cap * 2 : 64;
-		colfs_layout_region *nr = realloc(l->r, nc * sizeof *nr);
-		if (!nr) {
-			free(path);
-			l->failed = true;
-			return;
-		}
-		l->r = nr;
-		l->cap = nc;
+	if (!colfs_grow((void **)&l->r, &l->cap, l->n + 1, sizeof *l->r)) {
+		free(path);
+		l->failed = true;
+		return;
 	}
 	l->r[l->n++] = (colfs_layout_region){off, len, kind, path};
 }
@@ -254,14 +250,8 @@ static bool svg_parse(const char *text, size_t len, svg_line **out, size_t *n)
 		l.kind_len = (size_t)(sp3 - sp2 - 1);
 		l.path = sp3 + 1;
 		l.path_len = (size_t)(le - sp3 - 1);
-		if (k == cap) {
-			size_t nc = cap ? cap * 2 : 256;
-			svg_line *nv = realloc(v, nc * sizeof *nv);
-			if (!nv)
-				goto bad;
-			v = nv;
-			cap = nc;
-		}
+		if (!colfs_grow((void **)&v, &cap, k + 1, sizeof *v))
+			goto bad;
 		v[k++] = l;
 		p = nl ? nl + 1 : end;
 	}

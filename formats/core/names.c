@@ -22,10 +22,27 @@ uint32_t colfs_name_hash(const char *s)
 }
 
 
+typedef struct name_raw {
+	colfs_name_fn raw;
+	void *ctx;
+} name_raw;
+
+static char *name_raw_escaped(void *ctx, size_t j)
+{
+	const name_raw *r = ctx;
+	char tmp[64];
+	return colfs_name_escape(r->raw(r->ctx, j, tmp, sizeof tmp));
+}
+
 char *colfs_name_nth(colfs_name_fn raw, void *ctx, size_t i)
 {
-	char tmp[64];
-	char *name = colfs_name_escape(raw(ctx, i, tmp, sizeof tmp));
+	name_raw r = {raw, ctx};
+	return colfs_name_nth_escaped(name_raw_escaped, &r, i);
+}
+
+char *colfs_name_nth_escaped(colfs_escaped_fn esc, void *ctx, size_t i)
+{
+	char *name = esc(ctx, i);
 	unsigned dup = 0;
 	if (!name)
 		return NULL;
@@ -34,7 +51,7 @@ char *colfs_name_nth(colfs_name_fn raw, void *ctx, size_t i)
 	 * ends in a control byte, say "a\x12" beside twelve "a"): hostile
 	 * files only, where the problem then lands on that twin. */
 	for (size_t j = 0; j < i; j++) {
-		char *other = colfs_name_escape(raw(ctx, j, tmp, sizeof tmp));
+		char *other = esc(ctx, j);
 		if (!other) {
 			free(name);
 			return NULL;
@@ -43,14 +60,20 @@ char *colfs_name_nth(colfs_name_fn raw, void *ctx, size_t i)
 		free(other);
 	}
 	if (dup) {
-		size_t n = strlen(name) + 16;
-		char *alt = malloc(n);
-		if (alt)
-			snprintf(alt, n, "%s%%%u", name, dup);
+		char *alt = colfs_name_repeat(name, dup);
 		free(name);
 		name = alt;
 	}
 	return name;
+}
+
+char *colfs_name_repeat(const char *name, unsigned k)
+{
+	size_t n = strlen(name) + 16; /* '%', up to 10 digits, NUL */
+	char *alt = malloc(n);
+	if (alt)
+		snprintf(alt, n, "%s%%%u", name, k);
+	return alt;
 }
 
 char *colfs_name_escape(const char *raw)

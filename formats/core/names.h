@@ -25,6 +25,15 @@ size_t colfs_name_unescape(const char *name, size_t len, char *out);
 typedef const char *(*colfs_name_fn)(void *ctx, size_t j, char *tmp,
 				     size_t tmp_len);
 char *colfs_name_nth(colfs_name_fn raw, void *ctx, size_t i);
+/* The same from the entries' escaped names: esc(ctx, j) is entry j's,
+ * malloc'd (NULL when out of memory: so is the answer). */
+typedef char *(*colfs_escaped_fn)(void *ctx, size_t j);
+char *colfs_name_nth_escaped(colfs_escaped_fn esc, void *ctx, size_t i);
+/* The name of the k-th repeat (k >= 1) of the escaped name `name` in one
+ * directory: "name%k" ('%' never stands alone in an escaped name, so no
+ * other entry's escape is spelled so).  Returns a malloc'd string, NULL
+ * when out of memory. */
+char *colfs_name_repeat(const char *name, unsigned k);
 
 /* The FNV-1a hash of a name (the tree's name index, the cut names' tail). */
 uint32_t colfs_name_hash(const char *s);

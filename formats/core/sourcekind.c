@@ -122,19 +122,27 @@ void colfs_source_hide(char *arg)
 /* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused
  * as "not a regular file" when the tree stats it.  The flag is taken off
  * again for the reads. */
+int colfs_source_open_local(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
 static colfs_status local_open(const char *name, const colfs_options *o,
 			       colfs_source_opened *out, char *why,
 			       size_t why_len)
 {
 	(void)o;
-	int fd = open(name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int fd = colfs_source_open_local(name);
 	if (fd < 0) {
 		snprintf(why, why_len, "%s: %s", name, strerror(errno));
 		return errno == ENOENT ? COLFS_ENOENT : COLFS_EIO;
 	}
-	int fl = fcntl(fd, F_GETFL);
-	if (fl >= 0)
-		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	out->fd = fd;
 	return COLFS_OK;
 }

@@ -86,6 +86,11 @@ extern const colfs_source_kind *const colfs_source_kinds[];
 const colfs_source_kind *colfs_source_kind_of(const char *name);
 /* Is `name` a path of the local file system (its changes seen by stat)? */
 bool colfs_source_is_local(const char *name);
+/* The local file `path` opened for a source's reads (read-only,
+ * close-on-exec; a FIFO opened without waiting for a writer, refused as
+ * "not a regular file" when the tree stats it): its descriptor, or -1
+ * with errno set.  For a kind whose bytes are a local file. */
+int colfs_source_open_local(const char *path);
 /* `name` as bytes, whatever its kind: a local file, a remote object. */
 colfs_status colfs_source_open(const char *name, const colfs_options *o,
 			       colfs_source **out, char *why, size_t why_len);

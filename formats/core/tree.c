@@ -2,11 +2,18 @@
  * their accessors and paths) and the problems filed at a node.
  *
  * Nodes are created lazily (a directory's children on first listing) and
- * then live until the tree is destroyed (or an offline reader releases
- * them, colfs_dir_release), so a node pointer never dangles and an inode
- * number (its slot in the node table + 1, root = 1; a released slot made
- * again gets the next epoch in its upper 32 bits) never changes.  A directory's child array is never modified once populated, so
- * readdir offsets (index + 1) stay stable for the life of the mount.
+ * then live until the tree is destroyed, or until the directory above
+ * them is released (tree_listings.c): by an offline reader that has
+ * finished with it (colfs_dir_release) or, in a mount, once the kernel
+ * holds nothing under it (colfs_tree_release_unused).  A release is
+ * refused while a handle is open under the directory and first waits for
+ * the workers decoding ahead, so a node behind an open handle never
+ * dangles.  An inode number (its slot in the node table + 1, root = 1)
+ * never changes while its node lives and is never given again: a
+ * released slot made again gets the next epoch in its upper 32 bits.  A
+ * directory's child array is never modified once populated, and an open
+ * directory (colfs_dir_opened) is never released, so readdir offsets
+ * (index + 1) stay stable while a directory is open.
  *
  * Locking: one recursive tree lock guards the node table, population,
  * document generation, the arena and the error list.  Streams have their
@@ -291,16 +298,12 @@ static char *unique_name(const colfs_node *dir, const char *raw)
 	char *name = colfs_name_escape(raw);
 	if (!name || tree_dir_find(dir, name) < 0)
 		return name;
-	size_t n = strlen(name);
-	char *alt = malloc(n + 24);
-	if (!alt) {
-		free(name);
-		return NULL;
-	}
+	char *alt = NULL;
 	for (unsigned k = 1;; k++) {
-		snprintf(alt, n + 24, "%s%%%u", name, k);
-		if (tree_dir_find(dir, alt) < 0)
+		alt = colfs_name_repeat(name, k);
+		if (!alt || tree_dir_find(dir, alt) < 0)
 			break;
+		free(alt);
 	}
 	free(name);
 	return alt;

@@ -92,10 +92,11 @@ typedef struct colfs_format {
 	 * each end of the file (fewer for small files). */
 	bool (*probe)(const uint8_t *head, size_t head_len, const uint8_t *tail,
 		      size_t tail_len, uint64_t size);
-	/* Read the metadata, fill the root directory (via colfs_tree_set_root_ops
-	 * or by adding children directly) and keep state with
-	 * colfs_tree_set_format_state.  Damage goes to colfs_tree_report and the
-	 * open still succeeds; fail only when nothing at all can be shown. */
+	/* Read the metadata, fill the root directory (its ops set with
+	 * colfs_node_set_ops on colfs_tree_root, or children added
+	 * directly) and keep state with colfs_tree_set_format_state.
+	 * Damage goes to colfs_tree_report and the open still succeeds;
+	 * fail only when nothing at all can be shown. */
 	colfs_status (*open)(colfs_tree *t, colfs_err *err);
 	/* Free the format state. */
 	void (*close)(void *state);

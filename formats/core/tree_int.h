@@ -59,7 +59,7 @@ struct colfs_node {
 	/* streams */
 	stream_state *stream;
 	/* A mount (fs/ll.c; tree locked): the kernel's lookup count of this
-	 * node (colfs_node_ref, colfs_tree_forget) and how many nodes under
+	 * node (colfs_dir_lookup_ref, colfs_nodes_ref, colfs_tree_forget) and how many nodes under
 	 * it, at any depth, have one.  While `held` is 0 and nothing under
 	 * it is open, its children may be freed (colfs_tree_release_unused). */
 	uint64_t nlookup;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/hex.h"
 #include "../core/names.h"
 
 static bool jl_space(char c)
@@ -111,11 +112,7 @@ static int jl_hex4(const char *p, const char *end)
 	if (end - p < 4)
 		return -1;
 	for (int i = 0; i < 4; i++) {
-		char c = p[i];
-		int d = c >= '0' && c <= '9'   ? c - '0'
-			: c >= 'a' && c <= 'f' ? c - 'a' + 10
-			: c >= 'A' && c <= 'F' ? c - 'A' + 10
-					       : -1;
+		int d = colfs_hex_digit(p[i]);
 		if (d < 0)
 			return -1;
 		v = v * 16 + d;
@@ -202,16 +199,19 @@ static size_t jl_string(const char *tok, size_t len, char *out)
 	return n;
 }
 
-/* Member j's key decoded and escaped as a path component; NULL: none. */
-static char *jl_escaped_key(const ds_member *m)
+/* Member j's key decoded and escaped as a path component (a key whose
+ * escapes do not decode, which colfs never writes, by the bytes between
+ * its quotes); NULL when out of memory. */
+static char *jl_escaped_key(void *ctx, size_t j)
 {
+	const ds_member *m = (const ds_member *)ctx + j;
 	char *raw = malloc(m->key_len + 1);
 	if (!raw)
 		return NULL;
 	size_t n = jl_string(m->key, m->key_len, raw);
 	if (n == (size_t)-1) {
-		free(raw);
-		return NULL;
+		n = m->key_len >= 2 ? m->key_len - 2 : 0;
+		memcpy(raw, m->key + (m->key_len >= 2), n);
 	}
 	raw[n] = '\0';
 	char *esc = colfs_name_escape(raw);
@@ -221,23 +221,7 @@ static char *jl_escaped_key(const ds_member *m)
 
 char *ds_jsonl_member_name(const ds_member *m, size_t j)
 {
-	char *name = jl_escaped_key(&m[j]);
-	unsigned dup = 0;
-	if (!name)
-		return NULL;
-	for (size_t i = 0; i < j; i++) {
-		/* a repeat: an earlier key with the same name */
-		char *other = jl_escaped_key(&m[i]);
-		dup += other && strcmp(other, name) == 0;
-		free(other);
-	}
-	if (dup) {
-		size_t n = strlen(name) + 16;
-		char *alt = malloc(n);
-		if (alt)
-			snprintf(alt, n, "%s%%%u", name, dup);
-		free(name);
-		name = alt;
-	}
-	return name;
+	/* a repeat, an earlier key with the same name, is named as the
+	 * tree names a repeated entry */
+	return colfs_name_nth_escaped(jl_escaped_key, (void *)m, j);
 }

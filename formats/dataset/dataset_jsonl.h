@@ -25,9 +25,10 @@ bool ds_jsonl_members(const char *line, size_t len, ds_member *m, size_t cap,
 
 /* The name a member's key gives in a columns/ directory (escaped as
  * colfs_name_escape does; the k-th repeat of a key among members[0..j]
- * gets "%k", as the tree names repeats), for member `j` of `m`.  A
- * malloc'd string; NULL when out of memory or the key is no JSON
- * string. */
+ * gets "%k", as the tree names repeats), for member `j` of `m`; a key
+ * whose escapes do not decode (colfs never writes one) is named by the
+ * bytes between its quotes.  A malloc'd string; NULL when out of
+ * memory. */
 char *ds_jsonl_member_name(const ds_member *m, size_t j);
 
 #endif

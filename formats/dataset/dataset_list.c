@@ -32,15 +32,7 @@ static int entry_cmp(const void *a, const void *b)
 
 static bool entry_push(ds_entry **v, size_t *n, size_t *cap)
 {
-	if (*n < *cap)
-		return true;
-	size_t nc = *cap ? *cap * 2 : 64;
-	ds_entry *p = realloc(*v, nc * sizeof *p);
-	if (!p)
-		return false;
-	*v = p;
-	*cap = nc;
-	return true;
+	return colfs_grow((void **)v, cap, *n + 1, sizeof **v);
 }
 
 void ds_found_free(ds_found *f)
@@ -74,14 +66,9 @@ static bool found_skip(ds_found *f, const char *rel, colfs_status st,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (f->nskips == f->capskips) {
-		size_t nc = f->capskips ? f->capskips * 2 : 16;
-		ds_skip *p = realloc(f->skips, nc * sizeof *p);
-		if (!p)
-			return false;
-		f->skips = p;
-		f->capskips = nc;
-	}
+	if (!colfs_grow((void **)&f->skips, &f->capskips, f->nskips + 1,
+			sizeof *f->skips))
+		return false;
 	ds_skip *k = &f->skips[f->nskips];
 	k->rel = strdup(rel);
 	k->why = strdup(msg);
@@ -100,14 +87,9 @@ static bool found_stamp(ds_found *f, const char *rel, const struct statx *sx)
 {
 	if (!f || !rel[0])
 		return true; /* the root is the tree's source: the core's */
-	if (f->nstamps == f->capstamps) {
-		size_t nc = f->capstamps ? f->capstamps * 2 : 16;
-		ds_stamp *p = realloc(f->stamps, nc * sizeof *p);
-		if (!p)
-			return false;
-		f->stamps = p;
-		f->capstamps = nc;
-	}
+	if (!colfs_grow((void **)&f->stamps, &f->capstamps, f->nstamps + 1,
+			sizeof *f->stamps))
+		return false;
 	ds_stamp *t = &f->stamps[f->nstamps];
 	if (!(t->rel = strdup(rel)))
 		return false;

@@ -4,6 +4,7 @@
  * and the blocks checked against the data file.  The other files of the
  * module read a container or a superblock through it. */
 #include "kudu_int.h"
+#include "../core/buf.h"
 
 
 /* ------------------------------------------------------------------------
@@ -96,14 +97,9 @@ static bool all_zero(const uint8_t *p, size_t n)
 
 static kudu_record *record_new(kudu_state *k, uint64_t off)
 {
-	if (k->nrecs == k->caprecs) {
-		size_t nc = k->caprecs ? k->caprecs * 2 : 64;
-		kudu_record *r = realloc(k->recs, nc * sizeof *r);
-		if (!r)
-			return NULL;
-		k->recs = r;
-		k->caprecs = nc;
-	}
+	if (!colfs_grow((void **)&k->recs, &k->caprecs, k->nrecs + 1,
+			sizeof *k->recs))
+		return NULL;
 	kudu_record *r = &k->recs[k->nrecs++];
 	memset(r, 0, sizeof *r);
 	r->off = off;
@@ -148,14 +144,9 @@ static colfs_status record_apply(colfs_tree *t, kudu_state *k, size_t ri)
 			kudu_meta_report(t, path, COLFS_ECORRUPT, r->off, what);
 			return COLFS_OK;
 		}
-		if (k->nblocks == k->capblocks) {
-			size_t nc = k->capblocks ? k->capblocks * 2 : 64;
-			kudu_block *b = realloc(k->blocks, nc * sizeof *b);
-			if (!b)
-				return COLFS_ENOMEM;
-			k->blocks = b;
-			k->capblocks = nc;
-		}
+		if (!colfs_grow((void **)&k->blocks, &k->capblocks,
+				k->nblocks + 1, sizeof *k->blocks))
+			return COLFS_ENOMEM;
 		kudu_block *b = &k->blocks[k->nblocks++];
 		memset(b, 0, sizeof *b);
 		b->id = r->id;

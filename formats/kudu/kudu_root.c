@@ -1,5 +1,6 @@
 /* colfs: a Kudu data root as a tree (docs/kudu-tree.md). */
 #include "kudu_int.h"
+#include "../core/buf.h"
 
 /* ------------------------------------------------------------------------
  * A data root: a directory holding Kudu's `instance` file, `data/` (the
@@ -59,13 +60,8 @@ static char **dir_names(const char *dir, const char *suffix, size_t *n)
 			continue;
 		if (suffix && !kudu_ends_with(e->d_name, suffix))
 			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			char **nv = realloc(v, cap * sizeof *v);
-			if (!nv)
-				break;
-			v = nv;
-		}
+		if (!colfs_grow((void **)&v, &cap, *n + 1, sizeof *v))
+			break;
 		v[*n] = strdup(e->d_name);
 		if (!v[*n])
 			break;

@@ -6,7 +6,6 @@
  * the file the claim names (the data file, the instance file) as Kudu,
  * without probing, and is named by the name given. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -32,7 +31,7 @@ static colfs_status kudu_source_open(const char *name, const colfs_options *o,
 		snprintf(why, why_len, "%s: not a Kudu file", name);
 		return COLFS_EUNSUPPORTED;
 	}
-	int fd = open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int fd = colfs_source_open_local(source);
 	if (fd < 0) {
 		if (strcmp(source, name) == 0)
 			snprintf(why, why_len, "%s: %s", name, strerror(errno));
@@ -42,9 +41,6 @@ static colfs_status kudu_source_open(const char *name, const colfs_options *o,
 				 strerror(errno));
 		return errno == ENOENT ? COLFS_ENOENT : COLFS_EIO;
 	}
-	int fl = fcntl(fd, F_GETFL);
-	if (fl >= 0)
-		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	out->fd = fd;
 	return COLFS_OK;
 }

@@ -6,6 +6,7 @@
  * hundreds of thousands of mallocs with their headers; large ones (the
  * footer, a row group's chunk array) are adopted whole. */
 #include "parquet_arena.h"
+#include "../core/buf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,15 +18,10 @@ bool parquet_arena_adopt(parquet_file *pf, void *p)
 
 	if (!p)
 		return false;
-	if (a->n == a->cap) {
-		size_t nc = a->cap ? a->cap * 2 : 64;
-		void **np = realloc(a->ptrs, nc * sizeof *np);
-		if (!np) {
-			free(p);
-			return false;
-		}
-		a->ptrs = np;
-		a->cap = nc;
+	if (!colfs_grow((void **)&a->ptrs, &a->cap, a->n + 1,
+			sizeof *a->ptrs)) {
+		free(p);
+		return false;
 	}
 	a->ptrs[a->n++] = p;
 	return true;
@@ -92,14 +88,9 @@ void *parquet_arena_big(parquet_file *pf, size_t n, size_t size)
 	if (!bytes || bytes > ARENA_BIG / 2 || !a->big_ok)
 		return parquet_arena_calloc(pf, n, size);
 	if (!a->nmaps || ARENA_BIG - a->big_used < bytes) {
-		if (a->nmaps == a->capmaps) {
-			size_t nc = a->capmaps ? a->capmaps * 2 : 8;
-			arena_map *nm = realloc(a->maps, nc * sizeof *nm);
-			if (!nm)
-				return NULL;
-			a->maps = nm;
-			a->capmaps = nc;
-		}
+		if (!colfs_grow((void **)&a->maps, &a->capmaps, a->nmaps + 1,
+				sizeof *a->maps))
+			return NULL;
 		p = mmap(NULL, ARENA_BIG, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED)
@@ -143,14 +134,8 @@ void parquet_file_destroy(parquet_file *pf)
 
 void *parquet_grow_next(parquet_grow *g)
 {
-	if (g->n == g->cap) {
-		size_t nc = g->cap ? g->cap * 2 : 8;
-		void *np = realloc(g->data, nc * g->size);
-		if (!np)
-			return NULL;
-		g->data = np;
-		g->cap = nc;
-	}
+	if (!colfs_grow(&g->data, &g->cap, g->n + 1, g->size))
+		return NULL;
 	memset((char *)g->data + g->n * g->size, 0, g->size);
 	return (char *)g->data + g->n++ * g->size;
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/buf.h"
 #include "../core/codec.h"
 #include "../core/thrift.h"
 #include "decode/pq_decode.h"
@@ -420,14 +421,8 @@ colfs_status parquet_pages_walk(const colfs_source *src,
 				   (unsigned long long)(data_end - end));
 			goto out;
 		}
-		if (n == cap) {
-			size_t nc = cap ? cap * 2 : 16;
-			parquet_page *nl = realloc(list, nc * sizeof *nl);
-			if (!nl)
-				goto nomem;
-			list = nl;
-			cap = nc;
-		}
+		if (!colfs_grow((void **)&list, &cap, n + 1, sizeof *list))
+			goto nomem;
 		if (data_end > declared && note && !note->status)
 			colfs_fail(note, COLFS_ECORRUPT, pos,
 				   "page %zu ends %llu bytes past the chunk's total_compressed_size: the writer (parquet-mr before 1.2.9) left the dictionary page header out of it (PARQUET-816); read anyway",

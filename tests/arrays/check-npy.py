@@ -31,6 +31,10 @@ import sys
 
 import numpy as np
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from colfs_text import civil  # noqa: E402
+
 d, csv_path = sys.argv[1], sys.argv[2]
 first = int(sys.argv[3]) if len(sys.argv) > 3 and csv_path != "--columns" else 0
 problems = []
@@ -38,21 +42,6 @@ problems = []
 # sizes first: nothing has been read from this mount yet
 names = sorted(n for n in os.listdir(d) if n.endswith(".npy"))
 sizes = {n: os.stat(os.path.join(d, n)).st_size for n in names}
-
-def civil(days):
-    """Proleptic Gregorian (year, month, day) of a day number (H. Hinnant's
-    days_from_civil, inverted), for any year."""
-    z = days + 719468
-    era = z // 146097
-    doe = z - era * 146097
-    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
-    y = yoe + era * 400
-    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
-    mp = (5 * doy + 2) // 153
-    d = doy - (153 * mp + 2) // 5 + 1
-    m = mp + 3 if mp < 10 else mp - 9
-    return (y + (m <= 2), m, d)
-
 
 def render_time(v, unit):
     per = {"D": 1, "s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}[unit]

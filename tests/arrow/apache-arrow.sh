@@ -15,29 +15,9 @@ set -u
 tool=$1
 dir=$(cd "$(dirname "$0")" && pwd)
 
-skip() {
-	echo "apache-arrow: $*: skipping" >&2
-	exit 77
-}
-
-loadable() {
-	(cd "$dir" && node -e "require('apache-arrow'); require('lz4js')") >/dev/null 2>&1
-}
-
-command -v node >/dev/null 2>&1 || skip "node is not installed"
-if ! loadable; then
-	command -v npm >/dev/null 2>&1 || skip "npm is not installed"
-	exec 9>"${TMPDIR:-/tmp}/colfs-arrow-npm.lock"
-	command -v flock >/dev/null 2>&1 && flock 9
-	if ! loadable; then
-		timeout 30 npm ping >/dev/null 2>&1 ||
-			skip "the npm registry is not reachable"
-		(cd "$dir" && timeout 600 npm ci --no-audit --no-fund \
-			--loglevel=error >/dev/null 2>&1) ||
-			skip "npm ci apache-arrow failed"
-		loadable || skip "apache-arrow installed but cannot be loaded"
-	fi
-fi
+sh "$dir/../npm-setup.sh" apache-arrow "$dir" ci \
+	"require('apache-arrow'); require('lz4js')" apache-arrow "the test" ||
+	exit $?
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

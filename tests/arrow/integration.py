@@ -21,6 +21,10 @@ import struct
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from colfs_text import blob_text, civil as civil_ymd  # noqa: E402
+
 TOOL, CORPUS = sys.argv[1], sys.argv[2]
 ROOT = os.path.join(CORPUS, "arrow", "integration")
 
@@ -52,16 +56,7 @@ class Num:
 
 
 def civil(days):
-    z = days + 719468
-    era = (z if z >= 0 else z - 146096) // 146097
-    doe = z - era * 146097
-    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
-    y = yoe + era * 400
-    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
-    mp = (5 * doy + 2) // 153
-    d = doy - (153 * mp + 2) // 5 + 1
-    m = mp + 3 if mp < 10 else mp - 9
-    y += m <= 2
+    y, m, d = civil_ymd(days)
     if y <= 0:
         return "%04d-%02d-%02d (BC)" % (1 - y, m, d)
     return "%04d-%02d-%02d" % (y, m, d)
@@ -110,16 +105,6 @@ def interval_text(months, days, sub, unit):
     if sub or not parts:
         parts.append(time_text(sub, unit))
     return " ".join(parts)
-
-
-def blob_text(b):
-    out = []
-    for c in b:
-        if 0x20 <= c <= 0x7E and chr(c) not in "\\'\"":
-            out.append(chr(c))
-        else:
-            out.append("\\x%02X" % c)
-    return "".join(out)
 
 
 def decimal_text(unscaled, scale):

@@ -30,6 +30,10 @@ import subprocess
 import sys
 import uuid
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from colfs_text import blob_text  # noqa: E402
+
 try:
     import avro.datafile
     import avro.io
@@ -54,16 +58,6 @@ def fail(what):
 
 
 # --- python3-avro's values in colfs's JSON form ---------------------------
-
-def blob_text(b):
-    out = []
-    for c in b:
-        if 0x20 <= c <= 0x7E and chr(c) not in "\\'\"":
-            out.append(chr(c))
-        else:
-            out.append("\\x%02X" % c)
-    return "".join(out)
-
 
 EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
 

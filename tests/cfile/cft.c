@@ -54,37 +54,6 @@ char *cft_read(colfs_tree *t, const char *path, size_t *len)
 	return read_node(t, n, (size_t)1 << 32, len);
 }
 
-char *cft_slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 65536, n = 0;
-	char *buf;
-
-	if (!f)
-		return NULL;
-	buf = malloc(cap + 1);
-	while (buf) {
-		size_t got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (n < cap)
-			break;
-		cap *= 2;
-		char *nb = realloc(buf, cap + 1);
-		if (!nb) {
-			free(buf);
-			buf = NULL;
-		}
-		buf = nb;
-	}
-	fclose(f);
-	if (buf) {
-		buf[n] = 0;
-		if (len)
-			*len = n;
-	}
-	return buf;
-}
-
 static size_t walk(colfs_tree *t, colfs_node *dir, int depth)
 {
 	colfs_node *const *kids;

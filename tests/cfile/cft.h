@@ -7,11 +7,10 @@
 #include <stddef.h>
 
 #include "colfs.h"
+#include "../testio.h" /* testio_slurp: a whole file from disk */
 
 /* Read a file node whole (malloc'd, NUL-terminated); NULL on failure. */
 char *cft_read(colfs_tree *t, const char *path, size_t *len);
-/* Read a whole file from disk. */
-char *cft_slurp(const char *path, size_t *len);
 /* Walk every node: list every directory, read every file (up to 4 MiB
  * each).  Returns the number of nodes visited. */
 size_t cft_walk(colfs_tree *t);

@@ -47,9 +47,9 @@ int main(int argc, char **argv)
 
 		cases++;
 		snprintf(path, sizeof(path), "%s/%s.block", dir, name);
-		uint8_t *blk = (uint8_t *)cft_slurp(path, &blen);
+		uint8_t *blk = (uint8_t *)testio_slurp(path, &blen);
 		snprintf(path, sizeof(path), "%s/%s.txt", dir, name);
-		char *want = cft_slurp(path, NULL);
+		char *want = testio_slurp(path, NULL);
 		uint8_t *file = cft_wrap_block(blk, blen, type,
 					       CFILE_BIT_SHUFFLE, 1, 0, 0, count,
 					       &flen);

@@ -67,7 +67,7 @@ static void flips_and_truncations(const char *dir, const cw_params *p,
 		failures++;
 		return;
 	}
-	char *base = cft_slurp(path, &n);
+	char *base = testio_slurp(path, &n);
 	char *copy = malloc(n);
 	/* One flipped bit at every offset (a different bit each time). */
 	for (size_t at = 0; at < n; at++) {
@@ -130,7 +130,7 @@ static void siblings_survive(const char *dir)
 	snprintf(exp, sizeof(exp), "%s/sib.txt", dir);
 	if (cw_write(&p, path, exp, why, sizeof(why)))
 		exit(1);
-	char *b = cft_slurp(path, &n);
+	char *b = testio_slurp(path, &n);
 	/* block 1 starts after the header (16) and block 0 (8+400+4) */
 	b[16 + 412 + 20] ^= 0x10;
 	write_bytes(path, b, n);
@@ -140,7 +140,7 @@ static void siblings_survive(const char *dir)
 		failures++;
 		return;
 	}
-	char *want = cft_slurp(exp, NULL);
+	char *want = testio_slurp(exp, NULL);
 	char *b0 = cft_read(t, "blocks/0/values", NULL);
 	char *b1 = cft_read(t, "blocks/1/values", NULL);
 	char *b2 = cft_read(t, "blocks/2/values", NULL);
@@ -212,7 +212,7 @@ static void random_damage(const char *dir)
 			failures++;
 			continue;
 		}
-		char *base = cft_slurp(path, &n);
+		char *base = testio_slurp(path, &n);
 		for (int k = 0; base && k < 300; k++) {
 			char *copy = malloc(n);
 			memcpy(copy, base, n);

@@ -32,7 +32,7 @@ static void check(const char *dir, const cw_params *p, const char *label,
 		failures++;
 		return;
 	}
-	char *want = cft_slurp(exp, &exp_len);
+	char *want = testio_slurp(exp, &exp_len);
 	char *got = cft_read(t, "values", &got_len);
 	if (!want || !got || got_len != exp_len || memcmp(want, got, exp_len)) {
 		size_t line = 1, i = 0;

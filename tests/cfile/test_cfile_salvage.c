@@ -168,7 +168,7 @@ static void check(const char *label, colfs_tree *healthy, const char *path,
 	}
 	cft_walk(t);
 	colfs_tree_destroy(t);
-	after = cft_slurp(path, &alen);
+	after = testio_slurp(path, &alen);
 	if (!after || alen != keep || memcmp(after, copy, keep))
 		FAIL("%s: the damaged file changed", label);
 	free(after);
@@ -203,7 +203,7 @@ static void run(const char *dir, const cw_params *cp, const char *name,
 		return;
 	}
 	n = data_blocks(h, r, 256, &footer);
-	g = cft_slurp(path, &gl);
+	g = testio_slurp(path, &gl);
 	if (n < 3 || !footer || !g) {
 		FAIL("%s: %zu data blocks, footer at %llu", name, n, footer);
 		colfs_tree_destroy(h);
@@ -251,8 +251,8 @@ static void damaged_middle(const char *dir, const cw_params *cp,
 		return;
 	}
 	n = data_blocks(h, r, 256, &footer);
-	g = cft_slurp(path, &gl);
-	want = cft_slurp(exp, &wl);
+	g = testio_slurp(path, &gl);
+	want = testio_slurp(exp, &wl);
 	if (n < 7 || !footer || !g || !want) {
 		FAIL("%s: %zu data blocks", name, n);
 		goto out;

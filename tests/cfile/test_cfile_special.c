@@ -28,7 +28,7 @@ static void check(const char *dir, const cw_params *p, const char *label)
 		failures++;
 		return;
 	}
-	char *want = cft_slurp(exp, NULL);
+	char *want = testio_slurp(exp, NULL);
 	char *got;
 	if (p->role == CW_DELTA) {
 		got = cft_read(t, "deltas", NULL);
@@ -65,7 +65,7 @@ static void check(const char *dir, const cw_params *p, const char *label)
 	/* A flipped bit at 500 places: never a crash, always reported
 	 * (checksums are on). */
 	size_t n;
-	char *base = cft_slurp(path, &n);
+	char *base = testio_slurp(path, &n);
 	size_t step = n / 500 + 1;
 	for (size_t at = 0; base && at < n; at += step) {
 		base[at] ^= 0x04;

@@ -42,31 +42,8 @@ CASE=${1:?usage: dataset-test.sh CASE}
 : "${COLFS:?COLFS is not set}" "${COLFS_TOOL:?COLFS_TOOL is not set}"
 here=$(cd "$(dirname "$0")" && pwd)
 T=30
-WORK=$(mktemp -d /tmp/colfs-dataset-test.XXXXXX)
-export XDG_CACHE_HOME=$WORK/cache
-MNT=
-# The daemon of $MNT (named on its command line) gone, for up to 10 s:
-# after the unmount it still writes the size index under $XDG_CACHE_HOME,
-# and rm -rf of $WORK meanwhile failed ("Directory not empty").
-daemon_gone() {
-	local pid i
-	pid=$(pgrep -f -- " $MNT" | head -n1 || true)
-	[ -n "$pid" ] || return 0
-	for i in $(seq 1 100); do
-		kill -0 "$pid" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	return 1
-}
-cleanup() {
-	if [ -n "$MNT" ] && grep -qs " $MNT fuse" /proc/self/mounts; then
-		timeout 10 fusermount3 -u -z "$MNT" 2>/dev/null || true
-	fi
-	[ -z "$MNT" ] || daemon_gone || true
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM INT HUP
+# $WORK made, the mount undone and $WORK removed on exit
+. "$here/../mount-cleanup.sh" colfs-dataset-test
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
 

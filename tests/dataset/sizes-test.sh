@@ -21,23 +21,11 @@ CASE=${1:?usage: sizes-test.sh CASE}
 : "${COLFS:?COLFS is not set}"
 here=$(cd "$(dirname "$0")" && pwd)
 T=60
-WORK=$(mktemp -d /tmp/colfs-dataset-sizes.XXXXXX)
+# $WORK made; on exit the mount undone, its daemon given up to 10 s to
+# write nothing more under $WORK, and $WORK removed
+. "$here/../mount-cleanup.sh" colfs-dataset-sizes
 MNT=$WORK/mnt
 mkdir -p "$MNT"
-cleanup() {
-	if grep -qs " $MNT fuse" /proc/self/mounts; then
-		timeout 10 fusermount3 -u -z "$MNT" 2>/dev/null || true
-	fi
-	# the daemon, if still there, is given up to 5 s to write nothing
-	# more under $WORK
-	for _ in $(seq 1 50); do
-		pgrep -f -- " $MNT\$" > /dev/null || break
-		sleep 0.1
-	done
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM INT HUP
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
 
@@ -53,11 +41,7 @@ mount_it() { # SOURCE [OPTIONS]
 }
 umount_it() {
 	timeout $T fusermount3 -u "$MNT" || fail "unmount"
-	for _ in $(seq 1 100); do
-		pgrep -f -- " $MNT\$" > /dev/null || return 0
-		sleep 0.1
-	done
-	fail "the daemon did not exit after the unmount"
+	daemon_gone || fail "the daemon did not exit after the unmount"
 }
 
 # copy_each SOURCE LABEL: cp -r, tar and rsync -a of a fresh mount each,

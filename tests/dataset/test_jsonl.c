@@ -97,6 +97,10 @@ int main(void)
 	name("{\"a\":1,\"b\":2,\"a\":3,\"a\":4}", 3, "a%2");
 	name("{\"a\":1,\"b\":2,\"a\":3}", 0, "a");
 	name("{\"\":1}", 0, "%00");
+	/* a key whose escapes do not decode: by its bytes, and no repeat of
+	 * the keys after it */
+	name("{\"\\q\":1,\"a\":2,\"a\":3}", 0, "\\q");
+	name("{\"\\q\":1,\"a\":2,\"a\":3}", 2, "a%1");
 	if (failures)
 		printf("%d failures\n", failures);
 	else

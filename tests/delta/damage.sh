@@ -21,30 +21,8 @@ src=${3:?source dir}
 [ -d "$corpus" ] || { echo "SKIP: no Delta corpus at $corpus (../shared is absent)" >&2; exit 77; }
 sh "$src/tests/values/duckdb-setup.sh" || exit 77
 T=30
-WORK=$(mktemp -d /tmp/colfs-delta-damage.XXXXXX)
-export XDG_CACHE_HOME=$WORK/cache
-MNT=
-# The daemon of $MNT gone, for up to 10 s: after the unmount it still
-# writes the size index under $XDG_CACHE_HOME, inside $WORK.
-daemon_gone() {
-	local pid i
-	pid=$(pgrep -f -- " $MNT" | head -n1 || true)
-	[ -n "$pid" ] || return 0
-	for i in $(seq 1 100); do
-		kill -0 "$pid" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	return 1
-}
-cleanup() {
-	if [ -n "$MNT" ] && grep -qs " $MNT fuse" /proc/self/mounts; then
-		timeout 10 fusermount3 -u -z "$MNT" 2>/dev/null || true
-	fi
-	[ -z "$MNT" ] || daemon_gone || true
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM INT HUP
+# $WORK made, the mount undone and $WORK removed on exit
+. "$src/tests/mount-cleanup.sh" colfs-delta-damage
 fail() { echo "FAIL: $*" >&2; exit 1; }
 tool() { timeout $T "$COLFS_TOOL" "$@"; }
 

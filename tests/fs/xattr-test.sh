@@ -38,21 +38,8 @@ T=${TEST_TIMEOUT:-30}
 HERE=$(cd "$(dirname "$0")" && pwd)
 CHECK="$HERE/xattr-check.py"
 
-WORK=$(mktemp -d /tmp/colfs-xattr-test.XXXXXX)
-export XDG_CACHE_HOME=$WORK/cache
-MOUNTS=()
-
-cleanup() {
-	local m
-	for m in "${MOUNTS[@]+"${MOUNTS[@]}"}"; do
-		if grep -qs " $m fuse" /proc/self/mounts; then
-			timeout 10 fusermount3 -u -z "$m" 2>/dev/null || true
-		fi
-	done
-	rm -rf "$WORK" 2>/dev/null || true
-}
-trap cleanup EXIT
-trap 'exit 143' TERM INT HUP
+# $WORK made; every mount undone and $WORK removed on exit
+. "$HERE/../mount-cleanup.sh" colfs-xattr-test
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }

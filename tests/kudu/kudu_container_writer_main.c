@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "kudu-container-writer: %s\n", why);
 			return 1;
 		}
-		if (!(b = cft_slurp(path, &len)) ||
+		if (!(b = testio_slurp(path, &len)) ||
 		    kcw_add(&c, (uint64_t)i, b, len)) {
 			perror(path);
 			return 1;

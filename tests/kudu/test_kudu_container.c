@@ -228,7 +228,7 @@ static void matrix(const char *dir, int version)
 				continue;
 			}
 			size_t len;
-			char *bytes = cft_slurp(x->path, &len);
+			char *bytes = testio_slurp(x->path, &len);
 			if (!bytes || kcw_add(&c, x->id, bytes, len))
 				FAIL("%s: kcw_add", label);
 			free(bytes);
@@ -358,7 +358,7 @@ static void small(const char *dir, const char *name, int version,
 		size_t len;
 		char *b;
 		if (cw_write(&p, path, exp, why, sizeof why) ||
-		    !(b = cft_slurp(path, &len)) || kcw_add(&c, (uint64_t)i, b, len))
+		    !(b = testio_slurp(path, &len)) || kcw_add(&c, (uint64_t)i, b, len))
 			FAIL("%s: write block %d", name, i);
 		else
 			free(b);
@@ -392,7 +392,7 @@ static void values_ok(colfs_tree *t, const char *stem, int i, const char *label)
 	snprintf(exp, sizeof exp, "%s.%d.txt", stem, i);
 	size_t gl = 0, wl = 0;
 	char *got = cft_read(t, p, &gl);
-	char *want = cft_slurp(exp, &wl);
+	char *want = testio_slurp(exp, &wl);
 	if (!got || !want || gl != wl || memcmp(got, want, gl))
 		FAIL("%s: block %d values differ", label, i);
 	free(got);
@@ -553,7 +553,7 @@ static void damage(const char *dir)
 static bool copy_file(const char *from, const char *to, long cut)
 {
 	size_t len;
-	char *b = cft_slurp(from, &len);
+	char *b = testio_slurp(from, &len);
 	FILE *f = fopen(to, "wb");
 	bool ok = b && f;
 	if (ok && cut >= 0 && (size_t)cut < len)

@@ -142,7 +142,7 @@ static void rowset_blocks(kcw *c, const char *dir, uint64_t base, size_t r)
 		size_t len;
 		char *bytes;
 		if (cw_write(&p, path, exp, why, sizeof why) ||
-		    !(bytes = cft_slurp(path, &len)) || kcw_add(c, id, bytes, len)) {
+		    !(bytes = testio_slurp(path, &len)) || kcw_add(c, id, bytes, len)) {
 			FAIL("write block %llu: %s", (unsigned long long)id, why);
 			continue;
 		}
@@ -159,7 +159,7 @@ static void same_file(colfs_tree *t, const char *node, const char *file,
 		      const char *label)
 {
 	size_t gl = 0, wl = 0;
-	char *got = cft_read(t, node, &gl), *want = cft_slurp(file, &wl);
+	char *got = cft_read(t, node, &gl), *want = testio_slurp(file, &wl);
 	if (!got || !want || gl != wl || memcmp(got, want, gl))
 		FAIL("%s: %s differs from %s (%zu bytes, want %zu)", label, node,
 		     file, gl, wl);
@@ -255,9 +255,9 @@ int main(void)
 	for (int c = 0; c < 3; c++) {
 		size_t l0, l1, gl;
 		snprintf(file, sizeof file, "%s/exp-%d.txt", dir, 1000 + c);
-		char *w0 = cft_slurp(file, &l0);
+		char *w0 = testio_slurp(file, &l0);
 		snprintf(file, sizeof file, "%s/exp-%d.txt", dir, 1100 + c);
-		char *w1 = cft_slurp(file, &l1);
+		char *w1 = testio_slurp(file, &l1);
 		snprintf(node, sizeof node, "tablets/%s/columns/%s", tablet_ids[0], col_names[c]);
 		char *got = cft_read(t, node, &gl);
 		if (!w0 || !w1 || !got || gl != l0 + l1 || memcmp(got, w0, l0) ||

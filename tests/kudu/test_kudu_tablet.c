@@ -213,7 +213,7 @@ int main(void)
 	size_t n = 0, opened = 0;
 	snprintf(path, sizeof path, "%s/0f1e2d3c4b5a69788796a5b4c3d2e1f0-v2", dir);
 	size_t flen;
-	char *orig = cft_slurp(path, &flen);
+	char *orig = testio_slurp(path, &flen);
 	char mpath[700];
 	snprintf(mpath, sizeof mpath, "%s/mutant", dir);
 	for (size_t i = 0; orig && i < 2 * flen; i += i < flen ? 1 : 3, n++) {

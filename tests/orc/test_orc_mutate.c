@@ -9,6 +9,8 @@
  * Exit 77 when the corpus is missing. */
 #include <colfs.h>
 
+#include "../testrand.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,14 +19,11 @@
 #define MAX_SIZE (24 * 1024)
 #define READ_CAP (4u << 20)
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rng_state = TESTRAND_SEED;
 
 static uint64_t rng(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return testrand_next(&rng_state);
 }
 
 static size_t nodes_read;

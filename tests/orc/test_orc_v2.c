@@ -10,6 +10,7 @@
  * The file: struct<g:geometry(OGC:CRS84),h:geography(,KARNEY)>, one
  * stripe of 2 rows, DIRECT encoding (RLE v1 lengths). */
 #include "orc.pb-c.h"
+#include "../testio.h"
 
 #include <brotli/encode.h>
 #include <colfs.h>
@@ -254,26 +255,9 @@ static void write_file(const char *path)
 	}
 }
 
-static char *slurp(colfs_tree *t, const char *p)
-{
-	static char buf[1 << 16];
-	colfs_node *n;
-	colfs_handle *h;
-	size_t got = 0, total = 0;
-
-	if (colfs_tree_resolve(t, p, &n) || colfs_node_open(t, n, &h))
-		return NULL;
-	while (!colfs_handle_read(h, total, sizeof buf - 1 - total,
-				  buf + total, &got) && got)
-		total += got;
-	colfs_handle_close(h);
-	buf[total] = 0;
-	return buf;
-}
-
 static void expect(colfs_tree *t, const char *p, const char *want)
 {
-	const char *got = slurp(t, p);
+	const char *got = testio_text(t, p);
 
 	CHECK(got && strcmp(got, want) == 0, "%s: got [%s], want [%s]", p,
 	      got ? got : "(unreadable)", want);
@@ -281,7 +265,7 @@ static void expect(colfs_tree *t, const char *p, const char *want)
 
 static void expect_has(colfs_tree *t, const char *p, const char *want)
 {
-	const char *got = slurp(t, p);
+	const char *got = testio_text(t, p);
 
 	CHECK(got && strstr(got, want), "%s: [%s] lacks [%s]", p,
 	      got ? got : "(unreadable)", want);

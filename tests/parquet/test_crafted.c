@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "colfs.h"
+#include "../testio.h"
 
 typedef struct w {
 	uint8_t b[1 << 16];
@@ -208,24 +209,6 @@ static colfs_tree *open_spec(const spec *s, char *path)
 	return t;
 }
 
-/* The whole content of a node at `path` (NUL-terminated), or NULL. */
-static char *slurp(colfs_tree *t, const char *path)
-{
-	colfs_node *n;
-	colfs_handle *h;
-	static char buf[1 << 16];
-	size_t got = 0, total = 0;
-
-	if (colfs_tree_resolve(t, path, &n) || colfs_node_open(t, n, &h))
-		return NULL;
-	while (!colfs_handle_read(h, total, sizeof buf - 1 - total,
-				  buf + total, &got) && got)
-		total += got;
-	colfs_handle_close(h);
-	buf[total] = 0;
-	return buf;
-}
-
 /* Walk everything (lists pages/ so that their problems are recorded). */
 static void walk(colfs_tree *t, colfs_node *d)
 {
@@ -259,14 +242,14 @@ static void test_shape_and_schema(void **state)
 	assert_int_equal(nk, 15);
 	for (size_t i = 0; i < nk; i++)
 		assert_string_equal(colfs_node_name(kids[i]), root[i]);
-	assert_string_equal(slurp(t, "/format"), "parquet 1\n");
-	assert_string_equal(slurp(t, "/schema"),
+	assert_string_equal(testio_text(t, "/format"), "parquet 1\n");
+	assert_string_equal(testio_text(t, "/schema"),
 			    "message schema {\n"
 			    "  required int32 id = 10;\n"
 			    "  required int32 value = 11;\n"
 			    "}\n");
-	assert_non_null(strstr(slurp(t, "/summary"), "\nrows: 12\n"));
-	assert_non_null(strstr(slurp(t, "/summary"),
+	assert_non_null(strstr(testio_text(t, "/summary"), "\nrows: 12\n"));
+	assert_non_null(strstr(testio_text(t, "/summary"),
 			       "\ncreated by: colfs crafted test\n"));
 	/* three pages tile the chunk: header + 16 bytes each */
 	assert_int_equal(colfs_tree_resolve(t,
@@ -277,14 +260,14 @@ static void test_shape_and_schema(void **state)
 			 "/row_groups/0/chunks/value/pages/2/raw", &n), COLFS_OK);
 	assert_true(colfs_node_range(n, &off, &len));
 	assert_int_equal(len, 16);
-	assert_non_null(strstr(slurp(t,
+	assert_non_null(strstr(testio_text(t,
 			"/row_groups/0/chunks/value/pages/1/header.json"),
 			"\"num_values\": 4"));
 	walk(t, colfs_tree_root(t));
-	assert_string_equal(slurp(t, "/errors"), "");
+	assert_string_equal(testio_text(t, "/errors"), "");
 	/* layout: magic, two chunks, footer, length, magic; no gaps */
 	{
-		const char *l = slurp(t, "/layout");
+		const char *l = testio_text(t, "/layout");
 		assert_non_null(strstr(l, "0 4 magic /raw/magic_head\n"));
 		assert_non_null(strstr(l, " column_chunk /row_groups/0/chunks/id/raw\n"));
 		assert_null(strstr(l, "gap"));
@@ -314,7 +297,7 @@ static void test_name_escaping(void **state)
 	for (size_t i = 0; i < nk; i++)
 		assert_string_equal(colfs_node_name(kids[i]), want[i]);
 	/* the schema text keeps the raw names */
-	assert_non_null(strstr(slurp(t, "/schema"), "required int32 a/b = 10;"));
+	assert_non_null(strstr(testio_text(t, "/schema"), "required int32 a/b = 10;"));
 	colfs_tree_destroy(t);
 	unlink(path);
 }
@@ -328,14 +311,14 @@ static void test_footer_length_too_large(void **state)
 	const char *e;
 
 	(void)state;
-	e = slurp(t, "/errors");
+	e = testio_text(t, "/errors");
 	assert_non_null(strstr(e, "footer length"));
 	assert_non_null(strstr(e, "/: offset "));
 	assert_int_equal(colfs_tree_resolve(t, "/row_groups", &n),
 			 COLFS_ENOENT);
 	assert_int_equal(colfs_tree_resolve(t, "/raw/magic_tail", &n),
 			 COLFS_OK);
-	assert_string_equal(slurp(t, "/format"), "parquet unknown\n");
+	assert_string_equal(testio_text(t, "/format"), "parquet unknown\n");
 	colfs_tree_destroy(t);
 	unlink(path);
 }
@@ -347,7 +330,7 @@ static void test_bad_tail_magic(void **state)
 	colfs_tree *t = open_spec(&s, path);
 
 	(void)state;
-	assert_non_null(strstr(slurp(t, "/errors"), "tail magic"));
+	assert_non_null(strstr(testio_text(t, "/errors"), "tail magic"));
 	colfs_tree_destroy(t);
 	unlink(path);
 }
@@ -375,7 +358,7 @@ static void test_chunk_past_eof(void **state)
 	bool exact;
 
 	(void)state;
-	assert_non_null(strstr(slurp(t, "/errors"),
+	assert_non_null(strstr(testio_text(t, "/errors"),
 			       "run past the end of the file"));
 	assert_int_equal(colfs_tree_resolve(t, "/row_groups/0/chunks/id/raw",
 					    &n), COLFS_OK);
@@ -396,11 +379,11 @@ static void test_bad_page_offset(void **state)
 
 	(void)state;
 	walk(t, colfs_tree_root(t));
-	e = slurp(t, "/errors");
+	e = testio_text(t, "/errors");
 	assert_non_null(strstr(e, "/row_groups/0/chunks/id/pages: offset "));
 	/* the metadata documents still open */
-	assert_non_null(slurp(t, "/row_groups/0/chunks/id/meta.json"));
-	assert_non_null(slurp(t, "/metadata.json"));
+	assert_non_null(testio_text(t, "/row_groups/0/chunks/id/meta.json"));
+	assert_non_null(testio_text(t, "/metadata.json"));
 	colfs_tree_destroy(t);
 	unlink(path);
 }

@@ -19,6 +19,7 @@
 
 #include "colfs.h"
 #include "thrift-writer.h"
+#include "../testio.h"
 
 static char path[64];
 
@@ -237,23 +238,6 @@ static void write_chunk(int16_t order, int32_t physical, const void *vals,
 	tw_buf_free(&cix);
 }
 
-static char *slurp(colfs_tree *t, const char *p)
-{
-	static char buf[1 << 16];
-	colfs_node *n;
-	colfs_handle *h;
-	size_t got = 0, total = 0;
-
-	if (colfs_tree_resolve(t, p, &n) || colfs_node_open(t, n, &h))
-		return NULL;
-	while (!colfs_handle_read(h, total, sizeof buf - 1 - total,
-				  buf + total, &got) && got)
-		total += got;
-	colfs_handle_close(h);
-	buf[total] = 0;
-	return buf;
-}
-
 /* The tree of the file just written (the test fails, and the file is
  * removed, when it does not open). */
 static colfs_tree *open_written(void)
@@ -276,7 +260,7 @@ static void test_file_logical_type(void **state)
 	(void)state;
 	write_file();
 	t = open_written();
-	s = slurp(t, "/schema");
+	s = testio_text(t, "/schema");
 	assert_non_null(s);
 	assert_string_equal(s, "message schema {\n"
 			       "  optional group doc (FILE) {\n"
@@ -284,19 +268,19 @@ static void test_file_logical_type(void **state)
 			       "    optional int64 size;\n"
 			       "  }\n"
 			       "}\n");
-	s = slurp(t, "/schema.json");
+	s = testio_text(t, "/schema.json");
 	assert_non_null(s);
 	assert_non_null(strstr(s, "\"kind\": \"FILE\""));
 	assert_null(strstr(s, "VECTOR"));
 	assert_null(strstr(s, "vector_length"));
-	s = slurp(t, "/metadata.json");
+	s = testio_text(t, "/metadata.json");
 	assert_non_null(s);
 	assert_non_null(strstr(s, "\"logicalType\": {\n"));
 	assert_non_null(strstr(s, "\"FILE\": {}"));
 	assert_non_null(strstr(s, "\"field_11\": 7"));
 	assert_null(strstr(s, "VECTOR"));
 	assert_null(strstr(s, "vector_length"));
-	assert_string_equal(slurp(t, "/errors"), "");
+	assert_string_equal(testio_text(t, "/errors"), "");
 	colfs_tree_destroy(t);
 	unlink(path);
 }
@@ -316,20 +300,20 @@ static void test_column_orders(void **state)
 	for (int16_t k = 1; k <= 3; k++) {
 		write_ordered(k, 1);
 		t = open_written();
-		s = slurp(t, "/row_groups/0/chunks/x/statistics.json");
+		s = testio_text(t, "/row_groups/0/chunks/x/statistics.json");
 		assert_non_null(s);
 		snprintf(want, sizeof want, "\"column_order\": \"%s\"",
 			 names[k]);
 		assert_non_null(strstr(s, want));
 		assert_non_null(strstr(s, "\"nan_count\": 1"));
 		assert_non_null(strstr(s, "\"min_value\": -2"));
-		s = slurp(t, "/columns/x");
+		s = testio_text(t, "/columns/x");
 		assert_non_null(s);
 		assert_string_equal(s, "1.5\nnan\n-2.0\n");
-		s = slurp(t, "/row_groups/0/chunks/x/verify");
+		s = testio_text(t, "/row_groups/0/chunks/x/verify");
 		assert_non_null(s);
 		assert_non_null(strstr(s, "statistics: agree with the data"));
-		assert_string_equal(slurp(t, "/errors"), "");
+		assert_string_equal(testio_text(t, "/errors"), "");
 		colfs_tree_destroy(t);
 		unlink(path);
 	}
@@ -346,7 +330,7 @@ static char *chunk_text(const char *node, bool keep)
 
 	t = open_written();
 	snprintf(p, sizeof p, "/row_groups/0/chunks/x/%s", node);
-	s = slurp(t, p);
+	s = testio_text(t, p);
 	assert_non_null(s);
 	snprintf(text, sizeof text, "%s", s);
 	colfs_tree_destroy(t);
@@ -656,7 +640,7 @@ static void test_geoparquet_schema(void **state)
 	(void)state;
 	write_geo_file(geo_json);
 	t = open_written();
-	s = slurp(t, "/schema");
+	s = testio_text(t, "/schema");
 	assert_non_null(s);
 	assert_string_equal(s, "message schema {\n"
 		"  optional binary geometry;  # GeoParquet: WKB, geometry types Point, Polygon Z, crs EPSG:5070 (NAD83 / Conus Albers), edges spherical, primary\n"
@@ -668,7 +652,7 @@ static void test_geoparquet_schema(void **state)
 		"    required double y;\n"
 		"  }\n"
 		"}\n");
-	s = slurp(t, "/schema.json");
+	s = testio_text(t, "/schema.json");
 	assert_non_null(s);
 	assert_non_null(strstr(s,
 		"\"geoparquet\": {\n"
@@ -684,15 +668,15 @@ static void test_geoparquet_schema(void **state)
 				  "        \"primary\": true\n"));
 	assert_non_null(strstr(s, "\"crs\": null"));
 	assert_null(strstr(s, "bbox"));
-	assert_string_equal(slurp(t, "/errors"), "");
+	assert_string_equal(testio_text(t, "/errors"), "");
 	colfs_tree_destroy(t);
 	unlink(path);
 
 	/* the same file without `geo`: nothing marked */
 	write_geo_file(NULL);
 	t = open_written();
-	assert_null(strstr(slurp(t, "/schema"), "GeoParquet"));
-	assert_null(strstr(slurp(t, "/schema.json"), "geoparquet"));
+	assert_null(strstr(testio_text(t, "/schema"), "GeoParquet"));
+	assert_null(strstr(testio_text(t, "/schema.json"), "geoparquet"));
 	colfs_tree_destroy(t);
 	unlink(path);
 }
@@ -756,7 +740,7 @@ static void test_geo_crs_algorithm(void **state)
 	(void)state;
 	write_geo_types();
 	t = open_written();
-	s = slurp(t, "/schema");
+	s = testio_text(t, "/schema");
 	assert_non_null(s);
 	assert_string_equal(s, "message schema {\n"
 			       "  optional binary g1 (GEOMETRY(OGC:CRS84));\n"
@@ -764,7 +748,7 @@ static void test_geo_crs_algorithm(void **state)
 			       "  optional binary g3 (GEOGRAPHY(,9));\n"
 			       "  optional binary g4 (GEOMETRY);\n"
 			       "}\n");
-	s = slurp(t, "/schema.json");
+	s = testio_text(t, "/schema.json");
 	assert_non_null(s);
 	assert_non_null(strstr(s, "\"logical_type\": {\n"
 				  "        \"kind\": \"GEOMETRY\",\n"
@@ -779,7 +763,7 @@ static void test_geo_crs_algorithm(void **state)
 				  "        \"kind\": \"GEOGRAPHY\",\n"
 				  "        \"algorithm\": 9\n"
 				  "      }"));
-	assert_string_equal(slurp(t, "/errors"), "");
+	assert_string_equal(testio_text(t, "/errors"), "");
 	colfs_tree_destroy(t);
 	unlink(path);
 }
@@ -810,10 +794,10 @@ static void test_geoparquet_corpus(void **state)
 		snprintf(file, sizeof file, "%s/%s", dir, d->d_name);
 		if (colfs_tree_open(file, NULL, &t, why, sizeof why))
 			fail_msg("%s: open failed: %s", file, why);
-		const char *m = slurp(t, "/metadata.json");
+		const char *m = testio_text(t, "/metadata.json");
 		assert_non_null(m);
 		const bool geo = strstr(m, "\"key\": \"geo\"") != NULL;
-		const char *sc = slurp(t, "/schema");
+		const char *sc = testio_text(t, "/schema");
 		assert_non_null(sc);
 		if ((strstr(sc, "# GeoParquet: ") != NULL) != geo)
 			fail_msg("%s: `geo` metadata %s, schema %s", file,

@@ -35,6 +35,7 @@
 
 #include "colfs.h"
 #include "parquet/decode/pq_variant.h"
+#include "../testio.h"
 
 static long n_fail, n_checked;
 
@@ -47,30 +48,6 @@ static void fail(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	n_fail++;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *p = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
-	    fseek(f, 0, SEEK_SET) == 0) {
-		p = malloc((size_t)n + 1);
-		if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-			free(p);
-			p = NULL;
-		}
-		if (p) {
-			p[n] = 0;
-			*len = (size_t)n;
-		}
-	}
-	fclose(f);
-	return p;
 }
 
 /* The whole content of a file node, NUL-terminated; NULL on failure
@@ -153,7 +130,7 @@ static int run_matrix(const char *dir)
 	size_t len;
 
 	snprintf(path, sizeof path, "%s/manifest.tsv", dir);
-	manifest = slurp(path, &len);
+	manifest = testio_slurp(path, &len);
 	if (!manifest) {
 		fprintf(stderr, "%s: missing\n", path);
 		return 1;
@@ -186,7 +163,7 @@ static int run_matrix(const char *dir)
 			colfs_status st;
 			snprintf(path, sizeof path, "%s/%s.expected/%s", dir,
 				 line, name);
-			char *want = slurp(path, &wl);
+			char *want = testio_slurp(path, &wl);
 			if (!want)
 				continue;
 			char *got = node_read(t, kids[i], &gl, &st);
@@ -220,7 +197,7 @@ static char **manifest_files(const char *corpus, const char *kind, size_t *n)
 
 	*n = 0;
 	snprintf(path, sizeof path, "%s/MANIFEST.tsv", corpus);
-	m = slurp(path, &len);
+	m = testio_slurp(path, &len);
 	if (!m)
 		return NULL;
 	for (line = strtok_r(m, "\n", &save); line;
@@ -330,7 +307,7 @@ static char *csv_field(const char **pp, bool *null, bool *eol)
 static void check_expect_csv(colfs_tree *t, const char *file, const char *csv)
 {
 	size_t len;
-	char *text = slurp(csv, &len);
+	char *text = testio_slurp(csv, &len);
 	const char *p = text;
 	char *names[512];
 	size_t nn = 0;
@@ -919,7 +896,7 @@ static int run_variant(const char *corpus)
 				size_t bl;
 				snprintf(path, sizeof path, "%s/%s", dir,
 					 json_string_value(f));
-				uint8_t *b = (uint8_t *)slurp(path, &bl);
+				uint8_t *b = (uint8_t *)testio_slurp(path, &bl);
 				if (b)
 					want = variant_bin_line(b, bl, why,
 								sizeof why);

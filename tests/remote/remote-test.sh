@@ -34,19 +34,13 @@ CASE=${1:?usage: remote-test.sh CASE}
 : "${COLFS:?COLFS is not set}"
 T=${TEST_TIMEOUT:-30}
 
-WORK=$(mktemp -d /tmp/colfs-remote-test.XXXXXX)
+# $WORK made; every mount undone, nginx stopped and $WORK removed on exit
+. "$(dirname "$0")/../mount-cleanup.sh" colfs-remote-test
 chmod 755 "$WORK"
-export XDG_CACHE_HOME=$WORK/cache
-MOUNTS=()
 NGINX_PID=
+CLEANUP_MORE=nginx_stop
 
-cleanup() {
-	local m
-	for m in "${MOUNTS[@]+"${MOUNTS[@]}"}"; do
-		if grep -qs " $m fuse" /proc/self/mounts; then
-			timeout 10 fusermount3 -u -z "$m" 2>/dev/null || true
-		fi
-	done
+nginx_stop() {
 	if [ -n "$NGINX_PID" ]; then
 		kill -TERM "$NGINX_PID" 2>/dev/null || true
 		local i
@@ -56,10 +50,7 @@ cleanup() {
 		done
 		kill -KILL "$NGINX_PID" 2>/dev/null || true
 	fi
-	rm -rf "$WORK" 2>/dev/null || true
 }
-trap cleanup EXIT
-trap 'exit 143' TERM INT HUP
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }

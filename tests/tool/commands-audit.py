@@ -18,8 +18,9 @@ as the shell does.  A command is the first word of a simple command
 (after wrappers such as `exec`, `timeout N`, `env A=B`, `xargs`), a
 `sh -c 'STRING'` string, an interpreter in a shebang, and the first
 argument of a script's own function that runs "$@".  Words that are
-variables, the script's own functions, shell builtins, and paths into the
-project are not external commands.
+variables, the script's own functions and those of a project script it
+sources (`. "$dir/../mount-cleanup.sh"`: known by its file name), shell
+builtins, and paths into the project are not external commands.
 
 Usage: commands-audit.py [--pkgs "PKG ..."] [--list] ROOT|SCRIPT...
   --pkgs  the packages bootstrap installs (default: asks
@@ -29,6 +30,7 @@ Exit 0 when every command is accounted for, 1 naming each that is not.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -132,10 +134,38 @@ def command_of(args, start):
     return None
 
 
+# The functions of each project script that another sources, by the
+# script's file name (main fills it before the scripts are audited).
+SOURCED_FUNCS = {}
+
+
+def func_names(text, name):
+    """The names of the functions a script defines."""
+    names = set()
+
+    def find(n):
+        if n.get("Type") == "FuncDecl":
+            names.add(n["Name"]["Value"])
+
+    walk(parse(text, name), find)
+    return names
+
+
+def sourced_name(word):
+    """The file name a `.` or `source` word ends in ("" if it expands)."""
+    parts = word.get("Parts", [])
+    if len(parts) == 1 and parts[0].get("Type") == "DblQuoted":
+        parts = parts[0].get("Parts", [])
+    if not parts or parts[-1].get("Type") != "Lit":
+        return ""
+    return os.path.basename(parts[-1].get("Value", ""))
+
+
 def script_commands(text, name):
     """(commands, packages installed by the script) of one script."""
     tree = parse(text, name)
     funcs = {}
+    sourced = set()
 
     def find_funcs(n):
         if n.get("Type") == "FuncDecl":
@@ -171,6 +201,8 @@ def script_commands(text, name):
         if not args:
             return
         line = args[0].get("Pos", {}).get("Line", 0)
+        if lit(args[0]) in (".", "source") and len(args) > 1:
+            sourced.update(SOURCED_FUNCS.get(sourced_name(args[1]), ()))
         i = 0
         while i < len(args):
             w = lit(args[i])
@@ -214,7 +246,7 @@ def script_commands(text, name):
     walk(tree, visit)
     out = {}
     for c, line in cmds.items():
-        if c in BUILTINS or c in funcs:
+        if c in BUILTINS or c in funcs or c in sourced:
             continue
         if "/" in c and not c.startswith("/"):
             continue  # a path into the project
@@ -392,8 +424,20 @@ def main(argv):
         fail("no shell scripts found in " + " ".join(paths))
     base = dependency_closure(set(pkgs))
 
-    parsed = []
     problems = 0
+    texts = {}
+    for s in scripts:
+        with open(s, encoding="utf-8", errors="replace") as f:
+            texts[s] = f.read()
+    for s in scripts:
+        if re.search(r"^\s*(\.|source)\s+\S*%s\b" %
+                     re.escape(os.path.basename(s)),
+                     "\n".join(texts.values()), re.M):
+            try:
+                SOURCED_FUNCS[os.path.basename(s)] = func_names(texts[s], s)
+            except ValueError:
+                pass  # reported below
+    parsed = []
     for s in scripts:
         with open(s, encoding="utf-8", errors="replace") as f:
             text = f.read()

@@ -34,6 +34,7 @@
 #include "parquet/decode/pq_assemble.h"
 #include "parquet/decode/pq_decode.h"
 #include "parquet/parquet_pages.h"
+#include "../testio.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -1061,30 +1062,6 @@ static void test_random_levels(void **state)
 
 /* ---- the DuckDB matrix ------------------------------------------------- */
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *p = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
-	    fseek(f, 0, SEEK_SET) == 0) {
-		p = malloc((size_t)n + 1);
-		if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-			free(p);
-			p = NULL;
-		}
-		if (p) {
-			p[n] = 0;
-			*len = (size_t)n;
-		}
-	}
-	fclose(f);
-	return p;
-}
-
 /* One leaf's chunk decoded: levels and JSON-rendered values. */
 typedef struct leaf_data {
 	uint32_t *rep, *def;
@@ -1262,7 +1239,7 @@ static void matrix_file(const char *dir, const char *name)
 		snprintf(path, sizeof(path), "%s/%s.parquet", dir, name);
 	else
 		snprintf(path, sizeof(path), "%s", name);
-	file = (uint8_t *)slurp(path, &len);
+	file = (uint8_t *)testio_slurp(path, &len);
 	if (!file || len < 12) {
 		fprintf(stderr, "%s: cannot read\n", path);
 		m_bad++;
@@ -1341,7 +1318,7 @@ static void matrix_file(const char *dir, const char *name)
 		}
 		snprintf(path, sizeof(path), "%s/%s.expected/%s", dir, name,
 			 pf->schema[f].name);
-		want = slurp(path, &wlen);
+		want = testio_slurp(path, &wlen);
 		m_columns++;
 		if (rc || !want || colfs_buf_status(&out) || wlen != out.len ||
 		    memcmp(want, out.data, wlen)) {
@@ -1384,7 +1361,7 @@ static int matrix_main(const char *dir)
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/manifest.tsv", dir);
-	manifest = slurp(path, &len);
+	manifest = testio_slurp(path, &len);
 	if (!manifest) {
 		printf("no DuckDB matrix in %s (the duckdb_harness test "
 		       "writes it): skipped\n", dir);

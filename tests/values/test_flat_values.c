@@ -19,32 +19,9 @@
 #include "parquet/decode/pq_decode.h"
 #include "parquet/parquet_pages.h"
 #include "parquet/parquet.h"
+#include "../testio.h"
 
 static long n_bad, n_values, n_columns;
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *p = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
-	    fseek(f, 0, SEEK_SET) == 0) {
-		p = malloc((size_t)n + 1);
-		if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-			free(p);
-			p = NULL;
-		}
-		if (p) {
-			p[n] = 0;
-			*len = (size_t)n;
-		}
-	}
-	fclose(f);
-	return p;
-}
 
 /* Decode one chunk's rows, appending one rendered line per row. */
 static int chunk_lines(const uint8_t *file, const colfs_source *src,
@@ -174,7 +151,7 @@ static void check_file(const char *dir, const char *name)
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/%s.parquet", dir, name);
-	uint8_t *file = (uint8_t *)slurp(path, &len);
+	uint8_t *file = (uint8_t *)testio_slurp(path, &len);
 	if (!file || len < 12) {
 		fprintf(stderr, "%s: cannot read\n", path);
 		n_bad++;
@@ -207,7 +184,7 @@ static void check_file(const char *dir, const char *name)
 		snprintf(path, sizeof(path), "%s/%s.expected/%s", dir, name,
 			 col->path);
 		size_t elen = 0;
-		char *want = slurp(path, &elen);
+		char *want = testio_slurp(path, &elen);
 		n_columns++;
 		if (rc || !want || colfs_buf_status(&lines) ||
 		    elen != lines.len || memcmp(want, lines.data, elen)) {
@@ -256,7 +233,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	snprintf(path, sizeof(path), "%s/manifest.tsv", argv[1]);
-	manifest = slurp(path, &len);
+	manifest = testio_slurp(path, &len);
 	if (!manifest) {
 		perror(path);
 		return 1;

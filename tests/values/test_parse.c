@@ -14,15 +14,13 @@
 #include <cmocka.h>
 
 #include "parquet/decode/pq_decode.h"
+#include "../testrand.h"
 
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint64_t rng = TESTRAND_SEED;
 
 static uint64_t rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return testrand_next(&rng);
 }
 
 /* Render one PLAIN value of type t, parse it back, compare the bytes. */
