@@ -8,7 +8,7 @@ folder, changes one thing and checks what ice-dump says: gzip-compressed
 metadata, the forms of version-hint.text, a hint naming no file, a
 missing or truncated manifest (a problem naming it and the snapshot, the
 other manifests' files kept), metadata that is not JSON, an unknown
-format version, a partition transform changed (month: integers, day:
+format version, a partition transform changed (month: YYYY-MM, day:
 dates, neither filling a column); through colfs-tool, a missing manifest fails the union
 views (on_damage=error) naming it while the tree lists, and
 on_damage=skip shows the other manifests' rows.  Skips (77) when the
@@ -175,9 +175,10 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # a partition field's transform decides its values' type and
     # whether it fills a column: event_date's spec fields made `month`
-    # (the stored values read as months, not dates) and `day` (dates)
-    for tr, want in (("month", ["event_date=19723", "event_date=19724",
-                                "event_date=19725", "event_date=19726"]),
+    # (the stored values 19723.. read as months since 1970-01, not days)
+    # and `day` (dates)
+    for tr, want in (("month", ["event_date=3613-08", "event_date=3613-09",
+                                "event_date=3613-10", "event_date=3613-11"]),
                      ("day", ["event_date=2024-01-01", "event_date=2024-01-02",
                               "event_date=2024-01-03", "event_date=2024-01-04"])):
         t4 = os.path.join(tmp, "transform-" + tr)

@@ -16,6 +16,9 @@ are its expected.json's (DuckDB reading the data files less what the
 delete files remove, by the specification's scan planning); rows.jsonl
 has as many lines; -o ref= of the tag `first` and the branch `audit`,
 and -o as_of= of each snapshot's timestamp, show those snapshots.
+make_table.py --transforms writes a table partitioned by bucket,
+truncate, day, hour, month and year: each data file is found under
+partitions/ at the path of its partition values as Iceberg writes them.
 Each feature fails a check when ignored: a rename read by name leaves
 full_name NULL, a missed initial-default leaves rank NULL, an ignored
 delete keeps rows.  Skips (77) when DuckDB cannot be had.
@@ -125,6 +128,31 @@ with tempfile.TemporaryDirectory() as tmp:
                  if not l.startswith("/schema: schema drift: field rank ")]
         check(f"v{v}: no problem", rc == 0 and not other and
               (v == 2) == bool(out), out + err)
+
+    # make_table.py --transforms: bucket, truncate, day, hour, month and
+    # year partition fields; each file is under partitions/ at the path
+    # of its partition values as Iceberg writes them (a NULL value: the
+    # __HIVE_DEFAULT_PARTITION__ folder), and the table's rows are there
+    t = os.path.join(tmp, "transforms")
+    p = subprocess.run(["/usr/bin/python3", os.path.join(here, "make_table.py"),
+                        t, "--transforms"], capture_output=True, text=True,
+                       timeout=180)
+    if p.returncode != 0:
+        check("transforms: make_table.py", False, p.stdout + p.stderr)
+    else:
+        exp = json.load(open(os.path.join(t, "expected.json")))
+        total = 0
+        for path, vals in sorted(exp["partitions"].items()):
+            parts = "/partitions/".join(
+                f"{k}={'__HIVE_DEFAULT_PARTITION__' if v in (None, 'null') else v}"
+                for k, v in vals.items())
+            rc, out, err = tool("ls", t, f"partitions/{parts}/files/" +
+                                os.path.dirname(os.path.relpath(path, t)))
+            check(f"transforms: partitions/{parts}",
+                  rc == 0 and os.path.basename(path) in out.split(), out + err)
+        rc, out, err = tool("cat", t, "rows.jsonl")
+        check("transforms: rows.jsonl", rc == 0 and
+              len(out.splitlines()) == exp["rows"], out + err)
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -540,10 +540,28 @@ char *ice_partition_text(const ice_table *tb, int32_t spec_id,
 	if (json_is_integer(v)) {
 		int64_t x = json_integer_value(v);
 		bool identity = !tr || strcmp(tr, "identity") == 0;
+		/* year, month and hour as Iceberg writes them in partition
+		 * paths (its transforms' human strings): 2023, 2023-12,
+		 * 2024-01-01-05 */
+		int64_t q = 0, rem = 0;
+		if (tr && (!strcmp(tr, "month") || !strcmp(tr, "hour"))) {
+			int64_t per = !strcmp(tr, "month") ? 12 : 24;
+			q = x / per - (x % per < 0);
+			rem = x - q * per;
+		}
 		if ((identity && ty && strcmp(ty, "date") == 0) ||
-		    (tr && strcmp(tr, "day") == 0))
+		    (tr && strcmp(tr, "day") == 0)) {
 			colfs_render_date(&b, r, x);
-		else if (identity && ty && strncmp(ty, "timestamp", 9) == 0)
+		} else if (tr && strcmp(tr, "year") == 0 && x > INT64_MIN + 1970 &&
+			   x < INT64_MAX - 1970) {
+			colfs_buf_printf(&b, "%" PRId64, 1970 + x);
+		} else if (tr && strcmp(tr, "month") == 0 && q < INT64_MAX - 1970) {
+			colfs_buf_printf(&b, "%04" PRId64 "-%02" PRId64, 1970 + q,
+					 rem + 1);
+		} else if (tr && strcmp(tr, "hour") == 0) {
+			colfs_render_date(&b, r, q);
+			colfs_buf_printf(&b, "-%02" PRId64, rem);
+		} else if (identity && ty && strncmp(ty, "timestamp", 9) == 0)
 			colfs_render_timestamp(&b, r, x,
 					       strstr(ty, "_ns") ? COLFS_UNIT_NANOS
 								 : COLFS_UNIT_MICROS,
