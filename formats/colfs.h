@@ -113,6 +113,18 @@ typedef struct colfs_options {
 	 * delta_version when delta_version_set, else the latest. */
 	bool delta_version_set;
 	int64_t delta_version;
+	/* An Apache Iceberg table's snapshot (formats/dataset/iceberg,
+	 * docs/iceberg-tree.md): -o snapshot=ID, -o as_of=TIMESTAMP (kept
+	 * as milliseconds since the epoch, UTC), -o ref=NAME (a branch or
+	 * tag); at most one of them.  -o location=PREFIX: the prefix of the
+	 * metadata's paths mapped onto the mounted root (default the
+	 * metadata's own `location`). */
+	bool ice_snapshot_set;
+	int64_t ice_snapshot;
+	bool ice_as_of_set;
+	int64_t ice_as_of_ms;
+	const char *ice_ref;
+	const char *ice_location;
 	/* Parquet modular encryption (docs/parquet-tree.md, "Encryption"):
 	 * keys as written (hex or base64:..., checked by colfs_options_set;
 	 * colfs_key_decode), NULL when not given.  column_keys holds each

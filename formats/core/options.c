@@ -59,6 +59,84 @@ static colfs_status parse_count(const char *s, unsigned long lo,
 }
 
 /* `v` (any case) is one of the NULL-terminated `names`. */
+/* An instant as -o as_of= gives it: milliseconds since the epoch (all
+ * digits), or YYYY-MM-DD[( |T)HH:MM[:SS[.fraction]]][Z|(+|-)HH[:MM]]
+ * (UTC when no offset is given), to milliseconds since the epoch. */
+static colfs_status parse_instant_ms(const char *s, int64_t *out)
+{
+	const char *p = s;
+	bool digits = *p != 0;
+
+	for (const char *q = s; *q; q++)
+		if (*q < '0' || *q > '9')
+			digits = false;
+	if (digits) {
+		char *end;
+		errno = 0;
+		long long n = strtoll(s, &end, 10);
+		if (*end || errno)
+			return COLFS_ECORRUPT;
+		*out = n;
+		return COLFS_OK;
+	}
+	int y, mo, d, h = 0, mi = 0, sec = 0, n = 0;
+	if (sscanf(p, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3 || n != 10)
+		return COLFS_ECORRUPT;
+	p += n;
+	int64_t ms = 0;
+	if (*p == ' ' || *p == 'T') {
+		n = 0;
+		if (sscanf(p + 1, "%2d:%2d%n", &h, &mi, &n) != 2 || n != 5)
+			return COLFS_ECORRUPT;
+		p += 1 + n;
+		if (*p == ':') {
+			n = 0;
+			if (sscanf(p + 1, "%2d%n", &sec, &n) != 1 || n != 2)
+				return COLFS_ECORRUPT;
+			p += 1 + n;
+			if (*p == '.') {
+				int scale = 100;
+				p++;
+				if (*p < '0' || *p > '9')
+					return COLFS_ECORRUPT;
+				for (; *p >= '0' && *p <= '9'; p++, scale /= 10)
+					ms += (*p - '0') * scale;
+			}
+		}
+	}
+	int64_t off_s = 0;
+	if (*p == 'Z') {
+		p++;
+	} else if (*p == '+' || *p == '-') {
+		int oh = 0, om = 0, sign = *p == '-' ? -1 : 1;
+		n = 0;
+		if (sscanf(p + 1, "%2d%n", &oh, &n) != 1 || n != 2)
+			return COLFS_ECORRUPT;
+		p += 3;
+		if (*p == ':')
+			p++;
+		if (*p) {
+			n = 0;
+			if (sscanf(p, "%2d%n", &om, &n) != 1 || n != 2)
+				return COLFS_ECORRUPT;
+			p += 2;
+		}
+		off_s = sign * (oh * 3600 + om * 60);
+	}
+	if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
+	    sec > 60 || h < 0 || mi < 0 || sec < 0)
+		return COLFS_ECORRUPT;
+	/* days from the civil date (proleptic Gregorian; H. Hinnant's) */
+	int64_t yy = y - (mo <= 2);
+	int64_t era = (yy >= 0 ? yy : yy - 399) / 400;
+	int64_t yoe = yy - era * 400;
+	int64_t doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	int64_t days = era * 146097 + doe - 719468;
+	*out = ((days * 86400 + h * 3600 + mi * 60 + sec) - off_s) * 1000 + ms;
+	return COLFS_OK;
+}
+
 static bool name_in(const char *v, const char *const *names)
 {
 	for (; *names; names++)
@@ -332,6 +410,30 @@ colfs_status colfs_options_set(colfs_options *o, const char *kv)
 			return COLFS_ECORRUPT;
 		o->delta_version = n;
 		o->delta_version_set = true;
+	} else if (KEY("snapshot")) {
+		char *end;
+		long long n;
+
+		if (!v || !((*v >= '0' && *v <= '9') || *v == '-'))
+			return COLFS_ECORRUPT;
+		errno = 0;
+		n = strtoll(v, &end, 10);
+		if (*end || errno || end == v)
+			return COLFS_ECORRUPT;
+		o->ice_snapshot = n;
+		o->ice_snapshot_set = true;
+	} else if (KEY("as_of")) {
+		if (!v || parse_instant_ms(v, &o->ice_as_of_ms) != COLFS_OK)
+			return COLFS_ECORRUPT;
+		o->ice_as_of_set = true;
+	} else if (KEY("ref")) {
+		if (!v || !*v)
+			return COLFS_ECORRUPT;
+		o->ice_ref = v;
+	} else if (KEY("location")) {
+		if (!v || !*v)
+			return COLFS_ECORRUPT;
+		o->ice_location = v;
 	} else if (KEY("footer_key")) {
 		if (!v || !key_text_ok(v, strlen(v)))
 			return COLFS_ECORRUPT;
@@ -466,7 +568,14 @@ const char *colfs_options_help(void)
 	       "    -o cafile=PATH         CA certificates to trust besides the system's\n"
 	       "    -o allow_full_download accept a server that ignores Range requests\n"
 	       "  Delta Lake tables (a directory with _delta_log/):\n"
-	       "    -o version=N           the table as of version N (default the latest)\n";
+	       "    -o version=N           the table as of version N (default the latest)\n"
+	       "  Apache Iceberg tables (a directory with metadata/*.metadata.json):\n"
+	       "    -o snapshot=ID         the table as of snapshot ID (default the current)\n"
+	       "    -o as_of=TIME          the snapshot current at TIME (ms since the epoch,\n"
+	       "                           or YYYY-MM-DD[ HH:MM[:SS[.f]]][Z|+HH:MM], UTC)\n"
+	       "    -o ref=NAME            the snapshot of branch or tag NAME\n"
+	       "    -o location=PREFIX     the metadata's path prefix mapped onto the table's\n"
+	       "                           directory (default the metadata's location)\n";
 }
 
 void colfs_options_defaults(colfs_options *o)

@@ -342,5 +342,11 @@ colfs_node *colfs_dir_add_layout_svg(colfs_tree *t, colfs_node *dir,
 /* Render a jansson value (stolen reference) as indented JSON plus '\n'. */
 struct json_t;
 colfs_status colfs_buf_json(colfs_buf *out, struct json_t *value);
+/* The whole bytes of the file node at `path` (relative to the root) of
+ * tree `t`, appended to `out` (tree_read.c): a reader of another tree's
+ * view (a dataset reading its files' schema.json, a table kind its
+ * delete files' rows). */
+colfs_status colfs_tree_read_path(colfs_tree *t, const char *path,
+				  colfs_buf *out);
 
 #endif

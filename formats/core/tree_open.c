@@ -146,6 +146,19 @@ static colfs_status tree_open_on(colfs_source *src, const char *display_name,
 		rc = COLFS_EUNSUPPORTED;
 		goto fail;
 	}
+	if ((t->opts.ice_snapshot_set || t->opts.ice_as_of_set ||
+	     t->opts.ice_ref || t->opts.ice_location) &&
+	    t->format != colfs_format_directory) {
+		snprintf(why, why_len, "%s: -o %s applies to Apache Iceberg "
+			 "tables (a directory with metadata/*.metadata.json), "
+			 "not to a %s file", display_name,
+			 t->opts.ice_snapshot_set ? "snapshot=" :
+			 t->opts.ice_as_of_set ? "as_of=" :
+			 t->opts.ice_ref ? "ref=" : "location=",
+			 t->format->name);
+		rc = COLFS_EUNSUPPORTED;
+		goto fail;
+	}
 	rc = t->format->open(t, &err);
 	if (rc != COLFS_OK && !t->format->probe) {
 		/* a directory (a dataset, a Delta table): no "file", its

@@ -895,3 +895,29 @@ void colfs_handle_close(colfs_handle *h)
 	}
 	free(h);
 }
+
+colfs_status colfs_tree_read_path(colfs_tree *t, const char *path,
+				  colfs_buf *out)
+{
+	colfs_node *n;
+	colfs_handle *h;
+	COLFS_TRY(colfs_tree_resolve(t, path, &n));
+	COLFS_TRY(colfs_node_open(t, n, &h));
+	colfs_status st = COLFS_OK;
+	char *chunk = malloc(1 << 20);
+	uint64_t at = 0;
+	if (!chunk)
+		st = COLFS_ENOMEM;
+	while (st == COLFS_OK) {
+		size_t got = 0;
+		st = colfs_handle_read(h, at, 1 << 20, chunk, &got);
+		if (st != COLFS_OK || got == 0)
+			break;
+		colfs_buf_append(out, chunk, got);
+		at += got;
+		st = colfs_buf_status(out);
+	}
+	free(chunk);
+	colfs_handle_close(h);
+	return st;
+}

@@ -249,6 +249,8 @@ static colfs_status summary_generate(colfs_tree *t, colfs_node *n,
 	}
 	colfs_buf_printf(out, "dataset: %s%s%s\n", ds->root,
 			 v->prefix[0] ? " " : "", v->prefix);
+	if (ds->table && ds->table->kind->summary && !v->prefix[0])
+		ds->table->kind->summary(ds->table, out);
 	colfs_buf_printf(out, "files: %zu (parquet %zu, orc %zu, cfile %zu)\n",
 			 nf, formats[0], formats[1], formats[2]);
 	colfs_buf_printf(out, "unreadable files: %zu\n", bad);
@@ -703,6 +705,10 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 	 * them). */
 	ds->gopts = *o;
 	ds->gopts.delta_version_set = false;
+	ds->gopts.ice_snapshot_set = false;
+	ds->gopts.ice_as_of_set = false;
+	ds->gopts.ice_ref = NULL;
+	ds->gopts.ice_location = NULL;
 	ds->gopts.cache_bytes /= ds->gopts.max_open_files;
 	if (ds->gopts.cache_bytes < (1u << 20))
 		ds->gopts.cache_bytes = 1u << 20;
@@ -736,6 +742,16 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 		st = kind->load(ds->root, o, &ds->table, err);
 		if (st != COLFS_OK)
 			return st;
+	}
+	if (!ds->table && (o->ice_snapshot_set || o->ice_as_of_set ||
+			   o->ice_ref || o->ice_location)) {
+		ds_entries_free(ents, n);
+		colfs_fail(err, COLFS_EUNSUPPORTED, UINT64_MAX,
+			   "-o %s applies to Apache Iceberg tables only, and "
+			   "this directory has no metadata/*.metadata.json",
+			   o->ice_snapshot_set ? "snapshot=" : o->ice_as_of_set
+			   ? "as_of=" : o->ice_ref ? "ref=" : "location=");
+		return COLFS_EUNSUPPORTED;
 	}
 	if (o->delta_version_set && !ds->table) {
 		ds_entries_free(ents, n);

@@ -282,27 +282,7 @@ const colfs_graft_ops ds_graft_ops = {
 colfs_status ds_read_node(colfs_tree *g, const char *path,
 				 colfs_buf *out)
 {
-	colfs_node *n;
-	colfs_handle *h;
-	COLFS_TRY(colfs_tree_resolve(g, path, &n));
-	COLFS_TRY(colfs_node_open(g, n, &h));
-	colfs_status st = COLFS_OK;
-	char *chunk = malloc(1 << 20);
-	uint64_t at = 0;
-	if (!chunk)
-		st = COLFS_ENOMEM;
-	while (st == COLFS_OK) {
-		size_t got = 0;
-		st = colfs_handle_read(h, at, 1 << 20, chunk, &got);
-		if (st != COLFS_OK || got == 0)
-			break;
-		colfs_buf_append(out, chunk, got);
-		at += got;
-		st = colfs_buf_status(out);
-	}
-	free(chunk);
-	colfs_handle_close(h);
-	return st;
+	return colfs_tree_read_path(g, path, out);
 }
 
 ds_view *ds_view_of(colfs_node *n)
@@ -488,6 +468,12 @@ colfs_status ds_list_table(dataset *ds, char *why, size_t why_len)
 				 : colfs_status_name(st));
 		else
 			ds->table_files = true;
+		/* what the kind could not read and left out, in errors */
+		char where[64];
+		snprintf(where, sizeof where, "/%s", tb->kind->folder);
+		for (size_t p = 0; st == COLFS_OK && p < tb->n_problems; p++)
+			ds_problem(ds, where, UINT64_MAX, COLFS_EIO, "%s",
+				   tb->problems[p]);
 	}
 	if (st == COLFS_OK && !ds->listed) {
 		ds_entry *ents = calloc(tb->n_files ? tb->n_files : 1,

@@ -66,7 +66,7 @@ colfs_status ds_list_folder(const char *root, const colfs_options *opts,
 			    const char *rel, ds_entry **out, size_t *n,
 			    ds_found *found, char *why, size_t why_len);
 /* Is the local directory `root` a table of a format colfs does not read
- * yet (Apache Iceberg, Apache Hudi, Apache Paimon), whose folder read as
+ * yet (Apache Hudi, Apache Paimon), whose folder read as
  * plain files would show rows the table does not hold?  If so, `why`
  * says which and what gave it away. */
 bool ds_foreign_table(const char *root, char *why, size_t why_len);
@@ -257,6 +257,9 @@ typedef struct ds_field {
 	bool nested;          /* a struct's leaf (`a.b` beside `a`): a view
 				 of columns/, inside its struct's member
 				 of rows.* and its text in schema */
+	long tfield;          /* a table's schema field: its index in
+				 ds_table.fields (a file lacking it reads
+				 its fill value), else -1 */
 } ds_field;
 
 typedef struct dataset {

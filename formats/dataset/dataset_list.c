@@ -623,7 +623,7 @@ static bool folder_has(const char *root, const char *sub, const char *prefix,
 	while (!found && (e = readdir(d)) != NULL) {
 		size_t n = strlen(e->d_name), k = suffix ? strlen(suffix) : 0;
 		if (prefix ? strncmp(e->d_name, prefix, strlen(prefix)) == 0
-			   : n > k && strcmp(e->d_name + n - k, suffix) == 0) {
+			   : suffix && n > k && strcmp(e->d_name + n - k, suffix) == 0) {
 			snprintf(name, name_len, "%s/%s", sub, e->d_name);
 			found = true;
 		}
@@ -637,17 +637,6 @@ bool ds_foreign_table(const char *root, char *why, size_t why_len)
 	char name[NAME_MAX + 64], path[PATH_MAX];
 	struct stat sb;
 
-	/* Iceberg: the table's state is in metadata/vN.metadata.json or
-	 * NNNNN-<uuid>.metadata.json; its data files include delete files,
-	 * whose rows are not the table's */
-	if (folder_has(root, "metadata", NULL, ".metadata.json", name,
-		       sizeof name)) {
-		snprintf(why, why_len, "an Apache Iceberg table (%s): Iceberg "
-			 "tables are not supported yet (its files read as a "
-			 "plain dataset would show deleted rows, and delete "
-			 "files' rows as data)", name);
-		return true;
-	}
 	/* Hudi: the timeline in .hoodie/ says which file slices are the
 	 * table's */
 	if ((size_t)snprintf(path, sizeof path, "%s/.hoodie", root) <

@@ -227,14 +227,28 @@ static char **ds_schema_blocks(const char *text, size_t *n)
  * mapping (table.h; for Delta, PROTOCOL.md, "Reader Requirements for
  * Column Mapping"): in mode
  * `name` its physical name, in mode `id` the field id the file gives its
- * top-level column (`ids`: the file's schema.json children; NULL: none).
- * NULL when the table's schema has no such field. */
+ * top-level column (`ids`: the file's schema.json children; NULL: none);
+ * `mapped`: mode `id` and a file without field ids, whose columns are
+ * found by the names the table's name mapping gives each field
+ * (mapped_names).  NULL when the table's schema has no such field. */
 static const ds_table_field *ds_table_field_of(const dataset *ds,
-					       const char *top, json_t *ids)
+					       const char *top, json_t *ids,
+					       bool mapped)
 {
 	const ds_table *s = ds->table;
 	bool by_id = strcmp(s->column_mapping_mode, "id") == 0;
 	int64_t id = -1;
+	for (size_t k = 0; mapped && k < s->n_fields; k++) {
+		for (char **nm = s->fields[k].mapped_names; nm && *nm; nm++) {
+			char *esc = colfs_name_escape(*nm);
+			bool same = esc && strcmp(esc, top) == 0;
+			free(esc);
+			if (same)
+				return &s->fields[k];
+		}
+	}
+	if (mapped)
+		return NULL;
 	if (by_id) {
 		size_t i;
 		json_t *c;
@@ -277,6 +291,7 @@ static const ds_table_field *ds_table_field_of(const dataset *ds,
 static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 {
 	json_t *ids = NULL, *doc = NULL;
+	bool mapped = false;
 	if (strcmp(ds->table->column_mapping_mode, "id") == 0) {
 		colfs_buf b = COLFS_BUF_INIT;
 		bool any = false;
@@ -290,7 +305,10 @@ static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 		json_array_foreach(ids, i, c)
 			if (json_is_integer(json_object_get(c, "field_id")))
 				any = true;
-		if (!any) {
+		/* no field ids: the table's name mapping, when it has one */
+		for (size_t k = 0; !any && k < ds->table->n_fields; k++)
+			mapped = mapped || ds->table->fields[k].mapped_names;
+		if (!any && !mapped) {
 			ds_set_damage(ds, f, "column mapping mode id: the "
 				      "file's columns have no field ids");
 			ds_problem(ds, f->tree_path, UINT64_MAX,
@@ -304,18 +322,20 @@ static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 	for (size_t j = 0; phys && j < f->nfields; j++) {
 		char *name = f->fields[j];
 		/* its top-level column: the whole name, else up to a '.' */
-		const ds_table_field *df = ds_table_field_of(ds, name, ids);
+		const ds_table_field *df = ds_table_field_of(ds, name, ids,
+							     mapped);
 		size_t cut = strlen(name);
 		for (const char *dot = name; !df && (dot = strchr(dot, '.'));
 		     dot++) {
 			char *top = strndup(name, (size_t)(dot - name));
-			df = top ? ds_table_field_of(ds, top, ids) : NULL;
+			df = top ? ds_table_field_of(ds, top, ids, mapped) : NULL;
 			if (df)
 				cut = (size_t)(dot - name);
 			free(top);
 		}
 		bool part = false;
-		for (size_t k = 0; df && k < ds->table->n_partition_columns; k++)
+		for (size_t k = 0; df && !ds->table->partitions_only &&
+				   k < ds->table->n_partition_columns; k++)
 			part = part || !strcmp(ds->table->partition_columns[k],
 					       df->name);
 		char *logical = df && !part ? colfs_name_escape(df->name) : NULL;
@@ -380,6 +400,8 @@ void ds_render_pval(colfs_buf *b, const dataset *ds, size_t k,
 static void ds_key_columns(dataset *ds, ds_file *f, colfs_tree *g)
 {
 	const char *null_token = colfs_tree_options(g)->null_token;
+	if (ds->table && ds->table->partitions_only)
+		return; /* the keys are no columns: nothing to compare */
 	for (size_t k = 0; f->pvals && k < ds->nkeys; k++) {
 		char *esc = colfs_name_escape(ds->keys[k].name);
 		size_t j = 0;
@@ -620,6 +642,8 @@ static long ds_field_find(const dataset *ds, const char *name)
 static long ds_key_column(const dataset *ds, const char *field)
 {
 	long is = -1;
+	if (ds->table && ds->table->partitions_only)
+		return -1;
 	for (size_t k = 0; is < 0 && k < ds->nkeys; k++) {
 		char *esc = colfs_name_escape(ds->keys[k].name);
 		if (esc && strcmp(esc, field) == 0)
@@ -633,6 +657,10 @@ static long ds_key_column(const dataset *ds, const char *field)
  * after the fields. */
 bool ds_key_placed(const dataset *ds, size_t k)
 {
+	/* a table's keys that are folders of partitions/ only: never shown
+	 * after the fields */
+	if (ds->table && ds->table->partitions_only)
+		return true;
 	for (size_t i = 0; i < ds->nfields; i++)
 		if (ds->fields[i].key == (long)k)
 			return true;
@@ -663,7 +691,8 @@ static void ds_unify(dataset *ds)
 	for (size_t j = 0; ds->table && j < ds->table->n_fields; j++) {
 		const char *name = ds->table->fields[j].name;
 		bool part = false;
-		for (size_t k = 0; k < ds->table->n_partition_columns; k++)
+		for (size_t k = 0; !ds->table->partitions_only &&
+				   k < ds->table->n_partition_columns; k++)
 			part = part || !strcmp(ds->table->partition_columns[k], name);
 		char *esc = part ? NULL : colfs_name_escape(name);
 		ds_field *nf = esc && ds_field_find(ds, esc) < 0
@@ -681,6 +710,7 @@ static void ds_unify(dataset *ds)
 		nf[ds->nfields].key_csv = ds_csv_text(name, strlen(name));
 		nf[ds->nfields].type = NULL;
 		nf[ds->nfields].key = -1;
+		nf[ds->nfields].tfield = (long)j;
 		ds->nfields++;
 	}
 	for (size_t i = 0; i < ds->nfiles; i++) {
@@ -711,6 +741,7 @@ static void ds_unify(dataset *ds)
 			/* a Hive key's column: the key at its place, as
 			 * DuckDB's hive_partitioning reads it */
 			nf[ds->nfields].key = ds_key_column(ds, f->fields[k]);
+			nf[ds->nfields].tfield = -1;
 			ds->nfields++;
 		}
 		/* its schema among the distinct ones */
@@ -748,9 +779,17 @@ static void ds_unify(dataset *ds)
 				continue;
 			while (j < f->nfields && strcmp(f->fields[j], ds->fields[k].name))
 				j++;
-			if (j == f->nfields)
+			/* a table's file lacking the field may read a value
+			 * its metadata gives (table.h fill_values) */
+			long tf = ds->fields[k].tfield;
+			bool filled = ds->table && tf >= 0 &&
+				      i < ds->table->n_files &&
+				      ds->table->files[i].fill_values &&
+				      ds->table->files[i].fill_values[tf];
+			if (j == f->nfields && !filled)
 				missing[nm++] = i;
-			else if (strcmp(f->types[j], first_type) != 0)
+			else if (j < f->nfields &&
+				 strcmp(f->types[j], first_type) != 0)
 				other[no++] = i;
 		}
 		colfs_buf b = COLFS_BUF_INIT;

@@ -129,6 +129,67 @@ static colfs_status ds_union_read(colfs_tree *t, colfs_node *n, dataset *ds,
 	return ds_union_damage(t, n, ds, i, path, st, why, nulls);
 }
 
+/* A table whose kind could not read all of its metadata (a manifest:
+ * table.h `problems`): under on_damage=error every union view fails,
+ * naming the first problem, rather than show a part of the table as
+ * the whole; skip and null show the files that are known. */
+static colfs_status ds_union_incomplete(colfs_tree *t, colfs_node *n,
+					const dataset *ds)
+{
+	if (!ds->table || !ds->table->n_problems ||
+	    colfs_tree_options(t)->on_damage != COLFS_ON_DAMAGE_ERROR)
+		return COLFS_OK;
+	colfs_tree_report(t, n, UINT64_MAX, COLFS_EIO, "the table's files are "
+			  "not all known (%s): a union view's read fails "
+			  "(on_damage=error; skip and null show the files "
+			  "that are known)", ds->table->problems[0]);
+	return COLFS_EIO;
+}
+
+/* The value file i reads for unified field k when it lacks it: its
+ * table's fill value (table.h), else NULL (none). */
+static const char *ds_fill(const dataset *ds, size_t i, size_t k)
+{
+	const ds_table *tb = ds->table;
+	long j = k < ds->nfields ? ds->fields[k].tfield : -1;
+	if (!tb || j < 0 || i >= tb->n_files || !tb->files[i].fill_values)
+		return NULL;
+	return tb->files[i].fill_values[j];
+}
+
+/* A fill value of field k as text (mode 0), JSON (1) or CSV (2): bare
+ * for the table's numeric and boolean types, else a string. */
+static void ds_render_fill(colfs_buf *b, const dataset *ds, size_t k,
+			   const char *v, int mode, const char *null_token)
+{
+	static const char *const bare[] = {
+		"\"int\"", "\"long\"", "\"integer\"", "\"short\"", "\"byte\"",
+		"\"float\"", "\"double\"", "\"boolean\"",
+	};
+	const char *ty = ds->table->fields[ds->fields[k].tfield].type_json;
+	bool plain = false;
+	for (size_t t = 0; ty && t < sizeof bare / sizeof bare[0]; t++)
+		plain = plain || strcmp(ty, bare[t]) == 0;
+	if (plain) {
+		colfs_buf_puts(b, v);
+		return;
+	}
+	if (mode == 1) {
+		colfs_render_json_string(b, (const uint8_t *)v, strlen(v));
+		return;
+	}
+	colfs_buf text = COLFS_BUF_INIT;
+	colfs_render r = {.null_token = null_token};
+	if (mode == 2)
+		r = colfs_render_csv_mode();
+	colfs_render_string(&text, &r, (const uint8_t *)v, strlen(v));
+	if (mode == 2)
+		colfs_render_csv_value(b, text.data, text.len, null_token);
+	else
+		colfs_buf_append(b, text.data ? text.data : "", text.len);
+	colfs_buf_free(&text);
+}
+
 /* `rows` rows of NULL of file `f` in a union view: `k` a field of
  * columns/ (a partition key keeps its value), or rows.jsonl (csv 0) or
  * rows.csv (1) when k is SIZE_MAX. */
@@ -159,6 +220,8 @@ static colfs_status ds_null_rows(const dataset *ds, const ds_file *f,
 						 ds->fields[j].key_json);
 		}
 		for (size_t j = 0; j < ds->nkeys; j++) {
+			if (ds->table && ds->table->partitions_only)
+				break;
 			if (shown++)
 				colfs_buf_putc(&line, ',');
 			if (!csv) {
@@ -191,6 +254,7 @@ static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	size_t k = (size_t)colfs_node_a(n);
 	const char *null_token = colfs_tree_options(t)->null_token;
 	ds_load(ds);
+	COLFS_TRY(ds_union_incomplete(t, n, ds));
 	if (i >= v->n)
 		return COLFS_END;
 	ds_file *f = &ds->files[v->idx[i]];
@@ -223,11 +287,19 @@ static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	while (j < f->nfields && strcmp(f->fields[j], ds->fields[k].name))
 		j++;
 	if (j == f->nfields) {
-		for (int64_t r = 0; r < rows && colfs_buf_status(out) == COLFS_OK; r++) {
-			colfs_buf_puts(out, null_token);
-			colfs_buf_putc(out, '\n');
-		}
-		return colfs_buf_status(out);
+		/* a field the file lacks: its fill value, else NULL */
+		const char *fill = ds_fill(ds, v->idx[i], k);
+		colfs_buf one = COLFS_BUF_INIT;
+		if (fill)
+			ds_render_fill(&one, ds, k, fill, 0, null_token);
+		else
+			colfs_buf_puts(&one, null_token);
+		colfs_buf_putc(&one, '\n');
+		for (int64_t r = 0; r < rows && colfs_buf_status(out) == COLFS_OK; r++)
+			colfs_buf_append(out, one.data, one.len);
+		colfs_status st = colfs_buf_status(&one);
+		colfs_buf_free(&one);
+		return st ? st : colfs_buf_status(out);
 	}
 	snprintf(path, sizeof path, "columns/%s",
 		 f->phys ? f->phys[j] : f->fields[j]);
@@ -338,6 +410,7 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 		colfs_buf_putc(out, '\n');
 		return colfs_buf_status(out);
 	}
+	COLFS_TRY(ds_union_incomplete(t, n, ds));
 	if (csv)
 		i--;
 	if (i >= v->n)
@@ -478,6 +551,14 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 				colfs_buf_puts(out, ds->fields[k].key_json);
 				colfs_buf_putc(out, ':');
 				colfs_buf_append(out, jv->val, jv->val_len);
+			} else if (ds_fill(ds, v->idx[i], k)) {
+				/* a field the file lacks: its fill value */
+				if (!csv) {
+					colfs_buf_puts(out, ds->fields[k].key_json);
+					colfs_buf_putc(out, ':');
+				}
+				ds_render_fill(out, ds, k, ds_fill(ds, v->idx[i], k),
+					       csv ? 2 : 1, null_token);
 			} else if (csv)
 				colfs_buf_puts(out, null_token);
 			else

@@ -19,6 +19,12 @@ static colfs_status delta_kind_load(const char *root, const colfs_options *o,
 	/* The version goes to the log reader as an argument: the options it
 	 * keeps (and opens checkpoints with) have none, which a file's own
 	 * tree would refuse. */
+	if (o->ice_snapshot_set || o->ice_as_of_set || o->ice_ref ||
+	    o->ice_location)
+		return colfs_fail(err, COLFS_EUNSUPPORTED, COLFS_OFFSET_UNKNOWN,
+				  "-o snapshot=, as_of=, ref= and location= "
+				  "apply to Apache Iceberg tables; a Delta "
+				  "table's is -o version=N");
 	colfs_options lo = *o;
 	lo.delta_version_set = false;
 	colfs_delta_snapshot *s;

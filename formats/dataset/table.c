@@ -4,9 +4,11 @@
 #include "table.h"
 
 extern const ds_table_kind ds_table_delta;
+extern const ds_table_kind ds_table_iceberg;
 
 const ds_table_kind *const ds_table_kinds[] = {
 	&ds_table_delta,
+	&ds_table_iceberg,
 	NULL,
 };
 

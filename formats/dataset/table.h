@@ -25,6 +25,7 @@
 
 struct colfs_tree;
 struct colfs_node;
+struct colfs_buf;
 
 /* One data file of the snapshot. */
 typedef struct ds_table_file {
@@ -39,6 +40,11 @@ typedef struct ds_table_file {
 	 * it has been called for this file). */
 	uint64_t *deleted_rows;
 	size_t n_deleted_rows;
+	/* For each field of the table (n_fields entries; NULL: none), the
+	 * value this file reads for a field it does not hold, instead of
+	 * NULL (the value of a partition on that field, a default the
+	 * schema gives): text, as partition_values; a NULL entry is NULL. */
+	char **fill_values;
 } ds_table_file;
 
 /* One top-level field of the table's schema. */
@@ -49,6 +55,11 @@ typedef struct ds_table_field {
 	bool nullable;
 	int64_t field_id;        /* the Parquet field id a column is found by
 				  * under column mapping `id`; -1 none */
+	/* Under column mapping `id`, a file whose columns have no field
+	 * ids: the names its column of this field may have (a name
+	 * mapping), NULL-terminated; NULL: none (such a file is damaged
+	 * when no field has any). */
+	char **mapped_names;
 } ds_table_field;
 
 typedef struct ds_table {
@@ -63,8 +74,19 @@ typedef struct ds_table {
 	char **partition_columns; /* logical names; their values come from
 				   * the metadata, not from the files */
 	size_t n_partition_columns;
+	/* The partition columns name the folders of partitions/ only: they
+	 * are no columns of the union views (whose values the files hold,
+	 * the partition values being derived from them). */
+	bool partitions_only;
 	char *column_mapping_mode;   /* "none", "name" (files' columns
 				   * by physical name) or "id" (by field id) */
+	/* Parts of its metadata the kind could not read (a manifest),
+	 * whose files are therefore not in `files`: one line each naming
+	 * the file, filed in errors at the root once `files` has run.  The
+	 * union views then fail under on_damage=error; skip and null show
+	 * the files that are known. */
+	char **problems;
+	size_t n_problems;
 } ds_table;
 
 typedef struct ds_table_kind {
@@ -78,6 +100,11 @@ typedef struct ds_table_kind {
 	const char *metadata_noun; /* "log" */
 	/* summary: "deleted rows: N (by <deletes_noun>: left out ...)" */
 	const char *deletes_noun; /* "deletion vectors" */
+	/* The metadata's file sizes are not checked against the files (its
+	 * record counts are): a kind whose writers are known to record
+	 * sizes other than the bytes stored (tables rewritten by tools that
+	 * keep the manifests). */
+	bool sizes_unchecked;
 	/* Is the local directory `root` a table of this kind? */
 	bool (*is_table)(const char *root);
 	/* Does `key`, a key of a remote prefix's listing (relative to the
@@ -100,6 +127,9 @@ typedef struct ds_table_kind {
 	 * load; the table outlives the tree. */
 	colfs_status (*add_tree)(struct colfs_tree *t, struct colfs_node *dir,
 				 const char *root, ds_table *tb);
+	/* Optional: lines the kind adds to the root's summary (which
+	 * metadata and snapshot, what it has read of them). */
+	void (*summary)(ds_table *tb, struct colfs_buf *out);
 	void (*free)(ds_table *tb);
 } ds_table_kind;
 

@@ -19,7 +19,7 @@ mbuild=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 CC=${FUZZ_CC:-clang}
-TARGETS="thrift codec pq_decode render orc_rle orc_proto cfile open_parquet open_orc open_cfile variant open_arrow avro xml_list"
+TARGETS="thrift codec pq_decode render orc_rle orc_proto cfile open_parquet open_orc open_cfile variant open_arrow avro puffin ice_meta xml_list"
 
 if ! command -v "$CC" >/dev/null 2>&1; then
 	echo "build.sh: $CC not found: the fuzz targets need clang with libFuzzer" >&2

@@ -321,6 +321,28 @@ else:
         with open(os.path.join(d, name), 'wb') as f:
             f.write(data)
 
+# puffin: Puffin files of deletion vectors written by
+# tests/iceberg/puffin.py (array and bitmap containers, two keys, two
+# blobs, each footer compression), a wrong CRC, and bare blobs
+sys.path.insert(0, os.path.join(here, '..', 'iceberg'))
+import puffin  # noqa: E402
+put('puffin', 'one', puffin.puffin([('d.parquet', [0, 2, 5])])[0])
+put('puffin', 'two-blobs', puffin.puffin([('a.parquet', [1, 3]),
+                                          ('b.parquet', [7])])[0])
+# a bitmap container takes 8 KiB: these two are kept whole, past MAX_SEED
+for name, data in (('bitmap', puffin.puffin([('d.parquet', range(0, 20000, 3))])[0]),
+                   ('bare-bitmap', puffin.dv_blob(range(0, 9000, 2)))):
+    os.makedirs(os.path.join(out, 'puffin'), exist_ok=True)
+    with open(os.path.join(out, 'puffin', name), 'wb') as f:
+        f.write(data)
+put('puffin', 'high-keys', puffin.puffin([('d.parquet',
+                                           [1, 70000, 1 << 32, (1 << 33) + 5])])[0])
+put('puffin', 'lz4-footer', puffin.puffin([('d.parquet', [4])], 'lz4')[0])
+put('puffin', 'lz4-nosize-footer',
+    puffin.puffin([('d.parquet', [4])], 'lz4-nosize')[0])
+put('puffin', 'zstd-footer', puffin.puffin([('d.parquet', [4])], 'zstd')[0])
+put('puffin', 'bad-crc', puffin.puffin([('d.parquet', [9])], crc_delta=1)[0])
+put('puffin', 'bare-blob', puffin.dv_blob([1, 3]))
 # xml_list: a page of each listing the object stores send (GCS's
 # ListObjectsV2 with its extra elements, Azure's List Blobs), an error
 # document, misplaced and repeated elements, a DOCTYPE, digits

@@ -58,8 +58,9 @@ check "cache_size= cfile_type= cfile_encoding= cfile_compression= cfile_nullable
 	_colfs "$COLFS" -o c
 check "checksums=verify checksums=ignore" _colfs "$COLFS" -o checksums=
 check "sizes=exact" _colfs "$COLFS" -o sizes=e
-check "null=x,salvage_effort= null=x,schema_from= null=x,size_index= null=x,sizes= null=x,s3_endpoint=" \
+check "null=x,salvage_effort= null=x,schema_from= null=x,size_index= null=x,sizes= null=x,s3_endpoint= null=x,snapshot=" \
 	_colfs "$COLFS" -o null=x,s
+check "as_of=" _colfs "$COLFS" -o as
 check "-onull=x,allow_full_download -onull=x,allow_other -onull=x,allow_root" \
 	_colfs "$COLFS" -onull=x,allow
 check "schema_from=s.parquet" _colfs "$COLFS" -o schema_from=s.

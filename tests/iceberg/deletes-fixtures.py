@@ -1,0 +1,41 @@
+# tests/iceberg/deletes-fixtures.py: the Puffin files of the Iceberg
+# deletes test (test_ice_deletes.c), written by puffin.py from the rows
+# DuckDB picked (OUTDIR/dv.json, deletes-fixtures.mjs).
+#
+#   /usr/bin/python3 deletes-fixtures.py OUTDIR
+#
+# Writes OUTDIR/dv_*.puffin and OUTDIR/puffin.json: for each file, each
+# blob's data file path and [offset, length] as a manifest gives them.
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import puffin  # noqa: E402
+
+out = sys.argv[1]
+dv = json.load(open(os.path.join(out, "dv.json")))
+P, R = dv["paths"], dv["rows"]
+where = {}
+
+
+def write(name, dvs, **kw):
+    data, blobs = puffin.puffin(dvs, **kw)
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(data)
+    where[name] = {p: [o, l] for (p, _), (o, l, _) in zip(dvs, blobs)}
+    return data
+
+
+write("dv_big.puffin", [(P["big"], R["big"])])
+write("dv_big_lz4.puffin", [(P["big"], R["big"])], footer_codec="lz4")
+write("dv_big_lz4_nosize.puffin", [(P["big"], R["big"])],
+      footer_codec="lz4-nosize")
+write("dv_big_zstd.puffin", [(P["big"], R["big"])], footer_codec="zstd")
+ab = write("dv_ab.puffin", [(P["a"], R["a"]), (P["b"], R["b"])])
+write("dv_crc.puffin", [(P["a"], R["a"])], crc_delta=1)
+with open(os.path.join(out, "dv_trunc.puffin"), "wb") as f:
+    f.write(ab[:-10])
+where["dv_trunc.puffin"] = where["dv_ab.puffin"]
+with open(os.path.join(out, "puffin.json"), "w") as f:
+    json.dump(where, f)

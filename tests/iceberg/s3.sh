@@ -1,0 +1,110 @@
+#!/bin/bash
+# tests/iceberg/s3.sh: Iceberg tables under an S3 prefix.  Corpus tables
+# (uuid; equality_deletes_partitioned: equality deletes per partition;
+# hive_partitioned_table: two partition specs) are uploaded to the test
+# S3 server of tests/remote (s3-server.js, Signature V4 checked) under
+# s3://BUCKET/<table>/; colfs-tool on each prefix finds the table by its
+# metadata/ keys, reads its metadata, manifest lists, manifests and data
+# files over S3, and gives the same bytes as on the local directory for
+# summary (after its first line), iceberg/ documents and the union views.
+# Exit 0 pass, 1 fail, 77 skip (no node, no corpus, no curl).
+#   s3.sh CORPUS_DIR   (COLFS_TOOL in the environment)
+set -u
+corpus=$1/iceberg
+here=$(cd "$(dirname "$0")" && pwd)
+remote=$here/../remote
+T=60
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+[ -x "${COLFS_TOOL:-}" ] || fail "COLFS_TOOL is not set to a program"
+[ -d "$corpus" ] || skip "no Iceberg corpus at $corpus"
+command -v curl >/dev/null || skip "curl is not installed"
+sh "$remote/s3rver-setup.sh" || exit $?
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/colfs-iceberg-s3.XXXXXX")
+export XDG_CACHE_HOME=$WORK/cache
+SERVER=
+cleanup() {
+	[ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null
+	wait 2>/dev/null
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 143' TERM INT HUP
+SECRET="colfs-iceberg-s3-secret-$$"
+AKID=AKIDCOLFSICEBERG
+BUCKET=colfs-iceberg
+S3_NODE_OPTS=--openssl-legacy-provider
+here_saved=$here
+here=$remote
+. "$remote/s3-server.sh"
+here=$here_saved
+pathenc() {
+	local LC_ALL=C s=$1 i c out=
+	for ((i = 0; i < ${#s}; i++)); do
+		c=${s:i:1}
+		case $c in
+		[A-Za-z0-9._~/-]) out+=$c ;;
+		*) out+=$(printf '%%%02X' "'$c") ;;
+		esac
+	done
+	printf '%s' "$out"
+}
+printf 'url = "%s/%s"\nrequest = "PUT"\noutput = "/dev/null"\n' \
+	"$ENDPOINT" "$BUCKET" >"$WORK/bucket.cfg"
+code=$(timeout "$T" curl -sS -K "$WORK/curl.cfg" -K "$WORK/bucket.cfg" \
+	--aws-sigv4 aws:amz:us-east-1:s3 \
+	-H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' -w '%{http_code}') ||
+	fail "making the bucket failed"
+[ "$code" = 200 ] || fail "making the bucket: HTTP $code"
+TABLES=(uuid equality_deletes_partitioned hive_partitioned_table)
+: >"$WORK/put.cfg"
+n=0
+for t in "${TABLES[@]}"; do
+	while IFS= read -r -d '' f; do
+		rel=${f#"$corpus/$t"/}
+		[ "$rel" = expected.json ] && continue
+		printf 'url = "%s/%s/%s/%s"\nupload-file = "%s"\noutput = "/dev/null"\n' \
+			"$ENDPOINT" "$BUCKET" "$t" "$(pathenc "$rel")" "$f" >>"$WORK/put.cfg"
+		n=$((n + 1))
+	done < <(find "$corpus/$t" -type f -print0)
+done
+timeout 120 curl -sS -K "$WORK/curl.cfg" -K "$WORK/put.cfg" \
+	--aws-sigv4 aws:amz:us-east-1:s3 \
+	-H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' -w '%{http_code}\n' \
+	>"$WORK/put.codes" || fail "the uploads failed"
+[ "$(grep -c '^200$' "$WORK/put.codes")" = "$n" ] ||
+	fail "not all $n uploads answered 200: $(sort "$WORK/put.codes" | uniq -c)"
+export AWS_ACCESS_KEY_ID=$AKID AWS_SECRET_ACCESS_KEY=$SECRET
+export HOME=$WORK/home
+unset AWS_PROFILE AWS_REGION AWS_DEFAULT_REGION AWS_CONFIG_FILE \
+	AWS_SHARED_CREDENTIALS_FILE AWS_SESSION_TOKEN
+tool() { timeout "$T" "$COLFS_TOOL" -o "s3_endpoint=$ENDPOINT" "$@"; }
+passed=0
+for t in "${TABLES[@]}"; do
+	L=$corpus/$t
+	U=s3://$BUCKET/$t/
+	mapfile -t cols < <(tool ls "$L" columns)
+	sid=$(tool ls "$L" iceberg/snapshots | tail -n1)
+	paths=(iceberg/metadata.json iceberg/history.jsonl iceberg/delete_files.jsonl
+		"iceberg/snapshots/$sid/snapshot.json"
+		rows.jsonl rows.csv "${cols[@]/#/columns/}")
+	tool cat "$L" "${paths[@]}" >"$WORK/local" || fail "$t: colfs-tool cat on $L"
+	tool cat "$U" "${paths[@]}" >"$WORK/remote" 2>"$WORK/err" ||
+		fail "$t: colfs-tool cat $U: $(head -3 "$WORK/err")"
+	cmp -s "$WORK/local" "$WORK/remote" || {
+		diff "$WORK/local" "$WORK/remote" | head -10 >&2
+		fail "$t: $U differs from the local table"
+	}
+	# summary: all but the lines naming where the table is
+	tool cat "$L" summary | grep -v '^dataset: \|^location: ' >"$WORK/local"
+	tool cat "$U" summary | grep -v '^dataset: \|^location: ' >"$WORK/remote"
+	cmp -s "$WORK/local" "$WORK/remote" || {
+		diff "$WORK/local" "$WORK/remote" | head -10 >&2
+		fail "$t: the summary of $U differs"
+	}
+	tool cat "$U" summary | grep -q "^location: .* read under s3://$BUCKET/$t\$" ||
+		fail "$t: summary: $(tool cat "$U" summary | grep location)"
+	echo "ok: $U: ${#paths[@]} documents and views and summary equal the local table's"
+	passed=$((passed + 1))
+done
+echo "$passed passed, 0 failed"
