@@ -1,3 +1,4 @@
+#!/bin/bash
 # tests/remote/lib.sh: the shell helpers the remote tests share (s3.sh,
 # s3-list.sh, s3-dataset.sh, azure.sh, gcs.sh).  Sourced, after the test
 # sets `here` (its folder) and T (the seconds any one command may take).
