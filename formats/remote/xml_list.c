@@ -264,6 +264,10 @@ static void xml_quote(char *out, size_t n, const char *s)
 {
 	size_t k = 0;
 
+	/* the text up to its first line break, after leading white space
+	 * (a store's element may start with a line break) */
+	while (s && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
+		s++;
 	for (; s && *s && k + 1 < n; s++) {
 		if (*s == '\r' || *s == '\n')
 			break;
@@ -290,6 +294,11 @@ bool colfs_xml_error(const char *body, size_t len, char *code, char *msg,
 	if (ok) {
 		xml_quote(code, n, pg.field[0]);
 		xml_quote(msg, n, pg.field[1]);
+	}
+	/* a Code of white space alone is no code */
+	if (ok && !code[0]) {
+		msg[0] = '\0';
+		ok = false;
 	}
 	colfs_xml_page_clear(&pg);
 	return ok;

@@ -345,11 +345,14 @@ put('puffin', 'bad-crc', puffin.puffin([('d.parquet', [9])], crc_delta=1)[0])
 put('puffin', 'bare-blob', puffin.dv_blob([1, 3]))
 # xml_list: a page of each listing the object stores send (GCS's
 # ListObjectsV2 with its extra elements, Azure's List Blobs), an error
-# document, misplaced and repeated elements, a DOCTYPE, digits
+# document (one whose Code is line breaks alone, one whose Code starts
+# with them), misplaced and repeated elements, a DOCTYPE, digits
 put('xml_list', 'azure-page.xml', b'<?xml version="1.0" encoding="utf-8"?><EnumerationResults ServiceEndpoint="http://127.0.0.1:10000/acct/" ContainerName="cnt"><Prefix>ds/</Prefix><Blobs><Blob><Name>ds/a.parquet</Name><Properties><Content-Length>300</Content-Length><BlobType>BlockBlob</BlobType></Properties></Blob><Blob><Name>ds/dir/</Name><Properties><Content-Length>0</Content-Length></Properties></Blob></Blobs><NextMarker>M1</NextMarker></EnumerationResults>\n')
 put('xml_list', 'digits.txt', b'0123456789')
 put('xml_list', 'doctype.xml', b'<!DOCTYPE r [<!ENTITY e "x">]><ListBucketResult><Name>&e;</Name></ListBucketResult>\n')
 put('xml_list', 'error.xml', b"<?xml version='1.0' encoding='UTF-8'?><Error><Code>SignatureDoesNotMatch</Code><Message>Access denied.\nSecond line</Message><StringToSign>GOOG4-HMAC-SHA256\n20261128T220000Z</StringToSign></Error>\n")
+put('xml_list', 'error-code-blank.xml', b"<Error><Code>\r\r\r</Code><Message>m</Message></Error>\n")
+put('xml_list', 'error-code-late.xml', b"<Error><Code>\r\n  AccessDenied\r\n</Code><Message>\nm</Message></Error>\n")
 put('xml_list', 'gcs-page.xml', b'<?xml version=\'1.0\' encoding=\'UTF-8\'?><ListBucketResult xmlns=\'http://doc.s3.amazonaws.com/2006-03-01\'><Name>priv</Name><Prefix>ds/</Prefix><KeyCount>2</KeyCount><MaxKeys>2</MaxKeys><IsTruncated>true</IsTruncated><EncodingType>url</EncodingType><Contents><Key>ds/a%20b.parquet</Key><Generation>1764368000000000</Generation><MetaGeneration>1</MetaGeneration><LastModified>2026-11-28T22:00:00.000Z</LastModified><ETag>"5d41402abc4b2a76b9719d911017c592"</ETag><Size>1234</Size></Contents><Contents><Key>ds/b.parquet</Key><Size>99</Size></Contents><NextContinuationToken>ZHMvYi5wYXJxdWV0</NextContinuationToken></ListBucketResult>\n')
 put('xml_list', 'nested.xml', b'<ListBucketResult><Contents><Key>a</Key><Key>b</Key><Size>1</Size></Contents><Other><Contents><Key>x</Key></Contents></Other><Name>n</Name><Name>m</Name></ListBucketResult>\n')
 
