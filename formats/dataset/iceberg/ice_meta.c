@@ -706,6 +706,7 @@ colfs_status ice_table_load(const char *root, const colfs_options *o,
 	tb->opts.ice_as_of_set = false;
 	tb->opts.ice_ref = NULL;
 	tb->opts.ice_location = NULL;
+	tb->opts.table_metadata = NULL;
 	tb->snap_id = -1;
 	if (!tb->root) {
 		ice_table_free(tb);
