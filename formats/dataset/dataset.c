@@ -689,14 +689,10 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 	 * listing has seen its metadata. */
 	const colfs_options *o = colfs_tree_options(t);
 	const ds_table_kind *kind = NULL;
-	if (o->table_metadata) {
+	if (o->table_metadata &&
+	    (kind = ds_table_kind_of_metadata(o->table_metadata, NULL))) {
 		/* named by its metadata file (dataset_table_root): the kind
 		 * that knows the name, whatever the root holds */
-		kind = ds_table_kind_of_metadata(o->table_metadata, NULL);
-		if (!kind)
-			return colfs_fail(err, COLFS_EUNSUPPORTED, UINT64_MAX,
-					  "%s: not a table's metadata file",
-					  o->table_metadata);
 		st = kind->load(ds->root, o, &ds->table, err);
 		if (st != COLFS_OK)
 			return st;
