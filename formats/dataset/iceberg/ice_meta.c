@@ -719,6 +719,7 @@ colfs_status ice_table_load(const char *root, const colfs_options *o,
 		 * version-hint.text says */
 		if ((st = named_metadata(tb, o->table_metadata, &path, err)) !=
 		    COLFS_OK) {
+			free(path);
 			ice_table_free(tb);
 			return st;
 		}
