@@ -160,8 +160,8 @@ try:
         fh.write('{"format-version": 2, "location": ')
     rc, out, err = tool("cat", os.path.join(bad, "metadata",
                                             "v1.metadata.json"), "summary")
-    check("a metadata file that is not JSON", rc != 0 and
-          "metadata/v1.metadata.json" in err, err)
+    check("a metadata file that is not JSON: the JSON error, naming it",
+          rc != 0 and "metadata/v1.metadata.json: unexpected" in err, err)
 finally:
     shutil.rmtree(work, ignore_errors=True)
 
