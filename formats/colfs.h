@@ -125,6 +125,10 @@ typedef struct colfs_options {
 	int64_t ice_as_of_ms;
 	const char *ice_ref;
 	const char *ice_location;
+	/* A table named by its metadata file (colfs_format.table_root): that
+	 * file's path or URL, which the table's kind reads instead of finding
+	 * its current metadata.  Set by colfs_tree_open, never by -o. */
+	const char *table_metadata;
 	/* Parquet modular encryption (docs/parquet-tree.md, "Encryption"):
 	 * keys as written (hex or base64:..., checked by colfs_options_set;
 	 * colfs_key_decode), NULL when not given.  column_keys holds each

@@ -41,6 +41,8 @@ static void tool_usage(FILE *f)
 "\n"
 "Walk the tree that `colfs FILE MOUNTPOINT` would mount, without mounting.\n"
 "FILE may also be a directory (a dataset, a Delta Lake table) or a URL.\n"
+"An Apache Iceberg table is its directory, or one of its metadata files\n"
+"(TABLE/metadata/v3.metadata.json, locally or under a prefix URL).\n"
 "URLs: http://, https://, s3://, az://, abfss://, gs://, hf:// (a prefix\n"
 "ending in '/' of an object store, a folder of the Hub, is a dataset).\n"
 "\n"

@@ -111,6 +111,11 @@ typedef struct colfs_format {
 	 * read, document and piece), so it must be cheap; `force` (a watcher
 	 * or the summary asking) wants a full look now. */
 	colfs_status (*check)(colfs_tree *t, bool force, colfs_err *err);
+	/* Optional (the directory module): when `name` is, by its name, the
+	 * metadata file of a table (an Iceberg vN.metadata.json), the
+	 * table's root (malloc'd), which colfs_tree_open opens instead with
+	 * `name` as colfs_options.table_metadata; NULL: `name` is itself. */
+	char *(*table_root)(const char *name);
 } colfs_format;
 
 /* Open `fd` (owned) as `format` without probing: for tests and for

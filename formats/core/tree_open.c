@@ -308,6 +308,25 @@ colfs_status colfs_tree_open(const char *path, const colfs_options *opts,
 
 	*out = NULL;
 	why[0] = '\0';
+	/* A table named by its metadata file: a file, which no format's
+	 * magic bytes know.  The directory module, whose table kinds know
+	 * such names, gives the table's root; the tree is that root's, the
+	 * file passed down in the options as the metadata to read.  Asked
+	 * by name before the file is opened (a remote root is a prefix, not
+	 * the object), so the core knows no table kind. */
+	if (colfs_format_directory->table_root &&
+	    !(opts && opts->table_metadata)) {
+		char *root = colfs_format_directory->table_root(path);
+		if (root) {
+			colfs_options to = {0};
+			if (opts)
+				to = *opts;
+			to.table_metadata = path;
+			rc = colfs_tree_open(root, &to, out, why, why_len);
+			free(root);
+			return rc;
+		}
+	}
 	rc = k->open(path, opts, &op, why, why_len);
 	if (rc != COLFS_OK)
 		return rc;

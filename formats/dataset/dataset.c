@@ -689,7 +689,14 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 	 * listing has seen its metadata. */
 	const colfs_options *o = colfs_tree_options(t);
 	const ds_table_kind *kind = NULL;
-	if (!s3 && (kind = ds_table_kind_of_dir(ds->root))) {
+	if (o->table_metadata &&
+	    (kind = ds_table_kind_of_metadata(o->table_metadata, NULL))) {
+		/* named by its metadata file (dataset_table_root): the kind
+		 * that knows the name, whatever the root holds */
+		st = kind->load(ds->root, o, &ds->table, err);
+		if (st != COLFS_OK)
+			return st;
+	} else if (!s3 && (kind = ds_table_kind_of_dir(ds->root))) {
 		st = kind->load(ds->root, o, &ds->table, err);
 		if (st != COLFS_OK)
 			return st;
@@ -709,6 +716,7 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 	ds->gopts.ice_as_of_set = false;
 	ds->gopts.ice_ref = NULL;
 	ds->gopts.ice_location = NULL;
+	ds->gopts.table_metadata = NULL;
 	ds->gopts.cache_bytes /= ds->gopts.max_open_files;
 	if (ds->gopts.cache_bytes < (1u << 20))
 		ds->gopts.cache_bytes = 1u << 20;
@@ -733,7 +741,7 @@ static colfs_status dataset_open(colfs_tree *t, colfs_err *err)
 		colfs_fail(err, st, UINT64_MAX, "%s", why[0] ? why : colfs_status_name(st));
 		return st;
 	}
-	if (s3 && kind) {
+	if (s3 && kind && !ds->table) {
 		/* A table under a remote prefix: its metadata read through
 		 * the prefix's source kind, its files opened by their URLs. */
 		ds_entries_free(ents, n);
@@ -814,6 +822,16 @@ static colfs_status dataset_check(colfs_tree *t, bool force, colfs_err *err)
 		  : COLFS_OK;
 }
 
+/* A file whose name says it is a table's metadata (an Iceberg
+ * vN.metadata.json): the table's root, which the core opens instead,
+ * the file passed down as colfs_options.table_metadata.  By name alone:
+ * such a file is JSON, which no magic bytes tell from any other. */
+static char *dataset_table_root(const char *name)
+{
+	char *root;
+	return ds_table_kind_of_metadata(name, &root) ? root : NULL;
+}
+
 const colfs_format colfs_format_dataset = {
 	.name = "dataset",
 	.probe = NULL,
@@ -821,4 +839,5 @@ const colfs_format colfs_format_dataset = {
 	.close = dataset_close,
 	.sized_by_nodes = true,
 	.check = dataset_check,
+	.table_root = dataset_table_root,
 };

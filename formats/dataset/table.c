@@ -1,5 +1,6 @@
 /* colfs: the table kinds (table.h), in the order a directory is tried. */
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "table.h"
 
@@ -27,5 +28,24 @@ const ds_table_kind *ds_table_kind_of_key(const char *key)
 		if (ds_table_kinds[i]->is_listing_key &&
 		    ds_table_kinds[i]->is_listing_key(key))
 			return ds_table_kinds[i];
+	return NULL;
+}
+
+const ds_table_kind *ds_table_kind_of_metadata(const char *name,
+					       char **root)
+{
+	for (size_t i = 0; ds_table_kinds[i]; i++) {
+		char *r;
+		if (!ds_table_kinds[i]->metadata_root ||
+		    !(r = ds_table_kinds[i]->metadata_root(name)))
+			continue;
+		if (root)
+			*root = r;
+		else
+			free(r);
+		return ds_table_kinds[i];
+	}
+	if (root)
+		*root = NULL;
 	return NULL;
 }

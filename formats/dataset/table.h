@@ -110,6 +110,11 @@ typedef struct ds_table_kind {
 	/* Does `key`, a key of a remote prefix's listing (relative to the
 	 * prefix), say that the prefix is a table of this kind? */
 	bool (*is_listing_key)(const char *key);
+	/* Optional: is `name` (a path or URL, by its last part) a metadata
+	 * file of this kind, which names its table?  Then the table's root
+	 * as `load` takes it (malloc'd), else NULL.  `load` then reads that
+	 * file (colfs_options.table_metadata) as the table's metadata. */
+	char *(*metadata_root)(const char *name);
 	/* Read the table at `root` (a local directory or a prefix's URL
 	 * without its last '/') as the options say (which snapshot): its
 	 * metadata only, when the kind has a `files` function. */
@@ -140,5 +145,9 @@ extern const ds_table_kind *const ds_table_kinds[];
 const ds_table_kind *ds_table_kind_of_dir(const char *root);
 /* The kind a remote listing's key says its prefix is, or NULL. */
 const ds_table_kind *ds_table_kind_of_key(const char *key);
+/* The kind whose metadata file `name` is, or NULL; *root (malloc'd)
+ * its table's root.  (*root is NULL when `root` is NULL.) */
+const ds_table_kind *ds_table_kind_of_metadata(const char *name,
+					       char **root);
 
 #endif

@@ -5,7 +5,7 @@
 # rows.py checks against expected.json); iceberg/ lists each snapshot and
 # its manifests; the damaged table's rows.jsonl read fails with EIO and
 # errors names the deletion vector file; -o snapshot= mounts an older
-# snapshot.
+# snapshot, and so does the table named by an older metadata file.
 #   mount.sh CORPUS_DIR   (COLFS, COLFS_TOOL in the environment)
 set -u
 corpus=$1/iceberg
@@ -79,6 +79,20 @@ if timeout $T "$COLFS" -o snapshot="$first" "$t" "$MNT"; then
 	umount_now
 else
 	bad "equality_deletes: mount -o snapshot=$first"
+fi
+# named by an older metadata file (a relative path, the daemon started
+# in the table's folder): v2.metadata.json's current snapshot is that
+# first one, whatever version-hint.text says
+if (cd "$t" && timeout $T "$COLFS" metadata/v2.metadata.json "$MNT"); then
+	check "equality_deletes by metadata/v2.metadata.json: 4 rows" test "$(timeout $T cat "$MNT/rows.jsonl" | wc -l)" = 4
+	check "equality_deletes by metadata/v2.metadata.json: summary names it and snapshot $first" \
+		grep -qz "iceberg metadata: metadata/v2.metadata.json .*snapshot: $first " "$MNT/summary"
+	check "equality_deletes by metadata/v2.metadata.json: iceberg/metadata.json is v2's" \
+		python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
+		"$MNT/iceberg/metadata.json" "$t/metadata/v2.metadata.json"
+	umount_now
+else
+	bad "equality_deletes: mount by metadata/v2.metadata.json"
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

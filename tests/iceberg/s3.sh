@@ -6,7 +6,10 @@
 # s3://BUCKET/<table>/; colfs-tool on each prefix finds the table by its
 # metadata/ keys, reads its metadata, manifest lists, manifests and data
 # files over S3, and gives the same bytes as on the local directory for
-# summary (after its first line), iceberg/ documents and the union views.
+# summary (after its first line), iceberg/ documents and the union views;
+# named by its current metadata file's URL (s3://BUCKET/<table>/metadata/
+# vN.metadata.json) the same bytes again, and by an older one's that
+# version's snapshot.
 # Exit 0 pass, 1 fail, 77 skip (no node, no corpus, no curl).
 #   s3.sh CORPUS_DIR   (COLFS_TOOL in the environment)
 set -u
@@ -104,7 +107,23 @@ for t in "${TABLES[@]}"; do
 	}
 	tool cat "$U" summary | grep -q "^location: .* read under s3://$BUCKET/$t\$" ||
 		fail "$t: summary: $(tool cat "$U" summary | grep location)"
-	echo "ok: $U: ${#paths[@]} documents and views and summary equal the local table's"
+	# named by its current metadata file's URL: the same bytes
+	m=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["metadata"])' \
+		"$L/expected.json") || fail "$t: expected.json"
+	tool cat "$U$m" "${paths[@]}" >"$WORK/bymeta" 2>"$WORK/err" ||
+		fail "$t: colfs-tool cat $U$m: $(head -3 "$WORK/err")"
+	tool cat "$L" "${paths[@]}" >"$WORK/local"
+	cmp -s "$WORK/local" "$WORK/bymeta" ||
+		fail "$t: $U$m differs from the local table"
+	tool cat "$U$m" summary | grep -q "^iceberg metadata: $m " ||
+		fail "$t: the summary of $U$m: $(tool cat "$U$m" summary | head -3)"
+	# an older metadata file's URL: its own current snapshot
+	old=$(ls "$L/metadata" | grep -E '\.metadata\.json$' | sort -V | tail -n2 | head -n1)
+	sid=$(python3 -c 'import json,sys; s = json.load(open(sys.argv[1])).get("current-snapshot-id")
+print(s if s is not None and s >= 0 else "none")' "$L/metadata/$old") || fail "$t: $old"
+	tool cat "${U}metadata/$old" summary 2>"$WORK/err" | grep -q "^snapshot: $sid\b" ||
+		fail "$t: ${U}metadata/$old: not snapshot $sid: $(head -3 "$WORK/err")"
+	echo "ok: $U: ${#paths[@]} documents and views and summary equal the local table's, by its metadata file's URL too"
 	passed=$((passed + 1))
 done
 echo "$passed passed, 0 failed"

@@ -71,6 +71,12 @@ typedef struct ice_table {
 bool ice_is_table(const char *root);
 /* Does a remote listing's key say its prefix is an Iceberg table? */
 bool ice_is_listing_key(const char *key);
+/* table.h's metadata_root: the root of the table whose metadata file
+ * `name` is (vN.metadata.json, NNNNN-<uuid>.metadata.json, gzip'd
+ * spellings): the folder above metadata/, else the file's own folder;
+ * NULL when `name` is no such file or that root is no directory or
+ * prefix colfs lists. */
+char *ice_metadata_root(const char *name);
 /* Find the current metadata file of the table at `root` (version-hint,
  * else the highest version), parse it and pick the snapshot the options
  * ask for (snapshot=, as_of=, ref=; else the current one). */

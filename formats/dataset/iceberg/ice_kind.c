@@ -599,6 +599,7 @@ const ds_table_kind ds_table_iceberg = {
 	.sizes_unchecked = true,
 	.is_table = ice_is_table,
 	.is_listing_key = ice_is_listing_key,
+	.metadata_root = ice_metadata_root,
 	.load = kind_load,
 	.files = kind_files,
 	.deletes = kind_deletes,

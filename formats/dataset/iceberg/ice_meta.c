@@ -189,6 +189,42 @@ bool ice_is_listing_key(const char *key)
 	return meta_version(key + 9) >= 0;
 }
 
+char *ice_metadata_root(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+	const char *base = slash ? slash + 1 : name;
+	if (meta_version(base) < 0)
+		return NULL;
+	bool remote = !colfs_source_is_local(name);
+	/* the file's folder (name[0, dl)); the one above it when that is
+	 * metadata/ (not a URL's host: "s3://metadata/...") */
+	size_t dl = slash ? (size_t)(slash - name) : 0;
+	size_t cut = dl;
+	while (cut && name[cut - 1] != '/')
+		cut--;
+	if (dl - cut == 8 && strncmp(name + cut, "metadata", 8) == 0 &&
+	    !(cut >= 3 && strncmp(name + cut - 3, "://", 3) == 0))
+		dl = cut;
+	while (dl > 1 && name[dl - 1] == '/')
+		dl--;
+	if (dl == 0 && name[0] == '/')
+		dl = 1;
+	char *root = NULL;
+	if (remote) {
+		if (dl && asprintf(&root, "%.*s/", (int)dl, name) < 0)
+			root = NULL;
+	} else {
+		root = dl ? strndup(name, dl) : strdup(".");
+	}
+	/* a folder colfs lists (a local directory, a remote prefix); else
+	 * the name is opened as what it is, and its error names it */
+	if (root && !colfs_source_kind_of(root)->listing) {
+		free(root);
+		root = NULL;
+	}
+	return root;
+}
+
 /* A file of the table read whole (gzip-compressed metadata decompressed,
  * found by its magic), NUL-terminated. */
 char *ice_read_whole(const char *local, const char *shown,
@@ -619,6 +655,36 @@ static colfs_status pick_snapshot(ice_table *tb, const colfs_options *o,
 	return COLFS_OK;
 }
 
+/* The metadata file `given` (colfs_options.table_metadata) as read
+ * (*path: absolute when local) and as tb->meta_rel names it: relative
+ * to the root when under it, else by its file name. */
+static colfs_status named_metadata(ice_table *tb, const char *given,
+				   char **path, colfs_err *err)
+{
+	if (tb->remote) {
+		*path = strdup(given);
+	} else if (!(*path = realpath(given, NULL))) {
+		int e = errno;
+		return colfs_fail(err, e == ENOMEM ? COLFS_ENOMEM : COLFS_EIO,
+				  COLFS_OFFSET_UNKNOWN, "%s: %s", given,
+				  strerror(e));
+	}
+	if (!*path)
+		return colfs_fail(err, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN,
+				  "out of memory");
+	size_t rl = strlen(tb->root);
+	const char *rel = strrchr(*path, '/');
+	rel = rel ? rel + 1 : *path;
+	if (strncmp(*path, tb->root, rl) == 0 && (*path)[rl] == '/')
+		rel = *path + rl + 1;
+	else if (rl == 1 && tb->root[0] == '/' && (*path)[0] == '/')
+		rel = *path + 1;
+	if (!(tb->meta_rel = strdup(rel)))
+		return colfs_fail(err, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN,
+				  "out of memory");
+	return COLFS_OK;
+}
+
 colfs_status ice_table_load(const char *root, const colfs_options *o,
 			    ice_table **out, colfs_err *err)
 {
@@ -640,26 +706,38 @@ colfs_status ice_table_load(const char *root, const colfs_options *o,
 	tb->opts.ice_as_of_set = false;
 	tb->opts.ice_ref = NULL;
 	tb->opts.ice_location = NULL;
+	tb->opts.table_metadata = NULL;
 	tb->snap_id = -1;
 	if (!tb->root) {
 		ice_table_free(tb);
 		return colfs_fail(err, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN,
 				  "out of memory");
 	}
-	char *name = NULL;
-	if ((st = find_current(tb, o, &name, err)) != COLFS_OK) {
-		ice_table_free(tb);
-		return st;
-	}
 	char *path = NULL;
-	if (asprintf(&tb->meta_rel, "metadata/%s", name) < 0 ||
-	    asprintf(&path, "%s/%s", tb->root, tb->meta_rel) < 0) {
+	if (o->table_metadata) {
+		/* the table named by a metadata file: that one, whatever
+		 * version-hint.text says */
+		if ((st = named_metadata(tb, o->table_metadata, &path, err)) !=
+		    COLFS_OK) {
+			free(path);
+			ice_table_free(tb);
+			return st;
+		}
+	} else {
+		char *name = NULL;
+		if ((st = find_current(tb, o, &name, err)) != COLFS_OK) {
+			ice_table_free(tb);
+			return st;
+		}
+		if (asprintf(&tb->meta_rel, "metadata/%s", name) < 0 ||
+		    asprintf(&path, "%s/%s", tb->root, tb->meta_rel) < 0) {
+			free(name);
+			ice_table_free(tb);
+			return colfs_fail(err, COLFS_ENOMEM,
+					  COLFS_OFFSET_UNKNOWN, "out of memory");
+		}
 		free(name);
-		ice_table_free(tb);
-		return colfs_fail(err, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN,
-				  "out of memory");
 	}
-	free(name);
 	size_t len;
 	char *text = ice_read_whole(path, tb->meta_rel, o, &len, err);
 	free(path);
