@@ -8,7 +8,6 @@
  * Delete files are not data: files/, partitions/, the union views and
  * summary's counts are the data files' alone, as the dataset shows them. */
 #include "ice_int.h"
-#include "../table.h"
 #include "../../core/buf.h"
 #include "../../core/tree.h"
 #include <stdio.h>
@@ -16,7 +15,9 @@
 #include <string.h>
 
 typedef struct deltree {
-	ds_table *tb;
+	ice_applies_fn applies;
+	ice_applies_free_fn applies_free;
+	void *ctx;
 	ice_table *it;
 	char **keys;   /* the delete files' folder paths, sorted, distinct */
 	size_t n;
@@ -62,6 +63,36 @@ static bool del_is(const ice_table *it, size_t j, const char *key)
 	return is;
 }
 
+/* Delete file j's line of delete_files.jsonl (`applies` its applies_to,
+ * taken), or NULL when memory ran out. */
+json_t *ice_delete_json(const ice_table *it, size_t j, json_t *applies)
+{
+	static const char *const kinds[] = {"data", "position deletes",
+					    "equality deletes"};
+	const ice_file *f = &it->dels[j];
+	char *rel = ice_rel_path(it, f->path);
+	json_t *eq = json_array();
+	for (size_t e = 0; eq && e < f->n_equality_ids; e++)
+		json_array_append_new(eq, json_integer(f->equality_ids[e]));
+	json_t *o = json_pack("{s:s, s:s, s:I, s:O, s:I, s:o, s:s?, s:o, s:o, s:o}",
+		"path", rel ? rel : f->path,
+		"content", f->content_offset >= 0 ? "deletion vector"
+			   : kinds[f->content >= 0 && f->content <= 2
+				   ? f->content : 0],
+		"data_sequence_number", (json_int_t)f->seq,
+		"partition", f->partition,
+		"record_count", (json_int_t)f->record_count,
+		"equality_ids", eq ? eq : json_null(),
+		"referenced_data_file", f->referenced_data_file,
+		"content_offset", f->content_offset >= 0
+			? json_integer(f->content_offset) : json_null(),
+		"content_size_in_bytes", f->content_size >= 0
+			? json_integer(f->content_size) : json_null(),
+		"applies_to", applies ? applies : json_array());
+	free(rel);
+	return o;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -75,7 +106,7 @@ static colfs_status entries_generate(colfs_tree *t, colfs_node *n,
 	const delfile *df = colfs_node_ctx(n);
 	ice_table *it = df->d->it;
 	colfs_err err = {0};
-	json_t **applies = ice_kind_applies(df->d->tb, &err);
+	json_t **applies = df->d->applies(df->d->ctx, &err);
 	if (!applies) {
 		colfs_tree_report(t, n, err.offset, err.status, "%s", err.msg);
 		return err.status ? err.status : COLFS_EIO;
@@ -96,7 +127,7 @@ static colfs_status entries_generate(colfs_tree *t, colfs_node *n,
 		free(s);
 		json_decref(o);
 	}
-	ice_applies_free(df->d->tb, applies);
+	df->d->applies_free(df->d->ctx, applies);
 	return st ? st : colfs_buf_status(out);
 }
 
@@ -108,7 +139,7 @@ static colfs_status applies_generate(colfs_tree *t, colfs_node *n,
 	const delfile *df = colfs_node_ctx(n);
 	ice_table *it = df->d->it;
 	colfs_err err = {0};
-	json_t **applies = ice_kind_applies(df->d->tb, &err);
+	json_t **applies = df->d->applies(df->d->ctx, &err);
 	if (!applies) {
 		colfs_tree_report(t, n, err.offset, err.status, "%s", err.msg);
 		return err.status ? err.status : COLFS_EIO;
@@ -139,7 +170,7 @@ static colfs_status applies_generate(colfs_tree *t, colfs_node *n,
 			colfs_buf_putc(out, '\n');
 		}
 	free(names);
-	ice_applies_free(df->d->tb, applies);
+	df->d->applies_free(df->d->ctx, applies);
 	return st ? st : colfs_buf_status(out);
 }
 
@@ -284,13 +315,15 @@ static colfs_status deletes_populate(colfs_tree *t, colfs_node *dir)
 
 static const colfs_node_ops deletes_ops = {.populate = deletes_populate};
 
-colfs_status ice_deltree_add(colfs_tree *t, colfs_node *dir, ds_table *tb)
+colfs_status ice_deltree_add(colfs_tree *t, colfs_node *dir, ice_table *it,
+			     ice_applies_fn applies,
+			     ice_applies_free_fn applies_free, void *ctx)
 {
 	deltree *d = colfs_tree_alloc(t, sizeof *d);
 	delfolder *fo = colfs_tree_alloc(t, sizeof *fo);
 	if (!d || !fo)
 		return COLFS_ENOMEM;
-	*d = (deltree){tb, ice_kind_ice(tb), NULL, 0};
+	*d = (deltree){applies, applies_free, ctx, it, NULL, 0};
 	*fo = (delfolder){d, 0, 0, 0};
 	if (!colfs_dir_add_dir(t, dir, "deletes", &deletes_ops, fo))
 		return COLFS_ENOMEM;

@@ -463,18 +463,16 @@ static colfs_status kind_deletes(ds_table *tb, size_t i, colfs_err *err)
 	return COLFS_OK;
 }
 
-ice_table *ice_kind_ice(ds_table *tb)
-{
-	return ((ice_kind_table *)tb)->it;
-}
+static void ice_applies_free(void *tb, json_t **applies);
 
 /* For each of the snapshot's delete files, the data files it applies to
  * (their paths relative to the table, as JSON arrays of strings): the
  * deletes' index read.  NULL, `err` set, when the files or the index
- * cannot be read; free with ice_applies_free. */
-json_t **ice_kind_applies(ds_table *tb, colfs_err *err)
+ * cannot be read; free with ice_applies_free.  ice_deltree.c's
+ * `applies`. */
+static json_t **ice_kind_applies(void *tb, colfs_err *err)
 {
-	ice_kind_table *k = (ice_kind_table *)tb;
+	ice_kind_table *k = tb;
 	ice_table *it = k->it;
 	colfs_status st = ice_table_files(it, err);
 	if (st == COLFS_OK)
@@ -509,42 +507,12 @@ json_t **ice_kind_applies(ds_table *tb, colfs_err *err)
 	return applies;
 }
 
-void ice_applies_free(ds_table *tb, json_t **applies)
+static void ice_applies_free(void *tb, json_t **applies)
 {
 	ice_table *it = ((ice_kind_table *)tb)->it;
 	for (size_t j = 0; applies && j < it->n_dels; j++)
 		json_decref(applies[j]);
 	free(applies);
-}
-
-/* Delete file j's line of delete_files.jsonl (`applies` its applies_to,
- * taken), or NULL when memory ran out. */
-json_t *ice_delete_json(const ice_table *it, size_t j, json_t *applies)
-{
-	static const char *const kinds[] = {"data", "position deletes",
-					    "equality deletes"};
-	const ice_file *f = &it->dels[j];
-	char *rel = ice_rel_path(it, f->path);
-	json_t *eq = json_array();
-	for (size_t e = 0; eq && e < f->n_equality_ids; e++)
-		json_array_append_new(eq, json_integer(f->equality_ids[e]));
-	json_t *o = json_pack("{s:s, s:s, s:I, s:O, s:I, s:o, s:s?, s:o, s:o, s:o}",
-		"path", rel ? rel : f->path,
-		"content", f->content_offset >= 0 ? "deletion vector"
-			   : kinds[f->content >= 0 && f->content <= 2
-				   ? f->content : 0],
-		"data_sequence_number", (json_int_t)f->seq,
-		"partition", f->partition,
-		"record_count", (json_int_t)f->record_count,
-		"equality_ids", eq ? eq : json_null(),
-		"referenced_data_file", f->referenced_data_file,
-		"content_offset", f->content_offset >= 0
-			? json_integer(f->content_offset) : json_null(),
-		"content_size_in_bytes", f->content_size >= 0
-			? json_integer(f->content_size) : json_null(),
-		"applies_to", applies ? applies : json_array());
-	free(rel);
-	return o;
 }
 
 /* iceberg/delete_files.jsonl: the snapshot's delete files, one a line,
@@ -591,7 +559,8 @@ static colfs_status kind_add_tree(struct colfs_tree *t, struct colfs_node *dir,
 	if (!colfs_dir_add_doc(t, dir, "delete_files.jsonl", &delete_files_ops,
 			       tb))
 		return COLFS_ENOMEM;
-	return ice_deltree_add(t, dir, tb);
+	return ice_deltree_add(t, dir, ((ice_kind_table *)tb)->it,
+			       ice_kind_applies, ice_applies_free, tb);
 }
 
 /* summary's lines of the table: which metadata and snapshot, the
