@@ -16,7 +16,8 @@ deletion vector to its referenced data file; an equality delete at a
 strictly greater one within its partition, or everywhere when
 unpartitioned).  Each Parquet delete file's `file/columns/<col>` holds
 DuckDB's values of it (file_path and pos of a position delete file); a
-Puffin file has no `file/`.  hive_partitioned_table's `schema` types
+Puffin file has no `file/`; a delete file removed fails its `file/`
+listing.  hive_partitioned_table's `schema` types
 event_date, which no data file holds, as the table's date.
 Skips (77) when DuckDB cannot be had.
 """
@@ -217,6 +218,20 @@ with tempfile.TemporaryDirectory() as tmp:
             want = ["\\N" if r[0] is None else r[0] for r in vals["%d/%s" % (i, c)]]
             check("%s: %s file/columns/%s" % (label, key, c),
                   rc == 0 and out.splitlines() == want, (out, want, err))
+
+    # a delete file gone: its file/ cannot be listed (never an empty
+    # tree), its entries still can
+    gone = [c for c in parquet_checks if c[0] == "make_table v2"]
+    if gone:
+        label, t, opt, key, local = gone[-1]
+        os.unlink(local)
+        rc, out, err = tool("-o", opt, "ls", t, "/iceberg/deletes/%s/file" % key)
+        check("%s: %s gone: file/ fails" % (label, key), rc != 0 and
+              key.rsplit("/", 1)[-1] in err, (rc, out, err))
+        rc, out, err = tool("-o", opt, "cat", t,
+                            "/iceberg/deletes/%s/entries.jsonl" % key)
+        check("%s: %s gone: entries.jsonl" % (label, key),
+              rc == 0 and key in out, (rc, out, err))
 
 # a field no data file holds: the table's own type in schema
 t = os.path.join(CORPUS, "iceberg", "hive_partitioned_table")
