@@ -7,7 +7,8 @@ For the corpus's equality_deletes tables and make_table.py's version 2
 (position and equality deletes) and version 3 (deletion vectors) tables,
 every snapshot (-o snapshot=ID): the folders under iceberg/deletes/ are
 exactly the snapshot's live delete files, and each one's `applies_to`
-lists exactly the data files an independent reading gives (python3-avro
+lists exactly the data files an independent reading gives (and
+iceberg/deleted_by.jsonl each data file's delete files) (python3-avro
 reading the manifest list and manifests; the specification's scan
 planning: a position delete applies at a data sequence number >= the
 data file's within its partition (and to its referenced_data_file when
@@ -169,6 +170,15 @@ with tempfile.TemporaryDirectory() as tmp:
             got = sorted(folders(t, opt, ""))
             check("%s @%d: delete folders" % (label, sid), got == sorted(exp),
                   (got, sorted(exp)))
+            by = {}
+            for key, datas in exp.items():
+                for dfile in datas:
+                    by.setdefault(dfile, set()).add(key)
+            rc, out, err = tool("-o", opt, "cat", t, "/iceberg/deleted_by.jsonl")
+            want = [{"path": k, "deletes": sorted(by[k])} for k in sorted(by)]
+            check("%s @%d: deleted_by.jsonl" % (label, sid), rc == 0 and
+                  [json.loads(x) for x in out.splitlines()] == want,
+                  (out, want, err))
             for key in sorted(set(got) & set(exp)):
                 rc, out, err = tool("-o", opt, "cat", t,
                                     "/iceberg/deletes/%s/applies_to" % key)

@@ -5,7 +5,8 @@
  * for a file colfs opens (the Parquet of position and equality deletes),
  * its own tree under `file/`.  A Puffin file of deletion vectors is no
  * columnar file: its blobs are its entries (offset and size each).
- * Delete files are not data: files/, partitions/, the union views and
+ * iceberg/deleted_by.jsonl turns it round: each data file with the delete
+ * files that apply to it.  Delete files are not data: files/, partitions/, the union views and
  * summary's counts are the data files' alone, as the dataset shows them. */
 #include "ice_int.h"
 #include "../../core/buf.h"
@@ -315,6 +316,83 @@ static colfs_status deletes_populate(colfs_tree *t, colfs_node *dir)
 
 static const colfs_node_ops deletes_ops = {.populate = deletes_populate};
 
+typedef struct applied {
+	const char *data;    /* a data file's relative path */
+	const char *del;     /* a delete file's */
+} applied;
+
+static int cmp_applied(const void *a, const void *b)
+{
+	const applied *x = a, *y = b;
+	int c = strcmp(x->data, y->data);
+	return c ? c : strcmp(x->del, y->del);
+}
+
+/* deleted_by.jsonl: the other way round, each data file some delete
+ * applies to (path order) with those delete files' paths, sorted. */
+static colfs_status deleted_by_generate(colfs_tree *t, colfs_node *n,
+					colfs_buf *out)
+{
+	deltree *d = colfs_node_ctx(n);
+	ice_table *it = d->it;
+	colfs_err err = {0};
+	json_t **applies = d->applies(d->ctx, &err);
+	if (!applies) {
+		colfs_tree_report(t, n, err.offset, err.status, "%s", err.msg);
+		return err.status ? err.status : COLFS_EIO;
+	}
+	size_t cap = 0, na = 0;
+	for (size_t j = 0; j < it->n_dels; j++)
+		cap += json_array_size(applies[j]);
+	applied *a = malloc((cap + 1) * sizeof *a);
+	char **keys = calloc(it->n_dels + 1, sizeof *keys);
+	colfs_status st = a && keys ? COLFS_OK : COLFS_ENOMEM;
+	for (size_t j = 0; st == COLFS_OK && j < it->n_dels; j++) {
+		if (!(keys[j] = del_key(it, it->dels[j].path))) {
+			st = COLFS_ENOMEM;
+			break;
+		}
+		for (size_t x = 0; x < json_array_size(applies[j]) && na < cap;
+		     x++) {
+			const char *s = json_string_value(
+				json_array_get(applies[j], x));
+			if (s)
+				a[na++] = (applied){s, keys[j]};
+		}
+	}
+	if (st == COLFS_OK)
+		qsort(a, na, sizeof *a, cmp_applied);
+	for (size_t i = 0; st == COLFS_OK && i < na;) {
+		json_t *dels = json_array();
+		size_t e = i;
+		for (; e < na && !strcmp(a[e].data, a[i].data); e++)
+			if (dels && (e == i || strcmp(a[e].del, a[e - 1].del)))
+				json_array_append_new(dels, json_string(a[e].del));
+		json_t *o = dels ? json_pack("{s:s, s:o}", "path", a[i].data,
+					     "deletes", dels) : NULL;
+		char *js = o ? json_dumps(o, JSON_COMPACT) : NULL;
+		if (js) {
+			colfs_buf_puts(out, js);
+			colfs_buf_putc(out, '\n');
+		} else {
+			st = COLFS_ENOMEM;
+		}
+		free(js);
+		json_decref(o);
+		i = e;
+	}
+	for (size_t j = 0; keys && j < it->n_dels; j++)
+		free(keys[j]);
+	free(keys);
+	free(a);
+	d->applies_free(d->ctx, applies);
+	return st ? st : colfs_buf_status(out);
+}
+
+static const colfs_node_ops deleted_by_ops = {
+	.generate = deleted_by_generate,
+};
+
 colfs_status ice_deltree_add(colfs_tree *t, colfs_node *dir, ice_table *it,
 			     ice_applies_fn applies,
 			     ice_applies_free_fn applies_free, void *ctx)
@@ -325,7 +403,8 @@ colfs_status ice_deltree_add(colfs_tree *t, colfs_node *dir, ice_table *it,
 		return COLFS_ENOMEM;
 	*d = (deltree){applies, applies_free, ctx, it, NULL, 0};
 	*fo = (delfolder){d, 0, 0, 0};
-	if (!colfs_dir_add_dir(t, dir, "deletes", &deletes_ops, fo))
+	if (!colfs_dir_add_dir(t, dir, "deletes", &deletes_ops, fo) ||
+	    !colfs_dir_add_doc(t, dir, "deleted_by.jsonl", &deleted_by_ops, d))
 		return COLFS_ENOMEM;
 	return COLFS_OK;
 }
