@@ -289,8 +289,7 @@ static colfs_status deletes_populate(colfs_tree *t, colfs_node *dir)
 		char *k = del_key(it, it->dels[j].path);
 		if (!k)
 			return COLFS_ENOMEM;
-		/* a file whose path is a folder of another's is left out
-		 * (no folder is both) */
+		/* a path of no component (all '/') has no folder */
 		if (k[0])
 			keys[n++] = colfs_tree_strdup(t, k);
 		free(k);
@@ -298,6 +297,9 @@ static colfs_status deletes_populate(colfs_tree *t, colfs_node *dir)
 			return COLFS_ENOMEM;
 	}
 	qsort(keys, n, sizeof *keys, cmp_str);
+	/* one folder per path (a Puffin file holds several vectors); a
+	 * path that is also a folder of another's is left out, as no
+	 * folder is both */
 	size_t u = 0;
 	for (size_t i = 0; i < n; i++) {
 		size_t l = u ? strlen(keys[u - 1]) : 0;
