@@ -678,6 +678,57 @@ static void ds_name_files(const dataset *ds, const size_t *idx, size_t n,
 		colfs_buf_printf(out, " and %zu more", n - DS_NAME_FILES);
 }
 
+/* The declaration `schema` shows for table field `tf` that no file
+ * holds: its type from the table's metadata, in the Parquet text the
+ * files' fields show (a primitive type colfs maps), else the type's own
+ * name (a decimal, a nested type, a timestamp: its Parquet form depends
+ * on the writer), then its field id, marked as the table's. */
+static char *ds_table_type_text(const ds_table_field *tf, const char *name)
+{
+	static const char *const map[][2] = {
+		{"\"boolean\"", "boolean %s"},
+		{"\"int\"", "int32 %s"},
+		{"\"integer\"", "int32 %s"},
+		{"\"long\"", "int64 %s"},
+		{"\"short\"", "int32 %s (INTEGER(16,true))"},
+		{"\"byte\"", "int32 %s (INTEGER(8,true))"},
+		{"\"float\"", "float %s"},
+		{"\"double\"", "double %s"},
+		{"\"date\"", "int32 %s (DATE)"},
+		{"\"string\"", "binary %s (STRING)"},
+		{"\"binary\"", "binary %s"},
+		{"\"uuid\"", "fixed_len_byte_array(16) %s (UUID)"},
+	};
+	const char *tj = tf->type_json ? tf->type_json : "";
+	colfs_buf b = COLFS_BUF_INIT;
+	colfs_buf_puts(&b, tf->nullable ? "optional " : "required ");
+	size_t m = 0;
+	while (m < sizeof map / sizeof map[0] && strcmp(tj, map[m][0]))
+		m++;
+	if (m < sizeof map / sizeof map[0]) {
+		colfs_buf_printf(&b, map[m][1], name);
+	} else {
+		/* "decimal(10,2)" bare; an object by its "type" */
+		const char *ty = strstr(tj, "\"type\"");
+		const char *q = ty ? strchr(ty + 6, '"') : tj[0] == '"' ? tj : NULL;
+		const char *e = q ? strchr(q + 1, '"') : NULL;
+		if (e)
+			colfs_buf_append(&b, q + 1, (size_t)(e - q - 1));
+		else
+			colfs_buf_puts(&b, "unknown");
+		colfs_buf_printf(&b, " %s", name);
+	}
+	if (tf->field_id >= 0)
+		colfs_buf_printf(&b, " = %lld", (long long)tf->field_id);
+	colfs_buf_puts(&b, "; -- the table's type: no file holds this field");
+	colfs_buf_putc(&b, '\0');
+	if (colfs_buf_status(&b) != COLFS_OK) {
+		colfs_buf_free(&b);
+		return NULL;
+	}
+	return b.data;
+}
+
 /* The unified schema and the drift (after the footers are read). */
 static void ds_unify(dataset *ds)
 {
@@ -760,6 +811,11 @@ static void ds_unify(dataset *ds)
 		f->schema_id = j;
 	}
 	for (size_t k = 0; k < ds->nfields; k++) {
+		long tf = ds->fields[k].tfield;
+		if (!ds->fields[k].type && ds->table && tf >= 0 &&
+		    (size_t)tf < ds->table->n_fields)
+			ds->fields[k].type = ds_table_type_text(
+				&ds->table->fields[tf], ds->fields[k].name);
 		if (!ds->fields[k].type)
 			ds->fields[k].type = strdup("");
 		ds->fields[k].nested = ds_name_nested(

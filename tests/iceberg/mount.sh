@@ -2,7 +2,8 @@
 # tests/iceberg: Iceberg tables of ../shared/corpus/iceberg through a real
 # mount (colfs TABLE MNT): every corpus table's rows.jsonl, summary and
 # columns/ read through the mount are the bytes colfs-tool gives (which
-# rows.py checks against expected.json); iceberg/ lists each snapshot and
+# rows.py checks against expected.json), and iceberg/deletes/'s
+# documents and delete files' columns; iceberg/ lists each snapshot and
 # its manifests; the damaged table's rows.jsonl read fails with EIO and
 # errors names the deletion vector file; -o snapshot= mounts an older
 # snapshot, and so does the table named by an older metadata file.
@@ -62,6 +63,17 @@ for t in "$corpus"/*/; do
 		timeout $T cat "$MNT/columns/$f" > "$WORK/m"
 		timeout $T "$COLFS_TOOL" cat "$t" "columns/$f" > "$WORK/t"
 		check "$name: columns/$f" cmp -s "$WORK/m" "$WORK/t"
+	done
+	# each delete file's folder: the same bytes through the mount as
+	# through colfs-tool (applies_to, entries, its own columns)
+	for a in $(timeout $T find "$MNT/iceberg/deletes" -name applies_to); do
+		d=${a%/applies_to}
+		rel=${d#"$MNT"}
+		for p in applies_to entries.jsonl $(ls "$d/file/columns" 2>/dev/null | sed 's|^|file/columns/|'); do
+			timeout $T cat "$d/$p" > "$WORK/m" 2>&1
+			timeout $T "$COLFS_TOOL" cat "$t" "$rel/$p" > "$WORK/t" 2>&1
+			check "$name: $rel/$p" cmp -s "$WORK/m" "$WORK/t"
+		done
 	done
 	snaps=$(python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print(' '.join(str(s['snapshot-id']) for s in m.get('snapshots', [])))" "$t/$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['metadata'])" "$t/expected.json")")
 	check "$name: iceberg/snapshots/ lists every snapshot" \

@@ -134,11 +134,26 @@ colfs_status ice_table_files(ice_table *tb, colfs_err *err);
 char *ice_partition_text(const ice_table *tb, int32_t spec_id,
 			 const char *field, json_t *v);
 
+/* ice_deltree.c: add `deletes/` to `dir` (the dataset's iceberg/): a
+ * folder for each of the snapshot's delete files, by its path.
+ * `applies(ctx)` gives, for each of it->dels, the data files it applies
+ * to by scan planning, as JSON arrays of their paths relative to the
+ * table (NULL, `err` set, when the manifests or the deletes' index
+ * cannot be read), freed by `applies_free(ctx, ...)`. */
+struct colfs_tree;
+struct colfs_node;
+typedef json_t **(*ice_applies_fn)(void *ctx, colfs_err *err);
+typedef void (*ice_applies_free_fn)(void *ctx, json_t **applies);
+colfs_status ice_deltree_add(struct colfs_tree *t, struct colfs_node *dir,
+			     ice_table *it, ice_applies_fn applies,
+			     ice_applies_free_fn applies_free, void *ctx);
+/* Delete file j's line of iceberg/delete_files.jsonl, `applies` (taken)
+ * its applies_to; NULL when memory ran out. */
+json_t *ice_delete_json(const ice_table *it, size_t j, json_t *applies);
+
 /* ice_tree.c: fill `dir` (the dataset's iceberg/) with the table's
  * metadata, schemas, specs, sort orders, refs, history and snapshots;
  * the table is borrowed and outlives the tree. */
-struct colfs_tree;
-struct colfs_node;
 colfs_status ice_tree_add(struct colfs_tree *t, struct colfs_node *dir,
 			  const ice_table *tb);
 

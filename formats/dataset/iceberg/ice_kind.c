@@ -463,24 +463,27 @@ static colfs_status kind_deletes(ds_table *tb, size_t i, colfs_err *err)
 	return COLFS_OK;
 }
 
-/* iceberg/delete_files.jsonl: the snapshot's delete files, one a line,
- * each with the data files it applies to (the deletes' index). */
-static colfs_status delete_files_generate(colfs_tree *t, colfs_node *file,
-					  colfs_buf *out)
+static void ice_applies_free(void *tb, json_t **applies);
+
+/* For each of the snapshot's delete files, the data files it applies to
+ * (their paths relative to the table, as JSON arrays of strings): the
+ * deletes' index read.  NULL, `err` set, when the files or the index
+ * cannot be read; free with ice_applies_free.  ice_deltree.c's
+ * `applies`. */
+static json_t **ice_kind_applies(void *tb, colfs_err *err)
 {
-	ice_kind_table *k = colfs_node_ctx(file);
+	ice_kind_table *k = tb;
 	ice_table *it = k->it;
-	colfs_err err = {0};
-	colfs_status st = ice_table_files(it, &err);
+	colfs_status st = ice_table_files(it, err);
 	if (st == COLFS_OK)
-		st = deletes_index(k, &err);
-	if (st != COLFS_OK) {
-		colfs_tree_report(t, file, err.offset, st, "%s", err.msg);
-		return st;
-	}
+		st = deletes_index(k, err);
+	if (st != COLFS_OK)
+		return NULL;
 	json_t **applies = calloc(it->n_dels + 1, sizeof *applies);
-	if (!applies)
-		return COLFS_ENOMEM;
+	if (!applies) {
+		nomem(err);
+		return NULL;
+	}
 	for (size_t j = 0; j < it->n_dels; j++)
 		if (!(applies[j] = json_array()))
 			st = COLFS_ENOMEM;
@@ -496,29 +499,40 @@ static colfs_status delete_files_generate(colfs_tree *t, colfs_node *file,
 		free(rel);
 		free(idx);
 	}
-	static const char *const kinds[] = {"data", "position deletes",
-					    "equality deletes"};
+	if (st != COLFS_OK) {
+		ice_applies_free(tb, applies);
+		nomem(err);
+		return NULL;
+	}
+	return applies;
+}
+
+static void ice_applies_free(void *tb, json_t **applies)
+{
+	ice_table *it = ((ice_kind_table *)tb)->it;
+	for (size_t j = 0; applies && j < it->n_dels; j++)
+		json_decref(applies[j]);
+	free(applies);
+}
+
+/* iceberg/delete_files.jsonl: the snapshot's delete files, one a line,
+ * each with the data files it applies to (the deletes' index). */
+static colfs_status delete_files_generate(colfs_tree *t, colfs_node *file,
+					  colfs_buf *out)
+{
+	ice_kind_table *k = colfs_node_ctx(file);
+	ice_table *it = k->it;
+	colfs_err err = {0};
+	colfs_status st = COLFS_OK;
+	json_t **applies = ice_kind_applies(&k->tb, &err);
+	if (!applies) {
+		colfs_tree_report(t, file, err.offset, err.status, "%s",
+				  err.msg);
+		return err.status ? err.status : COLFS_EIO;
+	}
 	for (size_t j = 0; st == COLFS_OK && j < it->n_dels; j++) {
-		const ice_file *f = &it->dels[j];
-		char *rel = ice_rel_path(it, f->path);
-		json_t *eq = json_array();
-		for (size_t e = 0; eq && e < f->n_equality_ids; e++)
-			json_array_append_new(eq, json_integer(f->equality_ids[e]));
-		json_t *o = json_pack("{s:s, s:s, s:I, s:O, s:I, s:o, s:s?, s:o, s:o, s:O}",
-			"path", rel ? rel : f->path,
-			"content", f->content_offset >= 0 ? "deletion vector"
-				   : kinds[f->content >= 0 && f->content <= 2
-					   ? f->content : 0],
-			"data_sequence_number", (json_int_t)f->seq,
-			"partition", f->partition,
-			"record_count", (json_int_t)f->record_count,
-			"equality_ids", eq ? eq : json_null(),
-			"referenced_data_file", f->referenced_data_file,
-			"content_offset", f->content_offset >= 0
-				? json_integer(f->content_offset) : json_null(),
-			"content_size_in_bytes", f->content_size >= 0
-				? json_integer(f->content_size) : json_null(),
-			"applies_to", applies[j]);
+		json_t *o = ice_delete_json(it, j, applies[j]);
+		applies[j] = NULL;
 		char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
 		if (s) {
 			colfs_buf_puts(out, s);
@@ -528,11 +542,8 @@ static colfs_status delete_files_generate(colfs_tree *t, colfs_node *file,
 		}
 		free(s);
 		json_decref(o);
-		free(rel);
 	}
-	for (size_t j = 0; j < it->n_dels; j++)
-		json_decref(applies[j]);
-	free(applies);
+	ice_applies_free(&k->tb, applies);
 	return st ? st : colfs_buf_status(out);
 }
 
@@ -548,7 +559,8 @@ static colfs_status kind_add_tree(struct colfs_tree *t, struct colfs_node *dir,
 	if (!colfs_dir_add_doc(t, dir, "delete_files.jsonl", &delete_files_ops,
 			       tb))
 		return COLFS_ENOMEM;
-	return COLFS_OK;
+	return ice_deltree_add(t, dir, ((ice_kind_table *)tb)->it,
+			       ice_kind_applies, ice_applies_free, tb);
 }
 
 /* summary's lines of the table: which metadata and snapshot, the
