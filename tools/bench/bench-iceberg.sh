@@ -10,6 +10,12 @@
 #                         `ls .../manifests/` (the manifest list read)
 #   manifests             ice-dump: the 20 manifests read on the pool,
 #                         every entry decoded (no mount: the reader alone)
+#   peer                  the same manifests read by Apache Avro's Python
+#                         reader (Debian's python3-avro, the reader of
+#                         Python Iceberg tools before pyiceberg's own):
+#                         tests/iceberg/table_files.py, which lists the
+#                         snapshot's live files; the ratio is colfs's
+#                         time over the peer's
 #   summary               `cat summary` on a fresh mount: the manifests,
 #                         then every data file's footer
 #   peak RSS              the daemon's VmHWM after summary
@@ -46,6 +52,15 @@ echo "ls iceberg/snapshots/$sid/ and manifests/: $(secs "$t0" "$t1") s"
 fusermount3 -u "$MNT"
 t0=$(now); "$B/tests/iceberg/ice-dump" "$DIR" > /dev/null; t1=$(now)
 echo "manifests read (ice-dump): $(secs "$t0" "$t1") s"
+ours=$(secs "$t0" "$t1")
+snap=$(/usr/bin/python3 -c 'import json, sys
+d = sys.argv[1] + "/metadata/"
+v = open(d + "version-hint.text").read().strip()
+print(json.load(open(d + "v" + v + ".metadata.json"))["current-snapshot-id"])' "$DIR")
+t0=$(now); /usr/bin/python3 tests/iceberg/table_files.py "$DIR" "$snap" "$MNT.peer.json"; t1=$(now)
+rm -f "$MNT.peer.json"
+peer=$(secs "$t0" "$t1")
+echo "manifests read (peer, python3-avro): $peer s; ratio colfs/peer: $(echo "$ours $peer" | awk '{printf "%.3f", $1 / $2}')"
 "$B/fs/colfs" "$DIR" "$MNT"
 pid=$(pgrep -f -- " $MNT" | head -n1)
 t0=$(now); cat "$MNT/summary" > /dev/null; t1=$(now)
