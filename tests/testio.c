@@ -1,8 +1,12 @@
 /* colfs tests: whole files read into memory (testio.h). */
 #include "testio.h"
 
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "core/tree.h"
 
 char *testio_slurp(const char *path, size_t *len)
 {
@@ -52,4 +56,94 @@ const char *testio_text(colfs_tree *t, const char *path)
 	colfs_handle_close(h);
 	buf[total] = 0;
 	return buf;
+}
+
+static const char *folder_name;
+static colfs_status (*folder_fill)(colfs_tree *t, colfs_node *dir);
+
+static colfs_status folder_populate(colfs_tree *t, colfs_node *dir)
+{
+	return folder_fill(t, dir);
+}
+
+static const colfs_node_ops folder_ops = {.populate = folder_populate};
+
+static colfs_status folder_open(colfs_tree *t, colfs_err *err)
+{
+	(void)err;
+	if (!colfs_dir_add_dir(t, colfs_tree_root(t), folder_name, &folder_ops,
+			       NULL))
+		return COLFS_ENOMEM;
+	return COLFS_OK;
+}
+
+static void folder_close(void *state)
+{
+	(void)state;
+}
+
+static colfs_format folder_format = {
+	.open = folder_open,
+	.close = folder_close,
+};
+
+const struct colfs_format *testio_folder_format(const char *name,
+					 const char *folder,
+					 colfs_status (*fill)(colfs_tree *t,
+							      colfs_node *dir))
+{
+	folder_format.name = name;
+	folder_name = folder;
+	folder_fill = fill;
+	return &folder_format;
+}
+
+int testio_walk(colfs_tree *t, colfs_node *dir)
+{
+	colfs_node *const *kids;
+	size_t n;
+	char path[1024];
+	int bad = 0;
+
+	if (colfs_dir_list(t, dir, &kids, &n) != COLFS_OK) {
+		colfs_node_path(dir, path, sizeof path);
+		printf("%s/: cannot list\n", path);
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		colfs_node *k = kids[i];
+		colfs_node_path(k, path, sizeof path);
+		if (colfs_node_is_dir(k)) {
+			printf("%s/\n", path);
+			bad |= testio_walk(t, k);
+			continue;
+		}
+		uint64_t size = 0;
+		bool exact = false;
+		colfs_handle *h;
+		colfs_status st = colfs_node_size(t, k, &size, &exact);
+		if (st == COLFS_OK)
+			st = colfs_node_open(t, k, &h);
+		if (st != COLFS_OK) {
+			printf("%s: cannot read: %s\n", path,
+			       colfs_status_name(st));
+			bad = 1;
+			continue;
+		}
+		printf("%s (%" PRIu64 " bytes%s)\n", path, size,
+		       exact ? "" : ", not exact");
+		char *buf = malloc(size + 1);
+		size_t got = 0;
+		if (!buf || colfs_handle_read(h, 0, size + 1, buf, &got) ||
+		    got != size) {
+			printf("%s: read %zu bytes, size says %" PRIu64 "\n", path,
+			       got, size);
+			bad = 1;
+		} else {
+			fwrite(buf, 1, got, stdout);
+		}
+		free(buf);
+		colfs_handle_close(h);
+	}
+	return bad;
 }

@@ -23,6 +23,7 @@
 
 #include "colfs.h"
 #include "core/tree.h"
+#include "../testio.h"
 #include "dataset/delta.h"
 
 static const char *table_root;
@@ -31,78 +32,6 @@ static const colfs_delta_snapshot *table_snap;
 static colfs_status delta_dir_populate(colfs_tree *t, colfs_node *dir)
 {
 	return colfs_delta_add_tree(t, dir, table_root, table_snap);
-}
-
-static const colfs_node_ops delta_dir_ops = {.populate = delta_dir_populate};
-
-static colfs_status test_open(colfs_tree *t, colfs_err *err)
-{
-	(void)err;
-	if (!colfs_dir_add_dir(t, colfs_tree_root(t), "delta", &delta_dir_ops,
-			       NULL))
-		return COLFS_ENOMEM;
-	return COLFS_OK;
-}
-
-static void test_close(void *state)
-{
-	(void)state;
-}
-
-static const colfs_format test_format = {
-	.name = "delta-test",
-	.open = test_open,
-	.close = test_close,
-};
-
-static int walk(colfs_tree *t, colfs_node *dir)
-{
-	colfs_node *const *kids;
-	size_t n;
-	char path[1024];
-	int bad = 0;
-
-	if (colfs_dir_list(t, dir, &kids, &n) != COLFS_OK) {
-		colfs_node_path(dir, path, sizeof path);
-		printf("%s/: cannot list\n", path);
-		return 1;
-	}
-	for (size_t i = 0; i < n; i++) {
-		colfs_node *k = kids[i];
-		colfs_node_path(k, path, sizeof path);
-		if (colfs_node_is_dir(k)) {
-			printf("%s/\n", path);
-			bad |= walk(t, k);
-			continue;
-		}
-		uint64_t size = 0;
-		bool exact = false;
-		colfs_handle *h;
-		colfs_status st = colfs_node_size(t, k, &size, &exact);
-		if (st == COLFS_OK)
-			st = colfs_node_open(t, k, &h);
-		if (st != COLFS_OK) {
-			printf("%s: cannot read: %s\n", path,
-			       colfs_status_name(st));
-			bad = 1;
-			continue;
-		}
-		printf("%s (%" PRIu64 " bytes%s)\n", path, size,
-		       exact ? "" : ", not exact");
-		char *buf = malloc(size + 1);
-		size_t got = 0;
-		if (!buf || colfs_handle_read(h, 0, size + 1, buf, &got) ||
-		    got != size) {
-			printf("%s: read %zu bytes, size says %" PRIu64 "\n", path,
-			       got, size);
-			bad = 1;
-		} else {
-			fwrite(buf, 1, got, stdout);
-		}
-		free(buf);
-		colfs_handle_close(h);
-	}
-	return bad;
 }
 
 static void print_json(const colfs_delta_snapshot *s)
@@ -222,8 +151,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "delta-dump: no temporary file\n");
 			return 2;
 		}
-		st = colfs_tree_open_format(dup(fileno(tf)), "delta-dump",
-					    &test_format, &o, &t, why, sizeof why);
+		const colfs_format *f = testio_folder_format("delta-test", "delta",
+							     delta_dir_populate);
+		st = colfs_tree_open_format(dup(fileno(tf)), "delta-dump", f, &o, &t,
+					    why, sizeof why);
 		fclose(tf);
 		if (st) {
 			fprintf(stderr, "delta-dump: %s\n", why);
@@ -236,7 +167,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		printf("/delta/\n");
-		rc = walk(t, d);
+		rc = testio_walk(t, d);
 		for (size_t e = 0; e < colfs_tree_error_count(t); e++) {
 			colfs_problem p;
 			if (colfs_tree_error_get(t, e, &p) == COLFS_OK)

@@ -32,31 +32,20 @@ import warnings
 import avro.datafile
 import avro.io
 
+import icecheck
+from icecheck import check, tool
+
 warnings.filterwarnings("ignore", module="avro")
 
 TOOL, CORPUS = sys.argv[1], sys.argv[2]
+icecheck.TOOL = TOOL
+icecheck.PRINT_OK = False
 here = os.path.dirname(os.path.abspath(__file__))
-passed = failed = 0
 
 if subprocess.run(["sh", os.path.join(here, "..", "values", "duckdb-setup.sh")]
                   ).returncode != 0:
     print("SKIP: DuckDB (node @duckdb/node-api) cannot be had")
     sys.exit(77)
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL", name, str(detail)[-1500:])
-
-
-def tool(*args):
-    p = subprocess.run([TOOL] + list(args), capture_output=True, timeout=120)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), \
-        p.stderr.decode("utf-8", "replace")
 
 
 def duckdb(query):
@@ -253,5 +242,4 @@ if os.path.isdir(t):
 else:
     print("SKIP hive_partitioned_table: not at %s" % t)
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+icecheck.finish()

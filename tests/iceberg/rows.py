@@ -23,25 +23,12 @@ import re
 import subprocess
 import sys
 
+import icecheck
+from icecheck import check, tool
+
 TOOL, CORPUS = sys.argv[1], sys.argv[2]
+icecheck.TOOL = TOOL
 ROOT = os.path.join(CORPUS, "iceberg")
-passed = failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print("ok", name)
-    else:
-        failed += 1
-        print("FAIL", name, str(detail)[-1500:])
-
-
-def tool(*args):
-    p = subprocess.run([TOOL] + list(args), capture_output=True, timeout=120)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), \
-        p.stderr.decode("utf-8", "replace")
 
 
 def norm(v):
@@ -211,5 +198,4 @@ rc, out, err = tool("-o", "version=1", "ls", os.path.join(ROOT, "uuid"))
 check("-o version= on an Iceberg table is refused",
       rc != 0 and "applies to Delta tables" in err, err)
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+icecheck.finish()

@@ -30,30 +30,17 @@ import subprocess
 import sys
 import tempfile
 
+import icecheck
+from icecheck import check, tool
+
 TOOL = sys.argv[1]
+icecheck.TOOL = TOOL
 here = os.path.dirname(os.path.abspath(__file__))
-passed = failed = 0
 
 if subprocess.run(["sh", os.path.join(here, "..", "values", "duckdb-setup.sh")]
                   ).returncode != 0:
     print("SKIP: DuckDB (node @duckdb/node-api) cannot be had")
     sys.exit(77)
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print("ok", name)
-    else:
-        failed += 1
-        print("FAIL", name, str(detail)[-1500:])
-
-
-def tool(*args):
-    p = subprocess.run([TOOL] + list(args), capture_output=True, timeout=120)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), \
-        p.stderr.decode("utf-8", "replace")
 
 
 def norm(v):
@@ -154,5 +141,4 @@ with tempfile.TemporaryDirectory() as tmp:
         check("transforms: rows.jsonl", rc == 0 and
               len(out.splitlines()) == exp["rows"], out + err)
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+icecheck.finish()
