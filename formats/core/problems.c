@@ -13,9 +13,11 @@
 #include <time.h>
 
 #define COLFS_MAX_ERRORS 10000
-/* Add a problem to the list (the tree path, and the message as made). */
+/* Add a problem to the list (the tree path, and the message as made).
+ * One not in the list yet, found by a piece rendered ahead of its reader,
+ * is left to the reader when `may_defer` (colfs_tree_ahead_defer). */
 static void tree_record(colfs_tree *t, const char *path, uint64_t offset,
-			colfs_status st, const char *raw)
+			colfs_status st, const char *raw, bool may_defer)
 {
 	char msg[1024];
 	size_t j = 0;
@@ -37,6 +39,8 @@ static void tree_record(colfs_tree *t, const char *path, uint64_t offset,
 		    strcmp(e->path, path) == 0 && strcmp(e->msg, msg) == 0)
 			goto out;
 	}
+	if (may_defer && colfs_tree_ahead_defer(t))
+		goto out;
 	if (t->nerrors >= COLFS_MAX_ERRORS ||
 	    !colfs_grow((void **)&t->errors, &t->caperrors, t->nerrors + 1,
 		  sizeof *t->errors)) {
@@ -81,7 +85,7 @@ void colfs_tree_file_change(colfs_tree *t)
 		return;
 	if (colfs_source_check(t->src, &e) != COLFS_OK ||
 	    colfs_tree_format_check(t, false, &e) != COLFS_OK)
-		tree_record(t, "/", e.offset, e.status, e.msg);
+		tree_record(t, "/", e.offset, e.status, e.msg, false);
 }
 
 /* COLFS_EIO once the source has changed since the tree was opened (one
@@ -116,7 +120,7 @@ void colfs_tree_report_vpath(colfs_tree *t, const char *path,
 		return;
 	}
 	vsnprintf(raw, sizeof raw, fmt, ap);
-	tree_record(t, path && *path ? path : "/", offset, st, raw);
+	tree_record(t, path && *path ? path : "/", offset, st, raw, true);
 }
 
 void colfs_tree_report_path(colfs_tree *t, const char *path, uint64_t offset,
@@ -397,6 +401,9 @@ void colfs_tree_note_hidden(colfs_tree *t, const char *path, uint64_t offset,
 
 	if (!path || !*path)
 		path = "/";
+	/* a piece rendered ahead: its reader notes it (tree_record) */
+	if (colfs_tree_ahead_defer(t))
+		return;
 	colfs_tree_lock(t);
 	for (size_t i = 0; i < t->nhidden && !h; i++)
 		if (!strcmp(t->hidden[i].path, path))

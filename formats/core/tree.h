@@ -195,6 +195,14 @@ bool colfs_tree_mem_charge(colfs_tree *t, uint64_t bytes);
 size_t colfs_tree_pieces_rendering(colfs_tree *t, const colfs_node *n,
 				   uint64_t lo, uint64_t hi, uint64_t *out,
 				   size_t max);
+/* Whether this thread renders a piece of `t` ahead of its reader (a
+ * decode-ahead worker): then the piece is marked to be dropped and true
+ * is returned, and the caller files nothing of what it found (nor keeps
+ * any mark of it); the reader that reaches the piece renders it again
+ * and files it.  Problems then come in the reader's order, whatever
+ * the workers did (colfs_tree_report and colfs_tree_note_hidden do it
+ * themselves). */
+bool colfs_tree_ahead_defer(colfs_tree *t);
 /* Wait until piece `i` of stream `n` is no longer among those
  * (colfs_ahead_wait_left); at once without workers. */
 void colfs_tree_piece_wait_left(colfs_tree *t, const colfs_node *n,

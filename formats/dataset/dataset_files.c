@@ -53,13 +53,22 @@ void ds_problem(dataset *ds, const char *path, uint64_t offset,
 		colfs_buf_free(&b);
 		return;
 	}
+	/* kept sorted (the lines as text): what the pool's threads find
+	 * comes in the order they ran, what errors shows does not */
 	pthread_mutex_lock(&ds->plock);
-	for (size_t i = 0; i < ds->nproblems; i++) {
-		if (strcmp(ds->problems[i], b.data) == 0) {
+	size_t lo = 0, hi = ds->nproblems;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(ds->problems[mid], b.data);
+		if (c == 0) {
 			pthread_mutex_unlock(&ds->plock);
 			colfs_buf_free(&b);
 			return;
 		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
 	if (ds->nproblems == ds->capproblems) {
 		size_t nc = ds->capproblems ? ds->capproblems * 2 : 16;
@@ -72,7 +81,10 @@ void ds_problem(dataset *ds, const char *path, uint64_t offset,
 		ds->problems = p;
 		ds->capproblems = nc;
 	}
-	ds->problems[ds->nproblems++] = b.data;
+	memmove(ds->problems + lo + 1, ds->problems + lo,
+		(ds->nproblems - lo) * sizeof *ds->problems);
+	ds->problems[lo] = b.data;
+	ds->nproblems++;
 	pthread_mutex_unlock(&ds->plock);
 }
 

@@ -56,12 +56,19 @@ static colfs_status ds_count_mismatch(colfs_tree *t, colfs_node *n,
 }
 
 /* -o on_damage at damaged file i (dataset_damage.c), named in errors
- * under its path; `view`: the file's view the piece would read. */
+ * under its path; `view`: the file's view the piece would read.  On a
+ * worker rendering ahead, nothing is filed and the piece is dropped: the
+ * reader files it when it reaches the file (colfs_tree_ahead_defer), so
+ * a view's read fails at its first damaged file and the problems come
+ * in the views' order, whatever the workers did. */
 static colfs_status ds_union_damage(colfs_tree *t, colfs_node *n,
 				    dataset *ds, size_t i, const char *view,
 				    colfs_status st, const char *why,
 				    uint64_t *nulls)
 {
+	*nulls = 0;
+	if (colfs_tree_ahead_defer(t))
+		return COLFS_EIO;
 	ds_file *f = &ds->files[i];
 	ds_damaged d = {f->rel, ds_damaged_rows(ds, i),
 			ds->table ? ds->table->version_label : NULL};
@@ -121,6 +128,8 @@ static colfs_status ds_union_read(colfs_tree *t, colfs_node *n, dataset *ds,
 		return st;
 	out->len = len0;
 	*damaged = true;
+	if (colfs_tree_ahead_defer(t))   /* the reader marks it */
+		return COLFS_EIO;
 	pthread_mutex_lock(&ds->plock);
 	f->read_failed = true;
 	snprintf(why, sizeof why, "%s", f->damage ? f->damage
