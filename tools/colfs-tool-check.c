@@ -74,6 +74,9 @@ typedef struct check_state {
 	check_extent *ext;    /* disjoint byte ranges read, sorted */
 	size_t next, capext;
 	char *buf;
+	bool root_noted;      /* the root's `errors` has held a line */
+	char **own;           /* its lines the tree's problems do not hold */
+	size_t nown;
 } check_state;
 
 double check_now(void)
@@ -221,6 +224,104 @@ static bool check_cover(check_state *cs, uint64_t off, uint64_t end)
 	return true;
 }
 
+/* The bytes of the root's `errors` document (NUL-terminated; NULL when
+ * the tree has none or it cannot be read).  A dataset or table keeps
+ * problems of its own there (a file missing, changed or cut, with the
+ * table's version) that the tree's problem list does not hold. */
+static char *check_root_errors(check_state *cs)
+{
+	colfs_tree *t = cs->tl->tree;
+	colfs_node *n;
+	colfs_handle *h = NULL;
+	char *text = NULL;
+	size_t len = 0;
+
+	if (colfs_tree_resolve(t, "/errors", &n) || colfs_node_is_dir(n) ||
+	    colfs_node_open(t, n, &h))
+		return NULL;
+	for (;;) {
+		size_t got = 0;
+		char *grown;
+
+		if (colfs_handle_read(h, len, TOOL_READ_SIZE, cs->buf, &got) ||
+		    got > TOOL_READ_SIZE ||
+		    !(grown = realloc(text, len + got + 1))) {
+			free(text);
+			text = NULL;
+			break;
+		}
+		text = grown;
+		memcpy(text + len, cs->buf, got);
+		len += got;
+		text[len] = '\0';
+		if (got == 0)
+			break;
+	}
+	colfs_handle_close(h);
+	return text;
+}
+
+/* Has any problem been recorded: in the tree's list, or only in the
+ * root's `errors` (a dataset's own)?  Once yes, always yes. */
+static bool check_any_problem(check_state *cs)
+{
+	char *text;
+
+	if (cs->root_noted || colfs_tree_error_count(cs->tl->tree) > 0)
+		return true;
+	text = check_root_errors(cs);
+	cs->root_noted = text && text[0];
+	free(text);
+	return cs->root_noted;
+}
+
+static int check_line_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The lines of the root's `errors` that are none of the tree's problems
+ * as check prints them (`mine`, sorted), into cs->own, in the order
+ * `errors` has them.  A line may end in a note on a remote source's
+ * past failure (" (past: ..."): it is the problem before it. */
+static bool check_own_lines(check_state *cs, char **mine, size_t nmine)
+{
+	char *text = check_root_errors(cs), *line, *next;
+
+	for (line = text; line && *line; line = next) {
+		char *nl = strchr(line, '\n'), *past, *key = line, **grown;
+
+		next = nl ? nl + 1 : line + strlen(line);
+		if (nl)
+			*nl = '\0';
+		if (bsearch(&key, mine, nmine, sizeof(*mine), check_line_cmp))
+			continue;
+		past = strstr(line, " (past: ");
+		if (past) {
+			*past = '\0';
+			if (bsearch(&key, mine, nmine, sizeof(*mine),
+				    check_line_cmp))
+				continue;
+			*past = ' ';
+		}
+		/* "/: N more problems not listed": check counts those */
+		if (strstr(line, " more problems not listed") &&
+		    colfs_tree_error_count(cs->tl->tree) > nmine)
+			continue;
+		grown = realloc(cs->own, (cs->nown + 1) * sizeof(*grown));
+		if (!grown || !(grown[cs->nown] = strdup(line))) {
+			if (grown)
+				cs->own = grown;
+			free(text);
+			return false;
+		}
+		cs->own = grown;
+		cs->nown++;
+	}
+	free(text);
+	return true;
+}
+
 static void check_note_unreadable(check_state *cs, colfs_node *n,
 				  colfs_status st)
 {
@@ -242,8 +343,7 @@ static void check_note_unreadable(check_state *cs, colfs_node *n,
 	/* a node that fails after the damage was reported once fails for
 	 * the same reason (the tree drops duplicates): only a failure with
 	 * no problem recorded at all needs a line of its own */
-	grown[cs->nbad].explained =
-		colfs_tree_error_count(cs->tl->tree) > 0;
+	grown[cs->nbad].explained = check_any_problem(cs);
 	cs->nbad++;
 }
 
@@ -540,14 +640,44 @@ static int check_output(check_state *cs, bool json)
 {
 	tool *tl = cs->tl;
 	size_t total = colfs_tree_error_count(tl->tree);
-	size_t kept = 0;
+	size_t kept = 0, nmine = 0;
 	bool healthy;
 	colfs_problem *p = malloc(sizeof(*p));
+	char **mine = calloc(total + 1, sizeof(*mine));
 
-	if (!p) {
+	if (!p || !mine) {
+		free(p);
+		free(mine);
 		fprintf(stderr, "colfs-tool: out of memory\n");
 		return TOOL_FAIL;
 	}
+	/* the tree's problems as lines, then the root's `errors` lines
+	 * that are none of them: a dataset's own */
+	for (size_t i = 0; i < total; i++) {
+		char where[48], line[sizeof(p->path) + sizeof(p->message) + 96];
+
+		if (colfs_tree_error_get(tl->tree, i, p))
+			break;
+		snprintf(line, sizeof(line), "%s: %s: %s: %s", p->path,
+			 colfs_offset_text(p->offset, where, sizeof where),
+			 colfs_status_name(p->status), p->message);
+		if (!(mine[nmine] = strdup(line)))
+			break;
+		nmine++;
+	}
+	qsort(mine, nmine, sizeof(*mine), check_line_cmp);
+	if (nmine < total || !check_own_lines(cs, mine, nmine)) {
+		for (size_t i = 0; i < nmine; i++)
+			free(mine[i]);
+		free(mine);
+		free(p);
+		fprintf(stderr, "colfs-tool: out of memory\n");
+		return TOOL_FAIL;
+	}
+	for (size_t i = 0; i < nmine; i++)
+		free(mine[i]);
+	free(mine);
+	total += cs->nown;
 	healthy = total == 0 && cs->unreadable == 0 && !cs->capped;
 	if (json) {
 		tool_printf(tl, "{\"file\": ");
@@ -563,7 +693,7 @@ static int check_output(check_state *cs, bool json)
 			    cs->unreadable, cs->skipped,
 			    cs->capped ? "false" : "true", total);
 	}
-	for (size_t i = 0; i < total; i++) {
+	for (size_t i = 0; i < total - cs->nown; i++) {
 		if (colfs_tree_error_get(tl->tree, i, p))
 			break;
 		if (json) {
@@ -590,8 +720,14 @@ static int check_output(check_state *cs, bool json)
 	}
 	free(p);
 	if (json) {
-		tool_printf(tl, "%s], \"unreadable_nodes\": [",
+		tool_printf(tl, "%s], \"dataset_problems\": [",
 			    kept ? "\n" : "");
+		for (size_t i = 0; i < cs->nown; i++) {
+			tool_printf(tl, "%s\n  ", i ? "," : "");
+			check_json_str(tl, cs->own[i]);
+		}
+		tool_printf(tl, "%s], \"unreadable_nodes\": [",
+			    cs->nown ? "\n" : "");
 		for (size_t i = 0; i < cs->nbad; i++) {
 			tool_printf(tl, "%s\n  {\"path\": ", i ? "," : "");
 			check_json_str(tl, cs->bad[i].path);
@@ -603,6 +739,8 @@ static int check_output(check_state *cs, bool json)
 		check_hidden_output(cs, true);
 		tool_printf(tl, "}\n");
 	} else {
+		for (size_t i = 0; i < cs->nown; i++)
+			tool_printf(tl, "%s\n", cs->own[i]);
 		/* a node that failed without the tree saying why */
 		for (size_t i = 0; i < cs->nbad; i++)
 			if (!cs->bad[i].explained)
@@ -610,9 +748,9 @@ static int check_output(check_state *cs, bool json)
 					    cs->bad[i].path,
 					    colfs_status_name(
 						    cs->bad[i].status));
-		if (kept < total)
+		if (kept + cs->nown < total)
 			tool_printf(tl, "%s: %zu more problems not kept\n",
-				    tl->file, total - kept);
+				    tl->file, total - cs->nown - kept);
 		if (cs->capped)
 			tool_printf(tl, "%s: stopped after %u nodes\n",
 				    tl->file, CHECK_MAX_NODES);
@@ -657,6 +795,9 @@ int tool_check(tool *tl)
 	for (size_t i = 0; i < cs.nbad; i++)
 		free(cs.bad[i].path);
 	free(cs.bad);
+	for (size_t i = 0; i < cs.nown; i++)
+		free(cs.own[i]);
+	free(cs.own);
 	free(cs.ext);
 	free(cs.buf);
 	if (tl->status > rc)
