@@ -76,7 +76,8 @@ typedef struct check_state {
 	char *buf;
 	bool root_noted;      /* the root's `errors` has held a line */
 	char **own;           /* its lines the tree's problems do not hold */
-	size_t nown;
+	bool *own_note;       /* each a note ("path: message"), no damage */
+	size_t nown, nown_problems;
 } check_state;
 
 double check_now(void)
@@ -280,6 +281,19 @@ static int check_line_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Does `line` hold ": offset N (0x" (a problem at a byte)? */
+static bool check_has_offset(const char *line)
+{
+	for (const char *p = strstr(line, ": offset "); p;
+	     p = strstr(p + 1, ": offset ")) {
+		const char *d = p + strlen(": offset ");
+
+		if (*d >= '0' && *d <= '9')
+			return true;
+	}
+	return false;
+}
+
 /* The lines of the root's `errors` that are none of the tree's problems
  * as check prints them (`mine`, sorted), into cs->own, in the order
  * `errors` has them.  A line may end in a note on a remote source's
@@ -290,6 +304,7 @@ static bool check_own_lines(check_state *cs, char **mine, size_t nmine)
 
 	for (line = text; line && *line; line = next) {
 		char *nl = strchr(line, '\n'), *past, *key = line, **grown;
+		bool *note;
 
 		next = nl ? nl + 1 : line + strlen(line);
 		if (nl)
@@ -309,13 +324,21 @@ static bool check_own_lines(check_state *cs, char **mine, size_t nmine)
 		    colfs_tree_error_count(cs->tl->tree) > nmine)
 			continue;
 		grown = realloc(cs->own, (cs->nown + 1) * sizeof(*grown));
-		if (!grown || !(grown[cs->nown] = strdup(line))) {
-			if (grown)
-				cs->own = grown;
+		if (grown)
+			cs->own = grown;
+		note = realloc(cs->own_note, (cs->nown + 1) * sizeof(*note));
+		if (note)
+			cs->own_note = note;
+		if (!grown || !note || !(grown[cs->nown] = strdup(line))) {
 			free(text);
 			return false;
 		}
-		cs->own = grown;
+		/* a problem has its offset after the path; a note of the
+		 * dataset as a whole (schema drift) is its message alone */
+		note[cs->nown] = !strstr(line, ": offset unknown: ") &&
+				 !check_has_offset(line);
+		if (!note[cs->nown])
+			cs->nown_problems++;
 		cs->nown++;
 	}
 	free(text);
@@ -677,7 +700,7 @@ static int check_output(check_state *cs, bool json)
 	for (size_t i = 0; i < nmine; i++)
 		free(mine[i]);
 	free(mine);
-	total += cs->nown;
+	total += cs->nown_problems;
 	healthy = total == 0 && cs->unreadable == 0 && !cs->capped;
 	if (json) {
 		tool_printf(tl, "{\"file\": ");
@@ -693,7 +716,7 @@ static int check_output(check_state *cs, bool json)
 			    cs->unreadable, cs->skipped,
 			    cs->capped ? "false" : "true", total);
 	}
-	for (size_t i = 0; i < total - cs->nown; i++) {
+	for (size_t i = 0; i < total - cs->nown_problems; i++) {
 		if (colfs_tree_error_get(tl->tree, i, p))
 			break;
 		if (json) {
@@ -720,14 +743,22 @@ static int check_output(check_state *cs, bool json)
 	}
 	free(p);
 	if (json) {
-		tool_printf(tl, "%s], \"dataset_problems\": [",
-			    kept ? "\n" : "");
-		for (size_t i = 0; i < cs->nown; i++) {
-			tool_printf(tl, "%s\n  ", i ? "," : "");
-			check_json_str(tl, cs->own[i]);
+		for (int notes = 0; notes < 2; notes++) {
+			size_t shown = 0;
+
+			tool_printf(tl, "%s], \"%s\": [",
+				    notes ? "" : kept ? "\n" : "",
+				    notes ? "dataset_notes" : "dataset_problems");
+			for (size_t i = 0; i < cs->nown; i++) {
+				if (cs->own_note[i] != (notes == 1))
+					continue;
+				tool_printf(tl, "%s\n  ", shown++ ? "," : "");
+				check_json_str(tl, cs->own[i]);
+			}
+			if (shown)
+				tool_printf(tl, "\n");
 		}
-		tool_printf(tl, "%s], \"unreadable_nodes\": [",
-			    cs->nown ? "\n" : "");
+		tool_printf(tl, "], \"unreadable_nodes\": [");
 		for (size_t i = 0; i < cs->nbad; i++) {
 			tool_printf(tl, "%s\n  {\"path\": ", i ? "," : "");
 			check_json_str(tl, cs->bad[i].path);
@@ -748,9 +779,9 @@ static int check_output(check_state *cs, bool json)
 					    cs->bad[i].path,
 					    colfs_status_name(
 						    cs->bad[i].status));
-		if (kept + cs->nown < total)
+		if (kept + cs->nown_problems < total)
 			tool_printf(tl, "%s: %zu more problems not kept\n",
-				    tl->file, total - cs->nown - kept);
+				    tl->file, total - cs->nown_problems - kept);
 		if (cs->capped)
 			tool_printf(tl, "%s: stopped after %u nodes\n",
 				    tl->file, CHECK_MAX_NODES);
@@ -798,6 +829,7 @@ int tool_check(tool *tl)
 	for (size_t i = 0; i < cs.nown; i++)
 		free(cs.own[i]);
 	free(cs.own);
+	free(cs.own_note);
 	free(cs.ext);
 	free(cs.buf);
 	if (tl->status > rc)

@@ -7,13 +7,15 @@
 #
 # The corpus's Delta table delta-0.8.0-partitioned with three of its six
 # data files deleted, and a Hive dataset DuckDB writes (oracle.mjs hive)
-# with two cut short (their footers lost): `colfs-tool check`, and `errors` and `summary` read
-# after the union views (one colfs-tool run each), are the same bytes in
-# five runs with the default decode-ahead workers and five with one
-# (-o decode_threads=1); each union view that fails names the first
-# damaged file in its own order (path order), never a later one; check
-# prints the dataset's own problems (the lines of its `errors`: the
-# missing files with the table's version) and exits 1.
+# with two cut short (their footers lost): `colfs-tool check`, and
+# `errors` and `summary` read after the union views (one colfs-tool run
+# each), are the same bytes in five runs with the default decode-ahead
+# workers and five with one (-o decode_threads=1); each union view that
+# fails names the first damaged file in its own order (path order),
+# never a later one; check prints the dataset's own problems (the lines
+# of its `errors`: the missing files with the table's version) and
+# exits 1.  A drifting dataset (oracle.mjs drift): check prints its
+# notes and calls it healthy.
 # Skips (77) without the corpus or DuckDB.
 set -u
 : "${COLFS_TOOL:?COLFS_TOOL is not set}"
@@ -133,3 +135,12 @@ for g in "$first" "$last"; do
 done
 [ "$(tail -1 "$WORK/check-a")" = "exit 1" ] || fail "check of a damaged dataset: $(tail -2 "$WORK/check-a")"
 echo "ok: a Hive dataset with two files cut short: the same answers in 20 runs; each view names its first damaged file"
+
+# --- schema drift: notes, no damage ---------------------------------------
+# check prints a dataset's notes from its errors (no byte, no kind) and
+# counts none of them: the dataset is healthy
+timeout 120 node "$here/oracle.mjs" "$WORK" drift || fail "DuckDB could not write the drift dataset"
+tool check "$WORK/drift" > "$WORK/check" 2>&1 || fail "check of a drifting dataset: $(tail -3 "$WORK/check")"
+grep -q '^/schema: schema drift: field name is missing in 1 of 2 files (NULL there): p2.parquet$' "$WORK/check" &&
+	grep -q ': healthy, [0-9]* nodes read$' "$WORK/check" || fail "check of a drifting dataset: $(cat "$WORK/check")"
+echo "ok: schema drift: check prints the notes, the dataset healthy"
