@@ -13,6 +13,48 @@
 #include <time.h>
 
 #define COLFS_MAX_ERRORS 10000
+
+/* The tree whose piece this thread renders ahead of its reader (a
+ * worker's job, tree_read.c), and whether that piece found a problem
+ * not filed yet.  Such a piece is dropped and its problem not filed: no
+ * reader may ever reach it (a read that fails at an earlier piece stops
+ * there), and a worker's finds would be filed in the order the workers
+ * happened to run.  The reader that reaches the piece renders it again
+ * and files what it finds, so a tree's problems are the same, in the
+ * same order, with any number of workers as with none. */
+static __thread colfs_tree *ahead_tree;
+static __thread bool ahead_spoiled;
+
+colfs_ahead_mark colfs_tree_ahead_begin(colfs_tree *t)
+{
+	colfs_ahead_mark outer = {ahead_tree, ahead_spoiled};
+
+	ahead_tree = t;
+	ahead_spoiled = false;
+	return outer;
+}
+
+bool colfs_tree_ahead_end(colfs_ahead_mark outer)
+{
+	bool spoiled = ahead_spoiled;
+
+	ahead_tree = outer.tree;
+	ahead_spoiled = outer.spoiled;
+	return spoiled;
+}
+
+bool colfs_tree_ahead_of(const colfs_tree *t)
+{
+	return t && ahead_tree == t;
+}
+
+bool colfs_tree_ahead_defer(colfs_tree *t)
+{
+	if (!colfs_tree_ahead_of(t))
+		return false;
+	ahead_spoiled = true;
+	return true;
+}
 /* Add a problem to the list (the tree path, and the message as made).
  * One not in the list yet, found by a piece rendered ahead of its reader,
  * is left to the reader when `may_defer` (colfs_tree_ahead_defer). */

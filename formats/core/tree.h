@@ -203,6 +203,9 @@ size_t colfs_tree_pieces_rendering(colfs_tree *t, const colfs_node *n,
  * the workers did (colfs_tree_report and colfs_tree_note_hidden do it
  * themselves). */
 bool colfs_tree_ahead_defer(colfs_tree *t);
+/* Whether this thread renders a piece of `t` ahead of its reader, the
+ * piece left as it is (to keep from a mark the reader would make). */
+bool colfs_tree_ahead_of(const colfs_tree *t);
 /* Wait until piece `i` of stream `n` is no longer among those
  * (colfs_ahead_wait_left); at once without workers. */
 void colfs_tree_piece_wait_left(colfs_tree *t, const colfs_node *n,

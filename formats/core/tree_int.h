@@ -204,9 +204,15 @@ void colfs_svg_lines_free(struct colfs_svg_lines *sl);
 void colfs_tree_report_vpath(colfs_tree *t, const char *path,
 			     uint64_t offset, colfs_status st, const char *fmt,
 			     va_list ap) __attribute__((format(printf, 5, 0)));
-/* tree_read.c: whether this thread renders a piece of `t` ahead of its
- * reader (colfs_tree_ahead_defer, which also marks the piece dropped). */
-bool colfs_tree_ahead_of(const colfs_tree *t);
+/* problems.c: a piece of `t` rendered ahead of its reader, from begin
+ * to end (tree_read.c); end says whether it found a problem not filed
+ * (colfs_tree_ahead_defer): then it is dropped. */
+typedef struct colfs_ahead_mark {
+	colfs_tree *tree;
+	bool spoiled;
+} colfs_ahead_mark;
+colfs_ahead_mark colfs_tree_ahead_begin(colfs_tree *t);
+bool colfs_tree_ahead_end(colfs_ahead_mark outer);
 /* problems.c: frees the damaged parts (colfs_tree_destroy). */
 void colfs_tree_hidden_free(colfs_tree *t);
 void colfs_tree_errors_render_path(colfs_tree *t, const char *dir,

@@ -201,30 +201,6 @@ static colfs_status piece_make(colfs_tree *t, colfs_node *n, uint64_t i,
 	return COLFS_OK;
 }
 
-/* The tree whose piece this thread renders ahead of its reader (a
- * worker's job), and whether that piece found a problem not filed yet.
- * Such a piece is dropped and its problem not filed: no reader may ever
- * reach it (a read that fails at an earlier piece stops there), and a
- * worker's finds would be filed in the order the workers happened to
- * run.  The reader that reaches the piece renders it again and files
- * what it finds, so a tree's problems are the same, in the same order,
- * with any number of workers as with none. */
-static __thread colfs_tree *ahead_tree;
-static __thread bool ahead_spoiled;
-
-bool colfs_tree_ahead_of(const colfs_tree *t)
-{
-	return t && ahead_tree == t;
-}
-
-bool colfs_tree_ahead_defer(colfs_tree *t)
-{
-	if (!colfs_tree_ahead_of(t))
-		return false;
-	ahead_spoiled = true;
-	return true;
-}
-
 /* A worker's job (ahead.c): piece `i` into the cache, unless there or
  * it found a problem (left to the reader: colfs_tree_ahead_defer). */
 static void stream_render_ahead(colfs_tree *t, colfs_node *n, uint64_t i)
@@ -232,14 +208,9 @@ static void stream_render_ahead(colfs_tree *t, colfs_node *n, uint64_t i)
 	colfs_blob *b = colfs_piece_cache_get(&t->cache, n->ino, i);
 
 	if (!b) {
-		colfs_tree *outer = ahead_tree;
-		bool outer_spoiled = ahead_spoiled;
-		ahead_tree = t;
-		ahead_spoiled = false;
+		colfs_ahead_mark mark = colfs_tree_ahead_begin(t);
 		colfs_status st = piece_make(t, n, i, &b);
-		bool spoiled = ahead_spoiled;
-		ahead_tree = outer;
-		ahead_spoiled = outer_spoiled;
+		bool spoiled = colfs_tree_ahead_end(mark);
 		if (st == COLFS_OK && spoiled) {
 			colfs_blob_free(b);
 			b = NULL;

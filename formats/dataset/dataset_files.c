@@ -170,9 +170,12 @@ static uint64_t ds_key_index(dataset *ds, uint64_t key)
 	return f ? (uint64_t)(f - ds->files) : UINT64_MAX;
 }
 
-colfs_status ds_acquire(void *ctx, uint64_t key, colfs_tree **out)
+/* ds_acquire, and when `quiet` a failure is neither filed nor kept as
+ * the file's damage (a union piece rendered ahead: its reader opens the
+ * file again and files it, dataset_union.c). */
+static colfs_status ds_acquire_as(dataset *ds, uint64_t key, colfs_tree **out,
+				  bool quiet)
 {
-	dataset *ds = ctx;
 	ds_file *f;
 	colfs_tree *evicted[4];
 	size_t nev = 0;
@@ -209,12 +212,16 @@ colfs_status ds_acquire(void *ctx, uint64_t key, colfs_tree **out)
 	pthread_mutex_unlock(&ds->lru);
 	if (st != COLFS_OK) {
 		free(path);
+		if (quiet)
+			return st;
 		ds_problem(ds, f->tree_path, UINT64_MAX, st, "%s", why);
 		ds_set_damage(ds, f, why);
 		return st;
 	}
 	st = colfs_tree_open(path, &ds->gopts, &t, why, sizeof why);
 	free(path);
+	if (st != COLFS_OK && quiet)
+		return st;
 	if (st != COLFS_OK) {
 		/* "<path>: reason": the reason alone, under the file */
 		const char *r = strstr(why, ": ");
@@ -270,6 +277,16 @@ colfs_status ds_acquire(void *ctx, uint64_t key, colfs_tree **out)
 	for (size_t i = 0; i < nev; i++)
 		colfs_tree_destroy(evicted[i]);
 	return COLFS_OK;
+}
+
+colfs_status ds_acquire(void *ctx, uint64_t key, colfs_tree **out)
+{
+	return ds_acquire_as(ctx, key, out, false);
+}
+
+colfs_status ds_acquire_quiet(dataset *ds, uint64_t key, colfs_tree **out)
+{
+	return ds_acquire_as(ds, key, out, true);
 }
 
 void ds_release(void *ctx, uint64_t key, colfs_tree *guest)

@@ -325,6 +325,8 @@ void ds_sync(dataset *ds, ds_file *f, colfs_tree *g);
 
 /* dataset_files.c */
 colfs_status ds_acquire(void *ctx, uint64_t key, colfs_tree **out);
+/* The same, a failure neither filed nor kept as the file's damage. */
+colfs_status ds_acquire_quiet(dataset *ds, uint64_t key, colfs_tree **out);
 
 /* dataset_files.c */
 void ds_release(void *ctx, uint64_t key, colfs_tree *guest);

@@ -119,7 +119,9 @@ static colfs_status ds_union_read(colfs_tree *t, colfs_node *n, dataset *ds,
 	char why[800];
 	*nulls = 0;
 	*damaged = false;
-	colfs_status st = ds_acquire(ds, i, &g);
+	/* ahead of the reader, a file that cannot be opened is left to it */
+	colfs_status st = colfs_tree_ahead_of(t) ? ds_acquire_quiet(ds, i, &g)
+			  : ds_acquire(ds, i, &g);
 	if (st == COLFS_OK) {
 		st = ds_read_node(g, path, out);
 		ds_release(ds, i, g);
