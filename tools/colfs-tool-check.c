@@ -74,7 +74,7 @@ typedef struct check_state {
 	check_extent *ext;    /* disjoint byte ranges read, sorted */
 	size_t next, capext;
 	char *buf;
-	bool root_noted;      /* the root's `errors` has held a line */
+	bool root_noted;      /* the root's `errors` has held a problem */
 	char **own;           /* its lines the tree's problems do not hold */
 	bool *own_note;       /* each a note ("path: message"), no damage */
 	size_t nown, nown_problems;
@@ -262,25 +262,6 @@ static char *check_root_errors(check_state *cs)
 	return text;
 }
 
-/* Has any problem been recorded: in the tree's list, or only in the
- * root's `errors` (a dataset's own)?  Once yes, always yes. */
-static bool check_any_problem(check_state *cs)
-{
-	char *text;
-
-	if (cs->root_noted || colfs_tree_error_count(cs->tl->tree) > 0)
-		return true;
-	text = check_root_errors(cs);
-	cs->root_noted = text && text[0];
-	free(text);
-	return cs->root_noted;
-}
-
-static int check_line_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Does `line` hold ": offset N (0x" (a problem at a byte)? */
 static bool check_has_offset(const char *line)
 {
@@ -292,6 +273,40 @@ static bool check_has_offset(const char *line)
 			return true;
 	}
 	return false;
+}
+
+/* A line of `errors` that is a note of a dataset as a whole (schema
+ * drift: "path: message", no damage), not a problem (its offset after
+ * the path). */
+static bool check_is_note(const char *line)
+{
+	return !strstr(line, ": offset unknown: ") && !check_has_offset(line);
+}
+
+/* Has any problem been recorded: in the tree's list, or only in the
+ * root's `errors` (a dataset's own)?  Once yes, always yes. */
+static bool check_any_problem(check_state *cs)
+{
+	char *text;
+
+	if (cs->root_noted || colfs_tree_error_count(cs->tl->tree) > 0)
+		return true;
+	text = check_root_errors(cs);
+	for (char *line = text; line && *line && !cs->root_noted;) {
+		char *nl = strchr(line, '\n');
+
+		if (nl)
+			*nl = '\0';
+		cs->root_noted = !check_is_note(line);
+		line = nl ? nl + 1 : line + strlen(line);
+	}
+	free(text);
+	return cs->root_noted;
+}
+
+static int check_line_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* The lines of the root's `errors` that are none of the tree's problems
@@ -333,10 +348,7 @@ static bool check_own_lines(check_state *cs, char **mine, size_t nmine)
 			free(text);
 			return false;
 		}
-		/* a problem has its offset after the path; a note of the
-		 * dataset as a whole (schema drift) is its message alone */
-		note[cs->nown] = !strstr(line, ": offset unknown: ") &&
-				 !check_has_offset(line);
+		note[cs->nown] = check_is_note(line);
 		if (!note[cs->nown])
 			cs->nown_problems++;
 		cs->nown++;
