@@ -3,7 +3,7 @@
 # same answer every time it is asked (docs/errors.md, "The order of
 # problems"; docs/dataset-tree.md, "Damaged files").
 #
-#   same-answer.sh    (COLFS_TOOL, CORPUS in the environment)
+#   same-answer.sh    (COLFS_TOOL, COLFS, CORPUS in the environment)
 #
 # The corpus's Delta table delta-0.8.0-partitioned with three of its six
 # data files deleted, and a Hive dataset DuckDB writes (oracle.mjs hive)
@@ -14,9 +14,12 @@
 # fails names the first damaged file in its own order (path order),
 # never a later one; check prints the dataset's own problems (the lines
 # of its `errors`: the missing files with the table's version) and
-# exits 1.  A drifting dataset (oracle.mjs drift): check prints its
-# notes and calls it healthy.
-# Skips (77) without the corpus or DuckDB.
+# exits 1.  Through a mount (default workers and one), the Delta
+# table's views, errors and summary are colfs-tool's bytes.  A drifting
+# dataset (oracle.mjs drift): check prints its notes and calls it
+# healthy.
+# Skips (77) without the corpus or DuckDB; the mount part without FUSE.
+# Every mount is undone by a trap; every command runs under `timeout`.
 set -u
 : "${COLFS_TOOL:?COLFS_TOOL is not set}"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -111,7 +114,32 @@ own = doc["dataset_problems"]
 assert own and all(line in text for line in own), own
 assert not doc["healthy"] and doc["problem_count"] == len(doc["problems"]) + len(own)
 EOF
-echo "ok: a Delta table without three files: the same check, errors and summary in 20 runs; each view names its first damaged file"
+# through a mount, the same reads give colfs-tool's bytes (views, then
+# errors and summary), with the default workers and with one
+if [ -c /dev/fuse ] && command -v fusermount3 > /dev/null && [ -n "${COLFS:-}" ]; then
+	MNT=$WORK/mnt
+	mkdir -p "$MNT"
+	views=(rows.jsonl columns/value partitions/year=2021/rows.csv)
+	tool cat "$D" "${views[@]}" errors summary > "$WORK/tool.out" 2> /dev/null
+	for o in "" "-o decode_threads=1"; do
+		# shellcheck disable=SC2086
+		timeout $T "$COLFS" $o "$D" "$MNT" || fail "mount $D $o"
+		for v in "${views[@]}"; do
+			if timeout $T cat "$MNT/$v" 2> /dev/null; then
+				fail "mount $o: $v read without its files"
+			fi
+		done > "$WORK/mnt.out"
+		timeout $T cat "$MNT/errors" "$MNT/summary" >> "$WORK/mnt.out" || fail "mount $o: errors, summary"
+		timeout $T fusermount3 -u "$MNT" || fail "unmount"
+		cmp -s "$WORK/tool.out" "$WORK/mnt.out" || {
+			diff "$WORK/tool.out" "$WORK/mnt.out" | head -6 >&2
+			fail "mount ${o:-(default workers)}: not colfs-tool's bytes"
+		}
+	done
+else
+	echo "note: no FUSE here (or COLFS unset): the mount part is not run"
+fi
+echo "ok: a Delta table without three files: the same check, errors and summary in 20 runs and through a mount; each view names its first damaged file"
 
 # --- a Hive dataset ------------------------------------------------------
 sh "$here/../values/duckdb-setup.sh" || exit $?
