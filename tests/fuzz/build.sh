@@ -3,9 +3,9 @@
 #
 #	tests/fuzz/build.sh OUTDIR [MESON_BUILDDIR]
 #
-# Compiles every C file of the format core (the sources meson compiles
-# into libcolfs_core, read from MESON_BUILDDIR/compile_commands.json when
-# given, else formats/**/*.c; plus the protobuf-c code generated here from
+# Compiles every C file of the format core and its layers (the sources
+# meson compiles into the layers' libraries libcolfs_LAYER.a, read from
+# MESON_BUILDDIR/compile_commands.json when given, else formats/**/*.c; plus the protobuf-c code generated here from
 # formats/orc/orc.proto, formats/cfile/cfile.proto and formats/kudu/kudu.proto) with -fsanitize=fuzzer-no-link,address,undefined
 # into OUTDIR/libcolfs_core_fuzz.a, then links each target
 # (tests/fuzz/<target>.c) with libFuzzer into OUTDIR/fuzz-<target>.
@@ -44,9 +44,9 @@ fi
 list_sources() {
 	if [ -n "$mbuild" ] && [ -f "$mbuild/compile_commands.json" ]; then
 		python3 -c '
-import json, os, sys
+import json, os, re, sys
 for e in json.load(open(sys.argv[1])):
-    if "libcolfs_core.a.p" not in e["output"] or e["file"].endswith(".pb-c.c"):
+    if not re.search(r"(^|/)libcolfs_\w+\.a\.p/", e["output"]) or e["file"].endswith(".pb-c.c"):
         continue
     print(os.path.realpath(os.path.join(e["directory"], e["file"])))
 ' "$mbuild/compile_commands.json" | LC_ALL=C sort
