@@ -994,7 +994,7 @@ static colfs_status root_populate(colfs_tree *t, colfs_node *root)
 	    !colfs_dir_add_stream(t, root, "rows.jsonl", &jsonl_ops, js) ||
 	    !colfs_dir_add_stream(t, root, "rows.csv", &csv_ops, cs) ||
 	    !colfs_dir_add_dir(t, root, "record_batches", &batches_ops, NULL) ||
-	    arrow_arrays_add(t, root))
+	    !colfs_dir_add_dir(t, root, "arrays", &arrow_arrays_ops, NULL))
 		return COLFS_ENOMEM;
 	if (f->ndict &&
 	    !colfs_dir_add_dir(t, root, "dictionaries", &dicts_ops, NULL))

@@ -839,7 +839,8 @@ colfs_status cfile_tree_add_file(colfs_tree *t, colfs_node *root)
 	    !colfs_dir_add_dir(t, root, "index", &index_ops, NULL) ||
 	    !colfs_dir_add_stream(t, root, "verify", &verify_ops, NULL))
 		return COLFS_ENOMEM;
-	if (f->role == CFILE_ROLE_COLUMN && cfile_arrays_add(t, root))
+	if (f->role == CFILE_ROLE_COLUMN &&
+	    !colfs_dir_add_dir(t, root, "arrays", &cfile_arrays_ops, NULL))
 		return COLFS_ENOMEM;
 	if (f->encoding == CFILE_DICT &&
 	    !colfs_dir_add_doc(t, root, "dictionary", &dictionary_ops, NULL))
