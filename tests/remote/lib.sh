@@ -30,6 +30,11 @@
 #                             SECRET from the environment, none of the
 #                             user's profiles, regions or files (HOME in
 #                             WORK)
+#   tool_same LOCAL NAME WHAT PATH...
+#                             colfs-tool cat of the PATHs (by the test's
+#                             `tool` function) on NAME gives the bytes it
+#                             gives on LOCAL, or fail saying WHAT differs
+#                             with the first lines of the difference
 #
 # With EP (the endpoint's colfs options, an array) and LEAKS (grep -F
 # arguments, one `-e SECRET` each) set by the test:
@@ -159,6 +164,18 @@ s3_env() {
 	export HOME=$WORK/home
 	unset AWS_PROFILE AWS_REGION AWS_DEFAULT_REGION AWS_CONFIG_FILE \
 		AWS_SHARED_CREDENTIALS_FILE AWS_SESSION_TOKEN
+}
+
+tool_same() { # LOCAL NAME WHAT PATH...
+	local l=$1 r=$2 what=$3
+	shift 3
+	tool cat "$l" "$@" >"$WORK/same.l" || fail "colfs-tool cat $l failed"
+	tool cat "$r" "$@" >"$WORK/same.r" 2>"$WORK/err" ||
+		fail "colfs-tool cat $r failed: $(head -3 "$WORK/err")"
+	cmp -s "$WORK/same.l" "$WORK/same.r" || {
+		diff "$WORK/same.l" "$WORK/same.r" | head -10 >&2
+		fail "$what differs from the local one"
+	}
 }
 
 make_samples() {

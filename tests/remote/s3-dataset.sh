@@ -90,13 +90,8 @@ for t in "${DELTA[@]}"; do
 		delta/properties.json delta/schema.json delta/active_files.json
 		"${dp[@]}" schema rows.jsonl rows.csv "${dcols[@]/#/columns/}")
 	[ "${#dp[@]}" -ge 2 ] || fail "$t: ${#dp[@]} versions/ documents"
-	tool cat "$L" "${dpaths[@]}" >"$WORK/dlocal.out" || fail "colfs-tool cat $L failed"
-	tool cat "s3://$BUCKET/$t/" "${dpaths[@]}" >"$WORK/dremote.out" 2>"$WORK/err" ||
-		fail "colfs-tool cat s3://$BUCKET/$t/ failed: $(head -3 "$WORK/err")"
-	cmp -s "$WORK/dlocal.out" "$WORK/dremote.out" || {
-		diff "$WORK/dlocal.out" "$WORK/dremote.out" | head -10 >&2
-		fail "the Delta table s3://$BUCKET/$t/ differs from the local one"
-	}
+	tool_same "$L" "s3://$BUCKET/$t/" "the Delta table s3://$BUCKET/$t/" \
+		"${dpaths[@]}"
 	[ "$(tool ls "s3://$BUCKET/$t/" delta/versions)" = "$(tool ls "$L" delta/versions)" ] ||
 		fail "delta/versions of s3://$BUCKET/$t/"
 	echo "ok: the Delta table s3://$BUCKET/$t/: ${#dpaths[@]} documents and views equal the local table's"
