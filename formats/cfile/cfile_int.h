@@ -55,7 +55,8 @@ typedef struct cfile_inode {
 typedef struct cfile_index {
 	bool present;
 	cfile_inode *node;      /* node[0] is the root */
-	uint32_t n, cap;
+	uint32_t n;
+	size_t cap;
 	uint32_t depth;         /* levels below the root reached */
 } cfile_index;
 
