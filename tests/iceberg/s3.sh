@@ -46,7 +46,7 @@ for t in "${TABLES[@]}"; do
 	paths=(iceberg/metadata.json iceberg/history.jsonl iceberg/delete_files.jsonl
 		"iceberg/snapshots/$sid/snapshot.json"
 		rows.jsonl rows.csv "${cols[@]/#/columns/}")
-	tool_same "$L" "$U" "$t: the table $U" "${paths[@]}"
+	s3_same "$L" "$U" "$t: the table $U" "${paths[@]}"
 	# summary: all but the lines naming where the table is
 	tool cat "$L" summary | grep -v '^dataset: \|^location: ' >"$WORK/local"
 	tool cat "$U" summary | grep -v '^dataset: \|^location: ' >"$WORK/remote"
@@ -59,7 +59,7 @@ for t in "${TABLES[@]}"; do
 	# named by its current metadata file's URL: the same bytes
 	m=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["metadata"])' \
 		"$L/expected.json") || fail "$t: expected.json"
-	tool_same "$L" "$U$m" "$t: the table $U$m" "${paths[@]}"
+	s3_same "$L" "$U$m" "$t: the table $U$m" "${paths[@]}"
 	tool cat "$U$m" summary | grep -q "^iceberg metadata: $m " ||
 		fail "$t: the summary of $U$m: $(tool cat "$U$m" summary | head -3)"
 	# an older metadata file's URL: its own current snapshot

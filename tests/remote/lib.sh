@@ -30,9 +30,9 @@
 #                             SECRET from the environment, none of the
 #                             user's profiles, regions or files (HOME in
 #                             WORK)
-#   tool_same LOCAL NAME WHAT PATH...
-#                             colfs-tool cat of the PATHs (by the test's
-#                             `tool` function) on NAME gives the bytes it
+#   s3_same LOCAL NAME WHAT PATH...
+#                             colfs-tool cat of the PATHs (on the server,
+#                             -o s3_endpoint) gives on NAME the bytes it
 #                             gives on LOCAL, or fail saying WHAT differs
 #                             with the first lines of the difference
 #
@@ -166,11 +166,13 @@ s3_env() {
 		AWS_SHARED_CREDENTIALS_FILE AWS_SESSION_TOKEN
 }
 
-tool_same() { # LOCAL NAME WHAT PATH...
+s3_same() { # LOCAL NAME WHAT PATH...
 	local l=$1 r=$2 what=$3
 	shift 3
-	tool cat "$l" "$@" >"$WORK/same.l" || fail "colfs-tool cat $l failed"
-	tool cat "$r" "$@" >"$WORK/same.r" 2>"$WORK/err" ||
+	timeout "$T" "$COLFS_TOOL" -o "s3_endpoint=$ENDPOINT" cat "$l" "$@" \
+		>"$WORK/same.l" || fail "colfs-tool cat $l failed"
+	timeout "$T" "$COLFS_TOOL" -o "s3_endpoint=$ENDPOINT" cat "$r" "$@" \
+		>"$WORK/same.r" 2>"$WORK/err" ||
 		fail "colfs-tool cat $r failed: $(head -3 "$WORK/err")"
 	cmp -s "$WORK/same.l" "$WORK/same.r" || {
 		diff "$WORK/same.l" "$WORK/same.r" | head -10 >&2

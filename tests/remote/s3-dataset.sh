@@ -90,7 +90,7 @@ for t in "${DELTA[@]}"; do
 		delta/properties.json delta/schema.json delta/active_files.json
 		"${dp[@]}" schema rows.jsonl rows.csv "${dcols[@]/#/columns/}")
 	[ "${#dp[@]}" -ge 2 ] || fail "$t: ${#dp[@]} versions/ documents"
-	tool_same "$L" "s3://$BUCKET/$t/" "the Delta table s3://$BUCKET/$t/" \
+	s3_same "$L" "s3://$BUCKET/$t/" "the Delta table s3://$BUCKET/$t/" \
 		"${dpaths[@]}"
 	[ "$(tool ls "s3://$BUCKET/$t/" delta/versions)" = "$(tool ls "$L" delta/versions)" ] ||
 		fail "delta/versions of s3://$BUCKET/$t/"
