@@ -498,20 +498,6 @@ colfs_node *colfs_dir_add_summary(colfs_tree *t, colfs_node *dir,
 	return n;
 }
 
-bool colfs_root_add_common(colfs_tree *t, colfs_node *root,
-			   const colfs_node_ops *readme, const char *format,
-			   const colfs_node_ops *layout,
-			   const colfs_node_ops *raw)
-{
-	return colfs_dir_add_doc(t, root, "README", readme, NULL) &&
-	       colfs_dir_add_text(t, root, "format", format, strlen(format)) &&
-	       colfs_dir_add_layout_svg(t, root,
-					colfs_dir_add_doc(t, root, "layout",
-							  layout, NULL)) &&
-	       colfs_dir_add_errors(t, root) &&
-	       colfs_dir_add_dir(t, root, "raw", raw, NULL);
-}
-
 colfs_node *colfs_dir_make_hidden(colfs_tree *t, colfs_node *dir,
 				  const char *raw_name, colfs_content kind,
 				  const colfs_node_ops *ops, void *ctx)

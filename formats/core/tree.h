@@ -296,7 +296,8 @@ colfs_node *colfs_dir_add_errors(colfs_tree *t, colfs_node *dir);
  * names another file). */
 colfs_node *colfs_dir_add_summary(colfs_tree *t, colfs_node *dir,
 				  const colfs_node_ops *ops, void *ctx);
-/* The entries a file's root starts with (docs/tree.md): `README` made by
+/* The entries a file's root starts with (readme.c; docs/tree.md), those
+ * its README lists first: `README` made by
  * `readme`, `format` holding the text `format`, `layout` made by `layout`
  * and its layout.svg, `errors`, and `raw/` filled by `raw` (the ops get
  * no context).  False when out of memory. */
