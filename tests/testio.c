@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "core/tree.h"
 
@@ -87,18 +88,10 @@ static colfs_format folder_format = {
 	.close = folder_close,
 };
 
-const struct colfs_format *testio_folder_format(const char *name,
-					 const char *folder,
-					 colfs_status (*fill)(colfs_tree *t,
-							      colfs_node *dir))
-{
-	folder_format.name = name;
-	folder_name = folder;
-	folder_fill = fill;
-	return &folder_format;
-}
-
-int testio_walk(colfs_tree *t, colfs_node *dir)
+/* Every entry under `dir`, depth first: a folder as "path/", a file as
+ * "path (N bytes)" (", not exact" when its size was not) then its
+ * content.  1 when one cannot be listed or read whole, else 0. */
+static int folder_walk(colfs_tree *t, colfs_node *dir)
 {
 	colfs_node *const *kids;
 	size_t n;
@@ -115,7 +108,7 @@ int testio_walk(colfs_tree *t, colfs_node *dir)
 		colfs_node_path(k, path, sizeof path);
 		if (colfs_node_is_dir(k)) {
 			printf("%s/\n", path);
-			bad |= testio_walk(t, k);
+			bad |= folder_walk(t, k);
 			continue;
 		}
 		uint64_t size = 0;
@@ -146,4 +139,47 @@ int testio_walk(colfs_tree *t, colfs_node *dir)
 		colfs_handle_close(h);
 	}
 	return bad;
+}
+
+int testio_folder_dump(const char *tool, const char *name, const char *folder,
+		       colfs_status (*fill)(colfs_tree *t, colfs_node *dir),
+		       const colfs_options *o)
+{
+	colfs_tree *t;
+	colfs_node *d;
+	char why[512];
+	FILE *tf = tmpfile();
+
+	if (!tf || fprintf(tf, "%s\n", tool) < 0 || fflush(tf)) {
+		fprintf(stderr, "%s: no temporary file\n", tool);
+		if (tf)
+			fclose(tf);
+		return 2;
+	}
+	folder_format.name = name;
+	folder_name = folder;
+	folder_fill = fill;
+	colfs_status st = colfs_tree_open_format(dup(fileno(tf)), tool,
+						 &folder_format, o, &t, why,
+						 sizeof why);
+	fclose(tf);
+	if (st) {
+		fprintf(stderr, "%s: %s\n", tool, why);
+		return 2;
+	}
+	if (colfs_tree_resolve(t, folder, &d) != COLFS_OK) {
+		fprintf(stderr, "%s: no %s/\n", tool, folder);
+		colfs_tree_destroy(t);
+		return 2;
+	}
+	printf("/%s/\n", folder);
+	int rc = folder_walk(t, d);
+	for (size_t e = 0; e < colfs_tree_error_count(t); e++) {
+		colfs_problem p;
+		if (colfs_tree_error_get(t, e, &p) == COLFS_OK)
+			printf("problem %s: %s: %s\n", p.path,
+			       colfs_status_name(p.status), p.message);
+	}
+	colfs_tree_destroy(t);
+	return rc;
 }

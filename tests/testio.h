@@ -8,8 +8,6 @@
 
 #include "colfs.h"
 
-struct colfs_format;
-
 /* The whole file at `path` on disk, malloc'd and NUL-terminated (its
  * length in *len when `len` is not NULL); NULL when it cannot be read. */
 char *testio_slurp(const char *path, size_t *len);
@@ -19,16 +17,18 @@ char *testio_slurp(const char *path, size_t *len);
  * small documents a test compares with a string. */
 const char *testio_text(colfs_tree *t, const char *path);
 
-/* A format for the dump tools (tests/delta, tests/iceberg): its tree's
- * root holds one folder, `folder`, which `fill` fills when first listed.
- * One at a time (the folder and its filler are kept here). */
-const struct colfs_format *testio_folder_format(const char *name,
-					 const char *folder,
-					 colfs_status (*fill)(colfs_tree *t,
-							      colfs_node *dir));
-/* Print every entry under `dir`, depth first: a folder as "path/", a
- * file as "path (N bytes)" (", not exact" when its size was not) then
- * its content.  1 when one cannot be listed or read whole, else 0. */
-int testio_walk(colfs_tree *t, colfs_node *dir);
+/* The dump tools' --tree (tests/delta, tests/iceberg): a tree of the
+ * test format `name` (opened on a temporary file, with options `o`)
+ * whose root holds one folder, `folder`, which `fill` fills when first
+ * listed; prints "/folder/", then every entry under it, depth first (a
+ * folder as "path/", a file as "path (N bytes)", ", not exact" when its
+ * size was not, then its content), then the tree's problems ("problem
+ * PATH: STATUS: MESSAGE").  0 when all was read, 1 when an entry could
+ * not be listed or read whole, 2 when the tree or the folder could not
+ * be made (a message on stderr naming `tool`).  One at a time (the
+ * folder and its filler are kept here). */
+int testio_folder_dump(const char *tool, const char *name, const char *folder,
+		       colfs_status (*fill)(colfs_tree *t, colfs_node *dir),
+		       const colfs_options *o);
 
 #endif

@@ -210,10 +210,4 @@ out:
 	return st;
 }
 
-static const colfs_node_ops arrays_ops = {.populate = arrays_populate};
-
-colfs_status arrow_arrays_add(colfs_tree *t, colfs_node *root)
-{
-	return colfs_dir_add_dir(t, root, "arrays", &arrays_ops, NULL)
-		       ? COLFS_OK : COLFS_ENOMEM;
-}
+const colfs_node_ops arrow_arrays_ops = {.populate = arrays_populate};

@@ -213,8 +213,9 @@ colfs_status arrow_render_value(colfs_buf *b, const colfs_render *r,
 				arrow_file *f, uint32_t bi,
 				const arrow_arr *a, int64_t i, colfs_err *err);
 
-/* arrow_arrays.c: `arrays/` (core/arrays.c) of the fixed-width fields. */
-colfs_status arrow_arrays_add(colfs_tree *t, colfs_node *root);
+/* arrow_arrays.c: the directory `arrays/` (core/arrays.c) of the
+ * fixed-width fields. */
+extern const colfs_node_ops arrow_arrays_ops;
 void arrow_arrays_free(arrow_file *f);
 /* Has the schema a top-level field arrays/ shows? */
 bool arrow_arrays_any(const arrow_file *f);

@@ -980,14 +980,8 @@ static const colfs_node_ops readme_ops = {.generate = readme_generate};
 static colfs_status root_populate(colfs_tree *t, colfs_node *root)
 {
 	arrow_file *f = file_of(t);
-	const char *fmt = "arrow\n";
-	if (!colfs_dir_add_doc(t, root, "README", &readme_ops, NULL) ||
-	    !colfs_dir_add_text(t, root, "format", fmt, strlen(fmt)) ||
-	    !colfs_dir_add_layout_svg(t, root,
-				      colfs_dir_add_doc(t, root, "layout",
-							&layout_ops, NULL)) ||
-	    !colfs_dir_add_errors(t, root) ||
-	    !colfs_dir_add_dir(t, root, "raw", &raw_ops, NULL) ||
+	if (!colfs_root_add_common(t, root, &readme_ops, "arrow\n",
+				   &layout_ops, &raw_ops) ||
 	    !colfs_dir_add_summary(t, root, &summary_ops, NULL))
 		return COLFS_ENOMEM;
 	if (!f->have_schema)
@@ -1000,7 +994,7 @@ static colfs_status root_populate(colfs_tree *t, colfs_node *root)
 	    !colfs_dir_add_stream(t, root, "rows.jsonl", &jsonl_ops, js) ||
 	    !colfs_dir_add_stream(t, root, "rows.csv", &csv_ops, cs) ||
 	    !colfs_dir_add_dir(t, root, "record_batches", &batches_ops, NULL) ||
-	    arrow_arrays_add(t, root))
+	    !colfs_dir_add_dir(t, root, "arrays", &arrow_arrays_ops, NULL))
 		return COLFS_ENOMEM;
 	if (f->ndict &&
 	    !colfs_dir_add_dir(t, root, "dictionaries", &dicts_ops, NULL))

@@ -137,10 +137,4 @@ static colfs_status arrays_populate(colfs_tree *t, colfs_node *dir)
 	return st;
 }
 
-static const colfs_node_ops arrays_ops = {.populate = arrays_populate};
-
-colfs_status cfile_arrays_add(colfs_tree *t, colfs_node *root)
-{
-	return colfs_dir_add_dir(t, root, "arrays", &arrays_ops, NULL)
-		       ? COLFS_OK : COLFS_ENOMEM;
-}
+const colfs_node_ops cfile_arrays_ops = {.populate = arrays_populate};

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cfile_int.h"
+#include "core/buf.h"
 
 void cfile_index_free(cfile_index *ix)
 {
@@ -152,14 +153,9 @@ static int32_t node_add(walk *w, cfile_ptr p, uint32_t depth)
 {
 	cfile_index *ix = w->ix;
 
-	if (ix->n == ix->cap) {
-		uint32_t cap = ix->cap ? ix->cap * 2 : 16;
-		cfile_inode *nn = realloc(ix->node, cap * sizeof(*nn));
-		if (!nn)
-			return -1;
-		ix->node = nn;
-		ix->cap = cap;
-	}
+	if (!colfs_grow((void **)&ix->node, &ix->cap, (size_t)ix->n + 1,
+			sizeof(ix->node[0])))
+		return -1;
 	memset(&ix->node[ix->n], 0, sizeof(ix->node[0]));
 	ix->node[ix->n].ptr = p;
 	ix->node[ix->n].depth = depth;

@@ -55,7 +55,8 @@ typedef struct cfile_inode {
 typedef struct cfile_index {
 	bool present;
 	cfile_inode *node;      /* node[0] is the root */
-	uint32_t n, cap;
+	uint32_t n;
+	size_t cap;
 	uint32_t depth;         /* levels below the root reached */
 } cfile_index;
 
@@ -239,8 +240,9 @@ void cfile_file_read_header(colfs_tree *t, cfile_file *f);
  * with `ops` (args a = N), and a block's `decompressed` document read
  * through `f` (salvage passes its own cfile_file). */
 colfs_status cfile_tree_add_common(colfs_tree *t, colfs_node *root);
-/* cfile_arrays.c: arrays/ at the root; does the column have an array? */
-colfs_status cfile_arrays_add(colfs_tree *t, colfs_node *root);
+/* cfile_arrays.c: the directory arrays/ at the root; does the column
+ * have an array? */
+extern const colfs_node_ops cfile_arrays_ops;
 bool cfile_arrays_any(const cfile_file *f);
 colfs_status cfile_tree_add_file(colfs_tree *t, colfs_node *root);
 colfs_status cfile_tree_add_blocks(colfs_tree *t, colfs_node *dir, uint32_t n,

@@ -816,13 +816,8 @@ colfs_status cfile_tree_add_common(colfs_tree *t, colfs_node *root)
 		snprintf(fmt, sizeof(fmt), "cfile v%d\n", f->version);
 	else
 		snprintf(fmt, sizeof(fmt), "cfile (footer magic lost)\n");
-	if (!colfs_dir_add_doc(t, root, "README", &readme_ops, NULL) ||
-	    !colfs_dir_add_text(t, root, "format", fmt, strlen(fmt)) ||
-	    !colfs_dir_add_layout_svg(t, root,
-				      colfs_dir_add_doc(t, root, "layout",
-							&layout_ops, NULL)) ||
-	    !colfs_dir_add_errors(t, root) ||
-	    !colfs_dir_add_dir(t, root, "raw", &raw_ops, NULL))
+	if (!colfs_root_add_common(t, root, &readme_ops, fmt, &layout_ops,
+				   &raw_ops))
 		return COLFS_ENOMEM;
 	return COLFS_OK;
 }
@@ -844,7 +839,8 @@ colfs_status cfile_tree_add_file(colfs_tree *t, colfs_node *root)
 	    !colfs_dir_add_dir(t, root, "index", &index_ops, NULL) ||
 	    !colfs_dir_add_stream(t, root, "verify", &verify_ops, NULL))
 		return COLFS_ENOMEM;
-	if (f->role == CFILE_ROLE_COLUMN && cfile_arrays_add(t, root))
+	if (f->role == CFILE_ROLE_COLUMN &&
+	    !colfs_dir_add_dir(t, root, "arrays", &cfile_arrays_ops, NULL))
 		return COLFS_ENOMEM;
 	if (f->encoding == CFILE_DICT &&
 	    !colfs_dir_add_doc(t, root, "dictionary", &dictionary_ops, NULL))

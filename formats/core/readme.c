@@ -1,4 +1,5 @@
-/* colfs: the in-mount README (readme.h). */
+/* colfs: the in-mount README (readme.h), and the entries of a root it
+ * lists first (colfs_root_add_common, tree.h). */
 #include "tree.h"
 
 #include <string.h>
@@ -62,4 +63,18 @@ colfs_status colfs_readme_write(colfs_tree *t, const colfs_readme *r,
 			"\nThis file has problems (%zu so far): see `errors`.\n",
 			problems);
 	return colfs_buf_status(out);
+}
+
+bool colfs_root_add_common(colfs_tree *t, colfs_node *root,
+			   const colfs_node_ops *readme, const char *format,
+			   const colfs_node_ops *layout,
+			   const colfs_node_ops *raw)
+{
+	return colfs_dir_add_doc(t, root, "README", readme, NULL) &&
+	       colfs_dir_add_text(t, root, "format", format, strlen(format)) &&
+	       colfs_dir_add_layout_svg(t, root,
+					colfs_dir_add_doc(t, root, "layout",
+							  layout, NULL)) &&
+	       colfs_dir_add_errors(t, root) &&
+	       colfs_dir_add_dir(t, root, "raw", raw, NULL);
 }

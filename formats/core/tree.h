@@ -307,6 +307,15 @@ colfs_node *colfs_dir_add_errors(colfs_tree *t, colfs_node *dir);
  * names another file). */
 colfs_node *colfs_dir_add_summary(colfs_tree *t, colfs_node *dir,
 				  const colfs_node_ops *ops, void *ctx);
+/* The entries a file's root starts with (readme.c; docs/tree.md), those
+ * its README lists first: `README` made by
+ * `readme`, `format` holding the text `format`, `layout` made by `layout`
+ * and its layout.svg, `errors`, and `raw/` filled by `raw` (the ops get
+ * no context).  False when out of memory. */
+bool colfs_root_add_common(colfs_tree *t, colfs_node *root,
+			   const colfs_node_ops *readme, const char *format,
+			   const colfs_node_ops *layout,
+			   const colfs_node_ops *raw);
 /* A node made by a lookup callback: not listed, but kept and stable. */
 colfs_node *colfs_dir_make_hidden(colfs_tree *t, colfs_node *dir,
 				  const char *raw_name, colfs_content kind,

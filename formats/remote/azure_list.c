@@ -29,18 +29,6 @@
 #define AZL_PAGES_MAX 100000u
 #define AZL_QUOTE_MAX 160
 
-/* A page: EnumerationResults, its NextMarker and its Blobs/Blob (Name,
- * Properties/Content-Length). */
-static const colfs_xml_spec list_blobs = {
-	.root = "EnumerationResults",
-	.fields = {"NextMarker"},
-	.items = "Blobs",
-	.item = "Blob",
-	.key = "Name",
-	.props = "Properties",
-	.size = "Content-Length",
-};
-
 /* The store's own words for a 4xx: " (Code: Message)", each cut short;
  * "" when the body is not an Azure error document. */
 static void azl_reason(const char *body, size_t len, char *out, size_t n)
@@ -127,7 +115,8 @@ colfs_status colfs_azure_list(const char *url, const colfs_options *o,
 			free(body);
 			break;
 		}
-		if (!colfs_xml_page_parse(&list_blobs, (const char *)body, len,
+		if (!colfs_xml_page_parse(&colfs_xml_list_blobs,
+					  (const char *)body, len,
 					  &pg)) {
 			st = colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 				      "%s: listing page %u is not a List Blobs "

@@ -44,7 +44,8 @@
 /* How much of a server's error message is quoted. */
 #define LIST_QUOTE_MAX 160
 
-/* A page: ListBucketResult, its fields and its Contents (Key, Size). */
+/* A page (colfs_xml_list_v2): the indexes of its fields, in the order
+ * xml_list.c lists them. */
 enum list_field {
 	F_NAME,
 	F_PREFIX,
@@ -52,15 +53,6 @@ enum list_field {
 	F_TOKEN,
 	F_KEY_COUNT,
 	F_ENCODING,
-};
-
-static const colfs_xml_spec list_v2 = {
-	.root = "ListBucketResult",
-	.fields = {"Name", "Prefix", "IsTruncated", "NextContinuationToken",
-		   "KeyCount", "EncodingType"},
-	.item = "Contents",
-	.key = "Key",
-	.size = "Size",
 };
 
 /* "?continuation-token=...&encoding-type=url&list-type=2&max-keys=N&prefix=..."
@@ -345,7 +337,8 @@ colfs_status colfs_list_v2(const colfs_remote_target *t, const char *prefix,
 			free(body);
 			break;
 		}
-		if (!colfs_xml_page_parse(&list_v2, (const char *)body, len,
+		if (!colfs_xml_page_parse(&colfs_xml_list_v2,
+					  (const char *)body, len,
 					  &pg)) {
 			st = colfs_fail_why(COLFS_ECORRUPT, why, why_len,
 				       "%s: listing page %u is not a "

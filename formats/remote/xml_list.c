@@ -276,20 +276,40 @@ static void xml_quote(char *out, size_t n, const char *s)
 	out[k] = '\0';
 }
 
+const colfs_xml_spec colfs_xml_list_v2 = {
+	.root = "ListBucketResult",
+	.fields = {"Name", "Prefix", "IsTruncated", "NextContinuationToken",
+		   "KeyCount", "EncodingType"},
+	.item = "Contents",
+	.key = "Key",
+	.size = "Size",
+};
+
+const colfs_xml_spec colfs_xml_list_blobs = {
+	.root = "EnumerationResults",
+	.fields = {"NextMarker"},
+	.items = "Blobs",
+	.item = "Blob",
+	.key = "Name",
+	.props = "Properties",
+	.size = "Content-Length",
+};
+
+const colfs_xml_spec colfs_xml_error_doc = {
+	.root = "Error",
+	.fields = {"Code", "Message"},
+};
+
 bool colfs_xml_error(const char *body, size_t len, char *code, char *msg,
 		     size_t n)
 {
-	static const colfs_xml_spec error_doc = {
-		.root = "Error",
-		.fields = {"Code", "Message"},
-	};
 	colfs_xml_page pg;
 	bool ok;
 
 	code[0] = msg[0] = '\0';
 	if (!body || !len)
 		return false;
-	ok = colfs_xml_page_parse(&error_doc, body, len, &pg) &&
+	ok = colfs_xml_page_parse(&colfs_xml_error_doc, body, len, &pg) &&
 	     pg.field[0] && pg.field[0][0];
 	if (ok) {
 		xml_quote(code, n, pg.field[0]);

@@ -1,8 +1,8 @@
 /* colfs: one page of a store's XML listing, parsed (xml_list.c).  S3's
  * and GCS's ListObjectsV2 (s3_list.c), Azure's List Blobs (azure_list.c)
  * and the three stores' error documents are read by this one parser; each
- * caller describes its document (colfs_xml_spec) and checks what the
- * fields say.
+ * document is described once (colfs_xml_spec, below) and its caller
+ * checks what the fields say.
  */
 #ifndef COLFS_XML_LIST_H
 #define COLFS_XML_LIST_H
@@ -31,6 +31,21 @@ typedef struct colfs_xml_spec {
 	const char *props;
 	const char *size;
 } colfs_xml_spec;
+
+/* The documents the stores send, each described once (xml_list.c), for
+ * their readers and the fuzz target alike:
+ *   colfs_xml_list_v2     a page of ListObjectsV2 (S3, GCS: s3_list.c),
+ *                         its fields Name, Prefix, IsTruncated,
+ *                         NextContinuationToken, KeyCount and
+ *                         EncodingType, its Contents (Key, Size);
+ *   colfs_xml_list_blobs  a page of List Blobs (Azure: azure_list.c), its
+ *                         one field NextMarker, its Blobs/Blob (Name,
+ *                         Properties/Content-Length);
+ *   colfs_xml_error_doc   an <Error> document (colfs_xml_error), its
+ *                         fields Code and Message. */
+extern const colfs_xml_spec colfs_xml_list_v2;
+extern const colfs_xml_spec colfs_xml_list_blobs;
+extern const colfs_xml_spec colfs_xml_error_doc;
 
 /* One listed object as sent: the texts (malloc'd), NULL when the item
  * had no such element (the caller says which is missing). */

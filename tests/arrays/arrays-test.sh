@@ -42,14 +42,9 @@ dir=$(cd "$(dirname "$0")" && pwd)
 case_=${1:?usage: arrays-test.sh CASE OUTDIR}
 out=${2:?usage: arrays-test.sh CASE OUTDIR}
 py=/usr/bin/python3
-
-skip() {
-	echo "arrays-test: $*: skipping" >&2
-	exit 77
-}
-[ -e /dev/fuse ] || skip "no /dev/fuse"
-command -v fusermount3 >/dev/null 2>&1 || skip "fusermount3 is not installed"
-"$py" -c 'import numpy' 2>/dev/null || skip "python3-numpy is not installed"
+. "$dir/../need.sh"
+need_fuse
+need_numpy
 [ -x "${COLFS:-}" ] || skip "COLFS is not set"
 
 rm -rf "$out" && mkdir -p "$out/mnt" || exit 1

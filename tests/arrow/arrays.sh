@@ -13,13 +13,9 @@ colfs=$1
 corpus=$2
 dir=$(cd "$(dirname "$0")" && pwd)
 py=/usr/bin/python3
-skip() {
-	echo "arrow arrays: $*: skipping" >&2
-	exit 77
-}
-[ -e /dev/fuse ] || skip "no /dev/fuse"
-command -v fusermount3 >/dev/null 2>&1 || skip "fusermount3 is not installed"
-"$py" -c 'import numpy' 2>/dev/null || skip "python3-numpy is not installed"
+. "$dir/../need.sh"
+need_fuse
+need_numpy
 int=$corpus/arrow/integration
 [ -d "$int" ] || skip "corpus $int absent"
 mnt=$(mktemp -d)

@@ -804,14 +804,8 @@ static int tree_add(cw *w, cw_tree *t, int lvl, const uint8_t *key,
 	if (lvl >= t->nlevels)
 		t->nlevels = lvl + 1;
 	L = &t->level[lvl];
-	if (L->n == L->cap) {
-		size_t cap = L->cap ? L->cap * 2 : 16;
-		cw_entry *e = realloc(L->e, cap * sizeof(*e));
-		if (!e)
-			return -1;
-		L->e = e;
-		L->cap = cap;
-	}
+	if (!colfs_grow((void **)&L->e, &L->cap, L->n + 1, sizeof(L->e[0])))
+		return -1;
 	cw_entry *e = &L->e[L->n];
 	e->key = malloc(key_len ? key_len : 1);
 	if (!e->key)

@@ -21,16 +21,14 @@ CASE=${1:?usage: sizes-test.sh CASE}
 : "${COLFS:?COLFS is not set}"
 here=$(cd "$(dirname "$0")" && pwd)
 T=60
+. "$here/../need.sh"
 # $WORK made; on exit the mount undone, its daemon given up to 10 s to
 # write nothing more under $WORK, and $WORK removed
 . "$here/../mount-cleanup.sh" colfs-dataset-sizes
 MNT=$WORK/mnt
 mkdir -p "$MNT"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "SKIP: $*" >&2; exit 77; }
 
-[ -c /dev/fuse ] || skip "/dev/fuse is not available"
-command -v fusermount3 > /dev/null || skip "fusermount3 is not installed"
+need_fuse
 command -v tar > /dev/null || skip "tar is not installed"
 command -v rsync > /dev/null || skip "rsync is not installed (tools/bootstrap.sh)"
 sh "$here/../values/duckdb-setup.sh" || exit $?

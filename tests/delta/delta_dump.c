@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "colfs.h"
 #include "core/tree.h"
@@ -144,37 +143,9 @@ int main(int argc, char **argv)
 
 	int rc = 0;
 	if (tree) {
-		colfs_tree *t;
-		char why[512];
-		FILE *tf = tmpfile();
-		if (!tf || fputs("delta-dump\n", tf) < 0 || fflush(tf)) {
-			fprintf(stderr, "delta-dump: no temporary file\n");
-			return 2;
-		}
-		const colfs_format *f = testio_folder_format("delta-test", "delta",
-							     delta_dir_populate);
-		st = colfs_tree_open_format(dup(fileno(tf)), "delta-dump", f, &o, &t,
-					    why, sizeof why);
-		fclose(tf);
-		if (st) {
-			fprintf(stderr, "delta-dump: %s\n", why);
-			return 2;
-		}
 		table_snap = s;
-		colfs_node *d;
-		if (colfs_tree_resolve(t, "delta", &d) != COLFS_OK) {
-			fprintf(stderr, "delta-dump: no delta/\n");
-			return 2;
-		}
-		printf("/delta/\n");
-		rc = testio_walk(t, d);
-		for (size_t e = 0; e < colfs_tree_error_count(t); e++) {
-			colfs_problem p;
-			if (colfs_tree_error_get(t, e, &p) == COLFS_OK)
-				printf("problem %s: %s: %s\n", p.path,
-				       colfs_status_name(p.status), p.message);
-		}
-		colfs_tree_destroy(t);
+		rc = testio_folder_dump("delta-dump", "delta-test", "delta",
+					delta_dir_populate, &o);
 	}
 	colfs_delta_free(s);
 	return rc;

@@ -37,15 +37,12 @@ CASE=${1:?usage: xattr-test.sh CASE}
 T=${TEST_TIMEOUT:-30}
 HERE=$(cd "$(dirname "$0")" && pwd)
 CHECK="$HERE/xattr-check.py"
+. "$HERE/../need.sh"
 
 # $WORK made; every mount undone and $WORK removed on exit
 . "$HERE/../mount-cleanup.sh" colfs-xattr-test
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "SKIP: $*" >&2; exit 77; }
-
-[ -c /dev/fuse ] || skip "/dev/fuse is not available"
-command -v fusermount3 >/dev/null || skip "fusermount3 is not installed"
+need_fuse
 command -v getfattr >/dev/null || skip "getfattr (Debian attr) is not installed: tools/bootstrap.sh"
 command -v python3 >/dev/null || skip "python3 is not installed"
 

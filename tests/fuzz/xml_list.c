@@ -1,8 +1,9 @@
 /* tests/fuzz: the XML listing parser (formats/remote/xml_list.c).
  *
- * One input is parsed as each document the stores send: a page of
- * ListObjectsV2 (S3, GCS), a page of List Blobs (Azure, items two levels
- * down and sizes under Properties) and an error document, then read for
+ * One input is parsed as each document the stores send, by the specs
+ * their readers use (xml_list.h): a page of ListObjectsV2 (S3, GCS), a
+ * page of List Blobs (Azure, items two levels down and sizes under
+ * Properties) and an error document, then read for
  * its Code and Message, percent-encoded as a query value and read as
  * digits.  Invariants: a parse succeeds exactly when it gives no reason;
  * a reason is a NUL-terminated line; every text kept is NUL-free and at
@@ -12,30 +13,6 @@
  * to its input; digits parse only when all are digits. */
 #include "fuzz_util.h"
 #include "remote/xml_list.h"
-
-static const colfs_xml_spec list_v2 = {
-	.root = "ListBucketResult",
-	.fields = {"Name", "Prefix", "IsTruncated", "NextContinuationToken",
-		   "KeyCount", "EncodingType"},
-	.item = "Contents",
-	.key = "Key",
-	.size = "Size",
-};
-
-static const colfs_xml_spec list_blobs = {
-	.root = "EnumerationResults",
-	.fields = {"NextMarker"},
-	.items = "Blobs",
-	.item = "Blob",
-	.key = "Name",
-	.props = "Properties",
-	.size = "Content-Length",
-};
-
-static const colfs_xml_spec error_doc = {
-	.root = "Error",
-	.fields = {"Code", "Message"},
-};
 
 static void check_text(const char *s)
 {
@@ -78,9 +55,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char code[161], msg[161];
 
-	parse(&list_v2, data, size);
-	parse(&list_blobs, data, size);
-	parse(&error_doc, data, size);
+	parse(&colfs_xml_list_v2, data, size);
+	parse(&colfs_xml_list_blobs, data, size);
+	parse(&colfs_xml_error_doc, data, size);
 
 	if (colfs_xml_error((const char *)data, size, code, msg,
 			    sizeof code)) {

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "colfs.h"
 #include "core/options.h"
@@ -111,36 +110,8 @@ int main(int argc, char **argv)
 
 	int rc = 0;
 	if (tree) {
-		colfs_tree *t;
-		char why[512];
-		FILE *tf = tmpfile();
-		if (!tf || fputs("ice-dump\n", tf) < 0 || fflush(tf)) {
-			fprintf(stderr, "ice-dump: no temporary file\n");
-			return 2;
-		}
-		const colfs_format *f = testio_folder_format("iceberg-test", "iceberg",
-							     ice_dir_populate);
-		st = colfs_tree_open_format(dup(fileno(tf)), "ice-dump", f, &o, &t,
-					    why, sizeof why);
-		fclose(tf);
-		if (st) {
-			fprintf(stderr, "ice-dump: %s\n", why);
-			return 2;
-		}
-		colfs_node *d;
-		if (colfs_tree_resolve(t, "iceberg", &d) != COLFS_OK) {
-			fprintf(stderr, "ice-dump: no iceberg/\n");
-			return 2;
-		}
-		printf("/iceberg/\n");
-		rc = testio_walk(t, d);
-		for (size_t e = 0; e < colfs_tree_error_count(t); e++) {
-			colfs_problem p;
-			if (colfs_tree_error_get(t, e, &p) == COLFS_OK)
-				printf("problem %s: %s: %s\n", p.path,
-				       colfs_status_name(p.status), p.message);
-		}
-		colfs_tree_destroy(t);
+		rc = testio_folder_dump("ice-dump", "iceberg-test", "iceberg",
+					ice_dir_populate, &o);
 	}
 	ice_table_free(tb);
 	return rc;

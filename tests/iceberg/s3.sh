@@ -17,70 +17,25 @@ corpus=$1/iceberg
 here=$(cd "$(dirname "$0")" && pwd)
 remote=$here/../remote
 T=60
-fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "SKIP: $*" >&2; exit 77; }
-[ -x "${COLFS_TOOL:-}" ] || fail "COLFS_TOOL is not set to a program"
+. "$remote/lib.sh"
+need_programs COLFS_TOOL
 [ -d "$corpus" ] || skip "no Iceberg corpus at $corpus"
 command -v curl >/dev/null || skip "curl is not installed"
 sh "$remote/s3rver-setup.sh" || exit $?
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/colfs-iceberg-s3.XXXXXX")
+remote_work iceberg-s3
 export XDG_CACHE_HOME=$WORK/cache
-SERVER=
-cleanup() {
-	[ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null
-	wait 2>/dev/null
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM INT HUP
 SECRET="colfs-iceberg-s3-secret-$$"
 AKID=AKIDCOLFSICEBERG
 BUCKET=colfs-iceberg
 S3_NODE_OPTS=--openssl-legacy-provider
-here_saved=$here
-here=$remote
 . "$remote/s3-server.sh"
-here=$here_saved
-pathenc() {
-	local LC_ALL=C s=$1 i c out=
-	for ((i = 0; i < ${#s}; i++)); do
-		c=${s:i:1}
-		case $c in
-		[A-Za-z0-9._~/-]) out+=$c ;;
-		*) out+=$(printf '%%%02X' "'$c") ;;
-		esac
-	done
-	printf '%s' "$out"
-}
-printf 'url = "%s/%s"\nrequest = "PUT"\noutput = "/dev/null"\n' \
-	"$ENDPOINT" "$BUCKET" >"$WORK/bucket.cfg"
-code=$(timeout "$T" curl -sS -K "$WORK/curl.cfg" -K "$WORK/bucket.cfg" \
-	--aws-sigv4 aws:amz:us-east-1:s3 \
-	-H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' -w '%{http_code}') ||
-	fail "making the bucket failed"
-[ "$code" = 200 ] || fail "making the bucket: HTTP $code"
+s3_bucket
 TABLES=(uuid equality_deletes_partitioned hive_partitioned_table)
-: >"$WORK/put.cfg"
-n=0
 for t in "${TABLES[@]}"; do
-	while IFS= read -r -d '' f; do
-		rel=${f#"$corpus/$t"/}
-		[ "$rel" = expected.json ] && continue
-		printf 'url = "%s/%s/%s/%s"\nupload-file = "%s"\noutput = "/dev/null"\n' \
-			"$ENDPOINT" "$BUCKET" "$t" "$(pathenc "$rel")" "$f" >>"$WORK/put.cfg"
-		n=$((n + 1))
-	done < <(find "$corpus/$t" -type f -print0)
+	s3_queue "$corpus/$t" "$t" expected.json
 done
-timeout 120 curl -sS -K "$WORK/curl.cfg" -K "$WORK/put.cfg" \
-	--aws-sigv4 aws:amz:us-east-1:s3 \
-	-H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' -w '%{http_code}\n' \
-	>"$WORK/put.codes" || fail "the uploads failed"
-[ "$(grep -c '^200$' "$WORK/put.codes")" = "$n" ] ||
-	fail "not all $n uploads answered 200: $(sort "$WORK/put.codes" | uniq -c)"
-export AWS_ACCESS_KEY_ID=$AKID AWS_SECRET_ACCESS_KEY=$SECRET
-export HOME=$WORK/home
-unset AWS_PROFILE AWS_REGION AWS_DEFAULT_REGION AWS_CONFIG_FILE \
-	AWS_SHARED_CREDENTIALS_FILE AWS_SESSION_TOKEN
+s3_put_queued
+s3_env
 tool() { timeout "$T" "$COLFS_TOOL" -o "s3_endpoint=$ENDPOINT" "$@"; }
 passed=0
 for t in "${TABLES[@]}"; do
@@ -91,13 +46,7 @@ for t in "${TABLES[@]}"; do
 	paths=(iceberg/metadata.json iceberg/history.jsonl iceberg/delete_files.jsonl
 		"iceberg/snapshots/$sid/snapshot.json"
 		rows.jsonl rows.csv "${cols[@]/#/columns/}")
-	tool cat "$L" "${paths[@]}" >"$WORK/local" || fail "$t: colfs-tool cat on $L"
-	tool cat "$U" "${paths[@]}" >"$WORK/remote" 2>"$WORK/err" ||
-		fail "$t: colfs-tool cat $U: $(head -3 "$WORK/err")"
-	cmp -s "$WORK/local" "$WORK/remote" || {
-		diff "$WORK/local" "$WORK/remote" | head -10 >&2
-		fail "$t: $U differs from the local table"
-	}
+	s3_same "$L" "$U" "$t: the table $U" "${paths[@]}"
 	# summary: all but the lines naming where the table is
 	tool cat "$L" summary | grep -v '^dataset: \|^location: ' >"$WORK/local"
 	tool cat "$U" summary | grep -v '^dataset: \|^location: ' >"$WORK/remote"
@@ -110,11 +59,7 @@ for t in "${TABLES[@]}"; do
 	# named by its current metadata file's URL: the same bytes
 	m=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["metadata"])' \
 		"$L/expected.json") || fail "$t: expected.json"
-	tool cat "$U$m" "${paths[@]}" >"$WORK/bymeta" 2>"$WORK/err" ||
-		fail "$t: colfs-tool cat $U$m: $(head -3 "$WORK/err")"
-	tool cat "$L" "${paths[@]}" >"$WORK/local"
-	cmp -s "$WORK/local" "$WORK/bymeta" ||
-		fail "$t: $U$m differs from the local table"
+	s3_same "$L" "$U$m" "$t: the table $U$m" "${paths[@]}"
 	tool cat "$U$m" summary | grep -q "^iceberg metadata: $m " ||
 		fail "$t: the summary of $U$m: $(tool cat "$U$m" summary | head -3)"
 	# an older metadata file's URL: its own current snapshot

@@ -21,13 +21,13 @@
  * snapshot must hold ROWS rows (DuckDB's count, expected.json) once the
  * rows ice_deletes_rows gives for each data file are left out. */
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "core/options.h"
+#include "core/thread.h"
 #include "dataset/iceberg/ice_deletes.h"
 
 static const char *fx, *corpus;
@@ -218,22 +218,21 @@ static colfs_status fill_name(void *arg, size_t i, int32_t id, char **text)
 	return COLFS_OK;
 }
 
-/* Several threads asking at once get the same rows. */
+/* Several threads asking at once for the deleted rows of the first data
+ * file get the same rows: asker k's count and status. */
 typedef struct race {
 	ice_deletes *d;
-	size_t which;
-	size_t n;
-	colfs_status st;
+	size_t n[4];
+	colfs_status st[4];
 } race;
 
-static void *race_run(void *arg)
+static void race_run(void *arg, size_t k)
 {
 	race *r = arg;
 	uint64_t *rows;
 	colfs_err err;
-	r->st = ice_deletes_rows(r->d, r->which, &rows, &r->n, &err);
+	r->st[k] = ice_deletes_rows(r->d, 0, &rows, &r->n[k], &err);
 	free(rows);
-	return NULL;
 }
 
 /* The ice_file of one entry of table_files.py's list. */
@@ -462,19 +461,13 @@ int main(int argc, char **argv)
 		cases++;
 		if (ice_deletes_new(data, 2, dels, 3, fields, 3, &opts, &d,
 				    &err) == COLFS_OK) {
-			pthread_t t[4];
-			race r[4];
-			for (int k = 0; k < 4; k++) {
-				r[k] = (race){.d = d, .which = 0};
-				pthread_create(&t[k], NULL, race_run, &r[k]);
-			}
+			race r = {.d = d};
+			colfs_parallel_for(4, 4, race_run, &r);
 			bool ok = true;
-			for (int k = 0; k < 4; k++) {
-				pthread_join(t[k], NULL);
-				ok = ok && r[k].st == COLFS_OK &&
-				     r[k].n == json_array_size(json_object_get(
+			for (int k = 0; k < 4; k++)
+				ok = ok && r.st[k] == COLFS_OK &&
+				     r.n[k] == json_array_size(json_object_get(
 							expected, "mixed"));
-			}
 			if (ok)
 				printf("ok threads\n");
 			else

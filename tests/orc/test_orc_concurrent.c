@@ -15,10 +15,10 @@
 #define ORC_GEN_NO_MAIN
 #include "orc_gen.c"
 
+#include "core/thread.h"
 #include "orc_internal.h"
 
 #include <colfs.h>
-#include <pthread.h>
 #include <unistd.h>
 
 #define THREADS 4
@@ -35,8 +35,7 @@ typedef struct view_run {
 	const char *path;
 	colfs_buf want[MAX_PIECES];
 	size_t pieces;
-	int order;              /* of the thread running it */
-	int bad;
+	int bad[THREADS];       /* set by the thread of that order */
 } view_run;
 
 static colfs_status render(view_run *v, uint64_t i, colfs_buf *out)
@@ -60,42 +59,33 @@ static size_t nth(size_t k, size_t n, int order)
 	}
 }
 
-typedef struct worker {
-	view_run *v;
-	int order;
-	int bad;
-} worker;
-
-static void *work(void *arg)
+/* The thread of `order`: its pieces in its own order, each checked. */
+static void work(void *arg, size_t order)
 {
-	worker *w = arg;
-	view_run *v = w->v;
+	view_run *v = arg;
 	colfs_buf b = COLFS_BUF_INIT;
 
 	for (size_t k = 0; k < v->pieces && k < THREAD_PIECES; k++) {
-		size_t i = nth(k, v->pieces, w->order);
+		size_t i = nth(k, v->pieces, (int)order);
 		colfs_status st = render(v, i, &b);
 
 		if (st || b.len != v->want[i].len ||
 		    memcmp(b.data, v->want[i].data, b.len)) {
 			fprintf(stderr,
-				"FAIL: %s: piece %zu (order %d): status %d, "
+				"FAIL: %s: piece %zu (order %zu): status %d, "
 				"%zu bytes, want %zu\n",
-				v->path, i, w->order, (int)st, b.len,
+				v->path, i, order, (int)st, b.len,
 				v->want[i].len);
-			w->bad = 1;
+			v->bad[order] = 1;
 			break;
 		}
 	}
 	colfs_buf_free(&b);
-	return NULL;
 }
 
 static void check_view(colfs_tree *t, const char *path)
 {
 	static view_run v;
-	pthread_t th[THREADS];
-	worker w[THREADS];
 	colfs_status st = COLFS_OK;
 
 	memset(&v, 0, sizeof(v));
@@ -119,17 +109,9 @@ static void check_view(colfs_tree *t, const char *path)
 		failures++;
 		goto out;
 	}
-	for (int i = 0; i < THREADS; i++) {
-		w[i] = (worker){.v = &v, .order = i};
-		if (pthread_create(&th[i], NULL, work, &w[i])) {
-			perror("pthread_create");
-			exit(1);
-		}
-	}
-	for (int i = 0; i < THREADS; i++) {
-		pthread_join(th[i], NULL);
-		failures += w[i].bad;
-	}
+	colfs_parallel_for(THREADS, THREADS, work, &v);
+	for (int i = 0; i < THREADS; i++)
+		failures += v.bad[i];
 	printf("ok: %s: %zu pieces, %d threads\n", path, v.pieces, THREADS);
 out:
 	for (size_t i = 0; i <= v.pieces && i < MAX_PIECES; i++)

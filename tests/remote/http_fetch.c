@@ -14,20 +14,21 @@
  *       the tail, then the whole object in ranges of CHUNK bytes, 4 in
  *       flight per call, to stdout
  *   http-fetch [-o key=value]... URL threads CHUNK
- *       the same by 4 threads at once over the one exchange (its shared
- *       connections, DNS and TLS sessions), each into its own copy; the
- *       copies must be equal, the first goes to stdout
+ *       the same by 4 readers at once over the one exchange (its shared
+ *       connections, DNS and TLS sessions), each into its own copy, on
+ *       the core's colfs_parallel_for (4 threads, the caller's one of
+ *       them); the copies must be equal, the first goes to stdout
  * After the exchanges, stderr gets "stats requests=N bytes=N retries=N
  * failures=N".  A failure prints "http-fetch: STATUS: MESSAGE" and exits
  * 1; bad usage exits 2.
  */
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "colfs.h"
+#include "core/thread.h"
 #include "remote/remote.h"
 
 static void stats(colfs_http *h)
@@ -66,21 +67,23 @@ static colfs_status read_all(colfs_http *h, uint64_t size, uint64_t chunk,
 	return COLFS_OK;
 }
 
-typedef struct reader {
-	pthread_t thread;
+/* The "threads" mode: readers of the whole object over one exchange,
+ * each into its own copy. */
+#define READERS 4
+
+typedef struct readers {
 	colfs_http *h;
 	uint64_t size, chunk;
-	uint8_t *out;
-	colfs_status st;
-	colfs_err e;
-} reader;
+	uint8_t *out[READERS];
+	colfs_status st[READERS];
+	colfs_err e[READERS];
+} readers;
 
-static void *reader_main(void *arg)
+static void reader_main(void *arg, size_t i)
 {
-	reader *r = arg;
+	readers *r = arg;
 
-	r->st = read_all(r->h, r->size, r->chunk, r->out, &r->e);
-	return NULL;
+	r->st[i] = read_all(r->h, r->size, r->chunk, r->out[i], &r->e[i]);
 }
 
 static int usage(void)
@@ -160,36 +163,29 @@ int main(int argc, char **argv)
 		for (size_t k = 0; k < n; k++)
 			fwrite(r[k].buf, 1, r[k].len, stdout);
 	} else if (!strcmp(mode, "threads")) {
-		reader rd[4] = {0};
+		readers rd = {.h = h, .size = size, .chunk = len};
 		int bad = 0, k;
 
-		for (k = 0; k < 4; k++) {
-			rd[k].h = h;
-			rd[k].size = size;
-			rd[k].chunk = len;
-			rd[k].out = malloc(size ? size : 1);
-			if (!rd[k].out ||
-			    pthread_create(&rd[k].thread, NULL, reader_main,
-					   &rd[k]))
+		for (k = 0; k < READERS; k++)
+			if (!(rd.out[k] = malloc(size ? size : 1)))
 				break;
-		}
-		for (int j = 0; j < k; j++)
-			pthread_join(rd[j].thread, NULL);
-		for (int j = 0; j < k && !bad; j++)
-			if (rd[j].st) {
-				e = rd[j].e;
+		if (k == READERS)
+			colfs_parallel_for(READERS, READERS, reader_main, &rd);
+		for (int j = 0; k == READERS && j < READERS && !bad; j++)
+			if (rd.st[j]) {
+				e = rd.e[j];
 				bad = 1;
-			} else if (memcmp(rd[j].out, rd[0].out, size)) {
+			} else if (memcmp(rd.out[j], rd.out[0], size)) {
 				fprintf(stderr, "http-fetch: thread %d read other bytes than thread 0\n", j);
 				bad = 2;
 			}
-		if (k == 4 && !bad)
-			fwrite(rd[0].out, 1, size, stdout);
-		for (int j = 0; j < 4; j++)
-			free(rd[j].out);
+		if (k == READERS && !bad)
+			fwrite(rd.out[0], 1, size, stdout);
+		for (int j = 0; j < READERS; j++)
+			free(rd.out[j]);
 		if (bad == 1)
 			goto failed;
-		if (bad || k < 4) {
+		if (bad || k < READERS) {
 			rc = 1;
 			goto out;
 		}

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/remote/lib.sh: the shell helpers the remote tests share (s3.sh,
-# s3-list.sh, s3-dataset.sh, azure.sh, gcs.sh).  Sourced, after the test
-# sets `here` (its folder) and T (the seconds any one command may take).
+# s3-list.sh, s3-dataset.sh, azure.sh, gcs.sh, and tests/iceberg/s3.sh).
+# Sourced, after the test sets T (the seconds any one command may take).
 #
 #   fail MSG, skip MSG        exit 1 or 77 with the message on stderr
 #   need_programs VAR...      each VAR names an executable, or fail
@@ -15,6 +15,26 @@
 #   make_samples              generated Parquet files in WORK: sample.parquet
 #                             (5000 rows), big.parquet (more than 2 MiB),
 #                             ds/a.parquet and ds/b.parquet (a dataset)
+#
+# With the S3 test server started (s3-server.sh: ENDPOINT, $WORK/curl.cfg)
+# and BUCKET set:
+#
+#   s3_bucket                 the bucket BUCKET made (a signed PUT)
+#   s3_queue DIR KEY [SKIP]   every file under DIR but SKIP (a path under
+#                             DIR) queued for upload as KEY/<its path under
+#                             DIR>: a request of $WORK/put.cfg each, PUTS
+#                             counts them
+#   s3_put_queued             the queued uploads by one curl, each answered
+#                             200
+#   s3_env                    colfs and colfs-tool signed with AKID and
+#                             SECRET from the environment, none of the
+#                             user's profiles, regions or files (HOME in
+#                             WORK)
+#   s3_same LOCAL NAME WHAT PATH...
+#                             colfs-tool cat of the PATHs (on the server,
+#                             -o s3_endpoint) gives on NAME the bytes it
+#                             gives on LOCAL, or fail saying WHAT differs
+#                             with the first lines of the difference
 #
 # With EP (the endpoint's colfs options, an array) and LEAKS (grep -F
 # arguments, one `-e SECRET` each) set by the test:
@@ -104,6 +124,60 @@ pathenc() { # KEY
 		esac
 	done
 	printf '%s' "$out"
+}
+
+s3_bucket() {
+	local code
+	printf 'url = "%s/%s"\nrequest = "PUT"\noutput = "/dev/null"\n' \
+		"$ENDPOINT" "$BUCKET" >"$WORK/bucket.cfg"
+	code=$(timeout "$T" curl -sS -K "$WORK/curl.cfg" -K "$WORK/bucket.cfg" \
+		--aws-sigv4 aws:amz:us-east-1:s3 \
+		-H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' -w '%{http_code}') ||
+		fail "making the bucket failed"
+	[ "$code" = 200 ] || fail "making the bucket: HTTP $code"
+}
+
+PUTS=0
+s3_queue() { # DIR KEY [SKIP]
+	local f rel
+	while IFS= read -r -d '' f; do
+		rel=${f#"$1"/}
+		[ "$rel" = "${3:-}" ] && continue
+		printf 'url = "%s/%s/%s/%s"\nupload-file = "%s"\noutput = "/dev/null"\n' \
+			"$ENDPOINT" "$BUCKET" "$2" "$(pathenc "$rel")" "$f" \
+			>>"$WORK/put.cfg"
+		PUTS=$((PUTS + 1))
+	done < <(find "$1" -type f -print0)
+}
+
+s3_put_queued() {
+	timeout 120 curl -sS -K "$WORK/curl.cfg" -K "$WORK/put.cfg" \
+		--aws-sigv4 aws:amz:us-east-1:s3 \
+		-H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' -w '%{http_code}\n' \
+		>"$WORK/put.codes" || fail "the uploads failed"
+	[ "$(grep -c '^200$' "$WORK/put.codes")" = "$PUTS" ] ||
+		fail "not all $PUTS uploads answered 200: $(sort "$WORK/put.codes" | uniq -c)"
+}
+
+s3_env() {
+	export AWS_ACCESS_KEY_ID=$AKID AWS_SECRET_ACCESS_KEY=$SECRET
+	export HOME=$WORK/home
+	unset AWS_PROFILE AWS_REGION AWS_DEFAULT_REGION AWS_CONFIG_FILE \
+		AWS_SHARED_CREDENTIALS_FILE AWS_SESSION_TOKEN
+}
+
+s3_same() { # LOCAL NAME WHAT PATH...
+	local l=$1 r=$2 what=$3
+	shift 3
+	timeout "$T" "$COLFS_TOOL" -o "s3_endpoint=$ENDPOINT" cat "$l" "$@" \
+		>"$WORK/same.l" || fail "colfs-tool cat $l failed"
+	timeout "$T" "$COLFS_TOOL" -o "s3_endpoint=$ENDPOINT" cat "$r" "$@" \
+		>"$WORK/same.r" 2>"$WORK/err" ||
+		fail "colfs-tool cat $r failed: $(head -3 "$WORK/err")"
+	cmp -s "$WORK/same.l" "$WORK/same.r" || {
+		diff "$WORK/same.l" "$WORK/same.r" | head -10 >&2
+		fail "$what differs from the local one"
+	}
 }
 
 make_samples() {

@@ -35,6 +35,7 @@ CASE=${1:?usage: remote-test.sh CASE}
 T=${TEST_TIMEOUT:-30}
 
 # $WORK made; every mount undone, nginx stopped and $WORK removed on exit
+. "$(dirname "$0")/../need.sh"
 . "$(dirname "$0")/../mount-cleanup.sh" colfs-remote-test
 chmod 755 "$WORK"
 NGINX_PID=
@@ -50,14 +51,6 @@ nginx_stop() {
 		done
 		kill -KILL "$NGINX_PID" 2>/dev/null || true
 	fi
-}
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "SKIP: $*" >&2; exit 77; }
-
-need_fuse() {
-	[ -c /dev/fuse ] || skip "/dev/fuse is not available"
-	command -v fusermount3 > /dev/null || skip "fusermount3 is not installed"
 }
 
 need_nginx() {

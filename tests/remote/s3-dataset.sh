@@ -45,44 +45,19 @@ BUCKET=colfs-dataset
 S3_NODE_OPTS=--openssl-legacy-provider
 . "$here/s3-server.sh"
 # The bucket, then every file of the dataset by one curl.
-printf 'url = "%s/%s"\nrequest = "PUT"\noutput = "/dev/null"\n' \
-	"$ENDPOINT" "$BUCKET" >"$WORK/bucket.cfg"
-code=$(timeout "$T" curl -sS -K "$WORK/curl.cfg" -K "$WORK/bucket.cfg" \
-	--aws-sigv4 aws:amz:us-east-1:s3 \
-	-H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' -w '%{http_code}') ||
-	fail "making the bucket failed"
-[ "$code" = 200 ] || fail "making the bucket: HTTP $code"
-: >"$WORK/put.cfg"
-n=0
-while IFS= read -r -d '' f; do
-	rel=${f#"$D"/}
-	printf 'url = "%s/%s/ds/%s"\nupload-file = "%s"\noutput = "/dev/null"\n' \
-		"$ENDPOINT" "$BUCKET" "$(pathenc "$rel")" "$f" >>"$WORK/put.cfg"
-	n=$((n + 1))
-done < <(find "$D" -type f -print0)
-[ "$n" -ge 20 ] || fail "DuckDB wrote only $n files"
+s3_bucket
+s3_queue "$D" ds
+[ "$PUTS" -ge 20 ] || fail "DuckDB wrote only $PUTS files"
 DELTA=(checkpoint-v2-table table-with-dv-small)
 C=${CORPUS:-}/delta
 [ -n "${CORPUS:-}" ] && [ -d "$C" ] || DELTA=()
 for t in "${DELTA[@]}"; do
 	cp -r "$C/$t" "$WORK/$t"
-	while IFS= read -r -d '' f; do
-		printf 'url = "%s/%s/%s/%s"\nupload-file = "%s"\noutput = "/dev/null"\n' \
-			"$ENDPOINT" "$BUCKET" "$t" "$(pathenc "${f#"$WORK/$t"/}")" "$f" >>"$WORK/put.cfg"
-		n=$((n + 1))
-	done < <(find "$WORK/$t" -type f -print0)
+	s3_queue "$WORK/$t" "$t"
 done
-timeout 120 curl -sS -K "$WORK/curl.cfg" -K "$WORK/put.cfg" \
-	--aws-sigv4 aws:amz:us-east-1:s3 \
-	-H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' -w '%{http_code}\n' \
-	>"$WORK/put.codes" || fail "the uploads failed"
-[ "$(grep -c '^200$' "$WORK/put.codes")" = "$n" ] ||
-	fail "not all $n uploads answered 200: $(sort "$WORK/put.codes" | uniq -c)"
+s3_put_queued
 
-export AWS_ACCESS_KEY_ID=$AKID AWS_SECRET_ACCESS_KEY=$SECRET
-export HOME=$WORK/home
-unset AWS_PROFILE AWS_REGION AWS_DEFAULT_REGION AWS_CONFIG_FILE \
-	AWS_SHARED_CREDENTIALS_FILE AWS_SESSION_TOKEN
+s3_env
 URL=s3://$BUCKET/ds/
 tool() { timeout "$T" "$COLFS_TOOL" -o "s3_endpoint=$ENDPOINT" "$@"; }
 
@@ -115,13 +90,8 @@ for t in "${DELTA[@]}"; do
 		delta/properties.json delta/schema.json delta/active_files.json
 		"${dp[@]}" schema rows.jsonl rows.csv "${dcols[@]/#/columns/}")
 	[ "${#dp[@]}" -ge 2 ] || fail "$t: ${#dp[@]} versions/ documents"
-	tool cat "$L" "${dpaths[@]}" >"$WORK/dlocal.out" || fail "colfs-tool cat $L failed"
-	tool cat "s3://$BUCKET/$t/" "${dpaths[@]}" >"$WORK/dremote.out" 2>"$WORK/err" ||
-		fail "colfs-tool cat s3://$BUCKET/$t/ failed: $(head -3 "$WORK/err")"
-	cmp -s "$WORK/dlocal.out" "$WORK/dremote.out" || {
-		diff "$WORK/dlocal.out" "$WORK/dremote.out" | head -10 >&2
-		fail "the Delta table s3://$BUCKET/$t/ differs from the local one"
-	}
+	s3_same "$L" "s3://$BUCKET/$t/" "the Delta table s3://$BUCKET/$t/" \
+		"${dpaths[@]}"
 	[ "$(tool ls "s3://$BUCKET/$t/" delta/versions)" = "$(tool ls "$L" delta/versions)" ] ||
 		fail "delta/versions of s3://$BUCKET/$t/"
 	echo "ok: the Delta table s3://$BUCKET/$t/: ${#dpaths[@]} documents and views equal the local table's"

@@ -1,13 +1,14 @@
-# tests/remote: the S3 test server, shared by s3.sh, s3-list.sh and
-# s3-dataset.sh.  Sourced (after they set here, WORK, AKID, SECRET and
-# fail(), and S3_NODE_OPTS: options for node, may be empty): starts
-# s3-server.js on a free port of 127.0.0.1 with the key pair AKID/SECRET,
-# its store in $WORK/store; sets SERVER (its pid, for the caller's
-# cleanup), PORT and ENDPOINT; writes $WORK/curl.cfg, the key pair for
-# curl -K (never on a command line).
+# tests/remote: the S3 test server, shared by s3.sh, s3-list.sh,
+# s3-dataset.sh and tests/iceberg/s3.sh.  Sourced by bash (after they set
+# WORK, AKID, SECRET and fail(), and S3_NODE_OPTS: options for node, may
+# be empty): starts s3-server.js (beside this file) on a free port of
+# 127.0.0.1 with the key pair AKID/SECRET, its store in $WORK/store; sets
+# SERVER (its pid, for the caller's cleanup), PORT and ENDPOINT; writes
+# $WORK/curl.cfg, the key pair for curl -K (never on a command line).
 mkdir "$WORK/store"
 S3_ACCESS_KEY=$AKID S3_SECRET_KEY=$SECRET \
-	node ${S3_NODE_OPTS:-} "$here/s3-server.js" "$WORK/store" \
+	node ${S3_NODE_OPTS:-} "$(dirname "${BASH_SOURCE[0]}")/s3-server.js" \
+	"$WORK/store" \
 	>"$WORK/server.out" 2>"$WORK/server.err" &
 SERVER=$!
 PORT=

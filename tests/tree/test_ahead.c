@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/thread.h"
 #include "core/tree.h"
 
 #define NPIECES 400
@@ -184,17 +185,10 @@ static void test_budget(void **state)
 	colfs_tree_destroy(t);
 }
 
-typedef struct reader_arg {
-	colfs_tree *t;
-	unsigned k;
-	size_t chunk;
-} reader_arg;
-
-static void *reader(void *arg)
+/* Reader r of a test: stream r % NSTREAMS, in reads of its own size. */
+static void reader(void *t, size_t r)
 {
-	reader_arg *a = arg;
-	read_check(a->t, a->k, a->chunk);
-	return NULL;
+	read_check(t, (unsigned)(r % NSTREAMS), 500 + 1000 * r);
 }
 
 /* Six readers at once: two of each stream, in different read sizes. */
@@ -202,16 +196,8 @@ static void test_readers(void **state)
 {
 	(void)state;
 	colfs_tree *t = open_tree("decode_threads=3,cache_size=64K");
-	pthread_t tid[6];
-	reader_arg args[6];
 
-	for (unsigned r = 0; r < 6; r++) {
-		args[r] = (reader_arg){t, r % NSTREAMS, 500 + 1000 * r};
-		assert_int_equal(pthread_create(&tid[r], NULL, reader, &args[r]),
-				 0);
-	}
-	for (unsigned r = 0; r < 6; r++)
-		pthread_join(tid[r], NULL);
+	colfs_parallel_for(6, 6, reader, t);
 	colfs_tree_destroy(t);
 }
 
@@ -303,17 +289,12 @@ static void read_check_lent(colfs_tree *t, unsigned k, size_t chunk,
 	colfs_buf_free(&got);
 }
 
-typedef struct lent_arg {
-	colfs_tree *t;
-	unsigned k;
-	size_t chunk, max;
-} lent_arg;
-
-static void *lent_reader(void *arg)
+/* Lent reader r: stream r % NSTREAMS in reads of its own size, the last
+ * one through 3 spans at most, the others 32. */
+static void lent_reader(void *t, size_t r)
 {
-	lent_arg *a = arg;
-	read_check_lent(a->t, a->k, a->chunk, a->max);
-	return NULL;
+	read_check_lent(t, (unsigned)(r % NSTREAMS), 700 + 1500 * r,
+			r == 3 ? 3 : 32);
 }
 
 /* Reads lent in place (colfs_handle_read_lent, what the daemon answers
@@ -336,17 +317,7 @@ static void test_lent(void **state)
 	colfs_tree_destroy(t);
 
 	t = open_tree("decode_threads=2,cache_size=2K");
-	pthread_t tid[4];
-	lent_arg args[4];
-	for (unsigned r = 0; r < 4; r++) {
-		args[r] = (lent_arg){t, r % NSTREAMS, 700 + 1500 * r,
-				     r == 3 ? 3 : 32};
-		assert_int_equal(pthread_create(&tid[r], NULL, lent_reader,
-						&args[r]),
-				 0);
-	}
-	for (unsigned r = 0; r < 4; r++)
-		pthread_join(tid[r], NULL);
+	colfs_parallel_for(4, 4, lent_reader, t);
 	colfs_tree_destroy(t);
 }
 

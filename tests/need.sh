@@ -1,0 +1,23 @@
+#!/bin/sh
+# tests/need.sh: what a shell test checks before it runs, sourced (sh or
+# bash) first:
+#
+#	. "$dir/../need.sh"
+#
+#   fail MSG     "FAIL: MSG" on stderr, exit 1
+#   skip MSG     "SKIP: MSG" on stderr, exit 77 (tests/count.py shows the
+#                reason of each skip)
+#   need_fuse    skip unless /dev/fuse and fusermount3 are there
+#   need_numpy   skip unless /usr/bin/python3 imports numpy
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+
+need_fuse() {
+	[ -c /dev/fuse ] || skip "/dev/fuse is not available"
+	command -v fusermount3 >/dev/null || skip "fusermount3 is not installed"
+}
+
+need_numpy() {
+	/usr/bin/python3 -c 'import numpy' 2>/dev/null ||
+		skip "python3-numpy is not installed"
+}
