@@ -55,8 +55,9 @@ typedef struct colfs_dirwalk_rules {
 	bool skip_empty;
 	/* Optional: `rel` was not taken for the reason `why` (a dangling
 	 * link, a link out of the directory or into a loop, a mount point,
-	 * nesting too deep, an empty file); `st` names its kind.  False
-	 * only out of memory (the walk stops with COLFS_ENOMEM). */
+	 * nesting too deep, an empty file), worded as a dataset's `errors`
+	 * shows it; `st` names its kind.  False only out of memory (the
+	 * walk stops with COLFS_ENOMEM). */
 	bool (*skipped)(void *ctx, const char *rel, colfs_status st,
 			const char *why);
 	/* Optional: the folder `rel` (never the listed directory itself)
