@@ -231,7 +231,10 @@ colfs_status colfs_source_peek_local(const char *name, const colfs_options *o,
 			 (unsigned long long)size);
 		return COLFS_EBOUNDS;
 	}
-	int fd = colfs_source_open_local(name);
+	/* O_NONBLOCK: a FIFO put in a listed file's place does not wait
+	 * for a writer (its reads fail: not columnar); left on, as a
+	 * regular file's reads ignore it */
+	int fd = open(name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		snprintf(why, why_len, "%s: %s", name, strerror(errno));
 		return errno == ENOENT ? COLFS_ENOENT : COLFS_EIO;
