@@ -11,8 +11,9 @@
  * say what a name is (a file, a folder, its size); it says how its name
  * is shown with any secret hidden, and what the core compares to find
  * that the source changed.  The dataset layer and its table kinds reach
- * storage, local or remote, through these alone.  Adding a kind is its own file and
- * one line of registry.c; the core, fs/ and tools/ never name a kind.
+ * storage, local or remote, through these alone.  Adding a kind is its
+ * own file and one line of registry.c; the core, fs/ and tools/ never
+ * name a kind.
  */
 #ifndef COLFS_SOURCEKIND_H
 #define COLFS_SOURCEKIND_H
@@ -80,8 +81,9 @@ typedef struct colfs_source_kind {
 			     size_t why_len);
 	/* Optional: the first and last `n` bytes of the object `name`,
 	 * whose listing gave it `size` bytes (a dataset telling columnar
-	 * files by their magic).  COLFS_ETRUNCATED: it was opened but gave
-	 * fewer bytes than that; another failure: it could not be opened. */
+	 * files by their magic).  The local kinds': COLFS_ETRUNCATED when
+	 * the file was opened but gave fewer bytes than that, another
+	 * failure when it could not be opened. */
 	colfs_status (*peek)(const char *name, const colfs_options *o,
 			     uint64_t size, size_t n, uint8_t *head,
 			     uint8_t *tail, char *why, size_t why_len);
