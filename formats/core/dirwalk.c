@@ -25,7 +25,8 @@
 
 static int entry_cmp(const void *a, const void *b)
 {
-	return strcmp(((const colfs_dirwalk_entry *)a)->rel, ((const colfs_dirwalk_entry *)b)->rel);
+	const colfs_dirwalk_entry *x = a, *y = b;
+	return strcmp(x->rel, y->rel);
 }
 
 static bool entry_push(colfs_dirwalk_entry **v, size_t *n, size_t *cap)
