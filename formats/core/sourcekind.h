@@ -6,10 +6,14 @@
  * (formats/kudu), an http(s):// object, an s3:// object or an s3://
  * prefix (formats/remote).  A kind opens its name either as bytes (a
  * colfs_source, which a format reads) or as a listing (the objects under
- * it, which the directory module, formats/dataset, walks); it says how
- * its name is shown with any secret hidden, and what the core compares
- * to find that the source changed.  Adding a kind is its own file and
- * one line of registry.c; the core, fs/ and tools/ never name a kind.
+ * it, which the directory module, formats/dataset, walks); it may list
+ * the objects under a name, peek at an object's first and last bytes and
+ * say what a name is (a file, a folder, its size); it says how its name
+ * is shown with any secret hidden, and what the core compares to find
+ * that the source changed.  The dataset layer and its table kinds reach
+ * storage, local or remote, through these alone.  Adding a kind is its
+ * own file and one line of registry.c; the core, fs/ and tools/ never
+ * name a kind.
  */
 #ifndef COLFS_SOURCEKIND_H
 #define COLFS_SOURCEKIND_H
@@ -31,6 +35,16 @@ typedef struct colfs_source_entry {
 	char *key;
 	uint64_t size;
 } colfs_source_entry;
+
+/* What a name is (a kind's `stat`): a folder, a regular file, its size
+ * and what tells that it changed. */
+typedef struct colfs_source_stat_info {
+	bool dir;
+	bool regular;
+	uint64_t size;
+	uint64_t dev, ino;
+	int64_t mtime_ns;
+} colfs_source_stat_info;
 
 /* What a kind's open gives: a descriptor (fd >= 0, owned by the caller;
  * the core stats it, and a directory opens as the directory module), or
@@ -56,19 +70,29 @@ typedef struct colfs_source_kind {
 	 * format is found by its magic bytes. */
 	const struct colfs_format *format;
 	/* A listing: the tree is the directory module's, which lists the
-	 * objects under the name (by `list`, or from the disk for a local
-	 * directory, whose `list` is NULL). */
+	 * objects under the name (a local directory by the core's walk,
+	 * core/dirwalk.h, with the module's rules; a prefix by `list`). */
 	bool listing;
-	/* Optional: the objects under `name`, in byte order of their keys. */
+	/* Optional: the objects under `name`, in byte order of their keys
+	 * (a local directory: every regular file under it, recursively, as
+	 * core/dirwalk.h walks it, no name left out). */
 	colfs_status (*list)(const char *name, const colfs_options *o,
 			     colfs_source_entry **out, size_t *n, char *why,
 			     size_t why_len);
 	/* Optional: the first and last `n` bytes of the object `name`,
 	 * whose listing gave it `size` bytes (a dataset telling columnar
-	 * files by their magic). */
+	 * files by their magic).  The local kinds': COLFS_ETRUNCATED when
+	 * the file was opened but gave fewer bytes than that, another
+	 * failure when it could not be opened. */
 	colfs_status (*peek)(const char *name, const colfs_options *o,
 			     uint64_t size, size_t n, uint8_t *head,
 			     uint8_t *tail, char *why, size_t why_len);
+	/* Optional: what `name` is now, links followed (a local path: its
+	 * stat).  On failure `why` holds the reason alone (the system's
+	 * words): the caller names the file as its messages do. */
+	colfs_status (*stat)(const char *name, const colfs_options *o,
+			     colfs_source_stat_info *out, char *why,
+			     size_t why_len);
 	/* Optional: `name` as messages and fsname show it (malloc'd), its
 	 * secrets removed; NULL: the name as given. */
 	char *(*display)(const char *name);
@@ -94,6 +118,14 @@ int colfs_source_open_local(const char *path);
 /* `name` as bytes, whatever its kind: a local file, a remote object. */
 colfs_status colfs_source_open(const char *name, const colfs_options *o,
 			       colfs_source **out, char *why, size_t why_len);
+/* colfs_source_open of a file a table names: a local one must be a
+ * regular file ("SHOWN is not a regular file"), and its messages name it
+ * `shown` (the table's own name for it: "SHOWN: the system's reason");
+ * a remote one's are its kind's, which show its name, secrets hidden. */
+colfs_status colfs_source_open_file(const char *name, const char *shown,
+				    const colfs_options *o,
+				    colfs_source **out, char *why,
+				    size_t why_len);
 /* The objects under `name` (a kind with `list`; others: unsupported). */
 colfs_status colfs_source_list(const char *name, const colfs_options *o,
 			       colfs_source_entry **out, size_t *n, char *why,
@@ -103,5 +135,17 @@ void colfs_source_entries_free(colfs_source_entry *e, size_t n);
 colfs_status colfs_source_peek(const char *name, const colfs_options *o,
 			       uint64_t size, size_t n, uint8_t *head,
 			       uint8_t *tail, char *why, size_t why_len);
+/* What `name` is (a kind with `stat`; others: COLFS_EUNSUPPORTED). */
+colfs_status colfs_source_stat(const char *name, const colfs_options *o,
+			       colfs_source_stat_info *out, char *why,
+			       size_t why_len);
+/* The local kinds' peek and stat, for another kind whose names are
+ * local files (a Kudu container's). */
+colfs_status colfs_source_peek_local(const char *name, const colfs_options *o,
+				     uint64_t size, size_t n, uint8_t *head,
+				     uint8_t *tail, char *why, size_t why_len);
+colfs_status colfs_source_stat_local(const char *name, const colfs_options *o,
+				     colfs_source_stat_info *out, char *why,
+				     size_t why_len);
 
 #endif

@@ -13,15 +13,16 @@
  * "Reading past damage"): fail the read (error, the default), leave its
  * rows out (skip), or read its rows as NULL (null: as many as its
  * footer or the log's numRecords gives; none, and said so, when that
- * is unknown).
+ * is unknown).  What a file is now (its size, its identity) is its
+ * source kind's stat (a local file's; an object has none: not checked).
  */
 #include "dataset_int.h"
+#include "../core/sourcekind.h"
 #include "../core/tree.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* " (an active file of the Delta log at version N)" or "". */
 static void damage_log_text(char *buf, size_t len, const char *snapshot)
@@ -101,12 +102,13 @@ char *ds_table_disagrees(const char *path, const ds_table *tb, size_t i,
 	const ds_table_file *lf = &tb->files[i];
 	const ds_table_kind *k = tb->kind;
 	char msg[512];
-	struct stat sb;
-	if (path && !k->sizes_unchecked && stat(path, &sb) == 0 &&
-	    (uint64_t)sb.st_size != lf->size) {
+	colfs_source_stat_info sb;
+	if (path && !k->sizes_unchecked &&
+	    colfs_source_stat(path, NULL, &sb, msg, sizeof msg) == COLFS_OK &&
+	    sb.size != lf->size) {
 		snprintf(msg, sizeof msg, "%lld bytes, while the %s adds it "
 			 "with size %llu: not the file the %s added",
-			 (long long)sb.st_size, tb->version_label,
+			 (long long)sb.size, tb->version_label,
 			 (unsigned long long)lf->size, k->metadata_noun);
 		return strdup(msg);
 	}
@@ -124,30 +126,28 @@ char *ds_table_disagrees(const char *path, const ds_table *tb, size_t i,
 colfs_status ds_identity_check(const char *path, ds_identity *id,
 			       uint64_t listed, char *why, size_t why_len)
 {
-	struct stat sb;
-	if (stat(path, &sb) != 0)
+	colfs_source_stat_info sb;
+	char none[128];
+	if (colfs_source_stat(path, NULL, &sb, none, sizeof none) != COLFS_OK)
 		return COLFS_OK;   /* the open says why */
-	int64_t mt = (int64_t)sb.st_mtim.tv_sec * 1000000000 +
-		     sb.st_mtim.tv_nsec;
+	int64_t mt = sb.mtime_ns;
 	if (!id->known) {
-		if (listed != UINT64_MAX && (uint64_t)sb.st_size != listed) {
+		if (listed != UINT64_MAX && sb.size != listed) {
 			snprintf(why, why_len, "changed since mount (size %llu "
 				 "when listed, %llu now)",
 				 (unsigned long long)listed,
-				 (unsigned long long)sb.st_size);
+				 (unsigned long long)sb.size);
 			return COLFS_ECORRUPT;
 		}
-		*id = (ds_identity){true, (uint64_t)sb.st_size,
-				    (uint64_t)sb.st_ino, (uint64_t)sb.st_dev,
-				    mt};
+		*id = (ds_identity){true, sb.size, sb.ino, sb.dev, mt};
 		return COLFS_OK;
 	}
-	if ((uint64_t)sb.st_size != id->size || mt != id->mtime_ns ||
-	    (uint64_t)sb.st_ino != id->ino || (uint64_t)sb.st_dev != id->dev) {
+	if (sb.size != id->size || mt != id->mtime_ns ||
+	    sb.ino != id->ino || sb.dev != id->dev) {
 		snprintf(why, why_len, "changed since mount (size %llu -> "
 			 "%llu%s)", (unsigned long long)id->size,
-			 (unsigned long long)sb.st_size,
-			 (uint64_t)sb.st_ino != id->ino ? ", another file"
+			 (unsigned long long)sb.size,
+			 sb.ino != id->ino ? ", another file"
 			 : mt != id->mtime_ns ? ", modified" : "");
 		return COLFS_ECORRUPT;
 	}

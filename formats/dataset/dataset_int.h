@@ -9,15 +9,14 @@
 
 #include "../colfs.h"
 #include "../core/buf.h"
+#include "../core/dirwalk.h"
 #include "../core/status.h"
 #include "table.h"
 
-/* One file found under the dataset's root. */
-typedef struct ds_entry {
-	char *rel;       /* '/'-separated path relative to the root */
-	uint64_t size;
-	bool dir;        /* ds_list_folder: a folder (size 0) */
-} ds_entry;
+/* One file found under the dataset's root (dir: ds_list_folder's
+ * folder, size 0): the core walk's entry, which a prefix's listing
+ * fills too. */
+typedef colfs_dirwalk_entry ds_entry;
 
 /* An entry a listing did not take, and why (a problem of the dataset):
  * an empty file, a dangling link, a link that leaves the directory or
@@ -48,8 +47,9 @@ void ds_found_free(ds_found *f);
 
 /* Every regular file under `root` (a local directory), recursively,
  * sorted by path (strcmp), hidden and `_`-prefixed names skipped; the
- * first `limit` found (SIZE_MAX: all; 1: is there any?).  The one lister
- * of local datasets; an S3 prefix lister fills the same list.  It never
+ * first `limit` found (SIZE_MAX: all; 1: is there any?).  The core's
+ * walk (core/dirwalk.h) with the dataset's rules; an S3 prefix lister
+ * fills the same list.  It never
  * enters a mount point nor follows a link that leaves `root` (a folder
  * out of it may be this very mount; opts->follow_links: any but
  * opts->mount_point) or leads back to a folder that holds it; those,

@@ -1,39 +1,21 @@
 /* colfs: the files of a dataset directory (dataset_list.c): every regular
  * file under the root, recursively, in path order; hidden and
- * `_`-prefixed names skipped as Spark and Hive do.  The one place a
- * dataset's files are found: another lister (an S3 prefix) fills the same
- * list. */
+ * `_`-prefixed names skipped as Spark and Hive do.  A local directory is
+ * walked by the core's one directory lister (core/dirwalk.h) with the
+ * dataset's rules (those names left out, empty files and the walk's
+ * other skips filed with their reasons, folders stamped for the change
+ * check); a prefix's objects (colfs_source_list) fill the same list.
+ * Whatever else is looked up (a foreign table's folders) goes through
+ * the core's source kinds. */
 #include "dataset_int.h"
 #include "../core/buf.h"
+#include "../core/dirwalk.h"
 #include "../core/sourcekind.h"
 
-#include <dirent.h>
 #include <limits.h>
-#include <stdarg.h>
-#include <sys/sysmacros.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-/* Nesting deeper than this is not entered (a loop of bind mounts). */
-#define DS_MAX_DEPTH 64
-/* Links followed in one resolution before it is called a loop (the
- * kernel's own limit). */
-#define DS_MAX_LINKS 40
-
-static int entry_cmp(const void *a, const void *b)
-{
-	return strcmp(((const ds_entry *)a)->rel, ((const ds_entry *)b)->rel);
-}
-
-static bool entry_push(ds_entry **v, size_t *n, size_t *cap)
-{
-	return colfs_grow((void **)v, cap, *n + 1, sizeof **v);
-}
 
 void ds_found_free(ds_found *f)
 {
@@ -50,28 +32,24 @@ void ds_found_free(ds_found *f)
 	memset(f, 0, sizeof *f);
 }
 
-static bool found_skip(ds_found *f, const char *rel, colfs_status st,
-		       const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-/* `rel` not taken, for the reason `fmt`: false only out of memory. */
-static bool found_skip(ds_found *f, const char *rel, colfs_status st,
-		       const char *fmt, ...)
+/* Spark and Hive skip a name starting with '.' or '_' (a writer's
+ * temporary or marker file, _SUCCESS, _delta_log/). */
+static bool name_hidden(const char *name)
 {
-	char msg[PATH_MAX + 256];
-	va_list ap;
+	return name[0] == '.' || name[0] == '_';
+}
 
-	if (!f)
-		return true;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
+/* The walk's word that `rel` was not taken, filed in the ds_found. */
+static bool found_skip(void *ctx, const char *rel, colfs_status st,
+		       const char *why)
+{
+	ds_found *f = ctx;
 	if (!colfs_grow((void **)&f->skips, &f->capskips, f->nskips + 1,
 			sizeof *f->skips))
 		return false;
 	ds_skip *k = &f->skips[f->nskips];
 	k->rel = strdup(rel);
-	k->why = strdup(msg);
+	k->why = strdup(why);
 	k->st = st;
 	if (!k->rel || !k->why) {
 		free(k->rel);
@@ -82,565 +60,98 @@ static bool found_skip(ds_found *f, const char *rel, colfs_status st,
 	return true;
 }
 
-/* Folder `rel` as read now (statx `sx`): false only out of memory. */
-static bool found_stamp(ds_found *f, const char *rel, const struct statx *sx)
+/* A folder as the walk read it, filed in the ds_found. */
+static bool found_stamp(void *ctx, const char *rel,
+			const colfs_dirwalk_stamp *t)
 {
-	if (!f || !rel[0])
-		return true; /* the root is the tree's source: the core's */
+	ds_found *f = ctx;
 	if (!colfs_grow((void **)&f->stamps, &f->capstamps, f->nstamps + 1,
 			sizeof *f->stamps))
 		return false;
-	ds_stamp *t = &f->stamps[f->nstamps];
-	if (!(t->rel = strdup(rel)))
+	ds_stamp *d = &f->stamps[f->nstamps];
+	if (!(d->rel = strdup(rel)))
 		return false;
-	t->dev = makedev(sx->stx_dev_major, sx->stx_dev_minor);
-	t->ino = sx->stx_ino;
-	t->size = sx->stx_size;
-	t->mtime_sec = sx->stx_mtime.tv_sec;
-	t->mtime_nsec = sx->stx_mtime.tv_nsec;
+	d->dev = t->dev;
+	d->ino = t->ino;
+	d->size = t->size;
+	d->mtime_sec = t->mtime_sec;
+	d->mtime_nsec = t->mtime_nsec;
 	f->nstamps++;
 	return true;
 }
 
-/* statx without following a last link and without asking a network or
- * FUSE filesystem to refresh what it has cached: a mount point may be a
- * mount of colfs itself, which cannot answer while this listing waits. */
-static int look(int dirfd, const char *path, struct statx *sx)
+/* A dataset's rules of the core's walk: hidden names left out, empty
+ * files skipped, skips and folders filed in `found` (NULL: not kept). */
+static colfs_dirwalk_rules ds_rules(const colfs_options *opts,
+				    size_t limit, ds_found *found)
 {
-	return statx(dirfd, path, AT_SYMLINK_NOFOLLOW | AT_STATX_DONT_SYNC |
-			  AT_NO_AUTOMOUNT, STATX_BASIC_STATS, sx);
-}
-
-static dev_t sx_dev(const struct statx *sx)
-{
-	return makedev(sx->stx_dev_major, sx->stx_dev_minor);
-}
-
-/* Is `sx` a mount point: another filesystem than the root's, or the
- * root of a mount (a bind mount of the same filesystem)? */
-static bool sx_mount(const struct statx *sx, dev_t rootdev)
-{
-	return sx_dev(sx) != rootdev ||
-	       ((sx->stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
-		(sx->stx_attributes & STATX_ATTR_MOUNT_ROOT));
-}
-
-/* Is `p` (absolute, resolved) the root `root` or under it? */
-static bool under(const char *p, const char *root)
-{
-	size_t n = strlen(root);
-	return strncmp(p, root, n) == 0 && (p[n] == '\0' || p[n] == '/');
-}
-
-/* Is `p` (absolute, resolved; "" for "/") an ancestor of `root`? */
-static bool above(const char *p, const char *root)
-{
-	size_t n = strlen(p);
-	return strncmp(root, p, n) == 0 && root[n] == '/';
-}
-
-/* A listing under way. */
-typedef struct walker {
-	const char *root;     /* absolute, resolved */
-	dev_t rootdev;
-	bool follow;          /* -o follow_links */
-	const char *mnt;      /* the mount point (resolved), or NULL */
-	ds_found *found;
-	size_t limit;
-	ds_entry *v;
-	size_t n, cap;
-	char *why;
-	size_t why_len;
-	/* the folders entered from the root down (dev, inode) */
-	uint64_t anc[DS_MAX_DEPTH + 2][2];
-} walker;
-
-typedef enum link_end {
-	LINK_FOLLOW,   /* a file or folder under the root (any but the
-			* mount point with follow_links): followed */
-	LINK_DANGLING, /* nothing there (errno-like reason in `why`) */
-	LINK_OUTSIDE,  /* out of the root */
-	LINK_OWN,      /* into the mount point */
-	LINK_MOUNT,    /* a mount point under the root */
-	LINK_LOOP,     /* more than DS_MAX_LINKS links, or a folder that
-			* holds the link */
-} link_end;
-
-/* Where the link `rel` of the walk's root (absolute, resolved) leads,
- * resolved one component at a time as the kernel would, but never
- * looking inside a folder that is neither the root, under it (on its
- * filesystem) nor one of its ancestors: a folder out of the root may be
- * a mount of colfs itself (a look inside it would wait for this
- * listing).  With follow_links, any folder but the mount point itself.
- * `target` gets the link's text; LINK_FOLLOW gives the end's statx in
- * `sx`. */
-static link_end link_follow(const walker *w, const char *rel,
-			    struct statx *sx, char *target, size_t tlen,
-			    const char **why)
-{
-	const char *root = w->root;
-	dev_t rootdev = w->rootdev;
-	char cur[PATH_MAX], rest[2 * PATH_MAX], lt[PATH_MAX], parent[PATH_MAX];
-	char path[PATH_MAX];
-	unsigned hops = 0;
-	ssize_t k;
-
-	*why = "";
-	if ((size_t)snprintf(path, sizeof path, "%s/%s", root, rel) >=
-	    sizeof path)
-		return (*why = "path too long"), LINK_DANGLING;
-	k = readlink(path, lt, sizeof lt - 1);
-	if (k < 0)
-		return (*why = strerror(errno)), LINK_DANGLING;
-	lt[k] = '\0';
-	snprintf(target, tlen, "%s", lt);
-	/* the link's folder, resolved (a folder already entered: under the
-	 * root, or the root) */
-	char *slash = strrchr(path, '/');
-	*slash = '\0';
-	if (!realpath(path, parent))
-		return (*why = strerror(errno)), LINK_DANGLING;
-	snprintf(cur, sizeof cur, "%s", lt[0] == '/' ? "" :
-		 strcmp(parent, "/") ? parent : "");
-	snprintf(rest, sizeof rest, "%s", lt);
-	dev_t curdev = rootdev;
-	bool end_known = false;
-	for (;;) {
-		char *p = rest;
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
-		size_t n = strcspn(p, "/");
-		char comp[NAME_MAX + 1];
-		if (n > NAME_MAX)
-			return (*why = strerror(ENAMETOOLONG)), LINK_DANGLING;
-		memcpy(comp, p, n);
-		comp[n] = '\0';
-		memmove(rest, p + n, strlen(p + n) + 1);
-		end_known = false;
-		if (!strcmp(comp, "."))
-			continue;
-		if (!strcmp(comp, "..")) {
-			char *s = strrchr(cur, '/');
-			if (s)
-				*s = '\0';
-			continue;
-		}
-		/* may we look inside `cur`? */
-		if (w->mnt && under(cur[0] ? cur : "/", w->mnt))
-			return LINK_OWN;
-		if (!(cur[0] == '\0' || above(cur, root) || under(cur, root)) &&
-		    !w->follow)
-			return LINK_OUTSIDE;
-		if (under(cur, root) && curdev != rootdev)
-			return LINK_MOUNT;
-		size_t cl = strlen(cur);
-		if (cl + 1 + n + 1 > sizeof cur)
-			return (*why = strerror(ENAMETOOLONG)), LINK_DANGLING;
-		char next[PATH_MAX];
-		memcpy(next, cur, cl);
-		next[cl] = '/';
-		memcpy(next + cl + 1, comp, n + 1);
-		if (look(AT_FDCWD, next, sx) != 0)
-			return (*why = strerror(errno)), LINK_DANGLING;
-		if (S_ISLNK(sx->stx_mode)) {
-			char more[PATH_MAX];
-			if (++hops > DS_MAX_LINKS)
-				return LINK_LOOP;
-			k = readlink(next, more, sizeof more - 1);
-			if (k < 0)
-				return (*why = strerror(errno)), LINK_DANGLING;
-			more[k] = '\0';
-			if ((size_t)k + 1 + strlen(rest) + 1 > sizeof rest)
-				return (*why = strerror(ENAMETOOLONG)),
-				       LINK_DANGLING;
-			memmove(rest + k + 1, rest, strlen(rest) + 1);
-			memcpy(rest, more, (size_t)k);
-			rest[k] = '/';
-			if (more[0] == '/')
-				cur[0] = '\0';
-			continue;
-		}
-		if (!S_ISDIR(sx->stx_mode) && strspn(rest, "/") != strlen(rest))
-			return (*why = strerror(ENOTDIR)), LINK_DANGLING;
-		memcpy(cur, next, strlen(next) + 1);
-		curdev = sx_dev(sx);
-		end_known = true;
-	}
-	bool inside = under(cur[0] ? cur : "/", root);
-	if (w->mnt && under(cur[0] ? cur : "/", w->mnt))
-		return LINK_OWN;
-	if (!inside && !w->follow)
-		return LINK_OUTSIDE;
-	if (!end_known && look(AT_FDCWD, cur[0] ? cur : "/", sx) != 0)
-		return (*why = strerror(errno)), LINK_DANGLING;
-	if (inside && sx_mount(sx, rootdev) && strcmp(cur, root))
-		return LINK_MOUNT;
-	/* a folder that holds the link: its contents again, forever */
-	if (S_ISDIR(sx->stx_mode) && (!strcmp(cur, parent) ||
-				      under(parent, cur)))
-		return LINK_LOOP;
-	return LINK_FOLLOW;
-}
-
-
-/* Entry `e` of folder `dirfd` (at `rel`, `depth` below the root): into
- * *sx with *dir set, or false when it is not taken (hidden, gone, not a
- * file nor a folder, or one of the skips of ds_found, filed there);
- * COLFS_ENOMEM in *st. */
-static bool entry_take(walker *w, int dirfd, const struct dirent *e,
-		       const char *rel, unsigned depth, struct statx *sx,
-		       bool *dir, colfs_status *st)
-{
-	unsigned char type = e->d_type;
-	char target[PATH_MAX];
-	const char *why;
-	bool ok = true;
-
-	*dir = false;
-	if (e->d_name[0] == '.' || e->d_name[0] == '_')
-		return false;
-	if (type != DT_LNK) {
-		if (look(dirfd, e->d_name, sx) != 0)
-			return false; /* gone meanwhile */
-		type = S_ISDIR(sx->stx_mode) ? DT_DIR
-		       : S_ISREG(sx->stx_mode) ? DT_REG
-		       : S_ISLNK(sx->stx_mode) ? DT_LNK : DT_UNKNOWN;
-	}
-	bool link = type == DT_LNK;
-	if (link) {
-		switch (link_follow(w, rel, sx, target, sizeof target, &why)) {
-		case LINK_FOLLOW:
-			break;
-		case LINK_DANGLING:
-			ok = found_skip(w->found, rel, COLFS_ENOENT,
-					"dangling symbolic link (to %s: %s): "
-					"not shown", target, why);
-			goto skipped;
-		case LINK_OUTSIDE:
-			ok = found_skip(w->found, rel, COLFS_EUNSUPPORTED,
-					"symbolic link to %s, out of the "
-					"dataset's directory: not followed "
-					"(-o follow_links follows it)",
-					target);
-			goto skipped;
-		case LINK_OWN:
-			ok = found_skip(w->found, rel, COLFS_EUNSUPPORTED,
-					"symbolic link to %s, into this "
-					"mount: not followed", target);
-			goto skipped;
-		case LINK_MOUNT:
-			ok = found_skip(w->found, rel, COLFS_EUNSUPPORTED,
-					"symbolic link to %s, a mount point: "
-					"not followed", target);
-			goto skipped;
-		case LINK_LOOP:
-			ok = found_skip(w->found, rel, COLFS_EUNSUPPORTED,
-					"symbolic link loop (to %s, a folder "
-					"that holds it, or links without "
-					"end): not followed", target);
-			goto skipped;
-		}
-		type = S_ISDIR(sx->stx_mode) ? DT_DIR
-		       : S_ISREG(sx->stx_mode) ? DT_REG : DT_UNKNOWN;
-	} else if (type == DT_DIR && sx_mount(sx, (dev_t)w->anc[depth][0])) {
-		ok = found_skip(w->found, rel, COLFS_EUNSUPPORTED,
-				"a mount point (another filesystem): not "
-				"entered");
-		goto skipped;
-	}
-	if (type == DT_DIR) {
-		/* a folder that is one of those holding it (a loop of bind
-		 * mounts the mount check missed) */
-		for (unsigned i = 0; i <= depth && i < DS_MAX_DEPTH + 2; i++)
-			if (w->anc[i][0] == sx_dev(sx) &&
-			    w->anc[i][1] == sx->stx_ino) {
-				ok = link ? found_skip(w->found, rel,
-						       COLFS_EUNSUPPORTED,
-						       "symbolic link loop (to "
-						       "%s, a folder that "
-						       "holds it): not "
-						       "followed", target)
-				     : found_skip(w->found, rel,
-						  COLFS_EUNSUPPORTED, "a loop "
-						  "(the folder holds itself): "
-						  "not entered");
-				goto skipped;
-			}
-		if (depth + 1 > DS_MAX_DEPTH) {
-			ok = found_skip(w->found, rel, COLFS_EUNSUPPORTED,
-					"folders nested more than %d deep: "
-					"not entered", DS_MAX_DEPTH);
-			goto skipped;
-		}
-		*dir = true;
-		if (!found_stamp(w->found, rel, sx))
-			*st = COLFS_ENOMEM;
-		return *st == COLFS_OK;
-	}
-	if (type != DT_REG)
-		return false;
-	if (sx->stx_size == 0) {
-		ok = found_skip(w->found, rel, COLFS_ETRUNCATED,
-				"empty file (0 bytes): not shown");
-		goto skipped;
-	}
-	return true;
-skipped:
-	if (!ok)
-		*st = COLFS_ENOMEM;
-	return false;
-}
-
-/* "prefix/name" (or "name"), or NULL out of memory. */
-static char *rel_join(const char *prefix, const char *name)
-{
-	size_t plen = strlen(prefix), nlen = strlen(name);
-	char *rel = malloc(plen + nlen + 2);
-	if (!rel)
-		return NULL;
-	if (plen)
-		snprintf(rel, plen + nlen + 2, "%s/%s", prefix, name);
-	else
-		memcpy(rel, name, nlen + 1);
-	return rel;
-}
-
-/* The files under `dirfd` (taken) appended to w->v; stops once there
- * are w->limit. */
-static colfs_status walk(walker *w, int dirfd, const char *prefix,
-			 unsigned depth)
-{
-	DIR *d = fdopendir(dirfd);
-	struct dirent *e;
-	colfs_status st = COLFS_OK;
-
-	if (!d) {
-		close(dirfd);
-		snprintf(w->why, w->why_len, "%s: %s",
-			 prefix[0] ? prefix : ".", strerror(errno));
-		return COLFS_EIO;
-	}
-	while (st == COLFS_OK && w->n < w->limit && (e = readdir(d)) != NULL) {
-		struct statx sx;
-		bool dir;
-		char *rel = rel_join(prefix, e->d_name);
-		if (!rel) {
-			st = COLFS_ENOMEM;
-			break;
-		}
-		if (!entry_take(w, dirfd, e, rel, depth, &sx, &dir, &st)) {
-			free(rel);
-			continue;
-		}
-		if (dir) {
-			int fd = openat(dirfd, e->d_name,
-					O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			if (fd >= 0) {
-				w->anc[depth + 1][0] = sx_dev(&sx);
-				w->anc[depth + 1][1] = sx.stx_ino;
-				st = walk(w, fd, rel, depth + 1);
-			}
-			free(rel);
-			continue;
-		}
-		if (!entry_push(&w->v, &w->n, &w->cap)) {
-			free(rel);
-			st = COLFS_ENOMEM;
-			break;
-		}
-		w->v[w->n] = (ds_entry){rel, sx.stx_size, false};
-		w->n++;
-	}
-	closedir(d);
-	return st;
-}
-
-/* A walker of `root`: its resolved path in `real` (PATH_MAX), its
- * device and inode; false with `why` when it cannot be looked at. */
-static bool walker_init(walker *w, const char *root, char *real,
-			const colfs_options *opts, ds_found *found, char *why,
-			size_t why_len)
-{
-	struct statx sx;
-
-	memset(w, 0, sizeof *w);
-	if (!realpath(root, real) || look(AT_FDCWD, real, &sx) != 0) {
-		snprintf(why, why_len, "%s: %s", root, strerror(errno));
-		return false;
-	}
-	w->root = real;
-	w->rootdev = sx_dev(&sx);
-	w->follow = opts && opts->follow_links;
-	w->mnt = opts ? opts->mount_point : NULL;
-	w->found = found;
-	w->why = why;
-	w->why_len = why_len;
-	w->anc[0][0] = w->rootdev;
-	w->anc[0][1] = sx.stx_ino;
-	return true;
+	return (colfs_dirwalk_rules){
+		.follow_links = opts && opts->follow_links,
+		.mount_point = opts ? opts->mount_point : NULL,
+		.limit = limit,
+		.leave_out = name_hidden,
+		.skip_empty = true,
+		.skipped = found ? found_skip : NULL,
+		.folder = found ? found_stamp : NULL,
+		.ctx = found,
+	};
 }
 
 colfs_status ds_list_local(const char *root, const colfs_options *opts,
 			   size_t limit, ds_entry **out, size_t *n,
 			   ds_found *found, char *why, size_t why_len)
 {
-	char real[PATH_MAX];
-	walker w;
-
-	*out = NULL;
-	*n = 0;
-	if (!walker_init(&w, root, real, opts, found, why, why_len))
-		return COLFS_EIO;
-	w.limit = limit;
-	int fd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(why, why_len, "%s: %s", root, strerror(errno));
-		return COLFS_EIO;
-	}
-	colfs_status st = walk(&w, fd, "", 0);
-	if (st != COLFS_OK) {
-		ds_entries_free(w.v, w.n);
-		return st;
-	}
-	if (w.n)
-		qsort(w.v, w.n, sizeof *w.v, entry_cmp);
-	*out = w.v;
-	*n = w.n;
-	return COLFS_OK;
-}
-
-/* A folder as "name/": the order of ds_list_local's paths. */
-static int folder_entry_cmp(const void *a, const void *b)
-{
-	const ds_entry *x = a, *y = b;
-	const char *p = x->rel, *q = y->rel;
-	while (*p && *p == *q) {
-		p++;
-		q++;
-	}
-	int c = *p ? (unsigned char)*p : x->dir ? '/' : 0;
-	int d = *q ? (unsigned char)*q : y->dir ? '/' : 0;
-	return c - d;
+	colfs_dirwalk_rules r = ds_rules(opts, limit, found);
+	return colfs_dirwalk(root, &r, out, n, why, why_len);
 }
 
 colfs_status ds_list_folder(const char *root, const colfs_options *opts,
 			    const char *rel, ds_entry **out, size_t *n,
 			    ds_found *found, char *why, size_t why_len)
 {
-	size_t depth = 0, plen = strlen(rel);
-	colfs_status st = COLFS_OK;
-	struct dirent *e;
-	char real[PATH_MAX];
-	walker w;
-
-	*out = NULL;
-	*n = 0;
-	for (const char *p = rel; *p; p++)
-		depth += *p == '/';
-	if (plen && depth >= DS_MAX_DEPTH) {
-		snprintf(why, why_len, "%s: directories nested more than %d "
-			 "deep", rel, DS_MAX_DEPTH);
-		return COLFS_EUNSUPPORTED;
-	}
-	if (!walker_init(&w, root, real, opts, found, why, why_len))
-		return COLFS_EIO;
-	char *path = malloc(strlen(real) + plen + 2);
-	if (!path)
-		return COLFS_ENOMEM;
-	sprintf(path, plen ? "%s/%s" : "%s%s", real, rel);
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	free(path);
-	if (!d) {
-		snprintf(why, why_len, "%s: %s", plen ? rel : ".",
-			 strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return COLFS_EIO;
-	}
-	struct statx self;
-	memset(&self, 0, sizeof self);
-	if (plen && statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS,
-			  &self) == 0 && !found_stamp(found, rel, &self))
-		st = COLFS_ENOMEM;
-	/* the loop check knows this folder alone (a link back to a folder
-	 * that holds it is link_follow's) */
-	if (plen) {
-		w.anc[0][0] = sx_dev(&self);
-		w.anc[0][1] = self.stx_ino;
-	}
-	while (st == COLFS_OK && (e = readdir(d)) != NULL) {
-		struct statx sx;
-		bool dir;
-		char *r = rel_join(rel, e->d_name);
-		if (!r) {
-			st = COLFS_ENOMEM;
-			break;
-		}
-		/* the folder's own entries only: depth 0 keeps the depth
-		 * check to the caller's */
-		if (!entry_take(&w, fd, e, r, 0, &sx, &dir, &st)) {
-			free(r);
-			continue;
-		}
-		if (!entry_push(out, n, &w.cap)) {
-			free(r);
-			st = COLFS_ENOMEM;
-			break;
-		}
-		(*out)[*n] = (ds_entry){r, dir ? 0 : sx.stx_size, dir};
-		(*n)++;
-	}
-	closedir(d);
-	if (st != COLFS_OK) {
-		ds_entries_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return st;
-	}
-	if (*n)
-		qsort(*out, *n, sizeof **out, folder_entry_cmp);
-	return COLFS_OK;
+	colfs_dirwalk_rules r = ds_rules(opts, 0, found);
+	return colfs_dirwalk_folder(root, rel, &r, out, n, why, why_len);
 }
 
-/* The first name in folder `root`/`sub` ending in `suffix` (or starting
- * with `prefix`), into `name`; false when none (or no such folder). */
+/* The first file directly in folder `root`/`sub` (in byte order)
+ * whose name starts with `prefix`, into `name` as "sub/file"; false when
+ * none (or no such folder). */
 static bool folder_has(const char *root, const char *sub, const char *prefix,
-		       const char *suffix, char *name, size_t name_len)
+		       char *name, size_t name_len)
 {
-	char path[PATH_MAX];
+	colfs_source_entry *e = NULL;
+	size_t n = 0;
 	bool found = false;
-	struct dirent *e;
+	char *dir, why[256];
 
-	if ((size_t)snprintf(path, sizeof path, "%s/%s", root, sub) >=
-	    sizeof path)
+	if (asprintf(&dir, "%s/%s/", root, sub) < 0)
 		return false;
-	DIR *d = opendir(path);
-	if (!d)
+	colfs_status st = colfs_source_list(dir, NULL, &e, &n, why,
+					    sizeof why);
+	free(dir);
+	if (st != COLFS_OK)
 		return false;
-	while (!found && (e = readdir(d)) != NULL) {
-		size_t n = strlen(e->d_name), k = suffix ? strlen(suffix) : 0;
-		if (prefix ? strncmp(e->d_name, prefix, strlen(prefix)) == 0
-			   : suffix && n > k && strcmp(e->d_name + n - k, suffix) == 0) {
-			snprintf(name, name_len, "%s/%s", sub, e->d_name);
+	for (size_t i = 0; !found && i < n; i++)
+		if (!strchr(e[i].key, '/') &&
+		    strncmp(e[i].key, prefix, strlen(prefix)) == 0) {
+			snprintf(name, name_len, "%s/%s", sub, e[i].key);
 			found = true;
 		}
-	}
-	closedir(d);
+	colfs_source_entries_free(e, n);
 	return found;
 }
 
 bool ds_foreign_table(const char *root, char *why, size_t why_len)
 {
 	char name[NAME_MAX + 64], path[PATH_MAX];
-	struct stat sb;
+	colfs_source_stat_info si;
 
 	/* Hudi: the timeline in .hoodie/ says which file slices are the
 	 * table's */
 	if ((size_t)snprintf(path, sizeof path, "%s/.hoodie", root) <
-	    sizeof path && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+	    sizeof path &&
+	    colfs_source_stat(path, NULL, &si, name, sizeof name) ==
+	    COLFS_OK && si.dir) {
 		snprintf(why, why_len, "an Apache Hudi table (.hoodie/): Hudi "
 			 "tables are not supported yet (its files read as a "
 			 "plain dataset would show replaced and uncommitted "
@@ -649,9 +160,8 @@ bool ds_foreign_table(const char *root, char *why, size_t why_len)
 	}
 	/* Paimon: snapshot/snapshot-N and schema/schema-N beside its
 	 * buckets */
-	if (folder_has(root, "snapshot", "snapshot-", NULL, name,
-		       sizeof name) &&
-	    folder_has(root, "schema", "schema-", NULL, path, sizeof path)) {
+	if (folder_has(root, "snapshot", "snapshot-", name, sizeof name) &&
+	    folder_has(root, "schema", "schema-", path, sizeof path)) {
 		snprintf(why, why_len, "an Apache Paimon table (%s): Paimon "
 			 "tables are not supported yet (its files read as a "
 			 "plain dataset would show rows its snapshots have "

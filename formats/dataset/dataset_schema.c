@@ -60,43 +60,30 @@ static void ds_pool_for(dataset *ds, unsigned k,
 }
 
 /* Is the file `rel` of `size` bytes a columnar file?  1 yes, -1 no:
- * its first and last bytes (a pool thread). */
+ * its first and last bytes, by its source kind's peek (a local file: two
+ * reads; an object: two small requests) (a pool thread). */
 int ds_magic(const dataset *ds, const char *rel, uint64_t size)
 {
 	uint8_t head[16], tail[16];
 	size_t hn = size < 16 ? (size_t)size : 16;
 	char *path = malloc(strlen(ds->root) + strlen(rel) + 2);
-	int fd, kind = -1;
+	char why[256];
+	int kind = -1;
 
 	if (!path)
 		return -1;
 	sprintf(path, "%s/%s", ds->root, rel);
-	if (ds->s3) {
-		/* an object: its first and last bytes by two small requests
-		 * (its source kind's peek) */
-		char why[256];
-		if (colfs_source_peek(path, &ds->gopts, size, hn, head,
-				      tail, why, sizeof why) == COLFS_OK)
-			for (size_t k = 0; colfs_formats[k]; k++)
-				if (colfs_formats[k]->probe(head, hn, tail, hn,
-							    size))
-					kind = 1;
-		free(path);
-		return kind;
-	}
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	colfs_status st = colfs_source_peek(path, &ds->gopts, size, hn, head,
+					    tail, why, sizeof why);
 	free(path);
-	if (fd >= 0) {
-		if (pread(fd, head, hn, 0) == (ssize_t)hn &&
-		    pread(fd, tail, hn, (off_t)(size - hn)) == (ssize_t)hn)
-			for (size_t k = 0; colfs_formats[k]; k++)
-				if (colfs_formats[k]->probe(head, hn, tail, hn,
-							    size))
-					kind = 1;
-		close(fd);
-	} else {
-		/* listed but not readable now: shown, and its open says why
-		 * (a damaged file, dataset_damage.c) */
+	if (st == COLFS_OK) {
+		for (size_t k = 0; colfs_formats[k]; k++)
+			if (colfs_formats[k]->probe(head, hn, tail, hn, size))
+				kind = 1;
+	} else if (!ds->s3 && st != COLFS_ETRUNCATED) {
+		/* a local file listed but not readable now: shown, and its
+		 * open says why (a damaged file, dataset_damage.c); an object
+		 * that cannot be read is no columnar file */
 		kind = 1;
 	}
 	return kind;

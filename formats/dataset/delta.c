@@ -25,7 +25,6 @@
 #include "../core/sourcekind.h"
 #include "../core/tree.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -52,13 +51,14 @@ static colfs_status nomem(colfs_err *err)
 
 bool colfs_delta_is_table(const char *dir)
 {
-	char *p;
-	struct stat st;
+	char *p, why[128];
+	colfs_source_stat_info si;
 	bool yes;
 
 	if (asprintf(&p, "%s/_delta_log", dir) < 0)
 		return false;
-	yes = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+	yes = colfs_source_stat(p, NULL, &si, why, sizeof why) == COLFS_OK &&
+	      si.dir;
 	free(p);
 	return yes;
 }
@@ -163,9 +163,11 @@ static colfs_status log_add(delta_state *s, const char *name, size_t *cap,
 	return COLFS_OK;
 }
 
-/* _delta_log/ under an S3 prefix: its objects (ListObjectsV2 of
- * PREFIX/_delta_log/, formats/remote), the sidecars' folder left out. */
-static colfs_status log_list_s3(delta_state *s, colfs_err *err)
+/* _delta_log/'s files: the objects its source kind lists under
+ * ROOT/_delta_log/ (a local folder walked by the core, a prefix's
+ * ListObjectsV2, formats/remote), those of its folders (the sidecars')
+ * left out. */
+static colfs_status log_list(delta_state *s, colfs_err *err)
 {
 	char *url, why[512] = "";
 	colfs_source_entry *e = NULL;
@@ -184,32 +186,6 @@ static colfs_status log_list_s3(delta_state *s, colfs_err *err)
 	if (st == COLFS_OK && s->n_log)
 		qsort(s->log, s->n_log, sizeof *s->log, log_file_cmp);
 	return st;
-}
-
-static colfs_status log_list(delta_state *s, colfs_err *err)
-{
-	char *dir;
-	size_t cap = 0;
-
-	if (!colfs_source_is_local(s->root))
-		return log_list_s3(s, err);
-	if (asprintf(&dir, "%s/_delta_log", s->root) < 0)
-		return nomem(err);
-	DIR *d = opendir(dir);
-	free(dir);
-	if (!d)
-		return colfs_fail(err, COLFS_EIO, 0, "cannot list _delta_log: %s",
-				  strerror(errno));
-	struct dirent *e;
-	colfs_status st = COLFS_OK;
-	while (st == COLFS_OK && (e = readdir(d)))
-		st = log_add(s, e->d_name, &cap, err);
-	closedir(d);
-	if (st)
-		return st;
-	if (s->n_log)
-		qsort(s->log, s->n_log, sizeof *s->log, log_file_cmp);
-	return COLFS_OK;
 }
 
 static bool have_commit(const delta_state *s, int64_t v)
@@ -467,8 +443,8 @@ char *delta_read_small(const char *path, const char *shown,
 {
 	colfs_source *src;
 	char why[512];
-	colfs_status st = colfs_delta_source_open(path, shown, o, &src, why,
-						  sizeof why);
+	colfs_status st = colfs_source_open_file(path, shown, o, &src, why,
+						 sizeof why);
 	if (st != COLFS_OK) {
 		colfs_fail(err, st == COLFS_ENOENT ? COLFS_EIO : st, 0, "%s", why);
 		return NULL;

@@ -20,6 +20,7 @@
 #include "../core/cursor.h"
 #include "../core/hex.h"
 #include "../core/source.h"
+#include "../core/sourcekind.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -237,7 +238,7 @@ static colfs_status dv_file_read(const char *path, const char *shown,
 	char why[512];
 
 	*out = NULL;
-	st = colfs_delta_source_open(path, shown, o, &src, why, sizeof why);
+	st = colfs_source_open_file(path, shown, o, &src, why, sizeof why);
 	if (st != COLFS_OK)
 		return colfs_fail(err, st == COLFS_ENOENT ? COLFS_ETRUNCATED : COLFS_EIO,
 				  0, "deletion vector file %s", why);

@@ -1,5 +1,4 @@
-/* colfs: what the Delta log reader's files share (delta.c, delta_dv.c,
- * delta_source.c).
+/* colfs: what the Delta log reader's files share (delta.c, delta_dv.c).
  * Not part of the dataset contract (delta.h). */
 #ifndef COLFS_DELTA_INT_H
 #define COLFS_DELTA_INT_H
@@ -12,15 +11,6 @@
 
 struct json_t;
 struct colfs_source;
-
-/* A file of the table, a local path or an s3:// URL (a Delta table under
- * an S3 prefix: the core's source kinds), as a source (delta_source.c).  A path that is not a
- * regular file is COLFS_EIO; a missing one COLFS_ENOENT.  `why` says why
- * in one line naming the file (`shown`). */
-colfs_status colfs_delta_source_open(const char *path, const char *shown,
-				     const colfs_options *o,
-				     struct colfs_source **out, char *why,
-				     size_t why_len);
 
 /* Z85 (ZeroMQ RFC 32) text to bytes: `len` must be a multiple of 5; `out`
  * gets len / 5 * 4 bytes.  COLFS_ECORRUPT (with the character's index in

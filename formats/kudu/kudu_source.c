@@ -50,5 +50,8 @@ const colfs_source_kind colfs_source_kind_kudu = {
 	.claims = kudu_source_claims,
 	.open = kudu_source_open,
 	.format = &colfs_format_kudu,
+	/* the name's own bytes and facts (a dataset peeking at its files) */
+	.peek = colfs_source_peek_local,
+	.stat = colfs_source_stat_local,
 	.changes = COLFS_SOURCE_CHANGES_STAT,
 };

@@ -2,7 +2,7 @@
  * claims a name, in the registry's order (a prefix before an object, a
  * Kudu pair before a file, a directory before a file), the name shown
  * and hidden, what tells a change, and the core's calls that reach a
- * source of any kind (open, list, peek). */
+ * source of any kind (open, list, peek, stat). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -133,14 +133,26 @@ static void test_reach(void **state)
 	/* a directory is listed by the directory module, not opened */
 	assert_int_equal(colfs_source_open(dir, NULL, &src, why, sizeof why),
 			 COLFS_EUNSUPPORTED);
-	/* only a kind with a lister lists; only one with peek peeks */
-	assert_int_equal(colfs_source_list(dir, NULL, &e, &n, why, sizeof why),
+	/* only a kind with a lister lists, only one with peek peeks, only
+	 * one with stat stats (an http:// object has none of them: no
+	 * request is made) */
+	assert_int_equal(colfs_source_list("http://h/x/", NULL, &e, &n, why,
+					   sizeof why),
 			 COLFS_EUNSUPPORTED);
 	assert_null(e);
 	assert_int_equal(n, 0);
-	assert_int_equal(colfs_source_peek(p, NULL, 4, 4, b, b, why,
+	assert_int_equal(colfs_source_peek("http://h/x", NULL, 4, 4, b, b, why,
 					   sizeof why),
 			 COLFS_EUNSUPPORTED);
+	colfs_source_stat_info si;
+	assert_int_equal(colfs_source_stat("http://h/x", NULL, &si, why,
+					   sizeof why),
+			 COLFS_EUNSUPPORTED);
+	/* the local kinds have all three (tests/core/test_dirlist.c) */
+	assert_int_equal(colfs_source_list(dir, NULL, &e, &n, why, sizeof why),
+			 COLFS_OK);
+	assert_int_equal(n, 5);
+	colfs_source_entries_free(e, n);
 }
 
 static int setup(void **state)

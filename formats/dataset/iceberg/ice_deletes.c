@@ -442,29 +442,33 @@ static const char *from(const ice_file *f)
 	return f->manifest ? f->manifest : "its manifest";
 }
 
-/* A local file f: there (else COLFS_EIO), a regular file, and, for a
- * delete file whose manifest gives its size, of that size (else
- * COLFS_ECORRUPT: not the file the manifest lists). */
+/* A local file f (one its source kind can stat): there (else
+ * COLFS_EIO), a regular file, and, for a delete file whose manifest gives
+ * its size, of that size (else COLFS_ECORRUPT: not the file the manifest
+ * lists). */
 static colfs_status check_local(const ice_file *f, const char *what,
 				colfs_err *err)
 {
-	struct stat sb;
+	colfs_source_stat_info sb;
+	char why[128];
 
-	if (!colfs_source_is_local(f->local))
-		return COLFS_OK;
-	if (stat(f->local, &sb) != 0)
+	colfs_status st = colfs_source_stat(f->local, NULL, &sb, why,
+					    sizeof why);
+	if (st == COLFS_EUNSUPPORTED)
+		return COLFS_OK; /* an object: its open says */
+	if (st != COLFS_OK)
 		return colfs_fail(err, COLFS_EIO, COLFS_OFFSET_UNKNOWN,
 				  "%s %s (listed in %s) is missing: %s", what,
-				  shown(f), from(f), strerror(errno));
-	if (!S_ISREG(sb.st_mode))
+				  shown(f), from(f), why);
+	if (!sb.regular)
 		return colfs_fail(err, COLFS_EIO, COLFS_OFFSET_UNKNOWN,
 				  "%s %s (listed in %s) is not a regular file",
 				  what, shown(f), from(f));
-	if (f->content != 0 && f->size && (uint64_t)sb.st_size != f->size)
+	if (f->content != 0 && f->size && sb.size != f->size)
 		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "%s %s (listed in %s) has %lld bytes, its manifest says %llu: not the file it lists",
 				  what, shown(f), from(f),
-				  (long long)sb.st_size,
+				  (long long)sb.size,
 				  (unsigned long long)f->size);
 	return COLFS_OK;
 }

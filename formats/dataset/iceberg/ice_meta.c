@@ -9,7 +9,6 @@
 #include "../../core/source.h"
 #include "../../core/sourcekind.h"
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -72,89 +71,47 @@ static int64_t meta_version(const char *name)
 	return v;
 }
 
-/* The names in `root`/metadata/ (local: the folder; remote: the keys of
- * its listing), malloc'd. */
-static colfs_status list_metadata(const char *root, bool remote,
-				  const colfs_options *o, char ***out,
-				  size_t *n, char *why, size_t why_len)
+/* The names of the files in `root`/metadata/ (the keys its source
+ * kind lists, a local folder's or a prefix's, those of its folders left
+ * out), malloc'd. */
+static colfs_status list_metadata(const char *root, const colfs_options *o,
+				  char ***out, size_t *n, char *why,
+				  size_t why_len)
 {
-	char **v = NULL;
-	size_t cnt = 0, cap = 0;
+	char **v = NULL, *url;
+	size_t cnt = 0, cap = 0, ne = 0;
+	colfs_source_entry *e = NULL;
 
 	*out = NULL;
 	*n = 0;
-	if (remote) {
-		char *url;
-		colfs_source_entry *e = NULL;
-		size_t ne = 0;
-		if (asprintf(&url, "%s/metadata/", root) < 0)
-			return COLFS_ENOMEM;
-		colfs_status st = colfs_source_list(url, o, &e, &ne, why, why_len);
-		free(url);
-		if (st != COLFS_OK)
-			return st;
-		for (size_t i = 0; i < ne; i++) {
-			if (strchr(e[i].key, '/'))
-				continue;
-			if (cnt == cap) {
-				cap = cap ? cap * 2 : 16;
-				char **nv = realloc(v, cap * sizeof *v);
-				if (!nv)
-					goto nomem;
-				v = nv;
-			}
-			if (!(v[cnt] = strdup(e[i].key)))
-				goto nomem;
-			cnt++;
-			continue;
-nomem:
-			colfs_source_entries_free(e, ne);
-			for (size_t k = 0; k < cnt; k++)
-				free(v[k]);
-			free(v);
-			return COLFS_ENOMEM;
-		}
-		colfs_source_entries_free(e, ne);
-		*out = v;
-		*n = cnt;
-		return COLFS_OK;
-	}
-	char *dir;
-	if (asprintf(&dir, "%s/metadata", root) < 0)
+	if (asprintf(&url, "%s/metadata/", root) < 0)
 		return COLFS_ENOMEM;
-	DIR *d = opendir(dir);
-	free(dir);
-	if (!d) {
-		snprintf(why, why_len, "metadata/: %s", strerror(errno));
-		return COLFS_EIO;
-	}
-	struct dirent *de;
-	colfs_status st = COLFS_OK;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
+	colfs_status st = colfs_source_list(url, o, &e, &ne, why, why_len);
+	free(url);
+	if (st != COLFS_OK)
+		return st;
+	for (size_t i = 0; i < ne; i++) {
+		if (strchr(e[i].key, '/'))
 			continue;
 		if (cnt == cap) {
 			cap = cap ? cap * 2 : 16;
 			char **nv = realloc(v, cap * sizeof *v);
-			if (!nv) {
-				st = COLFS_ENOMEM;
-				break;
-			}
+			if (!nv)
+				goto nomem;
 			v = nv;
 		}
-		if (!(v[cnt] = strdup(de->d_name))) {
-			st = COLFS_ENOMEM;
-			break;
-		}
+		if (!(v[cnt] = strdup(e[i].key)))
+			goto nomem;
 		cnt++;
-	}
-	closedir(d);
-	if (st != COLFS_OK) {
+		continue;
+nomem:
+		colfs_source_entries_free(e, ne);
 		for (size_t k = 0; k < cnt; k++)
 			free(v[k]);
 		free(v);
-		return st;
+		return COLFS_ENOMEM;
 	}
+	colfs_source_entries_free(e, ne);
 	*out = v;
 	*n = cnt;
 	return COLFS_OK;
@@ -174,7 +131,7 @@ bool ice_is_table(const char *root)
 	char why[256];
 	bool yes = false;
 
-	if (list_metadata(root, false, NULL, &names, &n, why, sizeof why))
+	if (list_metadata(root, NULL, &names, &n, why, sizeof why))
 		return false;
 	for (size_t i = 0; i < n && !yes; i++)
 		yes = meta_version(names[i]) >= 0;
@@ -348,8 +305,8 @@ static colfs_status find_current(ice_table *tb, const colfs_options *o,
 	char why[600] = "";
 
 	*out = NULL;
-	colfs_status st = list_metadata(tb->root, tb->remote, o, &names, &n,
-					why, sizeof why);
+	colfs_status st = list_metadata(tb->root, o, &names, &n, why,
+					sizeof why);
 	if (st != COLFS_OK)
 		return colfs_fail(err, st, COLFS_OFFSET_UNKNOWN, "%s",
 				  why[0] ? why : colfs_status_name(st));
