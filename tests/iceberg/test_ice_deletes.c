@@ -642,6 +642,37 @@ int main(int argc, char **argv)
 	files_free(dels, 1);
 	files_free(data, 2);
 
+	/* Avro delete files (ice_avrodel.c): the rows of their Parquet
+	 * twins; one cut short and one whose equality field is a record
+	 * fail, named */
+	data[0] = data_file(PA, "data_a.parquet", 5, 0, NULL, 12);
+	dels[0] = pos_file("pos_avro.avro", 5, 0, NULL);
+	expect_rows("pos_avro", data, 1, 0, dels, 1);
+	files_free(dels, 1);
+	dels[0] = eq_file("eq_avro.avro", eq_id_name, 2, 6, 0, NULL);
+	expect_rows("eq_avro", data, 1, 0, dels, 1);
+	files_free(dels, 1);
+	dels[0] = pos_file("pos_avro_trunc.avro", 5, 0, NULL);
+	expect_fail("pos_avro_trunc", data, 1, dels, 1, COLFS_ECORRUPT,
+		    "pos_avro_trunc.avro", "position delete file");
+	files_free(dels, 1);
+	dels[0] = eq_file("eq_avro_nested.avro", eq_id, 1, 6, 0, NULL);
+	expect_fail("eq_avro_nested", data, 1, dels, 1, COLFS_ECORRUPT,
+		    "eq_avro_nested.avro", "is of no primitive type");
+	files_free(dels, 1);
+	/* ORC delete files: found by the type attribute iceberg.id (columns
+	 * named unlike the table's fields), else by name */
+	dels[0] = pos_file("pos_orc.orc", 5, 0, NULL);
+	expect_rows("pos_orc", data, 1, 0, dels, 1);
+	files_free(dels, 1);
+	dels[0] = eq_file("eq_orc_id.orc", eq_id, 1, 6, 0, NULL);
+	expect_rows("eq_orc_id", data, 1, 0, dels, 1);
+	files_free(dels, 1);
+	dels[0] = eq_file("eq_orc_name.orc", eq_id, 1, 6, 0, NULL);
+	expect_rows("eq_orc_name", data, 1, 0, dels, 1);
+	files_free(dels, 1);
+	files_free(data, 1);
+
 	/* the corpus's legacy deletion vector: a bare blob, no Puffin file */
 	const char *legacy = "iceberg/legacy_bare_deletion_vector/data/"
 			     "legacy-bare-deletion-vector.puffin";

@@ -244,9 +244,6 @@ colfs_status ice_avrodel_next(ice_avrodel *a, char ***texts,
 	}
 	if (st)
 		return st;
-	if (rec->type->type != COLFS_AVRO_RECORD || rec->n <= 0)
-		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
-				  "a record of no fields");
 	a->text.len = 0;
 	for (size_t k = 0; k < a->n; k++) {
 		if (a->idx[k] >= rec->n)
