@@ -8,6 +8,7 @@
 #                    [--delete-format parquet|avro]
 #   /usr/bin/python3 make_table.py OUTDIR --scale [--files N] [--manifests M]
 #   /usr/bin/python3 make_table.py OUTDIR --transforms
+#   /usr/bin/python3 make_table.py OUTDIR --many-deletes N
 #
 # Debian's python3 with python3-avro writes the metadata: the metadata
 # JSON files (metadata/v1..vN.metadata.json and version-hint.text), the
@@ -59,6 +60,10 @@
 # --scale: the benchmark table: N (10,000) small data files (identity
 # partition on `part`, 2 rows each) in M (20) manifests of one snapshot,
 # written in seconds (DuckDB writes the files in one COPY ... PARTITION_BY).
+#
+# --many-deletes N: one data file of 4N rows and N position delete files
+# (half Parquet, half Avro), each deleting two rows; expected.json gives
+# the ids left.
 #
 # --transforms: a table partitioned by bucket[3](id), truncate[1](name),
 # truncate[10](amount), day(ts), hour(ts), month(d) and year(d), one row
@@ -623,6 +628,47 @@ def make(out, version, location, codec, delete_format="parquet"):
         json.dump(expected, f, indent=1)
 
 
+def make_many_deletes(out, location, n_dels, codec):
+    """A table of one data file of 4 * n_dels rows (id 0, 1, ...) and
+    n_dels position delete files, the even ones Parquet (DuckDB), the
+    odd ones Avro (python3-avro), file k deleting the rows of ids 4k and
+    4k + 1.  expected.json: the ids left, in order."""
+    t = Table(out, location, 2, codec)
+    t.schemas.append({"type": "struct", "schema-id": 0, "fields": [
+        {"id": 1, "name": "id", "required": True, "type": "long"}]})
+    spec = {"spec-id": 0, "fields": []}
+    t.specs.append(spec)
+    D = "data/00000-1-%s.parquet" % t.uid()
+    dels = ["data/00000-2-%s-deletes-%d.%s" % (t.uid(), k, "avro" if k % 2 else "parquet")
+            for k in range(n_dels)]
+    run = ["SET threads = 2",
+           "COPY (SELECT i::BIGINT AS id FROM range(%d) t(i)) TO %s"
+           " (FORMAT parquet, FIELD_IDS {id: 1})" % (4 * n_dels, sq(t.local(D)))]
+    for k, rel in enumerate(dels):
+        rows = [(t.path(D), 4 * k), (t.path(D), 4 * k + 1)]
+        if k % 2:
+            write_avro(t.local(rel), POS_DELETE_AVRO,
+                       [{"file_path": p, "pos": r} for p, r in rows], {}, codec)
+        else:
+            run.append("COPY (SELECT * FROM (VALUES %s) v(file_path, pos)) TO %s"
+                       " (FORMAT parquet, FIELD_IDS {file_path: 2147483546, pos: 2147483545})"
+                       % (", ".join("(%s, %d::BIGINT)" % (sq(p), r) for p, r in rows),
+                          sq(t.local(rel))))
+    duckdb(run)
+    fd = {"content": 0, "rel": D, "records": 4 * n_dels, "size": os.path.getsize(t.local(D)),
+          "partition": {}}
+    fdels = [{"content": 1, "rel": rel, "records": 2, "size": os.path.getsize(t.local(rel)),
+              "partition": {}} for rel in dels]
+    snap = 4000000000000000002
+    ms = [t.manifest(snap, 1, spec, 0, [fd]), t.manifest(snap, 1, spec, 1, fdels)]
+    t.snapshot(snap, 1, "overwrite", ms, 0,
+               {"added-data-files": "1", "added-delete-files": str(n_dels)})
+    t.write_metadata({"main": {"snapshot-id": snap, "type": "branch"}})
+    left = [i for i in range(4 * n_dels) if i % 4 >= 2]
+    with open(os.path.join(out, "expected.json"), "w") as f:
+        json.dump({"snapshot": snap, "rows": len(left), "ids": left}, f)
+
+
 def make_scale(out, location, n_files, n_manifests, codec):
     """The benchmark table: n_files data files of 2 rows in n_manifests
     manifests of one snapshot."""
@@ -800,6 +846,8 @@ def main():
     ap.add_argument("--scale", action="store_true", help="the benchmark table")
     ap.add_argument("--transforms", action="store_true",
                     help="a table partitioned by bucket, truncate, day, hour, month, year")
+    ap.add_argument("--many-deletes", type=int, metavar="N",
+                    help="one data file and N position delete files")
     ap.add_argument("--files", type=int, default=10000)
     ap.add_argument("--manifests", type=int, default=20)
     a = ap.parse_args()
@@ -808,7 +856,9 @@ def main():
         sys.exit("make_table.py: %s is not empty" % out)
     os.makedirs(out, exist_ok=True)
     location = a.location or out
-    if a.scale:
+    if a.many_deletes:
+        make_many_deletes(out, location, a.many_deletes, a.codec)
+    elif a.scale:
         make_scale(out, location, a.files, a.manifests, a.codec)
     elif a.transforms:
         make_transforms(out, location, a.codec)
