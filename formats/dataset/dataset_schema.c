@@ -223,11 +223,32 @@ static char **ds_schema_blocks(const char *text, size_t *n)
 	return v;
 }
 
+bool ds_field_id(json_t *child, int64_t *id)
+{
+	json_t *fid = json_object_get(child, "field_id");
+	const char *a = json_string_value(json_object_get(
+		json_object_get(child, "attributes"), "iceberg.id"));
+	if (json_is_integer(fid)) {
+		*id = json_integer_value(fid);
+		return true;
+	}
+	if (!a || *a < '0' || *a > '9')
+		return false;
+	char *end;
+	errno = 0;
+	long long v = strtoll(a, &end, 10);
+	if (*end || errno || v > INT32_MAX)
+		return false;
+	*id = v;
+	return true;
+}
+
 /* The table's field a column of the file stands for under column
  * mapping (table.h; for Delta, PROTOCOL.md, "Reader Requirements for
  * Column Mapping"): in mode
  * `name` its physical name, in mode `id` the field id the file gives its
- * top-level column (`ids`: the file's schema.json children; NULL: none);
+ * top-level column (`ids`: the file's schema.json children, ds_field_id;
+ * NULL: none);
  * `mapped`: mode `id` and a file without field ids, whose columns are
  * found by the names the table's name mapping gives each field
  * (mapped_names).  NULL when the table's schema has no such field. */
@@ -253,11 +274,11 @@ static const ds_table_field *ds_table_field_of(const dataset *ds,
 		size_t i;
 		json_t *c;
 		json_array_foreach(ids, i, c) {
-			json_t *fid = json_object_get(c, "field_id");
+			int64_t fid;
 			const char *nm = json_string_value(json_object_get(c, "name"));
 			char *esc = nm ? colfs_name_escape(nm) : NULL;
-			if (esc && strcmp(esc, top) == 0 && json_is_integer(fid))
-				id = json_integer_value(fid);
+			if (esc && strcmp(esc, top) == 0 && ds_field_id(c, &fid))
+				id = fid;
 			free(esc);
 		}
 		if (id < 0)
@@ -302,8 +323,9 @@ static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 		ids = json_object_get(doc, "children");
 		size_t i;
 		json_t *c;
+		int64_t fid;
 		json_array_foreach(ids, i, c)
-			if (json_is_integer(json_object_get(c, "field_id")))
+			if (ds_field_id(c, &fid))
 				any = true;
 		/* no field ids: the table's name mapping, when it has one */
 		for (size_t k = 0; !any && k < ds->table->n_fields; k++)

@@ -380,6 +380,26 @@ static size_t ds_csv_record(const char *p, size_t len, ds_span *m,
 	return len;
 }
 
+/* Room for twice as many members of a file's record: a file may hold
+ * more columns than the fields it shows (a table's file holding columns
+ * the table dropped).  False when memory ran out. */
+static bool ds_members_grow(ds_span **m, ds_member **jm, size_t *cap)
+{
+	size_t c = *cap * 2;
+	ds_span *nm = realloc(*m, c * sizeof *nm);
+	if (!nm)
+		return false;
+	*m = nm;
+	if (*jm) {
+		ds_member *nj = realloc(*jm, c * sizeof *nj);
+		if (!nj)
+			return false;
+		*jm = nj;
+	}
+	*cap = c;
+	return true;
+}
+
 static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 			       colfs_buf *out)
 {
@@ -476,8 +496,11 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	bool ok = true, mapped = false;
 	if (st == COLFS_OK && csv && p) {
 		/* the file's header: which column is which field */
-		size_t used = ds_csv_record(p, (size_t)(end - p), m, nm_cap,
-					    &nm, &ok);
+		size_t used;
+		while ((used = ds_csv_record(p, (size_t)(end - p), m, nm_cap,
+					     &nm, &ok)) && !ok && nm == nm_cap &&
+		       ds_members_grow(&m, &jm, &nm_cap))
+			;
 		for (size_t k = 0; ok && k < ds->nfields; k++) {
 			at[k] = -1;
 			for (size_t j = 0; fkey[k] && j < nm; j++)
@@ -492,13 +515,19 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 		const char *nl;
 		size_t used;
 		if (csv) {
-			used = ds_csv_record(p, (size_t)(end - p), m, nm_cap,
-					     &nm, &ok);
+			while ((used = ds_csv_record(p, (size_t)(end - p), m,
+						     nm_cap, &nm, &ok)) &&
+			       !ok && nm == nm_cap &&
+			       ds_members_grow(&m, &jm, &nm_cap))
+				;
 		} else {
 			nl = memchr(p, '\n', (size_t)(end - p));
 			used = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
-			ok = ds_jsonl_members(p, nl ? (size_t)(nl - p) : used,
-					      jm, nm_cap, &nm);
+			while (!(ok = ds_jsonl_members(p, nl ? (size_t)(nl - p)
+							     : used,
+						       jm, nm_cap, &nm)) &&
+			       nm == nm_cap && ds_members_grow(&m, &jm, &nm_cap))
+				;
 			if (ok && !mapped) {
 				/* each member's key as the file's columns/
 				 * names it: the field it holds */

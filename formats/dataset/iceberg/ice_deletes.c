@@ -493,29 +493,6 @@ static colfs_status open_tree(ice_deletes *d, const ice_file *f,
 	return COLFS_OK;
 }
 
-/* A top-level field's id in a file's schema.json: a Parquet field's
- * field_id, or an ORC type's attribute iceberg.id (Iceberg's ORC writer
- * gives each type its field id so).  False: none. */
-static bool child_id(json_t *c, int64_t *id)
-{
-	json_t *fid = json_object_get(c, "field_id");
-	const char *a = json_string_value(json_object_get(
-		json_object_get(c, "attributes"), "iceberg.id"));
-	if (json_is_integer(fid)) {
-		*id = json_integer_value(fid);
-		return true;
-	}
-	if (!a || !*a)
-		return false;
-	char *end;
-	errno = 0;
-	long long v = strtoll(a, &end, 10);
-	if (*end || errno || v < 0 || v > INT32_MAX)
-		return false;
-	*id = v;
-	return true;
-}
-
 /* The columns/ name of the top-level field with field id `id` in tree g
  * (its schema.json), else, when no field of the file has an id, of the
  * field named `name`.  NULL in *col: the file has no such field. */
@@ -543,7 +520,7 @@ static colfs_status find_column(colfs_tree *g, int64_t id, const char *name,
 	json_array_foreach(json_object_get(doc, "children"), i, c) {
 		int64_t fid;
 		const char *nm = json_string_value(json_object_get(c, "name"));
-		if (child_id(c, &fid)) {
+		if (ds_field_id(c, &fid)) {
 			any_id = true;
 			if (fid == id && nm) {
 				*col = colfs_name_escape(nm);
