@@ -647,18 +647,29 @@ int main(int argc, char **argv)
 	 * fail, named */
 	data[0] = data_file(PA, "data_a.parquet", 5, 0, NULL, 12);
 	dels[0] = pos_file("pos_avro.avro", 5, 0, NULL);
+	dels[0].avro = true;
 	expect_rows("pos_avro", data, 1, 0, dels, 1);
 	files_free(dels, 1);
 	dels[0] = eq_file("eq_avro.avro", eq_id_name, 2, 6, 0, NULL);
+	dels[0].avro = true;
 	expect_rows("eq_avro", data, 1, 0, dels, 1);
 	files_free(dels, 1);
 	dels[0] = pos_file("pos_avro_trunc.avro", 5, 0, NULL);
+	dels[0].avro = true;
 	expect_fail("pos_avro_trunc", data, 1, dels, 1, COLFS_ECORRUPT,
 		    "pos_avro_trunc.avro", "position delete file");
 	files_free(dels, 1);
 	dels[0] = eq_file("eq_avro_nested.avro", eq_id, 1, 6, 0, NULL);
+	dels[0].avro = true;
 	expect_fail("eq_avro_nested", data, 1, dels, 1, COLFS_ECORRUPT,
 		    "eq_avro_nested.avro", "is of no primitive type");
+	files_free(dels, 1);
+	/* the manifest says AVRO of a Parquet file: named, never read as
+	 * deleting nothing */
+	dels[0] = pos_file("pos_2.parquet", 5, 0, NULL);
+	dels[0].avro = true;
+	expect_fail("pos_avro_not", data, 1, dels, 1, COLFS_ECORRUPT,
+		    "pos_2.parquet", "position delete file");
 	files_free(dels, 1);
 	/* ORC delete files: found by the type attribute iceberg.id (columns
 	 * named unlike the table's fields), else by name */

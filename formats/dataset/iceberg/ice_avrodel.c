@@ -32,28 +32,6 @@ struct ice_avrodel {
 	char **texts;
 };
 
-colfs_status ice_avrodel_is(const char *local, const colfs_options *o,
-			    bool *is, char *why, size_t why_len)
-{
-	colfs_source *src;
-	uint8_t magic[4];
-	size_t got = 0;
-	colfs_err err = {0};
-
-	*is = false;
-	colfs_status st = colfs_source_open(local, o, &src, why, why_len);
-	if (st)
-		return st;
-	st = colfs_source_pread(src, 0, sizeof magic, magic, &got, &err);
-	colfs_source_destroy(src);
-	if (st) {
-		snprintf(why, why_len, "%s", err.msg);
-		return st;
-	}
-	*is = got == sizeof magic && !memcmp(magic, "Obj\x01", 4);
-	return COLFS_OK;
-}
-
 static bool nested(const colfs_avro_schema *s)
 {
 	if (s->type == COLFS_AVRO_UNION) {

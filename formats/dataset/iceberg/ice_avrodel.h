@@ -14,12 +14,6 @@
 #include "../../colfs.h"
 #include "../../core/status.h"
 
-/* Is the file at `local` an Avro object container (its first bytes
- * "Obj" 1)?  *is false for a file that opens and is not; a file that
- * cannot be opened or read fails (its message in `why`). */
-colfs_status ice_avrodel_is(const char *local, const colfs_options *o,
-			    bool *is, char *why, size_t why_len);
-
 typedef struct ice_avrodel ice_avrodel;
 
 /* Open the Avro delete file at `local` to read its top-level fields of

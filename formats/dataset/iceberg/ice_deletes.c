@@ -18,7 +18,9 @@
  *
  * The files are read through colfs's own trees (colfs_tree_open with the
  * mount's options, less those that change how values render or what a
- * damaged page gives): a position delete file's columns/file_path and
+ * damaged page gives), or, when the manifest says a delete file's format
+ * is AVRO, through ice_avrodel.c (the core's Avro reader, each value
+ * rendered as the tree renders the same type): a position delete file's columns/file_path and
  * columns/pos (found by their reserved field ids 2147483546 and
  * 2147483545, else by name); an equality delete file's columns of its
  * equality field ids, and the same columns of each data file it applies
@@ -31,9 +33,9 @@
  * initial-default), else as NULL.
  *
  * Each delete file is read once, when a data file it applies to is
- * first asked for; what it gives is kept (position pairs sorted by data
- * file, equality rows as sorted keys, a vector's rows) for the index's
- * life.  Each kind has its cache and its lock; a file is read by one
+ * first asked for, and closed once read; what it gives is kept (position
+ * pairs sorted by data file, equality rows as sorted keys, a vector's
+ * rows) for the index's life.  Each kind has its cache and its lock; a file is read by one
  * thread with no lock held, and others asking for it meanwhile wait.
  */
 #include "ice_deletes.h"
@@ -710,34 +712,26 @@ static colfs_status line_next(line_reader *r, char **line)
 	}
 }
 
-/* Delete file x opened as Avro when it is an Avro container (the spec
- * allows Avro delete files): *av reads its fields `ids` row by row
- * (ice_avrodel.h); NULL in *av when the file is no Avro (read it as a
- * tree).  A field it lacks is COLFS_ENOENT, one of a nested type
+/* Delete file x opened as Avro when its manifest says its format is
+ * AVRO (the spec allows Avro delete files): *av reads its fields `ids`
+ * row by row (ice_avrodel.h); NULL in *av for another format (read it as
+ * a tree).  A field it lacks is COLFS_ENOENT, one of a nested type
  * COLFS_EUNSUPPORTED, *missing its id, for the caller to name; any other
- * failure is named here. */
+ * failure (a file that is no Avro container among them) is named here. */
 static colfs_status open_avro(ice_deletes *d, const ice_file *x,
 			      const char *what, const int32_t *ids,
 			      const char *const *names, size_t n,
 			      ice_avrodel **av, int32_t *missing,
 			      colfs_err *err)
 {
-	char why[512] = "";
-	bool is = false;
 	colfs_err e2 = {0};
 
 	*av = NULL;
-	if (!x->local)
-		return COLFS_OK; /* open_tree names it */
+	if (!x->avro || !x->local)
+		return COLFS_OK; /* a tree; open_tree names one of no location */
 	COLFS_TRY(check_local(x, what, err));
-	colfs_status st = ice_avrodel_is(x->local, &d->o, &is, why, sizeof why);
-	if (st)
-		return colfs_fail(err, COLFS_EIO, COLFS_OFFSET_UNKNOWN,
-				  "%s %s (listed in %s) cannot be read: %s", what,
-				  shown(x), from(x), why);
-	if (!is)
-		return COLFS_OK;
-	st = ice_avrodel_open(x->local, &d->o, ids, names, n, av, missing, &e2);
+	colfs_status st = ice_avrodel_open(x->local, &d->o, ids, names, n, av,
+					   missing, &e2);
 	if (st == COLFS_ENOENT || st == COLFS_EUNSUPPORTED || !st)
 		return st;
 	char off[64];

@@ -10,7 +10,6 @@
  * files that apply to it.  Delete files are not data: files/, partitions/, the union views and
  * summary's counts are the data files' alone, as the dataset shows them. */
 #include "ice_int.h"
-#include "ice_avrodel.h"
 #include "../../core/buf.h"
 #include "../../core/tree.h"
 #include <stdio.h>
@@ -216,25 +215,13 @@ static colfs_status delfile_populate(colfs_tree *t, colfs_node *dir)
 	delfile *df = colfs_node_ctx(dir);
 	ice_table *it = df->d->it;
 	/* a file of deletion vectors only is Puffin, not columnar; nor is
-	 * an Avro delete file (colfs has no Avro format to show it: its
-	 * rows are read for the deletes, ice_avrodel.c) */
+	 * one its manifest says is Avro (colfs has no Avro format to show
+	 * it: its rows are read for the deletes, ice_avrodel.c) */
 	bool columnar = false;
 	for (size_t j = 0; j < it->n_dels; j++)
-		if (it->dels[j].content_offset < 0 && del_is(it, j, df->key)) {
-			char *path = ice_map_path(it, it->dels[j].path);
-			bool avro = false;
-			char why[256];
-			if (!path)
-				return COLFS_ENOMEM;
-			/* one that cannot be read keeps file/, whose listing
-			 * then names why */
-			if (ice_avrodel_is(path, &it->opts, &avro, why,
-					   sizeof why) != COLFS_OK)
-				avro = false;
-			free(path);
-			columnar = !avro;
-			break;
-		}
+		if (it->dels[j].content_offset < 0 && !it->dels[j].avro &&
+		    del_is(it, j, df->key))
+			columnar = true;
 	if (!colfs_dir_add_doc(t, dir, "applies_to", &applies_ops, df) ||
 	    !colfs_dir_add_doc(t, dir, "entries.jsonl", &entries_ops, df) ||
 	    (columnar && !colfs_dir_add_dir(t, dir, "file", &file_ops, df)))
