@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "core/options.h"
@@ -248,6 +249,8 @@ static ice_file table_file(json_t *j)
 	f.path = strdup(json_string_value(json_object_get(j, "path")));
 	f.local = strdup(json_string_value(json_object_get(j, "local")));
 	f.content = (int)json_integer_value(json_object_get(j, "content"));
+	v = json_object_get(j, "file_format");
+	f.avro = json_is_string(v) && !strcasecmp(json_string_value(v), "avro");
 	f.seq = json_integer_value(json_object_get(j, "seq"));
 	f.spec_id = (int32_t)json_integer_value(json_object_get(j, "spec_id"));
 	f.partition = json_incref(json_object_get(j, "partition"));
