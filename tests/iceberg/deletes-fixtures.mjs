@@ -159,5 +159,8 @@ const expected = {
     file_row_number = true) WHERE id IN (SELECT range FROM range(4)) ORDER BY 1`),
   eq_orc_name: await rows(`SELECT file_row_number FROM read_parquet(${f('data_a.parquet')},
     file_row_number = true) WHERE id IN (SELECT range FROM range(3)) ORDER BY 1`),
+  // eq_orc_id.orc as a data file (its row i holds id i) against eq_id.parquet
+  eq_orc_data: await rows(`SELECT range FROM range(4)
+    WHERE range IN (SELECT id FROM read_parquet(${f('eq_id.parquet')})) ORDER BY 1`),
 };
 writeFileSync(path.join(out, 'expected.json'), JSON.stringify(expected));

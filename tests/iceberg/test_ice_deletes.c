@@ -686,6 +686,12 @@ int main(int argc, char **argv)
 	expect_rows("eq_orc_name", data, 1, 0, dels, 1);
 	files_free(dels, 1);
 	files_free(data, 1);
+	/* an ORC data file's equality column found by its iceberg.id */
+	data[0] = data_file(PA, "eq_orc_id.orc", 5, 0, NULL, 4);
+	dels[0] = eq_file("eq_id.parquet", eq_id, 1, 6, 0, NULL);
+	expect_rows("eq_orc_data", data, 1, 0, dels, 1);
+	files_free(dels, 1);
+	files_free(data, 1);
 
 	/* the corpus's legacy deletion vector: a bare blob, no Puffin file */
 	const char *legacy = "iceberg/legacy_bare_deletion_vector/data/"
