@@ -20,11 +20,11 @@
  * mount's options, less those that change how values render or what a
  * damaged page gives), or, when the manifest says a delete file's format
  * is AVRO, through ice_avrodel.c (the core's Avro reader, each value
- * rendered as the tree renders the same type): a position delete file's columns/file_path and
- * columns/pos (found by their reserved field ids 2147483546 and
- * 2147483545, else by name); an equality delete file's columns of its
- * equality field ids, and the same columns of each data file it applies
- * to.  colfs renders the same type the same way in every file
+ * rendered as the tree renders the same type): a position delete
+ * file's columns/file_path and columns/pos (found by their reserved
+ * field ids 2147483546 and 2147483545, else by name); an equality delete
+ * file's columns of its equality field ids, and the same columns of each
+ * data file it applies to.  colfs renders the same type the same way in every file
  * (docs/values.md), so a delete row removes a data row when their
  * columns' text is the same, column for column; NULL (the null token)
  * equals NULL, as the spec says.  A column of the current schema that a
@@ -35,8 +35,9 @@
  * Each delete file is read once, when a data file it applies to is
  * first asked for, and closed once read; what it gives is kept (position
  * pairs sorted by data file, equality rows as sorted keys, a vector's
- * rows) for the index's life.  Each kind has its cache and its lock; a file is read by one
- * thread with no lock held, and others asking for it meanwhile wait.
+ * rows) for the index's life.  Each kind has its cache and its lock; a
+ * file is read by one thread with no lock held, and others asking for it
+ * meanwhile wait.
  */
 #include "ice_deletes.h"
 #include "ice_avrodel.h"
