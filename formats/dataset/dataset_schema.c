@@ -2,6 +2,7 @@
  * and their schemas unified.  What these share with the tree is in
  * dataset_int.h. */
 #include "dataset_int.h"
+#include "dataset_members.h"
 #include "dataset_jsonl.h"
 #include "dataset_keycol.h"
 #include "../core/graft.h"
@@ -361,15 +362,23 @@ static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 			part = part || !strcmp(ds->table->partition_columns[k],
 					       df->name);
 		char *logical = df && !part ? colfs_name_escape(df->name) : NULL;
-		char *full = logical ? malloc(strlen(logical) +
-					      strlen(name + cut) + 1) : NULL;
+		/* a nested leaf through the name mapping: its members as the
+		 * table names them (one the mapping does not name is left
+		 * out); else as the file has them */
+		char *rest = logical && mapped && df->member_map && name[cut]
+			? ds_members_leaf(df->member_map, name + cut)
+			: strdup(logical ? name + cut : "");
+		char *full = logical && rest ? malloc(strlen(logical) +
+						      strlen(rest) + 1) : NULL;
 		if (!full) {
 			free(logical);
+			free(rest);
 			free(f->fields[j]);
 			free(f->types[j]);
 			continue;
 		}
-		sprintf(full, "%s%s", logical, name + cut);
+		sprintf(full, "%s%s", logical, rest);
+		free(rest);
 		free(logical);
 		/* the schema text names the column by its physical name:
 		 * the first " <name>" after the repetition and type */
@@ -409,6 +418,7 @@ static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 	}
 	f->phys = phys;
 	f->nfields = kept;
+	f->name_mapped = mapped;
 	json_decref(doc);
 }
 
