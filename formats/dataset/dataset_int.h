@@ -376,12 +376,6 @@ char *ds_csv_key(const char *escaped);
 /* dataset_schema.c */
 bool ds_key_placed(const dataset *ds, size_t k);
 
-/* dataset_schema.c: a top-level field's id in a file's schema.json
- * (`child`: one of its "children"): a Parquet field's field_id, or an
- * ORC type's attribute iceberg.id (Iceberg's ORC writer gives each type
- * its field id so).  False: none. */
-bool ds_field_id(json_t *child, int64_t *id);
-
 /* dataset_schema.c */
 void ds_load(dataset *ds);
 

@@ -1,16 +1,39 @@
-/* colfs: a nested value read through a table's name mapping
- * (dataset_members.h): the members of each struct as the table names
- * them, found in the file's value by the names the mapping gives. */
+/* colfs: how a table's fields are found in a file (dataset_members.h):
+ * field ids, and a nested value read through a table's name mapping
+ * (the members of each struct as the table names them, found in the
+ * file's value by the names the mapping gives). */
 #include "dataset_members.h"
 #include "dataset_jsonl.h"
 #include "../core/names.h"
 #include "../core/render.h"
 
+#include <errno.h>
 #include <jansson.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define DS_MEMBERS_MAX_DEPTH 64
+
+bool ds_field_id(json_t *child, int64_t *id)
+{
+	json_t *fid = json_object_get(child, "field_id");
+	const char *a = json_string_value(json_object_get(
+		json_object_get(child, "attributes"), "iceberg.id"));
+	if (json_is_integer(fid)) {
+		*id = json_integer_value(fid);
+		return true;
+	}
+	if (!a || *a < '0' || *a > '9')
+		return false;
+	char *end;
+	errno = 0;
+	long long v = strtoll(a, &end, 10);
+	if (*end || errno || v > INT32_MAX)
+		return false;
+	*id = v;
+	return true;
+}
 
 static bool space(char c)
 {

@@ -1,15 +1,23 @@
-/* colfs: a table's nested fields read through its name mapping
- * (Iceberg's schema.name-mapping.default, its nested "fields"), for
- * files written without field ids: each struct's members as the table
- * names them, found by the names the mapping gives their ids
- * (dataset_members.c). */
+/* colfs: how a table's fields are found in a file (dataset_members.c):
+ * a file's field ids, and, for files written without them, the nested
+ * fields of the table's name mapping (Iceberg's
+ * schema.name-mapping.default): each struct's members as the table
+ * names them, found by the names the mapping gives their ids.  Calls
+ * only dataset_jsonl.c and the core (ice_deletes.c calls it too). */
 #ifndef COLFS_DATASET_MEMBERS_H
 #define COLFS_DATASET_MEMBERS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <jansson.h>
 #include "../core/buf.h"
+
+/* A top-level field's id in a file's schema.json (`child`: one of its
+ * "children"): a Parquet field's field_id, or an ORC type's attribute
+ * iceberg.id (Iceberg's ORC writer gives each type its field id so).
+ * False: none. */
+bool ds_field_id(json_t *child, int64_t *id);
 
 /* The map of a field of table type `type` (Iceberg's schema JSON:
  * struct, list, map) from `mapping` (the mapping's "fields" of that

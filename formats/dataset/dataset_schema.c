@@ -224,26 +224,6 @@ static char **ds_schema_blocks(const char *text, size_t *n)
 	return v;
 }
 
-bool ds_field_id(json_t *child, int64_t *id)
-{
-	json_t *fid = json_object_get(child, "field_id");
-	const char *a = json_string_value(json_object_get(
-		json_object_get(child, "attributes"), "iceberg.id"));
-	if (json_is_integer(fid)) {
-		*id = json_integer_value(fid);
-		return true;
-	}
-	if (!a || *a < '0' || *a > '9')
-		return false;
-	char *end;
-	errno = 0;
-	long long v = strtoll(a, &end, 10);
-	if (*end || errno || v > INT32_MAX)
-		return false;
-	*id = v;
-	return true;
-}
-
 /* The table's field a column of the file stands for under column
  * mapping (table.h; for Delta, PROTOCOL.md, "Reader Requirements for
  * Column Mapping"): in mode

@@ -43,6 +43,7 @@
 #include "ice_avrodel.h"
 #include "ice_puffin.h"
 #include "../dataset_int.h"
+#include "../dataset_members.h"
 #include "../../core/names.h"
 #include "../../core/sourcekind.h"
 
