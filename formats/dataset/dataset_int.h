@@ -228,6 +228,9 @@ typedef struct ds_file {
 			       * it (over 200 bytes), else NULL; NULL: none
 			       * is cut */
 	size_t nfields;
+	bool name_mapped;     /* its fields found through the table's name
+			       * mapping (no field ids): nested values by
+			       * the fields' member_map */
 	/* a table's file: the rows its deletes delete (ascending, borrowed
 	 * from the table), left out of the union views */
 	const uint64_t *deleted;

@@ -2,6 +2,7 @@
  * and their schemas unified.  What these share with the tree is in
  * dataset_int.h. */
 #include "dataset_int.h"
+#include "dataset_members.h"
 #include "dataset_jsonl.h"
 #include "dataset_keycol.h"
 #include "../core/graft.h"
@@ -214,7 +215,8 @@ static char **ds_schema_blocks(const char *text, size_t *n)
  * mapping (table.h; for Delta, PROTOCOL.md, "Reader Requirements for
  * Column Mapping"): in mode
  * `name` its physical name, in mode `id` the field id the file gives its
- * top-level column (`ids`: the file's schema.json children; NULL: none);
+ * top-level column (`ids`: the file's schema.json children, ds_field_id;
+ * NULL: none);
  * `mapped`: mode `id` and a file without field ids, whose columns are
  * found by the names the table's name mapping gives each field
  * (mapped_names).  NULL when the table's schema has no such field. */
@@ -240,11 +242,11 @@ static const ds_table_field *ds_table_field_of(const dataset *ds,
 		size_t i;
 		json_t *c;
 		json_array_foreach(ids, i, c) {
-			json_t *fid = json_object_get(c, "field_id");
+			int64_t fid;
 			const char *nm = json_string_value(json_object_get(c, "name"));
 			char *esc = nm ? colfs_name_escape(nm) : NULL;
-			if (esc && strcmp(esc, top) == 0 && json_is_integer(fid))
-				id = json_integer_value(fid);
+			if (esc && strcmp(esc, top) == 0 && ds_field_id(c, &fid))
+				id = fid;
 			free(esc);
 		}
 		if (id < 0)
@@ -289,8 +291,9 @@ static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 		ids = json_object_get(doc, "children");
 		size_t i;
 		json_t *c;
+		int64_t fid;
 		json_array_foreach(ids, i, c)
-			if (json_is_integer(json_object_get(c, "field_id")))
+			if (ds_field_id(c, &fid))
 				any = true;
 		/* no field ids: the table's name mapping, when it has one */
 		for (size_t k = 0; !any && k < ds->table->n_fields; k++)
@@ -326,15 +329,23 @@ static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 			part = part || !strcmp(ds->table->partition_columns[k],
 					       df->name);
 		char *logical = df && !part ? colfs_name_escape(df->name) : NULL;
-		char *full = logical ? malloc(strlen(logical) +
-					      strlen(name + cut) + 1) : NULL;
+		/* a nested leaf through the name mapping: its members as the
+		 * table names them (one the mapping does not name is left
+		 * out); else as the file has them */
+		char *rest = logical && mapped && df->member_map && name[cut]
+			? ds_members_leaf(df->member_map, name + cut)
+			: strdup(logical ? name + cut : "");
+		char *full = logical && rest ? malloc(strlen(logical) +
+						      strlen(rest) + 1) : NULL;
 		if (!full) {
 			free(logical);
+			free(rest);
 			free(f->fields[j]);
 			free(f->types[j]);
 			continue;
 		}
-		sprintf(full, "%s%s", logical, name + cut);
+		sprintf(full, "%s%s", logical, rest);
+		free(rest);
 		free(logical);
 		/* the schema text names the column by its physical name:
 		 * the first " <name>" after the repetition and type */
@@ -374,6 +385,7 @@ static void ds_map_fields(dataset *ds, ds_file *f, colfs_tree *g)
 	}
 	f->phys = phys;
 	f->nfields = kept;
+	f->name_mapped = mapped;
 	json_decref(doc);
 }
 

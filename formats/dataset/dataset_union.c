@@ -2,6 +2,7 @@
  * rows in the unified order.  What these share with the tree is in
  * dataset_int.h. */
 #include "dataset_int.h"
+#include "dataset_members.h"
 #include "dataset_jsonl.h"
 #include "dataset_keycol.h"
 #include "../core/graft.h"
@@ -257,6 +258,27 @@ static colfs_status ds_null_rows(const dataset *ds, const ds_file *f,
 	return st;
 }
 
+/* The member map of unified field k in file f (dataset_members.h): the
+ * table field's, when f's fields were found through the name mapping;
+ * else NULL. */
+static const json_t *ds_member_map_of(const dataset *ds, const ds_file *f,
+				      size_t k)
+{
+	if (!f->name_mapped || !ds->table || k >= ds->nfields)
+		return NULL;
+	for (size_t x = 0; x < ds->table->n_fields; x++) {
+		const ds_table_field *tf = &ds->table->fields[x];
+		if (!tf->member_map)
+			continue;
+		char *esc = colfs_name_escape(tf->name);
+		bool same = esc && !strcmp(esc, ds->fields[k].name);
+		free(esc);
+		if (same)
+			return tf->member_map;
+	}
+	return NULL;
+}
+
 static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 				 colfs_buf *out)
 {
@@ -314,7 +336,8 @@ static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	}
 	snprintf(path, sizeof path, "columns/%s",
 		 f->phys ? f->phys[j] : f->fields[j]);
-	if (!f->ndeleted) {
+	const json_t *mm = ds_member_map_of(ds, f, k);
+	if (!f->ndeleted && !mm) {
 		colfs_status st = ds_union_read(t, n, ds, v->idx[i], path, out,
 						&damaged, &nulls);
 		if (st == COLFS_OK && damaged)
@@ -337,10 +360,23 @@ static colfs_status column_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	while (st == COLFS_OK && p && p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t len = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
-		if (d < f->ndeleted && f->deleted[d] == r)
+		size_t vl = nl ? len - 1 : len;
+		if (d < f->ndeleted && f->deleted[d] == r) {
 			d++;
-		else
+		} else if (mm && !(vl == strlen(null_token) &&
+				   !memcmp(p, null_token, vl))) {
+			/* a nested value through the name mapping */
+			if (!ds_members_apply(out, p, vl, mm)) {
+				colfs_tree_report(t, n, UINT64_MAX, COLFS_ECORRUPT,
+						  "%s: a value of its %s is not of "
+						  "the table's type", f->rel, path);
+				st = COLFS_ECORRUPT;
+				break;
+			}
+			colfs_buf_putc(out, '\n');
+		} else {
 			colfs_buf_append(out, p, len);
+		}
 		p += len;
 		r++;
 		st = colfs_buf_status(out);
@@ -389,6 +425,59 @@ static size_t ds_csv_record(const char *p, size_t len, ds_span *m,
 		}
 	}
 	return len;
+}
+
+/* A rows.csv field holding a nested value's JSON (quoted, inner quotes
+ * doubled, as rows.csv writes it) with member map `mm` applied, written
+ * as a field again; the null token as it is.  False when it is no such
+ * value. */
+static bool ds_csv_members(colfs_buf *out, const char *p, size_t n,
+			   const json_t *mm, const char *null_token)
+{
+	colfs_buf text = COLFS_BUF_INIT, json = COLFS_BUF_INIT;
+	bool ok = true;
+
+	if (n == strlen(null_token) && !memcmp(p, null_token, n)) {
+		colfs_buf_append(out, p, n);
+		return true;
+	}
+	if (n >= 2 && p[0] == '"' && p[n - 1] == '"') {
+		for (size_t i = 1; i + 1 < n; i++) {
+			colfs_buf_putc(&text, p[i]);
+			if (p[i] == '"')
+				i++;
+		}
+	} else {
+		colfs_buf_append(&text, p, n);
+	}
+	ok = !colfs_buf_status(&text) &&
+	     ds_members_apply(&json, text.data ? text.data : "", text.len, mm) &&
+	     !colfs_buf_status(&json);
+	if (ok)
+		colfs_render_csv_field(out, json.data, json.len);
+	colfs_buf_free(&text);
+	colfs_buf_free(&json);
+	return ok;
+}
+
+/* Room for twice as many members of a file's record: a file may hold
+ * more columns than the fields it shows (a table's file holding columns
+ * the table dropped).  False when memory ran out. */
+static bool ds_members_grow(ds_span **m, ds_member **jm, size_t *cap)
+{
+	size_t c = *cap * 2;
+	ds_span *nm = realloc(*m, c * sizeof *nm);
+	if (!nm)
+		return false;
+	*m = nm;
+	if (*jm) {
+		ds_member *nj = realloc(*jm, c * sizeof *nj);
+		if (!nj)
+			return false;
+		*jm = nj;
+	}
+	*cap = c;
+	return true;
 }
 
 static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
@@ -451,9 +540,13 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	/* each unified field's key in the file's own view (its physical
 	 * name under column mapping), NULL where the file lacks it */
 	char **fkey = calloc(ds->nfields + 1, sizeof *fkey);
+	/* each unified field's member map (name mapping), or NULL */
+	const json_t **mmk = calloc(ds->nfields + 1, sizeof *mmk);
 	colfs_buf pv = COLFS_BUF_INIT;  /* the partition members */
-	if (!m || !at || !fkey || (!csv && !jm))
+	if (!m || !at || !fkey || !mmk || (!csv && !jm))
 		st = COLFS_ENOMEM;
+	for (size_t k = 0; st == COLFS_OK && k < ds->nfields; k++)
+		mmk[k] = ds_member_map_of(ds, f, k);
 	for (size_t k = 0; st == COLFS_OK && k < ds->nfields; k++) {
 		size_t j = 0;
 		while (j < f->nfields && strcmp(f->fields[j], ds->fields[k].name))
@@ -487,8 +580,11 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	bool ok = true, mapped = false;
 	if (st == COLFS_OK && csv && p) {
 		/* the file's header: which column is which field */
-		size_t used = ds_csv_record(p, (size_t)(end - p), m, nm_cap,
-					    &nm, &ok);
+		size_t used;
+		while ((used = ds_csv_record(p, (size_t)(end - p), m, nm_cap,
+					     &nm, &ok)) && !ok && nm == nm_cap &&
+		       ds_members_grow(&m, &jm, &nm_cap))
+			;
 		for (size_t k = 0; ok && k < ds->nfields; k++) {
 			at[k] = -1;
 			for (size_t j = 0; fkey[k] && j < nm; j++)
@@ -503,13 +599,19 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 		const char *nl;
 		size_t used;
 		if (csv) {
-			used = ds_csv_record(p, (size_t)(end - p), m, nm_cap,
-					     &nm, &ok);
+			while ((used = ds_csv_record(p, (size_t)(end - p), m,
+						     nm_cap, &nm, &ok)) &&
+			       !ok && nm == nm_cap &&
+			       ds_members_grow(&m, &jm, &nm_cap))
+				;
 		} else {
 			nl = memchr(p, '\n', (size_t)(end - p));
 			used = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
-			ok = ds_jsonl_members(p, nl ? (size_t)(nl - p) : used,
-					      jm, nm_cap, &nm);
+			while (!(ok = ds_jsonl_members(p, nl ? (size_t)(nl - p)
+							     : used,
+						       jm, nm_cap, &nm)) &&
+			       nm == nm_cap && ds_members_grow(&m, &jm, &nm_cap))
+				;
 			if (ok && !mapped) {
 				/* each member's key as the file's columns/
 				 * names it: the field it holds */
@@ -554,6 +656,14 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 				ds_render_pval(out, ds, (size_t)key,
 					       f->pvals ? f->pvals[key] : NULL,
 					       csv ? 2 : 1, null_token);
+			} else if (at[k] >= 0 && (size_t)at[k] < nm && csv &&
+				   mmk[k]) {
+				/* a nested value through the name mapping:
+				 * its JSON unquoted, mapped, quoted again */
+				if (!ds_csv_members(out, m[at[k]].p,
+						    m[at[k]].n, mmk[k],
+						    null_token))
+					ok = false;
 			} else if (at[k] >= 0 && (size_t)at[k] < nm && csv) {
 				colfs_buf_append(out, m[at[k]].p, m[at[k]].n);
 			} else if (at[k] >= 0 && (size_t)at[k] < nm) {
@@ -561,7 +671,13 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 				const ds_member *jv = &jm[at[k]];
 				colfs_buf_puts(out, ds->fields[k].key_json);
 				colfs_buf_putc(out, ':');
-				colfs_buf_append(out, jv->val, jv->val_len);
+				if (!mmk[k] || (jv->val_len == 4 &&
+						!memcmp(jv->val, "null", 4)))
+					colfs_buf_append(out, jv->val,
+							 jv->val_len);
+				else if (!ds_members_apply(out, jv->val,
+							   jv->val_len, mmk[k]))
+					ok = false;
 			} else if (ds_fill(ds, v->idx[i], k)) {
 				/* a field the file lacks: its fill value */
 				if (!csv) {
@@ -597,6 +713,7 @@ static colfs_status rows_piece(colfs_tree *t, colfs_node *n, uint64_t i,
 	for (size_t k = 0; fkey && k < ds->nfields; k++)
 		free(fkey[k]);
 	free(fkey);
+	free(mmk);
 	colfs_buf_free(&pv);
 	colfs_buf_free(&in);
 	free(m);

@@ -60,6 +60,10 @@ typedef struct ds_table_field {
 	 * mapping), NULL-terminated; NULL: none (such a file is damaged
 	 * when no field has any). */
 	char **mapped_names;
+	/* With mapped_names: how its nested members are found by the
+	 * mapping's nested fields (dataset_members.h); NULL: read as the
+	 * file has them (a primitive, or no nested mapping). */
+	struct json_t *member_map;
 } ds_table_field;
 
 typedef struct ds_table {

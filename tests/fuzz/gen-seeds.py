@@ -321,6 +321,22 @@ else:
         with open(os.path.join(d, name), 'wb') as f:
             f.write(data)
 
+# avro: Iceberg delete files in Avro as tests/iceberg/make_table.py
+# writes them (--delete-format avro): a position delete file (file_path
+# and pos by their reserved field ids) and an equality delete file of an
+# optional string (a union with null), the shapes ice_avrodel.c reads
+sys.path.insert(0, os.path.join(here, '..', 'iceberg'))
+import make_table  # noqa: E402
+for name, schema, rows in (
+        ('iceberg-pos-delete', make_table.POS_DELETE_AVRO,
+         [{'file_path': 's3://b/t/data/a.parquet', 'pos': p} for p in (1, 4, 9)]),
+        ('iceberg-eq-delete', make_table.eq_delete_avro(
+            [('full_name', 2, ['null', 'string']), ('id', 1, 'long')]),
+         [{'full_name': 'n7', 'id': 7}, {'full_name': None, 'id': -3}])):
+    path = os.path.join(tmp, name + '.avro')
+    make_table.write_avro(path, schema, rows, {}, 'deflate')
+    put('avro', name + '.avro', rd(path))
+
 # puffin: Puffin files of deletion vectors written by
 # tests/iceberg/puffin.py (array and bitmap containers, two keys, two
 # blobs, each footer compression), a wrong CRC, and bare blobs

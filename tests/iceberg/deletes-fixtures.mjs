@@ -148,5 +148,19 @@ const expected = {
   dv_replaces_pos: dv.a,
   dv_second_blob: dv.b,
   dv_lower_seq: [],
+  // Avro delete files of the same rows as Parquet ones (deletes-fixtures.py)
+  pos_avro: await pos('data_a.parquet', P.a, ['pos_2.parquet']),
+  eq_avro: await eq('data_a.parquet', 'eq_id_name.parquet', ['id', 'name']),
+  // ORC delete files (tests/orc/orc_gen, deletes.sh): row i of their
+  // first column holds i; pos_orc.orc's string column holds P.a
+  pos_orc: await rows(`SELECT file_row_number FROM read_parquet(${f('data_a.parquet')},
+    file_row_number = true) WHERE file_row_number IN (SELECT range FROM range(3)) ORDER BY 1`),
+  eq_orc_id: await rows(`SELECT file_row_number FROM read_parquet(${f('data_a.parquet')},
+    file_row_number = true) WHERE id IN (SELECT range FROM range(4)) ORDER BY 1`),
+  eq_orc_name: await rows(`SELECT file_row_number FROM read_parquet(${f('data_a.parquet')},
+    file_row_number = true) WHERE id IN (SELECT range FROM range(3)) ORDER BY 1`),
+  // eq_orc_id.orc as a data file (its row i holds id i) against eq_id.parquet
+  eq_orc_data: await rows(`SELECT range FROM range(4)
+    WHERE range IN (SELECT id FROM read_parquet(${f('eq_id.parquet')})) ORDER BY 1`),
 };
 writeFileSync(path.join(out, 'expected.json'), JSON.stringify(expected));

@@ -5,7 +5,11 @@
 #   /usr/bin/python3 deletes-fixtures.py OUTDIR
 #
 # Writes OUTDIR/dv_*.puffin and OUTDIR/puffin.json: for each file, each
-# blob's data file path and [offset, length] as a manifest gives them.
+# blob's data file path and [offset, length] as a manifest gives them;
+# and Avro delete files (python3-avro, the spec's Avro delete schemas,
+# make_table.py's): pos_avro.avro (pos_2.parquet's rows), eq_avro.avro
+# (eq_id_name.parquet's), pos_avro_trunc.avro (pos_avro.avro cut short)
+# and eq_avro_nested.avro (its field of id 1 a record).
 import json
 import os
 import sys
@@ -39,3 +43,19 @@ with open(os.path.join(out, "dv_trunc.puffin"), "wb") as f:
 where["dv_trunc.puffin"] = where["dv_ab.puffin"]
 with open(os.path.join(out, "puffin.json"), "w") as f:
     json.dump(where, f)
+
+import make_table  # noqa: E402
+make_table.write_avro(os.path.join(out, "pos_avro.avro"), make_table.POS_DELETE_AVRO,
+                      [{"file_path": P["a"], "pos": 0}, {"file_path": P["a"], "pos": 3}],
+                      {}, "deflate")
+make_table.write_avro(os.path.join(out, "eq_avro.avro"), make_table.eq_delete_avro(
+    [("id", 1, "int"), ("name", 2, ["null", "string"])]),
+    [{"id": i, "name": n} for i, n in ((0, "n0"), (3, None), (4, "zz"), (7, None),
+                                       (1, "n1"), (2, None))], {}, "null")
+with open(os.path.join(out, "pos_avro.avro"), "rb") as f:
+    whole = f.read()
+with open(os.path.join(out, "pos_avro_trunc.avro"), "wb") as f:
+    f.write(whole[:-20])
+make_table.write_avro(os.path.join(out, "eq_avro_nested.avro"), make_table.eq_delete_avro(
+    [("id", 1, {"type": "record", "name": "r", "fields": [{"name": "x", "type": "int"}]})]),
+    [{"id": {"x": 1}}], {}, "null")

@@ -5,8 +5,10 @@
 #
 #   /usr/bin/python3 make_table.py OUTDIR [--format-version 2|3]
 #                    [--location PREFIX] [--codec null|deflate]
+#                    [--delete-format parquet|avro]
 #   /usr/bin/python3 make_table.py OUTDIR --scale [--files N] [--manifests M]
 #   /usr/bin/python3 make_table.py OUTDIR --transforms
+#   /usr/bin/python3 make_table.py OUTDIR --many-deletes N
 #
 # Debian's python3 with python3-avro writes the metadata: the metadata
 # JSON files (metadata/v1..vN.metadata.json and version-hint.text), the
@@ -18,7 +20,10 @@
 # sequence numbers null, to be inherited from the manifest list, as
 # writers do.  DuckDB (node make_table.mjs) writes the Parquet data and
 # delete files, with field ids; tests/iceberg/puffin.py the deletion
-# vectors.  Paths in the metadata are PREFIX/... (PREFIX: --location,
+# vectors.  With --delete-format avro the position and equality delete
+# files are Avro instead (python3-avro, the spec's delete schemas with
+# their field ids, the same rows; manifests say file_format AVRO), and
+# the expected rows take their rows from python3-avro reading them back.  Paths in the metadata are PREFIX/... (PREFIX: --location,
 # else OUTDIR made absolute); with another PREFIX a reader must map the
 # table's location onto the directory, as for the corpus's tables.
 #
@@ -55,6 +60,10 @@
 # --scale: the benchmark table: N (10,000) small data files (identity
 # partition on `part`, 2 rows each) in M (20) manifests of one snapshot,
 # written in seconds (DuckDB writes the files in one COPY ... PARTITION_BY).
+#
+# --many-deletes N: one data file of 4N rows and N position delete files
+# (half Parquet, half Avro), each deleting two rows; expected.json gives
+# the ids left.
 #
 # --transforms: a table partitioned by bucket[3](id), truncate[1](name),
 # truncate[10](amount), day(ts), hour(ts), month(d) and year(d), one row
@@ -250,7 +259,8 @@ class Table:
         for f in files:
             df = {
                 "content": f["content"], "file_path": self.path(f["rel"]),
-                "file_format": "PUFFIN" if f["rel"].endswith(".puffin") else "PARQUET",
+                "file_format": ("PUFFIN" if f["rel"].endswith(".puffin") else
+                                "AVRO" if f["rel"].endswith(".avro") else "PARQUET"),
                 "partition": f.get("partition", {}), "record_count": f["records"],
                 "file_size_in_bytes": f["size"], "column_sizes": None,
                 "value_counts": None, "null_value_counts": None,
@@ -358,8 +368,35 @@ SCHEMA0 = [
 ]
 
 
-def make(out, version, location, codec):
+# The Avro schemas of delete files (the spec's "Delete Formats": the
+# reserved field ids of file_path and pos; an equality delete file's
+# fields carry the table's ids)
+POS_DELETE_AVRO = {"type": "record", "name": "position_delete", "fields": [
+    {"name": "file_path", "type": "string", "field-id": 2147483546},
+    {"name": "pos", "type": "long", "field-id": 2147483545}]}
+
+
+def eq_delete_avro(fields):
+    return {"type": "record", "name": "equality_delete", "fields": [
+        {"name": name, "type": t, "field-id": fid} for name, fid, t in fields]}
+
+
+def avro_rows(path):
+    with open(path, "rb") as f:
+        return list(avro.datafile.DataFileReader(f, avro.io.DatumReader()))
+
+
+def sql_lit(v):
+    if v is None:
+        return "NULL"
+    if isinstance(v, int):
+        return "%d::BIGINT" % v
+    return sq(v)
+
+
+def make(out, version, location, codec, delete_format="parquet"):
     t = Table(out, location, version, codec)
+    avro_dels = delete_format == "avro"
     v3 = version >= 3
     t.schemas.append({"type": "struct", "schema-id": 0, "fields": SCHEMA0})
     spec0 = {"spec-id": 0, "fields": [{"name": "category", "transform": "identity",
@@ -371,10 +408,11 @@ def make(out, version, location, codec):
     B = "data/category=b/00000-1-%s.parquet" % t.uid()
     C = "data/category=a/00000-3-%s.parquet" % t.uid()
     D = "data/00000-5-%s.parquet" % t.uid()
-    P = "data/category=a/00000-2-%s-deletes.parquet" % t.uid()
-    E = "data/category=a/00000-4-%s-eq-deletes.parquet" % t.uid()
-    G = "data/00000-5-%s-eq-deletes.parquet" % t.uid()
-    P2 = "data/category=b/00000-5-%s-deletes.parquet" % t.uid()
+    dx = "avro" if avro_dels else "parquet"
+    P = "data/category=a/00000-2-%s-deletes.%s" % (t.uid(), dx)
+    E = "data/category=a/00000-4-%s-eq-deletes.%s" % (t.uid(), dx)
+    G = "data/00000-5-%s-eq-deletes.%s" % (t.uid(), dx)
+    P2 = "data/category=b/00000-5-%s-deletes.%s" % (t.uid(), dx)
     DV2 = "data/00000-2-%s-dv.puffin" % t.uid()
     DV5 = "data/00000-5-%s-dv.puffin" % t.uid()
     for d in ("data/category=a", "data/category=b"):
@@ -392,13 +430,27 @@ def make(out, version, location, codec):
         "COPY (SELECT * FROM (VALUES (15::BIGINT, 'm15', 'c', 5::INTEGER),"
         " (16::BIGINT, NULL, 'c', 6::INTEGER), (3::BIGINT, 'n3', 'a', 7::INTEGER))"
         " v(id, full_name, category, rank)) TO %s (FORMAT parquet, %s)" % (L(D), ids1),
-        "COPY (SELECT * FROM (VALUES (3::BIGINT), (8::BIGINT), (12::BIGINT)) v(id))"
-        " TO %s (FORMAT parquet, FIELD_IDS {id: 1})" % L(E),
-        "COPY (SELECT * FROM (VALUES ('n7'), (NULL)) v(full_name))"
-        " TO %s (FORMAT parquet, FIELD_IDS {full_name: 2})" % L(G),
     ]
+    if not avro_dels:
+        run.append("COPY (SELECT * FROM (VALUES (3::BIGINT), (8::BIGINT), (12::BIGINT)) v(id))"
+                   " TO %s (FORMAT parquet, FIELD_IDS {id: 1})" % L(E))
+        run.append("COPY (SELECT * FROM (VALUES ('n7'), (NULL)) v(full_name))"
+                   " TO %s (FORMAT parquet, FIELD_IDS {full_name: 2})" % L(G))
+    else:
+        # the same rows as Avro delete files (python3-avro), as Iceberg
+        # Java writes them with write.delete.format.default=avro
+        write_avro(t.local(E), eq_delete_avro([("id", 1, "long")]),
+                   [{"id": 3}, {"id": 8}, {"id": 12}], {}, codec)
+        write_avro(t.local(G), eq_delete_avro([("full_name", 2, ["null", "string"])]),
+                   [{"full_name": "n7"}, {"full_name": None}], {}, codec)
+        if not v3:
+            write_avro(t.local(P), POS_DELETE_AVRO,
+                       [{"file_path": t.path(A), "pos": 1},
+                        {"file_path": t.path(A), "pos": 4}], {}, codec)
+            write_avro(t.local(P2), POS_DELETE_AVRO,
+                       [{"file_path": t.path(B), "pos": 2}], {}, codec)
     pos_ids = "FIELD_IDS {file_path: 2147483546, pos: 2147483545}"
-    if not v3:
+    if not v3 and not avro_dels:
         run.append("COPY (SELECT * FROM (VALUES (%s, 1::BIGINT), (%s, 4::BIGINT))"
                    " v(file_path, pos)) TO %s (FORMAT parquet, %s)"
                    % (sq(t.path(A)), sq(t.path(A)), L(P), pos_ids))
@@ -493,6 +545,17 @@ def make(out, version, location, codec):
             (fg, 5, 1, {2: "full_name"}), (fq, 5, 0, {1: "file_path", 2: "pos"})]
     live = {1: ([A, B], []), 2: ([A, B], [0]), 3: ([A, B, C], [0]),
             4: ([A, B, C], [0, 1]), 5: ([A, B, C, D], [0, 1, 2, 3])}
+    def del_rows(rel, phys):
+        """A delete file's rows for DuckDB: read_parquet, or an Avro
+        delete file's records as python3-avro reads them back."""
+        if not rel.endswith(".avro"):
+            return "read_parquet(%s)" % L(rel)
+        cols = [phys[k] for k in sorted(phys)]
+        rows = avro_rows(t.local(rel))
+        return "(SELECT * FROM (VALUES %s) v(%s))" % (
+            ", ".join("(%s)" % ", ".join(sql_lit(r[c]) for c in cols) for r in rows),
+            ", ".join(cols))
+
     queries = {}
     for n in range(1, 6):
         schema = t.schemas[0 if n < 3 else 1]
@@ -521,8 +584,9 @@ def make(out, version, location, codec):
                         continue
                     if d.get("referenced") and d["referenced"] != rel:
                         continue
-                    conds.append("x.file_row_number NOT IN (SELECT pos FROM read_parquet(%s)"
-                                 " WHERE file_path = %s)" % (L(d["rel"]), sq(t.path(rel))))
+                    conds.append("x.file_row_number NOT IN (SELECT pos FROM %s"
+                                 " WHERE file_path = %s)" % (del_rows(d["rel"], dphys),
+                                                           sq(t.path(rel))))
                 elif d["content"] == 1:
                     if any(d is z[0] for z in dvs):
                         conds.append("x.file_row_number NOT IN (%s)"
@@ -534,8 +598,8 @@ def make(out, version, location, codec):
                     for fid in d["equality_ids"]:
                         left = ("x.%s" % phys[fid]) if fid in phys else "NULL"
                         eq.append("%s IS NOT DISTINCT FROM y.%s" % (left, dphys[fid]))
-                    conds.append("NOT EXISTS (SELECT 1 FROM read_parquet(%s) y WHERE %s)"
-                                 % (L(d["rel"]), " AND ".join(eq)))
+                    conds.append("NOT EXISTS (SELECT 1 FROM %s y WHERE %s)"
+                                 % (del_rows(d["rel"], dphys), " AND ".join(eq)))
             parts.append("SELECT %s FROM read_parquet(%s, file_row_number = true) x%s"
                          % (", ".join(cols), L(rel),
                             " WHERE " + " AND ".join(conds) if conds else ""))
@@ -562,6 +626,47 @@ def make(out, version, location, codec):
     }
     with open(os.path.join(out, "expected.json"), "w") as f:
         json.dump(expected, f, indent=1)
+
+
+def make_many_deletes(out, location, n_dels, codec):
+    """A table of one data file of 4 * n_dels rows (id 0, 1, ...) and
+    n_dels position delete files, the even ones Parquet (DuckDB), the
+    odd ones Avro (python3-avro), file k deleting the rows of ids 4k and
+    4k + 1.  expected.json: the ids left, in order."""
+    t = Table(out, location, 2, codec)
+    t.schemas.append({"type": "struct", "schema-id": 0, "fields": [
+        {"id": 1, "name": "id", "required": True, "type": "long"}]})
+    spec = {"spec-id": 0, "fields": []}
+    t.specs.append(spec)
+    D = "data/00000-1-%s.parquet" % t.uid()
+    dels = ["data/00000-2-%s-deletes-%d.%s" % (t.uid(), k, "avro" if k % 2 else "parquet")
+            for k in range(n_dels)]
+    run = ["SET threads = 2",
+           "COPY (SELECT i::BIGINT AS id FROM range(%d) t(i)) TO %s"
+           " (FORMAT parquet, FIELD_IDS {id: 1})" % (4 * n_dels, sq(t.local(D)))]
+    for k, rel in enumerate(dels):
+        rows = [(t.path(D), 4 * k), (t.path(D), 4 * k + 1)]
+        if k % 2:
+            write_avro(t.local(rel), POS_DELETE_AVRO,
+                       [{"file_path": p, "pos": r} for p, r in rows], {}, codec)
+        else:
+            run.append("COPY (SELECT * FROM (VALUES %s) v(file_path, pos)) TO %s"
+                       " (FORMAT parquet, FIELD_IDS {file_path: 2147483546, pos: 2147483545})"
+                       % (", ".join("(%s, %d::BIGINT)" % (sq(p), r) for p, r in rows),
+                          sq(t.local(rel))))
+    duckdb(run)
+    fd = {"content": 0, "rel": D, "records": 4 * n_dels, "size": os.path.getsize(t.local(D)),
+          "partition": {}}
+    fdels = [{"content": 1, "rel": rel, "records": 2, "size": os.path.getsize(t.local(rel)),
+              "partition": {}} for rel in dels]
+    snap = 4000000000000000002
+    ms = [t.manifest(snap, 1, spec, 0, [fd]), t.manifest(snap, 1, spec, 1, fdels)]
+    t.snapshot(snap, 1, "overwrite", ms, 0,
+               {"added-data-files": "1", "added-delete-files": str(n_dels)})
+    t.write_metadata({"main": {"snapshot-id": snap, "type": "branch"}})
+    left = [i for i in range(4 * n_dels) if i % 4 >= 2]
+    with open(os.path.join(out, "expected.json"), "w") as f:
+        json.dump({"snapshot": snap, "rows": len(left), "ids": left}, f)
 
 
 def make_scale(out, location, n_files, n_manifests, codec):
@@ -736,9 +841,13 @@ def main():
                     " (default: OUTDIR, absolute)")
     ap.add_argument("--codec", default="deflate", choices=("null", "deflate"),
                     help="the Avro codec of manifests and manifest lists")
+    ap.add_argument("--delete-format", default="parquet", choices=("parquet", "avro"),
+                    help="the format of the position and equality delete files")
     ap.add_argument("--scale", action="store_true", help="the benchmark table")
     ap.add_argument("--transforms", action="store_true",
                     help="a table partitioned by bucket, truncate, day, hour, month, year")
+    ap.add_argument("--many-deletes", type=int, metavar="N",
+                    help="one data file and N position delete files")
     ap.add_argument("--files", type=int, default=10000)
     ap.add_argument("--manifests", type=int, default=20)
     a = ap.parse_args()
@@ -747,12 +856,14 @@ def main():
         sys.exit("make_table.py: %s is not empty" % out)
     os.makedirs(out, exist_ok=True)
     location = a.location or out
-    if a.scale:
+    if a.many_deletes:
+        make_many_deletes(out, location, a.many_deletes, a.codec)
+    elif a.scale:
         make_scale(out, location, a.files, a.manifests, a.codec)
     elif a.transforms:
         make_transforms(out, location, a.codec)
     else:
-        make(out, a.format_version, location, a.codec)
+        make(out, a.format_version, location, a.codec, a.delete_format)
 
 
 if __name__ == "__main__":

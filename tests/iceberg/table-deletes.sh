@@ -1,8 +1,8 @@
 #!/bin/sh
 # tests/iceberg/table-deletes.sh: Iceberg deletes over whole tables
 # (suite iceberg-deletes).  make_table.py writes a format version 2 table
-# (position and equality delete files) and a version 3 one (deletion
-# vectors), five snapshots each; for every snapshot table_files.py reads
+# (position and equality delete files), the same with Avro delete files
+# and a version 3 one (deletion vectors), five snapshots each; for every snapshot table_files.py reads
 # its manifests with python3-avro, and test_ice_deletes --table checks
 # that the data files less the rows ice_deletes_rows gives hold
 # expected.json's rows (DuckDB's).  The benchmark table's mode too, small,
@@ -18,10 +18,12 @@ sh "$here/../values/duckdb-setup.sh" || exit 77
 dir=$(mktemp -d "${TMPDIR:-/tmp}/colfs-ice-tables.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT INT TERM
 fail=0
-for v in 2 3; do
+for v in 2 3 2-avro; do
 	t=$dir/v$v
-	timeout 120 /usr/bin/python3 "$here/make_table.py" "$t" --format-version $v \
-		--location "s3a://warehouse/db/t$v" || {
+	extra=
+	[ "$v" = 2-avro ] && extra="--delete-format avro"
+	timeout 120 /usr/bin/python3 "$here/make_table.py" "$t" --format-version ${v%-avro} \
+		--location "s3a://warehouse/db/t$v" $extra || {
 		echo "FAIL make_table.py --format-version $v"
 		exit 1
 	}

@@ -49,6 +49,7 @@ for m in manifests:
                 seq = m["sequence_number"]
             rec = {"path": d["file_path"], "local": local(d["file_path"]),
                    "content": d["content"], "seq": seq,
+                   "file_format": d["file_format"],
                    "spec_id": m["partition_spec_id"], "partition": d["partition"],
                    "record_count": d["record_count"], "size": d["file_size_in_bytes"],
                    "equality_ids": d.get("equality_ids") or [],

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "core/options.h"
@@ -247,6 +248,8 @@ static ice_file table_file(json_t *j)
 	f.path = strdup(json_string_value(json_object_get(j, "path")));
 	f.local = strdup(json_string_value(json_object_get(j, "local")));
 	f.content = (int)json_integer_value(json_object_get(j, "content"));
+	v = json_object_get(j, "file_format");
+	f.avro = json_is_string(v) && !strcasecmp(json_string_value(v), "avro");
 	f.seq = json_integer_value(json_object_get(j, "seq"));
 	f.spec_id = (int32_t)json_integer_value(json_object_get(j, "spec_id"));
 	f.partition = json_incref(json_object_get(j, "partition"));
@@ -634,6 +637,54 @@ int main(int argc, char **argv)
 		    "data_a.parquet", "missing");
 	files_free(dels, 1);
 	files_free(data, 2);
+
+	/* Avro delete files (ice_avrodel.c): the rows of their Parquet
+	 * twins; one cut short and one whose equality field is a record
+	 * fail, named */
+	data[0] = data_file(PA, "data_a.parquet", 5, 0, NULL, 12);
+	dels[0] = pos_file("pos_avro.avro", 5, 0, NULL);
+	dels[0].avro = true;
+	expect_rows("pos_avro", data, 1, 0, dels, 1);
+	files_free(dels, 1);
+	dels[0] = eq_file("eq_avro.avro", eq_id_name, 2, 6, 0, NULL);
+	dels[0].avro = true;
+	expect_rows("eq_avro", data, 1, 0, dels, 1);
+	files_free(dels, 1);
+	dels[0] = pos_file("pos_avro_trunc.avro", 5, 0, NULL);
+	dels[0].avro = true;
+	expect_fail("pos_avro_trunc", data, 1, dels, 1, COLFS_ECORRUPT,
+		    "pos_avro_trunc.avro", "position delete file");
+	files_free(dels, 1);
+	dels[0] = eq_file("eq_avro_nested.avro", eq_id, 1, 6, 0, NULL);
+	dels[0].avro = true;
+	expect_fail("eq_avro_nested", data, 1, dels, 1, COLFS_ECORRUPT,
+		    "eq_avro_nested.avro", "is of no primitive type");
+	files_free(dels, 1);
+	/* the manifest says AVRO of a Parquet file: named, never read as
+	 * deleting nothing */
+	dels[0] = pos_file("pos_2.parquet", 5, 0, NULL);
+	dels[0].avro = true;
+	expect_fail("pos_avro_not", data, 1, dels, 1, COLFS_ECORRUPT,
+		    "pos_2.parquet", "position delete file");
+	files_free(dels, 1);
+	/* ORC delete files: found by the type attribute iceberg.id (columns
+	 * named unlike the table's fields), else by name */
+	dels[0] = pos_file("pos_orc.orc", 5, 0, NULL);
+	expect_rows("pos_orc", data, 1, 0, dels, 1);
+	files_free(dels, 1);
+	dels[0] = eq_file("eq_orc_id.orc", eq_id, 1, 6, 0, NULL);
+	expect_rows("eq_orc_id", data, 1, 0, dels, 1);
+	files_free(dels, 1);
+	dels[0] = eq_file("eq_orc_name.orc", eq_id, 1, 6, 0, NULL);
+	expect_rows("eq_orc_name", data, 1, 0, dels, 1);
+	files_free(dels, 1);
+	files_free(data, 1);
+	/* an ORC data file's equality column found by its iceberg.id */
+	data[0] = data_file(PA, "eq_orc_id.orc", 5, 0, NULL, 4);
+	dels[0] = eq_file("eq_id.parquet", eq_id, 1, 6, 0, NULL);
+	expect_rows("eq_orc_data", data, 1, 0, dels, 1);
+	files_free(dels, 1);
+	files_free(data, 1);
 
 	/* the corpus's legacy deletion vector: a bare blob, no Puffin file */
 	const char *legacy = "iceberg/legacy_bare_deletion_vector/data/"

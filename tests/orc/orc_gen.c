@@ -8,7 +8,10 @@
  * NAMES (a file of strings each ended by a NUL byte: any other bytes,
  * for the rows.csv tests) its string i % count (the statistics
  * orc_gen_stats adds know only the default names),
- * score = i * 0.5, flag = (i % 3 == 0).  The metadata is packed with the
+ * score = i * 0.5, flag = (i % 3 == 0).  ORC_GEN_ICEBERG in the
+ * environment ("NAME=ID,NAME=ID,NAME=ID,NAME=ID") renames the four
+ * columns and gives each the type attribute iceberg.id, as Iceberg's ORC
+ * writer marks its field ids.  The metadata is packed with the
  * protobuf-c code generated from colfs' own orc.proto. */
 #include "orc.pb-c.h"
 
@@ -437,6 +440,31 @@ static int orc_gen_write(const char *path, uint64_t rows, uint64_t per)
 			ty[k].has_kind = 1;
 			ty[k].kind = kinds[k];
 			typ[k] = &ty[k];
+		}
+		/* ORC_GEN_ICEBERG="NAME=ID,NAME=ID,NAME=ID,NAME=ID": the four
+		 * columns renamed, each given its Iceberg field id as the type
+		 * attribute iceberg.id, as Iceberg's ORC writer does */
+		static char ice_spec[256];
+		static Orcpb__StringPair ice_pair[4], *ice_pp[4];
+		const char *ice = getenv("ORC_GEN_ICEBERG");
+		if (ice && strlen(ice) < sizeof ice_spec) {
+			char *save = NULL, *tok;
+			int k = 0;
+			strcpy(ice_spec, ice);
+			for (tok = strtok_r(ice_spec, ",", &save); tok && k < 4;
+			     tok = strtok_r(NULL, ",", &save), k++) {
+				char *eq = strchr(tok, '=');
+				if (!eq)
+					break;
+				*eq = '\0';
+				names[k] = tok;
+				orcpb__string_pair__init(&ice_pair[k]);
+				ice_pair[k].key = "iceberg.id";
+				ice_pair[k].value = eq + 1;
+				ice_pp[k] = &ice_pair[k];
+				ty[k + 1].n_attributes = 1;
+				ty[k + 1].attributes = &ice_pp[k];
+			}
 		}
 		ty[0].n_subtypes = 4;
 		ty[0].subtypes = sub;

@@ -18,11 +18,13 @@
  *
  * The files are read through colfs's own trees (colfs_tree_open with the
  * mount's options, less those that change how values render or what a
- * damaged page gives): a position delete file's columns/file_path and
- * columns/pos (found by their reserved field ids 2147483546 and
- * 2147483545, else by name); an equality delete file's columns of its
- * equality field ids, and the same columns of each data file it applies
- * to.  colfs renders the same type the same way in every file
+ * damaged page gives), or, when the manifest says a delete file's format
+ * is AVRO, through ice_avrodel.c (the core's Avro reader, each value
+ * rendered as the tree renders the same type): a position delete
+ * file's columns/file_path and columns/pos (found by their reserved
+ * field ids 2147483546 and 2147483545, else by name); an equality delete
+ * file's columns of its equality field ids, and the same columns of each
+ * data file it applies to.  colfs renders the same type the same way in every file
  * (docs/values.md), so a delete row removes a data row when their
  * columns' text is the same, column for column; NULL (the null token)
  * equals NULL, as the spec says.  A column of the current schema that a
@@ -31,14 +33,17 @@
  * initial-default), else as NULL.
  *
  * Each delete file is read once, when a data file it applies to is
- * first asked for; what it gives is kept (position pairs sorted by data
- * file, equality rows as sorted keys, a vector's rows) for the index's
- * life.  Each kind has its cache and its lock; a file is read by one
- * thread with no lock held, and others asking for it meanwhile wait.
+ * first asked for, and closed once read; what it gives is kept (position
+ * pairs sorted by data file, equality rows as sorted keys, a vector's
+ * rows) for the index's life.  Each kind has its cache and its lock; a
+ * file is read by one thread with no lock held, and others asking for it
+ * meanwhile wait.
  */
 #include "ice_deletes.h"
+#include "ice_avrodel.h"
 #include "ice_puffin.h"
 #include "../dataset_int.h"
+#include "../dataset_members.h"
 #include "../../core/names.h"
 #include "../../core/sourcekind.h"
 
@@ -521,11 +526,11 @@ static colfs_status find_column(colfs_tree *g, int64_t id, const char *name,
 	if (!doc)
 		return COLFS_ECORRUPT;
 	json_array_foreach(json_object_get(doc, "children"), i, c) {
-		json_t *fid = json_object_get(c, "field_id");
+		int64_t fid;
 		const char *nm = json_string_value(json_object_get(c, "name"));
-		if (json_is_integer(fid)) {
+		if (ds_field_id(c, &fid)) {
 			any_id = true;
-			if (json_integer_value(fid) == id && nm) {
+			if (fid == id && nm) {
 				*col = colfs_name_escape(nm);
 				break;
 			}
@@ -713,38 +718,120 @@ static colfs_status line_next(line_reader *r, char **line)
 	}
 }
 
+/* Delete file x opened as Avro when its manifest says its format is
+ * AVRO (the spec allows Avro delete files): *av reads its fields `ids`
+ * row by row (ice_avrodel.h); NULL in *av for another format (read it as
+ * a tree).  A field it lacks is COLFS_ENOENT, one of a nested type
+ * COLFS_EUNSUPPORTED, *missing its id, for the caller to name; any other
+ * failure (a file that is no Avro container among them) is named here. */
+static colfs_status open_avro(ice_deletes *d, const ice_file *x,
+			      const char *what, const int32_t *ids,
+			      const char *const *names, size_t n,
+			      ice_avrodel **av, int32_t *missing,
+			      colfs_err *err)
+{
+	colfs_err e2 = {0};
+
+	*av = NULL;
+	if (!x->avro || !x->local)
+		return COLFS_OK; /* a tree; open_tree names one of no location */
+	COLFS_TRY(check_local(x, what, err));
+	colfs_status st = ice_avrodel_open(x->local, &d->o, ids, names, n, av,
+					   missing, &e2);
+	if (st == COLFS_ENOENT || st == COLFS_EUNSUPPORTED || !st)
+		return st;
+	char off[64];
+	colfs_offset_text(e2.offset, off, sizeof off);
+	return colfs_fail(err, st == COLFS_EIO || st == COLFS_ENOMEM
+				       ? st : COLFS_ECORRUPT,
+			  e2.offset, "%s %s (listed in %s): %s (%s)", what,
+			  shown(x), from(x), e2.msg, off);
+}
+
+/* The next row of Avro delete file x's two fields (NULL, NULL at its
+ * end); a failure named. */
+static colfs_status avro_row(ice_avrodel *av, const ice_file *x,
+			     const char *what, char **a, char **b,
+			     colfs_err *err)
+{
+	char **tx;
+	bool end;
+	colfs_err e2 = {0};
+	colfs_status st = ice_avrodel_next(av, &tx, &end, &e2);
+
+	*a = *b = NULL;
+	if (st) {
+		char off[64];
+		colfs_offset_text(e2.offset, off, sizeof off);
+		return colfs_fail(err, st == COLFS_EIO || st == COLFS_ENOMEM
+					       ? st : COLFS_ECORRUPT,
+				  e2.offset, "%s %s (listed in %s): %s (%s)",
+				  what, shown(x), from(x), e2.msg, off);
+	}
+	if (!end) {
+		*a = tx[0];
+		*b = tx[1];
+	}
+	return COLFS_OK;
+}
+
 /* Read position delete file x into e: its file_path and pos columns side
  * by side, each path kept once per run of equal paths (the spec has the
  * rows sorted by path: one copy of each). */
 static colfs_status load_pos(ice_deletes *d, const ice_file *x, del_entry *e,
 			     colfs_err *err)
 {
-	colfs_tree *g;
+	static const int32_t ids[2] = {FIELD_ID_FILE_PATH, FIELD_ID_POS};
+	static const char *const names[2] = {"file_path", "pos"};
+	colfs_tree *g = NULL;
+	ice_avrodel *av = NULL;
 	char *cp = NULL, *cn = NULL;
 	line_reader rp = {0}, rn = {0};
 	size_t cap_pairs = 0, cap_paths = 0, r = 0;
 	bool named = false;   /* err says why already */
+	int32_t missing = 0;
 
-	COLFS_TRY(open_tree(d, x, "position delete file", &g, err));
-	colfs_status st = find_column(g, FIELD_ID_FILE_PATH, "file_path", &cp);
-	if (st == COLFS_OK)
-		st = find_column(g, FIELD_ID_POS, "pos", &cn);
-	if (st == COLFS_OK && (!cp || !cn)) {
+	colfs_status st = open_avro(d, x, "position delete file", ids, names, 2,
+				    &av, &missing, err);
+	if (st == COLFS_ENOENT || st == COLFS_EUNSUPPORTED) {
+		st = colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
+				"position delete file %s (listed in %s) has no %s column (field id %" PRId32 ")%s",
+				shown(x), from(x),
+				missing == FIELD_ID_POS ? "pos" : "file_path",
+				missing, st == COLFS_ENOENT ? ""
+					 : " of a primitive type");
+		goto out;
+	}
+	if (st)
+		return st;
+	if (!av) {
+		COLFS_TRY(open_tree(d, x, "position delete file", &g, err));
+		st = find_column(g, FIELD_ID_FILE_PATH, "file_path", &cp);
+		if (st == COLFS_OK)
+			st = find_column(g, FIELD_ID_POS, "pos", &cn);
+	}
+	if (st == COLFS_OK && !av && (!cp || !cn)) {
 		st = colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				"position delete file %s (listed in %s) has no %s column (field id %d)",
 				shown(x), from(x), cp ? "pos" : "file_path",
 				cp ? FIELD_ID_POS : FIELD_ID_FILE_PATH);
 		goto out;
 	}
-	if (st == COLFS_OK)
+	if (st == COLFS_OK && !av)
 		st = line_open(g, cp, d->o.max_alloc, &rp);
-	if (st == COLFS_OK)
+	if (st == COLFS_OK && !av)
 		st = line_open(g, cn, d->o.max_alloc, &rn);
 	for (; st == COLFS_OK; r++) {
-		char *lp, *ln, *end;
-		st = line_next(&rp, &lp);
-		if (st == COLFS_OK)
-			st = line_next(&rn, &ln);
+		char *lp = NULL, *ln = NULL, *end;
+		if (av) {
+			st = avro_row(av, x, "position delete file", &lp, &ln,
+				      err);
+			named = st != COLFS_OK;
+		} else {
+			st = line_next(&rp, &lp);
+			if (st == COLFS_OK)
+				st = line_next(&rn, &ln);
+		}
 		if (st)
 			break;
 		if (!lp || !ln) {
@@ -802,6 +889,7 @@ out:
 	free(cp);
 	free(cn);
 	colfs_tree_destroy(g);
+	ice_avrodel_close(av);
 	return st;
 }
 
@@ -896,17 +984,121 @@ static int str_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Equality delete file x read as Avro when it is an Avro container:
+ * each row's key (its equality fields' text joined by '\n', as
+ * read_keys makes them) into e, *is_avro true.  COLFS_OK with *is_avro
+ * false: the file is no Avro.  A field it lacks is
+ * COLFS_ENOENT, one of a nested type COLFS_EUNSUPPORTED, its id in
+ * *bad; other failures are named. */
+static colfs_status avro_keys(ice_deletes *d, const ice_file *x,
+			      del_entry *e, bool *is_avro, int32_t *bad,
+			      colfs_err *err)
+{
+	ice_avrodel *av = NULL;
+	size_t n_ids = x->n_equality_ids;
+	const char **names = calloc(n_ids ? n_ids : 1, sizeof *names);
+	colfs_buf text = COLFS_BUF_INIT;
+	size_t *at = NULL, cap = 0, n = 0;
+	colfs_status st;
+
+	if (!names)
+		return colfs_fail(err, COLFS_ENOMEM, COLFS_OFFSET_UNKNOWN,
+				  "equality delete file %s: out of memory",
+				  shown(x));
+	for (size_t k = 0; k < n_ids; k++)
+		names[k] = field_name(d, x->equality_ids[k]);
+	st = open_avro(d, x, "equality delete file", x->equality_ids, names,
+		       n_ids, &av, bad, err);
+	free(names);
+	*is_avro = av != NULL;
+	if (st || !av)
+		return st;
+	for (;;) {
+		char **tx;
+		bool end;
+		colfs_err e2 = {0};
+		st = ice_avrodel_next(av, &tx, &end, &e2);
+		if (st) {
+			char off[64];
+			colfs_offset_text(e2.offset, off, sizeof off);
+			st = colfs_fail(err, st == COLFS_EIO || st == COLFS_ENOMEM
+						     ? st : COLFS_ECORRUPT,
+					e2.offset, "equality delete file %s (listed in %s): %s (%s)",
+					shown(x), from(x), e2.msg, off);
+			break;
+		}
+		if (end)
+			break;
+		if (!colfs_grow((void **)&at, &cap, n + 1, sizeof *at)) {
+			st = COLFS_ENOMEM;
+			break;
+		}
+		at[n++] = text.len;
+		for (size_t k = 0; k < n_ids; k++) {
+			if (k)
+				colfs_buf_putc(&text, '\n');
+			colfs_buf_puts(&text, tx[k]);
+		}
+		colfs_buf_putc(&text, '\0');
+		if ((st = colfs_buf_status(&text)))
+			break;
+		if (text.len > d->o.max_alloc) {
+			st = colfs_fail(err, COLFS_EOVERFLOW, COLFS_OFFSET_UNKNOWN,
+					"equality delete file %s (listed in %s): its keys pass max_alloc",
+					shown(x), from(x));
+			break;
+		}
+	}
+	ice_avrodel_close(av);
+	char **keys = st || !n ? NULL : malloc(n * sizeof *keys);
+	if (!st && n && !keys)
+		st = COLFS_ENOMEM;
+	if (st) {
+		free(at);
+		colfs_buf_free(&text);
+		if (st == COLFS_ENOMEM)
+			colfs_fail(err, st, COLFS_OFFSET_UNKNOWN,
+				   "equality delete file %s: out of memory",
+				   shown(x));
+		return st;
+	}
+	size_t len;
+	e->text = colfs_buf_take(&text, &len);
+	for (size_t r = 0; r < n; r++)
+		keys[r] = e->text + at[r];
+	free(at);
+	e->keys = keys;
+	e->n_keys = n;
+	return COLFS_OK;
+}
+
 /* Read equality delete file x into e. */
 static colfs_status load_eq(ice_deletes *d, const ice_file *x, del_entry *e,
 			    colfs_err *err)
 {
 	colfs_tree *g;
+	bool avro = false;
 	int32_t bad = 0;
+	colfs_status st;
 
-	COLFS_TRY(open_tree(d, x, "equality delete file", &g, err));
-	colfs_status st = read_keys(d, g, x->equality_ids, x->n_equality_ids,
-				    &e->text, &e->keys, &e->n_keys, &bad);
-	colfs_tree_destroy(g);
+	st = avro_keys(d, x, e, &avro, &bad, err);
+	if (st == COLFS_EUNSUPPORTED)
+		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
+				  "equality delete file %s (listed in %s): its column of equality field id %" PRId32 " is of no primitive type",
+				  shown(x), from(x), bad);
+	if (st != COLFS_ENOENT && (st || avro)) {
+		if (st)
+			return st;
+		if (e->n_keys)
+			qsort(e->keys, e->n_keys, sizeof *e->keys, str_cmp);
+		return COLFS_OK;
+	}
+	if (st == COLFS_OK) {
+		COLFS_TRY(open_tree(d, x, "equality delete file", &g, err));
+		st = read_keys(d, g, x->equality_ids, x->n_equality_ids,
+			       &e->text, &e->keys, &e->n_keys, &bad);
+		colfs_tree_destroy(g);
+	}
 	if (st == COLFS_ENOENT || (st == COLFS_ECORRUPT && bad))
 		return colfs_fail(err, COLFS_ECORRUPT, COLFS_OFFSET_UNKNOWN,
 				  "equality delete file %s (listed in %s) %s field id %" PRId32,

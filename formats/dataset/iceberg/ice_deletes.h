@@ -16,6 +16,8 @@ typedef struct ice_file {
 	char *local;         /* where colfs reads it: a local path or a URL,
 			      * after the table location is mapped */
 	int content;         /* 0 data, 1 position deletes, 2 equality deletes */
+	bool avro;           /* its file_format is AVRO: a delete file read
+			      * through ice_avrodel.c, not as a tree */
 	int64_t seq;         /* data sequence number (inherited as the spec says) */
 	int32_t spec_id;     /* partition spec id */
 	json_t *partition;   /* the partition tuple, {partition field name: value}

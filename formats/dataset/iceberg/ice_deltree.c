@@ -2,9 +2,10 @@
  * files, each a folder at its path relative to the table, holding its
  * manifest entries (`entries.jsonl`, each with the data files it applies
  * to), the union of those data files (`applies_to`, one path a line) and,
- * for a file colfs opens (the Parquet of position and equality deletes),
- * its own tree under `file/`.  A Puffin file of deletion vectors is no
- * columnar file: its blobs are its entries (offset and size each).
+ * for a file colfs opens (the Parquet or ORC of position and equality
+ * deletes), its own tree under `file/`.  A Puffin file of deletion
+ * vectors is no columnar file: its blobs are its entries (offset and
+ * size each); nor is an Avro delete file, whose rows are its deletes.
  * iceberg/deleted_by.jsonl turns it round: each data file with the delete
  * files that apply to it.  Delete files are not data: files/, partitions/, the union views and
  * summary's counts are the data files' alone, as the dataset shows them. */
@@ -213,10 +214,13 @@ static colfs_status delfile_populate(colfs_tree *t, colfs_node *dir)
 {
 	delfile *df = colfs_node_ctx(dir);
 	ice_table *it = df->d->it;
-	/* a file of deletion vectors only is Puffin, not columnar */
+	/* a file of deletion vectors only is Puffin, not columnar; nor is
+	 * one its manifest says is Avro (colfs has no Avro format to show
+	 * it: its rows are read for the deletes, ice_avrodel.c) */
 	bool columnar = false;
 	for (size_t j = 0; j < it->n_dels; j++)
-		if (it->dels[j].content_offset < 0 && del_is(it, j, df->key))
+		if (it->dels[j].content_offset < 0 && !it->dels[j].avro &&
+		    del_is(it, j, df->key))
 			columnar = true;
 	if (!colfs_dir_add_doc(t, dir, "applies_to", &applies_ops, df) ||
 	    !colfs_dir_add_doc(t, dir, "entries.jsonl", &entries_ops, df) ||

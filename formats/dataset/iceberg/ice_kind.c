@@ -6,6 +6,7 @@
  * folder is iceberg/ (ice_tree.c). */
 #include "ice_int.h"
 #include "../table.h"
+#include "../dataset_members.h"
 #include "../../core/buf.h"
 #include "../../core/tree.h"
 #include "../../core/render.h"
@@ -60,6 +61,7 @@ static void kind_free(ds_table *tb)
 		for (char **m = tb->fields[j].mapped_names; m && *m; m++)
 			free(*m);
 		free(tb->fields[j].mapped_names);
+		json_decref(tb->fields[j].member_map);
 		free(tb->fields[j].name);
 		free(tb->fields[j].physical_name);
 		free(tb->fields[j].type_json);
@@ -120,8 +122,9 @@ static colfs_status kind_fields(ice_kind_table *k, colfs_err *err)
 }
 
 /* The table's name mapping (property schema.name-mapping.default: a
- * JSON list of {"field-id", "names"}): each top-level field's names,
- * for files written without field ids.  A mapping that is not such
+ * JSON list of {"field-id", "names", "fields"}): each top-level field's
+ * names, and its nested members' by the nested "fields"
+ * (dataset_members.h), for files written without field ids.  A mapping that is not such
  * JSON is not used (those files are then damaged, as without one). */
 static colfs_status kind_name_mapping(ice_kind_table *k, colfs_err *err)
 {
@@ -155,6 +158,11 @@ static colfs_status kind_name_mapping(ice_kind_table *k, colfs_err *err)
 					json_decref(map);
 					return nomem(err);
 				}
+			/* its nested members by the mapping's nested fields */
+			df->member_map = ds_members_map(
+				json_object_get(json_array_get(json_object_get(
+					k->it->schema, "fields"), j), "type"),
+				json_object_get(e, "fields"));
 		}
 	}
 	json_decref(map);

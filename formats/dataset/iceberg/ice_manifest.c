@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Field ids of the specification's manifest list and manifest schemas. */
 enum {
@@ -23,7 +24,7 @@ enum {
 	ML_SEQ = 515, ML_CONTENT = 517,
 	ME_STATUS = 0, ME_SNAPSHOT = 1, ME_DATA_FILE = 2, ME_SEQ = 3,
 	ME_FILE_SEQ = 4,
-	DF_PATH = 100, DF_PARTITION = 102, DF_RECORDS = 103, DF_SIZE = 104,
+	DF_PATH = 100, DF_FORMAT = 101, DF_PARTITION = 102, DF_RECORDS = 103, DF_SIZE = 104,
 	DF_CONTENT = 134, DF_EQUALITY_IDS = 135, DF_REFERENCED = 143,
 	DF_CONTENT_OFFSET = 144, DF_CONTENT_SIZE = 145,
 };
@@ -213,6 +214,9 @@ static colfs_status entry_file(const ice_table *tb, const ice_manifest_ref *m,
 				  "%s: an entry without file_path", shown);
 	f->content = val_i64(fld(df, DF_CONTENT, "content"), &x) ? (int)x
 						 : m->content ? 1 : 0;
+	const colfs_avro_value *ff = fld(df, DF_FORMAT, "file_format");
+	f->avro = ff && ff->type->type == COLFS_AVRO_STRING && ff->n == 4 &&
+		  !strncasecmp((const char *)ff->p, "avro", 4);
 	/* the data sequence number: written, or inherited from the
 	 * manifest (an added file's; v1 tables: 0) */
 	if (!val_i64(fld(rec, ME_SEQ, "sequence_number"), &f->seq))
