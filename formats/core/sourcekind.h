@@ -3,8 +3,8 @@
  * A name given to colfs (a path, a URL) is read by the first kind of
  * colfs_source_kinds (registry.c) that claims it: a local file or
  * directory (sourcekind.c), a Kudu data root or container
- * (formats/kudu), an http(s):// object, an s3:// object or an s3://
- * prefix (formats/remote).  A kind opens its name either as bytes (a
+ * (formats/kudu), an http(s):// object, an object or a prefix of S3,
+ * Azure, Google Cloud Storage or the Hugging Face Hub (formats/remote).  A kind opens its name either as bytes (a
  * colfs_source, which a format reads) or as a listing (the objects under
  * it, which the directory module, formats/dataset, walks); it may list
  * the objects under a name, peek at an object's first and last bytes and
