@@ -1435,7 +1435,8 @@ colfs_status parquet_pages_visit(colfs_tree *t, parquet_region_state *s,
 {
 	const parquet_pages_list *w;
 	parquet_pages_scratch sc = {0};
-	colfs_status st;
+	/* a chunk whose walk found no data page visits none: done */
+	colfs_status st = COLFS_OK;
 
 	COLFS_TRY(parquet_pages_list_get(t, s, where, g, c, &w));
 	if (!w)

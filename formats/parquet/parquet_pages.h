@@ -64,7 +64,8 @@ typedef colfs_status (*parquet_pages_fn)(void *ctx, const parquet_pages_data *pd
 /* Decode the data pages of chunk (g, c) one at a time, in order, and call
  * `fn` on each (memory: one page).  Stops at the first page that fails
  * (reported under the page, as the value views report it) and returns its
- * status, or `fn`'s first non-OK status. */
+ * status, or `fn`'s first non-OK status; COLFS_OK when none fails (a walk
+ * that found no data page too). */
 colfs_status parquet_pages_visit(colfs_tree *t, parquet_region_state *s,
 				   const colfs_node *where, uint32_t g,
 				   uint32_t c, parquet_pages_fn fn, void *ctx);

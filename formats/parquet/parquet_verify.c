@@ -771,6 +771,29 @@ static colfs_status parse_stats(vf *v, vf_stats *st_out, uint64_t *off,
 
 /* --- the document --------------------------------------------------------- */
 
+/* The values the data pages of a walk hold. */
+static int64_t walk_values(const parquet_pages_list *w)
+{
+	int64_t n = 0;
+
+	for (size_t k = 0; k < w->n; k++)
+		if (parquet_pages_is_data(&w->pages[k]) &&
+		    w->pages[k].hdr.num_values > 0)
+			n += w->pages[k].hdr.num_values;
+	return n;
+}
+
+static void vf_free(vf *v)
+{
+	index_free(&v->ix);
+	free(v->min.p);
+	free(v->max.p);
+	free(v->prev_min.p);
+	free(v->prev_max.p);
+	free(v->nan_min.p);
+	free(v->nan_max.p);
+}
+
 colfs_status parquet_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 {
 	parquet_region_state *s = colfs_node_ctx(file);
@@ -784,6 +807,7 @@ colfs_status parquet_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 	uint64_t stats_off = 0;
 	colfs_err e = {0};
 	colfs_status st;
+	const parquet_pages_list *w = NULL;
 
 	if (!ch || !s->pf || g >= s->pf->n_row_groups ||
 	    ch->column >= s->pf->n_columns)
@@ -837,13 +861,22 @@ colfs_status parquet_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 		 * nothing after it can be compared */
 		vf_line(&v, "stopped: data page %llu does not decode (%s); see errors",
 			(unsigned long long)v.pages, colfs_status_name(st));
-		index_free(&v.ix);
-		free(v.min.p);
-		free(v.max.p);
-		free(v.prev_min.p);
-		free(v.prev_max.p);
-	free(v.nan_min.p);
-	free(v.nan_max.p);
+		vf_free(&v);
+		return colfs_buf_status(out);
+	}
+	/* A walk whose pages do not hold the chunk's values (it stopped at
+	 * a page header that does not parse, the chunk lies past the end of
+	 * the file: reported under pages/) found only part of the data: the
+	 * chunk's rows, nulls and bounds would count what it never reached
+	 * as data that is not there, and blame metadata nothing contradicts.
+	 * A walk stopped only by bytes after the last page has them all. */
+	if (parquet_pages_list_get(t, s, v.where, g, c, &w) == COLFS_OK && w &&
+	    w->stop.status && walk_values(w) != ch->num_values) {
+		vf_line(&v, "stopped: the pages found hold %lld of the chunk's %lld values (the walk: %s at offset %llu); see errors",
+			(long long)walk_values(w), (long long)ch->num_values,
+			colfs_status_name(w->stop.status),
+			(unsigned long long)w->stop.offset);
+		vf_free(&v);
 		return colfs_buf_status(out);
 	}
 
@@ -960,21 +993,9 @@ colfs_status parquet_verify_gen(colfs_tree *t, colfs_node *file, colfs_buf *out)
 				v.ix.oi.n);
 	}
 	vf_line(&v, "%u mismatch%s", v.problems, v.problems == 1 ? "" : "es");
-	index_free(&v.ix);
-	free(v.min.p);
-	free(v.max.p);
-	free(v.prev_min.p);
-	free(v.prev_max.p);
-	free(v.nan_min.p);
-	free(v.nan_max.p);
+	vf_free(&v);
 	return colfs_buf_status(out);
 nomem:
-	index_free(&v.ix);
-	free(v.min.p);
-	free(v.max.p);
-	free(v.prev_min.p);
-	free(v.prev_max.p);
-	free(v.nan_min.p);
-	free(v.nan_max.p);
+	vf_free(&v);
 	return COLFS_ENOMEM;
 }
