@@ -9,6 +9,9 @@
 #                reason of each skip)
 #   need_fuse    skip unless /dev/fuse and fusermount3 are there
 #   need_numpy   skip unless /usr/bin/python3 imports numpy
+#   mounted DIR [TENTHS]
+#                wait up to TENTHS tenths of a second (default 50) for
+#                a FUSE mount at DIR: status 0 once it is there
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
 
@@ -20,4 +23,12 @@ need_fuse() {
 need_numpy() {
 	/usr/bin/python3 -c 'import numpy' 2>/dev/null ||
 		skip "python3-numpy is not installed"
+}
+
+mounted() {
+	for _ in $(seq "${2:-50}"); do
+		grep -qs " $1 fuse" /proc/self/mounts && return 0
+		sleep 0.1
+	done
+	grep -qs " $1 fuse" /proc/self/mounts
 }

@@ -13,6 +13,7 @@ WRITER=${1:?usage: cfile-mount.sh WRITER COLFS COLFS_TOOL}
 COLFS=${2:?}
 TOOL=${3:?}
 T=30
+. "$(dirname "$0")/../need.sh"
 
 WORK=$(mktemp -d /tmp/colfs-cfile-mount.XXXXXX)
 MNT=$WORK/mnt
@@ -28,8 +29,6 @@ cleanup() {
 	rm -rf "$WORK" 2>/dev/null || true
 }
 trap cleanup EXIT
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 mkdir -p "$MNT"
 have_fuse=1
@@ -48,11 +47,7 @@ check() { # NAME VIEW WRITER-ARGS...
 	[ $have_fuse = 1 ] || return 0
 	"$COLFS" -f "$f" "$MNT" 2>"$WORK/daemon.err" &
 	PID=$!
-	for _ in $(seq 50); do
-		grep -qs " $MNT fuse" /proc/self/mounts && break
-		sleep 0.1
-	done
-	grep -qs " $MNT fuse" /proc/self/mounts ||
+	mounted "$MNT" ||
 		fail "$name: mount did not appear: $(cat "$WORK/daemon.err")"
 	timeout $T cat "$MNT/$view" > "$WORK/mount.out" ||
 		fail "$name: cat $view through the mount failed"

@@ -11,9 +11,9 @@
 # Exit 77 when DuckDB or FUSE cannot be had.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../need.sh"
 : "${COLFS:?COLFS is not set}"
-[ -c /dev/fuse ] && command -v fusermount3 > /dev/null ||
-	{ echo "SKIP: no FUSE here"; exit 77; }
+need_fuse
 sh "$here/../values/duckdb-setup.sh" || exit 77
 N=200
 T=60
@@ -31,18 +31,13 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 143' TERM INT HUP
-fail() { echo "FAIL: $*"; exit 1; }
 timeout 120 /usr/bin/python3 "$here/make_table.py" "$WORK/t" --many-deletes $N ||
 	fail "make_table.py --many-deletes"
 python3 -c 'import json,sys; print("\n".join(map(str, json.load(open(sys.argv[1]))["ids"])))' \
 	"$WORK/t/expected.json" > "$WORK/want"
 "$COLFS" -f "$WORK/t" "$MNT" 2> "$WORK/daemon.err" &
 PID=$!
-for _ in $(seq 100); do
-	grep -qs " $MNT fuse" /proc/self/mounts && break
-	sleep 0.1
-done
-grep -qs " $MNT fuse" /proc/self/mounts ||
+mounted "$MNT" 100 ||
 	fail "mount did not appear: $(cat "$WORK/daemon.err")"
 # the manifests read first (listing files/), so that "before" counts
 # what the mount holds once it knows its files
