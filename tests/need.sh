@@ -9,6 +9,9 @@
 #                reason of each skip)
 #   need_fuse    skip unless /dev/fuse and fusermount3 are there
 #   need_numpy   skip unless /usr/bin/python3 imports numpy
+#   same_bytes A B MSG
+#                fail MSG unless files A and B hold the same bytes (their
+#                first differing lines shown on stderr)
 #   mounted DIR [TENTHS]
 #                wait up to TENTHS tenths of a second (default 50) for
 #                a FUSE mount at DIR: status 0 once it is there
@@ -31,4 +34,10 @@ mounted() {
 		sleep 0.1
 	done
 	grep -qs " $1 fuse" /proc/self/mounts
+}
+
+same_bytes() {
+	cmp -s "$1" "$2" && return 0
+	diff "$1" "$2" | head -8 >&2
+	fail "$3"
 }

@@ -27,7 +27,7 @@ C=${CORPUS:-$here/../../../shared/corpus}/delta/delta-0.8.0-partitioned
 T=60
 # $WORK made and removed on exit
 . "$here/../mount-cleanup.sh" colfs-same-answer
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$here/../need.sh"
 tool() { timeout $T "$COLFS_TOOL" "$@"; }
 
 # same TABLE LABEL VIEW...: ten runs of each question, one answer each
@@ -43,14 +43,10 @@ same() {
 			# shellcheck disable=SC2086
 			tool $o cat "$t" "$@" errors summary > "$WORK/read.$i" 2>&1
 			[ "$o" ] && n=b || n=a
-			cmp -s "$WORK/check.1" "$WORK/check.$i" || {
-				diff "$WORK/check.1" "$WORK/check.$i" | head -6 >&2
-				fail "$label: check ${o:-(default workers)}: run $i differs from run 1"
-			}
-			cmp -s "$WORK/read.1" "$WORK/read.$i" || {
-				diff "$WORK/read.1" "$WORK/read.$i" | head -6 >&2
-				fail "$label: errors after the union views ${o:-(default workers)}: run $i differs from run 1"
-			}
+			same_bytes "$WORK/check.1" "$WORK/check.$i" \
+				"$label: check ${o:-(default workers)}: run $i differs from run 1"
+			same_bytes "$WORK/read.1" "$WORK/read.$i" \
+				"$label: errors after the union views ${o:-(default workers)}: run $i differs from run 1"
 		done
 		cp "$WORK/check.1" "$WORK/check-$n"
 		cp "$WORK/read.1" "$WORK/read-$n"
@@ -131,10 +127,8 @@ if [ -c /dev/fuse ] && command -v fusermount3 > /dev/null && [ -n "${COLFS:-}" ]
 		done > "$WORK/mnt.out"
 		timeout $T cat "$MNT/errors" "$MNT/summary" >> "$WORK/mnt.out" || fail "mount $o: errors, summary"
 		timeout $T fusermount3 -u "$MNT" || fail "unmount"
-		cmp -s "$WORK/tool.out" "$WORK/mnt.out" || {
-			diff "$WORK/tool.out" "$WORK/mnt.out" | head -6 >&2
-			fail "mount ${o:-(default workers)}: not colfs-tool's bytes"
-		}
+		same_bytes "$WORK/tool.out" "$WORK/mnt.out" \
+			"mount ${o:-(default workers)}: not colfs-tool's bytes"
 	done
 else
 	echo "note: no FUSE here (or COLFS unset): the mount part is not run"

@@ -55,10 +55,7 @@ tool cat "$d" row_groups/0/chunks/id/verify row_groups/1/chunks/id/verify \
 	echo "stopped: the pages found hold 0 of the chunk's 1000 values (the walk: corrupt at offset 4); see errors"
 	echo "stopped: the pages found hold 400 of the chunk's 1000 values (the walk: corrupt at offset $h1); see errors"
 } >"$work/want"
-cmp -s "$work/want" "$work/verify" || {
-	diff "$work/want" "$work/verify" >&2
-	fail "verify of the chunks whose walk stops"
-}
+same_bytes "$work/want" "$work/verify" "verify of the chunks whose walk stops"
 
 files=("$d")
 corpus=${CORPUS_DIR:-$here/../../../shared/corpus}/parquet/bad/arrow-testing-fuzzing
@@ -115,10 +112,8 @@ for f in "${files[@]}"; do
 			tool $o check "$f" >"$work/c.$i" 2>&1
 			echo "exit $?" >>"$work/c.$i"
 		fi
-		cmp -s "$work/c.1" "$work/c.$i" || {
-			diff "$work/c.1" "$work/c.$i" | head -8 >&2
-			fail "$f: check ${o:-(default workers)}: run $i differs from run 1"
-		}
+		same_bytes "$work/c.1" "$work/c.$i" \
+			"$f: check ${o:-(default workers)}: run $i differs from run 1"
 	done
 done
 echo "PASS: ${#files[@]} files, 11 runs each, one answer each"
