@@ -73,23 +73,16 @@ static size_t hf_on_header(char *line, size_t size, size_t n, void *ctx)
 	colfs_hf_reply *y = x->y;
 	size_t len = size * n, name;
 	const char *colon;
+	int status;
 
-	if (len >= 5 && !strncmp(line, "HTTP/", 5)) {
-		const char *p = memchr(line, ' ', len);
-
+	if (colfs_http_status_line(line, len, &status)) {
 		free(y->location);
 		free(y->link);
 		y->location = y->link = NULL;
-		y->status = 0;
+		y->status = status;
 		y->etag[0] = y->linked_etag[0] = y->commit[0] = '\0';
 		y->error_code[0] = y->error_message[0] = '\0';
 		y->have_linked_size = false;
-		if (p && (size_t)(p - line) + 4 <= len &&
-		    isdigit((unsigned char)p[1]) &&
-		    isdigit((unsigned char)p[2]) &&
-		    isdigit((unsigned char)p[3]))
-			y->status = (p[1] - '0') * 100 + (p[2] - '0') * 10 +
-				    (p[3] - '0');
 		return len;
 	}
 	colon = memchr(line, ':', len);

@@ -108,24 +108,32 @@ void http_reply_reset(http_xfer *x)
 		x->len = x->buf_len = x->tail_len;
 }
 
+bool colfs_http_status_line(const char *line, size_t len, int *status)
+{
+	if (len < 5 || strncmp(line, "HTTP/", 5) != 0)
+		return false;
+	const char *p = memchr(line, ' ', len);
+	*status = 0;
+	if (p && (size_t)(p - line) + 4 <= len &&
+	    isdigit((unsigned char)p[1]) && isdigit((unsigned char)p[2]) &&
+	    isdigit((unsigned char)p[3]))
+		*status = (p[1] - '0') * 100 + (p[2] - '0') * 10 +
+			  (p[3] - '0');
+	return true;
+}
+
 size_t http_on_header(char *line, size_t size, size_t n, void *ctx)
 {
 	http_xfer *x = ctx;
 	size_t len = size * n;
 	const char *colon;
 	size_t name;
+	int status;
 
-	if (len >= 5 && !strncmp(line, "HTTP/", 5)) {
-		/* A new reply (after a redirect or a 100 Continue). */
-		const char *p = memchr(line, ' ', len);
-
+	if (colfs_http_status_line(line, len, &status)) {
+		/* a new reply (after a redirect or a 100 Continue) */
 		http_reply_reset(x);
-		if (p && (size_t)(p - line) + 4 <= len &&
-		    isdigit((unsigned char)p[1]) &&
-		    isdigit((unsigned char)p[2]) &&
-		    isdigit((unsigned char)p[3]))
-			x->status = (p[1] - '0') * 100 + (p[2] - '0') * 10 +
-				    (p[3] - '0');
+		x->status = status;
 		return len;
 	}
 	colon = memchr(line, ':', len);

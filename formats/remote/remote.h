@@ -279,6 +279,11 @@ colfs_status colfs_http_create(const colfs_remote_target *t,
 			       char *why, size_t why_len);
 void colfs_http_destroy(colfs_http *h);
 
+/* Is the header line curl gives (`len` bytes) a reply's status line
+ * ("HTTP/1.1 206 ...", a new reply after a redirect or a 100 Continue)?
+ * Then *status is its code, 0 when it has none. */
+bool colfs_http_status_line(const char *line, size_t len, int *status);
+
 /* The last `len` bytes of the object (Range: bytes=-LEN), the first
  * request of a mount: `*object_size` from the reply's Content-Range, the
  * validators (ETag, Last-Modified) remembered.  `*data` (malloc'd) holds

@@ -42,10 +42,7 @@ icecheck.TOOL = TOOL
 icecheck.PRINT_OK = False
 here = os.path.dirname(os.path.abspath(__file__))
 
-if subprocess.run(["sh", os.path.join(here, "..", "values", "duckdb-setup.sh")]
-                  ).returncode != 0:
-    print("SKIP: DuckDB (node @duckdb/node-api) cannot be had")
-    sys.exit(77)
+icecheck.need_duckdb()
 
 
 def duckdb(query):

@@ -18,7 +18,6 @@ DuckDB cannot be had.
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -31,10 +30,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import make_table  # noqa: E402
 
-if subprocess.run(["sh", os.path.join(here, "..", "values", "duckdb-setup.sh")]
-                  ).returncode != 0:
-    print("SKIP: DuckDB (node @duckdb/node-api) cannot be had")
-    sys.exit(77)
+icecheck.need_duckdb()
 
 SCHEMA = [
     {"id": 1, "name": "id", "required": True, "type": "long"},

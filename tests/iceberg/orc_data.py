@@ -30,10 +30,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import make_table  # noqa: E402
 
-if subprocess.run(["sh", os.path.join(here, "..", "values", "duckdb-setup.sh")]
-                  ).returncode != 0:
-    print("SKIP: DuckDB (node @duckdb/node-api) cannot be had")
-    sys.exit(77)
+icecheck.need_duckdb()
 
 
 def table(root, fields, rel, records):

@@ -39,10 +39,7 @@ TOOL = sys.argv[1]
 icecheck.TOOL = TOOL
 here = os.path.dirname(os.path.abspath(__file__))
 
-if subprocess.run(["sh", os.path.join(here, "..", "values", "duckdb-setup.sh")]
-                  ).returncode != 0:
-    print("SKIP: DuckDB (node @duckdb/node-api) cannot be had")
-    sys.exit(77)
+icecheck.need_duckdb()
 
 
 def norm(v):

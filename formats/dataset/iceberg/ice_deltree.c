@@ -67,7 +67,7 @@ static bool del_is(const ice_table *it, size_t j, const char *key)
 
 /* Delete file j's line of delete_files.jsonl (`applies` its applies_to,
  * taken), or NULL when memory ran out. */
-json_t *ice_delete_json(const ice_table *it, size_t j, json_t *applies)
+static json_t *delete_json(const ice_table *it, size_t j, json_t *applies)
 {
 	static const char *const kinds[] = {"data", "position deletes",
 					    "equality deletes"};
@@ -95,9 +95,39 @@ json_t *ice_delete_json(const ice_table *it, size_t j, json_t *applies)
 	return o;
 }
 
+colfs_status ice_delete_line(const ice_table *it, size_t j, json_t **applies,
+			     colfs_buf *out)
+{
+	json_t *o = delete_json(it, j, applies[j]);
+	applies[j] = NULL;
+	char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	if (!s)
+		return COLFS_ENOMEM;
+	colfs_buf_puts(out, s);
+	colfs_buf_putc(out, '\n');
+	free(s);
+	return COLFS_OK;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The deletes' applies_to, one per delete file of the table (the index's
+ * answer, freed by df->d->applies_free); NULL, reported on `n`, with
+ * *st set, when the index cannot be made. */
+static json_t **folder_applies(colfs_tree *t, colfs_node *n,
+			       const delfile *df, colfs_status *st)
+{
+	colfs_err err = {0};
+	json_t **applies = df->d->applies(df->d->ctx, &err);
+	if (!applies) {
+		colfs_tree_report(t, n, err.offset, err.status, "%s", err.msg);
+		*st = err.status ? err.status : COLFS_EIO;
+	}
+	return applies;
 }
 
 /* entries.jsonl: the folder's delete files' lines of delete_files.jsonl
@@ -107,27 +137,15 @@ static colfs_status entries_generate(colfs_tree *t, colfs_node *n,
 {
 	const delfile *df = colfs_node_ctx(n);
 	ice_table *it = df->d->it;
-	colfs_err err = {0};
-	json_t **applies = df->d->applies(df->d->ctx, &err);
-	if (!applies) {
-		colfs_tree_report(t, n, err.offset, err.status, "%s", err.msg);
-		return err.status ? err.status : COLFS_EIO;
-	}
-	colfs_status st = COLFS_OK;
+	colfs_status st;
+	json_t **applies = folder_applies(t, n, df, &st);
+	if (!applies)
+		return st;
+	st = COLFS_OK;
 	for (size_t j = 0; st == COLFS_OK && j < it->n_dels; j++) {
 		if (!del_is(it, j, df->key))
 			continue;
-		json_t *o = ice_delete_json(it, j, applies[j]);
-		applies[j] = NULL;
-		char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
-		if (s) {
-			colfs_buf_puts(out, s);
-			colfs_buf_putc(out, '\n');
-		} else {
-			st = COLFS_ENOMEM;
-		}
-		free(s);
-		json_decref(o);
+		st = ice_delete_line(it, j, applies, out);
 	}
 	df->d->applies_free(df->d->ctx, applies);
 	return st ? st : colfs_buf_status(out);
@@ -140,19 +158,17 @@ static colfs_status applies_generate(colfs_tree *t, colfs_node *n,
 {
 	const delfile *df = colfs_node_ctx(n);
 	ice_table *it = df->d->it;
-	colfs_err err = {0};
-	json_t **applies = df->d->applies(df->d->ctx, &err);
-	if (!applies) {
-		colfs_tree_report(t, n, err.offset, err.status, "%s", err.msg);
-		return err.status ? err.status : COLFS_EIO;
-	}
+	colfs_status st;
+	json_t **applies = folder_applies(t, n, df, &st);
+	if (!applies)
+		return st;
 	size_t cap = 0;
 	for (size_t j = 0; j < it->n_dels; j++)
 		if (del_is(it, j, df->key))
 			cap += json_array_size(applies[j]);
 	const char **names = malloc((cap + 1) * sizeof *names);
 	size_t nn = 0;
-	colfs_status st = names ? COLFS_OK : COLFS_ENOMEM;
+	st = names ? COLFS_OK : COLFS_ENOMEM;
 	for (size_t j = 0; names && j < it->n_dels; j++) {
 		if (!del_is(it, j, df->key))
 			continue;

@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "../../colfs.h"
+#include "../../core/buf.h"
 #include "../../core/status.h"
 #include "ice_deletes.h"
 
@@ -147,9 +148,10 @@ typedef void (*ice_applies_free_fn)(void *ctx, json_t **applies);
 colfs_status ice_deltree_add(struct colfs_tree *t, struct colfs_node *dir,
 			     ice_table *it, ice_applies_fn applies,
 			     ice_applies_free_fn applies_free, void *ctx);
-/* Delete file j's line of iceberg/delete_files.jsonl, `applies` (taken)
- * its applies_to; NULL when memory ran out. */
-json_t *ice_delete_json(const ice_table *it, size_t j, json_t *applies);
+/* Delete file j's line of iceberg/delete_files.jsonl, `applies[j]`
+ * (taken, set to NULL) its applies_to, added to `out`. */
+colfs_status ice_delete_line(const ice_table *it, size_t j, json_t **applies,
+			     colfs_buf *out);
 
 /* ice_tree.c: fill `dir` (the dataset's iceberg/) with the table's
  * metadata, schemas, specs, sort orders, refs, history and snapshots;

@@ -538,19 +538,8 @@ static colfs_status delete_files_generate(colfs_tree *t, colfs_node *file,
 				  err.msg);
 		return err.status ? err.status : COLFS_EIO;
 	}
-	for (size_t j = 0; st == COLFS_OK && j < it->n_dels; j++) {
-		json_t *o = ice_delete_json(it, j, applies[j]);
-		applies[j] = NULL;
-		char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
-		if (s) {
-			colfs_buf_puts(out, s);
-			colfs_buf_putc(out, '\n');
-		} else {
-			st = COLFS_ENOMEM;
-		}
-		free(s);
-		json_decref(o);
-	}
+	for (size_t j = 0; st == COLFS_OK && j < it->n_dels; j++)
+		st = ice_delete_line(it, j, applies, out);
 	ice_applies_free(&k->tb, applies);
 	return st ? st : colfs_buf_status(out);
 }
